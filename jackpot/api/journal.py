@@ -1,0 +1,66 @@
+"""The journal for accounting: JSON pages and a CSV export."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+
+from flask import Blueprint, Response, jsonify, request, stream_with_context
+
+from jackpot.api.auth import controller, require
+from jackpot.api.body import query_int
+from jackpot.domain.auth import Role
+from jackpot.domain.validate import parse_identifier
+
+bp = Blueprint("journal", __name__, url_prefix="/v1")
+
+CSV_COLUMNS = [
+    "seq", "ts", "type", "who", "table", "round", "spot", "player", "outcome", "payout",
+    "wagered", "bets", "to_visible_units", "to_reserve_units", "overflow_units", "meter_bp",
+    "amount", "from_reserve_units", "seed_units", "amount_units", "target", "reason",
+    "value_units", "reserve_units", "fixed", "envy", "receivers", "note", "config",
+]
+
+
+def _pool() -> str | None:
+    raw = request.args.get("pool")
+    return None if raw is None else parse_identifier(raw, "pool")
+
+
+@bp.get("/journal")
+@require(Role.AUDITOR)
+def journal() -> Response:
+    pool = _pool()
+    after = query_int("after", 0, 0, 2**62)
+    limit = query_int("limit", 100, 1, 5000)
+    entries = controller().read_journal(pool, after, limit)
+    return jsonify({"pool": pool, "entries": [e.to_json() for e in entries]})
+
+
+@bp.get("/journal.csv")
+@require(Role.AUDITOR)
+def journal_csv() -> Response:
+    pool = _pool()
+    after = query_int("after", 0, 0, 2**62)
+    c = controller()
+    c.read_journal(pool, after, 1)  # 404 for an unknown pool before streaming starts
+    stream = c.journal.pool_stream(pool) if pool else c.journal.house_stream
+
+    def rows() -> Iterator[str]:
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, CSV_COLUMNS, extrasaction="ignore")
+        writer.writeheader()
+        for entry in c.journal.scan(stream, after):
+            writer.writerow(entry.to_json())
+            yield buf.getvalue()
+            buf.seek(0)
+            buf.truncate()
+        yield buf.getvalue()
+
+    name = f"journal-{pool or 'house'}.csv"
+    return Response(
+        stream_with_context(rows()),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )

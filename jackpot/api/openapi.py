@@ -1,0 +1,291 @@
+"""The OpenAPI 3.1 document of the whole v1 API, served at /openapi.json.
+
+tests/api/test_openapi.py holds it to the app: every route is documented and every
+documented operation exists, with the roles the app enforces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jackpot import __version__
+
+ID = {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,128}$"}
+CENTS = {"type": "integer", "description": "whole cents"}
+ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {
+                "code": {"type": "string"},
+                "message": {"type": "string"},
+                "field": {"type": "string", "description": "path of the field at fault"},
+            },
+        }
+    },
+}
+
+SCHEMAS: dict[str, Any] = {
+    "Error": ERROR,
+    "PoolConfig": {
+        "type": "object",
+        "required": ["reset", "rate_bp", "reserve_rate_bp"],
+        "additionalProperties": False,
+        "properties": {
+            "reset": CENTS,
+            "rate_bp": {"type": "integer", "minimum": 0, "maximum": 10000},
+            "reserve_rate_bp": {"type": "integer", "minimum": 0, "maximum": 10000},
+            "cap": {"oneOf": [CENTS, {"type": "null"}]},
+            "policy": {"enum": ["sequential", "split"]},
+        },
+    },
+    "Pool": {
+        "type": "object",
+        "required": ["pool", "value", "reset", "cap"],
+        "properties": {
+            "pool": ID, "value": CENTS, "reset": CENTS,
+            "cap": {"oneOf": [CENTS, {"type": "null"}]},
+            "rate_bp": {"type": "integer"}, "reserve_rate_bp": {"type": "integer"},
+            "policy": {"enum": ["sequential", "split"]}, "hits": {"type": "integer"},
+            "last_hits": {"type": "array", "items": {"type": "object"}},
+        },
+    },
+    "PayLine": {
+        "type": "object",
+        "required": ["odds"],
+        "additionalProperties": False,
+        "properties": {
+            "odds": {"type": "integer", "minimum": 0, "description": "pays odds to 1"},
+            "meter_bp": {"type": "integer", "minimum": 0, "maximum": 10000},
+            "pool": ID,
+            "envy": {
+                "type": "object",
+                "properties": {"multiple": {"type": "integer"}, "amount": CENTS},
+            },
+        },
+    },
+    "TableConfig": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "pools": {"type": "array", "items": ID, "minItems": 1},
+            "decks": {"type": "integer", "minimum": 6, "maximum": 8},
+            "spots": {"type": "integer", "minimum": 1, "maximum": 7},
+            "min_wager": CENTS,
+            "max_wager": CENTS,
+            "profile": {"enum": ["standard", "south_dakota", "stadium"]},
+            "envy_min_wager": CENTS,
+            "paytable": {
+                "type": "object",
+                "additionalProperties": {"$ref": "#/components/schemas/PayLine"},
+            },
+            "enabled": {"type": "boolean"},
+        },
+    },
+    "Bet": {
+        "type": "object",
+        "required": ["wager"],
+        "properties": {"player": ID, "wager": CENTS, "war": {"type": "boolean"}},
+    },
+    "Spot": {
+        "type": "object",
+        "required": ["spot", "card"],
+        "properties": {
+            "spot": {"type": "integer", "minimum": 1, "maximum": 7},
+            "card": {"type": "string", "examples": ["Qs", "10h", "td"]},
+            "war_card": {"type": "string"},
+            "wager": CENTS,
+            "player": ID,
+            "war": {"type": "boolean"},
+            "bets": {"type": "array", "items": {"$ref": "#/components/schemas/Bet"}},
+        },
+    },
+    "RoundReport": {
+        "type": "object",
+        "required": ["table", "round", "dealer", "spots"],
+        "properties": {
+            "table": ID,
+            "round": ID,
+            "dealer": {
+                "type": "object",
+                "required": ["card"],
+                "properties": {"card": {"type": "string"}, "war_card": {"type": "string"}},
+            },
+            "community_war": {"type": "boolean"},
+            "spots": {"type": "array", "minItems": 1,
+                      "items": {"$ref": "#/components/schemas/Spot"}},
+        },
+    },
+    "RoundResult": {
+        "type": "object",
+        "required": ["table", "round", "replayed", "spots", "jackpots", "pools"],
+        "properties": {
+            "table": ID, "round": ID, "replayed": {"type": "boolean"},
+            "spots": {"type": "array", "items": {
+                "type": "object",
+                "required": ["spot", "outcome", "wager", "pay", "jackpot", "envy"],
+                "properties": {
+                    "spot": {"type": "integer"}, "player": ID,
+                    "outcome": {"enum": [
+                        "suited_four_of_a_kind", "suited_double_tie", "four_of_a_kind",
+                        "double_tie", "suited_tie", "tie", "none"]},
+                    "wager": CENTS, "pay": CENTS, "jackpot": CENTS, "envy": CENTS,
+                },
+            }},
+            "jackpots": {"type": "array", "items": {"$ref": "#/components/schemas/Payout"}},
+            "pools": {"type": "object", "additionalProperties": {
+                "type": "object", "properties": {"value": CENTS}}},
+        },
+    },
+    "Payout": {
+        "type": "object",
+        "required": ["id", "pool", "amount", "status"],
+        "properties": {
+            "id": {"type": "string"}, "pool": ID, "table": ID, "round": ID,
+            "spot": {"type": "integer"}, "player": {"oneOf": [ID, {"type": "null"}]},
+            "amount": CENTS, "status": {"enum": ["pending", "paid", "disputed"]},
+        },
+    },
+    "Adjustment": {
+        "type": "object",
+        "required": ["id", "amount", "reason"],
+        "additionalProperties": False,
+        "properties": {
+            "id": ID,
+            "amount": {"type": "integer", "description": "signed cents"},
+            "units": {"type": "integer", "description": "signed 1/10,000 cents, |units| < 10000"},
+            "target": {"enum": ["visible", "reserve"]},
+            "reason": {"type": "string"},
+        },
+    },
+}
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _op(summary: str, roles: list[str], ok: dict[str, Any] | None = None,
+        body: str | None = None, params: list[dict[str, Any]] | None = None,
+        ok_status: str = "200", content: str = "application/json") -> dict[str, Any]:
+    responses: dict[str, Any] = {
+        ok_status: {
+            "description": "success",
+            "content": {content: {"schema": ok or {"type": "object"}}},
+        },
+        "4XX": {"description": "bad request, credentials, unknown or conflicting",
+                "content": {"application/json": {"schema": _ref("Error")}}},
+    }
+    if body or roles:
+        responses["503"] = {"description": "the store is unavailable; nothing was applied",
+                            "content": {"application/json": {"schema": _ref("Error")}}}
+    op: dict[str, Any] = {"summary": summary, "x-roles": roles, "responses": responses}
+    if roles:
+        op["security"] = [{"bearer": []}]
+    else:
+        op["security"] = []
+    if body:
+        op["requestBody"] = {"required": True,
+                             "content": {"application/json": {"schema": _ref(body)}}}
+    if params:
+        op["parameters"] = params
+    return op
+
+
+def _path(name: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": ID}
+
+
+def _query(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "schema": schema}
+
+
+def document() -> dict[str, Any]:
+    pool, table = [_path("pool")], [_path("table")]
+    payout = [{"name": "payout", "in": "path", "required": True, "schema": {"type": "string"}}]
+    journal_params = [
+        _query("pool", ID),
+        _query("after", {"type": "integer", "minimum": 0}),
+        _query("limit", {"type": "integer", "minimum": 1, "maximum": 5000, "default": 100}),
+    ]
+    paths: dict[str, Any] = {
+        "/healthz": {"get": _op("200 while the process is up", [])},
+        "/readyz": {"get": _op("200 only while the store answers", [])},
+        "/metrics": {"get": _op("Prometheus text exposition", [], {"type": "string"},
+                                content="text/plain")},
+        "/openapi.json": {"get": _op("this document", [])},
+        "/": {"get": _op("the meter display page", [], {"type": "string"},
+                         content="text/html")},
+        "/v1/pools": {"get": _op("every pool's public meter", [])},
+        "/v1/pools/{pool}": {
+            "get": _op("a pool's public meter and its last 25 hits", [], _ref("Pool"),
+                       params=pool),
+            "put": _op("create or update a pool; updating never moves money", ["operator"],
+                       _ref("Pool"), "PoolConfig", pool),
+        },
+        "/v1/pools/{pool}/meters": {
+            "get": _op("the regulator's meters, exact units included",
+                       ["operator", "auditor"], params=pool),
+        },
+        "/v1/pools/{pool}/adjustments": {
+            "post": _op("an audited manual movement of money, once per id", ["operator"],
+                        body="Adjustment", params=pool),
+        },
+        "/v1/tables": {"get": _op("every table", ["operator", "auditor"])},
+        "/v1/tables/{table}": {
+            "get": _op("config plus online and last_seen", ["operator", "auditor"],
+                       params=table),
+            "put": _op("create or update a table", ["operator"], body="TableConfig",
+                       params=table),
+        },
+        "/v1/tables/{table}/heartbeat": {
+            "post": _op("liveness of the table", ["table"], params=table),
+        },
+        "/v1/rounds": {
+            "post": _op("report a finished round", ["table"], _ref("RoundResult"),
+                        "RoundReport"),
+        },
+        "/v1/rounds/{table}/{round}": {
+            "get": _op("the stored result of a round", ["table", "operator", "auditor"],
+                       _ref("RoundResult"), params=[_path("table"), _path("round")]),
+        },
+        "/v1/journal": {
+            "get": _op("journal entries after a seq, oldest first (a pool's, or the house's)",
+                       ["auditor"], params=journal_params),
+        },
+        "/v1/journal.csv": {
+            "get": _op("the journal as CSV", ["auditor"], {"type": "string"},
+                       params=journal_params[:2], content="text/csv"),
+        },
+        "/v1/payouts": {
+            "get": _op("jackpot payouts, newest first", ["operator", "auditor"],
+                       params=[_query("status", {"enum": ["pending", "paid", "disputed"]}),
+                               _query("limit", {"type": "integer", "minimum": 1})]),
+        },
+        "/v1/payouts/{payout}": {
+            "get": _op("one payout", ["operator", "auditor"], _ref("Payout"), params=payout),
+        },
+        "/v1/payouts/{payout}/confirm": {
+            "post": _op("mark a jackpot paid", ["operator"], _ref("Payout"), params=payout),
+        },
+        "/v1/payouts/{payout}/dispute": {
+            "post": _op("dispute a jackpot (body: {reason})", ["operator"], _ref("Payout"),
+                        params=payout),
+        },
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Casino War progressive jackpot controller",
+            "version": __version__,
+            "description": "Money is whole cents as JSON integers; rates are basis points.",
+        },
+        "paths": paths,
+        "components": {
+            "schemas": SCHEMAS,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+    }

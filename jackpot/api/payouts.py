@@ -1,0 +1,58 @@
+"""Jackpot payouts awaiting verification: list, confirm, dispute."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request
+
+from jackpot.api.auth import controller, current_key, require
+from jackpot.api.body import json_body, query_int
+from jackpot.domain.auth import Role
+from jackpot.domain.validate import expect_keys, expect_object, expect_str, parse_identifier
+from jackpot.errors import ValidationError
+
+bp = Blueprint("payouts", __name__, url_prefix="/v1/payouts")
+
+STATUSES = ("pending", "paid", "disputed")
+
+
+@bp.get("")
+@require(Role.OPERATOR, Role.AUDITOR)
+def list_payouts() -> Response:
+    status = request.args.get("status")
+    if status is not None and status not in STATUSES:
+        raise ValidationError("status", "must be pending, paid or disputed")
+    limit = query_int("limit", 100, 1, 10_000)
+    return jsonify({"payouts": controller().list_payouts(status, limit)})
+
+
+@bp.get("/<payout>")
+@require(Role.OPERATOR, Role.AUDITOR)
+def get_payout(payout: str) -> Response:
+    parse_identifier(payout, "payout")
+    return jsonify(controller().payouts.get(payout))
+
+
+@bp.post("/<payout>/confirm")
+@require(Role.OPERATOR)
+def confirm(payout: str) -> Response:
+    parse_identifier(payout, "payout")
+    note = _note(required=False)
+    return jsonify(controller().set_payout_status(payout, "paid", current_key().who, note))
+
+
+@bp.post("/<payout>/dispute")
+@require(Role.OPERATOR)
+def dispute(payout: str) -> Response:
+    parse_identifier(payout, "payout")
+    note = _note(required=True)
+    return jsonify(controller().set_payout_status(payout, "disputed", current_key().who, note))
+
+
+def _note(required: bool) -> str:
+    if not request.get_data(cache=True):
+        if required:
+            raise ValidationError("reason", "a dispute names its reason", "missing")
+        return ""
+    data = expect_object(json_body(), None)
+    expect_keys(data, None, required={"reason"} if required else set(), optional={"reason"})
+    return expect_str(data["reason"], "reason", 500) if "reason" in data else ""

@@ -1,0 +1,88 @@
+"""Pools: the public meter read, configuration, regulator meters, adjustments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from jackpot.api.auth import controller, current_key, require
+from jackpot.api.body import json_body
+from jackpot.domain.auth import Role
+from jackpot.domain.meter import PoolState
+from jackpot.domain.validate import parse_identifier
+
+bp = Blueprint("pools", __name__, url_prefix="/v1/pools")
+
+
+def public(state: PoolState, hits: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What anyone may read: the visible meter, never the hidden reserve."""
+    cfg = state.config
+    out: dict[str, Any] = {
+        "pool": state.pool,
+        "value": state.value,
+        "reset": cfg.reset,
+        "cap": cfg.cap,
+        "rate_bp": cfg.rate_bp,
+        "reserve_rate_bp": cfg.reserve_rate_bp,
+        "policy": cfg.policy.value,
+        "hits": state.hits,
+    }
+    if hits is not None:
+        out["last_hits"] = hits
+    return out
+
+
+def meters(state: PoolState) -> dict[str, Any]:
+    """The regulator's meters (NJ 13:69E-1.39A, NY 5320.8), exact units alongside cents."""
+    return {
+        **public(state),
+        "value_units": state.value_units,
+        "reserve": state.reserve,
+        "reserve_units": state.reserve_units,
+        "wagered": state.wagered,
+        "bets": state.bets,
+        "contributions_units": state.contributions_units,
+        "overflow_units": state.overflow_units,
+        "won": state.won,
+        "seed_funding_units": state.seed_units,
+        "adjustments_units": state.adjustments_units,
+        "reset_initial_units": state.reset_initial_units,
+        "journal_seq": state.journal_seq,
+        "invariant_holds": state.invariant_holds(),
+    }
+
+
+@bp.get("")
+def list_pools() -> Response:
+    return jsonify({"pools": [public(p) for p in controller().pools()]})
+
+
+@bp.get("/<pool>")
+def get_pool(pool: str) -> Response:
+    parse_identifier(pool, "pool")
+    c = controller()
+    return jsonify(public(c.pool(pool), c.last_hits(pool)))
+
+
+@bp.put("/<pool>")
+@require(Role.OPERATOR)
+def put_pool(pool: str) -> tuple[Response, int]:
+    parse_identifier(pool, "pool")
+    status, state = controller().put_pool(pool, json_body(), current_key().who)
+    return jsonify({**meters(state), "status": status}), 201 if status == "created" else 200
+
+
+@bp.get("/<pool>/meters")
+@require(Role.OPERATOR, Role.AUDITOR)
+def get_meters(pool: str) -> Response:
+    parse_identifier(pool, "pool")
+    c = controller()
+    return jsonify({**meters(c.pool(pool)), "last_hits": c.last_hits(pool)})
+
+
+@bp.post("/<pool>/adjustments")
+@require(Role.OPERATOR)
+def adjust(pool: str) -> Response:
+    parse_identifier(pool, "pool")
+    return jsonify(controller().adjust(pool, json_body(), current_key().who))

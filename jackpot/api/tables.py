@@ -1,0 +1,56 @@
+"""Tables: configuration, liveness, heartbeats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from jackpot.api.auth import controller, current_key, require
+from jackpot.domain.auth import Role
+from jackpot.domain.validate import parse_identifier
+from jackpot.store.config import TableRecord
+
+from jackpot.api.body import json_body
+
+bp = Blueprint("tables", __name__, url_prefix="/v1/tables")
+
+
+def serialise(record: TableRecord) -> dict[str, Any]:
+    return {
+        "table": record.table,
+        **record.config.to_json(),
+        "online": controller().online(record),
+        "last_seen": record.last_seen,
+        "rounds": record.rounds,
+        "version": record.version,
+    }
+
+
+@bp.get("")
+@require(Role.OPERATOR, Role.AUDITOR)
+def list_tables() -> Response:
+    return jsonify({"tables": [serialise(t) for t in controller().tables()]})
+
+
+@bp.get("/<table>")
+@require(Role.OPERATOR, Role.AUDITOR)
+def get_table(table: str) -> Response:
+    parse_identifier(table, "table")
+    return jsonify(serialise(controller().table(table)))
+
+
+@bp.put("/<table>")
+@require(Role.OPERATOR)
+def put_table(table: str) -> tuple[Response, int]:
+    parse_identifier(table, "table")
+    status, record = controller().put_table(table, json_body(), current_key().who)
+    return jsonify({**serialise(record), "status": status}), 201 if status == "created" else 200
+
+
+@bp.post("/<table>/heartbeat")
+@require(Role.TABLE)
+def heartbeat(table: str) -> Response:
+    parse_identifier(table, "table")
+    record = controller().heartbeat(table, current_key())
+    return jsonify({"table": table, "enabled": record.config.enabled, "online": True})

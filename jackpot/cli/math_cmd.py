@@ -1,0 +1,193 @@
+"""`jackpot math`: the exact odds of the side bet and the return of a paytable."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from jackpot.domain.odds import MAX_DECKS, OutcomeReturn, PaytableReturn, paytable_return
+from jackpot.domain.paytable import FULL_METER_BP, SEED_PAYTABLE, PayLine, Paytable
+from jackpot.errors import ValidationError
+
+DEFAULT_DECKS = (6, 7, 8)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `math` subcommand."""
+    parser = sub.add_parser(
+        "math",
+        help="exact odds and return of the progressive side bet",
+        description="Exact odds of every outcome and the return of a paytable, per deck count.",
+    )
+    parser.add_argument(
+        "--decks", type=_decks, nargs="+", metavar="N", help="deck counts (default: 6 7 8)"
+    )
+    parser.add_argument(
+        "--surrender", action="store_true", help="the player always surrenders instead of war"
+    )
+    parser.add_argument(
+        "--paytable", type=Path, metavar="FILE", help="JSON paytable (default: seed)"
+    )
+    parser.add_argument("--wager", type=_positive, default=500, metavar="CENTS")
+    parser.add_argument(
+        "--meter",
+        type=_non_negative,
+        default=100_000,
+        metavar="CENTS",
+        help="meter assumed when a percentage pay hits (default: 100000)",
+    )
+    parser.add_argument(
+        "--other-bets",
+        type=_non_negative,
+        default=6,
+        metavar="N",
+        help="other qualifying bets at the table, each on its own spot (default: 6)",
+    )
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the odds and return tables; 2 on a bad paytable file."""
+    try:
+        paytable = _load_paytable(args.paytable)
+    except (OSError, ValueError, ValidationError) as exc:
+        print(f"jackpot math: --paytable: {_describe(exc)}", file=sys.stderr)
+        return 2
+    results = [
+        paytable_return(
+            paytable,
+            decks,
+            war=not args.surrender,
+            wager=args.wager,
+            meter=args.meter,
+            other_bets=args.other_bets,
+        )
+        for decks in (args.decks or DEFAULT_DECKS)
+    ]
+    if args.json:
+        body = {"paytable": paytable.to_json(), "results": [_to_json(r) for r in results]}
+        print(json.dumps(body, indent=2))
+    else:
+        print("\n\n".join(_table(r, paytable) for r in results))
+    return 0
+
+
+def _load_paytable(path: Path | None) -> Paytable:
+    if path is None:
+        return SEED_PAYTABLE
+    return Paytable.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        return f"{exc.field}: {exc}"
+    return str(exc)
+
+
+def _exact(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _number(value: Fraction) -> dict[str, Any]:
+    return {"exact": _exact(value), "float": float(value)}
+
+
+def _to_json(result: PaytableReturn) -> dict[str, Any]:
+    return {
+        "decks": result.decks,
+        "war": result.war,
+        "wager": result.wager,
+        "meter": result.meter_cents,
+        "other_bets": result.other_bets,
+        "outcomes": [
+            {
+                "outcome": row.outcome.value,
+                "probability": _number(row.probability),
+                "one_in": float(1 / row.probability) if row.probability else None,
+                "fixed": _number(row.fixed),
+                "meter": _number(row.meter),
+                "envy": _number(row.envy),
+            }
+            for row in result.outcomes
+        ],
+        "fixed_return": _number(result.fixed),
+        "meter_return": _number(result.meter),
+        "envy_return": _number(result.envy),
+        "total_return": _number(result.total),
+        "house_edge": _number(result.house_edge),
+    }
+
+
+def _table(result: PaytableReturn, paytable: Paytable) -> str:
+    play = "always surrenders" if not result.war else "always goes to war"
+    lines = [
+        f"{result.decks} decks, player {play}; wager {_dollars(result.wager)}, "
+        f"meter {_dollars(result.meter_cents)}, {result.other_bets} other bets",
+        f"{'outcome':<22} {'1 in':>11}  {'probability':<20} {'pays':<40}"
+        f" {'fixed':>8} {'meter':>8} {'envy':>8}",
+    ]
+    for row in result.outcomes:
+        lines.append(_row(row, paytable.line(row.outcome), result.wager))
+    for label, value in (
+        ("fixed-pay return", result.fixed),
+        ("meter return", result.meter),
+        ("envy return", result.envy),
+        ("total return", result.total),
+        ("house edge", result.house_edge),
+    ):
+        lines.append(f"{label:<18} {_percent(value):>9}")
+    return "\n".join(lines)
+
+
+def _row(row: OutcomeReturn, line: PayLine | None, wager: int) -> str:
+    one_in = f"{float(1 / row.probability):,.1f}" if row.probability else "never"
+    return (
+        f"{row.outcome.value:<22} {one_in:>11}  {_exact(row.probability):<20}"
+        f" {_pays(line, wager):<40} {_percent(row.fixed):>8} {_percent(row.meter):>8}"
+        f" {_percent(row.envy):>8}"
+    )
+
+
+def _pays(line: PayLine | None, wager: int) -> str:
+    if line is None:
+        return "loses"
+    parts = [f"{line.odds} to 1"]
+    if line.meter_bp:
+        parts.append(f"+ {line.meter_bp * 100 / FULL_METER_BP:g}% meter")
+    if line.envy is not None:
+        parts.append(f"+ envy {_dollars(line.envy.pay_for(wager))}")
+    return " ".join(parts)
+
+
+def _percent(value: Fraction) -> str:
+    return f"{float(value) * 100:.4f}%"
+
+
+def _dollars(cents: int) -> str:
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def _decks(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= MAX_DECKS:
+        raise argparse.ArgumentTypeError(f"must be 1..{MAX_DECKS}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be a positive integer")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must not be negative")
+    return value

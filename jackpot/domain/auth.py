@@ -1,0 +1,47 @@
+"""Roles and API keys (SPEC §5): keys are random, shown once, stored only as a SHA-256."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from enum import StrEnum
+
+KEY_PREFIX = "jpk_"
+
+
+class Role(StrEnum):
+    TABLE = "table"  # report rounds and heartbeats for its own tables
+    DISPLAY = "display"  # read meters
+    OPERATOR = "operator"  # configure, confirm payouts, adjust
+    AUDITOR = "auditor"  # read journal, exports, reports
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    key_id: str  # public: names the key in the journal's "who"
+    role: Role
+    tables: frozenset[str] = frozenset()
+    created: int = 0
+    label: str = ""
+
+    def may_report_for(self, table: str) -> bool:
+        return self.role is Role.TABLE and table in self.tables
+
+    @property
+    def who(self) -> str:
+        return f"{self.role.value}:{self.key_id}"
+
+
+def new_secret() -> str:
+    """A fresh API key: 256 bits of randomness."""
+    return KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+def digest(secret: str) -> str:
+    """SHA-256 of a key; a high-entropy key needs no slow hash."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def key_id_of(key_digest: str) -> str:
+    return key_digest[:12]

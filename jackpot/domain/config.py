@@ -1,0 +1,179 @@
+"""Pool and table configuration as operators set it (API.md PUT /v1/pools, /v1/tables)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from jackpot.errors import ValidationError
+from jackpot.domain.paytable import SEED_PAYTABLE, Paytable
+from jackpot.domain.validate import (
+    expect_bool,
+    expect_int,
+    expect_keys,
+    expect_object,
+    parse_identifier,
+)
+
+MAX_CENTS = 10_000_000_000  # $100M: keeps exact units below 2**53 inside Lua
+MAX_RATE_BP = 10_000
+MAX_SPOTS = 7
+MAX_WAGER = 10_000_000  # $100k
+
+
+class Policy(StrEnum):
+    """How simultaneous hits on one pool share its meter (SPEC §4 step 4)."""
+
+    SEQUENTIAL = "sequential"
+    SPLIT = "split"
+
+
+class Layout(StrEnum):
+    """The war-deal layouts the controller knows (SPEC §2)."""
+
+    STANDARD = "standard"
+    SOUTH_DAKOTA = "south_dakota"
+    STADIUM = "stadium"
+
+
+@dataclass(frozen=True, slots=True)
+class PoolConfig:
+    reset: int
+    rate_bp: int
+    reserve_rate_bp: int
+    cap: int | None = None
+    policy: Policy = Policy.SEQUENTIAL
+
+    @classmethod
+    def from_json(cls, raw: Any) -> PoolConfig:
+        data = expect_object(raw, None)
+        expect_keys(
+            data,
+            None,
+            required={"reset", "rate_bp", "reserve_rate_bp"},
+            optional={"cap", "policy"},
+        )
+        reset = expect_int(data["reset"], "reset", 0, MAX_CENTS)
+        rate = expect_int(data["rate_bp"], "rate_bp", 0, MAX_RATE_BP)
+        reserve_rate = expect_int(data["reserve_rate_bp"], "reserve_rate_bp", 0, MAX_RATE_BP)
+        if rate + reserve_rate > MAX_RATE_BP:
+            raise ValidationError(
+                "reserve_rate_bp", "rate_bp + reserve_rate_bp must not exceed 10000 (100%)"
+            )
+        cap = None
+        if data.get("cap") is not None:
+            cap = expect_int(data["cap"], "cap", 0, MAX_CENTS)
+            if cap < reset:
+                raise ValidationError("cap", "must be at least reset", "out_of_range")
+        policy_raw = data.get("policy", Policy.SEQUENTIAL.value)
+        if policy_raw not in {p.value for p in Policy}:
+            raise ValidationError("policy", "must be 'sequential' or 'split'")
+        return cls(reset, rate, reserve_rate, cap, Policy(policy_raw))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "reset": self.reset,
+            "rate_bp": self.rate_bp,
+            "reserve_rate_bp": self.reserve_rate_bp,
+            "cap": self.cap,
+            "policy": self.policy.value,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    pools: tuple[str, ...]
+    decks: int = 6
+    spots: int = MAX_SPOTS
+    min_wager: int = 100
+    max_wager: int = 2_500
+    layout: Layout = Layout.STANDARD
+    envy_min_wager: int = 0  # 0: every progressive wager qualifies
+    paytable: Paytable = SEED_PAYTABLE
+    enabled: bool = True
+
+    @property
+    def stadium(self) -> bool:
+        return self.layout is Layout.STADIUM
+
+    def qualifies_for_envy(self, wager: int) -> bool:
+        return wager >= max(self.envy_min_wager, self.min_wager)
+
+    def same_game(self, other: TableConfig) -> bool:
+        """Linked tables must play the same game at the same odds (SPEC §4)."""
+        return (
+            self.decks == other.decks
+            and self.paytable == other.paytable
+            and self.stadium == other.stadium
+        )
+
+    @classmethod
+    def from_json(cls, raw: Any, current: TableConfig | None = None) -> TableConfig:
+        """Validate a PUT body; fields left out keep `current`'s values (or the defaults)."""
+        data = expect_object(raw, None)
+        expect_keys(
+            data,
+            None,
+            required=set() if current else {"pools"},
+            optional={
+                "pools", "decks", "spots", "min_wager", "max_wager", "profile",
+                "envy_min_wager", "paytable", "enabled",
+            },
+        )
+        base = current or cls(pools=("",))
+        changes: dict[str, Any] = {}
+        if "pools" in data:
+            changes["pools"] = _parse_pools(data["pools"])
+        if "decks" in data:
+            changes["decks"] = expect_int(data["decks"], "decks", 6, 8)
+        if "spots" in data:
+            changes["spots"] = expect_int(data["spots"], "spots", 1, MAX_SPOTS)
+        if "min_wager" in data:
+            changes["min_wager"] = expect_int(data["min_wager"], "min_wager", 1, MAX_WAGER)
+        if "max_wager" in data:
+            changes["max_wager"] = expect_int(data["max_wager"], "max_wager", 1, MAX_WAGER)
+        if "profile" in data:
+            profile = data["profile"]
+            if profile not in {layout.value for layout in Layout}:
+                raise ValidationError("profile", "must be 'standard', 'south_dakota' or 'stadium'")
+            changes["layout"] = Layout(profile)
+        if "envy_min_wager" in data:
+            changes["envy_min_wager"] = expect_int(
+                data["envy_min_wager"], "envy_min_wager", 0, MAX_WAGER
+            )
+        if "paytable" in data:
+            changes["paytable"] = Paytable.from_json(data["paytable"])
+        if "enabled" in data:
+            changes["enabled"] = expect_bool(data["enabled"], "enabled")
+        config = replace(base, **changes)
+        if config.min_wager > config.max_wager:
+            raise ValidationError("min_wager", "must not exceed max_wager", "out_of_range")
+        unfed = config.paytable.meter_pools(config.pools[0]) - set(config.pools)
+        if unfed:
+            raise ValidationError(
+                "paytable", f"pays a percentage of pool(s) the table does not feed: {sorted(unfed)}"
+            )
+        return config
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pools": list(self.pools),
+            "decks": self.decks,
+            "spots": self.spots,
+            "min_wager": self.min_wager,
+            "max_wager": self.max_wager,
+            "profile": self.layout.value,
+            "envy_min_wager": self.envy_min_wager,
+            "paytable": self.paytable.to_json(),
+            "enabled": self.enabled,
+        }
+
+
+def _parse_pools(raw: Any) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise ValidationError("pools", "must be a non-empty list of pool ids")
+    pools = tuple(parse_identifier(p, f"pools[{i}]") for i, p in enumerate(raw))
+    if len(set(pools)) != len(pools):
+        raise ValidationError("pools", "lists a pool twice")
+    return pools

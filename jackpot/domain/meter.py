@@ -1,0 +1,130 @@
+"""Pool meters in exact units (SPEC §4): the state, and the reference model of one round.
+
+The round is applied in Redis by store/lua/settle_round.lua; `apply_round` here is the same
+arithmetic in Python, the executable statement of the rules that tests hold the script to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from jackpot.domain.config import PoolConfig, Policy
+
+UNITS_PER_CENT = 10_000  # exact for contributions at basis-point rates: cents × bp = units
+FULL_BP = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class PoolState:
+    """A pool's configuration and the regulator's meters (NJ 13:69E-1.39A, NY 5320.8)."""
+
+    pool: str
+    config: PoolConfig
+    value_units: int
+    reserve_units: int
+    reset_initial_units: int = 0
+    wagered: int = 0  # progressive wagers counted ("in"), cents
+    bets: int = 0
+    contributions_units: int = 0
+    overflow_units: int = 0
+    hits: int = 0
+    won: int = 0  # percentage pays, cents
+    seed_units: int = 0
+    adjustments_units: int = 0
+    journal_seq: int = 0
+
+    @property
+    def value(self) -> int:
+        """The visible meter in whole cents, rounded down."""
+        return self.value_units // UNITS_PER_CENT
+
+    @property
+    def reserve(self) -> int:
+        return self.reserve_units // UNITS_PER_CENT
+
+    def invariant_holds(self) -> bool:
+        """visible + reserve = reset_initial + Σ contributions − Σ pays + Σ seed ± adjustments."""
+        return self.value_units + self.reserve_units == (
+            self.reset_initial_units
+            + self.contributions_units
+            - self.won * UNITS_PER_CENT
+            + self.seed_units
+            + self.adjustments_units
+        )
+
+
+def new_pool(pool: str, config: PoolConfig) -> PoolState:
+    start = config.reset * UNITS_PER_CENT
+    return PoolState(pool, config, start, 0, reset_initial_units=start)
+
+
+def meter_share(meter_bp: int, value_units: int, hits: int = 1) -> tuple[int, int]:
+    """`meter_bp` of 1/`hits` of the meter: whole cents, and the remainder over 1e8 × hits."""
+    return divmod(meter_bp * value_units, FULL_BP * UNITS_PER_CENT * hits)
+
+
+def contribute(state: PoolState, wagered: int, bets: int) -> PoolState:
+    """Step 1: add a round's progressive wagers; above the cap they go to the reserve."""
+    if not wagered:
+        return state
+    cfg = state.config
+    to_visible = wagered * cfg.rate_bp
+    overflow = 0
+    if cfg.cap is not None:
+        room = max(cfg.cap * UNITS_PER_CENT - state.value_units, 0)
+        overflow = max(to_visible - room, 0)
+        to_visible -= overflow
+    to_reserve = wagered * cfg.reserve_rate_bp + overflow
+    return replace(
+        state,
+        value_units=state.value_units + to_visible,
+        reserve_units=state.reserve_units + to_reserve,
+        wagered=state.wagered + wagered,
+        bets=state.bets + bets,
+        contributions_units=state.contributions_units + wagered * (cfg.rate_bp + cfg.reserve_rate_bp),
+        overflow_units=state.overflow_units + overflow,
+    )
+
+
+def top_up(state: PoolState) -> PoolState:
+    """Step 3: back to `reset` from the reserve, the house funding what the reserve lacks."""
+    target = state.config.reset * UNITS_PER_CENT
+    if state.value_units >= target:
+        return state
+    need = target - state.value_units
+    from_reserve = min(need, state.reserve_units)
+    return replace(
+        state,
+        value_units=target,
+        reserve_units=state.reserve_units - from_reserve,
+        seed_units=state.seed_units + need - from_reserve,
+    )
+
+
+def pay_hits(state: PoolState, meter_bps: list[int]) -> tuple[PoolState, list[int]]:
+    """Steps 2-4 for one pool's hits in settlement order; returns the cents each hit wins."""
+    if not meter_bps:
+        return state, []
+    if state.config.policy is Policy.SPLIT:
+        shares = [meter_share(bp, state.value_units, len(meter_bps)) for bp in meter_bps]
+        amounts = [whole for whole, _ in shares]
+        # remainder cents of the shared meter go to the first hit in settlement order
+        amounts[0] += sum(rem for _, rem in shares) // (FULL_BP * UNITS_PER_CENT * len(meter_bps))
+        state = _paid(state, amounts)
+        return top_up(state), amounts
+    amounts = []
+    for bp in meter_bps:
+        amount, _ = meter_share(bp, state.value_units)
+        amounts.append(amount)
+        state = top_up(_paid(state, [amount]))
+    return state, amounts
+
+
+def _paid(state: PoolState, amounts: list[int]) -> PoolState:
+    total = sum(amounts)
+    return replace(
+        state,
+        value_units=state.value_units - total * UNITS_PER_CENT,
+        hits=state.hits + len(amounts),
+        won=state.won + total,
+    )

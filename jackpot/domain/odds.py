@@ -1,0 +1,162 @@
+"""Exact odds of the progressive side bet (SPEC §3) and the return of a paytable.
+
+Model: P1, D1 and, on a war, P2, D2 are four cards drawn without replacement
+from a full shoe of 52 × decks cards. Burn cards and other spots' cards are
+unseen, so by symmetry they do not change this distribution. Probabilities are
+counted by card class (the identical card, its rank in another suit, another
+rank), never simulated; every figure is an exact Fraction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from jackpot.domain.cards import DECK_SIZE
+from jackpot.domain.outcomes import Outcome
+from jackpot.domain.paytable import FULL_METER_BP, Paytable
+
+MAX_DECKS = 8
+SUITS = 4
+
+
+def outcome_probabilities(decks: int, war: bool = True) -> dict[Outcome, Fraction]:
+    """Exact probability of every outcome (in SPEC order, summing to 1) for one bet."""
+    if not 1 <= decks <= MAX_DECKS:
+        raise ValueError(f"decks must be 1..{MAX_DECKS}, not {decks}")
+    cards = DECK_SIZE * decks
+    copies = decks  # of each card
+    of_rank = SUITS * decks
+    other_ranks = cards - of_rank
+    # D1 against any P1.
+    suited_tie = Fraction(copies - 1, cards - 1)
+    tie = Fraction(of_rank - copies, cards - 1)
+    probs = dict.fromkeys(Outcome, Fraction(0))
+    probs[Outcome.NONE] = Fraction(other_ranks, cards - 1)
+    if not war:
+        probs[Outcome.SUITED_TIE] = suited_tie
+        probs[Outcome.TIE] = tie
+        return probs
+
+    # Ordered (P2, D2) from the cards - 2 left after the tie.
+    pairs = (cards - 2) * (cards - 3)
+
+    # After a suited tie X, X: x copies of X left, s of X's rank in other suits.
+    # (At one deck a suited tie cannot happen; x = 0 keeps the counts sane.)
+    x, s = max(copies - 2, 0), of_rank - copies
+    suited_four = x * (x - 1)
+    # D2 identical to P2 when P2 is not X (P2 = X, D2 = X is the suited four).
+    suited_double = (s + other_ranks) * (copies - 1)
+    four = (x + s) * (x + s - 1) - suited_four - s * (copies - 1)
+    double = other_ranks * (of_rank - copies)
+    after_suited = pairs - suited_four - suited_double - four - double
+
+    # After a plain tie X, Y: of_rank - 2 of the rank left; no suited pays.
+    four_plain = (of_rank - 2) * (of_rank - 3)
+    double_plain = other_ranks * (of_rank - 1)
+    after_plain = pairs - four_plain - double_plain
+
+    probs[Outcome.SUITED_FOUR_OF_A_KIND] = suited_tie * Fraction(suited_four, pairs)
+    probs[Outcome.SUITED_DOUBLE_TIE] = suited_tie * Fraction(suited_double, pairs)
+    probs[Outcome.FOUR_OF_A_KIND] = suited_tie * Fraction(four, pairs) + tie * Fraction(
+        four_plain, pairs
+    )
+    probs[Outcome.DOUBLE_TIE] = suited_tie * Fraction(double, pairs) + tie * Fraction(
+        double_plain, pairs
+    )
+    probs[Outcome.SUITED_TIE] = suited_tie * Fraction(after_suited, pairs)
+    probs[Outcome.TIE] = tie * Fraction(after_plain, pairs)
+    return probs
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeReturn:
+    """One outcome's probability and its contributions to return, as fractions of the wager."""
+
+    outcome: Outcome
+    probability: Fraction
+    fixed: Fraction
+    meter: Fraction
+    envy: Fraction
+
+    @property
+    def total(self) -> Fraction:
+        return self.fixed + self.meter + self.envy
+
+
+@dataclass(frozen=True, slots=True)
+class PaytableReturn:
+    """Expected return of one bet as exact fractions of its wager (the wager is never returned).
+
+    The player's expected net per unit wagered is `total - 1`; the house edge is `1 - total`.
+    """
+
+    decks: int
+    war: bool
+    wager: int
+    meter_cents: int
+    other_bets: int
+    outcomes: tuple[OutcomeReturn, ...]
+
+    @property
+    def fixed(self) -> Fraction:
+        return sum((o.fixed for o in self.outcomes), Fraction(0))
+
+    @property
+    def meter(self) -> Fraction:
+        return sum((o.meter for o in self.outcomes), Fraction(0))
+
+    @property
+    def envy(self) -> Fraction:
+        return sum((o.envy for o in self.outcomes), Fraction(0))
+
+    @property
+    def total(self) -> Fraction:
+        return self.fixed + self.meter + self.envy
+
+    @property
+    def house_edge(self) -> Fraction:
+        return 1 - self.total
+
+
+def paytable_return(
+    paytable: Paytable,
+    decks: int,
+    *,
+    war: bool = True,
+    wager: int = 500,
+    meter: int,
+    other_bets: int,
+) -> PaytableReturn:
+    """Exact return of a `wager`-cent bet on `paytable`: fixed pays, meter pays and envy.
+
+    Assumptions, stated because the meter and the table are not part of the odds:
+
+    * Meter: every percentage pay is taken of a meter standing at `meter` cents
+      when it hits (`floor_to_cent(pct × meter)`, SPEC §4), whichever pool it
+      names; the caller passes the meter it assumes, e.g. the pool's reset.
+    * Envy: the bet sits at a table with `other_bets` other qualifying bets,
+      each of another player on its own spot, every player following the same
+      war/surrender policy. A spot's P1, the dealer's D1, its war card and the
+      dealer's D2 are four distinct draws from the shoe, so each other spot
+      hits an envy-bearing outcome with the same marginal probability as this
+      bet. The other spots share the dealer's cards, so their hits are
+      correlated, but expectation is linear: the expected envy received is
+      exactly `other_bets × P(outcome) × envy pay` — no independence is assumed.
+    """
+    if wager <= 0:
+        raise ValueError("wager must be a positive number of cents")
+    if meter < 0 or other_bets < 0:
+        raise ValueError("meter and other_bets must not be negative")
+    rows = []
+    for outcome, probability in outcome_probabilities(decks, war).items():
+        line = paytable.line(outcome)
+        fixed = meter_part = envy = Fraction(0)
+        if line is not None:
+            fixed = probability * line.odds
+            meter_pay = line.meter_bp * meter // FULL_METER_BP
+            meter_part = probability * Fraction(meter_pay, wager)
+            if line.envy is not None:
+                envy = other_bets * probability * Fraction(line.envy.pay_for(wager), wager)
+        rows.append(OutcomeReturn(outcome, probability, fixed, meter_part, envy))
+    return PaytableReturn(decks, war, wager, meter, other_bets, tuple(rows))

@@ -1,0 +1,245 @@
+"""Round reports (API.md "Round report"): parsed, checked against the table, canonical."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from jackpot.domain.cards import Card, CardError, overdrawn
+from jackpot.domain.config import TableConfig
+from jackpot.errors import ValidationError
+from jackpot.domain.validate import (
+    expect_bool,
+    expect_int,
+    expect_keys,
+    expect_object,
+    parse_identifier,
+)
+
+MAX_BETS_PER_SPOT = 200
+INLINE_BET_FIELDS = frozenset({"wager", "player", "war"})
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    """One player's progressive wager on one spot; `war` is that player's war decision."""
+
+    wager: int
+    war: bool
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    spot: int
+    card: Card
+    war_card: Card | None
+    bets: tuple[Bet, ...]
+    inline: bool  # the live-table form: its bet fields sit on the spot itself
+    war: bool  # the hand went to war (some bet on it did, or the live spot did)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundReport:
+    table: str
+    round: str
+    dealer_card: Card
+    dealer_war_card: Card | None
+    community_war: bool
+    spots: tuple[Spot, ...]  # in settlement order: ascending spot number
+
+    def canonical(self) -> dict[str, Any]:
+        """The report in canonical form: what an identical replay must match."""
+        dealer: dict[str, Any] = {"card": str(self.dealer_card)}
+        if self.dealer_war_card is not None:
+            dealer["war_card"] = str(self.dealer_war_card)
+        return {
+            "table": self.table,
+            "round": self.round,
+            "dealer": dealer,
+            "community_war": self.community_war,
+            "spots": [_spot_json(s) for s in self.spots],
+        }
+
+    def digest(self) -> str:
+        body = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(body.encode()).hexdigest()
+
+    def bets(self) -> list[tuple[Spot, Bet]]:
+        """Every bet in settlement order: spot order, then the order reported."""
+        return [(spot, bet) for spot in self.spots for bet in spot.bets]
+
+
+def _spot_json(spot: Spot) -> dict[str, Any]:
+    out: dict[str, Any] = {"spot": spot.spot, "card": str(spot.card)}
+    if spot.war_card is not None:
+        out["war_card"] = str(spot.war_card)
+    if spot.inline:
+        if spot.war:
+            out["war"] = True
+        if spot.bets:
+            bet = spot.bets[0]
+            out["wager"] = bet.wager
+            if bet.player is not None:
+                out["player"] = bet.player
+    else:
+        out["bets"] = [
+            {"wager": b.wager, "war": b.war, **({"player": b.player} if b.player else {})}
+            for b in spot.bets
+        ]
+    return out
+
+
+def parse_envelope(raw: Any) -> tuple[str, str]:
+    """The (table, round) a report names, checked before the table is looked up."""
+    data = expect_object(raw, None)
+    for key in ("table", "round"):
+        if key not in data:
+            raise ValidationError(key, "is required", "missing")
+    return parse_identifier(data["table"], "table"), parse_identifier(data["round"], "round")
+
+
+def parse_report(raw: Any, table: TableConfig) -> RoundReport:
+    """Check a round report against its table's configuration; raise ValidationError."""
+    data = expect_object(raw, None)
+    expect_keys(
+        data, None, required={"table", "round", "dealer", "spots"}, optional={"community_war"}
+    )
+    table_id, round_id = parse_envelope(data)
+    community = expect_bool(data.get("community_war", False), "community_war")
+    if community and not table.stadium:
+        raise ValidationError("community_war", "only stadium tables deal a community war card")
+
+    dealer = expect_object(data["dealer"], "dealer")
+    expect_keys(dealer, "dealer", required={"card"}, optional={"war_card"})
+    dealer_card = _card(dealer["card"], "dealer.card")
+    dealer_war = _card(dealer["war_card"], "dealer.war_card") if "war_card" in dealer else None
+
+    raw_spots = data["spots"]
+    if not isinstance(raw_spots, list) or not raw_spots:
+        raise ValidationError("spots", "must be a non-empty list", "empty")
+    if len(raw_spots) > table.spots:
+        raise ValidationError("spots", f"the table has {table.spots} spots")
+    spots = [_spot(s, f"spots[{i}]", dealer_card, table) for i, s in enumerate(raw_spots)]
+    seen: dict[int, int] = {}
+    for i, spot in enumerate(spots):
+        if spot.spot in seen:
+            raise ValidationError(f"spots[{i}].spot", f"spot {spot.spot} is reported twice")
+        seen[spot.spot] = i
+
+    at_war = [i for i, s in enumerate(spots) if s.war]
+    if at_war and dealer_war is None:
+        raise ValidationError("dealer.war_card", "is required when a spot goes to war", "missing")
+    if not at_war and dealer_war is not None:
+        raise ValidationError("dealer.war_card", "is given but no spot went to war")
+    if community:
+        if not at_war:
+            raise ValidationError("community_war", "is true but no spot went to war")
+        first = spots[at_war[0]].war_card
+        for i in at_war[1:]:
+            if spots[i].war_card != first:
+                raise ValidationError(
+                    f"spots[{i}].war_card", "must equal the community war card of every spot at war"
+                )
+
+    cards = [dealer_card, *(s.card for s in spots)]
+    war_cards = [s.war_card for s in spots if s.war_card is not None]
+    cards += war_cards[:1] if community else war_cards
+    if dealer_war is not None:
+        cards.append(dealer_war)
+    too_many = overdrawn(cards, table.decks)
+    if too_many:
+        shown = ", ".join(str(c) for c in too_many)
+        raise ValidationError(
+            "spots", f"more copies of {shown} than a {table.decks}-deck shoe holds", "impossible_cards"
+        )
+    return RoundReport(
+        table=table_id,
+        round=round_id,
+        dealer_card=dealer_card,
+        dealer_war_card=dealer_war,
+        community_war=community,
+        spots=tuple(sorted(spots, key=lambda s: s.spot)),
+    )
+
+
+def _spot(raw: Any, field: str, dealer: Card, table: TableConfig) -> Spot:
+    data = expect_object(raw, field)
+    stadium_form = "bets" in data
+    if stadium_form and not table.stadium:
+        raise ValidationError(f"{field}.bets", "only stadium tables carry several bets on a spot")
+    optional = {"war_card"} | ({"bets"} if stadium_form else INLINE_BET_FIELDS)
+    if stadium_form:
+        for key in INLINE_BET_FIELDS & data.keys():
+            raise ValidationError(f"{field}.{key}", "a spot with bets carries no inline bet fields")
+    expect_keys(data, field, required={"spot", "card"}, optional=optional)
+    number = expect_int(data["spot"], f"{field}.spot", 1, table.spots)
+    card = _card(data["card"], f"{field}.card")
+    tie = card.rank == dealer.rank
+
+    if stadium_form:
+        bets = _stadium_bets(data["bets"], f"{field}.bets", tie, table)
+        war = any(b.war for b in bets)
+    else:
+        war = expect_bool(data.get("war", False), f"{field}.war")
+        if war and not tie:
+            raise ValidationError(f"{field}.war", "war is only possible on a tie", "war_without_tie")
+        wager = _wager(data.get("wager", 0), f"{field}.wager", table)
+        player = _player(data["player"], f"{field}.player") if "player" in data else None
+        if player is not None and not wager:
+            raise ValidationError(f"{field}.player", "names a player but there is no wager")
+        bets = (Bet(wager, war, player),) if wager else ()
+
+    war_card = None
+    if war:
+        if "war_card" not in data:
+            raise ValidationError(f"{field}.war_card", "is required at war", "missing")
+        war_card = _card(data["war_card"], f"{field}.war_card")
+    elif "war_card" in data:
+        raise ValidationError(f"{field}.war_card", "is given but the spot did not go to war")
+    return Spot(number, card, war_card, bets, inline=not stadium_form, war=war)
+
+
+def _stadium_bets(raw: Any, field: str, tie: bool, table: TableConfig) -> tuple[Bet, ...]:
+    if not isinstance(raw, list):
+        raise ValidationError(field, "must be a list")
+    if len(raw) > MAX_BETS_PER_SPOT:
+        raise ValidationError(field, f"at most {MAX_BETS_PER_SPOT} bets on one spot")
+    bets = []
+    for i, item in enumerate(raw):
+        f = f"{field}[{i}]"
+        data = expect_object(item, f)
+        expect_keys(data, f, required={"wager"}, optional={"player", "war"})
+        wager = _wager(data["wager"], f"{f}.wager", table)
+        if not wager:
+            raise ValidationError(f"{f}.wager", "a listed bet needs a wager", "out_of_range")
+        war = expect_bool(data.get("war", False), f"{f}.war")
+        if war and not tie:
+            raise ValidationError(f"{f}.war", "war is only possible on a tie", "war_without_tie")
+        player = _player(data["player"], f"{f}.player") if "player" in data else None
+        bets.append(Bet(wager, war, player))
+    return tuple(bets)
+
+
+def _wager(raw: Any, field: str, table: TableConfig) -> int:
+    wager = expect_int(raw, field)
+    if wager != 0 and not table.min_wager <= wager <= table.max_wager:
+        raise ValidationError(
+            field,
+            f"must be 0 or within the table's limits {table.min_wager}..{table.max_wager} cents",
+            "out_of_range",
+        )
+    return wager
+
+
+def _player(raw: Any, field: str) -> str:
+    return parse_identifier(raw, field)
+
+
+def _card(raw: Any, field: str) -> Card:
+    try:
+        return Card.parse(raw)
+    except CardError as exc:
+        raise ValidationError(field, str(exc), "unknown_card") from None

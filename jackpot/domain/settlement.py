@@ -1,0 +1,122 @@
+"""Settle a round's side bets: outcomes, fixed pays, envy, and the meter plan (SPEC §3, §4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jackpot.domain.config import TableConfig
+from jackpot.domain.outcomes import Outcome, evaluate
+from jackpot.domain.paytable import Envy, Paytable
+from jackpot.domain.report import Bet, RoundReport, Spot
+
+
+@dataclass(frozen=True, slots=True)
+class BetResult:
+    """One bet's settlement, amounts in cents; `jackpot` is filled in by the meter."""
+
+    spot: int
+    player: str | None
+    outcome: Outcome
+    wager: int
+    pay: int
+    envy: int
+
+
+@dataclass(frozen=True, slots=True)
+class MeterHit:
+    """A percentage pay the meter must apply, in settlement order."""
+
+    bet: int  # index into Settlement.bets
+    pool: str
+    meter_bp: int
+
+
+@dataclass(frozen=True, slots=True)
+class EnvyTrigger:
+    """One envy-bearing spot and what it paid the table's other qualifying bets."""
+
+    spot: int
+    outcome: Outcome
+    receivers: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    bets: tuple[BetResult, ...]
+    hits: tuple[MeterHit, ...]
+    envies: tuple[EnvyTrigger, ...]
+    wagered: int  # cents of progressive wagers in the round (every fed pool counts them)
+
+    @property
+    def fixed_paid(self) -> int:
+        return sum(b.pay for b in self.bets)
+
+    @property
+    def envy_paid(self) -> int:
+        return sum(b.envy for b in self.bets)
+
+
+def bet_outcome(spot: Spot, bet: Bet, report: RoundReport) -> Outcome:
+    """A bet sees the war deal only if its own player went to war (SPEC §3)."""
+    if bet.war or (spot.inline and spot.war):
+        return evaluate(spot.card, report.dealer_card, spot.war_card, report.dealer_war_card)
+    return evaluate(spot.card, report.dealer_card)
+
+
+def settle(report: RoundReport, table: TableConfig) -> Settlement:
+    """Outcomes, fixed pays, envy and meter hits of every bet, in settlement order."""
+    placed = report.bets()
+    outcomes = [bet_outcome(spot, bet, report) for spot, bet in placed]
+    paytable = table.paytable
+    owners = [_owner(bet, i) for i, (_, bet) in enumerate(placed)]
+
+    envy = [0] * len(placed)
+    envies = []
+    for spot in report.spots:
+        hitters = [
+            i for i, (s, _) in enumerate(placed)
+            if s is spot and _envy_line(paytable, outcomes[i]) is not None
+        ]
+        if not hitters:
+            continue
+        # Several bets on one spot may hit different envy outcomes: the spot's best one counts.
+        best = min((outcomes[i] for i in hitters), key=list(Outcome).index)
+        line = _envy_line(paytable, best)
+        assert line is not None
+        excluded = {owners[i] for i in hitters}
+        receivers = [
+            i for i, (_, bet) in enumerate(placed)
+            if owners[i] not in excluded and table.qualifies_for_envy(bet.wager)
+        ]
+        total = 0
+        for i in receivers:
+            amount = line.pay_for(placed[i][1].wager)
+            envy[i] += amount
+            total += amount
+        envies.append(EnvyTrigger(spot.spot, best, len(receivers), total))
+
+    results = []
+    hits = []
+    for i, ((spot, bet), outcome) in enumerate(zip(placed, outcomes, strict=True)):
+        line = paytable.line(outcome)
+        pay = line.odds * bet.wager if line else 0
+        if line and line.meter_bp:
+            hits.append(MeterHit(i, line.pool or table.pools[0], line.meter_bp))
+        results.append(BetResult(spot.spot, bet.player, outcome, bet.wager, pay, envy[i]))
+    return Settlement(
+        bets=tuple(results),
+        hits=tuple(hits),
+        envies=tuple(envies),
+        wagered=sum(bet.wager for _, bet in placed),
+    )
+
+
+def _owner(bet: Bet, index: int) -> str:
+    # A bet with no player id is its own player.
+    return f"p:{bet.player}" if bet.player is not None else f"bet:{index}"
+
+
+def _envy_line(paytable: Paytable, outcome: Outcome) -> Envy | None:
+    line = paytable.line(outcome)
+    return line.envy if line is not None else None

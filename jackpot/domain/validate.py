@@ -1,0 +1,70 @@
+"""Strict checks of JSON values: no coercion, no truncation, the field always named."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from jackpot.errors import ValidationError
+
+IDENTIFIER = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+
+
+def expect_object(raw: Any, field: str | None) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise ValidationError(field, "must be a JSON object", "not_an_object")
+    return raw
+
+
+def expect_keys(
+    data: dict[str, Any], field: str | None, required: Iterable[str], optional: Iterable[str]
+) -> None:
+    """Refuse missing required keys and unknown keys."""
+    allowed = set(required) | set(optional)
+    for key in required:
+        if key not in data:
+            raise ValidationError(_join(field, key), "is required", "missing")
+    for key in data:
+        if key not in allowed:
+            raise ValidationError(_join(field, key), "is not a known field", "unknown_field")
+
+
+def expect_int(raw: Any, field: str, low: int | None = None, high: int | None = None) -> int:
+    """An integer JSON number; a bool, a float (even 5.0) or a string is an error."""
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise ValidationError(field, "must be an integer", "not_an_integer")
+    if low is not None and raw < low:
+        raise ValidationError(field, f"must be at least {low}", "out_of_range")
+    if high is not None and raw > high:
+        raise ValidationError(field, f"must be at most {high}", "out_of_range")
+    return raw
+
+
+def expect_bool(raw: Any, field: str) -> bool:
+    if not isinstance(raw, bool):
+        raise ValidationError(field, "must be true or false", "not_a_boolean")
+    return raw
+
+
+def expect_str(raw: Any, field: str, max_len: int = 1000) -> str:
+    if not isinstance(raw, str):
+        raise ValidationError(field, "must be a string", "not_a_string")
+    if not raw.strip():
+        raise ValidationError(field, "must not be empty", "empty")
+    if len(raw) > max_len:
+        raise ValidationError(field, f"must be at most {max_len} characters", "too_long")
+    return raw
+
+
+def parse_identifier(raw: Any, field: str) -> str:
+    """1-128 characters of A-Z a-z 0-9 . _ : - (API.md)."""
+    if not isinstance(raw, str) or not IDENTIFIER.fullmatch(raw):
+        raise ValidationError(
+            field, "must be 1-128 characters of A-Z a-z 0-9 . _ : -", "invalid_identifier"
+        )
+    return raw
+
+
+def _join(field: str | None, key: str) -> str:
+    return f"{field}.{key}" if field else key

@@ -1,0 +1,100 @@
+"""Meter values for /metrics, read from Redis at scrape time (never from a worker's memory)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.registry import Collector
+
+from jackpot.domain.meter import UNITS_PER_CENT
+from jackpot.services import Controller
+
+
+class MeterCollector(Collector):
+    def __init__(self, controller: Controller) -> None:
+        self._c = controller
+
+    def collect(self) -> Iterator[Metric]:
+        up = GaugeMetricFamily("jackpot_store_up", "1 when the store answered this scrape")
+        try:
+            pools = self._c.pools()
+            tables = self._c.tables()
+            pending = self._c.list_payouts("pending", 10_000)
+        except Exception:  # noqa: BLE001 - a scrape must still answer when Redis does not
+            up.add_metric([], 0)
+            yield up
+            return
+        up.add_metric([], 1)
+        yield up
+
+        gauges = {
+            "value": GaugeMetricFamily(
+                "jackpot_pool_value_cents", "Visible meter, cents rounded down", labels=["pool"]),
+            "reserve": GaugeMetricFamily(
+                "jackpot_pool_reserve_cents", "Hidden reserve, cents rounded down", labels=["pool"]),
+        }
+        counters = {
+            "wagered": CounterMetricFamily(
+                "jackpot_pool_wagered_cents", "Progressive wagers counted in", labels=["pool"]),
+            "hits": CounterMetricFamily(
+                "jackpot_pool_hits", "Percentage pays of the meter", labels=["pool"]),
+            "won": CounterMetricFamily(
+                "jackpot_pool_won_cents", "Total won from the meter", labels=["pool"]),
+            "overflow": CounterMetricFamily(
+                "jackpot_pool_overflow_cents", "Contributions diverted by the cap", labels=["pool"]),
+            "seed": CounterMetricFamily(
+                "jackpot_pool_seed_funding_cents", "House funding of resets", labels=["pool"]),
+        }
+        for p in pools:
+            gauges["value"].add_metric([p.pool], p.value)
+            gauges["reserve"].add_metric([p.pool], p.reserve)
+            counters["wagered"].add_metric([p.pool], p.wagered)
+            counters["hits"].add_metric([p.pool], p.hits)
+            counters["won"].add_metric([p.pool], p.won)
+            counters["overflow"].add_metric([p.pool], p.overflow_units // UNITS_PER_CENT)
+            counters["seed"].add_metric([p.pool], p.seed_units // UNITS_PER_CENT)
+        yield from gauges.values()
+        yield from counters.values()
+
+        count = GaugeMetricFamily(
+            "jackpot_payouts_pending", "Jackpots awaiting verification", labels=["pool"])
+        cents = GaugeMetricFamily(
+            "jackpot_payouts_pending_cents", "Amount awaiting verification", labels=["pool"])
+        by_pool: dict[str, list[int]] = {p.pool: [0, 0] for p in pools}
+        for payout in pending:
+            slot = by_pool.setdefault(payout["pool"], [0, 0])
+            slot[0] += 1
+            slot[1] += int(payout["amount"])
+        for pool, (n, amount) in sorted(by_pool.items()):
+            count.add_metric([pool], n)
+            cents.add_metric([pool], amount)
+        yield count
+        yield cents
+
+        online = GaugeMetricFamily("jackpot_table_online", "1 while the table is heard from",
+                                   labels=["table"])
+        seen = GaugeMetricFamily("jackpot_table_last_seen_timestamp_seconds",
+                                 "When the table was last heard from", labels=["table"])
+        for t in tables:
+            online.add_metric([t.table], 1 if self._c.online(t) else 0)
+            if t.last_seen is not None:
+                seen.add_metric([t.table], t.last_seen / 1000)
+        yield online
+        yield seen
+
+
+def exposition(controller: Controller) -> bytes:
+    """The whole /metrics text: every worker's instruments plus the meters from Redis."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry)
+        body = generate_latest(registry)
+    else:
+        body = generate_latest(REGISTRY)
+    meters = CollectorRegistry(auto_describe=False)
+    meters.register(MeterCollector(controller))
+    return body + generate_latest(meters)

@@ -1,0 +1,44 @@
+"""Counters and histograms the app updates. Under gunicorn they run in multiprocess mode
+(PROMETHEUS_MULTIPROC_DIR is set before prometheus_client is first imported), so /metrics
+is right whichever worker answers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from prometheus_client import Counter, Histogram
+
+from jackpot.domain.settlement import Settlement
+
+ROUNDS = Counter("jackpot_rounds_total", "Round reports settled (replays not counted)")
+BETS = Counter("jackpot_bets_total", "Progressive side bets settled", ["outcome"])
+WAGERED = Counter("jackpot_wagered_cents_total", "Progressive wagers settled, in cents")
+PAID = Counter("jackpot_paid_cents_total", "Progressive pays, in cents", ["kind"])
+JACKPOTS = Counter("jackpot_jackpots_total", "Meter percentage pays created", ["pool"])
+REQUESTS = Counter(
+    "jackpot_http_requests_total", "HTTP requests answered", ["method", "endpoint", "status"]
+)
+LATENCY = Histogram(
+    "jackpot_http_request_duration_seconds",
+    "Time to answer an HTTP request",
+    ["endpoint"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+
+
+def record_round(settlement: Settlement, jackpots: Sequence[dict[str, Any]]) -> None:
+    ROUNDS.inc()
+    for bet in settlement.bets:
+        BETS.labels(bet.outcome.value).inc()
+    WAGERED.inc(settlement.wagered)
+    PAID.labels("fixed").inc(settlement.fixed_paid)
+    PAID.labels("envy").inc(settlement.envy_paid)
+    for jp in jackpots:
+        PAID.labels("jackpot").inc(int(jp["amount"]))
+        JACKPOTS.labels(str(jp["pool"])).inc()
+
+
+def observe_request(method: str, endpoint: str, status: int, seconds: float) -> None:
+    REQUESTS.labels(method, endpoint, str(status)).inc()
+    LATENCY.labels(endpoint).observe(seconds)

@@ -1,0 +1,1 @@
+"""Redis: every key name, every script, typed wrappers returning domain values."""

@@ -1,0 +1,146 @@
+"""Pools and tables as stored: configuration, version, liveness."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from redis import Redis
+
+from jackpot.domain.config import Layout, Policy, PoolConfig, TableConfig
+from jackpot.domain.meter import PoolState
+from jackpot.domain.paytable import Paytable
+from jackpot.errors import CapBelowValueError, NotFoundError
+from jackpot.store.keys import Keys
+from jackpot.store.scripts import Scripts
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    table: str
+    config: TableConfig
+    version: str
+    last_seen: int | None  # ms
+    rounds: int
+
+
+class ConfigStore:
+    def __init__(self, client: Redis, keys: Keys, scripts: Scripts) -> None:
+        self._r = client
+        self._k = keys
+        self._s = scripts
+
+    # pools ---------------------------------------------------------------------------------
+
+    def put_pool(self, pool: str, config: PoolConfig, now: int, who: str) -> str:
+        """Create or update a pool; returns 'created', 'updated' or 'unchanged'."""
+        cap = -1 if config.cap is None else config.cap
+        result = self._s.put_pool(
+            keys=[self._k.pool(pool), self._k.pool_journal(pool), self._k.pools],
+            args=[pool, config.reset, config.rate_bp, config.reserve_rate_bp, cap,
+                  config.policy.value, now, who],
+        )
+        if result[0] == "cap_below_value":
+            raise CapBelowValueError(int(result[1]))
+        return str(result[0])
+
+    def pool(self, pool: str) -> PoolState:
+        raw = self._r.hgetall(self._k.pool(pool))
+        if not raw:
+            raise NotFoundError("pool", pool)
+        return pool_state(pool, raw)
+
+    def pool_ids(self) -> list[str]:
+        return sorted(self._r.smembers(self._k.pools))
+
+    def pools(self) -> list[PoolState]:
+        ids = self.pool_ids()
+        pipe = self._r.pipeline(transaction=False)
+        for pool in ids:
+            pipe.hgetall(self._k.pool(pool))
+        return [pool_state(p, raw) for p, raw in zip(ids, pipe.execute(), strict=True) if raw]
+
+    def last_hits(self, pool: str) -> list[dict[str, object]]:
+        return [json.loads(x) for x in self._r.lrange(self._k.pool_hits(pool), 0, 24)]
+
+    # tables --------------------------------------------------------------------------------
+
+    def config_version(self) -> str:
+        return self._r.hget(self._k.counters, "config_version") or "0"
+
+    def put_table(self, table: str, config: TableConfig, seen_version: str, now: int, who: str
+                  ) -> tuple[str, str]:
+        """Write a table's config if no config changed since `seen_version`: (status, version)."""
+        body = json.dumps(config.to_json(), sort_keys=True, separators=(",", ":"))
+        result = self._s.put_table(
+            keys=[self._k.table(table), self._k.counters, self._k.journal, self._k.tables],
+            args=[table, seen_version, body, now, who],
+        )
+        return str(result[0]), str(result[1]) if len(result) > 1 else ""
+
+    def table(self, table: str) -> TableRecord:
+        raw = self._r.hgetall(self._k.table(table))
+        if not raw:
+            raise NotFoundError("table", table)
+        return table_record(table, raw)
+
+    def table_ids(self) -> list[str]:
+        return sorted(self._r.smembers(self._k.tables))
+
+    def tables(self) -> list[TableRecord]:
+        ids = self.table_ids()
+        pipe = self._r.pipeline(transaction=False)
+        for table in ids:
+            pipe.hgetall(self._k.table(table))
+        return [table_record(t, raw) for t, raw in zip(ids, pipe.execute(), strict=True) if raw]
+
+    def touch_table(self, table: str, now: int) -> None:
+        """Heartbeat: record that the table was heard from (moves no money)."""
+        self._r.hset(self._k.table(table), "last_seen", now)
+
+
+def pool_state(pool: str, raw: dict[str, str]) -> PoolState:
+    cap = int(raw["cap"])
+    config = PoolConfig(
+        reset=int(raw["reset"]),
+        rate_bp=int(raw["rate_bp"]),
+        reserve_rate_bp=int(raw["reserve_rate_bp"]),
+        cap=None if cap < 0 else cap,
+        policy=Policy(raw["policy"]),
+    )
+    return PoolState(
+        pool=pool,
+        config=config,
+        value_units=int(raw["value"]),
+        reserve_units=int(raw["reserve"]),
+        reset_initial_units=int(raw["reset_initial_units"]),
+        wagered=int(raw["in_cents"]),
+        bets=int(raw["bets"]),
+        contributions_units=int(raw["contrib_units"]),
+        overflow_units=int(raw["overflow_units"]),
+        hits=int(raw["hits"]),
+        won=int(raw["won_cents"]),
+        seed_units=int(raw["seed_units"]),
+        adjustments_units=int(raw["adjust_units"]),
+        journal_seq=int(raw["seq"]),
+    )
+
+
+def table_record(table: str, raw: dict[str, str]) -> TableRecord:
+    data = json.loads(raw["config"])
+    config = TableConfig(
+        pools=tuple(data["pools"]),
+        decks=data["decks"],
+        spots=data["spots"],
+        min_wager=data["min_wager"],
+        max_wager=data["max_wager"],
+        layout=Layout(data["profile"]),
+        envy_min_wager=data["envy_min_wager"],
+        paytable=Paytable.from_json(data["paytable"]),
+        enabled=data["enabled"],
+    )
+    last_seen = raw.get("last_seen")
+    return TableRecord(
+        table, config, raw["version"], int(last_seen) if last_seen else None,
+        int(raw.get("rounds", 0)),
+    )

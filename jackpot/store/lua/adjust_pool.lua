@@ -1,0 +1,31 @@
+-- adjust_pool: an audited manual movement of a pool's money, applied once per adjustment id.
+--
+-- KEYS[1] {ns}/pool/<id>  hash   KEYS[2] {ns}/pool/<id>/journal  stream
+-- KEYS[3] {ns}/adjustments  hash: adjustment id -> digest
+-- ARGV[1] adjustment id  ARGV[2] digest of the request  ARGV[3] target ("visible" | "reserve")
+-- ARGV[4] amount in units (signed)  ARGV[5] reason  ARGV[6] now (ms)  ARGV[7] who
+-- returns: {"applied", value_units, reserve_units} | {"replay"} | {"conflict"} | {"missing"}
+--        | {"negative"} | {"over_cap"}
+local UNIT = 10000
+local seen = redis.call('HGET', KEYS[3], ARGV[1])
+if seen then
+  if seen == ARGV[2] then return {'replay'} end
+  return {'conflict'}
+end
+local h = redis.call('HMGET', KEYS[1], 'value', 'reserve', 'cap')
+if not h[1] then return {'missing'} end
+local v, r, cap, amount = tonumber(h[1]), tonumber(h[2]), tonumber(h[3]), tonumber(ARGV[4])
+if ARGV[3] == 'visible' then v = v + amount else r = r + amount end
+if v < 0 or r < 0 then return {'negative'} end
+if cap >= 0 and v > cap * UNIT then return {'over_cap'} end
+if v > 1e15 or r > 1e15 then return {'over_cap'} end
+
+local vs, rs = string.format('%d', v), string.format('%d', r)
+redis.call('HSET', KEYS[1], 'value', vs, 'reserve', rs)
+redis.call('HINCRBY', KEYS[1], 'adjust_units', ARGV[4])
+local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+redis.call('XADD', KEYS[2], seq .. '-0', 'type', 'adjustment', 'ts', ARGV[6], 'who', ARGV[7],
+  'adjustment', ARGV[1], 'target', ARGV[3], 'amount_units', ARGV[4], 'reason', ARGV[5],
+  'value_units', vs, 'reserve_units', rs)
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+return {'applied', vs, rs}

@@ -1,0 +1,55 @@
+-- put_pool: create a pool, or change its parameters without moving money (SPEC §4).
+--
+-- KEYS[1] {ns}/pool/<id>  hash   KEYS[2] {ns}/pool/<id>/journal  stream (id = seq-0)
+-- KEYS[3] {ns}/pools      set of pool ids
+-- ARGV[1] pool id  ARGV[2] reset (cents)  ARGV[3] rate_bp  ARGV[4] reserve_rate_bp
+-- ARGV[5] cap (cents, -1: none)  ARGV[6] policy  ARGV[7] now (ms)  ARGV[8] who
+-- returns: {"created"} | {"updated"} | {"unchanged"} | {"cap_below_value", value_cents}
+local UNIT = 10000
+local pool, journal = KEYS[1], KEYS[2]
+local names = {'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy'}
+local wanted = {ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]}
+local now, who = ARGV[7], ARGV[8]
+
+local function entry(seq, kind)
+  local args = {'XADD', journal, seq .. '-0', 'type', kind, 'ts', now, 'who', who}
+  for i, name in ipairs(names) do
+    table.insert(args, name)
+    table.insert(args, wanted[i])
+  end
+  return args
+end
+
+local current = redis.call('HMGET', pool, unpack(names))
+if not current[1] then
+  local value = string.format('%d', tonumber(ARGV[2]) * UNIT)
+  redis.call('HSET', pool, 'reset', ARGV[2], 'rate_bp', ARGV[3], 'reserve_rate_bp', ARGV[4],
+    'cap', ARGV[5], 'policy', ARGV[6], 'value', value, 'reserve', '0', 'seq', '1',
+    'reset_initial_units', value, 'in_cents', '0', 'bets', '0', 'contrib_units', '0',
+    'overflow_units', '0', 'hits', '0', 'won_cents', '0', 'seed_units', '0',
+    'adjust_units', '0', 'created', now, 'version', '1')
+  redis.call('SADD', KEYS[3], ARGV[1])
+  local args = entry('1', 'created')
+  table.insert(args, 'value_units')
+  table.insert(args, value)
+  redis.call(unpack(args))
+  return {'created'}
+end
+
+local same = true
+for i = 1, #names do
+  if current[i] ~= wanted[i] then same = false end
+end
+if same then return {'unchanged'} end
+
+local cap = tonumber(ARGV[5])
+local value = tonumber(redis.call('HGET', pool, 'value'))
+if cap >= 0 and cap * UNIT < value then
+  return {'cap_below_value', string.format('%d', math.floor(value / UNIT))}
+end
+local seq = redis.call('HINCRBY', pool, 'seq', 1)
+redis.call('HSET', pool, 'reset', ARGV[2], 'rate_bp', ARGV[3], 'reserve_rate_bp', ARGV[4],
+  'cap', ARGV[5], 'policy', ARGV[6])
+redis.call('HINCRBY', pool, 'version', 1)
+redis.call(unpack(entry(string.format('%d', seq), 'config')))
+return {'updated'}

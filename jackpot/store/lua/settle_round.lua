@@ -1,0 +1,200 @@
+-- settle_round: apply one settled round to the meters, atomically (SPEC §4, §5).
+--
+-- KEYS[1] {ns}/round/<table>/<round>   hash: digest, static, dynamic, ts, who
+-- KEYS[2] {ns}/table/<table>           hash: version, last_seen, rounds
+-- KEYS[3] {ns}/journal                 stream: the house journal (id = seq-0)
+-- KEYS[4] {ns}/counters                hash: house_seq, payout
+-- KEYS[5] {ns}/key/<sha256>            hash: the reporting API key (must not be revoked)
+-- KEYS[6] {ns}/payouts                 hash: payout id -> payout JSON
+-- KEYS[7] {ns}/payouts/pending         zset: pending payout ids
+-- KEYS[8+3i], KEYS[9+3i], KEYS[10+3i]  pool i: hash, journal stream, last-hits list
+--
+-- ARGV[1] report digest   ARGV[2] table config version   ARGV[3] now (ms)
+-- ARGV[4] plan JSON: {table, round, who, wagered, bets, fixed, envy,
+--                     pools: [id...] (KEYS order), hits: [{pool, bet, bp, spot, player, outcome}],
+--                     envies: [{spot, outcome, receivers, total}]}
+-- ARGV[5] the static part of the result (stored verbatim, returned on replay)
+--
+-- returns: {"ok", static, dynamic} | {"replay", static, dynamic} | {"conflict"}
+--        | {"stale"} | {"revoked"} | {"missing_pool", id} | {"overflow", id}
+-- dynamic = JSON {jackpots: [{id, pool, bet, amount}], pools: {id: value_cents}}
+--
+-- Money inside is exact units of 1/10,000 cent. Lua numbers are doubles, exact below 2^53;
+-- every value is kept under MAX_UNITS and products are split so none passes 2^53.
+-- Nothing is written until every check has passed: a script does not roll back.
+
+local UNIT = 10000
+local MAX_UNITS = 1e15
+
+local function int(n) return string.format('%d', n) end
+
+local function divmod(a, b)  -- exact for non-negative integers a < 2^53, b > 0
+  local r = math.fmod(a, b)
+  return (a - r) / b, r
+end
+
+-- x = bp * m / (1e8 * n) cents, as floor(x) and the remainder over (1e8 * n)
+local function share(bp, m, n)
+  local q, r = divmod(m, UNIT)           -- m = q cents + r units
+  local a1, a0 = divmod(bp * q, UNIT)    -- bp*q <= 1e4 * 1e11
+  local s, t = divmod(a1, n)
+  local num = t * 1e8 + a0 * UNIT + bp * r
+  local extra = math.floor(num / (1e8 * n))
+  return s + extra, num - extra * 1e8 * n
+end
+
+local round_key, table_key, house_key, counters_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local apikey_key, payouts_key, pending_key = KEYS[5], KEYS[6], KEYS[7]
+local digest, version, now = ARGV[1], ARGV[2], tonumber(ARGV[3])
+
+-- 1. Idempotency: the same report gets its first result, another report under the id a conflict.
+local stored = redis.call('HMGET', round_key, 'digest', 'static', 'dynamic')
+if stored[1] then
+  if stored[1] == digest then return {'replay', stored[2], stored[3]} end
+  return {'conflict'}
+end
+local key_state = redis.call('HMGET', apikey_key, 'role', 'revoked')
+if not key_state[1] or key_state[2] then return {'revoked'} end
+if redis.call('HGET', table_key, 'version') ~= version then return {'stale'} end
+
+local plan = cjson.decode(ARGV[4])
+local wagered = plan.wagered
+
+-- 2. Compute every pool's new state in locals.
+local fields = {'value', 'reserve', 'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy', 'seq'}
+local pools = {}
+local payout_seq = tonumber(redis.call('HGET', counters_key, 'payout') or '0')
+local jackpots = {}
+
+local function record(p, entry)
+  table.insert(entry, 'value_units')
+  table.insert(entry, int(p.v))
+  table.insert(entry, 'reserve_units')
+  table.insert(entry, int(p.r))
+  table.insert(p.entries, entry)
+end
+
+local function top_up(p)
+  if p.v >= p.reset then return end
+  local need = p.reset - p.v
+  local from_reserve = math.min(need, p.r)
+  local seed = need - from_reserve
+  p.r, p.v, p.d_seed = p.r - from_reserve, p.reset, p.d_seed + seed
+  record(p, {'reset', 'from_reserve_units', int(from_reserve), 'seed_units', int(seed)})
+end
+
+local function pay(p, hit, amount)
+  payout_seq = payout_seq + 1
+  local id = string.format('P%06d', payout_seq)
+  p.v = p.v - amount * UNIT
+  p.d_hits, p.d_won = p.d_hits + 1, p.d_won + amount
+  local player = hit.player
+  if player == cjson.null or player == nil then player = '' end
+  record(p, {'hit', 'payout', id, 'spot', int(hit.spot), 'player', player,
+    'outcome', hit.outcome, 'meter_bp', int(hit.bp), 'amount', int(amount)})
+  local payout = {id = id, pool = p.id, table = plan.table, round = plan.round, spot = hit.spot,
+    player = hit.player, outcome = hit.outcome, amount = amount, status = 'pending', created = now}
+  table.insert(p.hit_records, payout)
+  table.insert(jackpots, {id = id, pool = p.id, bet = hit.bet, amount = amount})
+end
+
+for i, id in ipairs(plan.pools) do
+  local base = 5 + 3 * i
+  local h = redis.call('HMGET', KEYS[base], unpack(fields))
+  if not h[1] then return {'missing_pool', id} end
+  local p = {
+    id = id, key = KEYS[base], journal = KEYS[base + 1], hits_key = KEYS[base + 2],
+    v = tonumber(h[1]), r = tonumber(h[2]), reset = tonumber(h[3]) * UNIT,
+    rate = tonumber(h[4]), rrate = tonumber(h[5]), cap = tonumber(h[6]), policy = h[7],
+    seq = tonumber(h[8]), entries = {}, d_in = 0, d_contrib = 0, d_over = 0, d_hits = 0,
+    d_won = 0, d_seed = 0, hit_records = {},
+  }
+  pools[i] = p
+  if wagered > 0 then
+    local to_vis, to_res = wagered * p.rate, wagered * p.rrate
+    local overflow = 0
+    if p.cap >= 0 then
+      local room = math.max(p.cap * UNIT - p.v, 0)
+      if to_vis > room then overflow, to_vis = to_vis - room, room end
+    end
+    p.v, p.r = p.v + to_vis, p.r + to_res + overflow
+    p.d_in, p.d_contrib, p.d_over = wagered, wagered * (p.rate + p.rrate), overflow
+    record(p, {'contribution', 'wagered', int(wagered), 'bets', int(plan.bets),
+      'to_visible_units', int(to_vis), 'to_reserve_units', int(to_res + overflow),
+      'overflow_units', int(overflow)})
+  end
+end
+
+for i, p in ipairs(pools) do
+  local mine = {}
+  for _, hit in ipairs(plan.hits) do
+    if hit.pool == i then table.insert(mine, hit) end
+  end
+  if #mine > 0 and p.policy == 'split' then
+    local floors, rems, total_rem = {}, {}, 0
+    for k, hit in ipairs(mine) do
+      floors[k], rems[k] = share(hit.bp, p.v, #mine)
+      total_rem = total_rem + rems[k]
+    end
+    -- remainder cents of the shared meter go to the first hit in settlement order
+    floors[1] = floors[1] + math.floor(total_rem / (1e8 * #mine))
+    for k, hit in ipairs(mine) do pay(p, hit, floors[k]) end
+    top_up(p)
+  else
+    for _, hit in ipairs(mine) do
+      pay(p, hit, (share(hit.bp, p.v, 1)))
+      top_up(p)
+    end
+  end
+  if p.v > MAX_UNITS or p.r > MAX_UNITS then return {'overflow', p.id} end
+end
+
+-- 3. Apply: every check has passed.
+local house_seq = redis.call('HINCRBY', counters_key, 'house_seq', 1)
+redis.call('XADD', house_key, int(house_seq) .. '-0', 'type', 'round', 'ts', int(now),
+  'table', plan.table, 'round', plan.round, 'who', plan.who, 'bets', int(plan.bets),
+  'wagered', int(wagered), 'fixed', int(plan.fixed), 'envy', int(plan.envy))
+for _, e in ipairs(plan.envies) do
+  house_seq = redis.call('HINCRBY', counters_key, 'house_seq', 1)
+  redis.call('XADD', house_key, int(house_seq) .. '-0', 'type', 'envy', 'ts', int(now),
+    'table', plan.table, 'round', plan.round, 'who', plan.who, 'spot', int(e.spot),
+    'outcome', e.outcome, 'receivers', int(e.receivers), 'amount', int(e.total))
+end
+
+local values = {}
+for _, p in ipairs(pools) do
+  local seq = p.seq
+  for _, entry in ipairs(p.entries) do
+    seq = seq + 1
+    redis.call('XADD', p.journal, int(seq) .. '-0', 'type', entry[1], 'ts', int(now),
+      'table', plan.table, 'round', plan.round, 'who', plan.who, unpack(entry, 2))
+  end
+  redis.call('HSET', p.key, 'value', int(p.v), 'reserve', int(p.r), 'seq', int(seq))
+  if p.d_in > 0 then
+    redis.call('HINCRBY', p.key, 'in_cents', int(p.d_in))
+    redis.call('HINCRBY', p.key, 'bets', int(plan.bets))
+    redis.call('HINCRBY', p.key, 'contrib_units', int(p.d_contrib))
+    if p.d_over > 0 then redis.call('HINCRBY', p.key, 'overflow_units', int(p.d_over)) end
+  end
+  if p.d_hits > 0 then
+    redis.call('HINCRBY', p.key, 'hits', int(p.d_hits))
+    redis.call('HINCRBY', p.key, 'won_cents', int(p.d_won))
+    if p.d_seed > 0 then redis.call('HINCRBY', p.key, 'seed_units', int(p.d_seed)) end
+    for _, record in ipairs(p.hit_records) do
+      local json = cjson.encode(record)
+      redis.call('HSET', payouts_key, record.id, json)
+      redis.call('ZADD', pending_key, tonumber(string.sub(record.id, 2)), record.id)
+      redis.call('LPUSH', p.hits_key, json)
+    end
+    redis.call('LTRIM', p.hits_key, 0, 24)
+  end
+  values[p.id] = (divmod(p.v, UNIT))
+end
+if payout_seq > 0 then redis.call('HSET', counters_key, 'payout', int(payout_seq)) end
+
+local dynamic = cjson.encode({jackpots = jackpots, pools = values})
+redis.call('HSET', round_key, 'digest', digest, 'static', ARGV[5], 'dynamic', dynamic,
+  'ts', int(now), 'who', plan.who)
+redis.call('HSET', table_key, 'last_seen', int(now))
+redis.call('HINCRBY', table_key, 'rounds', 1)
+return {'ok', ARGV[5], dynamic}

@@ -1,0 +1,53 @@
+"""Jackpot payouts awaiting verification (hand pays): pending -> paid | disputed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from redis import Redis
+
+from jackpot.errors import NotFoundError, PayoutStateError
+from jackpot.store.keys import Keys
+from jackpot.store.scripts import Scripts
+
+
+class PayoutStore:
+    def __init__(self, client: Redis, keys: Keys, scripts: Scripts) -> None:
+        self._r = client
+        self._k = keys
+        self._s = scripts
+
+    def get(self, payout: str) -> dict[str, Any]:
+        raw = self._r.hget(self._k.payouts, payout)
+        if raw is None:
+            raise NotFoundError("payout", payout)
+        return dict(json.loads(raw))
+
+    def list(self, status: str | None, limit: int) -> list[dict[str, Any]]:
+        """Payouts, newest first; pending ones come from their own index."""
+        if status == "pending":
+            ids = self._r.zrevrange(self._k.payouts_pending, 0, limit - 1)
+            raws = self._r.hmget(self._k.payouts, ids) if ids else []
+            return [json.loads(r) for r in raws if r]
+        out = []
+        for _, raw in self._r.hscan_iter(self._k.payouts, count=1000):
+            payout = json.loads(raw)
+            if status is None or payout["status"] == status:
+                out.append(payout)
+        out.sort(key=lambda p: p["id"], reverse=True)
+        return out[:limit]
+
+    def set_status(self, payout: str, status: str, now: int, who: str, note: str) -> dict[str, Any]:
+        current = self.get(payout)
+        pool = current["pool"]
+        result = self._s.payout_status(
+            keys=[self._k.payouts, self._k.payouts_pending, self._k.pool(pool),
+                  self._k.pool_journal(pool)],
+            args=[payout, status, now, who, note],
+        )
+        if result[0] == "missing":
+            raise NotFoundError("payout", payout)
+        if result[0] == "refused":
+            raise PayoutStateError(payout, json.loads(result[1])["status"])
+        return dict(json.loads(result[1]))

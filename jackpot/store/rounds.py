@@ -1,0 +1,98 @@
+"""Rounds: one settle_round script call per report, idempotent under (table, round)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from redis import Redis
+
+from jackpot.errors import JackpotError, RoundConflictError
+from jackpot.store.keys import Keys
+from jackpot.store.scripts import Scripts
+
+
+class SettleStatus(StrEnum):
+    APPLIED = "ok"
+    REPLAYED = "replay"
+    STALE = "stale"  # the table's configuration changed since the plan was made
+    REVOKED = "revoked"
+
+
+@dataclass(frozen=True, slots=True)
+class MeterPlan:
+    """What Python decided; the script applies it against the live meters."""
+
+    table: str
+    round: str
+    digest: str
+    table_version: str
+    key_digest: str
+    who: str
+    pools: tuple[str, ...]
+    wagered: int
+    bets: int
+    fixed: int
+    envy: int
+    hits: tuple[dict[str, Any], ...]  # {pool (1-based index), bet, bp, spot, player, outcome}
+    envies: tuple[dict[str, Any], ...]
+    static: str  # the result's Python-computed part, stored verbatim
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRound:
+    status: SettleStatus
+    static: dict[str, Any]
+    dynamic: dict[str, Any]
+
+
+class RoundStore:
+    def __init__(self, client: Redis, keys: Keys, scripts: Scripts) -> None:
+        self._r = client
+        self._k = keys
+        self._s = scripts
+
+    def settle(self, plan: MeterPlan, now: int) -> StoredRound:
+        """Apply the plan in one script call; raises RoundConflictError on another body."""
+        k = self._k
+        keys = [
+            k.round(plan.table, plan.round), k.table(plan.table), k.journal, k.counters,
+            k.api_key(plan.key_digest), k.payouts, k.payouts_pending,
+        ]
+        for pool in plan.pools:
+            keys += [k.pool(pool), k.pool_journal(pool), k.pool_hits(pool)]
+        body = {
+            "table": plan.table, "round": plan.round, "who": plan.who, "pools": list(plan.pools),
+            "wagered": plan.wagered, "bets": plan.bets, "fixed": plan.fixed, "envy": plan.envy,
+            "hits": list(plan.hits), "envies": list(plan.envies),
+        }
+        result = self._s.settle_round(
+            keys=keys,
+            args=[plan.digest, plan.table_version, now, json.dumps(body), plan.static],
+        )
+        status = result[0]
+        if status == "conflict":
+            raise RoundConflictError(plan.table, plan.round)
+        if status in ("ok", "replay"):
+            return StoredRound(SettleStatus(status), json.loads(result[1]), _dynamic(result[2]))
+        if status in ("stale", "revoked"):
+            return StoredRound(SettleStatus(status), {}, {})
+        # missing_pool / overflow: configuration the service validated has gone wrong
+        raise JackpotError(f"round refused by the meter: {result}")
+
+    def stored(self, table: str, round_id: str) -> tuple[str, StoredRound] | None:
+        """(digest, result) of a reported round, or None."""
+        raw = self._r.hmget(self._k.round(table, round_id), "digest", "static", "dynamic")
+        if raw[0] is None:
+            return None
+        return raw[0], StoredRound(SettleStatus.REPLAYED, json.loads(raw[1]), _dynamic(raw[2]))
+
+
+def _dynamic(raw: str) -> dict[str, Any]:
+    data = json.loads(raw)
+    # cjson encodes an empty Lua table as an object
+    jackpots = data.get("jackpots") or []
+    pools = data.get("pools") or {}
+    return {"jackpots": jackpots if isinstance(jackpots, list) else [], "pools": pools}

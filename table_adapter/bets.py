@@ -1,0 +1,79 @@
+"""What players put on the felt, in whole cents, checked against the table's profile."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+
+from table_adapter.errors import BetError
+from table_adapter.profiles import Profile
+from table_adapter.strategies import WAR, Strategy
+
+IDENTIFIER = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+AMOUNTS = ("initial", "tie", "war_tie", "side", "dealer_ante", "dealer_tie")
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    """One player's wagers on one spot (hand) in cents; 0 means not placed.
+
+    `war_tie` is a tie wager on the war deal, placed only if the player goes to war;
+    `side` is the progressive side wager; `dealer_ante` / `dealer_tie` are the
+    Stadium wagers on the dealer against this hand.
+    """
+
+    spot: int
+    initial: int
+    tie: int = 0
+    war_tie: int = 0
+    side: int = 0
+    player: str | None = None
+    strategy: Strategy = WAR
+    dealer_ante: int = 0
+    dealer_tie: int = 0
+
+
+def check_bets(profile: Profile, spots: int, bets: Sequence[Bet]) -> None:
+    """Raise BetError for the first bet the profile or the table does not accept."""
+    seen: set[tuple[int, str | None]] = set()
+    for i, bet in enumerate(bets):
+        where = f"bets[{i}]"
+        for name in AMOUNTS:
+            amount = getattr(bet, name)
+            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+                raise BetError(f"{where}.{name}", "must be a whole number of cents, not negative")
+        if not 1 <= bet.spot <= spots:
+            raise BetError(f"{where}.spot", f"must be 1..{spots}")
+        if bet.player is not None and not IDENTIFIER.fullmatch(bet.player):
+            raise BetError(f"{where}.player", "1-128 characters of A-Z a-z 0-9 . _ : -")
+        if bet.side and not bet.initial:
+            raise BetError(f"{where}.side", "a progressive wager rides with an initial wager")
+        if bet.war_tie and not profile.war_tie_wager:
+            raise BetError(f"{where}.war_tie", f"{profile.name} has no tie wager on the war deal")
+        if bet.war_tie and not bet.initial:
+            raise BetError(f"{where}.war_tie", "needs an initial wager to go to war with")
+        key = (bet.spot, bet.player)
+        if profile.stadium:
+            _check_stadium(profile, bet, where)
+        elif bet.dealer_ante or bet.dealer_tie:
+            raise BetError(f"{where}.dealer_ante", "only Stadium tables take wagers on the dealer")
+        elif not bet.initial:
+            raise BetError(f"{where}.initial", "a live spot is dealt only with an initial wager")
+        else:
+            key = (bet.spot, None)  # a live spot carries one bet, whoever the player is
+        if key in seen:
+            raise BetError(f"{where}.spot", "one bet per spot and player")
+        seen.add(key)
+
+
+def _check_stadium(profile: Profile, bet: Bet, where: str) -> None:
+    if bet.player is None:
+        raise BetError(f"{where}.player", "every Stadium bet comes from a player's terminal")
+    if not any(getattr(bet, f.name) for f in fields(bet) if f.name in AMOUNTS):
+        raise BetError(f"{where}.initial", "places no wager")
+    if (bet.dealer_ante or bet.dealer_tie) and not profile.dealer_bet:
+        raise BetError(f"{where}.dealer_ante", "this table takes no wagers on the dealer")
+    # Stadium rule 3: an ante for the dealer needs the player's own ante first.
+    if bet.dealer_ante and not bet.initial:
+        raise BetError(f"{where}.dealer_ante", "needs the player's own ante on the hand")

@@ -1,0 +1,230 @@
+"""The table: deals rounds of Casino War for a live or a Stadium table under a profile."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+
+from jackpot.domain.cards import Card
+from jackpot.domain.outcomes import evaluate
+from table_adapter.bets import IDENTIFIER, Bet, check_bets
+from table_adapter.errors import VoidRoundError
+from table_adapter.profiles import PROFILES, Layout, Profile, SettleOrder
+from table_adapter.records import BetResult, Drawn, Hand, Role, Round, VoidRound
+from table_adapter.settlement import settle
+from table_adapter.shoe import Shoe
+from table_adapter.strategies import Decision, Tie, resolve
+
+MAX_SPOTS = 7
+MAX_PREFIX = 100
+
+
+def max_round_cards(profile: Profile, hands: int) -> int:
+    """The most cards one round can take out of the shoe, irregularities included."""
+    burns = profile.war_burns
+    war = {
+        Layout.STANDARD: burns + hands + 1,
+        Layout.SOUTH_DAKOTA: (burns + 1) * (hands + 1),
+        Layout.STADIUM: 2 * (burns + 1),
+    }[profile.layout]
+    # Two owed burns (new shoe, new dealer) and one face-up discard (a second voids).
+    return 2 + hands + 1 + war + 1
+
+
+class Table:
+    """A Casino War table: a shoe, a profile, and rounds dealt from bets."""
+
+    def __init__(
+        self,
+        name: str,
+        profile: Profile | str = "wisconsin",
+        *,
+        decks: int = 6,
+        spots: int = MAX_SPOTS,
+        seed: int | None = None,
+        shuffler: bool = False,
+        face_up_rate: float = 0.0,
+        marker_from_back: int | None = None,
+        decision_timer_ms: int | None = None,
+        id_prefix: str | None = None,
+    ) -> None:
+        if not IDENTIFIER.fullmatch(name):
+            raise ValueError("a table id is 1-128 characters of A-Z a-z 0-9 . _ : -")
+        self.name = name
+        self.profile = PROFILES[profile] if isinstance(profile, str) else profile
+        if decks not in self.profile.decks:
+            raise ValueError(f"{self.profile.name} deals from {self.profile.decks} decks")
+        self.spots = self.profile.hands or spots
+        if not 1 <= self.spots <= MAX_SPOTS:
+            raise ValueError(f"a table has 1..{MAX_SPOTS} spots")
+        self.decision_timer_ms = decision_timer_ms or self.profile.decision_timer_ms
+        self.rng: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
+        if id_prefix is None:
+            # Seeded runs repeat their round ids; unseeded tables draw a fresh prefix.
+            id_prefix = f"seed{seed}" if seed is not None else f"{self.rng.getrandbits(40):010x}"
+        if len(id_prefix) > MAX_PREFIX or not IDENTIFIER.fullmatch(id_prefix):
+            raise ValueError(f"id_prefix is 1-{MAX_PREFIX} characters of A-Z a-z 0-9 . _ : -")
+        self.shoe = Shoe(
+            decks,
+            cut=self.profile.cut,
+            rng=self.rng,
+            shuffler=shuffler,
+            face_up_rate=face_up_rate,
+            marker_from_back=marker_from_back,
+            prefix=id_prefix,
+        )
+        if self.shoe.marker_from_back < max_round_cards(self.profile, self.spots):
+            raise ValueError("the marker leaves too few cards to finish a round")
+        self.rounds = 0
+        self._standoffs: list[Bet] = []
+
+    def new_dealer(self) -> None:
+        """A new dealer takes over: one burn card before their first round."""
+        self.shoe.new_dealer()
+
+    def play_round(self, bets: Sequence[Bet] = ()) -> Round | VoidRound:
+        """Deal and settle one round; a void round (two face-up cards) is returned unplayed."""
+        check_bets(self.profile, self.spots, bets)
+        if not self.profile.stadium and not bets:
+            raise ValueError("a live round needs at least one spot with an initial wager")
+        placed = self._with_standoffs(bets)
+        # Wisconsin §37(g)(4), 205 CMR §7(d): the marker round is completed, then reshuffle.
+        if self.shoe.needs_shuffle:
+            self.shoe.shuffle()
+        self.rounds += 1
+        round_id = f"{self.shoe.shoe_id}-{self.rounds:06d}"
+        try:
+            self.shoe.begin_round()
+            played = self._deal(round_id, placed)
+        except VoidRoundError:
+            return VoidRound(self.name, round_id, self.shoe.shoe_id, self.shoe.round_draws, placed)
+        self._standoffs = [
+            replace(
+                r.bet,
+                initial=r.settlement.standoff,
+                dealer_ante=r.settlement.dealer_standoff,
+                tie=0,
+                war_tie=0,
+                side=0,
+                dealer_tie=0,
+            )
+            for r in played.results
+            if r.settlement.standoff or r.settlement.dealer_standoff
+        ]
+        return played
+
+    def _with_standoffs(self, bets: Sequence[Bet]) -> tuple[Bet, ...]:
+        """Stadium rule 8(a): pushed antes kept on the felt join this round's bets."""
+        placed = list(bets)
+        for kept in self._standoffs:
+            for i, bet in enumerate(placed):
+                if (bet.spot, bet.player) == (kept.spot, kept.player):
+                    placed[i] = replace(
+                        bet,
+                        initial=bet.initial + kept.initial,
+                        dealer_ante=bet.dealer_ante + kept.dealer_ante,
+                    )
+                    break
+            else:
+                placed.append(kept)
+        return tuple(placed)
+
+    def _deal(self, round_id: str, bets: tuple[Bet, ...]) -> Round:
+        shoe = self.shoe
+        spots = range(1, self.spots + 1) if self.profile.stadium else sorted({b.spot for b in bets})
+        cards = {spot: shoe.draw(Role.HAND, spot) for spot in spots}
+        dealer = shoe.draw(Role.DEALER)
+        decisions = [self._decide(bet, cards[bet.spot], dealer) for bet in _by_spot(bets)]
+        at_war = sorted(
+            {
+                bet.spot
+                for bet, (own, on_dealer, _) in zip(_by_spot(bets), decisions, strict=True)
+                if Decision.WAR in (own, on_dealer)
+            }
+        )
+        war_cards, dealer_war = self._war_deal(at_war)
+        hands = tuple(Hand(s, cards[s], war_cards.get(s)) for s in spots)
+        results = []
+        for bet, (own, on_dealer, timed_out) in zip(_by_spot(bets), decisions, strict=True):
+            hand = cards[bet.spot]
+            war_card = war_cards.get(bet.spot)
+            settlement = settle(
+                self.profile, bet, hand, dealer, war_card, dealer_war, own, on_dealer
+            )
+            outcome = None
+            if bet.side:
+                at = own is Decision.WAR
+                outcome = evaluate(
+                    hand, dealer, war_card if at else None, dealer_war if at else None
+                )
+            results.append(BetResult(bet, own, on_dealer, timed_out, settlement, outcome))
+        if self.profile.settle_order is SettleOrder.FROM_RIGHT:
+            # 205 CMR §8(a), (g): from the dealer's right; a spot's bets keep their order.
+            results.sort(key=lambda r: -r.bet.spot)
+        return Round(
+            table=self.name,
+            round_id=round_id,
+            shoe_id=shoe.shoe_id,
+            profile=self.profile,
+            draws=shoe.round_draws,
+            dealer_card=dealer,
+            dealer_war_card=dealer_war,
+            hands=hands,
+            results=tuple(results),
+        )
+
+    def _decide(
+        self, bet: Bet, card: Card, dealer: Card
+    ) -> tuple[Decision | None, Decision | None, bool]:
+        """(own, on the dealer, timed out) decisions of a bet whose hand may be tied."""
+        if card.rank != dealer.rank:
+            return None, None, False
+        own = on_dealer = None
+        timed_out = False
+        for stake, for_dealer in ((bet.initial, False), (bet.dealer_ante, True)):
+            if not stake:
+                continue
+            tie = Tie(bet.spot, bet.player, card, dealer, stake, bet.side, for_dealer)
+            decision, late = resolve(bet.strategy.decide(tie, self.rng), self.decision_timer_ms)
+            timed_out |= late
+            if for_dealer:
+                on_dealer = decision
+            else:
+                own = decision
+        return own, on_dealer, timed_out
+
+    def _war_deal(self, at_war: list[int]) -> tuple[dict[int, Card], Card | None]:
+        """Deal the war per the profile's layout (SPEC §2); {} and None without a war."""
+        if not at_war:
+            return {}, None
+        shoe, burns = self.shoe, self.profile.war_burns
+        layout = self.profile.layout
+        war_cards: dict[int, Card] = {}
+        if layout is Layout.STADIUM:
+            # Stadium rule 8: 3 burns, one community war card for every hand at war.
+            shoe.burn(burns)
+            community = shoe.draw(Role.COMMUNITY_WAR)
+            war_cards = dict.fromkeys(at_war, community)
+        else:
+            if layout is Layout.STANDARD:
+                # Wisconsin §37(h)(6), 205 CMR §8(f): 3 burns, then each spot in order.
+                shoe.burn(burns)
+            for spot in at_war:
+                if layout is Layout.SOUTH_DAKOTA:
+                    # S.D. 20:18:16:15.17(4)(d): three burns before each war card.
+                    shoe.burn(burns)
+                war_cards[spot] = shoe.draw(Role.HAND_WAR, spot)
+        if layout is not Layout.STANDARD:
+            shoe.burn(burns)
+        return war_cards, shoe.draw(Role.DEALER_WAR)
+
+
+def _by_spot(bets: tuple[Bet, ...]) -> list[Bet]:
+    """Bets in spot order; a spot's bets in the order placed."""
+    return sorted(bets, key=lambda b: b.spot)
+
+
+def cards_of(draws: Sequence[Drawn], role: Role) -> list[Card]:
+    """The cards drawn in `role`, in order."""
+    return [d.card for d in draws if d.role is role]

@@ -1,0 +1,105 @@
+"""Records of a round: every card drawn, each bet's settlement and side-bet outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from jackpot.domain.cards import Card
+from jackpot.domain.outcomes import Outcome
+from table_adapter.report import round_report
+
+if TYPE_CHECKING:
+    from table_adapter.bets import Bet
+    from table_adapter.profiles import Profile
+    from table_adapter.settlement import Settlement
+    from table_adapter.strategies import Decision
+
+
+class Role(StrEnum):
+    """Why a card left the shoe."""
+
+    BURN = "burn"
+    FACE_UP = "face_up"  # found face up in the shoe: discarded, not used
+    HAND = "hand"
+    DEALER = "dealer"
+    HAND_WAR = "hand_war"
+    COMMUNITY_WAR = "community_war"
+    DEALER_WAR = "dealer_war"
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """One card out of the shoe, in the order drawn."""
+
+    role: Role
+    card: Card
+    spot: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One dealt hand: its original card and, at war, its war card."""
+
+    spot: int
+    card: Card
+    war_card: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BetResult:
+    """A bet after the round: decisions, base-game settlement and side-bet outcome."""
+
+    bet: Bet
+    decision: Decision | None  # on a tied initial wager; None without a tie
+    dealer_decision: Decision | None  # Stadium: on a tied wager on the dealer
+    timed_out: bool  # the decision timer (or silence) made a surrender
+    settlement: Settlement
+    outcome: Outcome | None  # the progressive side bet's; None without a side wager
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A finished round, ready to report."""
+
+    table: str
+    round_id: str
+    shoe_id: str
+    profile: Profile
+    draws: tuple[Drawn, ...]
+    dealer_card: Card
+    dealer_war_card: Card | None
+    hands: tuple[Hand, ...]  # ascending spot
+    results: tuple[BetResult, ...]  # in the profile's settlement order
+
+    def hand(self, spot: int) -> Hand:
+        """The hand dealt to `spot`."""
+        for hand in self.hands:
+            if hand.spot == spot:
+                return hand
+        raise KeyError(spot)
+
+    def results_on(self, spot: int) -> tuple[BetResult, ...]:
+        """The bets on `spot`, in the order they were placed."""
+        return tuple(r for r in self.results if r.bet.spot == spot)
+
+    @property
+    def net(self) -> int:
+        """The players' net base-game result in cents (the house's is its negative)."""
+        return sum(r.settlement.net for r in self.results)
+
+    def report(self) -> dict[str, Any]:
+        """The controller's round report (API.md "Round report")."""
+        return round_report(self)
+
+
+@dataclass(frozen=True, slots=True)
+class VoidRound:
+    """A round voided by a second face-up card: never reported, wagers returned."""
+
+    table: str
+    round_id: str
+    shoe_id: str
+    draws: tuple[Drawn, ...]
+    bets: tuple[Bet, ...]

@@ -1,0 +1,58 @@
+"""The controller's round report (API.md "Round report") built from a finished round."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from table_adapter.strategies import Decision
+
+if TYPE_CHECKING:
+    from table_adapter.records import Hand, Round
+
+
+def round_report(rnd: Round) -> dict[str, Any]:
+    """The report dict exactly as API.md writes it; war cards only where a bet went to war."""
+    stadium = rnd.profile.stadium
+    spots = [_stadium_spot(rnd, h) if stadium else _live_spot(rnd, h) for h in rnd.hands]
+    at_war = any("war_card" in s for s in spots)
+    dealer: dict[str, Any] = {"card": str(rnd.dealer_card)}
+    if at_war and rnd.dealer_war_card is not None:
+        dealer["war_card"] = str(rnd.dealer_war_card)
+    return {
+        "table": rnd.table,
+        "round": rnd.round_id,
+        "dealer": dealer,
+        "community_war": stadium and at_war,
+        "spots": spots,
+    }
+
+
+def _live_spot(rnd: Round, hand: Hand) -> dict[str, Any]:
+    (result,) = rnd.results_on(hand.spot)
+    out: dict[str, Any] = {"spot": hand.spot}
+    # The controller takes `player` only with a wager: a spot without one names nobody.
+    if result.bet.side:
+        if result.bet.player is not None:
+            out["player"] = result.bet.player
+        out["wager"] = result.bet.side
+    out["card"] = str(hand.card)
+    if result.decision is Decision.WAR and hand.war_card is not None:
+        out["war"] = True
+        out["war_card"] = str(hand.war_card)
+    return out
+
+
+def _stadium_spot(rnd: Round, hand: Hand) -> dict[str, Any]:
+    out: dict[str, Any] = {"spot": hand.spot, "card": str(hand.card)}
+    bets = [
+        {"player": r.bet.player, "wager": r.bet.side, "war": r.decision is Decision.WAR}
+        for r in rnd.results_on(hand.spot)
+        if r.bet.side
+    ]
+    # A hand at war only for wagers without a progressive bet shows no war card: the
+    # controller requires a war card exactly where a reported bet went to war.
+    if any(b["war"] for b in bets) and hand.war_card is not None:
+        out["war_card"] = str(hand.war_card)
+    if bets:
+        out["bets"] = bets
+    return out

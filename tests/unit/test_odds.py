@@ -1,0 +1,191 @@
+"""The side bet's exact odds, the return of a paytable and `jackpot math`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from fractions import Fraction
+from itertools import permutations
+
+import pytest
+
+from jackpot.cli import math_cmd
+from jackpot.domain.cards import FULL_DECK
+from jackpot.domain.odds import outcome_probabilities, paytable_return
+from jackpot.domain.outcomes import WAR_OUTCOMES, WINNING_OUTCOMES, Outcome, evaluate
+from jackpot.domain.paytable import SEED_PAYTABLE, Envy, PayLine, Paytable
+
+SPEC_ONE_IN_AT_SIX_DECKS = [
+    (Outcome.SUITED_FOUR_OF_A_KIND, 496_511.5),
+    (Outcome.SUITED_DOUBLE_TIE, 3_894.2),
+    (Outcome.FOUR_OF_A_KIND, 2_944.9),
+    (Outcome.DOUBLE_TIE, 205.2),
+    (Outcome.SUITED_TIE, 67.2),
+    (Outcome.TIE, 18.7),
+]
+
+
+@pytest.mark.parametrize(("outcome", "one_in"), SPEC_ONE_IN_AT_SIX_DECKS)
+def test_six_deck_odds_match_the_spec(outcome, one_in):
+    probability = outcome_probabilities(6)[outcome]
+    assert round(float(1 / probability), 1) == one_in
+
+
+def test_suited_four_of_a_kind_is_exactly_one_in_496_511_and_a_half():
+    assert outcome_probabilities(6)[Outcome.SUITED_FOUR_OF_A_KIND] == Fraction(2, 993_023)
+
+
+@pytest.mark.parametrize("war", [True, False])
+@pytest.mark.parametrize("decks", [1, 2, 6, 7, 8])
+def test_probabilities_cover_every_outcome_and_sum_to_exactly_one(decks, war):
+    probs = outcome_probabilities(decks, war)
+    assert list(probs) == list(Outcome)
+    assert sum(probs.values()) == 1
+    assert all(p >= 0 for p in probs.values())
+
+
+@pytest.mark.parametrize("decks", [6, 7, 8])
+def test_surrender_makes_the_war_outcomes_impossible(decks):
+    probs = outcome_probabilities(decks, war=False)
+    assert all(probs[o] == 0 for o in WAR_OUTCOMES)
+    cards = 52 * decks
+    assert probs[Outcome.SUITED_TIE] == Fraction(decks - 1, cards - 1)
+    assert probs[Outcome.TIE] == Fraction(3 * decks, cards - 1)
+
+
+@pytest.mark.parametrize("decks", [6, 7, 8])
+def test_war_splits_the_first_tie_without_changing_its_probability(decks):
+    with_war = outcome_probabilities(decks)
+    surrendered = outcome_probabilities(decks, war=False)
+    tied = sum(p for o, p in with_war.items() if o is not Outcome.NONE)
+    assert tied == surrendered[Outcome.SUITED_TIE] + surrendered[Outcome.TIE]
+
+
+@pytest.mark.parametrize("decks", [0, 9])
+def test_a_shoe_outside_one_to_eight_decks_is_refused(decks):
+    with pytest.raises(ValueError):
+        outcome_probabilities(decks)
+
+
+def brute_force(decks: int, war: bool, p1_positions: range) -> dict[Outcome, Fraction]:
+    """Enumerate ordered draws P1, D1, P2, D2 of the physical cards of a shoe."""
+    shoe = list(FULL_DECK) * decks
+    n = len(shoe)
+    counts: Counter[Outcome] = Counter()
+    for i in p1_positions:
+        p1, left = shoe[i], shoe[:i] + shoe[i + 1 :]
+        for j, d1 in enumerate(left):
+            if not war or p1.rank != d1.rank:
+                # No war deal for this bet: every (P2, D2) gives the same outcome.
+                counts[evaluate(p1, d1)] += (n - 2) * (n - 3)
+                continue
+            for p2, d2 in permutations(left[:j] + left[j + 1 :], 2):
+                counts[evaluate(p1, d1, p2, d2)] += 1
+    total = len(p1_positions) * (n - 1) * (n - 2) * (n - 3)
+    return {o: Fraction(counts[o], total) for o in Outcome}
+
+
+# Relabelling ranks and suits maps any card to any other and leaves evaluate()
+# unchanged, so fixing P1 to the shoe's first card loses nothing; the one-deck
+# case enumerates every P1 to show it. Four decks is the first shoe where a
+# suited four of a kind can happen.
+@pytest.mark.parametrize("war", [True, False])
+@pytest.mark.parametrize(
+    ("decks", "p1_positions"), [(1, range(52)), (2, range(1)), (3, range(1)), (4, range(1))]
+)
+def test_counting_matches_enumerating_every_draw_of_a_small_shoe(decks, p1_positions, war):
+    assert outcome_probabilities(decks, war) == brute_force(decks, war, p1_positions)
+
+
+def test_seed_paytable_fixed_pays_return_74_18_percent_at_six_decks():
+    result = paytable_return(SEED_PAYTABLE, 6, meter=0, other_bets=0)
+    assert round(float(result.fixed) * 100, 2) == 74.18
+    assert result.meter == result.envy == 0
+    assert result.house_edge == 1 - result.fixed
+
+
+def test_seed_meter_and_envy_return_at_six_decks():
+    # Suited four of a kind, 2/993023: 100% of a $1,000 meter is 200 wagers of $5,
+    # and each of 6 other bets hitting it pays this bet 200 wagers.
+    result = paytable_return(SEED_PAYTABLE, 6, wager=500, meter=100_000, other_bets=6)
+    assert result.meter == Fraction(2, 993_023) * 200
+    assert result.envy == 6 * Fraction(2, 993_023) * 200
+    assert result.total == result.fixed + result.meter + result.envy
+
+
+def suited_tie_only(envy: Envy) -> Paytable:
+    line = PayLine(15, meter_bp=5_000, envy=envy)
+    return Paytable(
+        tuple((o, line if o is Outcome.SUITED_TIE else PayLine(0)) for o in WINNING_OUTCOMES)
+    )
+
+
+@pytest.mark.parametrize(
+    ("envy", "expected_envy"),
+    [
+        # 3 other bets × 5/311 × $2.50 fixed on a $5 wager
+        (Envy(amount=250), 3 * Fraction(5, 311) * Fraction(1, 2)),
+        # 3 other bets × 5/311 × 2 wagers
+        (Envy(multiple=2), 3 * Fraction(5, 311) * 2),
+    ],
+)
+def test_meter_and_envy_arithmetic_on_a_hand_checked_paytable(envy, expected_envy):
+    result = paytable_return(
+        suited_tie_only(envy), 6, war=False, wager=500, meter=1_001, other_bets=3
+    )
+    # Surrender at 6 decks: a suited tie is 5/311.
+    assert result.fixed == 15 * Fraction(5, 311)
+    # 50% of 1,001 cents floors to 500 cents: one wager.
+    assert result.meter == Fraction(5, 311)
+    assert result.envy == expected_envy
+    rows = {row.outcome: row for row in result.outcomes}
+    assert rows[Outcome.SUITED_TIE].total == result.total
+    assert rows[Outcome.NONE].total == 0
+
+
+def run_math(*argv: str) -> int:
+    parser = argparse.ArgumentParser()
+    math_cmd.register(parser.add_subparsers())
+    args = parser.parse_args(["math", *argv])
+    assert args.func is math_cmd.run
+    return math_cmd.run(args)
+
+
+def test_math_prints_a_table_per_deck_count(capsys):
+    assert run_math() == 0
+    out = capsys.readouterr().out
+    for decks in (6, 7, 8):
+        assert f"{decks} decks, player always goes to war" in out
+    assert "496,511.5" in out
+    assert "2/993023" in out
+    assert "74.1779%" in out
+
+
+def test_math_json_gives_exact_fractions(capsys):
+    assert run_math("--decks", "6", "--surrender", "--json") == 0
+    body = json.loads(capsys.readouterr().out)
+    [result] = body["results"]
+    assert result["decks"] == 6 and result["war"] is False
+    probs = {row["outcome"]: Fraction(row["probability"]["exact"]) for row in result["outcomes"]}
+    assert sum(probs.values()) == 1
+    assert probs["suited_tie"] == Fraction(5, 311)
+    assert Fraction(result["fixed_return"]["exact"]) == Fraction(165, 311)
+    assert result["fixed_return"]["float"] == pytest.approx(165 / 311)
+
+
+def test_math_reads_a_paytable_file(tmp_path, capsys):
+    table = SEED_PAYTABLE.to_json()
+    table["tie"] = {"odds": 6}
+    path = tmp_path / "paytable.json"
+    path.write_text(json.dumps(table))
+    assert run_math("--decks", "8", "--paytable", str(path), "--json") == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["paytable"]["tie"] == {"odds": 6}
+
+
+def test_math_refuses_a_bad_paytable_file(tmp_path, capsys):
+    path = tmp_path / "paytable.json"
+    path.write_text(json.dumps({"tie": {"odds": 5}}))
+    assert run_math("--paytable", str(path)) == 2
+    assert "suited_four_of_a_kind" in capsys.readouterr().err
