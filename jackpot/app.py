@@ -14,11 +14,11 @@ from jackpot.settings import Settings
 from jackpot.store.keys import Keys
 
 
-def redis_client(url: str, settings: Settings) -> redis.Redis:
+def redis_client(url: str, settings: Settings, decode: bool = True) -> redis.Redis:
     """A client whose retried commands are safe: every money write is an idempotent script."""
     return redis.Redis.from_url(
         url,
-        decode_responses=True,
+        decode_responses=decode,
         socket_timeout=settings.redis_timeout_seconds,
         socket_connect_timeout=settings.redis_timeout_seconds,
         health_check_interval=30,
@@ -59,8 +59,9 @@ def create_app(settings: Settings | None = None, redis_url: str | None = None) -
     def observe(response: Response) -> Response:
         endpoint = request.url_rule.rule if request.url_rule else "unmatched"
         started = g.get("started", time.perf_counter())
-        observe_request(request.method, endpoint, response.status_code,
-                        time.perf_counter() - started)
+        observe_request(
+            request.method, endpoint, response.status_code, time.perf_counter() - started
+        )
         return response
 
     return app

@@ -1,19 +1,19 @@
 """Every error the controller raises, as one tree (pure: imports nothing of the framework).
 
-    JackpotError
-    ├── ValidationError(field, message, code)   400  bad input, names the field
-    ├── AuthError                               
-    │   ├── UnauthenticatedError                401  missing or unknown API key
-    │   └── ForbiddenError                      403  right key, wrong role or table
-    ├── NotFoundError(kind, id)                 404
-    ├── ConflictError                           409  the request clashes with stored state
-    │   ├── RoundConflictError(table, round)         another report under the same round id
-    │   ├── TableDisabledError(table)                a disabled table reports a round
-    │   ├── LinkedTableError(table, pool)            linked tables must play the same game
-    │   ├── CapBelowValueError(value)                a cap under the current meter
-    │   ├── PayoutStateError(payout, status)         e.g. disputing a paid jackpot
-    │   └── AdjustmentError(adjustment, reason)      replayed id with another body, or no funds
-    └── StoreUnavailableError                   503  Redis does not answer; nothing was applied
+JackpotError
+├── ValidationError(field, message, code)   400  bad input, names the field
+├── AuthError
+│   ├── UnauthenticatedError                401  missing or unknown API key
+│   └── ForbiddenError                      403  right key, wrong role or table
+├── NotFoundError(kind, id)                 404
+├── ConflictError                           409  the request clashes with stored state
+│   ├── RoundConflictError(table, round)         another report under the same round id
+│   ├── TableDisabledError(table)                a disabled table reports a round
+│   ├── LinkedTableError(table, pool)            linked tables must play the same game
+│   ├── CapBelowValueError(value)                a cap under the current meter
+│   ├── PayoutStateError(payout, status)         e.g. disputing a paid jackpot
+│   └── AdjustmentError(adjustment, reason)      replayed id with another body, or no funds
+└── StoreUnavailableError                   503  Redis does not answer; nothing was applied
 """
 
 from __future__ import annotations

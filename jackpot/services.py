@@ -136,7 +136,7 @@ class Controller:
         data = expect_object(body, None)
         expect_keys(data, None, required={"id", "amount", "reason"}, optional={"target", "units"})
         adjustment = parse_identifier(data["id"], "id")
-        amount = expect_int(data["amount"], "amount", -10**13, 10**13)
+        amount = expect_int(data["amount"], "amount", -(10**13), 10**13)
         units = expect_int(data.get("units", 0), "units", -(UNITS_PER_CENT - 1), UNITS_PER_CENT - 1)
         if amount == 0 and units == 0:
             raise ValidationError("amount", "an adjustment moves a non-zero amount")
@@ -148,8 +148,15 @@ class Controller:
         request = json.dumps(data, sort_keys=True)
         result = self._scripts.adjust_pool(
             keys=[self.keys.pool(pool), self.keys.pool_journal(pool), self.keys.adjustments],
-            args=[adjustment, hashlib.sha256(request.encode()).hexdigest(), target,
-                  amount * UNITS_PER_CENT + units, reason, self.clock(), who],
+            args=[
+                adjustment,
+                hashlib.sha256(request.encode()).hexdigest(),
+                target,
+                amount * UNITS_PER_CENT + units,
+                reason,
+                self.clock(),
+                who,
+            ],
         )
         status = result[0]
         refusals = {
@@ -163,8 +170,15 @@ class Controller:
         if status == "missing":
             raise NotFoundError("pool", pool)
         state = self.config.pool(pool)
-        return {"id": adjustment, "pool": pool, "replayed": status == "replay",
-                "value": state.value, "target": target, "amount": amount, "units": units}
+        return {
+            "id": adjustment,
+            "pool": pool,
+            "replayed": status == "replay",
+            "value": state.value,
+            "target": target,
+            "amount": amount,
+            "units": units,
+        }
 
     # tables ----------------------------------------------------------------------------------
 

@@ -36,7 +36,8 @@ class RedisServer:
     def start(self) -> None:
         self.process = subprocess.Popen(
             server_args(self.data_dir, self.port),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         wait_ready(self.url)
 
@@ -137,8 +138,7 @@ class Api:
 
     def put_table(self, table: str = "T1", **body: Any) -> Any:
         body = {"pools": ["main"], **body}
-        r = self.client.put(f"/v1/tables/{table}", json=body,
-                            headers=self.keys.header("operator"))
+        r = self.client.put(f"/v1/tables/{table}", json=body, headers=self.keys.header("operator"))
         assert r.status_code in (200, 201), r.get_json()
         return r.get_json()
 
@@ -149,8 +149,9 @@ class Api:
         return self.client.get(f"/v1/pools/{pool}").get_json()
 
     def meters(self, pool: str = "main") -> Any:
-        return self.client.get(f"/v1/pools/{pool}/meters",
-                               headers=self.keys.header("auditor")).get_json()
+        return self.client.get(
+            f"/v1/pools/{pool}/meters", headers=self.keys.header("auditor")
+        ).get_json()
 
     def journal(self, pool: str | None = "main", after: int = 0, limit: int = 5000) -> Any:
         query = f"after={after}&limit={limit}" + (f"&pool={pool}" if pool else "")
@@ -172,11 +173,21 @@ def linked(api: Api) -> Api:
     return api
 
 
-def round_body(round_id: str = "r1", table: str = "T1", dealer: str = "Qs",
-               dealer_war: str | None = None, **extra: Any) -> dict[str, Any]:
+def round_body(
+    round_id: str = "r1",
+    table: str = "T1",
+    dealer: str = "Qs",
+    dealer_war: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
     spots = extra.pop("spots", [{"spot": 1, "wager": 500, "card": "4d"}])
-    body: dict[str, Any] = {"table": table, "round": round_id, "dealer": {"card": dealer},
-                            "spots": spots, **extra}
+    body: dict[str, Any] = {
+        "table": table,
+        "round": round_id,
+        "dealer": {"card": dealer},
+        "spots": spots,
+        **extra,
+    }
     if dealer_war is not None:
         body["dealer"]["war_card"] = dealer_war
     return body

@@ -46,10 +46,14 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["pool", "value", "reset", "cap"],
         "properties": {
-            "pool": ID, "value": CENTS, "reset": CENTS,
+            "pool": ID,
+            "value": CENTS,
+            "reset": CENTS,
             "cap": {"oneOf": [CENTS, {"type": "null"}]},
-            "rate_bp": {"type": "integer"}, "reserve_rate_bp": {"type": "integer"},
-            "policy": {"enum": ["sequential", "split"]}, "hits": {"type": "integer"},
+            "rate_bp": {"type": "integer"},
+            "reserve_rate_bp": {"type": "integer"},
+            "policy": {"enum": ["sequential", "split"]},
+            "hits": {"type": "integer"},
             "last_hits": {"type": "array", "items": {"type": "object"}},
         },
     },
@@ -115,38 +119,65 @@ SCHEMAS: dict[str, Any] = {
                 "properties": {"card": {"type": "string"}, "war_card": {"type": "string"}},
             },
             "community_war": {"type": "boolean"},
-            "spots": {"type": "array", "minItems": 1,
-                      "items": {"$ref": "#/components/schemas/Spot"}},
+            "spots": {
+                "type": "array",
+                "minItems": 1,
+                "items": {"$ref": "#/components/schemas/Spot"},
+            },
         },
     },
     "RoundResult": {
         "type": "object",
         "required": ["table", "round", "replayed", "spots", "jackpots", "pools"],
         "properties": {
-            "table": ID, "round": ID, "replayed": {"type": "boolean"},
-            "spots": {"type": "array", "items": {
-                "type": "object",
-                "required": ["spot", "outcome", "wager", "pay", "jackpot", "envy"],
-                "properties": {
-                    "spot": {"type": "integer"}, "player": ID,
-                    "outcome": {"enum": [
-                        "suited_four_of_a_kind", "suited_double_tie", "four_of_a_kind",
-                        "double_tie", "suited_tie", "tie", "none"]},
-                    "wager": CENTS, "pay": CENTS, "jackpot": CENTS, "envy": CENTS,
+            "table": ID,
+            "round": ID,
+            "replayed": {"type": "boolean"},
+            "spots": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["spot", "outcome", "wager", "pay", "jackpot", "envy"],
+                    "properties": {
+                        "spot": {"type": "integer"},
+                        "player": ID,
+                        "outcome": {
+                            "enum": [
+                                "suited_four_of_a_kind",
+                                "suited_double_tie",
+                                "four_of_a_kind",
+                                "double_tie",
+                                "suited_tie",
+                                "tie",
+                                "none",
+                            ]
+                        },
+                        "wager": CENTS,
+                        "pay": CENTS,
+                        "jackpot": CENTS,
+                        "envy": CENTS,
+                    },
                 },
-            }},
+            },
             "jackpots": {"type": "array", "items": {"$ref": "#/components/schemas/Payout"}},
-            "pools": {"type": "object", "additionalProperties": {
-                "type": "object", "properties": {"value": CENTS}}},
+            "pools": {
+                "type": "object",
+                "additionalProperties": {"type": "object", "properties": {"value": CENTS}},
+            },
         },
     },
     "Payout": {
         "type": "object",
         "required": ["id", "pool", "amount", "status"],
         "properties": {
-            "id": {"type": "string"}, "pool": ID, "table": ID, "round": ID,
-            "spot": {"type": "integer"}, "player": {"oneOf": [ID, {"type": "null"}]},
-            "amount": CENTS, "status": {"enum": ["pending", "paid", "disputed"]},
+            "id": {"type": "string"},
+            "pool": ID,
+            "table": ID,
+            "round": ID,
+            "spot": {"type": "integer"},
+            "player": {"oneOf": [ID, {"type": "null"}]},
+            "amount": CENTS,
+            "status": {"enum": ["pending", "paid", "disputed"]},
         },
     },
     "Adjustment": {
@@ -168,28 +199,40 @@ def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _op(summary: str, roles: list[str], ok: dict[str, Any] | None = None,
-        body: str | None = None, params: list[dict[str, Any]] | None = None,
-        ok_status: str = "200", content: str = "application/json") -> dict[str, Any]:
+def _op(
+    summary: str,
+    roles: list[str],
+    ok: dict[str, Any] | None = None,
+    body: str | None = None,
+    params: list[dict[str, Any]] | None = None,
+    ok_status: str = "200",
+    content: str = "application/json",
+) -> dict[str, Any]:
     responses: dict[str, Any] = {
         ok_status: {
             "description": "success",
             "content": {content: {"schema": ok or {"type": "object"}}},
         },
-        "4XX": {"description": "bad request, credentials, unknown or conflicting",
-                "content": {"application/json": {"schema": _ref("Error")}}},
+        "4XX": {
+            "description": "bad request, credentials, unknown or conflicting",
+            "content": {"application/json": {"schema": _ref("Error")}},
+        },
     }
     if body or roles:
-        responses["503"] = {"description": "the store is unavailable; nothing was applied",
-                            "content": {"application/json": {"schema": _ref("Error")}}}
+        responses["503"] = {
+            "description": "the store is unavailable; nothing was applied",
+            "content": {"application/json": {"schema": _ref("Error")}},
+        }
     op: dict[str, Any] = {"summary": summary, "x-roles": roles, "responses": responses}
     if roles:
         op["security"] = [{"bearer": []}]
     else:
         op["security"] = []
     if body:
-        op["requestBody"] = {"required": True,
-                             "content": {"application/json": {"schema": _ref(body)}}}
+        op["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": _ref(body)}},
+        }
     if params:
         op["parameters"] = params
     return op
@@ -214,56 +257,79 @@ def document() -> dict[str, Any]:
     paths: dict[str, Any] = {
         "/healthz": {"get": _op("200 while the process is up", [])},
         "/readyz": {"get": _op("200 only while the store answers", [])},
-        "/metrics": {"get": _op("Prometheus text exposition", [], {"type": "string"},
-                                content="text/plain")},
+        "/metrics": {
+            "get": _op("Prometheus text exposition", [], {"type": "string"}, content="text/plain")
+        },
         "/openapi.json": {"get": _op("this document", [])},
-        "/": {"get": _op("the meter display page", [], {"type": "string"},
-                         content="text/html")},
+        "/": {"get": _op("the meter display page", [], {"type": "string"}, content="text/html")},
         "/v1/pools": {"get": _op("every pool's public meter", [])},
         "/v1/pools/{pool}": {
-            "get": _op("a pool's public meter and its last 25 hits", [], _ref("Pool"),
-                       params=pool),
-            "put": _op("create or update a pool; updating never moves money", ["operator"],
-                       _ref("Pool"), "PoolConfig", pool),
+            "get": _op("a pool's public meter and its last 25 hits", [], _ref("Pool"), params=pool),
+            "put": _op(
+                "create or update a pool; updating never moves money",
+                ["operator"],
+                _ref("Pool"),
+                "PoolConfig",
+                pool,
+            ),
         },
         "/v1/pools/{pool}/meters": {
-            "get": _op("the regulator's meters, exact units included",
-                       ["operator", "auditor"], params=pool),
+            "get": _op(
+                "the regulator's meters, exact units included", ["operator", "auditor"], params=pool
+            ),
         },
         "/v1/pools/{pool}/adjustments": {
-            "post": _op("an audited manual movement of money, once per id", ["operator"],
-                        body="Adjustment", params=pool),
+            "post": _op(
+                "an audited manual movement of money, once per id",
+                ["operator"],
+                body="Adjustment",
+                params=pool,
+            ),
         },
         "/v1/tables": {"get": _op("every table", ["operator", "auditor"])},
         "/v1/tables/{table}": {
-            "get": _op("config plus online and last_seen", ["operator", "auditor"],
-                       params=table),
-            "put": _op("create or update a table", ["operator"], body="TableConfig",
-                       params=table),
+            "get": _op("config plus online and last_seen", ["operator", "auditor"], params=table),
+            "put": _op("create or update a table", ["operator"], body="TableConfig", params=table),
         },
         "/v1/tables/{table}/heartbeat": {
             "post": _op("liveness of the table", ["table"], params=table),
         },
         "/v1/rounds": {
-            "post": _op("report a finished round", ["table"], _ref("RoundResult"),
-                        "RoundReport"),
+            "post": _op("report a finished round", ["table"], _ref("RoundResult"), "RoundReport"),
         },
         "/v1/rounds/{table}/{round}": {
-            "get": _op("the stored result of a round", ["table", "operator", "auditor"],
-                       _ref("RoundResult"), params=[_path("table"), _path("round")]),
+            "get": _op(
+                "the stored result of a round",
+                ["table", "operator", "auditor"],
+                _ref("RoundResult"),
+                params=[_path("table"), _path("round")],
+            ),
         },
         "/v1/journal": {
-            "get": _op("journal entries after a seq, oldest first (a pool's, or the house's)",
-                       ["auditor"], params=journal_params),
+            "get": _op(
+                "journal entries after a seq, oldest first (a pool's, or the house's)",
+                ["auditor"],
+                params=journal_params,
+            ),
         },
         "/v1/journal.csv": {
-            "get": _op("the journal as CSV", ["auditor"], {"type": "string"},
-                       params=journal_params[:2], content="text/csv"),
+            "get": _op(
+                "the journal as CSV",
+                ["auditor"],
+                {"type": "string"},
+                params=journal_params[:2],
+                content="text/csv",
+            ),
         },
         "/v1/payouts": {
-            "get": _op("jackpot payouts, newest first", ["operator", "auditor"],
-                       params=[_query("status", {"enum": ["pending", "paid", "disputed"]}),
-                               _query("limit", {"type": "integer", "minimum": 1})]),
+            "get": _op(
+                "jackpot payouts, newest first",
+                ["operator", "auditor"],
+                params=[
+                    _query("status", {"enum": ["pending", "paid", "disputed"]}),
+                    _query("limit", {"type": "integer", "minimum": 1}),
+                ],
+            ),
         },
         "/v1/payouts/{payout}": {
             "get": _op("one payout", ["operator", "auditor"], _ref("Payout"), params=payout),
@@ -272,8 +338,9 @@ def document() -> dict[str, Any]:
             "post": _op("mark a jackpot paid", ["operator"], _ref("Payout"), params=payout),
         },
         "/v1/payouts/{payout}/dispute": {
-            "post": _op("dispute a jackpot (body: {reason})", ["operator"], _ref("Payout"),
-                        params=payout),
+            "post": _op(
+                "dispute a jackpot (body: {reason})", ["operator"], _ref("Payout"), params=payout
+            ),
         },
     }
     return {

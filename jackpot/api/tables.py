@@ -7,11 +7,10 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from jackpot.api.auth import controller, current_key, require
+from jackpot.api.body import json_body
 from jackpot.domain.auth import Role
 from jackpot.domain.validate import parse_identifier
 from jackpot.store.config import TableRecord
-
-from jackpot.api.body import json_body
 
 bp = Blueprint("tables", __name__, url_prefix="/v1/tables")
 

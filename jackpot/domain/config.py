@@ -6,7 +6,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from jackpot.errors import ValidationError
 from jackpot.domain.paytable import SEED_PAYTABLE, Paytable
 from jackpot.domain.validate import (
     expect_bool,
@@ -15,6 +14,7 @@ from jackpot.domain.validate import (
     expect_object,
     parse_identifier,
 )
+from jackpot.errors import ValidationError
 
 MAX_CENTS = 10_000_000_000  # $100M: keeps exact units below 2**53 inside Lua
 MAX_RATE_BP = 10_000
@@ -117,8 +117,15 @@ class TableConfig:
             None,
             required=set() if current else {"pools"},
             optional={
-                "pools", "decks", "spots", "min_wager", "max_wager", "profile",
-                "envy_min_wager", "paytable", "enabled",
+                "pools",
+                "decks",
+                "spots",
+                "min_wager",
+                "max_wager",
+                "profile",
+                "envy_min_wager",
+                "paytable",
+                "enabled",
             },
         )
         base = current or cls(pools=("",))

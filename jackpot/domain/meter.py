@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from jackpot.domain.config import PoolConfig, Policy
+from jackpot.domain.config import Policy, PoolConfig
 
 UNITS_PER_CENT = 10_000  # exact for contributions at basis-point rates: cents × bp = units
 FULL_BP = 10_000
@@ -81,7 +81,8 @@ def contribute(state: PoolState, wagered: int, bets: int) -> PoolState:
         reserve_units=state.reserve_units + to_reserve,
         wagered=state.wagered + wagered,
         bets=state.bets + bets,
-        contributions_units=state.contributions_units + wagered * (cfg.rate_bp + cfg.reserve_rate_bp),
+        contributions_units=state.contributions_units
+        + wagered * (cfg.rate_bp + cfg.reserve_rate_bp),
         overflow_units=state.overflow_units + overflow,
     )
 

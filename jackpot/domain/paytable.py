@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from jackpot.errors import ValidationError
 from jackpot.domain.outcomes import WINNING_OUTCOMES, Outcome
 from jackpot.domain.validate import expect_int, expect_keys, expect_object, parse_identifier
+from jackpot.errors import ValidationError
 
 MAX_ODDS = 1_000_000
 FULL_METER_BP = 10_000
@@ -78,8 +78,12 @@ class Paytable:
         lines = []
         for outcome in WINNING_OUTCOMES:
             if outcome.value not in data:
-                raise ValidationError(f"{field}.{outcome.value}", "every winning outcome must be listed")
-            lines.append((outcome, _line_from_json(data[outcome.value], f"{field}.{outcome.value}")))
+                raise ValidationError(
+                    f"{field}.{outcome.value}", "every winning outcome must be listed"
+                )
+            lines.append(
+                (outcome, _line_from_json(data[outcome.value], f"{field}.{outcome.value}"))
+            )
         return cls(tuple(lines))
 
 
@@ -105,7 +109,9 @@ def _envy_from_json(raw: Any, field: str) -> Envy:
     if len(data) != 1:
         raise ValidationError(field, "envy is either {'multiple': N} or {'amount': cents}")
     if "multiple" in data:
-        return Envy(multiple=expect_int(data["multiple"], f"{field}.multiple", 1, MAX_ENVY_MULTIPLE))
+        return Envy(
+            multiple=expect_int(data["multiple"], f"{field}.multiple", 1, MAX_ENVY_MULTIPLE)
+        )
     return Envy(amount=expect_int(data["amount"], f"{field}.amount", 1, MAX_ENVY_AMOUNT))
 
 

@@ -9,7 +9,6 @@ from typing import Any
 
 from jackpot.domain.cards import Card, CardError, overdrawn
 from jackpot.domain.config import TableConfig
-from jackpot.errors import ValidationError
 from jackpot.domain.validate import (
     expect_bool,
     expect_int,
@@ -17,6 +16,7 @@ from jackpot.domain.validate import (
     expect_object,
     parse_identifier,
 )
+from jackpot.errors import ValidationError
 
 MAX_BETS_PER_SPOT = 200
 INLINE_BET_FIELDS = frozenset({"wager", "player", "war"})
@@ -153,7 +153,9 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
     if too_many:
         shown = ", ".join(str(c) for c in too_many)
         raise ValidationError(
-            "spots", f"more copies of {shown} than a {table.decks}-deck shoe holds", "impossible_cards"
+            "spots",
+            f"more copies of {shown} than a {table.decks}-deck shoe holds",
+            "impossible_cards",
         )
     return RoundReport(
         table=table_id,
@@ -185,7 +187,9 @@ def _spot(raw: Any, field: str, dealer: Card, table: TableConfig) -> Spot:
     else:
         war = expect_bool(data.get("war", False), f"{field}.war")
         if war and not tie:
-            raise ValidationError(f"{field}.war", "war is only possible on a tie", "war_without_tie")
+            raise ValidationError(
+                f"{field}.war", "war is only possible on a tie", "war_without_tie"
+            )
         wager = _wager(data.get("wager", 0), f"{field}.wager", table)
         player = _player(data["player"], f"{field}.player") if "player" in data else None
         if player is not None and not wager:

@@ -75,23 +75,25 @@ def settle(report: RoundReport, table: TableConfig) -> Settlement:
     envies = []
     for spot in report.spots:
         hitters = [
-            i for i, (s, _) in enumerate(placed)
+            i
+            for i, (s, _) in enumerate(placed)
             if s is spot and _envy_line(paytable, outcomes[i]) is not None
         ]
         if not hitters:
             continue
         # Several bets on one spot may hit different envy outcomes: the spot's best one counts.
         best = min((outcomes[i] for i in hitters), key=list(Outcome).index)
-        line = _envy_line(paytable, best)
-        assert line is not None
+        envy_pay = _envy_line(paytable, best)
+        assert envy_pay is not None
         excluded = {owners[i] for i in hitters}
         receivers = [
-            i for i, (_, bet) in enumerate(placed)
+            i
+            for i, (_, bet) in enumerate(placed)
             if owners[i] not in excluded and table.qualifies_for_envy(bet.wager)
         ]
         total = 0
         for i in receivers:
-            amount = line.pay_for(placed[i][1].wager)
+            amount = envy_pay.pay_for(placed[i][1].wager)
             envy[i] += amount
             total += amount
         envies.append(EnvyTrigger(spot.spot, best, len(receivers), total))

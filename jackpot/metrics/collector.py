@@ -33,21 +33,28 @@ class MeterCollector(Collector):
 
         gauges = {
             "value": GaugeMetricFamily(
-                "jackpot_pool_value_cents", "Visible meter, cents rounded down", labels=["pool"]),
+                "jackpot_pool_value_cents", "Visible meter, cents rounded down", labels=["pool"]
+            ),
             "reserve": GaugeMetricFamily(
-                "jackpot_pool_reserve_cents", "Hidden reserve, cents rounded down", labels=["pool"]),
+                "jackpot_pool_reserve_cents", "Hidden reserve, cents rounded down", labels=["pool"]
+            ),
         }
         counters = {
             "wagered": CounterMetricFamily(
-                "jackpot_pool_wagered_cents", "Progressive wagers counted in", labels=["pool"]),
+                "jackpot_pool_wagered_cents", "Progressive wagers counted in", labels=["pool"]
+            ),
             "hits": CounterMetricFamily(
-                "jackpot_pool_hits", "Percentage pays of the meter", labels=["pool"]),
+                "jackpot_pool_hits", "Percentage pays of the meter", labels=["pool"]
+            ),
             "won": CounterMetricFamily(
-                "jackpot_pool_won_cents", "Total won from the meter", labels=["pool"]),
+                "jackpot_pool_won_cents", "Total won from the meter", labels=["pool"]
+            ),
             "overflow": CounterMetricFamily(
-                "jackpot_pool_overflow_cents", "Contributions diverted by the cap", labels=["pool"]),
+                "jackpot_pool_overflow_cents", "Contributions diverted by the cap", labels=["pool"]
+            ),
             "seed": CounterMetricFamily(
-                "jackpot_pool_seed_funding_cents", "House funding of resets", labels=["pool"]),
+                "jackpot_pool_seed_funding_cents", "House funding of resets", labels=["pool"]
+            ),
         }
         for p in pools:
             gauges["value"].add_metric([p.pool], p.value)
@@ -61,9 +68,11 @@ class MeterCollector(Collector):
         yield from counters.values()
 
         count = GaugeMetricFamily(
-            "jackpot_payouts_pending", "Jackpots awaiting verification", labels=["pool"])
+            "jackpot_payouts_pending", "Jackpots awaiting verification", labels=["pool"]
+        )
         cents = GaugeMetricFamily(
-            "jackpot_payouts_pending_cents", "Amount awaiting verification", labels=["pool"])
+            "jackpot_payouts_pending_cents", "Amount awaiting verification", labels=["pool"]
+        )
         by_pool: dict[str, list[int]] = {p.pool: [0, 0] for p in pools}
         for payout in pending:
             slot = by_pool.setdefault(payout["pool"], [0, 0])
@@ -75,10 +84,14 @@ class MeterCollector(Collector):
         yield count
         yield cents
 
-        online = GaugeMetricFamily("jackpot_table_online", "1 while the table is heard from",
-                                   labels=["table"])
-        seen = GaugeMetricFamily("jackpot_table_last_seen_timestamp_seconds",
-                                 "When the table was last heard from", labels=["table"])
+        online = GaugeMetricFamily(
+            "jackpot_table_online", "1 while the table is heard from", labels=["table"]
+        )
+        seen = GaugeMetricFamily(
+            "jackpot_table_last_seen_timestamp_seconds",
+            "When the table was last heard from",
+            labels=["table"],
+        )
         for t in tables:
             online.add_metric([t.table], 1 if self._c.online(t) else 0)
             if t.last_seen is not None:
@@ -91,7 +104,7 @@ def exposition(controller: Controller) -> bytes:
     """The whole /metrics text: every worker's instruments plus the meters from Redis."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        MultiProcessCollector(registry)
+        MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         body = generate_latest(registry)
     else:
         body = generate_latest(REGISTRY)

@@ -15,7 +15,9 @@ class KeyStore:
         self._r = client
         self._k = keys
 
-    def create(self, secret: str, role: Role, tables: frozenset[str], now: int, label: str) -> ApiKey:
+    def create(
+        self, secret: str, role: Role, tables: frozenset[str], now: int, label: str
+    ) -> ApiKey:
         key_digest = digest(secret)
         record = ApiKey(key_id_of(key_digest), role, tables, now, label)
         pipe = self._r.pipeline(transaction=True)

@@ -37,8 +37,16 @@ class ConfigStore:
         cap = -1 if config.cap is None else config.cap
         result = self._s.put_pool(
             keys=[self._k.pool(pool), self._k.pool_journal(pool), self._k.pools],
-            args=[pool, config.reset, config.rate_bp, config.reserve_rate_bp, cap,
-                  config.policy.value, now, who],
+            args=[
+                pool,
+                config.reset,
+                config.rate_bp,
+                config.reserve_rate_bp,
+                cap,
+                config.policy.value,
+                now,
+                who,
+            ],
         )
         if result[0] == "cap_below_value":
             raise CapBelowValueError(int(result[1]))
@@ -68,8 +76,9 @@ class ConfigStore:
     def config_version(self) -> str:
         return self._r.hget(self._k.counters, "config_version") or "0"
 
-    def put_table(self, table: str, config: TableConfig, seen_version: str, now: int, who: str
-                  ) -> tuple[str, str]:
+    def put_table(
+        self, table: str, config: TableConfig, seen_version: str, now: int, who: str
+    ) -> tuple[str, str]:
         """Write a table's config if no config changed since `seen_version`: (status, version)."""
         body = json.dumps(config.to_json(), sort_keys=True, separators=(",", ":"))
         result = self._s.put_table(
@@ -141,6 +150,9 @@ def table_record(table: str, raw: dict[str, str]) -> TableRecord:
     )
     last_seen = raw.get("last_seen")
     return TableRecord(
-        table, config, raw["version"], int(last_seen) if last_seen else None,
+        table,
+        config,
+        raw["version"],
+        int(last_seen) if last_seen else None,
         int(raw.get("rounds", 0)),
     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import fcntl
 import json
-import os
 import shutil
 import socket
 import subprocess
@@ -48,15 +47,24 @@ def server_args(data_dir: Path, port: int) -> list[str]:
     """A durable private server: AOF with fsync always, loopback only."""
     return [
         redis_server_binary(),
-        "--port", str(port),
-        "--bind", "127.0.0.1",
-        "--dir", str(data_dir),
-        "--appendonly", "yes",
-        "--appendfsync", "always",
-        "--save", "",
-        "--protected-mode", "yes",
-        "--logfile", str(data_dir / "redis.log"),
-        "--pidfile", str(data_dir / "redis.pid"),
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        str(data_dir),
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "always",
+        "--save",
+        "",
+        "--protected-mode",
+        "yes",
+        "--logfile",
+        str(data_dir / "redis.log"),
+        "--pidfile",
+        str(data_dir / "redis.pid"),
     ]
 
 
@@ -120,7 +128,9 @@ def attach_or_start(data_dir: Path) -> EmbeddedRedis:
         url = f"redis://127.0.0.1:{port}/0"
         process = subprocess.Popen(
             server_args(data_dir, port),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
             start_new_session=True,  # Ctrl-C on the terminal must not kill it before we flush
         )
         wait_ready(url)

@@ -11,8 +11,21 @@ from jackpot.store.keys import Keys
 
 # fields that hold text; every other field of an entry is an integer
 TEXT_FIELDS = frozenset(
-    {"type", "table", "round", "who", "player", "outcome", "payout", "policy", "target",
-     "reason", "note", "adjustment", "config"}
+    {
+        "type",
+        "table",
+        "round",
+        "who",
+        "player",
+        "outcome",
+        "payout",
+        "policy",
+        "target",
+        "reason",
+        "note",
+        "adjustment",
+        "config",
+    }
 )
 
 

@@ -42,8 +42,12 @@ class PayoutStore:
         current = self.get(payout)
         pool = current["pool"]
         result = self._s.payout_status(
-            keys=[self._k.payouts, self._k.payouts_pending, self._k.pool(pool),
-                  self._k.pool_journal(pool)],
+            keys=[
+                self._k.payouts,
+                self._k.payouts_pending,
+                self._k.pool(pool),
+                self._k.pool_journal(pool),
+            ],
             args=[payout, status, now, who, note],
         )
         if result[0] == "missing":

@@ -58,15 +58,27 @@ class RoundStore:
         """Apply the plan in one script call; raises RoundConflictError on another body."""
         k = self._k
         keys = [
-            k.round(plan.table, plan.round), k.table(plan.table), k.journal, k.counters,
-            k.api_key(plan.key_digest), k.payouts, k.payouts_pending,
+            k.round(plan.table, plan.round),
+            k.table(plan.table),
+            k.journal,
+            k.counters,
+            k.api_key(plan.key_digest),
+            k.payouts,
+            k.payouts_pending,
         ]
         for pool in plan.pools:
             keys += [k.pool(pool), k.pool_journal(pool), k.pool_hits(pool)]
         body = {
-            "table": plan.table, "round": plan.round, "who": plan.who, "pools": list(plan.pools),
-            "wagered": plan.wagered, "bets": plan.bets, "fixed": plan.fixed, "envy": plan.envy,
-            "hits": list(plan.hits), "envies": list(plan.envies),
+            "table": plan.table,
+            "round": plan.round,
+            "who": plan.who,
+            "pools": list(plan.pools),
+            "wagered": plan.wagered,
+            "bets": plan.bets,
+            "fixed": plan.fixed,
+            "envy": plan.envy,
+            "hits": list(plan.hits),
+            "envies": list(plan.envies),
         }
         result = self._s.settle_round(
             keys=keys,

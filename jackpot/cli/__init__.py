@@ -1,0 +1,1 @@
+"""The `jackpot` command: serve, worker, keys, math, demo."""

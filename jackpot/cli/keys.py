@@ -1,0 +1,72 @@
+"""`jackpot keys create|list|revoke`: API keys, shown once, stored hashed."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from jackpot.app import create_controller
+from jackpot.cli.runtime import store_url
+from jackpot.domain.auth import Role
+from jackpot.errors import JackpotError
+from jackpot.settings import Settings
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("keys", help="create, list or revoke API keys")
+    keys = p.add_subparsers(dest="keys_command", required=True)
+    create = keys.add_parser("create", help="print a new API key alone on the last line")
+    create.add_argument("--role", required=True, choices=[r.value for r in Role])
+    create.add_argument(
+        "--table",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="a table the key may report for (table role; repeatable)",
+    )
+    create.add_argument("--label", default="", help="who or what holds the key")
+    create.set_defaults(func=create_key)
+    listing = keys.add_parser("list", help="list keys (never their secrets)")
+    listing.set_defaults(func=list_keys)
+    revoke = keys.add_parser("revoke", help="revoke a key by its id")
+    revoke.add_argument("key_id")
+    revoke.set_defaults(func=revoke_key)
+
+
+def create_key(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    with store_url(settings) as url:
+        controller = create_controller(settings, url)
+        try:
+            secret, key = controller.create_key(Role(args.role), frozenset(args.table), args.label)
+        except JackpotError as exc:
+            print(f"jackpot keys create: {exc.message}")
+            return 2
+    tables = f" for tables {', '.join(sorted(key.tables))}" if key.tables else ""
+    print(f"created {key.role.value} key {key.key_id}{tables}; it is shown only once:")
+    print(secret)
+    return 0
+
+
+def list_keys(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    with store_url(settings) as url:
+        rows = create_controller(settings, url).api_keys.list()
+    for key, revoked in rows:
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(key.created / 1000))
+        state = "revoked" if revoked else "active"
+        print(
+            f"{key.key_id}  {key.role.value:<8} {state:<7} {when}Z  "
+            f"{','.join(sorted(key.tables))}  {key.label}"
+        )
+    return 0
+
+
+def revoke_key(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    with store_url(settings) as url:
+        done = create_controller(settings, url).api_keys.revoke(
+            args.key_id, int(time.time() * 1000)
+        )
+    print(f"revoked {args.key_id}" if done else f"no key {args.key_id}")
+    return 0 if done else 1

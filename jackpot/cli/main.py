@@ -1,0 +1,29 @@
+"""Entry point of the `jackpot` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from jackpot import __version__
+from jackpot.cli import demo, keys, math_cmd, serve, worker
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="jackpot", description="Casino War progressive jackpot controller"
+    )
+    p.add_argument("--version", action="version", version=f"jackpot {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+    for module in (serve, worker, keys, math_cmd, demo):
+        module.register(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,22 @@
+"""Where the store is: JACKPOT_REDIS_URL, or the embedded default store under the data dir."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from jackpot.settings import Settings
+from jackpot.store.embedded import attach_or_start
+
+
+@contextmanager
+def store_url(settings: Settings) -> Iterator[str]:
+    """The store's URL for the length of a command; starts the embedded one if needed."""
+    if settings.redis_url:
+        yield settings.redis_url
+        return
+    embedded = attach_or_start(settings.data_dir)
+    try:
+        yield embedded.url
+    finally:
+        embedded.stop()

@@ -1,0 +1,28 @@
+"""`jackpot worker`: the RQ worker for the controller's background jobs."""
+
+from __future__ import annotations
+
+import argparse
+
+from rq import Queue, Worker
+
+from jackpot.app import redis_client
+from jackpot.cli.runtime import store_url
+from jackpot.settings import Settings
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("worker", help="run the RQ worker")
+    p.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    with store_url(settings) as url:
+        # RQ stores pickled bytes: its connection must not decode responses.
+        connection = redis_client(url, settings, decode=False)
+        queue = Queue(settings.queue, connection=connection)
+        worker = Worker([queue], connection=connection)
+        worker.work(burst=args.burst, with_scheduler=False)
+    return 0

@@ -1,0 +1,129 @@
+"""The settle_round script against the pure reference model, unit for unit."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from jackpot.domain.config import Layout, PoolConfig, TableConfig
+from jackpot.domain.meter import UNITS_PER_CENT
+from jackpot.domain.paytable import Paytable
+from jackpot.services import Controller
+from tests.conftest import Api
+from tests.integration.model import MeterModel, random_round
+
+# Hits on almost every round: tie pays 10% of the main meter, suited tie 100% of the side one.
+HOT_PAYTABLE: dict[str, Any] = {
+    "suited_four_of_a_kind": {"odds": 1000, "meter_bp": 10000, "envy": {"multiple": 200}},
+    "suited_double_tie": {"odds": 200, "meter_bp": 5000, "pool": "side"},
+    "four_of_a_kind": {"odds": 150, "envy": {"amount": 2500}},
+    "double_tie": {"odds": 30, "meter_bp": 3333},
+    "suited_tie": {"odds": 15, "meter_bp": 10000, "pool": "side"},
+    "tie": {"odds": 5, "meter_bp": 1000},
+}
+POOLS = {
+    "main": {"reset": 100_000, "rate_bp": 137, "reserve_rate_bp": 29, "cap": 150_000},
+    "side": {"reset": 2_501, "rate_bp": 333, "reserve_rate_bp": 7, "policy": "split"},
+}
+
+
+def configure(api: Api, model: MeterModel, profile: str = "standard") -> TableConfig:
+    for pool, body in POOLS.items():
+        api.put_pool(pool, **body)
+        model.add_pool(pool, PoolConfig.from_json(body))
+    table = {"pools": ["main", "side"], "paytable": HOT_PAYTABLE, "profile": profile,
+             "spots": 7, "min_wager": 100, "max_wager": 2500, "envy_min_wager": 300}
+    api.put_table("T1", **table)
+    return TableConfig(pools=("main", "side"), paytable=Paytable.from_json(HOT_PAYTABLE),
+                       layout=Layout(profile), envy_min_wager=300)
+
+
+def assert_pools_match(controller: Controller, model: MeterModel) -> None:
+    for pool, expected in model.pools.items():
+        stored = controller.pool(pool)
+        assert stored.value_units == expected.value_units, pool
+        assert stored.reserve_units == expected.reserve_units, pool
+        assert stored.wagered == expected.wagered
+        assert stored.hits == expected.hits
+        assert stored.won == expected.won
+        assert stored.overflow_units == expected.overflow_units
+        assert stored.seed_units == expected.seed_units
+        assert stored.contributions_units == expected.contributions_units
+        assert stored.invariant_holds()
+
+
+@pytest.mark.parametrize("profile", ["standard", "stadium"])
+def test_the_script_applies_rounds_exactly_as_the_reference_model(
+    api: Api, controller: Controller, profile: str
+) -> None:
+    model = MeterModel()
+    table = configure(api, model, profile)
+    rng = random.Random(20261122)
+    hits = 0
+    for n in range(300):
+        body = random_round(rng, "T1", f"r{n}", stadium=profile == "stadium")
+        expected = model.apply(body, table)
+        response = api.report(body)
+        assert response.status_code == 200, response.get_json()
+        result = response.get_json()
+        assert [s["jackpot"] for s in result["spots"]] == expected
+        assert sum(j["amount"] for j in result["jackpots"]) == sum(expected)
+        hits += len(result["jackpots"])
+        for pool, state in model.pools.items():
+            assert result["pools"][pool]["value"] == state.value_units // UNITS_PER_CENT
+    assert hits > 100, "the paytable is meant to make hits frequent"
+    assert_pools_match(controller, model)
+
+
+def test_the_journal_reconciles_every_pool_to_the_unit(api: Api, controller: Controller) -> None:
+    model = MeterModel()
+    table = configure(api, model)
+    rng = random.Random(7)
+    for n in range(150):
+        body = random_round(rng, "T1", f"j{n}")
+        model.apply(body, table)
+        assert api.report(body).status_code == 200
+    for pool in POOLS:
+        entries = api.journal(pool)
+        assert [e["seq"] for e in entries] == list(range(1, len(entries) + 1))
+        opening = entries[0]["value_units"]
+        value, reserve = opening, 0
+        for e in entries[1:]:
+            if e["type"] == "contribution":
+                value += e["to_visible_units"]
+                reserve += e["to_reserve_units"]
+            elif e["type"] == "hit":
+                value -= e["amount"] * UNITS_PER_CENT
+            elif e["type"] == "reset":
+                value += e["from_reserve_units"] + e["seed_units"]
+                reserve -= e["from_reserve_units"]
+            assert (value, reserve) == (e["value_units"], e["reserve_units"]), e
+        state = controller.pool(pool)
+        assert (value, reserve) == (state.value_units, state.reserve_units)
+        assert (value, reserve) == (model.pools[pool].value_units, model.pools[pool].reserve_units)
+
+
+def test_a_hundred_percent_hit_leaves_the_sub_cent_fraction_on_the_meter(
+    linked: Api, controller: Controller
+) -> None:
+    # 333 cents at 100 bp = 33,300 units: the meter gains $3.33 exactly
+    linked.put_pool("main", reset=100_000, rate_bp=1, reserve_rate_bp=0)
+    for n in range(3):
+        linked.report({"table": "T1", "round": f"c{n}", "dealer": {"card": "2c"},
+                       "spots": [{"spot": 1, "wager": 777, "card": "3d"}]})
+    # 3 × 777 cents × 1 bp = 2,331 units = 0.2331 cents
+    assert controller.pool("main").value_units == 100_000 * UNITS_PER_CENT + 2_331
+    body = {"table": "T1", "round": "hit", "dealer": {"card": "Ah", "war_card": "Ah"},
+            "spots": [{"spot": 1, "wager": 100, "card": "Ah", "war": True, "war_card": "Ah"}]}
+    result = linked.report(body).get_json()
+    # meter = 1,000.00 + 0.2331 + 0.01 (100 cents × 1 bp) = 100,000.2431 cents
+    assert result["spots"][0]["outcome"] == "suited_four_of_a_kind"
+    assert result["spots"][0]["jackpot"] == 100_000
+    assert result["spots"][0]["pay"] == 100_000
+    state = controller.pool("main")
+    # the fraction stays, then the reset tops the meter back up to $1,000.00 from the house
+    assert state.value_units == 100_000 * UNITS_PER_CENT
+    assert state.seed_units == 100_000 * UNITS_PER_CENT - 2_431
+    assert state.invariant_holds()
