@@ -7,7 +7,7 @@ import time
 import redis
 from flask import Flask, Response, g, request
 
-from jackpot.api import errors, health, journal, payouts, pools, rounds, tables
+from jackpot.api import errors, health, journal, payouts, pools, reports, rounds, tables
 from jackpot.metrics import observe_request
 from jackpot.services import Controller
 from jackpot.settings import Settings
@@ -28,6 +28,8 @@ def redis_client(url: str, settings: Settings, decode: bool = True) -> redis.Red
 def create_controller(settings: Settings, url: str) -> Controller:
     return Controller(
         client=redis_client(url, settings),
+        rq_client=redis_client(url, settings, decode=False),
+        queue_name=settings.queue,
         keys=Keys(settings.namespace),
         offline_after_seconds=settings.offline_after_seconds,
         key_cache_seconds=settings.key_cache_seconds,
@@ -47,7 +49,9 @@ def create_app(settings: Settings | None = None, redis_url: str | None = None) -
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.config["JACKPOT_SETTINGS"] = settings
     app.extensions["jackpot"] = create_controller(settings, url)
-    for blueprint in (health.bp, pools.bp, tables.bp, rounds.bp, journal.bp, payouts.bp):
+    for blueprint in (
+        health.bp, pools.bp, tables.bp, rounds.bp, journal.bp, payouts.bp, reports.bp
+    ):
         app.register_blueprint(blueprint)
     errors.register(app)
 

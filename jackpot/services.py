@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from redis import Redis
+from rq import Queue
+from rq.exceptions import NoSuchJobError
+from rq.job import Job
 
 from jackpot import metrics
 from jackpot.domain.auth import ApiKey, Role, digest, new_secret
@@ -61,6 +64,8 @@ class Controller:
     offline_after_seconds: int = 30
     key_cache_seconds: float = 5.0
     clock: Callable[[], int] = now_ms
+    queue_name: str = "jackpot"
+    rq_client: Redis | None = None  # RQ keeps pickles: a client that does not decode replies
     _tables: dict[str, TableRecord] = field(default_factory=dict)
     _key_cache: dict[str, tuple[float, ApiKey | None]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -303,6 +308,47 @@ class Controller:
 
     def set_payout_status(self, payout: str, status: str, who: str, note: str) -> dict[str, Any]:
         return self.payouts.set_status(payout, status, self.clock(), who, note)
+
+    # background reports ----------------------------------------------------------------------
+
+    def request_reconciliation(self, body: Any, who: str) -> dict[str, Any]:
+        """Queue a pool's reconciliation over [from, to) (ms since the epoch) for the worker."""
+        data = expect_object(body, None)
+        expect_keys(data, None, required={"pool"}, optional={"from", "to"})
+        pool = parse_identifier(data["pool"], "pool")
+        from_ts = expect_int(data.get("from", 0), "from", 0, 2**53)
+        to_ts = expect_int(data.get("to", self.clock() + 1), "to", 0, 2**53)
+        if to_ts <= from_ts:
+            raise ValidationError("to", "must be after from", "out_of_range")
+        self.config.pool(pool)
+        job = self._queue().enqueue(
+            "jackpot.jobs.reconcile.reconcile_pool", pool, from_ts, to_ts,
+            result_ttl=30 * 24 * 3600, failure_ttl=30 * 24 * 3600,
+            meta={"requested_by": who, "kind": "reconcile"},
+        )
+        return {"id": job.id, "kind": "reconcile", "status": "queued", "pool": pool,
+                "from": from_ts, "to": to_ts}
+
+    def report(self, report_id: str) -> dict[str, Any]:
+        try:
+            job = Job.fetch(report_id, connection=self._rq())
+        except NoSuchJobError:
+            raise NotFoundError("report", report_id) from None
+        pool, from_ts, to_ts = job.args
+        out: dict[str, Any] = {"id": job.id, "kind": job.meta.get("kind", "reconcile"),
+                               "status": job.get_status().value, "pool": pool,
+                               "from": from_ts, "to": to_ts}
+        if out["status"] == "finished":
+            out["result"] = job.return_value()
+        return out
+
+    def _rq(self) -> Redis:
+        if self.rq_client is None:
+            raise ConflictError("background jobs are not configured")
+        return self.rq_client
+
+    def _queue(self) -> Queue:
+        return Queue(self.queue_name, connection=self._rq())
 
 
 def _plan(

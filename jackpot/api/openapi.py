@@ -180,6 +180,16 @@ SCHEMAS: dict[str, Any] = {
             "status": {"enum": ["pending", "paid", "disputed"]},
         },
     },
+    "ReconcileRequest": {
+        "type": "object",
+        "required": ["pool"],
+        "additionalProperties": False,
+        "properties": {
+            "pool": ID,
+            "from": {"type": "integer", "description": "ms since the epoch, inclusive"},
+            "to": {"type": "integer", "description": "ms since the epoch, exclusive"},
+        },
+    },
     "Adjustment": {
         "type": "object",
         "required": ["id", "amount", "reason"],
@@ -341,6 +351,15 @@ def document() -> dict[str, Any]:
             "post": _op(
                 "dispute a jackpot (body: {reason})", ["operator"], _ref("Payout"), params=payout
             ),
+        },
+        "/v1/reports/reconcile": {
+            "post": _op("queue a pool's reconciliation over [from, to) ms for the worker",
+                        ["auditor"], body="ReconcileRequest", ok_status="202"),
+        },
+        "/v1/reports/{report_id}": {
+            "get": _op("a queued report: status, and the result when finished", ["auditor"],
+                       params=[{"name": "report_id", "in": "path", "required": True,
+                                "schema": {"type": "string"}}]),
         },
     }
     return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from rq import Queue, Worker
 
@@ -20,6 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     with store_url(settings) as url:
+        os.environ["JACKPOT_REDIS_URL"] = url  # the jobs' forked processes find the store here
         # RQ stores pickled bytes: its connection must not decode responses.
         connection = redis_client(url, settings, decode=False)
         queue = Queue(settings.queue, connection=connection)

@@ -1,0 +1,1 @@
+"""RQ task functions: thin, importable, primitive arguments."""

@@ -1,0 +1,72 @@
+"""The service as users run it: `jackpot serve` in a subprocess, over real HTTP."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import requests
+
+from jackpot.store.embedded import free_port
+
+
+@dataclass
+class Service:
+    base: str
+    process: subprocess.Popen[bytes]
+    cwd: Path
+    env: dict[str, str]
+    log: Path
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                return self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        return self.process.wait()
+
+
+def jackpot(*args: str, cwd: Path, env: dict[str, str], timeout: float = 60
+            ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "jackpot.cli.main", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def start_service(cwd: Path, extra_env: dict[str, str] | None = None) -> Service:
+    port = free_port()
+    env = {**os.environ, "JACKPOT_BIND": f"127.0.0.1:{port}", "JACKPOT_WORKERS": "2",
+           "JACKPOT_KEY_CACHE_SECONDS": "0", **(extra_env or {})}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    log = cwd / f"serve-{port}.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "jackpot.cli.main", "serve"], cwd=cwd,
+                                   env=env, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
+                break
+        except requests.ConnectionError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"jackpot serve did not start:\n{log.read_text()}")
+        time.sleep(0.1)
+    return Service(base, process, cwd, env, log)
+
+
+@pytest.fixture
+def service(tmp_path: Path, redis_server: object, redis: object) -> Iterator[Service]:
+    """`jackpot serve` over the session's redis-server (flushed by the `redis` fixture)."""
+    svc = start_service(tmp_path, {"JACKPOT_REDIS_URL": redis_server.url})  # type: ignore[attr-defined]
+    yield svc
+    svc.stop()
