@@ -2,8 +2,8 @@
 
 Every `jackpot` command that runs without JACKPOT_REDIS_URL attaches to the same server:
 the first one starts it (append-only file, fsync on every write) and records its port in
-`redis.json`; the others find it there. It outlives nothing but its data: the process that
-started it stops it on exit, and the next command starts it again on the same AOF.
+`redis.json`; the others find it there. Each user holds a shared lock on `redis.users`; the
+last one to leave shuts the server down, and the next command starts it again on its AOF.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import redis
 
@@ -86,25 +87,27 @@ def wait_ready(url: str, timeout: float = 20.0) -> None:
 
 @dataclass
 class EmbeddedRedis:
-    data_dir: Path
-    process: subprocess.Popen[bytes] | None = None
-    url: str = ""
+    """One process's use of the data directory's server; `stop()` when done with it."""
 
-    @property
-    def owner(self) -> bool:
-        """True when this process started the server (and so stops it)."""
-        return self.process is not None
+    data_dir: Path
+    url: str
+    _users: IO[str] | None = None  # a shared flock held while this process uses the server
 
     def stop(self) -> None:
-        if self.process is None:
+        """Detach; the last user out shuts the server down (its AOF is already fsynced)."""
+        if self._users is None:
             return
-        self.process.terminate()  # SIGTERM: redis-server fsyncs the AOF and exits
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            self.process.kill()
-        self.process = None
-        (self.data_dir / "redis.json").unlink(missing_ok=True)
+        with _locked(self.data_dir):
+            fcntl.flock(self._users, fcntl.LOCK_UN)
+            try:
+                fcntl.flock(self._users, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return  # another jackpot process still uses it
+            finally:
+                self._users.close()
+                self._users = None
+            _shutdown(self.url)
+            (self.data_dir / "redis.json").unlink(missing_ok=True)
 
 
 @contextmanager
@@ -119,23 +122,33 @@ def attach_or_start(data_dir: Path) -> EmbeddedRedis:
     data_dir.mkdir(parents=True, exist_ok=True)
     data_dir = data_dir.resolve()
     with _locked(data_dir):
+        users = open(data_dir / "redis.users", "w")  # noqa: SIM115 - held for the process's use
+        fcntl.flock(users, fcntl.LOCK_SH)
         info_file = data_dir / "redis.json"
         if info_file.exists():
             url = json.loads(info_file.read_text())["url"]
             if _answers_for(url, data_dir):
-                return EmbeddedRedis(data_dir, None, url)
+                return EmbeddedRedis(data_dir, url, users)
         port = free_port()
         url = f"redis://127.0.0.1:{port}/0"
-        process = subprocess.Popen(
-            server_args(data_dir, port),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,  # Ctrl-C on the terminal must not kill it before we flush
+        # It daemonizes in its own session: Ctrl-C on the terminal must not kill it, and it
+        # outlives whichever command started it while others still use it.
+        subprocess.run(
+            [*server_args(data_dir, port), "--daemonize", "yes"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, check=True, timeout=30,
         )
         wait_ready(url)
-        info_file.write_text(json.dumps({"url": url, "pid": process.pid}))
-        return EmbeddedRedis(data_dir, process, url)
+        info_file.write_text(json.dumps({"url": url}))
+        return EmbeddedRedis(data_dir, url, users)
+
+
+def _shutdown(url: str) -> None:
+    """SHUTDOWN: the server fsyncs its AOF and exits."""
+    try:
+        redis.Redis.from_url(url, socket_timeout=20).shutdown()
+    except redis.ConnectionError:
+        pass  # it closed the connection as it went down
 
 
 def _answers_for(url: str, data_dir: Path) -> bool:
