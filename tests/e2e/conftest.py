@@ -54,10 +54,10 @@ def start_service(cwd: Path, extra_env: dict[str, str] | None = None) -> Service
     deadline = time.monotonic() + 60
     while True:
         try:
-            if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
+            if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
                 break
-        except requests.ConnectionError:
-            pass
+        except requests.RequestException:
+            pass  # not listening yet, or still booting its workers
         if process.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"jackpot serve did not start:\n{log.read_text()}")
         time.sleep(0.1)
@@ -70,3 +70,17 @@ def service(tmp_path: Path, redis_server: object, redis: object) -> Iterator[Ser
     svc = start_service(tmp_path, {"JACKPOT_REDIS_URL": redis_server.url})  # type: ignore[attr-defined]
     yield svc
     svc.stop()
+
+
+def key(service: Service, role: str, *tables: str) -> str:
+    """A new API key made by `jackpot keys create`, as an operator would."""
+    args = ["keys", "create", "--role", role]
+    for t in tables:
+        args += ["--table", t]
+    done = jackpot(*args, cwd=service.cwd, env=service.env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def auth(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}

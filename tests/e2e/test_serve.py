@@ -7,20 +7,7 @@ from pathlib import Path
 
 import requests
 
-from tests.e2e.conftest import Service, jackpot, start_service
-
-
-def key(service: Service, role: str, *tables: str) -> str:
-    args = ["keys", "create", "--role", role]
-    for t in tables:
-        args += ["--table", t]
-    done = jackpot(*args, cwd=service.cwd, env=service.env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout.strip().splitlines()[-1]
-
-
-def auth(secret: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {secret}"}
+from tests.e2e.conftest import Service, auth, jackpot, key, start_service
 
 
 def metric(text: str, name: str, labels: str = "") -> float:

