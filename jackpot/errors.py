@@ -64,7 +64,7 @@ class NotFoundError(JackpotError):
         self.code = f"unknown_{kind}"
         self.kind = kind
         self.ident = ident
-        self.field = field
+        self.field = field if field is not None else kind
 
 
 class ConflictError(JackpotError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from table_adapter.errors import BetError
 from table_adapter.profiles import Profile
@@ -39,9 +39,9 @@ def check_bets(profile: Profile, spots: int, bets: Sequence[Bet]) -> None:
     seen: set[tuple[int, str | None]] = set()
     for i, bet in enumerate(bets):
         where = f"bets[{i}]"
-        for name in AMOUNTS:
-            amount = getattr(bet, name)
-            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        amounts = _amounts(bet)
+        for name, amount in zip(AMOUNTS, amounts, strict=True):
+            if type(amount) is not int or amount < 0:
                 raise BetError(f"{where}.{name}", "must be a whole number of cents, not negative")
         if not 1 <= bet.spot <= spots:
             raise BetError(f"{where}.spot", f"must be 1..{spots}")
@@ -55,7 +55,7 @@ def check_bets(profile: Profile, spots: int, bets: Sequence[Bet]) -> None:
             raise BetError(f"{where}.war_tie", "needs an initial wager to go to war with")
         key = (bet.spot, bet.player)
         if profile.stadium:
-            _check_stadium(profile, bet, where)
+            _check_stadium(profile, bet, where, any(amounts))
         elif bet.dealer_ante or bet.dealer_tie:
             raise BetError(f"{where}.dealer_ante", "only Stadium tables take wagers on the dealer")
         elif not bet.initial:
@@ -67,10 +67,14 @@ def check_bets(profile: Profile, spots: int, bets: Sequence[Bet]) -> None:
         seen.add(key)
 
 
-def _check_stadium(profile: Profile, bet: Bet, where: str) -> None:
+def _amounts(bet: Bet) -> tuple[int, ...]:
+    return (bet.initial, bet.tie, bet.war_tie, bet.side, bet.dealer_ante, bet.dealer_tie)
+
+
+def _check_stadium(profile: Profile, bet: Bet, where: str, placed: bool) -> None:
     if bet.player is None:
         raise BetError(f"{where}.player", "every Stadium bet comes from a player's terminal")
-    if not any(getattr(bet, f.name) for f in fields(bet) if f.name in AMOUNTS):
+    if not placed:
         raise BetError(f"{where}.initial", "places no wager")
     if (bet.dealer_ante or bet.dealer_tie) and not profile.dealer_bet:
         raise BetError(f"{where}.dealer_ante", "this table takes no wagers on the dealer")

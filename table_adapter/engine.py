@@ -11,7 +11,7 @@ from jackpot.domain.outcomes import evaluate
 from table_adapter.bets import IDENTIFIER, Bet, check_bets
 from table_adapter.errors import VoidRoundError
 from table_adapter.profiles import PROFILES, Layout, Profile, SettleOrder
-from table_adapter.records import BetResult, Drawn, Hand, Role, Round, VoidRound
+from table_adapter.records import BetResult, Hand, Role, Round, VoidRound
 from table_adapter.settlement import settle
 from table_adapter.shoe import Shoe
 from table_adapter.strategies import Decision, Tie, resolve
@@ -58,7 +58,9 @@ class Table:
         self.spots = self.profile.hands or spots
         if not 1 <= self.spots <= MAX_SPOTS:
             raise ValueError(f"a table has 1..{MAX_SPOTS} spots")
-        self.decision_timer_ms = decision_timer_ms or self.profile.decision_timer_ms
+        self.decision_timer_ms = (
+            self.profile.decision_timer_ms if decision_timer_ms is None else decision_timer_ms
+        )
         self.rng: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
         if id_prefix is None:
             # Seeded runs repeat their round ids; unseeded tables draw a fresh prefix.
@@ -223,8 +225,3 @@ class Table:
 def _by_spot(bets: tuple[Bet, ...]) -> list[Bet]:
     """Bets in spot order; a spot's bets in the order placed."""
     return sorted(bets, key=lambda b: b.spot)
-
-
-def cards_of(draws: Sequence[Drawn], role: Role) -> list[Card]:
-    """The cards drawn in `role`, in order."""
-    return [d.card for d in draws if d.role is role]

@@ -1,9 +1,9 @@
 """Errors of the table side, as one tree.
 
-    TableAdapterError
-    ├── BetError(field)          a bet the profile or the table does not accept
-    ├── VoidRoundError           a second face-up card: all hands void, reshuffle
-    └── ShoeExhaustedError       the shoe ran out mid-round (a marker set too deep)
+TableAdapterError
+├── BetError(field)          a bet the profile or the table does not accept
+├── VoidRoundError           a second face-up card: all hands void, reshuffle
+└── ShoeExhaustedError       the shoe ran out mid-round (a marker set too deep)
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@
 * `south_dakota`: S.D. Admin. R. 20:18:16:15.17 (seed 003).
 * `stadium`: Light & Wonder "Stadium Casino War" rules of play (seed 004), paytable 01
   by default; `stadium_02` is paytable 02.
+
+Configurable options (Stadium's dealer bet, standoff, timer) are set with
+`dataclasses.replace(STADIUM, keep_standoff=True)`.
 """
 
 from __future__ import annotations
@@ -95,10 +98,6 @@ class Profile:
     @property
     def stadium(self) -> bool:
         return self.layout is Layout.STADIUM
-
-    def with_options(self, **changes: object) -> Profile:
-        """A copy with configurable options changed (e.g. `keep_standoff=True`)."""
-        return replace(self, **changes)
 
 
 # Wisconsin §37(e)(4): cut at least 10 cards in from either end; (e)(5): the marker

@@ -80,6 +80,10 @@ class Round:
                 return hand
         raise KeyError(spot)
 
+    def cards(self, role: Role) -> list[Card]:
+        """The cards drawn in `role` this round, in order."""
+        return [d.card for d in self.draws if d.role is role]
+
     def results_on(self, spot: int) -> tuple[BetResult, ...]:
         """The bets on `spot`, in the order they were placed."""
         return tuple(r for r in self.results if r.bet.spot == spot)

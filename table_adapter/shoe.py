@@ -134,6 +134,21 @@ class Shoe:
         return self._piles[pile]
 
     @property
+    def dealt(self) -> int:
+        """Cards dealt to hands and the dealer from this shoe."""
+        return self._piles[Pile.DEALT]
+
+    @property
+    def burned(self) -> int:
+        """Burn cards of this shoe."""
+        return self._piles[Pile.BURNED]
+
+    @property
+    def discarded(self) -> int:
+        """Cards found face up and discarded unused."""
+        return self._piles[Pile.DISCARDED]
+
+    @property
     def remaining(self) -> int:
         """Cards still in the shoe."""
         return self.size - self._pos
@@ -176,9 +191,7 @@ class Shoe:
         self._void = False
         self._face_up = set()
         if self.face_up_rate:
-            self._face_up = {
-                i for i in range(self.size) if self._rng.random() < self.face_up_rate
-            }
+            self._face_up = {i for i in range(self.size) if self._rng.random() < self.face_up_rate}
         # Wisconsin §37(g)(1), 205 CMR §7(a): the first card of a shoe is burned.
         self._burn_for_shoe = True
 
