@@ -48,7 +48,7 @@ class Card:
         """Parse `As`, `as`, `AS`, `10h`, `Td` into a card; raise CardError otherwise."""
         if not isinstance(text, str):
             raise CardError("a card is a string such as 'As' or 'Td'")
-        raw = text.strip()
+        raw = text
         if len(raw) == 3 and raw[:2] == "10":
             raw = "T" + raw[2]
         if len(raw) != 2:

@@ -67,7 +67,7 @@ class PoolConfig:
             if cap < reset:
                 raise ValidationError("cap", "must be at least reset", "out_of_range")
         policy_raw = data.get("policy", Policy.SEQUENTIAL.value)
-        if policy_raw not in {p.value for p in Policy}:
+        if not isinstance(policy_raw, str) or policy_raw not in {p.value for p in Policy}:
             raise ValidationError("policy", "must be 'sequential' or 'split'")
         return cls(reset, rate, reserve_rate, cap, Policy(policy_raw))
 
@@ -142,7 +142,7 @@ class TableConfig:
             changes["max_wager"] = expect_int(data["max_wager"], "max_wager", 1, MAX_WAGER)
         if "profile" in data:
             profile = data["profile"]
-            if profile not in {layout.value for layout in Layout}:
+            if not isinstance(profile, str) or profile not in {layout.value for layout in Layout}:
                 raise ValidationError("profile", "must be 'standard', 'south_dakota' or 'stadium'")
             changes["layout"] = Layout(profile)
         if "envy_min_wager" in data:

@@ -79,7 +79,7 @@ class Paytable:
         for outcome in WINNING_OUTCOMES:
             if outcome.value not in data:
                 raise ValidationError(
-                    f"{field}.{outcome.value}", "every winning outcome must be listed"
+                    f"{field}.{outcome.value}", "every winning outcome must be listed", "missing"
                 )
             lines.append(
                 (outcome, _line_from_json(data[outcome.value], f"{field}.{outcome.value}"))

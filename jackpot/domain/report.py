@@ -118,8 +118,10 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
     dealer_war = _card(dealer["war_card"], "dealer.war_card") if "war_card" in dealer else None
 
     raw_spots = data["spots"]
-    if not isinstance(raw_spots, list) or not raw_spots:
-        raise ValidationError("spots", "must be a non-empty list", "empty")
+    if not isinstance(raw_spots, list):
+        raise ValidationError("spots", "must be a list of spots", "not_a_list")
+    if not raw_spots:
+        raise ValidationError("spots", "must list at least one spot", "empty")
     if len(raw_spots) > table.spots:
         raise ValidationError("spots", f"the table has {table.spots} spots")
     spots = [_spot(s, f"spots[{i}]", dealer_card, table) for i, s in enumerate(raw_spots)]
@@ -144,19 +146,7 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
                     f"spots[{i}].war_card", "must equal the community war card of every spot at war"
                 )
 
-    cards = [dealer_card, *(s.card for s in spots)]
-    war_cards = [s.war_card for s in spots if s.war_card is not None]
-    cards += war_cards[:1] if community else war_cards
-    if dealer_war is not None:
-        cards.append(dealer_war)
-    too_many = overdrawn(cards, table.decks)
-    if too_many:
-        shown = ", ".join(str(c) for c in too_many)
-        raise ValidationError(
-            "spots",
-            f"more copies of {shown} than a {table.decks}-deck shoe holds",
-            "impossible_cards",
-        )
+    _check_shoe(dealer_card, dealer_war, spots, community, table.decks)
     return RoundReport(
         table=table_id,
         round=round_id,
@@ -165,6 +155,31 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
         community_war=community,
         spots=tuple(sorted(spots, key=lambda s: s.spot)),
     )
+
+
+def _check_shoe(
+    dealer: Card, dealer_war: Card | None, spots: list[Spot], community: bool, decks: int
+) -> None:
+    """No card may show more often than the shoe holds; the error names the extra copy."""
+    seen: list[tuple[str, Card]] = [
+        *((f"spots[{i}].card", s.card) for i, s in enumerate(spots)),
+        ("dealer.card", dealer),
+    ]
+    war = [(f"spots[{i}].war_card", s.war_card) for i, s in enumerate(spots) if s.war_card]
+    seen += war[:1] if community else war  # one physical community war card
+    if dealer_war is not None:
+        seen.append(("dealer.war_card", dealer_war))
+    if not overdrawn((card for _, card in seen), decks):
+        return
+    counts: dict[Card, int] = {}
+    for field, card in seen:
+        counts[card] = counts.get(card, 0) + 1
+        if counts[card] > decks:
+            raise ValidationError(
+                field,
+                f"{card} is shown {counts[card]} times; a {decks}-deck shoe holds {decks}",
+                "impossible_cards",
+            )
 
 
 def _spot(raw: Any, field: str, dealer: Card, table: TableConfig) -> Spot:
