@@ -332,7 +332,7 @@ class Controller:
     def report(self, report_id: str) -> dict[str, Any]:
         try:
             job = Job.fetch(report_id, connection=self._rq())
-        except NoSuchJobError:
+        except (NoSuchJobError, ValueError):  # rq refuses ids it could never have made
             raise NotFoundError("report", report_id) from None
         pool, from_ts, to_ts = job.args
         out: dict[str, Any] = {"id": job.id, "kind": job.meta.get("kind", "reconcile"),

@@ -17,7 +17,7 @@ def json_body() -> Any:
         raise ValidationError(None, "the request body must be a JSON object", "not_an_object")
     try:
         return json.loads(raw, parse_constant=_no_constant)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ValidationError(None, "the request body is not valid JSON", "invalid_json") from None
 
 
@@ -25,7 +25,7 @@ def query_int(name: str, default: int, low: int, high: int) -> int:
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit()):
         raise ValidationError(name, "must be a non-negative integer", "not_an_integer")
     value = int(raw)
     if not low <= value <= high:

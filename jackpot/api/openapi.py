@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from jackpot import __version__
+from jackpot.domain.outcomes import Outcome
 
 ID = {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,128}$"}
 CENTS = {"type": "integer", "description": "whole cents"}
@@ -141,17 +142,7 @@ SCHEMAS: dict[str, Any] = {
                     "properties": {
                         "spot": {"type": "integer"},
                         "player": ID,
-                        "outcome": {
-                            "enum": [
-                                "suited_four_of_a_kind",
-                                "suited_double_tie",
-                                "four_of_a_kind",
-                                "double_tie",
-                                "suited_tie",
-                                "tie",
-                                "none",
-                            ]
-                        },
+                        "outcome": {"enum": [o.value for o in Outcome]},
                         "wager": CENTS,
                         "pay": CENTS,
                         "jackpot": CENTS,
@@ -353,13 +344,26 @@ def document() -> dict[str, Any]:
             ),
         },
         "/v1/reports/reconcile": {
-            "post": _op("queue a pool's reconciliation over [from, to) ms for the worker",
-                        ["auditor"], body="ReconcileRequest", ok_status="202"),
+            "post": _op(
+                "queue a pool's reconciliation over [from, to) ms for the worker",
+                ["auditor"],
+                body="ReconcileRequest",
+                ok_status="202",
+            ),
         },
         "/v1/reports/{report_id}": {
-            "get": _op("a queued report: status, and the result when finished", ["auditor"],
-                       params=[{"name": "report_id", "in": "path", "required": True,
-                                "schema": {"type": "string"}}]),
+            "get": _op(
+                "a queued report: status, and the result when finished",
+                ["auditor"],
+                params=[
+                    {
+                        "name": "report_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    }
+                ],
+            ),
         },
     }
     return {

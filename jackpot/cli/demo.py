@@ -1,85 +1,96 @@
-"""`jackpot demo`: the service plus a few simulated tables, so a person sees the meter move.
+"""`jackpot demo`: the service plus a live floor of simulated tables, so a person sees the meter.
 
-It provisions a pool `main` and tables DEMO-1.. (idempotently), starts the service under
-gunicorn as `jackpot serve` does, and reports randomly dealt rounds to it over HTTP.
+It starts the controller as `jackpot serve` does (jackpot/cli/local.py), provisions a pool
+`main` and tables DEMO-1.. (idempotently), and runs the floor simulator against it: each
+table deals real Casino War through its adapter (durable journal, retries, side bets closed
+while the controller is away) and prints the controller's answers.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
-import subprocess
-import time
-import urllib.error
-import urllib.request
 from typing import Any
 
-from jackpot.app import create_controller
-from jackpot.cli.runtime import store_url
-from jackpot.cli.serve import gunicorn_command, gunicorn_env
-from jackpot.domain.auth import Role
+from jackpot.cli.local import local_controller
 from jackpot.domain.cards import FULL_DECK, Card
-from jackpot.errors import NotFoundError
 from jackpot.settings import Settings
+from table_adapter.answers import RoundAnswer
+from table_adapter.display import describe, dollars, meters
+from table_adapter.journal import Entry
+from table_adapter.simulator import (
+    FLOOR_POOL,
+    STRATEGIES,
+    Floor,
+    FloorOptions,
+    FloorPlan,
+    backlog_tables,
+    journal_path,
+)
 
-DEMO_POOL = {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}
+DEMO_POOL = FLOOR_POOL
+
+__all__ = ["DEMO_POOL", "deal", "dollars", "register", "run"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("demo", help="serve, and feed simulated rounds so the meter moves")
+    p = sub.add_parser("demo", help="serve, and feed a simulated floor so the meter moves")
     p.add_argument("--tables", type=int, default=3)
-    p.add_argument("--rounds-per-second", type=float, default=4.0)
-    p.add_argument("--rounds", type=int, default=0, help="stop after this many (0: never)")
+    p.add_argument("--rounds-per-second", type=float, default=4.0, help="across all tables")
+    p.add_argument("--rounds", type=int, default=0, help="per table, then stop (0: never)")
+    p.add_argument("--profile", default="wisconsin")
+    p.add_argument("--strategy", choices=STRATEGIES, default="mix")
     p.add_argument("--seed", type=int, default=None)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Serve and run the demo floor until Ctrl-C (or `--rounds`)."""
     settings = Settings.from_env()
-    tables = [f"DEMO-{i + 1}" for i in range(args.tables)]
-    with store_url(settings) as url:
-        controller = create_controller(settings, url)
-        secret = provision(controller, tables)
-        server = subprocess.Popen(gunicorn_command(), env=gunicorn_env(settings, url))
-        base = f"http://{settings.bind}"
-        try:
-            wait_http(f"{base}/readyz")
-            print(f"\nThe meter is live at {base}/  (Ctrl-C stops)\n", flush=True)
-            feed(base, secret, tables, args)
-        except KeyboardInterrupt:
-            pass
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    rate = max(args.rounds_per_second, 0.0) / max(args.tables, 1)
+    plan = FloorPlan(
+        tables=args.tables,
+        rounds=args.rounds or None,
+        profile=args.profile,
+        strategy=args.strategy,
+        seed=args.seed,
+        rate=rate,
+        pool="main",
+        table_prefix="DEMO-",
+    )
+    journal = journal_path(settings.data_dir)
+    tables = {t: plan.table_config() for t in plan.table_ids}
+    with local_controller(
+        settings,
+        {plan.pool_id: FLOOR_POOL},
+        tables,
+        key_tables=backlog_tables(journal),
+        who="jackpot demo",
+    ) as local:
+        print(f"\nThe meter is live at {local.base}/  (Ctrl-C stops)\n", flush=True)
+        floor = Floor(plan, local.base, local.table_key, journal, FloorOptions(on_answer=show))
+        result = floor.run()
+    s = result.summary()
+    print(
+        f"\n{s['rounds']} rounds, {s['side_bets']} side bets, handle {dollars(s['handle'])}; "
+        f"{s['pending']} reports wait in {journal} for the next start",
+        flush=True,
+    )
     return 0
 
 
-def provision(controller: Any, tables: list[str]) -> str:
-    try:
-        controller.pool("main")
-    except NotFoundError:
-        controller.put_pool("main", DEMO_POOL, "demo")
-    for table in tables:
-        controller.put_table(table, {"pools": ["main"], "decks": 6, "spots": 7}, "demo")
-    secret, _ = controller.create_key(Role.TABLE, frozenset(tables), "jackpot demo")
-    return str(secret)
-
-
-def wait_http(url: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except (urllib.error.URLError, ConnectionError):
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
+def show(entry: Entry, answer: RoundAnswer) -> None:
+    """Print the controller's answer to a round: the meters, then who won what."""
+    print(f"{entry.table:<8} {answer.round}  {meters(answer)}", flush=True)
+    for line in describe(answer):
+        print(f"    {line}", flush=True)
 
 
 def deal(rng: random.Random, table: str, round_id: str) -> dict[str, Any]:
-    """A random round at a 7-spot table: every player bets $5 and goes to war on a tie."""
+    """A random round report at a 7-spot table: every player bets $5 and goes to war on a tie.
+
+    Kept for the HTTP benchmark (bench/loadgen.py), which needs reports without a shoe.
+    """
     shoe = [c for c in FULL_DECK for _ in range(6)]
     cards = iter(rng.sample(shoe, 20))
     spots: list[dict[str, Any]] = [
@@ -101,36 +112,3 @@ def deal(rng: random.Random, table: str, round_id: str) -> dict[str, Any]:
             s["war"], s["war_card"] = True, str(next(cards))
         body["dealer"]["war_card"] = str(next(cards))
     return body
-
-
-def feed(base: str, secret: str, tables: list[str], args: argparse.Namespace) -> None:
-    rng = random.Random(args.seed)
-    run_id = time.strftime("%Y%m%d%H%M%S")
-    sent = 0
-    interval = 1.0 / args.rounds_per_second
-    while not args.rounds or sent < args.rounds:
-        table = tables[sent % len(tables)]
-        body = deal(rng, table, f"demo-{run_id}-{sent:06d}")
-        result = post(f"{base}/v1/rounds", body, secret)
-        sent += 1
-        wins = [s for s in result["spots"] if s["outcome"] != "none"]
-        line = f"round {sent:>6}  {table}  meter {dollars(result['pools']['main']['value'])}"
-        if wins:
-            line += "  " + ", ".join(f"spot {w['spot']} {w['outcome']}" for w in wins)
-        print(line, flush=True)
-        time.sleep(interval)
-
-
-def post(url: str, body: dict[str, Any], secret: str) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {secret}"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return dict(json.loads(response.read()))
-
-
-def dollars(cents: int) -> str:
-    return f"${cents // 100:,}.{cents % 100:02d}"

@@ -1,0 +1,115 @@
+"""A local controller for demos and the floor simulator: store, provisioning, gunicorn, ready.
+
+`local_controller(...)` starts (or attaches to) the store as every `jackpot` command does,
+provisions the pools and tables it is given (idempotently: an existing pool keeps its
+meter), makes a table key for the tables, serves the API under gunicorn exactly as
+`jackpot serve` does, and yields once /readyz answers. Leaving it stops the service.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+import urllib.request
+from collections.abc import Collection, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from jackpot.app import create_controller
+from jackpot.cli.runtime import store_url
+from jackpot.cli.serve import gunicorn_command, gunicorn_env
+from jackpot.domain.auth import Role
+from jackpot.errors import NotFoundError
+from jackpot.services import Controller
+from jackpot.settings import Settings
+
+STOP_SECONDS = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class LocalController:
+    """A running local service: its base URL and a table key for the provisioned tables."""
+
+    base: str
+    table_key: str
+
+
+def provision(
+    controller: Controller,
+    pools: Mapping[str, Mapping[str, Any]],
+    tables: Mapping[str, Mapping[str, Any]],
+    key_tables: Collection[str],
+    who: str,
+) -> str:
+    """Create missing pools, put the tables, and return a new table key for `key_tables`."""
+    for pool, body in pools.items():
+        try:
+            controller.pool(pool)
+        except NotFoundError:
+            controller.put_pool(pool, dict(body), who)
+    for table, body in tables.items():
+        controller.put_table(table, dict(body), who)
+    secret, _ = controller.create_key(Role.TABLE, frozenset(key_tables), who)
+    return secret
+
+
+def wait_http(
+    url: str, timeout: float = 30.0, server: subprocess.Popen[bytes] | None = None
+) -> None:
+    """Wait until `url` answers 2xx; fail early if `server` exits first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:  # refused, reset, timed out, or an HTTP error status (URLError)
+            if server is not None and server.poll() is not None:
+                code = server.returncode
+                raise RuntimeError(f"the service exited ({code}) before {url} answered") from None
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+@contextmanager
+def local_controller(
+    settings: Settings,
+    pools: Mapping[str, Mapping[str, Any]],
+    tables: Mapping[str, Mapping[str, Any]],
+    *,
+    key_tables: Collection[str] = (),
+    who: str = "local",
+    log: Path | None = None,
+) -> Iterator[LocalController]:
+    """Serve the controller on `settings.bind` over the (embedded) store, provisioned."""
+    with store_url(settings) as url, ExitStack() as stack:
+        controller = create_controller(settings, url)
+        try:
+            secret = provision(controller, pools, tables, {*tables, *key_tables}, who)
+        finally:
+            controller.client.close()
+            if controller.rq_client is not None:
+                controller.rq_client.close()
+        out: IO[bytes] | None = None
+        if log is not None:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            out = stack.enter_context(open(log, "ab"))
+        server = subprocess.Popen(
+            gunicorn_command(),
+            env=gunicorn_env(settings, url),
+            stdout=out,
+            stderr=subprocess.STDOUT if out is not None else None,
+        )
+        try:
+            base = f"http://{settings.bind}"
+            wait_http(f"{base}/readyz", server=server)
+            yield LocalController(base, secret)
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
