@@ -10,27 +10,20 @@ from __future__ import annotations
 
 import argparse
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jackpot.cli.local import local_controller
 from jackpot.domain.cards import FULL_DECK, Card
 from jackpot.settings import Settings
-from table_adapter.answers import RoundAnswer
-from table_adapter.display import describe, dollars, meters
-from table_adapter.journal import Entry
-from table_adapter.simulator import (
-    FLOOR_POOL,
-    STRATEGIES,
-    Floor,
-    FloorOptions,
-    FloorPlan,
-    backlog_tables,
-    journal_path,
-)
 
-DEMO_POOL = FLOOR_POOL
+if TYPE_CHECKING:
+    from table_adapter.answers import RoundAnswer
+    from table_adapter.journal import Entry
 
-__all__ = ["DEMO_POOL", "deal", "dollars", "register", "run"]
+# The table side (and its HTTP client) is imported when the demo runs, not when `jackpot`
+# starts: `jackpot serve` and `jackpot worker` do not depend on it.
+
+__all__ = ["deal", "register", "run"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,13 +32,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--rounds-per-second", type=float, default=4.0, help="across all tables")
     p.add_argument("--rounds", type=int, default=0, help="per table, then stop (0: never)")
     p.add_argument("--profile", default="wisconsin")
-    p.add_argument("--strategy", choices=STRATEGIES, default="mix")
+    p.add_argument("--strategy", choices=("war", "surrender", "mix"), default="mix")
     p.add_argument("--seed", type=int, default=None)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve and run the demo floor until Ctrl-C (or `--rounds`)."""
+    from table_adapter.display import dollars
+    from table_adapter.simulator import (
+        FLOOR_POOL,
+        Floor,
+        FloorOptions,
+        FloorPlan,
+        backlog_tables,
+        journal_path,
+    )
+
     settings = Settings.from_env()
     rate = max(args.rounds_per_second, 0.0) / max(args.tables, 1)
     plan = FloorPlan(
@@ -60,16 +63,19 @@ def run(args: argparse.Namespace) -> int:
     )
     journal = journal_path(settings.data_dir)
     tables = {t: plan.table_config() for t in plan.table_ids}
-    with local_controller(
-        settings,
-        {plan.pool_id: FLOOR_POOL},
-        tables,
-        key_tables=backlog_tables(journal),
-        who="jackpot demo",
-    ) as local:
-        print(f"\nThe meter is live at {local.base}/  (Ctrl-C stops)\n", flush=True)
-        floor = Floor(plan, local.base, local.table_key, journal, FloorOptions(on_answer=show))
-        result = floor.run()
+    try:
+        with local_controller(
+            settings,
+            {plan.pool_id: FLOOR_POOL},
+            tables,
+            key_tables=backlog_tables(journal),
+            who="jackpot demo",
+        ) as local:
+            print(f"\nThe meter is live at {local.base}/  (Ctrl-C stops)\n", flush=True)
+            options = FloorOptions(on_answer=show)
+            result = Floor(plan, local.base, local.table_key, journal, options).run()
+    except KeyboardInterrupt:  # before the floor started: nothing was dealt
+        return 0
     s = result.summary()
     print(
         f"\n{s['rounds']} rounds, {s['side_bets']} side bets, handle {dollars(s['handle'])}; "
@@ -81,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
 
 def show(entry: Entry, answer: RoundAnswer) -> None:
     """Print the controller's answer to a round: the meters, then who won what."""
+    from table_adapter.display import describe, meters
+
     print(f"{entry.table:<8} {answer.round}  {meters(answer)}", flush=True)
     for line in describe(answer):
         print(f"    {line}", flush=True)

@@ -34,6 +34,8 @@ class LocalController:
 
     base: str
     table_key: str
+    store: str  # the Redis URL it serves from
+    pid: int  # gunicorn's master process
 
 
 def provision(
@@ -105,7 +107,7 @@ def local_controller(
         try:
             base = f"http://{settings.bind}"
             wait_http(f"{base}/readyz", server=server)
-            yield LocalController(base, secret)
+            yield LocalController(base, secret, url, server.pid)
         finally:
             server.terminate()
             try:

@@ -1,0 +1,418 @@
+"""One table's link to the controller: journal every round first, then deliver them in order.
+
+The dealer calls `play_round`: the round is dealt, its report committed to the journal (a
+round that cannot be journaled is void and the table deals no more), and the sender thread
+is woken. The sender delivers the table's pending reports strictly in journal order, one at
+a time, resending the same text after timeouts, connection errors, 5xx and unparseable
+answers with capped exponential backoff. A report the controller faults (4xx) is `rejected`
+and logged at ERROR; a refusal of the table itself (bad key, unknown or disabled table)
+holds delivery, the report pending, and probes again every `hold_seconds`.
+
+Side bets close when the controller has been unreachable for `grace_seconds`, or the table
+is held, and reopen once the backlog is delivered.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from table_adapter.answers import RoundAnswer
+from table_adapter.backoff import Backoff
+from table_adapter.bets import Bet
+from table_adapter.client import ControllerClient, Delivery, Verdict
+from table_adapter.engine import Table
+from table_adapter.journal import Entry, Journal, JournalError, State
+from table_adapter.records import Round, VoidRound
+
+log = logging.getLogger("table_adapter")
+
+Settled = Callable[[Entry, RoundAnswer | None], None]
+
+
+def wall_ms() -> int:
+    """Milliseconds since the epoch."""
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class LinkSettings:
+    """Timing of delivery; seconds."""
+
+    grace_seconds: float = 10.0  # unreachable this long: side bets close
+    heartbeat_seconds: float = 5.0  # idle this long: send a heartbeat
+    hold_seconds: float = 30.0  # a held table (or failed journal) tries again after this
+    answer_wait_seconds: float = 10.0  # the dealer waits this long for an answer while up
+    backoff: Backoff = field(default_factory=Backoff)
+
+
+class LinkState(StrEnum):
+    """How delivery stands."""
+
+    UP = "up"  # the controller answers
+    DOWN = "down"  # it does not: resending with backoff
+    HELD = "held"  # it refuses the table itself: waiting for an operator
+    JOURNAL_FAILED = "journal_failed"  # the journal cannot be written: no more rounds
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStatus:
+    """A snapshot of one table's link."""
+
+    table: str
+    state: LinkState
+    side_bets_open: bool
+    pending: int
+    acked: int  # this process's acknowledgements, replays included
+    replayed: int  # of which the controller had already settled (a resend after a crash)
+    rejected: int
+    retries: int
+    down_seconds: float | None
+    last_error: str | None
+
+
+class Adapter:
+    """A table (or, with `table=None`, just its backlog) feeding the controller."""
+
+    def __init__(
+        self,
+        name: str,
+        journal: Journal,
+        client: ControllerClient,
+        settings: LinkSettings | None = None,
+        *,
+        table: Table | None = None,
+        on_settled: Settled | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
+    ) -> None:
+        if table is not None and table.name != name:
+            raise ValueError(f"table {table.name!r} is not {name!r}")
+        self.name = name
+        self.table = table
+        self.journal = journal
+        self.client = client
+        self.settings = settings or LinkSettings()
+        self._on_settled = on_settled
+        self._clock = clock
+        self._rng = rng or random.Random()
+        self._cond = threading.Condition()
+        self._pending = journal.counts(name).pending
+        self._acked = self._replayed = self._rejected = self._retries = 0
+        self._failures = 0
+        self._down_since: float | None = None
+        self._held: Delivery | None = None
+        self._journal_fault: str | None = None
+        self._last_error: str | None = None
+        self._side_open = True
+        self._next_attempt = 0.0
+        self._last_contact = float("-inf")
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # the dealer's side ---------------------------------------------------------------------
+
+    def play_round(self, bets: Sequence[Bet]) -> Round | VoidRound:
+        """Deal a round and journal its report; raise JournalError rather than deal unjournaled."""
+        if self.table is None:
+            raise ValueError(f"{self.name}: this adapter only replays a backlog")
+        with self._cond:
+            fault = self._journal_fault
+        if fault is not None:
+            raise JournalError(f"table {self.name} deals no round: its journal failed ({fault})")
+        if not self.side_bets_open():
+            bets = [replace(b, side=0) for b in bets]
+        played = self.table.play_round(bets)
+        if isinstance(played, VoidRound):
+            return played
+        body = json.dumps(played.report(), separators=(",", ":"))
+        try:
+            self.journal.append(self.name, played.round_id, body, wall_ms())
+        except JournalError as exc:
+            self._fail_journal(exc)
+            raise JournalError(
+                f"table {self.name}: round {played.round_id} could not be journaled, so it is "
+                f"void (wagers returned) and the table deals no more rounds: {exc}"
+            ) from exc
+        with self._cond:
+            self._pending += 1
+        self._wake.set()
+        return played
+
+    def side_bets_open(self) -> bool:
+        """Whether new rounds may take progressive side wagers."""
+        with self._cond:
+            self._update_side_bets(self._clock())
+            return self._side_open
+
+    @property
+    def up(self) -> bool:
+        """The controller is answering this table's reports."""
+        return self.state is LinkState.UP
+
+    @property
+    def state(self) -> LinkState:
+        """How delivery stands now."""
+        with self._cond:
+            return self._state()
+
+    def wait_idle(self, timeout: float, only_while_up: bool = False) -> bool:
+        """Wait until every journaled report is settled.
+
+        False on timeout, at once if the table is held or its journal failed (nothing will
+        move until someone acts), and with `only_while_up` as soon as the link is not up.
+        """
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._pending > 0:
+                state = self._state()
+                if state in (LinkState.HELD, LinkState.JOURNAL_FAILED):
+                    return False
+                if only_while_up and state is not LinkState.UP:
+                    return False
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(min(left, 0.5))
+            return True
+
+    def status(self) -> LinkStatus:
+        """A snapshot of the link."""
+        with self._cond:
+            now = self._clock()
+            self._update_side_bets(now)
+            return LinkStatus(
+                table=self.name,
+                state=self._state(),
+                side_bets_open=self._side_open,
+                pending=self._pending,
+                acked=self._acked,
+                replayed=self._replayed,
+                rejected=self._rejected,
+                retries=self._retries,
+                down_seconds=None if self._down_since is None else now - self._down_since,
+                last_error=self._last_error,
+            )
+
+    # the sender's side ---------------------------------------------------------------------
+
+    def start(self) -> Adapter:
+        """Start the sender thread."""
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._run, name=f"adapter-{self.name}", daemon=True
+            )
+            self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the sender thread (pending reports stay journaled for the next start)."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def step(self) -> float:
+        """Do the next piece of delivery that is due; the seconds until more may be due."""
+        now = self._clock()
+        with self._cond:
+            wait = self._next_attempt - now
+        if wait > 0:
+            return wait
+        try:
+            entry = self.journal.next_pending(self.name)
+        except JournalError as exc:
+            self._fail_journal(exc)
+            return self._wait_after(now)
+        if entry is None:
+            return self._heartbeat_if_due(now)
+        delivery = self.client.report(entry.body, entry.table, entry.round)
+        return self._record(entry, delivery)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                wait = self.step()
+            except Exception:  # a bug must not silently stop delivery: log, pause, go on
+                log.exception("%s: delivery step failed", self.name)
+                wait = self.settings.backoff.cap
+            if wait > 0:
+                self._wake.wait(wait)
+            self._wake.clear()
+
+    def _record(self, entry: Entry, delivery: Delivery) -> float:
+        now = self._clock()
+        if delivery.verdict in (Verdict.ACKED, Verdict.REJECTED):
+            return self._settle(entry, delivery, now)
+        if delivery.verdict is Verdict.HELD:
+            with self._cond:
+                first = self._held is None
+                self._held = delivery
+                self._down_since = None
+                self._last_contact = now
+                self._last_error = delivery.reason
+                self._next_attempt = now + self.settings.hold_seconds
+                self._update_side_bets(now)
+                self._cond.notify_all()
+            if first:
+                log.error(
+                    "%s: the controller refuses the table (%s); round %s and later stay "
+                    "pending, side bets closed; retrying every %ss",
+                    self.name,
+                    delivery.reason,
+                    entry.round,
+                    self.settings.hold_seconds,
+                )
+            return self.settings.hold_seconds
+        try:
+            self.journal.failed_attempt(entry.seq, delivery.reason)
+        except JournalError as exc:
+            self._fail_journal(exc)
+        return self._retry_later(now, delivery, entry.round)
+
+    def _settle(self, entry: Entry, delivery: Delivery, now: float) -> float:
+        state = State.ACKED if delivery.verdict is Verdict.ACKED else State.REJECTED
+        assert delivery.status is not None
+        try:
+            settled = self.journal.settle(
+                entry.seq, state, delivery.status, delivery.text, wall_ms()
+            )
+        except JournalError as exc:
+            # The controller holds the round; on restart the resend is answered as a replay.
+            self._fail_journal(exc)
+            return self._wait_after(now)
+        replayed = delivery.answer is not None and delivery.answer.replayed
+        with self._cond:
+            if self._held is not None:
+                log.warning("%s: the controller takes the table's reports again", self.name)
+            self._pending -= 1
+            self._acked += state is State.ACKED
+            self._replayed += replayed
+            self._rejected += state is State.REJECTED
+            self._contact(now)
+            self._cond.notify_all()
+        if state is State.REJECTED:
+            log.error(
+                "%s: round %s REJECTED by the controller (%s); it stays in the journal as "
+                "rejected (seq %d) and is not resent",
+                self.name,
+                entry.round,
+                delivery.reason,
+                entry.seq,
+            )
+        if self._on_settled is not None:
+            self._on_settled(settled, delivery.answer)
+        return 0.0
+
+    def _heartbeat_if_due(self, now: float) -> float:
+        with self._cond:
+            due = self._last_contact + self.settings.heartbeat_seconds
+        if now < due:
+            return due - now
+        delivery = self.client.heartbeat(self.name)
+        if delivery.verdict is Verdict.RETRY:
+            return self._retry_later(now, delivery, None)
+        with self._cond:
+            if delivery.verdict is Verdict.ACKED:
+                if self._pending == 0:
+                    self._contact(now)
+                self._last_contact = now
+            else:
+                if self._held is None:
+                    log.error("%s: heartbeat refused (%s)", self.name, delivery.reason)
+                self._held = delivery
+                self._last_contact = now
+                self._last_error = delivery.reason
+            self._update_side_bets(now)
+            self._cond.notify_all()
+        return self.settings.heartbeat_seconds
+
+    def _retry_later(self, now: float, delivery: Delivery, round_id: str | None) -> float:
+        with self._cond:
+            self._failures += 1
+            self._retries += 1
+            first = self._down_since is None
+            if first:
+                self._down_since = now
+            delay = self.settings.backoff.delay(self._failures, self._rng, delivery.retry_after)
+            self._next_attempt = now + delay
+            self._last_error = delivery.reason
+            self._update_side_bets(now)
+            self._cond.notify_all()
+        what = f"round {round_id}" if round_id else "heartbeat"
+        level = logging.WARNING if first else logging.DEBUG
+        log.log(
+            level,
+            "%s: %s not delivered (%s); retrying in %.2fs",
+            self.name,
+            what,
+            delivery.reason,
+            delay,
+        )
+        return delay
+
+    def _contact(self, now: float) -> None:
+        """The controller answered: reset the failure state (the lock is held)."""
+        if self._down_since is not None:
+            log.warning(
+                "%s: controller reachable again after %.1fs", self.name, now - self._down_since
+            )
+        self._failures = 0
+        self._down_since = None
+        self._held = None
+        self._next_attempt = 0.0
+        self._last_contact = now
+        self._update_side_bets(now)
+
+    def _fail_journal(self, exc: JournalError) -> None:
+        with self._cond:
+            first = self._journal_fault is None
+            self._journal_fault = str(exc)
+            self._last_error = str(exc)
+            self._update_side_bets(self._clock())
+            self._cond.notify_all()
+        if first:
+            log.error("%s: JOURNAL FAILED, the table deals no more rounds: %s", self.name, exc)
+
+    def _wait_after(self, now: float) -> float:
+        with self._cond:
+            self._next_attempt = now + self.settings.hold_seconds
+        return self.settings.hold_seconds
+
+    def _state(self) -> LinkState:
+        if self._journal_fault is not None:
+            return LinkState.JOURNAL_FAILED
+        if self._held is not None:
+            return LinkState.HELD
+        if self._down_since is not None:
+            return LinkState.DOWN
+        return LinkState.UP
+
+    def _update_side_bets(self, now: float) -> None:
+        """Close or reopen the side bet (the lock is held)."""
+        down = self._down_since is not None and now - self._down_since >= (
+            self.settings.grace_seconds
+        )
+        if self._side_open and (down or self._held is not None):
+            self._side_open = False
+            log.warning(
+                "%s: progressive side bet CLOSED (%s)",
+                self.name,
+                "table held" if self._held is not None else "controller unreachable",
+            )
+        elif (
+            not self._side_open
+            and self._held is None
+            and self._down_since is None
+            and self._pending == 0
+        ):
+            self._side_open = True
+            log.warning("%s: progressive side bet reopened: backlog delivered", self.name)

@@ -1,0 +1,258 @@
+"""`war-floor`: simulated tables dealing Casino War into a controller through their adapters.
+
+Without `--controller` it starts the embedded controller (jackpot/cli/local.py) and
+provisions the pool, tables and key it needs. With `--json` the last line of stdout is a
+JSON summary. The exit status is 1 when a report was rejected, left undelivered, or the
+journal failed; 130 after Ctrl-C; 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TextIO
+
+import httpx
+
+from jackpot.cli.local import local_controller
+from jackpot.errors import JackpotError
+from jackpot.settings import Settings
+from jackpot.store.embedded import free_port
+from table_adapter.adapter import LinkSettings
+from table_adapter.answers import RoundAnswer
+from table_adapter.backoff import Backoff
+from table_adapter.display import describe, dollars
+from table_adapter.journal import Entry, JournalError
+from table_adapter.profiles import PROFILES
+from table_adapter.progress import Progress
+from table_adapter.simulator import (
+    FLOOR_POOL,
+    STRATEGIES,
+    Floor,
+    FloorOptions,
+    FloorPlan,
+    backlog_tables,
+    journal_path,
+)
+from table_adapter.tally import FloorResult
+
+log = logging.getLogger("table_adapter")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="war-floor",
+        description="Deal Casino War at simulated tables and report every round to a controller.",
+    )
+    p.add_argument("--tables", type=_positive, default=4, help="tables on the floor (default 4)")
+    p.add_argument(
+        "--rounds",
+        type=_non_negative,
+        default=100,
+        help="rounds per table (default 100; 0 only delivers the journal's backlog)",
+    )
+    p.add_argument("--profile", choices=sorted(PROFILES), default="wisconsin")
+    p.add_argument("--decks", type=int, choices=(6, 7, 8), default=6)
+    p.add_argument("--strategy", choices=STRATEGIES, default="war", help="what players do on a tie")
+    p.add_argument("--seed", type=int, default=None, help="deal reproducibly")
+    p.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="rounds per second per table (default 0: as fast as answers come)",
+    )
+    p.add_argument(
+        "--controller", metavar="URL", help="a running controller (default: start the embedded one)"
+    )
+    p.add_argument(
+        "--key",
+        default=os.environ.get("WAR_FLOOR_KEY"),
+        help="table key for the floor's tables (with --controller; env WAR_FLOOR_KEY)",
+    )
+    p.add_argument(
+        "--operator-key",
+        default=os.environ.get("WAR_FLOOR_OPERATOR_KEY"),
+        help="with --controller: provision the pool and tables with this key first",
+    )
+    p.add_argument(
+        "--pool", help="the pool the tables feed (default: one per game, e.g. standard-6d)"
+    )
+    p.add_argument("--table-prefix", help="table ids are PREFIX1.. (default e.g. wisconsin-6d-)")
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=Path(os.environ.get("JACKPOT_DATA_DIR", "var")),
+        help="the adapters' journal (and the embedded store) live here (default var)",
+    )
+    p.add_argument(
+        "--grace",
+        type=float,
+        default=10.0,
+        help="seconds without the controller before side bets close (default 10)",
+    )
+    p.add_argument("--timeout", type=float, default=5.0, help="HTTP timeout, seconds")
+    p.add_argument(
+        "--retry-cap",
+        type=float,
+        default=5.0,
+        help="longest wait between resends, seconds (default 5)",
+    )
+    p.add_argument(
+        "--drain-timeout",
+        type=float,
+        default=60.0,
+        help="seconds to wait for the backlog after the last round (default 60)",
+    )
+    p.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="show the controller's answer to every winning round",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the floor; the process exit status."""
+    p = parser()
+    args = p.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        plan = FloorPlan(
+            tables=args.tables,
+            rounds=args.rounds,
+            profile=args.profile,
+            decks=args.decks,
+            strategy=args.strategy,
+            seed=args.seed,
+            rate=args.rate,
+            pool=args.pool,
+            table_prefix=args.table_prefix,
+        )
+        link = LinkSettings(
+            grace_seconds=args.grace,
+            answer_wait_seconds=args.timeout * 2,
+            backoff=Backoff(base=min(0.1, args.retry_cap), cap=args.retry_cap),
+        )
+    except (KeyError, ValueError) as exc:
+        p.error(str(exc.args[0]) if exc.args else str(exc))
+    if args.controller and not args.key:
+        p.error("--controller needs --key: a table key for the floor's tables")
+    options = FloorOptions(
+        link=link,
+        timeout=args.timeout,
+        drain_seconds=args.drain_timeout,
+        on_answer=_show if args.verbose else None,
+    )
+    progress = None if args.quiet or not sys.stderr.isatty() else Progress(sys.stderr)
+    try:
+        result = _run(args, plan, options, progress)
+    except JournalError as exc:
+        log.error("%s", exc)
+        return 1
+    except (httpx.HTTPError, RuntimeError, JackpotError) as exc:
+        log.error("cannot set up the floor: %s", exc)
+        return 1
+    except KeyboardInterrupt:  # before the floor started: nothing was dealt
+        return 130
+    finally:
+        if progress is not None:
+            progress.close()
+    report(result, sys.stdout, as_json=args.json)
+    if result.interrupted:
+        return 130
+    return 0 if result.ok else 1
+
+
+def _run(
+    args: argparse.Namespace, plan: FloorPlan, options: FloorOptions, progress: Progress | None
+) -> FloorResult:
+    journal = journal_path(args.data_dir)
+    if args.controller:
+        if args.operator_key:
+            provision_over_http(args.controller, args.operator_key, plan)
+        return Floor(plan, args.controller, args.key, journal, options).run(progress)
+    settings = replace(Settings.from_env(), data_dir=args.data_dir, bind=f"127.0.0.1:{free_port()}")
+    with local_controller(
+        settings,
+        {plan.pool_id: FLOOR_POOL},
+        {t: plan.table_config() for t in plan.table_ids},
+        key_tables=backlog_tables(journal),
+        who="war-floor",
+        log=args.data_dir / "war-floor-serve.log",
+    ) as local:
+        return Floor(plan, local.base, local.table_key, journal, options).run(progress)
+
+
+def provision_over_http(base: str, operator_key: str, plan: FloorPlan) -> None:
+    """Create the pool if missing and put the floor's tables, with an operator key."""
+    headers = {"Authorization": f"Bearer {operator_key}"}
+    with httpx.Client(base_url=base.rstrip("/"), headers=headers, timeout=10.0) as http:
+        if http.get(f"/v1/pools/{plan.pool_id}").status_code == 404:
+            http.put(f"/v1/pools/{plan.pool_id}", json=FLOOR_POOL).raise_for_status()
+        for table in plan.table_ids:
+            http.put(f"/v1/tables/{table}", json=plan.table_config()).raise_for_status()
+
+
+def report(result: FloorResult, out: TextIO, as_json: bool) -> None:
+    """Print the run's summary: readable, or JSON alone on the last line."""
+    summary = result.summary()
+    if as_json:
+        print(json.dumps(summary, separators=(",", ":")), file=out, flush=True)
+        return
+    for line in readable(summary):
+        print(line, file=out)
+    out.flush()
+
+
+def readable(s: dict[str, Any]) -> list[str]:
+    """The summary for a person."""
+    rate = s["rounds_per_second"]
+    paid = s["paid"]
+    outcomes = ", ".join(f"{name} {n:,}" for name, n in s["outcomes"].items() if n)
+    return [
+        f"war-floor: {s['rounds']:,} rounds on {s['tables']} tables in "
+        f"{s['elapsed_seconds']:.1f}s ({rate or 0:,.1f} rounds/s); {s['side_bets']:,} side bets,"
+        f" handle {dollars(s['handle'])}",
+        f"outcomes: {outcomes or 'none yet'}",
+        f"paid: fixed {dollars(paid['fixed'])}, jackpot {dollars(paid['jackpot'])}, "
+        f"envy {dollars(paid['envy'])} ({s['jackpots']} jackpots pending verification)",
+        "meters: " + ", ".join(f"{p} {dollars(v['value'])}" for p, v in s["pools"].items()),
+        f"delivery: {s['acked']:,} acknowledged ({s['replayed']} replays, {s['recovered']} from "
+        f"earlier runs), {s['rejected']} REJECTED, {s['pending']} pending, {s['retries']} "
+        f"retries, {s['closed_rounds']} rounds with side bets closed; journal {s['journal']}",
+    ]
+
+
+def _show(entry: Entry, answer: RoundAnswer) -> None:
+    for line in describe(answer):
+        print(line, file=sys.stderr, flush=True)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must not be negative")
+    return value
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""The controller's HTTP API as the table sees it: one attempt per call, each answer classified.
+
+Retrying is the caller's business (adapter.py): this module only says what an answer means.
+
+    ACKED     200 with a well-formed answer for this very round
+    REJECTED  a 4xx that faults this report (400, 409 round_conflict, ...): never resent
+    HELD      the table may not report now (401, 403, 404 unknown_table, 409 table_disabled):
+              the report is sound and stays pending until an operator fixes the cause
+    RETRY     nothing to trust: timeout, connection error, 5xx, 408, 429, an unparseable 200
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from enum import StrEnum
+
+import httpx
+
+from table_adapter.answers import (
+    AnswerFormatError,
+    ErrorAnswer,
+    RoundAnswer,
+    parse_error_answer,
+    parse_round_answer,
+)
+
+HOLD_STATUSES = frozenset({401, 403})
+HOLD_CODES = frozenset({"unknown_table", "table_disabled"})
+RETRY_STATUSES = frozenset({408, 425, 429})
+USER_AGENT = "war-table-adapter/1"
+
+
+class Verdict(StrEnum):
+    """What an answer means for the report it answers."""
+
+    ACKED = "acked"
+    REJECTED = "rejected"
+    HELD = "held"
+    RETRY = "retry"
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """One attempt's outcome: the verdict, what came back, and why."""
+
+    verdict: Verdict
+    status: int | None  # None: no HTTP answer at all
+    text: str = ""
+    answer: RoundAnswer | None = None
+    error: ErrorAnswer | None = None
+    reason: str = ""
+    retry_after: float | None = None
+
+
+class ControllerClient:
+    """A table key's view of the controller: round reports, heartbeats, meter reads."""
+
+    def __init__(
+        self,
+        base_url: str,
+        key: str,
+        *,
+        timeout: float = 5.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._http = httpx.Client(
+            base_url=self.base_url,
+            headers={"Authorization": f"Bearer {key}", "User-Agent": USER_AGENT},
+            timeout=httpx.Timeout(timeout, connect=min(timeout, 2.0)),
+            transport=transport,
+        )
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._http.close()
+
+    def __enter__(self) -> ControllerClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def report(self, body: str, table: str, round_id: str) -> Delivery:
+        """POST the journaled report text exactly as stored (the idempotency digest covers it)."""
+        try:
+            response = self._http.post(
+                "/v1/rounds",
+                content=body.encode(),
+                headers={"Content-Type": "application/json"},
+            )
+        except httpx.HTTPError as exc:
+            return Delivery(Verdict.RETRY, None, reason=f"{type(exc).__name__}: {exc}")
+        return classify_report(response, table, round_id)
+
+    def heartbeat(self, table: str) -> Delivery:
+        """POST the table's heartbeat; ACKED on any 2xx."""
+        try:
+            response = self._http.post(f"/v1/tables/{table}/heartbeat")
+        except httpx.HTTPError as exc:
+            return Delivery(Verdict.RETRY, None, reason=f"{type(exc).__name__}: {exc}")
+        if response.is_success:
+            return Delivery(Verdict.ACKED, response.status_code, response.text)
+        return _refusal(response)
+
+    def pool_value(self, pool: str) -> int | None:
+        """The pool's visible meter in cents (the public read), or None if unavailable."""
+        try:
+            response = self._http.get(f"/v1/pools/{pool}")
+            value = response.json().get("value") if response.is_success else None
+        except (httpx.HTTPError, ValueError, AttributeError):
+            return None
+        return value if type(value) is int else None
+
+
+def classify_report(response: httpx.Response, table: str, round_id: str) -> Delivery:
+    """The verdict on a round report's HTTP answer."""
+    status, text = response.status_code, response.text
+    if status == 200:
+        try:
+            answer = parse_round_answer(json.loads(text))
+        except (ValueError, AnswerFormatError) as exc:
+            return Delivery(Verdict.RETRY, status, text, reason=f"unparseable answer: {exc}")
+        if (answer.table, answer.round) != (table, round_id):
+            reason = f"answer names {answer.table}/{answer.round}, not {table}/{round_id}"
+            return Delivery(Verdict.RETRY, status, text, reason=reason)
+        return Delivery(Verdict.ACKED, status, text, answer=answer)
+    return _refusal(response)
+
+
+def _refusal(response: httpx.Response) -> Delivery:
+    status, text = response.status_code, response.text
+    if status >= 500 or status in RETRY_STATUSES or not 400 <= status < 500:
+        return Delivery(
+            Verdict.RETRY,
+            status,
+            text,
+            reason=f"HTTP {status}",
+            retry_after=retry_after(response.headers.get("Retry-After")),
+        )
+    try:
+        error = parse_error_answer(json.loads(text))
+    except (ValueError, AnswerFormatError):
+        error = ErrorAnswer(code=f"http_{status}", message=text[:200])
+    held = status in HOLD_STATUSES or error.code in HOLD_CODES
+    verdict = Verdict.HELD if held else Verdict.REJECTED
+    at = f" at {error.field}" if error.field else ""
+    reason = f"HTTP {status} {error.code}{at}: {error.message}"
+    return Delivery(verdict, status, text, error=error, reason=reason)
+
+
+def retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header (delta-seconds or an HTTP date); None if absent."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None

@@ -1,0 +1,259 @@
+"""The adapter's durable journal of round reports: SQLite (WAL, synchronous=FULL).
+
+A report is committed here before it is sent, and stays `pending` until the controller
+answers it: `acked` (with the controller's answer) or `rejected` (a defect the controller
+refused, with its error). Reports are replayed strictly in `seq` order per table and are
+unique by (table, round), so a restarted adapter resends exactly what it had not settled.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from table_adapter.errors import TableAdapterError
+
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS reports (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    tbl        TEXT NOT NULL,
+    round      TEXT NOT NULL,
+    body       TEXT NOT NULL,          -- the exact JSON text sent, resent byte for byte
+    state      TEXT NOT NULL DEFAULT 'pending'
+               CHECK (state IN ('pending', 'acked', 'rejected')),
+    attempts   INTEGER NOT NULL DEFAULT 0,
+    created_ms INTEGER NOT NULL,
+    settled_ms INTEGER,
+    status     INTEGER,                -- HTTP status of the answer that settled it
+    answer     TEXT,                   -- the controller's answer, or its error body
+    last_error TEXT,
+    UNIQUE (tbl, round)
+);
+CREATE INDEX IF NOT EXISTS pending_by_table ON reports (tbl, seq) WHERE state = 'pending';
+"""
+COLUMNS = (
+    "seq, tbl, round, body, state, attempts, created_ms, settled_ms, status, answer, last_error"
+)
+
+
+class JournalError(TableAdapterError):
+    """The journal cannot be read or written (full disk, I/O error): deal no more rounds."""
+
+
+class JournalConflictError(JournalError):
+    """A different report under a (table, round) already journaled."""
+
+
+class State(StrEnum):
+    """Where a journaled report stands."""
+
+    PENDING = "pending"
+    ACKED = "acked"
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One journaled report."""
+
+    seq: int
+    table: str
+    round: str
+    body: str
+    state: State
+    attempts: int
+    created_ms: int
+    settled_ms: int | None = None
+    status: int | None = None
+    answer: str | None = None
+    last_error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Reports per state."""
+
+    pending: int = 0
+    acked: int = 0
+    rejected: int = 0
+
+
+class Journal:
+    """The SQLite journal; safe to share between a table's dealer and sender threads."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.Lock()
+        try:
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30.0)
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot open the journal {path}: {exc}") from exc
+        self._db: Any = db  # Any: tests swap in a failing stand-in
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            # FULL: a commit is on disk before a report leaves; a power cut loses nothing.
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(SCHEMA)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.Error as exc:
+            db.close()
+            raise JournalError(f"cannot prepare the journal {path}: {exc}") from exc
+
+    def close(self) -> None:
+        """Close the connection (a checkpoint folds the WAL back into the file)."""
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Any]:
+        """One immediate transaction; any SQLite failure becomes a JournalError."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise JournalError(f"journal {self.path}: {exc}") from exc
+
+    def append(self, table: str, round_id: str, body: str, now_ms: int) -> Entry:
+        """Journal a report (committed on return); the same report again returns the first."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO reports (tbl, round, body, created_ms) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (tbl, round) DO NOTHING",
+                (table, round_id, body, now_ms),
+            )
+            row = db.execute(
+                f"SELECT {COLUMNS} FROM reports WHERE tbl = ? AND round = ?", (table, round_id)
+            ).fetchone()
+        entry = _entry(row)
+        if entry.body != body:
+            raise JournalConflictError(
+                f"round {round_id!r} of table {table!r} is already journaled with another body"
+            )
+        return entry
+
+    def next_pending(self, table: str) -> Entry | None:
+        """The table's oldest unsettled report."""
+        rows = self._select("WHERE tbl = ? AND state = 'pending' ORDER BY seq LIMIT 1", (table,))
+        return rows[0] if rows else None
+
+    def pending(self, table: str | None = None) -> list[Entry]:
+        """Unsettled reports in order, of one table or all."""
+        if table is None:
+            return self._select("WHERE state = 'pending' ORDER BY seq", ())
+        return self._select("WHERE tbl = ? AND state = 'pending' ORDER BY seq", (table,))
+
+    def entries(self, state: State | None = None) -> list[Entry]:
+        """Every report (or those in `state`) in journal order."""
+        if state is None:
+            return self._select("ORDER BY seq", ())
+        return self._select("WHERE state = ? ORDER BY seq", (state.value,))
+
+    def get(self, seq: int) -> Entry:
+        """The report journaled as `seq`."""
+        rows = self._select("WHERE seq = ?", (seq,))
+        if not rows:
+            raise KeyError(seq)
+        return rows[0]
+
+    def tables_with_pending(self) -> list[str]:
+        """Tables that have unsettled reports, in the order of their oldest one."""
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT tbl FROM reports WHERE state = 'pending' GROUP BY tbl ORDER BY MIN(seq)"
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def counts(self, table: str | None = None) -> Counts:
+        """How many reports are in each state."""
+        where, args = ("WHERE tbl = ?", (table,)) if table is not None else ("", ())
+        with self._read() as db:
+            rows = db.execute(
+                f"SELECT state, COUNT(*) FROM reports {where} GROUP BY state", args
+            ).fetchall()
+        return Counts(**{str(state): int(n) for state, n in rows})
+
+    def settle(self, seq: int, state: State, status: int, answer: str, now_ms: int) -> Entry:
+        """Record the controller's final answer to a pending report."""
+        if state is State.PENDING:
+            raise ValueError("settle to acked or rejected")
+        with self._tx() as db:
+            db.execute(
+                "UPDATE reports SET state = ?, status = ?, answer = ?, settled_ms = ?,"
+                " attempts = attempts + 1 WHERE seq = ? AND state = 'pending'",
+                (state.value, status, answer, now_ms, seq),
+            )
+            row = db.execute(f"SELECT {COLUMNS} FROM reports WHERE seq = ?", (seq,)).fetchone()
+        return _entry(row)
+
+    def failed_attempt(self, seq: int, error: str) -> None:
+        """Count an attempt that settled nothing (timeout, 5xx, unparseable answer)."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE reports SET attempts = attempts + 1, last_error = ? WHERE seq = ?",
+                (error[:500], seq),
+            )
+
+    def requeue(self, seq: int) -> Entry:
+        """Put a rejected report back to pending (an operator's decision after a fix)."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE reports SET state = 'pending', settled_ms = NULL"
+                " WHERE seq = ? AND state = 'rejected'",
+                (seq,),
+            )
+            row = db.execute(f"SELECT {COLUMNS} FROM reports WHERE seq = ?", (seq,)).fetchone()
+        if row is None:
+            raise KeyError(seq)
+        return _entry(row)
+
+    @contextmanager
+    def _read(self) -> Iterator[Any]:
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as exc:
+                raise JournalError(f"journal {self.path}: {exc}") from exc
+
+    def _select(self, clause: str, args: tuple[Any, ...]) -> list[Entry]:
+        with self._read() as db:
+            rows = db.execute(f"SELECT {COLUMNS} FROM reports {clause}", args).fetchall()
+        return [_entry(r) for r in rows]
+
+
+def _entry(row: tuple[Any, ...]) -> Entry:
+    seq, table, round_id, body, state, attempts, created, settled, status, answer, error = row
+    return Entry(
+        seq=int(seq),
+        table=str(table),
+        round=str(round_id),
+        body=str(body),
+        state=State(state),
+        attempts=int(attempts),
+        created_ms=int(created),
+        settled_ms=None if settled is None else int(settled),
+        status=None if status is None else int(status),
+        answer=None if answer is None else str(answer),
+        last_error=None if error is None else str(error),
+    )

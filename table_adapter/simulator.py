@@ -1,0 +1,279 @@
+"""The floor simulator: N tables dealing M rounds each through their adapters to one controller.
+
+Each table deals in its own thread; while the controller answers, a table waits for the
+answer to its round before dealing the next (as a live table pays the side bet first).
+Every report goes through the adapter's journal, so a run that is stopped, killed or cut
+off from the controller resumes with its backlog the next time it starts.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from table_adapter.adapter import Adapter, LinkSettings, LinkStatus
+from table_adapter.answers import RoundAnswer
+from table_adapter.client import ControllerClient
+from table_adapter.engine import MAX_SPOTS, Table
+from table_adapter.journal import Entry, Journal, JournalError, State
+from table_adapter.players import Players
+from table_adapter.profiles import get_profile
+from table_adapter.records import VoidRound
+from table_adapter.strategies import get_strategy
+from table_adapter.tally import FloorResult, Tally
+
+FLOOR_POOL = {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}
+MIN_WAGER, MAX_WAGER = 100, 2_500
+STRATEGIES = ("war", "surrender", "mix")
+
+
+@dataclass(frozen=True, slots=True)
+class FloorPlan:
+    """What to deal: how many tables, how many rounds each, under which rules."""
+
+    tables: int = 4
+    rounds: int | None = 100  # per table; None: until stopped
+    profile: str = "wisconsin"
+    decks: int = 6
+    strategy: str = "war"
+    seed: int | None = None
+    rate: float = 0.0  # rounds per second per table; 0: as fast as the answers come
+    pool: str | None = None  # default: one pool per game, e.g. `standard-6d`
+    table_prefix: str | None = None  # default: e.g. `wisconsin-6d-`
+    side_share: float = 0.8  # how often a player takes the progressive side bet
+
+    def __post_init__(self) -> None:
+        get_profile(self.profile)  # KeyError naming the known ones
+        get_strategy(self.strategy)
+        if self.tables < 1:
+            raise ValueError("a floor has at least one table")
+        if self.rounds is not None and self.rounds < 0:
+            raise ValueError("rounds must not be negative")
+        if self.decks not in get_profile(self.profile).decks:
+            raise ValueError(f"{self.profile} deals from {get_profile(self.profile).decks} decks")
+
+    @property
+    def layout(self) -> str:
+        """The controller's name for the war-deal layout (`standard`, `stadium`, ...)."""
+        return get_profile(self.profile).layout.value
+
+    @property
+    def pool_id(self) -> str:
+        """The pool every table of the floor feeds (linked tables play one game)."""
+        return self.pool or f"{self.layout}-{self.decks}d"
+
+    @property
+    def table_ids(self) -> list[str]:
+        """The floor's table ids."""
+        prefix = self.table_prefix or f"{self.profile}-{self.decks}d-"
+        return [f"{prefix}{i}" for i in range(1, self.tables + 1)]
+
+    def table_config(self) -> dict[str, Any]:
+        """The PUT /v1/tables body the controller needs for each table."""
+        return {
+            "pools": [self.pool_id],
+            "decks": self.decks,
+            "spots": get_profile(self.profile).hands or MAX_SPOTS,
+            "min_wager": MIN_WAGER,
+            "max_wager": MAX_WAGER,
+            "profile": self.layout,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FloorOptions:
+    """How the floor talks to its controller."""
+
+    link: LinkSettings = field(default_factory=LinkSettings)
+    timeout: float = 5.0
+    drain_seconds: float = 60.0
+    on_answer: Callable[[Entry, RoundAnswer], None] | None = None
+
+
+class Floor:
+    """A running floor: adapters for this run's tables and for any backlog left before."""
+
+    def __init__(
+        self,
+        plan: FloorPlan,
+        controller: str,
+        key: str,
+        journal_path: Path,
+        options: FloorOptions | None = None,
+        *,
+        client: ControllerClient | None = None,
+    ) -> None:
+        self.plan = plan
+        self.options = options or FloorOptions()
+        self.controller = controller
+        self.run_id = _run_id(plan.seed)
+        self.tally = Tally(self.run_id)
+        self.stop_event = threading.Event()
+        self.journal = Journal(journal_path)
+        self.client = client or ControllerClient(controller, key, timeout=self.options.timeout)
+        self.adapters: dict[str, Adapter] = {}
+        try:
+            self._add_adapters()
+        except BaseException:
+            self.client.close()
+            self.journal.close()
+            raise
+        self._started = 0.0
+        self._threads: list[threading.Thread] = []
+
+    def _add_adapters(self) -> None:
+        plan = self.plan
+        profile = get_profile(plan.profile)
+        for i, name in enumerate(plan.table_ids):
+            seed = None if plan.seed is None else plan.seed * 1_000_003 + i
+            table = Table(name, profile, decks=plan.decks, seed=seed, id_prefix=self.run_id)
+            self.adapters[name] = self._adapter(name, table)
+        for name in self.journal.tables_with_pending():
+            if name not in self.adapters:
+                self.adapters[name] = self._adapter(name, None)
+
+    def _adapter(self, name: str, table: Table | None) -> Adapter:
+        seed = None if self.plan.seed is None else f"war-floor/{self.plan.seed}/{name}/jitter"
+        return Adapter(
+            name,
+            self.journal,
+            self.client,
+            self.options.link,
+            table=table,
+            on_settled=self._settled,
+            rng=random.Random(seed),
+        )
+
+    def _settled(self, entry: Entry, answer: RoundAnswer | None) -> None:
+        self.tally.settled(entry, answer)
+        if answer is not None and entry.state is State.ACKED and self.options.on_answer:
+            self.options.on_answer(entry, answer)
+
+    def start(self) -> None:
+        """Start delivery and one dealing thread per table of this run."""
+        self._started = time.monotonic()
+        for adapter in self.adapters.values():
+            adapter.start()
+        dealers = [a for a in self.adapters.values() if a.table is not None]
+        self._threads = [
+            threading.Thread(target=self._deal, args=(a, i), name=f"deal-{a.name}", daemon=True)
+            for i, a in enumerate(dealers)
+        ]
+        for t in self._threads:
+            t.start()
+
+    @property
+    def dealing(self) -> bool:
+        """Some table is still dealing."""
+        return any(t.is_alive() for t in self._threads)
+
+    def _deal(self, adapter: Adapter, index: int) -> None:
+        assert adapter.table is not None
+        plan, table = self.plan, adapter.table
+        seed = None if plan.seed is None else f"war-floor/{plan.seed}/{index}/players"
+        players = Players(
+            table.name,
+            table.profile,
+            table.spots,
+            get_strategy(plan.strategy),
+            random.Random(seed),
+            plan.side_share,
+        )
+        dealt = 0
+        next_at = time.monotonic()
+        while (plan.rounds is None or dealt < plan.rounds) and not self.stop_event.is_set():
+            side_open = adapter.side_bets_open()
+            try:
+                played = adapter.play_round(players.bets(side_open))
+            except JournalError as exc:
+                self.tally.journal_failed(str(exc))
+                return
+            if isinstance(played, VoidRound):
+                self.tally.void()
+                continue
+            dealt += 1
+            self.tally.dealt(played, side_open)
+            if adapter.up:
+                adapter.wait_idle(self.options.link.answer_wait_seconds, only_while_up=True)
+            if plan.rate > 0:
+                next_at = max(next_at + 1 / plan.rate, time.monotonic() - 1)
+                self.stop_event.wait(max(0.0, next_at - time.monotonic()))
+
+    def drain(self, seconds: float) -> None:
+        """Give the adapters up to `seconds` to deliver what is journaled."""
+        deadline = time.monotonic() + seconds
+        for adapter in self.adapters.values():
+            adapter.wait_idle(max(0.0, deadline - time.monotonic()))
+
+    def finish(self, interrupted: bool = False) -> FloorResult:
+        """Stop dealing and delivery, read the final meters, close everything; the result."""
+        elapsed = time.monotonic() - self._started
+        self.stop_event.set()
+        for t in self._threads:
+            t.join()
+        for adapter in self.adapters.values():
+            adapter.stop()
+        links = tuple(a.status() for a in self.adapters.values())
+        pools = dict(self.tally.pools)
+        for pool in {self.plan.pool_id, *pools}:
+            value = self.client.pool_value(pool)
+            if value is not None:
+                pools[pool] = value
+        self.client.close()
+        self.journal.close()
+        return FloorResult(
+            self.plan,
+            self.tally,
+            links,
+            pools,
+            elapsed,
+            self.controller,
+            self.journal.path,
+            interrupted,
+        )
+
+    def run(self, tick: Callable[[Floor], None] | None = None, every: float = 0.1) -> FloorResult:
+        """Deal the plan, drain, finish; Ctrl-C stops dealing and drains briefly."""
+        interrupted = False
+        try:
+            self.start()
+            while self.dealing:
+                time.sleep(every)
+                if tick is not None:
+                    tick(self)
+            self.drain(self.options.drain_seconds)
+        except KeyboardInterrupt:
+            interrupted = True
+            self.stop_event.set()
+            self.drain(min(5.0, self.options.drain_seconds))
+        return self.finish(interrupted)
+
+    def statuses(self) -> list[LinkStatus]:
+        """Every link's status now."""
+        return [a.status() for a in self.adapters.values()]
+
+
+def journal_path(data_dir: Path) -> Path:
+    """Where the floor keeps its adapters' journal under a data directory."""
+    return data_dir / "adapter" / "journal.sqlite"
+
+
+def backlog_tables(path: Path) -> list[str]:
+    """Tables with reports still pending in the journal at `path` (none if it does not exist)."""
+    if not path.exists():
+        return []
+    with Journal(path) as journal:
+        return journal.tables_with_pending()
+
+
+def _run_id(seed: int | None) -> str:
+    """A round-id prefix unique to this run, so reruns never reuse a round id."""
+    stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime())
+    head = f"s{seed}-" if seed is not None else ""
+    return f"{head}{stamp}{secrets.token_hex(3)}"

@@ -1,0 +1,135 @@
+"""What a floor run dealt and what the controller answered, and the summary war-floor prints."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jackpot.domain.outcomes import Outcome
+from table_adapter.adapter import LinkStatus
+from table_adapter.answers import RoundAnswer
+from table_adapter.journal import Entry
+from table_adapter.records import Round
+
+if TYPE_CHECKING:
+    from table_adapter.simulator import FloorPlan
+
+
+@dataclass
+class Tally:
+    """What the floor dealt and what the controller answered; thread-safe, cents only."""
+
+    run: str  # this run's round-id prefix: answers to older rounds count as recovered
+    rounds: int = 0
+    void_rounds: int = 0
+    closed_rounds: int = 0  # dealt while the side bet was closed
+    side_bets: int = 0
+    handle: int = 0
+    outcomes: Counter[str] = field(default_factory=Counter)
+    fixed: int = 0
+    jackpot: int = 0
+    envy: int = 0
+    jackpots: int = 0
+    recovered: int = 0  # earlier runs' reports settled by this one
+    journal_errors: list[str] = field(default_factory=list)
+    pools: dict[str, int] = field(default_factory=dict)  # last meter seen per pool
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def dealt(self, played: Round, side_open: bool) -> None:
+        """Count a journaled round and its side wagers."""
+        sides = [r.bet.side for r in played.results if r.bet.side]
+        with self._lock:
+            self.rounds += 1
+            self.closed_rounds += not side_open
+            self.side_bets += len(sides)
+            self.handle += sum(sides)
+
+    def settled(self, entry: Entry, answer: RoundAnswer | None) -> None:
+        """Count the controller's answer to a report."""
+        with self._lock:
+            if answer is None:
+                return
+            for pool, value in answer.pools:
+                self.pools[pool] = value
+            if not entry.round.startswith(f"{self.run}."):
+                self.recovered += 1
+                return
+            for bet in answer.bets:
+                self.outcomes[bet.outcome] += 1
+                self.fixed += bet.pay
+                self.jackpot += bet.jackpot
+                self.envy += bet.envy
+            self.jackpots += len(answer.jackpots)
+
+    def void(self) -> None:
+        with self._lock:
+            self.void_rounds += 1
+
+    def journal_failed(self, message: str) -> None:
+        with self._lock:
+            self.journal_errors.append(message)
+
+
+@dataclass(frozen=True, slots=True)
+class FloorResult:
+    """A finished run: the tally, each link's final status, the pools' final meters."""
+
+    plan: FloorPlan
+    tally: Tally
+    links: tuple[LinkStatus, ...]
+    pools: dict[str, int]
+    elapsed: float
+    controller: str
+    journal: Path
+    interrupted: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """Nothing rejected, nothing left undelivered, the journal never failed."""
+        return not (
+            self.interrupted
+            or self.tally.journal_errors
+            or any(s.rejected or s.pending for s in self.links)
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON summary war-floor prints last (money in cents)."""
+        t, p = self.tally, self.plan
+        return {
+            "tables": p.tables,
+            "rounds": t.rounds,
+            "rounds_per_table": p.rounds,
+            "void_rounds": t.void_rounds,
+            "side_bets": t.side_bets,
+            "handle": t.handle,
+            "outcomes": {o.value: t.outcomes.get(o.value, 0) for o in Outcome},
+            "paid": {
+                "fixed": t.fixed,
+                "jackpot": t.jackpot,
+                "envy": t.envy,
+                "total": t.fixed + t.jackpot + t.envy,
+            },
+            "jackpots": t.jackpots,
+            "pools": {pool: {"value": value} for pool, value in sorted(self.pools.items())},
+            "acked": sum(s.acked for s in self.links),
+            "replayed": sum(s.replayed for s in self.links),
+            "rejected": sum(s.rejected for s in self.links),
+            "pending": sum(s.pending for s in self.links),
+            "recovered": t.recovered,
+            "closed_rounds": t.closed_rounds,
+            "retries": sum(s.retries for s in self.links),
+            "journal_errors": len(t.journal_errors),
+            "elapsed_seconds": round(self.elapsed, 3),
+            "rounds_per_second": round(t.rounds / self.elapsed, 1) if self.elapsed else None,
+            "profile": p.profile,
+            "decks": p.decks,
+            "strategy": p.strategy,
+            "seed": p.seed,
+            "controller": self.controller,
+            "journal": str(self.journal),
+            "interrupted": self.interrupted,
+            "ok": self.ok,
+        }

@@ -1,0 +1,278 @@
+"""The floor simulator in-process over the WSGI app: its summary is the controller's truth."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from flask import Flask
+
+from jackpot.domain.config import PoolConfig, TableConfig
+from jackpot.domain.outcomes import Outcome
+from table_adapter.adapter import LinkSettings
+from table_adapter.answers import BetAnswer, JackpotAnswer, RoundAnswer
+from table_adapter.backoff import Backoff
+from table_adapter.cli import main, readable
+from table_adapter.client import ControllerClient
+from table_adapter.display import describe, dollars
+from table_adapter.journal import Journal, State
+from table_adapter.players import Players
+from table_adapter.profiles import STADIUM, WISCONSIN
+from table_adapter.progress import Progress, line
+from table_adapter.simulator import FLOOR_POOL, Floor, FloorOptions, FloorPlan
+from table_adapter.strategies import WAR
+from table_adapter.tally import FloorResult
+from tests.conftest import Api
+from tests.integration.model import MeterModel
+
+FAST = FloorOptions(
+    link=LinkSettings(
+        grace_seconds=0.5,
+        heartbeat_seconds=1.0,
+        hold_seconds=0.5,
+        answer_wait_seconds=2.0,
+        backoff=Backoff(0.01, 0.1),
+    ),
+    timeout=2.0,
+    drain_seconds=10.0,
+)
+
+
+def run_floor(
+    app: Flask,
+    api: Api,
+    plan: FloorPlan,
+    path: Path,
+    provision: bool = True,
+    options: FloorOptions = FAST,
+) -> FloorResult:
+    if provision:
+        api.put_pool(plan.pool_id, **FLOOR_POOL)
+        for table in plan.table_ids:
+            api.put_table(table, **plan.table_config())
+    client = ControllerClient(
+        "http://controller", api.keys.table, transport=httpx.WSGITransport(app=app)
+    )
+    return Floor(plan, "http://controller", api.keys.table, path, options, client=client).run()
+
+
+def model_of(api: Api, plan: FloorPlan, path: Path) -> MeterModel:
+    """Every acknowledged report applied in the controller's order."""
+    with Journal(path) as journal:
+        bodies = {(e.table, e.round): json.loads(e.body) for e in journal.entries(State.ACKED)}
+    settled = [(e["table"], e["round"]) for e in api.journal(pool=None) if e["type"] == "round"]
+    assert len(settled) == len(set(settled)) and set(settled) == set(bodies)
+    model = MeterModel()
+    model.add_pool(plan.pool_id, PoolConfig.from_json(FLOOR_POOL))
+    config = TableConfig.from_json(plan.table_config())
+    for key in settled:
+        model.apply(bodies[key], config)
+    return model
+
+
+@pytest.mark.parametrize(
+    ("profile", "strategy"),
+    [("wisconsin", "mix"), ("stadium", "war"), ("south_dakota", "surrender")],
+)
+def test_a_floor_run_is_summarised_exactly_as_the_controller_settled_it(
+    app: Flask, api: Api, tmp_path: Path, profile: str, strategy: str
+) -> None:
+    plan = FloorPlan(
+        tables=2,
+        rounds=40,
+        profile=profile,
+        strategy=strategy,
+        seed=11,
+        pool="main",
+        table_prefix="T",
+    )
+    path = tmp_path / "journal.sqlite"
+    result = run_floor(app, api, plan, path)
+    s = result.summary()
+    assert result.ok and s["rounds"] == 80 and s["acked"] == 80
+    assert s["pending"] == s["rejected"] == s["journal_errors"] == 0
+    assert set(s["outcomes"]) == {o.value for o in Outcome}
+    assert sum(s["outcomes"].values()) == s["side_bets"] > 0
+
+    with Journal(path) as journal:
+        entries = journal.entries()
+    assert all(e.state is State.ACKED for e in entries) and len(entries) == 80
+    wagers = [_wagers(json.loads(e.body)) for e in entries]
+    assert s["handle"] == sum(sum(w) for w in wagers)
+    assert s["side_bets"] == sum(len(w) for w in wagers)
+    answers = [json.loads(e.answer or "") for e in entries]
+    bets = [b for a in answers for b in a["spots"]]
+    assert s["paid"]["fixed"] == sum(b["pay"] for b in bets)
+    assert s["paid"]["jackpot"] == sum(b["jackpot"] for b in bets)
+    assert s["paid"]["envy"] == sum(b["envy"] for b in bets)
+
+    meters = api.meters("main")
+    expected = model_of(api, plan, path).pools["main"]
+    assert s["pools"] == {"main": {"value": meters["value"]}}
+    assert (meters["value_units"], meters["reserve_units"], meters["wagered"], meters["hits"]) == (
+        expected.value_units,
+        expected.reserve_units,
+        expected.wagered,
+        expected.hits,
+    )
+    assert meters["wagered"] == s["handle"]
+    assert "REJECTED" in readable(s)[-1] and "80 acknowledged" in readable(s)[-1]
+
+
+def test_rerunning_with_the_same_seed_deals_the_same_cards_under_new_round_ids(
+    app: Flask, api: Api, tmp_path: Path
+) -> None:
+    plan = FloorPlan(tables=1, rounds=10, seed=3, pool="main", table_prefix="T")
+    path = tmp_path / "journal.sqlite"
+    first = run_floor(app, api, plan, path)
+    second = run_floor(app, api, plan, path, provision=False)
+    assert first.summary()["outcomes"] == second.summary()["outcomes"]
+    assert second.summary()["acked"] == 10 and second.summary()["replayed"] == 0
+    with Journal(path) as journal:
+        bodies = [json.loads(e.body) for e in journal.entries()]
+    assert len({b["round"] for b in bodies}) == 20
+    strip = [{k: v for k, v in b.items() if k != "round"} for b in bodies]
+    assert strip[:10] == strip[10:]
+
+
+def test_a_backlog_from_an_earlier_run_is_delivered_first(
+    app: Flask, api: Api, tmp_path: Path
+) -> None:
+    plan = FloorPlan(tables=1, rounds=5, seed=4, pool="main", table_prefix="T")
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:  # an earlier run was killed with reports unsent
+        for table, n, card in (("T1", 0, "2c"), ("T2", 0, "3d"), ("T1", 1, "4h")):
+            body = {
+                "table": table,
+                "round": f"old-{n}",
+                "dealer": {"card": "Kh"},
+                "spots": [{"spot": 1, "wager": 500, "card": card}],
+            }
+            journal.append(table, f"old-{n}", json.dumps(body), n)
+    api.put_pool("main", **FLOOR_POOL)
+    api.put_table("T2", **plan.table_config())  # a table this run does not deal at
+    s = run_floor(app, api, plan, path).summary()
+    assert (s["recovered"], s["acked"], s["pending"]) == (3, 8, 0)
+    settled = [(e["table"], e["round"]) for e in api.journal(pool=None) if e["type"] == "round"]
+    t1 = [r for t, r in settled if t == "T1"]
+    assert t1[:2] == ["old-0", "old-1"] and len(t1) == 7
+    assert ("T2", "old-0") in settled
+
+
+def test_an_unprovisioned_table_leaves_its_reports_pending_and_the_run_fails(
+    app: Flask, api: Api, tmp_path: Path
+) -> None:
+    plan = FloorPlan(tables=1, rounds=3, seed=5, pool="main", table_prefix="T")
+    api.put_pool("main", **FLOOR_POOL)  # but no table T1
+    result = run_floor(app, api, plan, tmp_path / "j.sqlite", provision=False)
+    s = result.summary()
+    assert not result.ok and s["pending"] == 3 and s["acked"] == 0
+    assert s["closed_rounds"] >= 2  # held at once: later rounds take no side wager
+    assert result.links[0].state.value == "held"
+
+
+def test_a_rejected_report_fails_the_run(app: Flask, api: Api, tmp_path: Path) -> None:
+    plan = FloorPlan(tables=1, rounds=3, seed=6, pool="main", table_prefix="T")
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        bad = {
+            "table": "T1",
+            "round": "bad",
+            "dealer": {"card": "Qs"},
+            "spots": [{"spot": 9, "card": "2c"}],
+        }
+        journal.append("T1", "bad", json.dumps(bad), 0)
+    result = run_floor(app, api, plan, path)
+    s = result.summary()
+    assert (s["rejected"], s["acked"], s["pending"], s["ok"]) == (1, 3, 0, False)
+
+
+def test_players_wager_within_the_floor_limits_and_not_while_the_side_bet_is_closed() -> None:
+    live = Players("T1", WISCONSIN, 7, WAR, random.Random(1))
+    stadium = Players("S1", STADIUM, 7, WAR, random.Random(1))
+    for _ in range(200):
+        for players in (live, stadium):
+            bets = players.bets()
+            assert all(b.side == 0 or 100 <= b.side <= 2_500 for b in bets)
+            assert len({(b.spot, b.player) for b in bets}) == len(bets)
+            assert all(b.side == 0 for b in players.bets(side_bets_open=False))
+    assert all(b.player is not None for b in stadium.bets())
+
+
+def test_the_answer_is_shown_as_who_won_what_envy_included() -> None:
+    answer = RoundAnswer(
+        table="T1",
+        round="r9",
+        replayed=False,
+        bets=(
+            BetAnswer(1, "p-1", "suited_four_of_a_kind", 500, 500_000, 123_456, 0),
+            BetAnswer(2, "p-2", "none", 500, 0, 0, 100_000),
+            BetAnswer(3, None, "none", 100, 0, 0, 0),
+        ),
+        jackpots=(JackpotAnswer("jp-1", "main", 1, "p-1", 123_456, "pending"),),
+        pools=(("main", 100_000),),
+    )
+    lines = describe(answer)
+    assert lines == [
+        "T1 r9: spot 1 (p-1) wins $6,234.56 on $5.00: suited_four_of_a_kind pays $5,000.00, "
+        "meter $1,234.56",
+        "T1 r9: spot 2 (p-2) wins $1,000.00 on $5.00: envy $1,000.00",
+        "T1 r9: JACKPOT $1,234.56 from main to spot 1 (p-1), payout jp-1 pending (hand pay)",
+    ]
+    assert (dollars(5), dollars(-123_456), dollars(0)) == ("$0.05", "-$1,234.56", "$0.00")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--tables", "0"],
+        ["--profile", "vegas"],
+        ["--controller", "http://x"],
+        ["--profile", "stadium", "--decks", "8"],
+        ["--strategy", "always"],
+    ],
+)
+def test_bad_arguments_exit_2(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WAR_FLOOR_KEY", raising=False)
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+
+
+def _wagers(body: dict[str, Any]) -> list[int]:
+    out = []
+    for spot in body["spots"]:
+        if spot.get("wager"):
+            out.append(spot["wager"])
+        out += [b["wager"] for b in spot.get("bets", [])]
+    return out
+
+
+def test_the_progress_line_shows_rounds_meter_backlog_and_side_bets(
+    app: Flask, api: Api, tmp_path: Path
+) -> None:
+    plan = FloorPlan(tables=2, rounds=5, seed=1, pool="main", table_prefix="T")
+    api.put_pool("main", **FLOOR_POOL)
+    for table in plan.table_ids:
+        api.put_table(table, **plan.table_config())
+    client = ControllerClient(
+        "http://controller", api.keys.table, transport=httpx.WSGITransport(app=app)
+    )
+    floor = Floor(plan, "http://controller", "", tmp_path / "j.sqlite", FAST, client=client)
+    out = io.StringIO()
+    bar = Progress(out)
+    floor.run(bar, every=0.01)
+    text = line(floor, 2.0)
+    value = api.pool("main")["value"]
+    assert text.startswith(f"[{'#' * 24}] 10/10 rounds  5/s  main {dollars(value)}  backlog 0")
+    assert "side bets open" in text and text.endswith("up")
+    time.sleep(0.11)
+    bar(floor)
+    bar.close()
+    assert out.getvalue().startswith("\r[") and out.getvalue().endswith("\x1b[K\n")

@@ -1,0 +1,524 @@
+"""The adapter against the real app: journal first, in-order delivery, retries, grace period,
+rejections, held tables, a full journal and a killed adapter — nothing lost, nothing twice."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from flask import Flask
+
+from jackpot.domain.config import TableConfig
+from table_adapter.adapter import Adapter, LinkSettings, LinkState
+from table_adapter.backoff import Backoff
+from table_adapter.client import ControllerClient
+from table_adapter.engine import Table
+from table_adapter.journal import Journal, JournalError, State
+from table_adapter.players import Players
+from table_adapter.records import Round
+from table_adapter.strategies import MIX
+from tests.conftest import Api
+from tests.integration.model import MeterModel
+from tests.integration.test_meter_script import assert_pools_match, configure
+
+SETTINGS = LinkSettings(
+    grace_seconds=1.0,
+    heartbeat_seconds=2.0,
+    hold_seconds=30.0,
+    answer_wait_seconds=1.0,
+    backoff=Backoff(base=0.1, cap=0.8),
+)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Killed(BaseException):
+    """The adapter process dies (nothing after this point runs)."""
+
+
+class Wire(httpx.BaseTransport):
+    """The app behind a switch: down refuses connections; `before` may replace an answer."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = httpx.WSGITransport(app=app)
+        self.down = False
+        self.requests: list[httpx.Request] = []
+        self.before: Callable[[httpx.Request], httpx.Response | None] = lambda r: None
+        self.after: Callable[[httpx.Request, httpx.Response], None] = lambda r, s: None
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        if self.down:
+            raise httpx.ConnectError("connection refused", request=request)
+        override = self.before(request)
+        if override is not None:
+            return override
+        response = self.app.handle_request(request)
+        self.after(request, response)
+        return response
+
+    def reports(self) -> list[httpx.Request]:
+        return [r for r in self.requests if r.url.path == "/v1/rounds"]
+
+
+@pytest.fixture
+def table_config(api: Api) -> TableConfig:
+    return configure(api, MeterModel())
+
+
+@pytest.fixture
+def wire(app: Flask, table_config: TableConfig) -> Wire:
+    return Wire(app)
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Iterator[Journal]:
+    with Journal(tmp_path / "adapter.sqlite") as j:
+        yield j
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def link(wire: Wire, keys: Any) -> Iterator[ControllerClient]:
+    with ControllerClient("http://controller", keys.table, transport=wire) as c:
+        yield c
+
+
+def make_adapter(
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    seed: int = 1,
+    settings: LinkSettings = SETTINGS,
+) -> Adapter:
+    table = Table("T1", "wisconsin", seed=seed, id_prefix=f"run{seed}")
+    return Adapter("T1", journal, link, settings, table=table, clock=clock, rng=random.Random(seed))
+
+
+def deal(adapter: Adapter, players: Players) -> Round:
+    played = adapter.play_round(players.bets(adapter.side_bets_open()))
+    assert isinstance(played, Round)
+    return played
+
+
+def players(seed: int = 1) -> Players:
+    from table_adapter.profiles import WISCONSIN
+
+    return Players("T1", WISCONSIN, 7, MIX, random.Random(seed), side_share=1.0)
+
+
+def drain(adapter: Adapter, clock: Clock, limit: int = 1000) -> None:
+    """Step the sender (no thread) until nothing is pending, moving the clock as it asks."""
+    for _ in range(limit):
+        if adapter.status().pending == 0:
+            return
+        clock.now += adapter.step()
+    raise AssertionError(f"not drained: {adapter.status()}")
+
+
+def assert_controller_matches(api: Api, journal: Journal, table: TableConfig) -> None:
+    """The controller saw every acknowledged report once, in order; the meters equal the model."""
+    bodies = {(e.table, e.round): json.loads(e.body) for e in journal.entries(State.ACKED)}
+    settled = [(e["table"], e["round"]) for e in api.journal(pool=None) if e["type"] == "round"]
+    assert len(settled) == len(set(settled)), "a round was settled twice"
+    assert set(settled) == set(bodies), "the controller and the journal disagree"
+    mine = [(e.table, e.round) for e in journal.entries(State.ACKED)]
+    assert [k for k in settled if k[0] == "T1"] == [k for k in mine if k[0] == "T1"]
+    model = MeterModel()
+    configure_model(model)
+    for key in settled:
+        model.apply(bodies[key], table)
+    assert_pools_match(api.client.application.extensions["jackpot"], model)
+
+
+def configure_model(model: MeterModel) -> None:
+    from jackpot.domain.config import PoolConfig
+    from tests.integration.test_meter_script import POOLS
+
+    for pool, body in POOLS.items():
+        model.add_pool(pool, PoolConfig.from_json(body))
+
+
+def test_rounds_are_journaled_before_sending_and_delivered_in_order(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+) -> None:
+    wire.down = True
+    adapter = make_adapter(journal, link, clock)
+    p = players()
+    dealt = [deal(adapter, p) for _ in range(5)]
+    assert [e.round for e in journal.pending("T1")] == [r.round_id for r in dealt]
+    assert wire.requests == [], "nothing is sent by the dealer itself"
+    wire.down = False
+    drain(adapter, clock)
+    acked = journal.entries(State.ACKED)
+    assert [e.round for e in acked] == [r.round_id for r in dealt]
+    assert all(json.loads(e.answer or "")["round"] == e.round for e in acked)
+    assert [json.loads(r.content)["round"] for r in wire.reports()] == [r.round_id for r in dealt]
+    assert adapter.status().acked == 5
+    assert_controller_matches(api, journal, table_config)
+
+
+def test_an_outage_closes_side_bets_after_the_grace_period_and_the_backlog_reopens_them(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    adapter = make_adapter(journal, link, clock)
+    p = players()
+    deal(adapter, p)
+    drain(adapter, clock)
+    wire.down = True
+    with_wagers = deal(adapter, p)
+    assert any(r.bet.side for r in with_wagers.results)
+    clock.now += adapter.step()  # the first failure starts the grace period
+    assert adapter.state is LinkState.DOWN
+    clock.now += 0.5
+    assert adapter.side_bets_open(), "still within the grace period"
+    clock.now += 0.6
+    assert not adapter.side_bets_open()
+    assert "side bet CLOSED" in caplog.text
+    closed = [deal(adapter, p) for _ in range(4)]
+    # the dealer's players may offer side wagers: the table takes none
+    assert all(not r.bet.side for rnd in closed for r in rnd.results)
+    assert all(
+        "wager" not in s
+        for e in journal.pending("T1")
+        for s in json.loads(e.body)["spots"]
+        if e.round != with_wagers.round_id
+    )
+    for _ in range(5):
+        clock.now += adapter.step()
+    wire.down = False
+    assert not adapter.side_bets_open(), "closed until the backlog is delivered"
+    drain(adapter, clock)
+    assert adapter.side_bets_open()
+    assert adapter.status().state is LinkState.UP
+    assert "reopened" in caplog.text
+    status = adapter.status()
+    assert status.acked == 6 and status.retries >= 5 and status.pending == 0
+    assert_controller_matches(api, journal, table_config)
+
+
+def test_retries_resend_the_same_text_with_capped_backoff_and_honour_retry_after(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+) -> None:
+    failures = iter(
+        [httpx.Response(503, headers={"Retry-After": "0.5"}, json={"error": {}})]
+        + [httpx.Response(503, json={"error": {}})] * 6
+    )
+    wire.before = lambda request: next(failures, None)
+    adapter = make_adapter(journal, link, clock)
+    deal(adapter, players())
+    delays = []
+    for _ in range(7):
+        delays.append(adapter.step())
+        clock.now += delays[-1]
+    assert adapter.step() == 0.0  # the eighth attempt is acknowledged
+    assert delays[0] >= 0.5, "Retry-After is honoured"
+    assert all(0 < d <= SETTINGS.backoff.cap for d in delays)
+    assert delays[-1] >= SETTINGS.backoff.cap / 2, "the backoff grew to its cap"
+    sent = {r.content for r in wire.reports()}
+    assert len(wire.reports()) == 8 and len(sent) == 1, "the same bytes every time"
+    (entry,) = journal.entries(State.ACKED)
+    assert entry.attempts == 8 and entry.last_error == "HTTP 503"
+    assert_controller_matches(api, journal, table_config)
+
+
+def test_an_unparseable_answer_is_not_an_acknowledgement(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+) -> None:
+    garbage = iter([httpx.Response(200, text="<html>upstream</html>")])
+    wire.before = lambda request: next(garbage, None)
+    adapter = make_adapter(journal, link, clock)
+    deal(adapter, players())
+    assert adapter.step() > 0
+    assert journal.counts().pending == 1
+    drain(adapter, clock)
+    (entry,) = journal.entries(State.ACKED)
+    assert "unparseable" in (entry.last_error or "")
+    assert_controller_matches(api, journal, table_config)
+
+
+def test_a_rejected_report_is_loud_counted_never_resent_and_does_not_block_the_table(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    bad = {
+        "table": "T1",
+        "round": "bad-1",
+        "dealer": {"card": "Qs"},
+        "spots": [{"spot": 1, "wager": 500, "card": "Qs", "war": True}],
+    }  # no war card
+    journal.append("T1", "bad-1", json.dumps(bad), 0)  # e.g. left by an older adapter version
+    adapter = make_adapter(journal, link, clock)
+    good = deal(adapter, players())
+    with caplog.at_level(logging.ERROR, logger="table_adapter"):
+        drain(adapter, clock)
+    assert "bad-1 REJECTED" in caplog.text and "spots[0]" in caplog.text
+    rejected = journal.entries(State.REJECTED)
+    assert [e.round for e in rejected] == ["bad-1"] and rejected[0].status == 400
+    assert [e.round for e in journal.entries(State.ACKED)] == [good.round_id]
+    for _ in range(3):
+        clock.now += adapter.step()
+    assert sum(json.loads(r.content)["round"] == "bad-1" for r in wire.reports()) == 1
+    status = adapter.status()
+    assert (status.rejected, status.acked, status.state) == (1, 1, LinkState.UP)
+    assert status.side_bets_open
+    assert_controller_matches(api, journal, table_config)
+
+
+def test_a_round_conflict_is_rejected_once_and_the_first_report_stands(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    first = {
+        "table": "T1",
+        "round": "dup-1",
+        "dealer": {"card": "Qs"},
+        "spots": [{"spot": 1, "wager": 500, "card": "4d"}],
+    }
+    assert api.report(first).status_code == 200  # e.g. another adapter with the same ids
+    value = api.meters("main")["value_units"]
+    journal.append("T1", "dup-1", json.dumps({**first, "dealer": {"card": "Kh"}}), 0)
+    adapter = make_adapter(journal, link, clock)
+    drain(adapter, clock)
+    (entry,) = journal.entries(State.REJECTED)
+    assert entry.status == 409
+    assert json.loads(entry.answer or "")["error"]["code"] == "round_conflict"
+    assert "dup-1 REJECTED" in caplog.text and "round_conflict" in caplog.text
+    for _ in range(3):
+        clock.now += adapter.step()
+    assert len(wire.reports()) == 1 and adapter.status().rejected == 1
+    assert api.meters("main")["value_units"] == value, "the conflict changed nothing"
+
+
+def test_a_disabled_table_is_held_with_its_reports_pending_until_it_is_enabled(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    adapter = make_adapter(journal, link, clock)
+    p = players()
+    api.put_table("T1", pools=["main", "side"], enabled=False)
+    first = deal(adapter, p)
+    wait = adapter.step()
+    assert wait == SETTINGS.hold_seconds
+    assert adapter.state is LinkState.HELD and not adapter.side_bets_open()
+    assert "refuses the table" in caplog.text and "table_disabled" in caplog.text
+    later = deal(adapter, p)
+    assert all(not r.bet.side for r in later.results)
+    clock.now += 10
+    assert adapter.step() == pytest.approx(20)  # no request before the hold interval
+    assert len(wire.reports()) == 1
+    assert not adapter.wait_idle(5), "a held table does not make its dealer wait"
+    api.put_table("T1", pools=["main", "side"], enabled=True)
+    clock.now += 20
+    drain(adapter, clock)
+    assert [e.round for e in journal.entries(State.ACKED)] == [first.round_id, later.round_id]
+    assert adapter.side_bets_open() and adapter.status().state is LinkState.UP
+    assert_controller_matches(api, journal, table_config)
+
+
+class FullDisk:
+    """A journal connection whose writes fail as SQLite does on a full disk."""
+
+    def __init__(self, db: Any, only: tuple[str, ...] = ("INSERT", "UPDATE")) -> None:
+        self.db = db
+        self.only = only
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql.lstrip().upper().startswith(self.only):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+
+def test_a_full_journal_stops_the_table_before_it_deals_another_round(
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    adapter = make_adapter(journal, link, clock)
+    p = players()
+    deal(adapter, p)
+    drain(adapter, clock)
+    assert adapter.table is not None and adapter.table.rounds == 1
+    journal._db = FullDisk(journal._db)
+    with pytest.raises(JournalError, match="could not be journaled.*void.*disk is full"):
+        adapter.play_round(p.bets())
+    assert adapter.table.rounds == 2  # dealt, not journaled: void, never reported
+    with pytest.raises(JournalError, match="deals no round"):
+        adapter.play_round(p.bets())
+    assert adapter.table.rounds == 2, "the table refused to deal"
+    assert adapter.state is LinkState.JOURNAL_FAILED
+    assert "JOURNAL FAILED" in caplog.text
+    assert len(wire.reports()) == 1, "only the journaled round was ever sent"
+    journal._db = journal._db.db
+
+
+def test_an_acknowledgement_the_journal_cannot_record_is_resent_and_answered_once(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+) -> None:
+    adapter = make_adapter(journal, link, clock)
+    played = deal(adapter, players())
+    journal._db = FullDisk(journal._db, only=("UPDATE",))
+    assert adapter.step() == SETTINGS.hold_seconds
+    assert adapter.state is LinkState.JOURNAL_FAILED
+    journal._db = journal._db.db
+    assert journal.counts().pending == 1  # the controller has it; the journal does not know
+    restarted = make_adapter(journal, link, clock, seed=2)
+    drain(restarted, clock)
+    (entry,) = journal.entries(State.ACKED)
+    assert entry.round == played.round_id
+    assert json.loads(entry.answer or "")["replayed"] is True
+    assert restarted.status().replayed == 1
+    assert_controller_matches(api, journal, table_config)
+
+
+def test_a_killed_adapter_replays_its_journal_on_restart_exactly_once(
+    api: Api,
+    wire: Wire,
+    tmp_path: Path,
+    keys: Any,
+    clock: Clock,
+    table_config: TableConfig,
+) -> None:
+    path = tmp_path / "killed.sqlite"
+    first_client = ControllerClient("http://controller", keys.table, transport=wire)
+    first = make_adapter(Journal(path), first_client, clock, seed=3)
+    p = players(3)
+    for _ in range(3):
+        deal(first, p)
+    drain(first, clock)
+    delivered = deal(first, p)
+    in_flight = deal(first, p)  # journaled; the controller settles it; the ack is never kept
+
+    def die(request: httpx.Request, response: httpx.Response) -> None:
+        raise Killed
+
+    assert first.step() == 0.0  # `delivered` is acknowledged
+    wire.after = die
+    with pytest.raises(Killed):
+        first.step()  # the controller settles `in_flight`, the adapter dies before recording
+    wire.after = lambda request, response: None
+    first.journal.close()
+    first_client.close()
+
+    with Journal(path) as journal:
+        assert [e.round for e in journal.pending("T1")] == [in_flight.round_id]
+        assert delivered.round_id in {e.round for e in journal.entries(State.ACKED)}
+        with ControllerClient("http://controller", keys.table, transport=wire) as client:
+            restarted = make_adapter(journal, client, clock, seed=4)
+            drain(restarted, clock)
+            assert restarted.status().replayed == 1
+            # the restarted table deals on, after its backlog
+            deal(restarted, players(4))
+            drain(restarted, clock)
+        assert journal.counts().pending == 0
+        assert len(journal.entries(State.ACKED)) == 6
+        assert_controller_matches(api, journal, table_config)
+
+
+def test_heartbeats_keep_an_idle_table_online_and_detect_an_outage(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+) -> None:
+    adapter = make_adapter(journal, link, clock)
+    assert adapter.step() == SETTINGS.heartbeat_seconds  # nothing to send: a heartbeat
+    table = api.client.get("/v1/tables/T1", headers=api.keys.header("operator")).get_json()
+    assert table["online"] is True
+    clock.now += 1
+    assert adapter.step() == pytest.approx(1)  # the next one is not due yet
+    wire.down = True
+    clock.now += 1
+    for _ in range(10):
+        clock.now += adapter.step()
+    assert adapter.state is LinkState.DOWN
+    assert not adapter.side_bets_open(), "an idle table closes too when the controller is gone"
+    wire.down = False
+    clock.now += adapter.step()
+    assert adapter.status().state is LinkState.UP and adapter.side_bets_open()
+    beats = [r for r in wire.requests if r.url.path.endswith("/heartbeat")]
+    assert len(beats) >= 3 and not wire.reports()
+
+
+def test_the_sender_thread_delivers_while_the_dealer_waits_for_answers(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    table_config: TableConfig,
+) -> None:
+    table = Table("T1", "massachusetts", seed=9, id_prefix="threaded")
+    adapter = Adapter("T1", journal, link, SETTINGS, table=table).start()
+    try:
+        p = Players("T1", table.profile, 7, MIX, random.Random(9))
+        for _ in range(40):
+            assert isinstance(adapter.play_round(p.bets(adapter.side_bets_open())), Round)
+            assert adapter.wait_idle(5, only_while_up=True)
+    finally:
+        adapter.stop()
+    assert journal.counts().acked == 40
+    assert_controller_matches(api, journal, table_config)
