@@ -228,7 +228,7 @@ class Controller:
 
     def heartbeat(self, table: str, key: ApiKey) -> TableRecord:
         self._authorize_table(key, table)
-        record = self._table_cached(table)
+        record = self._table_cached(table, refresh=True)  # the answer tells it if it is enabled
         self.config.touch_table(table, self.clock())
         return record
 
@@ -257,12 +257,16 @@ class Controller:
         ).hexdigest()
         refresh = False
         for _ in range(MAX_STALE_RETRIES):
+            record = self._table_cached(table, refresh)
             try:
-                record = self._table_cached(table, refresh)
                 if not record.config.enabled:
                     raise TableDisabledError(table)
                 report = parse_report(body, record.config)
             except (ValidationError, TableDisabledError):
+                if not refresh:
+                    # this worker's copy of the table may predate the change the report needs
+                    refresh = True
+                    continue
                 # An acknowledged round is always answered, even after its table changed.
                 replay = self._replay(table, round_id, report_digest)
                 if replay is not None:
