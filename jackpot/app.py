@@ -50,7 +50,13 @@ def create_app(settings: Settings | None = None, redis_url: str | None = None) -
     app.config["JACKPOT_SETTINGS"] = settings
     app.extensions["jackpot"] = create_controller(settings, url)
     for blueprint in (
-        health.bp, pools.bp, tables.bp, rounds.bp, journal.bp, payouts.bp, reports.bp
+        health.bp,
+        pools.bp,
+        tables.bp,
+        rounds.bp,
+        journal.bp,
+        payouts.bp,
+        reports.bp,
     ):
         app.register_blueprint(blueprint)
     errors.register(app)

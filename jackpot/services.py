@@ -326,12 +326,22 @@ class Controller:
             raise ValidationError("to", "must be after from", "out_of_range")
         self.config.pool(pool)
         job = self._queue().enqueue(
-            "jackpot.jobs.reconcile.reconcile_pool", pool, from_ts, to_ts,
-            result_ttl=30 * 24 * 3600, failure_ttl=30 * 24 * 3600,
+            "jackpot.jobs.reconcile.reconcile_pool",
+            pool,
+            from_ts,
+            to_ts,
+            result_ttl=30 * 24 * 3600,
+            failure_ttl=30 * 24 * 3600,
             meta={"requested_by": who, "kind": "reconcile"},
         )
-        return {"id": job.id, "kind": "reconcile", "status": "queued", "pool": pool,
-                "from": from_ts, "to": to_ts}
+        return {
+            "id": job.id,
+            "kind": "reconcile",
+            "status": "queued",
+            "pool": pool,
+            "from": from_ts,
+            "to": to_ts,
+        }
 
     def report(self, report_id: str) -> dict[str, Any]:
         try:
@@ -339,9 +349,14 @@ class Controller:
         except (NoSuchJobError, ValueError):  # rq refuses ids it could never have made
             raise NotFoundError("report", report_id) from None
         pool, from_ts, to_ts = job.args
-        out: dict[str, Any] = {"id": job.id, "kind": job.meta.get("kind", "reconcile"),
-                               "status": job.get_status().value, "pool": pool,
-                               "from": from_ts, "to": to_ts}
+        out: dict[str, Any] = {
+            "id": job.id,
+            "kind": job.meta.get("kind", "reconcile"),
+            "status": job.get_status().value,
+            "pool": pool,
+            "from": from_ts,
+            "to": to_ts,
+        }
         if out["status"] == "finished":
             out["result"] = job.return_value()
         return out

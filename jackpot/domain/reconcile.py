@@ -31,7 +31,10 @@ class Reconciliation:
     @property
     def expected_closing_units(self) -> int:
         return (
-            self.opening_units + self.contributions_units - self.pays_units + self.seed_units
+            self.opening_units
+            + self.contributions_units
+            - self.pays_units
+            + self.seed_units
             + self.adjustments_units
         )
 
@@ -84,8 +87,19 @@ def reconcile(
         if balance is not None:
             closing = balance
     return Reconciliation(
-        pool, from_ts, to_ts, first, last, opening, contributions, pays, seed, adjustments,
-        closing, rounds, hits,
+        pool,
+        from_ts,
+        to_ts,
+        first,
+        last,
+        opening,
+        contributions,
+        pays,
+        seed,
+        adjustments,
+        closing,
+        rounds,
+        hits,
     )
 
 

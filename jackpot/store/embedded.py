@@ -135,8 +135,12 @@ def attach_or_start(data_dir: Path) -> EmbeddedRedis:
         # outlives whichever command started it while others still use it.
         subprocess.run(
             [*server_args(data_dir, port), "--daemonize", "yes"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True, check=True, timeout=30,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            check=True,
+            timeout=30,
         )
         wait_ready(url)
         info_file.write_text(json.dumps({"url": url}))

@@ -35,21 +35,39 @@ class Service:
         return self.process.wait()
 
 
-def jackpot(*args: str, cwd: Path, env: dict[str, str], timeout: float = 60
-            ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "jackpot.cli.main", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=timeout, check=False)
+def jackpot(
+    *args: str, cwd: Path, env: dict[str, str], timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jackpot.cli.main", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def start_service(cwd: Path, extra_env: dict[str, str] | None = None) -> Service:
     port = free_port()
-    env = {**os.environ, "JACKPOT_BIND": f"127.0.0.1:{port}", "JACKPOT_WORKERS": "2",
-           "JACKPOT_KEY_CACHE_SECONDS": "0", **(extra_env or {})}
+    env = {
+        **os.environ,
+        "JACKPOT_BIND": f"127.0.0.1:{port}",
+        "JACKPOT_WORKERS": "2",
+        "JACKPOT_KEY_CACHE_SECONDS": "0",
+        **(extra_env or {}),
+    }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     log = cwd / f"serve-{port}.log"
     with open(log, "wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "jackpot.cli.main", "serve"], cwd=cwd,
-                                   env=env, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "jackpot.cli.main", "serve"],
+            cwd=cwd,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:

@@ -26,16 +26,26 @@ def render(url: str, profile: Path, screenshot: Path | None = None) -> str:
     """The page's DOM after its scripts ran, from headless Chromium."""
     assert CHROMIUM is not None, "CI must install chromium"
     args = [
-        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", f"--user-data-dir={profile}", "--virtual-time-budget=4000",
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--virtual-time-budget=4000",
         "--window-size=1280,720",
     ]
     if screenshot is not None:
-        subprocess.run([*args, f"--screenshot={screenshot}", url], capture_output=True,
-                       timeout=60, check=True)
-    done = subprocess.run([*args, "--dump-dom", url], capture_output=True, text=True,
-                          timeout=60, check=True)
+        subprocess.run(
+            [*args, f"--screenshot={screenshot}", url], capture_output=True, timeout=60, check=True
+        )
+    done = subprocess.run(
+        [*args, "--dump-dom", url], capture_output=True, text=True, timeout=60, check=True
+    )
     return done.stdout
 
 
@@ -52,21 +62,33 @@ def test_the_meter_page_follows_the_meter_and_shows_a_pending_jackpot(
 ) -> None:
     operator, table = key(service, "operator"), key(service, "table", "T1")
     base = service.base
-    requests.put(f"{base}/v1/pools/main", headers=auth(operator),
-                 json={"reset": 123_456, "rate_bp": 100, "reserve_rate_bp": 0}).raise_for_status()
-    requests.put(f"{base}/v1/tables/T1", headers=auth(operator),
-                 json={"pools": ["main"]}).raise_for_status()
+    requests.put(
+        f"{base}/v1/pools/main",
+        headers=auth(operator),
+        json={"reset": 123_456, "rate_bp": 100, "reserve_rate_bp": 0},
+    ).raise_for_status()
+    requests.put(
+        f"{base}/v1/tables/T1", headers=auth(operator), json={"pools": ["main"]}
+    ).raise_for_status()
     profile = tmp_path / "chromium"
 
     assert shown_value(render(f"{base}/", profile), "main") == "$1,234.56"
 
-    body = {"table": "T1", "round": "r1", "dealer": {"card": "4c"},
-            "spots": [{"spot": 1, "wager": 2500, "card": "9d"}]}
+    body = {
+        "table": "T1",
+        "round": "r1",
+        "dealer": {"card": "4c"},
+        "spots": [{"spot": 1, "wager": 2500, "card": "9d"}],
+    }
     requests.post(f"{base}/v1/rounds", json=body, headers=auth(table)).raise_for_status()
     assert shown_value(render(f"{base}/", profile), "main") == "$1,234.81"
 
-    hit = {"table": "T1", "round": "r2", "dealer": {"card": "Jh", "war_card": "Jh"},
-           "spots": [{"spot": 3, "wager": 500, "card": "Jh", "war": True, "war_card": "Jh"}]}
+    hit = {
+        "table": "T1",
+        "round": "r2",
+        "dealer": {"card": "Jh", "war_card": "Jh"},
+        "spots": [{"spot": 3, "wager": 500, "card": "Jh", "war": True, "war_card": "Jh"}],
+    }
     jackpot = requests.post(f"{base}/v1/rounds", json=hit, headers=auth(table)).json()
     amount = jackpot["jackpots"][0]["amount"]
     dom = render(f"{base}/", profile, screenshot=tmp_path / "meter.png")
@@ -76,6 +98,5 @@ def test_the_meter_page_follows_the_meter_and_shows_a_pending_jackpot(
     assert (tmp_path / "meter.png").stat().st_size > 0
 
     payout = jackpot["jackpots"][0]["id"]
-    requests.post(f"{base}/v1/payouts/{payout}/confirm",
-                  headers=auth(operator)).raise_for_status()
+    requests.post(f"{base}/v1/payouts/{payout}/confirm", headers=auth(operator)).raise_for_status()
     assert 'class="hit paid"' in render(f"{base}/", profile)

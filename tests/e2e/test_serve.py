@@ -20,16 +20,29 @@ def metric(text: str, name: str, labels: str = "") -> float:
 def test_rounds_settle_over_http_and_metrics_agree_across_workers(service: Service) -> None:
     operator, table = key(service, "operator"), key(service, "table", "T1")
     s = requests.Session()
-    r = s.put(f"{service.base}/v1/pools/main", headers=auth(operator),
-              json={"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 0})
+    r = s.put(
+        f"{service.base}/v1/pools/main",
+        headers=auth(operator),
+        json={"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 0},
+    )
     assert r.status_code == 201
-    assert s.put(f"{service.base}/v1/tables/T1", headers=auth(operator),
-                 json={"pools": ["main"]}).status_code == 201
+    assert (
+        s.put(
+            f"{service.base}/v1/tables/T1", headers=auth(operator), json={"pools": ["main"]}
+        ).status_code
+        == 201
+    )
     rounds = 40
     for n in range(rounds):
-        body = {"table": "T1", "round": f"r{n}", "dealer": {"card": "Kd"},
-                "spots": [{"spot": 1, "wager": 500, "card": "2c"},
-                          {"spot": 2, "wager": 500, "card": "Kd", "player": "p2"}]}
+        body = {
+            "table": "T1",
+            "round": f"r{n}",
+            "dealer": {"card": "Kd"},
+            "spots": [
+                {"spot": 1, "wager": 500, "card": "2c"},
+                {"spot": 2, "wager": 500, "card": "Kd", "player": "p2"},
+            ],
+        }
         # a fresh connection each time spreads the rounds over both workers
         r = requests.post(f"{service.base}/v1/rounds", json=body, headers=auth(table))
         assert r.status_code == 200, r.text
@@ -52,8 +65,11 @@ def test_the_embedded_store_is_shared_and_survives_a_restart(tmp_path: Path) -> 
     first = start_service(tmp_path)
     try:
         operator = key(first, "operator")  # attaches to the store `serve` started
-        r = requests.put(f"{first.base}/v1/pools/main", headers=auth(operator),
-                         json={"reset": 123_456, "rate_bp": 100, "reserve_rate_bp": 0})
+        r = requests.put(
+            f"{first.base}/v1/pools/main",
+            headers=auth(operator),
+            json={"reset": 123_456, "rate_bp": 100, "reserve_rate_bp": 0},
+        )
         assert r.status_code == 201
     finally:
         assert first.stop() == 0
@@ -64,8 +80,11 @@ def test_the_embedded_store_is_shared_and_survives_a_restart(tmp_path: Path) -> 
         pool = requests.get(f"{second.base}/v1/pools/main").json()
         assert pool["value"] == 123_456
         # the key made while the first service ran still works
-        r = requests.put(f"{second.base}/v1/pools/main", headers=auth(operator),
-                         json={"reset": 123_456, "rate_bp": 100, "reserve_rate_bp": 0})
+        r = requests.put(
+            f"{second.base}/v1/pools/main",
+            headers=auth(operator),
+            json={"reset": 123_456, "rate_bp": 100, "reserve_rate_bp": 0},
+        )
         assert r.status_code == 200
         assert r.json()["status"] == "unchanged"
     finally:
@@ -78,13 +97,15 @@ def test_keys_create_prints_the_key_alone_on_the_last_line(tmp_path: Path) -> No
 
     env = {**os.environ}
     env.pop("JACKPOT_REDIS_URL", None)
-    done = jackpot("keys", "create", "--role", "table", "--table", "T1", "--table", "T2",
-                   cwd=tmp_path, env=env)
+    done = jackpot(
+        "keys", "create", "--role", "table", "--table", "T1", "--table", "T2", cwd=tmp_path, env=env
+    )
     assert done.returncode == 0, done.stderr
     last = done.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"jpk_[A-Za-z0-9_-]{43}", last)
     listing = jackpot("keys", "list", cwd=tmp_path, env=env).stdout
     assert "table" in listing and "T1,T2" in listing and last not in listing
-    refused = jackpot("keys", "create", "--role", "operator", "--table", "T1", cwd=tmp_path,
-                      env=env)
+    refused = jackpot(
+        "keys", "create", "--role", "operator", "--table", "T1", cwd=tmp_path, env=env
+    )
     assert refused.returncode == 2

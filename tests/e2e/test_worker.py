@@ -15,18 +15,25 @@ def test_the_worker_reconciles_a_pool_from_its_journal(
     linked: Api, redis_server: object, tmp_path: Path
 ) -> None:
     adjust = linked.client.post(
-        "/v1/pools/main/adjustments", headers=linked.keys.header("operator"),
-        json={"id": "adj-1", "amount": -250, "units": -5, "reason": "correction"})
+        "/v1/pools/main/adjustments",
+        headers=linked.keys.header("operator"),
+        json={"id": "adj-1", "amount": -250, "units": -5, "reason": "correction"},
+    )
     assert adjust.status_code == 200, adjust.get_json()
     rng = random.Random(3)
     for n in range(60):
         assert linked.report(random_round(rng, "T1", f"w{n}", tie_bias=0.3)).status_code == 200
-    hit = {"table": "T1", "round": "jackpot", "dealer": {"card": "9s", "war_card": "9s"},
-           "spots": [{"spot": 1, "wager": 500, "card": "9s", "war": True, "war_card": "9s"}]}
+    hit = {
+        "table": "T1",
+        "round": "jackpot",
+        "dealer": {"card": "9s", "war_card": "9s"},
+        "spots": [{"spot": 1, "wager": 500, "card": "9s", "war": True, "war_card": "9s"}],
+    }
     assert linked.report(hit).get_json()["jackpots"]
 
-    queued = linked.client.post("/v1/reports/reconcile", json={"pool": "main"},
-                                headers=linked.keys.header("auditor"))
+    queued = linked.client.post(
+        "/v1/reports/reconcile", json={"pool": "main"}, headers=linked.keys.header("auditor")
+    )
     assert queued.status_code == 202, queued.get_json()
     report_id = queued.get_json()["id"]
     pending = linked.client.get(f"/v1/reports/{report_id}", headers=linked.keys.header("auditor"))
@@ -36,8 +43,9 @@ def test_the_worker_reconciles_a_pool_from_its_journal(
     done = jackpot("worker", "--burst", cwd=tmp_path, env=env, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
 
-    report = linked.client.get(f"/v1/reports/{report_id}",
-                               headers=linked.keys.header("auditor")).get_json()
+    report = linked.client.get(
+        f"/v1/reports/{report_id}", headers=linked.keys.header("auditor")
+    ).get_json()
     assert report["status"] == "finished", report
     result = report["result"]
     meters = linked.meters()

@@ -36,8 +36,15 @@ class MeterModel:
         return amounts
 
 
-def random_round(rng: random.Random, table: str, round_id: str, decks: int = 6,
-                 spots: int = 7, tie_bias: float = 0.5, stadium: bool = False) -> dict[str, Any]:
+def random_round(
+    rng: random.Random,
+    table: str,
+    round_id: str,
+    decks: int = 6,
+    spots: int = 7,
+    tie_bias: float = 0.5,
+    stadium: bool = False,
+) -> dict[str, Any]:
     """A plausible round with many ties, wars and identical cards (to make hits frequent)."""
     shoe = [c for c in FULL_DECK for _ in range(decks)]
     rng.shuffle(shoe)
@@ -55,8 +62,10 @@ def random_round(rng: random.Random, table: str, round_id: str, decks: int = 6,
         if stadium:
             bets = []
             for k in range(rng.randint(0, 3)):
-                bet: dict[str, Any] = {"wager": rng.choice([100, 300, 500, 2500]),
-                                       "player": f"p{rng.randint(1, 4)}"}
+                bet: dict[str, Any] = {
+                    "wager": rng.choice([100, 300, 500, 2500]),
+                    "player": f"p{rng.randint(1, 4)}",
+                }
                 if k == 0 and rng.random() < 0.2:
                     del bet["player"]
                 if tie and rng.random() < 0.8:
@@ -71,10 +80,13 @@ def random_round(rng: random.Random, table: str, round_id: str, decks: int = 6,
             if tie and rng.random() < 0.8:
                 spot["war"] = True
         body_spots.append(spot)
-    at_war = [s for s in body_spots
-              if s.get("war") or any(b.get("war") for b in s.get("bets", []))]
-    body: dict[str, Any] = {"table": table, "round": round_id, "dealer": {"card": str(dealer)},
-                            "spots": body_spots}
+    at_war = [s for s in body_spots if s.get("war") or any(b.get("war") for b in s.get("bets", []))]
+    body: dict[str, Any] = {
+        "table": table,
+        "round": round_id,
+        "dealer": {"card": str(dealer)},
+        "spots": body_spots,
+    }
     if at_war:
         dealer_war = shoe.pop()
         if stadium:

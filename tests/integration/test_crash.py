@@ -31,22 +31,30 @@ def test_every_acknowledged_round_survives_a_sigkill_of_the_store(tmp_path: Path
 
 
 def _crash_and_recover(server: Any, tmp_path: Path) -> None:
-    app = create_app(Settings(data_dir=tmp_path, key_cache_seconds=60.0,
-                              redis_timeout_seconds=0.5), server.url)
+    app = create_app(
+        Settings(data_dir=tmp_path, key_cache_seconds=60.0, redis_timeout_seconds=0.5), server.url
+    )
     controller = app.extensions["jackpot"]
 
     def key(role: Role, *tables: str) -> str:
         return str(controller.create_key(role, frozenset(tables))[0])
 
-    keys = Keys(key(Role.OPERATOR), key(Role.AUDITOR), key(Role.DISPLAY), key(Role.TABLE, "T1"),
-                key(Role.TABLE, "T9"))
+    keys = Keys(
+        key(Role.OPERATOR),
+        key(Role.AUDITOR),
+        key(Role.DISPLAY),
+        key(Role.TABLE, "T1"),
+        key(Role.TABLE, "T9"),
+    )
     api = Api(app.test_client(), keys)
     model = MeterModel()
     table = configure(api, model)
 
     rng = random.Random(5)
-    bodies = [[random_round(rng, "T1", f"k{t}-{n}") for n in range(ROUNDS_PER_THREAD)]
-              for t in range(THREADS)]
+    bodies = [
+        [random_round(rng, "T1", f"k{t}-{n}") for n in range(ROUNDS_PER_THREAD)]
+        for t in range(THREADS)
+    ]
     acknowledged: dict[str, dict[str, Any]] = {}
     refused: list[int] = []
     lock = threading.Lock()

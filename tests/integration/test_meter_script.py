@@ -33,11 +33,22 @@ def configure(api: Api, model: MeterModel, profile: str = "standard") -> TableCo
     for pool, body in POOLS.items():
         api.put_pool(pool, **body)
         model.add_pool(pool, PoolConfig.from_json(body))
-    table = {"pools": ["main", "side"], "paytable": HOT_PAYTABLE, "profile": profile,
-             "spots": 7, "min_wager": 100, "max_wager": 2500, "envy_min_wager": 300}
+    table = {
+        "pools": ["main", "side"],
+        "paytable": HOT_PAYTABLE,
+        "profile": profile,
+        "spots": 7,
+        "min_wager": 100,
+        "max_wager": 2500,
+        "envy_min_wager": 300,
+    }
     api.put_table("T1", **table)
-    return TableConfig(pools=("main", "side"), paytable=Paytable.from_json(HOT_PAYTABLE),
-                       layout=Layout(profile), envy_min_wager=300)
+    return TableConfig(
+        pools=("main", "side"),
+        paytable=Paytable.from_json(HOT_PAYTABLE),
+        layout=Layout(profile),
+        envy_min_wager=300,
+    )
 
 
 def assert_pools_match(controller: Controller, model: MeterModel) -> None:
@@ -111,12 +122,22 @@ def test_a_hundred_percent_hit_leaves_the_sub_cent_fraction_on_the_meter(
     # 333 cents at 100 bp = 33,300 units: the meter gains $3.33 exactly
     linked.put_pool("main", reset=100_000, rate_bp=1, reserve_rate_bp=0)
     for n in range(3):
-        linked.report({"table": "T1", "round": f"c{n}", "dealer": {"card": "2c"},
-                       "spots": [{"spot": 1, "wager": 777, "card": "3d"}]})
+        linked.report(
+            {
+                "table": "T1",
+                "round": f"c{n}",
+                "dealer": {"card": "2c"},
+                "spots": [{"spot": 1, "wager": 777, "card": "3d"}],
+            }
+        )
     # 3 × 777 cents × 1 bp = 2,331 units = 0.2331 cents
     assert controller.pool("main").value_units == 100_000 * UNITS_PER_CENT + 2_331
-    body = {"table": "T1", "round": "hit", "dealer": {"card": "Ah", "war_card": "Ah"},
-            "spots": [{"spot": 1, "wager": 100, "card": "Ah", "war": True, "war_card": "Ah"}]}
+    body = {
+        "table": "T1",
+        "round": "hit",
+        "dealer": {"card": "Ah", "war_card": "Ah"},
+        "spots": [{"spot": 1, "wager": 100, "card": "Ah", "war": True, "war_card": "Ah"}],
+    }
     result = linked.report(body).get_json()
     # meter = 1,000.00 + 0.2331 + 0.01 (100 cents × 1 bp) = 100,000.2431 cents
     assert result["spots"][0]["outcome"] == "suited_four_of_a_kind"

@@ -23,8 +23,10 @@ def test_sixteen_threads_retrying_every_report_leave_the_meter_exact(
     model = MeterModel()
     table = configure(api, model)
     rng = random.Random(99)
-    bodies = [[random_round(rng, "T1", f"t{t}-r{n}") for n in range(ROUNDS_PER_THREAD)]
-              for t in range(THREADS)]
+    bodies = [
+        [random_round(rng, "T1", f"t{t}-r{n}") for n in range(ROUNDS_PER_THREAD)]
+        for t in range(THREADS)
+    ]
     results: dict[str, list[dict[str, Any]]] = {}
     errors: list[str] = []
     lock = threading.Lock()
