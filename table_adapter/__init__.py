@@ -1,4 +1,4 @@
-"""The table's side: game engine, shoe, rule profiles (the client and floor simulator come later).
+"""The table's side: the game engine, the durable link to the controller, the floor simulator.
 
 Layers, each a small module:
 
@@ -11,4 +11,13 @@ Layers, each a small module:
     report.py      the controller's round report (API.md) built from a record
     engine.py      Table: deals rounds for a live or a Stadium table
     montecarlo.py  vectorised side-bet dealing for paytable checks (needs numpy)
+    journal.py     the durable SQLite journal of reports until the controller acknowledges them
+    client.py      the controller's HTTP API (httpx); answers.py parses what it says
+    backoff.py     capped exponential backoff with jitter, honouring Retry-After
+    adapter.py     one table's link: journal, send in order, heartbeats, grace period
+    display.py     the controller's answer shown at the table: who won what, envy included
+    players.py     simulated players and their bets
+    simulator.py   a floor of tables against a controller; tally.py sums the run
+    progress.py    the terminal progress bar
+    cli.py         the `war-floor` command
 """

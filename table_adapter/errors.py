@@ -3,7 +3,12 @@
 TableAdapterError
 ├── BetError(field)          a bet the profile or the table does not accept
 ├── VoidRoundError           a second face-up card: all hands void, reshuffle
-└── ShoeExhaustedError       the shoe ran out mid-round (a marker set too deep)
+├── ShoeExhaustedError       the shoe ran out mid-round (a marker set too deep)
+└── JournalError             the local journal cannot be written: no round is dealt (journal.py)
+    └── JournalConflictError a round id journaled twice with different bodies
+
+AnswerFormatError (answers.py, a ValueError) is not a table error: it marks a controller
+answer the adapter cannot parse, which is retried, never taken as an acknowledgement.
 """
 
 from __future__ import annotations
