@@ -2,10 +2,10 @@
 # the container runs the embedded store in /data (mount a volume there to keep the meters).
 FROM python:3.11-slim AS build
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY jackpot ./jackpot
 COPY table_adapter ./table_adapter
-RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+RUN pip wheel --no-cache-dir --wheel-dir /wheels -c constraints.txt .
 
 FROM python:3.11-slim
 RUN useradd --system --uid 10001 --home-dir /data --create-home jackpot
