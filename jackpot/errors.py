@@ -124,6 +124,16 @@ class AdjustmentError(ConflictError):
         self.field = field
 
 
+class MeterLimitError(ConflictError):
+    code = "meter_limit"
+
+    def __init__(self, pool: str) -> None:
+        super().__init__(
+            f"pool {pool!r} would pass $1,000,000,000, the bound of exact arithmetic: set a cap"
+        )
+        self.field = "table"
+
+
 class StoreUnavailableError(JackpotError):
     status = 503
     code = "store_unavailable"

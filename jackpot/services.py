@@ -35,6 +35,7 @@ from jackpot.errors import (
     JackpotError,
     LinkedTableError,
     NotFoundError,
+    StoreUnavailableError,
     TableDisabledError,
     UnauthenticatedError,
     ValidationError,
@@ -49,6 +50,8 @@ from jackpot.store.scripts import Scripts
 
 MAX_STALE_RETRIES = 5
 MAX_JOURNAL_LIMIT = 5000
+MAX_CACHED_KEYS = 10_000
+PUBLIC_HIT_FIELDS = ("id", "pool", "table", "spot", "outcome", "amount", "created")
 
 
 def now_ms() -> int:
@@ -67,7 +70,7 @@ class Controller:
     queue_name: str = "jackpot"
     rq_client: Redis | None = None  # RQ keeps pickles: a client that does not decode replies
     _tables: dict[str, TableRecord] = field(default_factory=dict)
-    _key_cache: dict[str, tuple[float, ApiKey | None]] = field(default_factory=dict)
+    _key_cache: dict[str, tuple[float, ApiKey]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
@@ -105,17 +108,26 @@ class Controller:
         cached = self._key_cache.get(key_digest)
         now = time.monotonic()
         if cached is None or now - cached[0] > self.key_cache_seconds:
-            cached = (now, self.api_keys.lookup(key_digest))
+            key = self.api_keys.lookup(key_digest)
+            if key is None:
+                # misses are never cached: unknown tokens must not grow a worker's memory
+                self._key_cache.pop(key_digest, None)
+                raise UnauthenticatedError("unknown or revoked API key")
+            if len(self._key_cache) >= MAX_CACHED_KEYS:
+                self._key_cache.clear()
+            cached = (now, key)
             self._key_cache[key_digest] = cached
-        if cached[1] is None:
-            raise UnauthenticatedError("unknown or revoked API key")
         return cached[1]
 
     # pools -----------------------------------------------------------------------------------
 
     def put_pool(self, pool: str, body: Any, who: str) -> tuple[str, PoolState]:
-        config = PoolConfig.from_json(body)
-        status = self.config.put_pool(pool, config, self.clock(), who)
+        try:
+            current: PoolConfig | None = self.config.pool(pool).config
+        except NotFoundError:
+            current = None
+        config = PoolConfig.from_json(body, current)
+        status = self.config.put_pool(pool, config, who)
         return status, self.config.pool(pool)
 
     def pool(self, pool: str) -> PoolState:
@@ -128,7 +140,14 @@ class Controller:
         hits = self.config.last_hits(pool)
         ids = [str(h["id"]) for h in hits]
         statuses = {p["id"]: p["status"] for p in self._payouts_by_id(ids)}
-        return [{**h, "status": statuses.get(h["id"], h.get("status"))} for h in hits]
+        # what a sign shows: never the player's id or the round
+        return [
+            {
+                **{k: h[k] for k in PUBLIC_HIT_FIELDS if k in h},
+                "status": statuses.get(str(h["id"]), h.get("status")),
+            }
+            for h in hits
+        ]
 
     def _payouts_by_id(self, ids: list[str]) -> list[dict[str, Any]]:
         if not ids:
@@ -150,16 +169,21 @@ class Controller:
         if target not in ("visible", "reserve"):
             raise ValidationError("target", "must be 'visible' or 'reserve'")
         self.config.pool(pool)  # 404 before anything else
-        request = json.dumps(data, sort_keys=True)
+        # the pool is part of the request: the same id on another pool is a conflict
+        request = json.dumps({"pool": pool, **data}, sort_keys=True)
         result = self._scripts.adjust_pool(
-            keys=[self.keys.pool(pool), self.keys.pool_journal(pool), self.keys.adjustments],
+            keys=[
+                self.keys.pool(pool),
+                self.keys.pool_journal(pool),
+                self.keys.adjustments,
+                self.keys.counters,
+            ],
             args=[
                 adjustment,
                 hashlib.sha256(request.encode()).hexdigest(),
                 target,
                 amount * UNITS_PER_CENT + units,
                 reason,
-                self.clock(),
                 who,
             ],
         )
@@ -200,7 +224,7 @@ class Controller:
                 if pool not in known:
                     raise NotFoundError("pool", pool, f"pools[{i}]")
             self._check_linked(table, config)
-            status, _ = self.config.put_table(table, config, seen, self.clock(), who)
+            status, _ = self.config.put_table(table, config, seen, who)
             if status != "stale":
                 record = self.config.table(table)
                 self._tables[table] = record
@@ -274,7 +298,7 @@ class Controller:
                 raise
             settlement = settle(report, record.config)
             plan = _plan(record, report.round, report_digest, key, digest(secret), settlement)
-            stored = self.rounds.settle(plan, self.clock())
+            stored = self.rounds.settle(plan)
             if stored.status is SettleStatus.STALE:
                 refresh = True
                 continue
@@ -285,7 +309,7 @@ class Controller:
             if not replayed:
                 metrics.record_round(settlement, stored.dynamic["jackpots"])
             return _response(stored, replayed)
-        raise ConflictError("table configuration kept changing; try again")
+        raise StoreUnavailableError("the table's configuration kept changing; nothing was applied")
 
     def _replay(self, table: str, round_id: str, report_digest: str) -> dict[str, Any] | None:
         found = self.rounds.stored(table, round_id)
@@ -311,7 +335,7 @@ class Controller:
         return self.payouts.list(status, limit)
 
     def set_payout_status(self, payout: str, status: str, who: str, note: str) -> dict[str, Any]:
-        return self.payouts.set_status(payout, status, self.clock(), who, note)
+        return self.payouts.set_status(payout, status, who, note)
 
     # background reports ----------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ def query_int(name: str, default: int, low: int, high: int) -> int:
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not (raw.isascii() and raw.isdigit()):
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 19:
         raise ValidationError(name, "must be a non-negative integer", "not_an_integer")
     value = int(raw)
     if not low <= value <= high:

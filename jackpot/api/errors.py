@@ -29,14 +29,21 @@ def register(app: Flask) -> None:
     def on_domain(exc: JackpotError) -> Response:
         if exc.status >= 500:
             log.error("%s: %s", type(exc).__name__, exc.message)
-        return error_body(exc.status, exc.code, exc.message, exc.field)
+        response = error_body(exc.status, exc.code, exc.message, exc.field)
+        if exc.status == 503:
+            response.headers["Retry-After"] = "1"
+        return response
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)
     @app.errorhandler(redis.BusyLoadingError)
     def on_store_down(exc: redis.RedisError) -> Response:
         log.warning("store unavailable: %s", exc)
-        err = StoreUnavailableError("the meter store is not answering; nothing was applied")
+        # A timeout may come after the script ran: say so, and that a resend is safe.
+        err = StoreUnavailableError(
+            "the meter store did not answer; resend the same request: rounds and adjustments "
+            "are idempotent, so a resend applies them at most once"
+        )
         response = error_body(err.status, err.code, err.message)
         response.headers["Retry-After"] = "1"
         return response

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
@@ -16,36 +17,13 @@ from jackpot.domain.validate import parse_identifier
 bp = Blueprint("journal", __name__, url_prefix="/v1")
 
 CSV_COLUMNS = [
-    "seq",
-    "ts",
-    "type",
-    "who",
-    "table",
-    "round",
-    "spot",
-    "player",
-    "outcome",
-    "payout",
-    "wagered",
-    "bets",
-    "to_visible_units",
-    "to_reserve_units",
-    "overflow_units",
-    "meter_bp",
-    "amount",
-    "from_reserve_units",
-    "seed_units",
-    "amount_units",
-    "target",
-    "reason",
-    "value_units",
-    "reserve_units",
-    "fixed",
-    "envy",
-    "receivers",
-    "note",
-    "config",
-]
+    "seq", "ts", "type", "who", "table", "round", "spot", "player", "outcome", "payout",
+    "wagered", "bets", "to_visible_units", "to_reserve_units", "overflow_units", "meter_bp",
+    "amount", "from_reserve_units", "seed_units", "adjustment", "target", "amount_units",
+    "reason", "value_units", "reserve_units", "fixed", "envy", "receivers", "reset", "rate_bp",
+    "reserve_rate_bp", "cap", "policy", "note", "config",
+]  # fmt: skip
+EXTRA = "extra"  # any field without a column, as JSON: an export never drops a field
 
 
 def _pool() -> str | None:
@@ -74,10 +52,12 @@ def journal_csv() -> Response:
 
     def rows() -> Iterator[str]:
         buf = io.StringIO()
-        writer = csv.DictWriter(buf, CSV_COLUMNS, extrasaction="ignore")
+        writer = csv.DictWriter(buf, [*CSV_COLUMNS, EXTRA])
         writer.writeheader()
         for entry in c.journal.scan(stream, after):
-            writer.writerow(entry.to_json())
+            row = entry.to_json()
+            extra = {k: row.pop(k) for k in list(row) if k not in CSV_COLUMNS}
+            writer.writerow({**row, EXTRA: json.dumps(extra, sort_keys=True) if extra else ""})
             yield buf.getvalue()
             buf.seek(0)
             buf.truncate()

@@ -46,27 +46,33 @@ class PoolConfig:
     policy: Policy = Policy.SEQUENTIAL
 
     @classmethod
-    def from_json(cls, raw: Any) -> PoolConfig:
+    def from_json(cls, raw: Any, current: PoolConfig | None = None) -> PoolConfig:
+        """Validate a PUT body; on an update, fields left out keep `current`'s values
+        (`"cap": null` removes a cap)."""
         data = expect_object(raw, None)
+        required = set() if current else {"reset", "rate_bp", "reserve_rate_bp"}
         expect_keys(
             data,
             None,
-            required={"reset", "rate_bp", "reserve_rate_bp"},
-            optional={"cap", "policy"},
+            required=required,
+            optional={"reset", "rate_bp", "reserve_rate_bp", "cap", "policy"},
         )
-        reset = expect_int(data["reset"], "reset", 0, MAX_CENTS)
-        rate = expect_int(data["rate_bp"], "rate_bp", 0, MAX_RATE_BP)
-        reserve_rate = expect_int(data["reserve_rate_bp"], "reserve_rate_bp", 0, MAX_RATE_BP)
+        base = current or cls(0, 0, 0)
+        reset = expect_int(data.get("reset", base.reset), "reset", 0, MAX_CENTS)
+        rate = expect_int(data.get("rate_bp", base.rate_bp), "rate_bp", 0, MAX_RATE_BP)
+        reserve_rate = expect_int(
+            data.get("reserve_rate_bp", base.reserve_rate_bp), "reserve_rate_bp", 0, MAX_RATE_BP
+        )
         if rate + reserve_rate > MAX_RATE_BP:
             raise ValidationError(
                 "reserve_rate_bp", "rate_bp + reserve_rate_bp must not exceed 10000 (100%)"
             )
-        cap = None
-        if data.get("cap") is not None:
-            cap = expect_int(data["cap"], "cap", 0, MAX_CENTS)
+        cap = data["cap"] if "cap" in data else base.cap
+        if cap is not None:
+            cap = expect_int(cap, "cap", 0, MAX_CENTS)
             if cap < reset:
                 raise ValidationError("cap", "must be at least reset", "out_of_range")
-        policy_raw = data.get("policy", Policy.SEQUENTIAL.value)
+        policy_raw = data.get("policy", base.policy.value)
         if not isinstance(policy_raw, str) or policy_raw not in {p.value for p in Policy}:
             raise ValidationError("policy", "must be 'sequential' or 'split'")
         return cls(reset, rate, reserve_rate, cap, Policy(policy_raw))
@@ -104,7 +110,7 @@ class TableConfig:
         """Linked tables must play the same game at the same odds (SPEC §4)."""
         return (
             self.decks == other.decks
-            and self.paytable == other.paytable
+            and self.paytable.resolved(self.pools[0]) == other.paytable.resolved(other.pools[0])
             and self.stadium == other.stadium
         )
 

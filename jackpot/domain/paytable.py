@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from jackpot.domain.outcomes import WINNING_OUTCOMES, Outcome
@@ -59,6 +59,15 @@ class Paytable:
             if name is outcome:
                 return line
         return None
+
+    def resolved(self, first_pool: str) -> Paytable:
+        """The paytable with every meter pay naming its pool (the default made explicit)."""
+        return Paytable(
+            tuple(
+                (outcome, replace(line, pool=line.pool or first_pool) if line.meter_bp else line)
+                for outcome, line in self.lines
+            )
+        )
 
     def meter_pools(self, first_pool: str) -> frozenset[str]:
         """Pools this paytable pays percentages of."""

@@ -35,9 +35,6 @@ class MeterCollector(Collector):
             "value": GaugeMetricFamily(
                 "jackpot_pool_value_cents", "Visible meter, cents rounded down", labels=["pool"]
             ),
-            "reserve": GaugeMetricFamily(
-                "jackpot_pool_reserve_cents", "Hidden reserve, cents rounded down", labels=["pool"]
-            ),
         }
         counters = {
             "wagered": CounterMetricFamily(
@@ -58,7 +55,6 @@ class MeterCollector(Collector):
         }
         for p in pools:
             gauges["value"].add_metric([p.pool], p.value)
-            gauges["reserve"].add_metric([p.pool], p.reserve)
             counters["wagered"].add_metric([p.pool], p.wagered)
             counters["hits"].add_metric([p.pool], p.hits)
             counters["won"].add_metric([p.pool], p.won)

@@ -32,11 +32,11 @@ class ConfigStore:
 
     # pools ---------------------------------------------------------------------------------
 
-    def put_pool(self, pool: str, config: PoolConfig, now: int, who: str) -> str:
+    def put_pool(self, pool: str, config: PoolConfig, who: str) -> str:
         """Create or update a pool; returns 'created', 'updated' or 'unchanged'."""
         cap = -1 if config.cap is None else config.cap
         result = self._s.put_pool(
-            keys=[self._k.pool(pool), self._k.pool_journal(pool), self._k.pools],
+            keys=[self._k.pool(pool), self._k.pool_journal(pool), self._k.pools, self._k.counters],
             args=[
                 pool,
                 config.reset,
@@ -44,7 +44,6 @@ class ConfigStore:
                 config.reserve_rate_bp,
                 cap,
                 config.policy.value,
-                now,
                 who,
             ],
         )
@@ -77,13 +76,13 @@ class ConfigStore:
         return self._r.hget(self._k.counters, "config_version") or "0"
 
     def put_table(
-        self, table: str, config: TableConfig, seen_version: str, now: int, who: str
+        self, table: str, config: TableConfig, seen_version: str, who: str
     ) -> tuple[str, str]:
         """Write a table's config if no config changed since `seen_version`: (status, version)."""
         body = json.dumps(config.to_json(), sort_keys=True, separators=(",", ":"))
         result = self._s.put_table(
             keys=[self._k.table(table), self._k.counters, self._k.journal, self._k.tables],
-            args=[table, seen_version, body, now, who],
+            args=[table, seen_version, body, who],
         )
         return str(result[0]), str(result[1]) if len(result) > 1 else ""
 

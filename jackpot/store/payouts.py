@@ -35,10 +35,10 @@ class PayoutStore:
             payout = json.loads(raw)
             if status is None or payout["status"] == status:
                 out.append(payout)
-        out.sort(key=lambda p: p["id"], reverse=True)
+        out.sort(key=lambda p: int(p["id"][1:]), reverse=True)  # P000123: numeric order
         return out[:limit]
 
-    def set_status(self, payout: str, status: str, now: int, who: str, note: str) -> dict[str, Any]:
+    def set_status(self, payout: str, status: str, who: str, note: str) -> dict[str, Any]:
         current = self.get(payout)
         pool = current["pool"]
         result = self._s.payout_status(
@@ -47,8 +47,9 @@ class PayoutStore:
                 self._k.payouts_pending,
                 self._k.pool(pool),
                 self._k.pool_journal(pool),
+                self._k.counters,
             ],
-            args=[payout, status, now, who, note],
+            args=[payout, status, who, note],
         )
         if result[0] == "missing":
             raise NotFoundError("payout", payout)

@@ -9,7 +9,7 @@ from typing import Any
 
 from redis import Redis
 
-from jackpot.errors import JackpotError, RoundConflictError
+from jackpot.errors import JackpotError, MeterLimitError, RoundConflictError
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
@@ -54,7 +54,7 @@ class RoundStore:
         self._k = keys
         self._s = scripts
 
-    def settle(self, plan: MeterPlan, now: int) -> StoredRound:
+    def settle(self, plan: MeterPlan) -> StoredRound:
         """Apply the plan in one script call; raises RoundConflictError on another body."""
         k = self._k
         keys = [
@@ -75,14 +75,14 @@ class RoundStore:
             "pools": list(plan.pools),
             "wagered": plan.wagered,
             "bets": plan.bets,
-            "fixed": plan.fixed,
-            "envy": plan.envy,
+            "fixed": str(plan.fixed),  # sums may pass 2**53: Lua keeps them as text
+            "envy": str(plan.envy),
             "hits": list(plan.hits),
             "envies": list(plan.envies),
         }
         result = self._s.settle_round(
             keys=keys,
-            args=[plan.digest, plan.table_version, now, json.dumps(body), plan.static],
+            args=[plan.digest, plan.table_version, json.dumps(body), plan.static],
         )
         status = result[0]
         if status == "conflict":
@@ -91,7 +91,9 @@ class RoundStore:
             return StoredRound(SettleStatus(status), json.loads(result[1]), _dynamic(result[2]))
         if status in ("stale", "revoked"):
             return StoredRound(SettleStatus(status), {}, {})
-        # missing_pool / overflow: configuration the service validated has gone wrong
+        if status == "overflow":
+            raise MeterLimitError(str(result[1]))
+        # missing_pool: configuration the service validated has gone wrong
         raise JackpotError(f"round refused by the meter: {result}")
 
     def stored(self, table: str, round_id: str) -> tuple[str, StoredRound] | None:

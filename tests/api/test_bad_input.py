@@ -476,15 +476,12 @@ POOL_REFUSALS: list[tuple[str, dict[str, Any], str]] = [
     ("a negative rate_bp", {"rate_bp": -1}, "rate_bp"),
     ("rate_bp above 100%", {"rate_bp": 10_001}, "rate_bp"),
     ("rate_bp true", {"rate_bp": True}, "rate_bp"),
-    ("a missing rate_bp", {"rate_bp": DELETE}, "rate_bp"),
     ("a negative reserve_rate_bp", {"reserve_rate_bp": -20}, "reserve_rate_bp"),
-    ("a missing reserve_rate_bp", {"reserve_rate_bp": DELETE}, "reserve_rate_bp"),
     ("rates above 100% together", {"rate_bp": 9000, "reserve_rate_bp": 1001}, "reserve_rate_bp"),
     ("a negative reset", {"reset": -1}, "reset"),
     ("a reset in fractional cents", {"reset": 1000.5}, "reset"),
     ("a reset as a string", {"reset": "100000"}, "reset"),
     ("a reset of null", {"reset": None}, "reset"),
-    ("a missing reset", {"reset": DELETE}, "reset"),
     ("a cap below the reset", {"cap": 99_999}, "cap"),
     ("a negative cap", {"cap": -5}, "cap"),
     ("a cap as a float", {"cap": 200_000.0}, "cap"),
@@ -516,6 +513,29 @@ def test_a_bad_pool_body_is_refused_naming_the_field(
         400,
         field,
     )
+
+
+@pytest.mark.parametrize("field", ["reset", "rate_bp", "reserve_rate_bp"])
+def test_a_new_pool_needs_reset_and_both_rates(
+    api: Api, floor: dict[str, Any], redis: redis_lib.Redis, field: str
+) -> None:
+    body = patched(POOL, {field: DELETE})
+    refused(
+        redis,
+        lambda: api.client.put("/v1/pools/fresh", json=body, headers=api.keys.header("operator")),
+        400,
+        field,
+    )
+
+
+def test_an_update_keeps_what_it_leaves_out_and_null_removes_the_cap(api: Api) -> None:
+    api.put_pool(
+        "capped", reset=100_000, rate_bp=100, reserve_rate_bp=20, cap=200_000, policy="split"
+    )
+    updated = api.put_pool("capped", rate_bp=150)
+    assert (updated["cap"], updated["policy"], updated["rate_bp"]) == (200_000, "split", 150)
+    uncapped = api.put_pool("capped", cap=None)
+    assert (uncapped["cap"], uncapped["policy"]) == (None, "split")
 
 
 @pytest.mark.parametrize(

@@ -77,6 +77,7 @@ def start_service(cwd: Path, extra_env: dict[str, str] | None = None) -> Service
         except requests.RequestException:
             pass  # not listening yet, or still booting its workers
         if process.poll() is not None or time.monotonic() > deadline:
+            Service(base, process, cwd, env, log).stop()  # never leave a half-started service
             raise RuntimeError(f"jackpot serve did not start:\n{log.read_text()}")
         time.sleep(0.1)
     return Service(base, process, cwd, env, log)

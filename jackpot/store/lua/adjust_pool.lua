@@ -1,12 +1,20 @@
 -- adjust_pool: an audited manual movement of a pool's money, applied once per adjustment id.
 --
 -- KEYS[1] {ns}/pool/<id>  hash   KEYS[2] {ns}/pool/<id>/journal  stream
--- KEYS[3] {ns}/adjustments  hash: adjustment id -> digest
+-- KEYS[3] {ns}/adjustments  hash: adjustment id -> digest (the pool is part of it)
+-- KEYS[4] {ns}/counters  hash (clock)
 -- ARGV[1] adjustment id  ARGV[2] digest of the request  ARGV[3] target ("visible" | "reserve")
--- ARGV[4] amount in units (signed)  ARGV[5] reason  ARGV[6] now (ms)  ARGV[7] who
+-- ARGV[4] amount in units (signed)  ARGV[5] reason  ARGV[6] who
 -- returns: {"applied", value_units, reserve_units} | {"replay"} | {"conflict"} | {"missing"}
 --        | {"negative"} | {"over_cap"}
 local UNIT = 10000
+-- The controller clock: the Redis server's time in ms, never earlier than a time it gave
+-- before, so journal times rise with seq whichever worker or host made the request.
+local function clock(counters)
+  local t = redis.call('TIME')
+  local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  return math.max(ms, tonumber(redis.call('HGET', counters, 'clock') or '0'))
+end
 local seen = redis.call('HGET', KEYS[3], ARGV[1])
 if seen then
   if seen == ARGV[2] then return {'replay'} end
@@ -21,10 +29,12 @@ if cap >= 0 and v > cap * UNIT then return {'over_cap'} end
 if v > 1e15 or r > 1e15 then return {'over_cap'} end
 
 local vs, rs = string.format('%d', v), string.format('%d', r)
+local now = string.format('%d', clock(KEYS[4]))
+redis.call('HSET', KEYS[4], 'clock', now)
 redis.call('HSET', KEYS[1], 'value', vs, 'reserve', rs)
 redis.call('HINCRBY', KEYS[1], 'adjust_units', ARGV[4])
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-redis.call('XADD', KEYS[2], seq .. '-0', 'type', 'adjustment', 'ts', ARGV[6], 'who', ARGV[7],
+redis.call('XADD', KEYS[2], seq .. '-0', 'type', 'adjustment', 'ts', now, 'who', ARGV[6],
   'adjustment', ARGV[1], 'target', ARGV[3], 'amount_units', ARGV[4], 'reason', ARGV[5],
   'value_units', vs, 'reserve_units', rs)
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])

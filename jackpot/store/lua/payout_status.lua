@@ -2,9 +2,18 @@
 --
 -- KEYS[1] {ns}/payouts  hash id -> JSON   KEYS[2] {ns}/payouts/pending  zset
 -- KEYS[3] {ns}/pool/<pool>  hash (seq)     KEYS[4] {ns}/pool/<pool>/journal  stream
--- ARGV[1] payout id  ARGV[2] new status ("paid" | "disputed")  ARGV[3] now (ms)
--- ARGV[4] who  ARGV[5] note (may be empty)
+-- KEYS[5] {ns}/counters  hash (clock)
+-- ARGV[1] payout id  ARGV[2] new status ("paid" | "disputed")  ARGV[3] who
+-- ARGV[4] note (may be empty)
 -- returns: {"changed", json} | {"unchanged", json} | {"missing"} | {"refused", json}
+-- The controller clock: the Redis server's time in ms, never earlier than a time it gave
+-- before, so journal times rise with seq whichever worker or host made the request.
+local function clock(counters)
+  local t = redis.call('TIME')
+  local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  return math.max(ms, tonumber(redis.call('HGET', counters, 'clock') or '0'))
+end
+
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return {'missing'} end
 local payout = cjson.decode(raw)
@@ -12,15 +21,18 @@ if payout.status == ARGV[2] then return {'unchanged', raw} end
 -- paid is final; a disputed payout may still be confirmed once the dispute is settled
 if payout.status == 'paid' then return {'refused', raw} end
 
+local now = clock(KEYS[5])
+redis.call('HSET', KEYS[5], 'clock', string.format('%d', now))
 payout.status = ARGV[2]
-payout[ARGV[2] == 'paid' and 'paid_at' or 'disputed_at'] = tonumber(ARGV[3])
-payout[ARGV[2] == 'paid' and 'paid_by' or 'disputed_by'] = ARGV[4]
-if ARGV[5] ~= '' then payout.note = ARGV[5] end
+payout[ARGV[2] == 'paid' and 'paid_at' or 'disputed_at'] = now
+payout[ARGV[2] == 'paid' and 'paid_by' or 'disputed_by'] = ARGV[3]
+if ARGV[4] ~= '' then payout.note = ARGV[4] end
 local json = cjson.encode(payout)
 redis.call('HSET', KEYS[1], ARGV[1], json)
-if ARGV[2] == 'paid' then redis.call('ZREM', KEYS[2], ARGV[1]) end
+-- the pending index holds only payouts still awaiting their first verdict
+redis.call('ZREM', KEYS[2], ARGV[1])
 local seq = redis.call('HINCRBY', KEYS[3], 'seq', 1)
-redis.call('XADD', KEYS[4], seq .. '-0', 'type', 'payout_' .. ARGV[2], 'ts', ARGV[3],
-  'who', ARGV[4], 'payout', ARGV[1], 'table', payout.table, 'round', payout.round,
-  'spot', tostring(payout.spot), 'amount', string.format('%d', payout.amount), 'note', ARGV[5])
+redis.call('XADD', KEYS[4], seq .. '-0', 'type', 'payout_' .. ARGV[2], 'ts', string.format('%d', now),
+  'who', ARGV[3], 'payout', ARGV[1], 'table', payout.table, 'round', payout.round,
+  'spot', tostring(payout.spot), 'amount', string.format('%d', payout.amount), 'note', ARGV[4])
 return {'changed', json}

@@ -1,15 +1,22 @@
 -- put_pool: create a pool, or change its parameters without moving money (SPEC §4).
 --
 -- KEYS[1] {ns}/pool/<id>  hash   KEYS[2] {ns}/pool/<id>/journal  stream (id = seq-0)
--- KEYS[3] {ns}/pools      set of pool ids
+-- KEYS[3] {ns}/pools      set of pool ids   KEYS[4] {ns}/counters  hash (clock)
 -- ARGV[1] pool id  ARGV[2] reset (cents)  ARGV[3] rate_bp  ARGV[4] reserve_rate_bp
--- ARGV[5] cap (cents, -1: none)  ARGV[6] policy  ARGV[7] now (ms)  ARGV[8] who
+-- ARGV[5] cap (cents, -1: none)  ARGV[6] policy  ARGV[7] who
 -- returns: {"created"} | {"updated"} | {"unchanged"} | {"cap_below_value", value_cents}
 local UNIT = 10000
 local pool, journal = KEYS[1], KEYS[2]
 local names = {'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy'}
 local wanted = {ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]}
-local now, who = ARGV[7], ARGV[8]
+-- The controller clock: the Redis server's time in ms, never earlier than a time it gave
+-- before, so journal times rise with seq whichever worker or host made the request.
+local function clock(counters)
+  local t = redis.call('TIME')
+  local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  return math.max(ms, tonumber(redis.call('HGET', counters, 'clock') or '0'))
+end
+local now, who = string.format('%d', clock(KEYS[4])), ARGV[7]
 
 local function entry(seq, kind)
   local args = {'XADD', journal, seq .. '-0', 'type', kind, 'ts', now, 'who', who}
@@ -29,6 +36,7 @@ if not current[1] then
     'overflow_units', '0', 'hits', '0', 'won_cents', '0', 'seed_units', '0',
     'adjust_units', '0', 'created', now, 'version', '1')
   redis.call('SADD', KEYS[3], ARGV[1])
+  redis.call('HSET', KEYS[4], 'clock', now)
   local args = entry('1', 'created')
   table.insert(args, 'value_units')
   table.insert(args, value)
@@ -47,6 +55,7 @@ local value = tonumber(redis.call('HGET', pool, 'value'))
 if cap >= 0 and cap * UNIT < value then
   return {'cap_below_value', string.format('%d', math.floor(value / UNIT))}
 end
+redis.call('HSET', KEYS[4], 'clock', now)
 local seq = redis.call('HINCRBY', pool, 'seq', 1)
 redis.call('HSET', pool, 'reset', ARGV[2], 'rate_bp', ARGV[3], 'reserve_rate_bp', ARGV[4],
   'cap', ARGV[5], 'policy', ARGV[6])

@@ -1,20 +1,30 @@
 -- put_table: create or change a table's configuration under the global config version.
 --
--- KEYS[1] {ns}/table/<id>  hash   KEYS[2] {ns}/counters  hash (config_version, house_seq)
+-- KEYS[1] {ns}/table/<id>  hash   KEYS[2] {ns}/counters  hash (config_version, house_seq, clock)
 -- KEYS[3] {ns}/journal     stream: the house journal   KEYS[4] {ns}/tables  set of table ids
 -- ARGV[1] table id  ARGV[2] the config version the caller checked linked tables against
--- ARGV[3] config JSON (canonical)  ARGV[4] now (ms)  ARGV[5] who
+-- ARGV[3] config JSON (canonical)  ARGV[4] who
 -- returns: {"created", version} | {"updated", version} | {"unchanged", version} | {"stale"}
+-- The controller clock: the Redis server's time in ms, never earlier than a time it gave
+-- before, so journal times rise with seq whichever worker or host made the request.
+local function clock(counters)
+  local t = redis.call('TIME')
+  local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  return math.max(ms, tonumber(redis.call('HGET', counters, 'clock') or '0'))
+end
+
 local seen = redis.call('HGET', KEYS[2], 'config_version') or '0'
 if seen ~= ARGV[2] then return {'stale'} end
 local current = redis.call('HMGET', KEYS[1], 'config', 'version')
 if current[1] == ARGV[3] then return {'unchanged', current[2]} end
 
+local now = string.format('%d', clock(KEYS[2]))
+redis.call('HSET', KEYS[2], 'clock', now)
 local version = redis.call('HINCRBY', KEYS[2], 'config_version', 1)
 redis.call('HSET', KEYS[1], 'config', ARGV[3], 'version', version)
 redis.call('SADD', KEYS[4], ARGV[1])
 local seq = redis.call('HINCRBY', KEYS[2], 'house_seq', 1)
 local kind = current[1] and 'table_updated' or 'table_created'
-redis.call('XADD', KEYS[3], seq .. '-0', 'type', kind, 'ts', ARGV[4], 'who', ARGV[5],
+redis.call('XADD', KEYS[3], seq .. '-0', 'type', kind, 'ts', now, 'who', ARGV[4],
   'table', ARGV[1], 'config', ARGV[3])
 return {current[1] and 'updated' or 'created', version}

@@ -3,17 +3,17 @@
 -- KEYS[1] {ns}/round/<table>/<round>   hash: digest, static, dynamic, ts, who
 -- KEYS[2] {ns}/table/<table>           hash: version, last_seen, rounds
 -- KEYS[3] {ns}/journal                 stream: the house journal (id = seq-0)
--- KEYS[4] {ns}/counters                hash: house_seq, payout
+-- KEYS[4] {ns}/counters                hash: house_seq, payout, clock
 -- KEYS[5] {ns}/key/<sha256>            hash: the reporting API key (must not be revoked)
 -- KEYS[6] {ns}/payouts                 hash: payout id -> payout JSON
 -- KEYS[7] {ns}/payouts/pending         zset: pending payout ids
 -- KEYS[8+3i], KEYS[9+3i], KEYS[10+3i]  pool i: hash, journal stream, last-hits list
 --
--- ARGV[1] report digest   ARGV[2] table config version   ARGV[3] now (ms)
--- ARGV[4] plan JSON: {table, round, who, wagered, bets, fixed, envy,
+-- ARGV[1] report digest   ARGV[2] table config version
+-- ARGV[3] plan JSON: {table, round, who, wagered, bets, fixed, envy (decimal strings),
 --                     pools: [id...] (KEYS order), hits: [{pool, bet, bp, spot, player, outcome}],
 --                     envies: [{spot, outcome, receivers, total}]}
--- ARGV[5] the static part of the result (stored verbatim, returned on replay)
+-- ARGV[4] the static part of the result (stored verbatim, returned on replay)
 --
 -- returns: {"ok", static, dynamic} | {"replay", static, dynamic} | {"conflict"}
 --        | {"stale"} | {"revoked"} | {"missing_pool", id} | {"overflow", id}
@@ -27,6 +27,14 @@ local UNIT = 10000
 local MAX_UNITS = 1e15
 
 local function int(n) return string.format('%d', n) end
+
+-- The controller clock: the Redis server's time in ms, never earlier than a time it gave
+-- before, so journal times rise with seq whichever worker or host made the request.
+local function clock(counters)
+  local t = redis.call('TIME')
+  local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  return math.max(ms, tonumber(redis.call('HGET', counters, 'clock') or '0'))
+end
 
 local function divmod(a, b)  -- exact for non-negative integers a < 2^53, b > 0
   local r = math.fmod(a, b)
@@ -45,7 +53,7 @@ end
 
 local round_key, table_key, house_key, counters_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local apikey_key, payouts_key, pending_key = KEYS[5], KEYS[6], KEYS[7]
-local digest, version, now = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local digest, version = ARGV[1], ARGV[2]
 
 -- 1. Idempotency: the same report gets its first result, another report under the id a conflict.
 local stored = redis.call('HMGET', round_key, 'digest', 'static', 'dynamic')
@@ -57,7 +65,8 @@ local key_state = redis.call('HMGET', apikey_key, 'role', 'revoked')
 if not key_state[1] or key_state[2] then return {'revoked'} end
 if redis.call('HGET', table_key, 'version') ~= version then return {'stale'} end
 
-local plan = cjson.decode(ARGV[4])
+local plan = cjson.decode(ARGV[3])
+local now = clock(counters_key)
 local wagered = plan.wagered
 
 -- 2. Compute every pool's new state in locals.
@@ -150,10 +159,11 @@ for i, p in ipairs(pools) do
 end
 
 -- 3. Apply: every check has passed.
+redis.call('HSET', counters_key, 'clock', int(now))
 local house_seq = redis.call('HINCRBY', counters_key, 'house_seq', 1)
 redis.call('XADD', house_key, int(house_seq) .. '-0', 'type', 'round', 'ts', int(now),
   'table', plan.table, 'round', plan.round, 'who', plan.who, 'bets', int(plan.bets),
-  'wagered', int(wagered), 'fixed', int(plan.fixed), 'envy', int(plan.envy))
+  'wagered', int(wagered), 'fixed', plan.fixed, 'envy', plan.envy)
 for _, e in ipairs(plan.envies) do
   house_seq = redis.call('HINCRBY', counters_key, 'house_seq', 1)
   redis.call('XADD', house_key, int(house_seq) .. '-0', 'type', 'envy', 'ts', int(now),
@@ -193,8 +203,8 @@ end
 if payout_seq > 0 then redis.call('HSET', counters_key, 'payout', int(payout_seq)) end
 
 local dynamic = cjson.encode({jackpots = jackpots, pools = values})
-redis.call('HSET', round_key, 'digest', digest, 'static', ARGV[5], 'dynamic', dynamic,
+redis.call('HSET', round_key, 'digest', digest, 'static', ARGV[4], 'dynamic', dynamic,
   'ts', int(now), 'who', plan.who)
 redis.call('HSET', table_key, 'last_seen', int(now))
 redis.call('HINCRBY', table_key, 'rounds', 1)
-return {'ok', ARGV[5], dynamic}
+return {'ok', ARGV[4], dynamic}
