@@ -100,14 +100,19 @@ class Controller:
         secret = new_secret()
         return secret, self.api_keys.create(secret, role, tables, self.clock(), label)
 
-    def authenticate(self, secret: str | None) -> ApiKey:
-        """The key behind a bearer secret; cached briefly, re-checked by the round script."""
+    def authenticate(self, secret: str | None, rechecked_by_store: bool = False) -> ApiKey:
+        """The key behind a bearer secret, cached for key_cache_seconds; with
+        `rechecked_by_store` (round reports: the script refuses a revoked key) a cached key
+        is used without a refresh."""
         if not secret:
             raise UnauthenticatedError("an API key is required: Authorization: Bearer <key>")
         key_digest = digest(secret)
         cached = self._key_cache.get(key_digest)
         now = time.monotonic()
-        if cached is None or now - cached[0] > self.key_cache_seconds:
+        fresh = cached is not None and (
+            rechecked_by_store or now - cached[0] <= self.key_cache_seconds
+        )
+        if cached is None or not fresh:
             key = self.api_keys.lookup(key_digest)
             if key is None:
                 # misses are never cached: unknown tokens must not grow a worker's memory
@@ -444,7 +449,8 @@ def _plan(
             {"spot": e.spot, "outcome": e.outcome.value, "receivers": e.receivers, "total": e.total}
             for e in s.envies
         ),
-        static=json.dumps(static, separators=(",", ":")),
+        static=static,
+        static_json=json.dumps(static, separators=(",", ":")),
     )
 
 

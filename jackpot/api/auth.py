@@ -25,13 +25,14 @@ def bearer() -> str | None:
     return secret.strip() if scheme.lower() == "bearer" and secret.strip() else None
 
 
-def require(*roles: Role) -> Callable[[F], F]:
-    """401 without a valid key; 403 when its role is not one of `roles`."""
+def require(*roles: Role, rechecked_by_store: bool = False) -> Callable[[F], F]:
+    """401 without a valid key; 403 when its role is not one of `roles`. With
+    `rechecked_by_store` the store refuses a revoked key itself, so no lookup is repeated."""
 
     def decorate(view: F) -> F:
         @wraps(view)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            key = controller().authenticate(bearer())
+            key = controller().authenticate(bearer(), rechecked_by_store)
             if key.role not in roles:
                 allowed = ", ".join(r.value for r in roles)
                 raise ForbiddenError(f"this needs the role {allowed}; the key is {key.role.value}")

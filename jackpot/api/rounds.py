@@ -14,7 +14,7 @@ bp = Blueprint("rounds", __name__, url_prefix="/v1/rounds")
 
 
 @bp.post("")
-@require(Role.TABLE)
+@require(Role.TABLE, rechecked_by_store=True)  # the round script refuses a revoked key
 def report() -> Response:
     return jsonify(controller().report_round(json_body(), current_key(), bearer() or ""))
 

@@ -46,6 +46,11 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse `As`, `as`, `AS`, `10h`, `Td` into a card; raise CardError otherwise."""
+        known = _SPELLINGS.get(text) if isinstance(text, str) else None
+        return known if known is not None else cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> Card:
         if not isinstance(text, str):
             raise CardError("a card is a string such as 'As' or 'Td'")
         raw = text
@@ -75,6 +80,16 @@ class Card:
 
 
 FULL_DECK: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(DECK_SIZE))
+
+# Every accepted spelling of every card (As, as, AS, aS, 10h, ...): parsing is a lookup.
+_SPELLINGS: dict[str, Card] = {
+    spelling: card
+    for card in FULL_DECK
+    for rank in ((card.rank.char, "10") if card.rank is Rank.TEN else (card.rank.char,))
+    for spelling in {
+        r + s for r in {rank, rank.lower(), rank.upper()} for s in {card.suit, card.suit.upper()}
+    }
+}
 
 
 def overdrawn(cards: Iterable[Card], decks: int) -> list[Card]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jackpot.domain.outcomes import WINNING_OUTCOMES, Outcome
@@ -53,12 +53,13 @@ class PayLine:
 @dataclass(frozen=True, slots=True)
 class Paytable:
     lines: tuple[tuple[Outcome, PayLine], ...]
+    _by_outcome: dict[Outcome, PayLine] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_outcome", dict(self.lines))
 
     def line(self, outcome: Outcome) -> PayLine | None:
-        for name, line in self.lines:
-            if name is outcome:
-                return line
-        return None
+        return self._by_outcome.get(outcome)
 
     def resolved(self, first_pool: str) -> Paytable:
         """The paytable with every meter pay naming its pool (the default made explicit)."""

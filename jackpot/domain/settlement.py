@@ -73,12 +73,12 @@ def settle(report: RoundReport, table: TableConfig) -> Settlement:
 
     envy = [0] * len(placed)
     envies = []
+    hitters_by_spot: dict[int, list[int]] = {}
+    for i, (s, _) in enumerate(placed):
+        if _envy_line(paytable, outcomes[i]) is not None:
+            hitters_by_spot.setdefault(s.spot, []).append(i)
     for spot in report.spots:
-        hitters = [
-            i
-            for i, (s, _) in enumerate(placed)
-            if s is spot and _envy_line(paytable, outcomes[i]) is not None
-        ]
+        hitters = hitters_by_spot.get(spot.spot)
         if not hitters:
             continue
         # Several bets on one spot may hit different envy outcomes: the spot's best one counts.

@@ -4,11 +4,13 @@ is right whichever worker answers."""
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Sequence
 from typing import Any
 
 from prometheus_client import Counter, Histogram
 
+from jackpot.domain.outcomes import Outcome
 from jackpot.domain.settlement import Settlement
 
 ROUNDS = Counter("jackpot_rounds_total", "Round reports settled (replays not counted)")
@@ -27,15 +29,23 @@ LATENCY = Histogram(
 )
 
 
+# the labelled children a round touches, looked up once
+_BET_BY_OUTCOME = {o: BETS.labels(o.value) for o in Outcome}
+_PAID_FIXED, _PAID_ENVY, _PAID_JACKPOT = (PAID.labels(k) for k in ("fixed", "envy", "jackpot"))
+
+
 def record_round(settlement: Settlement, jackpots: Sequence[dict[str, Any]]) -> None:
     ROUNDS.inc()
-    for bet in settlement.bets:
-        BETS.labels(bet.outcome.value).inc()
-    WAGERED.inc(settlement.wagered)
-    PAID.labels("fixed").inc(settlement.fixed_paid)
-    PAID.labels("envy").inc(settlement.envy_paid)
+    for outcome, n in collections.Counter(bet.outcome for bet in settlement.bets).items():
+        _BET_BY_OUTCOME[outcome].inc(n)
+    if settlement.wagered:
+        WAGERED.inc(settlement.wagered)
+    if settlement.fixed_paid:
+        _PAID_FIXED.inc(settlement.fixed_paid)
+    if settlement.envy_paid:
+        _PAID_ENVY.inc(settlement.envy_paid)
     for jp in jackpots:
-        PAID.labels("jackpot").inc(int(jp["amount"]))
+        _PAID_JACKPOT.inc(int(jp["amount"]))
         JACKPOTS.labels(str(jp["pool"])).inc()
 
 

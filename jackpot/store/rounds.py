@@ -38,7 +38,8 @@ class MeterPlan:
     envy: int
     hits: tuple[dict[str, Any], ...]  # {pool (1-based index), bet, bp, spot, player, outcome}
     envies: tuple[dict[str, Any], ...]
-    static: str  # the result's Python-computed part, stored verbatim
+    static: dict[str, Any]  # the result's Python-computed part
+    static_json: str  # ... as stored verbatim and returned on a replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,13 +83,15 @@ class RoundStore:
         }
         result = self._s.settle_round(
             keys=keys,
-            args=[plan.digest, plan.table_version, json.dumps(body), plan.static],
+            args=[plan.digest, plan.table_version, json.dumps(body), plan.static_json],
         )
         status = result[0]
         if status == "conflict":
             raise RoundConflictError(plan.table, plan.round)
-        if status in ("ok", "replay"):
-            return StoredRound(SettleStatus(status), json.loads(result[1]), _dynamic(result[2]))
+        if status == "ok":
+            return StoredRound(SettleStatus.APPLIED, plan.static, _dynamic(result[2]))
+        if status == "replay":
+            return StoredRound(SettleStatus.REPLAYED, json.loads(result[1]), _dynamic(result[2]))
         if status in ("stale", "revoked"):
             return StoredRound(SettleStatus(status), {}, {})
         if status == "overflow":

@@ -15,7 +15,7 @@
 --                     envies: [{spot, outcome, receivers, total}]}
 -- ARGV[4] the static part of the result (stored verbatim, returned on replay)
 --
--- returns: {"ok", static, dynamic} | {"replay", static, dynamic} | {"conflict"}
+-- returns: {"ok", "", dynamic} | {"replay", static, dynamic} | {"conflict"}
 --        | {"stale"} | {"revoked"} | {"missing_pool", id} | {"overflow", id}
 -- dynamic = JSON {jackpots: [{id, pool, bet, amount}], pools: {id: value_cents}}
 --
@@ -28,13 +28,6 @@ local MAX_UNITS = 1e15
 
 local function int(n) return string.format('%d', n) end
 
--- The controller clock: the Redis server's time in ms, never earlier than a time it gave
--- before, so journal times rise with seq whichever worker or host made the request.
-local function clock(counters)
-  local t = redis.call('TIME')
-  local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  return math.max(ms, tonumber(redis.call('HGET', counters, 'clock') or '0'))
-end
 
 local function divmod(a, b)  -- exact for non-negative integers a < 2^53, b > 0
   local r = math.fmod(a, b)
@@ -63,16 +56,21 @@ if stored[1] then
 end
 local key_state = redis.call('HMGET', apikey_key, 'role', 'revoked')
 if not key_state[1] or key_state[2] then return {'revoked'} end
-if redis.call('HGET', table_key, 'version') ~= version then return {'stale'} end
+local table_row = redis.call('HMGET', table_key, 'version', 'rounds')
+if table_row[1] ~= version then return {'stale'} end
 
 local plan = cjson.decode(ARGV[3])
-local now = clock(counters_key)
+local counters = redis.call('HMGET', counters_key, 'payout', 'clock', 'house_seq')
+local time = redis.call('TIME')
+-- the controller clock: server time in ms, never earlier than a time it stamped before
+local now = math.max(tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000),
+  tonumber(counters[2] or '0'))
 local wagered = plan.wagered
 
 -- 2. Compute every pool's new state in locals.
 local fields = {'value', 'reserve', 'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy', 'seq'}
 local pools = {}
-local payout_seq = tonumber(redis.call('HGET', counters_key, 'payout') or '0')
+local payout_seq = tonumber(counters[1] or '0')
 local jackpots = {}
 
 local function record(p, entry)
@@ -159,13 +157,12 @@ for i, p in ipairs(pools) do
 end
 
 -- 3. Apply: every check has passed.
-redis.call('HSET', counters_key, 'clock', int(now))
-local house_seq = redis.call('HINCRBY', counters_key, 'house_seq', 1)
+local house_seq = tonumber(counters[3] or '0') + 1
 redis.call('XADD', house_key, int(house_seq) .. '-0', 'type', 'round', 'ts', int(now),
   'table', plan.table, 'round', plan.round, 'who', plan.who, 'bets', int(plan.bets),
   'wagered', int(wagered), 'fixed', plan.fixed, 'envy', plan.envy)
 for _, e in ipairs(plan.envies) do
-  house_seq = redis.call('HINCRBY', counters_key, 'house_seq', 1)
+  house_seq = house_seq + 1
   redis.call('XADD', house_key, int(house_seq) .. '-0', 'type', 'envy', 'ts', int(now),
     'table', plan.table, 'round', plan.round, 'who', plan.who, 'spot', int(e.spot),
     'outcome', e.outcome, 'receivers', int(e.receivers), 'amount', int(e.total))
@@ -200,11 +197,13 @@ for _, p in ipairs(pools) do
   end
   values[p.id] = (divmod(p.v, UNIT))
 end
-if payout_seq > 0 then redis.call('HSET', counters_key, 'payout', int(payout_seq)) end
+redis.call('HSET', counters_key, 'house_seq', int(house_seq), 'clock', int(now),
+  'payout', int(payout_seq))
 
 local dynamic = cjson.encode({jackpots = jackpots, pools = values})
 redis.call('HSET', round_key, 'digest', digest, 'static', ARGV[4], 'dynamic', dynamic,
   'ts', int(now), 'who', plan.who)
-redis.call('HSET', table_key, 'last_seen', int(now))
-redis.call('HINCRBY', table_key, 'rounds', 1)
-return {'ok', ARGV[4], dynamic}
+redis.call('HSET', table_key, 'last_seen', int(now),
+  'rounds', int(tonumber(table_row[2] or '0') + 1))
+-- the caller has the static part already: only a replay needs it back
+return {'ok', '', dynamic}
