@@ -19,7 +19,9 @@ from typing import Any, TextIO
 
 import httpx
 
+from jackpot.cli.argtypes import non_negative, positive
 from jackpot.cli.local import local_controller
+from jackpot.cli.runtime import exit_on_sigterm
 from jackpot.errors import JackpotError
 from jackpot.settings import Settings
 from jackpot.store.embedded import free_port
@@ -49,10 +51,10 @@ def parser() -> argparse.ArgumentParser:
         prog="war-floor",
         description="Deal Casino War at simulated tables and report every round to a controller.",
     )
-    p.add_argument("--tables", type=_positive, default=4, help="tables on the floor (default 4)")
+    p.add_argument("--tables", type=positive, default=4, help="tables on the floor (default 4)")
     p.add_argument(
         "--rounds",
-        type=_non_negative,
+        type=non_negative,
         default=100,
         help="rounds per table (default 100; 0 only delivers the journal's backlog)",
     )
@@ -123,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the floor; the process exit status."""
     p = parser()
     args = p.parse_args(argv)
+    exit_on_sigterm()
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -238,20 +241,6 @@ def readable(s: dict[str, Any]) -> list[str]:
 def _show(entry: Entry, answer: RoundAnswer) -> None:
     for line in describe(answer):
         print(line, file=sys.stderr, flush=True)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must not be negative")
-    return value
 
 
 if __name__ == "__main__":

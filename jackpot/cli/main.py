@@ -7,6 +7,7 @@ import sys
 
 from jackpot import __version__
 from jackpot.cli import demo, keys, math_cmd, serve, worker
+from jackpot.cli.runtime import exit_on_sigterm
 
 
 def parser() -> argparse.ArgumentParser:
@@ -22,6 +23,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    exit_on_sigterm()
     return int(args.func(args))
 
 

@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from jackpot.cli.argtypes import non_negative, positive
 from jackpot.domain.odds import MAX_DECKS, OutcomeReturn, PaytableReturn, paytable_return
 from jackpot.domain.paytable import FULL_METER_BP, SEED_PAYTABLE, PayLine, Paytable
 from jackpot.errors import ValidationError
@@ -32,17 +33,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--paytable", type=Path, metavar="FILE", help="JSON paytable (default: seed)"
     )
-    parser.add_argument("--wager", type=_positive, default=500, metavar="CENTS")
+    parser.add_argument("--wager", type=positive, default=500, metavar="CENTS")
     parser.add_argument(
         "--meter",
-        type=_non_negative,
+        type=non_negative,
         default=100_000,
         metavar="CENTS",
         help="meter assumed when a percentage pay hits (default: 100000)",
     )
     parser.add_argument(
         "--other-bets",
-        type=_non_negative,
+        type=non_negative,
         default=6,
         metavar="N",
         help="other qualifying bets at the table, each on its own spot (default: 6)",
@@ -176,18 +177,4 @@ def _decks(text: str) -> int:
     value = int(text)
     if not 1 <= value <= MAX_DECKS:
         raise argparse.ArgumentTypeError(f"must be 1..{MAX_DECKS}")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be a positive integer")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must not be negative")
     return value

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -20,3 +22,13 @@ def store_url(settings: Settings) -> Iterator[str]:
         yield embedded.url
     finally:
         embedded.stop()
+
+
+def exit_on_sigterm() -> None:
+    """SIGTERM (a service manager's stop) unwinds like Ctrl-C: every `finally` runs, so the
+    embedded store and any gunicorn the command started are stopped, not orphaned."""
+
+    def stop(signum: int, _frame: object) -> None:
+        sys.exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
