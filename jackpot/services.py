@@ -19,7 +19,7 @@ from jackpot import metrics
 from jackpot.domain.auth import ApiKey, Role, digest, new_secret
 from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.domain.meter import UNITS_PER_CENT, PoolState
-from jackpot.domain.report import parse_envelope, parse_report
+from jackpot.domain.report import body_digest, parse_envelope, parse_report
 from jackpot.domain.settlement import Settlement, settle
 from jackpot.domain.validate import (
     expect_int,
@@ -144,7 +144,7 @@ class Controller:
     def last_hits(self, pool: str) -> list[dict[str, Any]]:
         hits = self.config.last_hits(pool)
         ids = [str(h["id"]) for h in hits]
-        statuses = {p["id"]: p["status"] for p in self._payouts_by_id(ids)}
+        statuses = {p["id"]: p["status"] for p in self.payouts.many(ids)}
         # what a sign shows: never the player's id or the round
         return [
             {
@@ -153,12 +153,6 @@ class Controller:
             }
             for h in hits
         ]
-
-    def _payouts_by_id(self, ids: list[str]) -> list[dict[str, Any]]:
-        if not ids:
-            return []
-        raws = self.client.hmget(self.keys.payouts, ids)
-        return [json.loads(r) for r in raws if r]
 
     def adjust(self, pool: str, body: Any, who: str) -> dict[str, Any]:
         """An audited manual movement of a pool's money, applied once per adjustment id."""
@@ -281,9 +275,7 @@ class Controller:
         """Settle a round report: one script call, idempotent under (table, round)."""
         table, round_id = parse_envelope(body)
         self._authorize_table(key, table)
-        report_digest = hashlib.sha256(
-            json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
-        ).hexdigest()
+        report_digest = body_digest(body)
         refresh = False
         for _ in range(MAX_STALE_RETRIES):
             record = self._table_cached(table, refresh)

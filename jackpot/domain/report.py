@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from jackpot.domain.cards import Card, CardError, overdrawn
+from jackpot.domain.cards import Card, CardError
 from jackpot.domain.config import TableConfig
 from jackpot.domain.validate import (
     expect_bool,
@@ -63,10 +63,6 @@ class RoundReport:
             "spots": [_spot_json(s) for s in self.spots],
         }
 
-    def digest(self) -> str:
-        body = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(body.encode()).hexdigest()
-
     def bets(self) -> list[tuple[Spot, Bet]]:
         """Every bet in settlement order: spot order, then the order reported."""
         return [(spot, bet) for spot in self.spots for bet in spot.bets]
@@ -90,6 +86,13 @@ def _spot_json(spot: Spot) -> dict[str, Any]:
             for b in spot.bets
         ]
     return out
+
+
+def body_digest(raw: Any) -> str:
+    """The idempotency digest of a report: SHA-256 of its body as canonical JSON (sorted
+    keys). A retry resends the same body; another body under the same id is a conflict."""
+    body = json.dumps(raw, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
 
 
 def parse_envelope(raw: Any) -> tuple[str, str]:
@@ -169,8 +172,6 @@ def _check_shoe(
     seen += war[:1] if community else war  # one physical community war card
     if dealer_war is not None:
         seen.append(("dealer.war_card", dealer_war))
-    if not overdrawn((card for _, card in seen), decks):
-        return
     counts: dict[Card, int] = {}
     for field, card in seen:
         counts[card] = counts.get(card, 0) + 1

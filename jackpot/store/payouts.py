@@ -24,12 +24,15 @@ class PayoutStore:
             raise NotFoundError("payout", payout)
         return dict(json.loads(raw))
 
+    def many(self, ids: list[str]) -> list[dict[str, Any]]:
+        """The payouts with these ids that exist, in one read."""
+        raws = self._r.hmget(self._k.payouts, ids) if ids else []
+        return [json.loads(r) for r in raws if r]
+
     def list(self, status: str | None, limit: int) -> list[dict[str, Any]]:
         """Payouts, newest first; pending ones come from their own index."""
         if status == "pending":
-            ids = self._r.zrevrange(self._k.payouts_pending, 0, limit - 1)
-            raws = self._r.hmget(self._k.payouts, ids) if ids else []
-            return [json.loads(r) for r in raws if r]
+            return self.many(self._r.zrevrange(self._k.payouts_pending, 0, limit - 1))
         out = []
         for _, raw in self._r.hscan_iter(self._k.payouts, count=1000):
             payout = json.loads(raw)

@@ -9,8 +9,16 @@ from redis import Redis
 from redis.commands.core import Script
 
 
-def _source(name: str) -> str:
+def _read(name: str) -> str:
     return resources.files("jackpot.store").joinpath("lua", f"{name}.lua").read_text()
+
+
+# scripts that stamp time get the shared controller clock put before them
+CLOCKED = frozenset({"put_pool", "put_table", "payout_status", "adjust_pool"})
+
+
+def _source(name: str) -> str:
+    return (_read("clock") + "\n" if name in CLOCKED else "") + _read(name)
 
 
 @dataclass(frozen=True, slots=True)

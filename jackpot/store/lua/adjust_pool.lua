@@ -5,16 +5,10 @@
 -- KEYS[4] {ns}/counters  hash (clock)
 -- ARGV[1] adjustment id  ARGV[2] digest of the request  ARGV[3] target ("visible" | "reserve")
 -- ARGV[4] amount in units (signed)  ARGV[5] reason  ARGV[6] who
+-- uses: clock(counters) from clock.lua, which the loader puts before this script
 -- returns: {"applied", value_units, reserve_units} | {"replay"} | {"conflict"} | {"missing"}
 --        | {"negative"} | {"over_cap"}
 local UNIT = 10000
--- The controller clock: the Redis server's time in ms, never earlier than a time it gave
--- before, so journal times rise with seq whichever worker or host made the request.
-local function clock(counters)
-  local t = redis.call('TIME')
-  local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  return math.max(ms, tonumber(redis.call('HGET', counters, 'clock') or '0'))
-end
 local seen = redis.call('HGET', KEYS[3], ARGV[1])
 if seen then
   if seen == ARGV[2] then return {'replay'} end

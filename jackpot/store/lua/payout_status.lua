@@ -5,15 +5,8 @@
 -- KEYS[5] {ns}/counters  hash (clock)
 -- ARGV[1] payout id  ARGV[2] new status ("paid" | "disputed")  ARGV[3] who
 -- ARGV[4] note (may be empty)
+-- uses: clock(counters) from clock.lua, which the loader puts before this script
 -- returns: {"changed", json} | {"unchanged", json} | {"missing"} | {"refused", json}
--- The controller clock: the Redis server's time in ms, never earlier than a time it gave
--- before, so journal times rise with seq whichever worker or host made the request.
-local function clock(counters)
-  local t = redis.call('TIME')
-  local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  return math.max(ms, tonumber(redis.call('HGET', counters, 'clock') or '0'))
-end
-
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return {'missing'} end
 local payout = cjson.decode(raw)

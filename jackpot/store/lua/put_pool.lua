@@ -4,18 +4,12 @@
 -- KEYS[3] {ns}/pools      set of pool ids   KEYS[4] {ns}/counters  hash (clock)
 -- ARGV[1] pool id  ARGV[2] reset (cents)  ARGV[3] rate_bp  ARGV[4] reserve_rate_bp
 -- ARGV[5] cap (cents, -1: none)  ARGV[6] policy  ARGV[7] who
+-- uses: clock(counters) from clock.lua, which the loader puts before this script
 -- returns: {"created"} | {"updated"} | {"unchanged"} | {"cap_below_value", value_cents}
 local UNIT = 10000
 local pool, journal = KEYS[1], KEYS[2]
 local names = {'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy'}
 local wanted = {ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]}
--- The controller clock: the Redis server's time in ms, never earlier than a time it gave
--- before, so journal times rise with seq whichever worker or host made the request.
-local function clock(counters)
-  local t = redis.call('TIME')
-  local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  return math.max(ms, tonumber(redis.call('HGET', counters, 'clock') or '0'))
-end
 local now, who = string.format('%d', clock(KEYS[4])), ARGV[7]
 
 local function entry(seq, kind)

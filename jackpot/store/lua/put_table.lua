@@ -4,15 +4,8 @@
 -- KEYS[3] {ns}/journal     stream: the house journal   KEYS[4] {ns}/tables  set of table ids
 -- ARGV[1] table id  ARGV[2] the config version the caller checked linked tables against
 -- ARGV[3] config JSON (canonical)  ARGV[4] who
+-- uses: clock(counters) from clock.lua, which the loader puts before this script
 -- returns: {"created", version} | {"updated", version} | {"unchanged", version} | {"stale"}
--- The controller clock: the Redis server's time in ms, never earlier than a time it gave
--- before, so journal times rise with seq whichever worker or host made the request.
-local function clock(counters)
-  local t = redis.call('TIME')
-  local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  return math.max(ms, tonumber(redis.call('HGET', counters, 'clock') or '0'))
-end
-
 local seen = redis.call('HGET', KEYS[2], 'config_version') or '0'
 if seen ~= ARGV[2] then return {'stale'} end
 local current = redis.call('HMGET', KEYS[1], 'config', 'version')
