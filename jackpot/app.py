@@ -7,7 +7,8 @@ import time
 import redis
 from flask import Flask, Response, g, request
 
-from jackpot.api import errors, health, journal, payouts, pools, reports, rounds, tables
+from jackpot.api import errors, health, hotpath, journal, payouts, pools, reports, rounds, tables
+from jackpot.api.body import MAX_BODY_BYTES
 from jackpot.metrics import observe_request
 from jackpot.services import Controller
 from jackpot.settings import Settings
@@ -48,7 +49,9 @@ def create_app(settings: Settings | None = None, redis_url: str | None = None) -
     app = Flask(__name__, static_folder="api/static", static_url_path="/static")
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.config["JACKPOT_SETTINGS"] = settings
-    app.extensions["jackpot"] = create_controller(settings, url)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    controller = create_controller(settings, url)
+    app.extensions["jackpot"] = controller
     for blueprint in (
         health.bp,
         pools.bp,
@@ -74,4 +77,5 @@ def create_app(settings: Settings | None = None, redis_url: str | None = None) -
         )
         return response
 
+    hotpath.mount(app, controller)
     return app

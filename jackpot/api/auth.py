@@ -19,10 +19,21 @@ def controller() -> Controller:
     return cast(Controller, current_app.extensions["jackpot"])
 
 
-def bearer() -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, secret = header.partition(" ")
+def bearer_secret(header: str | None) -> str | None:
+    """The secret of an `Authorization: Bearer <key>` header, or None."""
+    scheme, _, secret = (header or "").partition(" ")
     return secret.strip() if scheme.lower() == "bearer" and secret.strip() else None
+
+
+def bearer() -> str | None:
+    return bearer_secret(request.headers.get("Authorization"))
+
+
+def check_role(key: ApiKey, roles: tuple[Role, ...]) -> None:
+    """403 when the key's role is not one of `roles`."""
+    if key.role not in roles:
+        allowed = ", ".join(r.value for r in roles)
+        raise ForbiddenError(f"this needs the role {allowed}; the key is {key.role.value}")
 
 
 def require(*roles: Role, rechecked_by_store: bool = False) -> Callable[[F], F]:
@@ -33,9 +44,7 @@ def require(*roles: Role, rechecked_by_store: bool = False) -> Callable[[F], F]:
         @wraps(view)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             key = controller().authenticate(bearer(), rechecked_by_store)
-            if key.role not in roles:
-                allowed = ", ".join(r.value for r in roles)
-                raise ForbiddenError(f"this needs the role {allowed}; the key is {key.role.value}")
+            check_role(key, roles)
             g.api_key = key
             return view(*args, **kwargs)
 

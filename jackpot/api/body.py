@@ -10,9 +10,17 @@ from flask import request
 from jackpot.errors import ValidationError
 
 
+# A 7-spot round is about 1 kB and a full Stadium round a few tens of kB.
+MAX_BODY_BYTES = 1 << 20
+
+
 def json_body() -> Any:
     """The request's JSON; a body that is not JSON is a 400 naming no field."""
-    raw = request.get_data(cache=True)
+    return parse_json(request.get_data(cache=True))
+
+
+def parse_json(raw: bytes) -> Any:
+    """A request body as JSON, strictly (no NaN or Infinity)."""
     if not raw:
         raise ValidationError(None, "the request body must be a JSON object", "not_an_object")
     try:

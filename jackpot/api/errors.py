@@ -1,8 +1,14 @@
-"""Every failure becomes the API.md error body: {"error": {"code", "message", "field"}}."""
+"""Every failure becomes the API.md error body: {"error": {"code", "message", "field"}}.
+
+The mapping from an exception to its answer is plain data (`ErrorReply`), so the Flask
+handlers and the WSGI hot path for round reports (`jackpot.api.hotpath`) answer alike.
+"""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from typing import Any
 
 import redis
 from flask import Flask, Response, jsonify
@@ -12,44 +18,69 @@ from jackpot.errors import JackpotError, StoreUnavailableError
 
 log = logging.getLogger("jackpot.api")
 
+# the store did not answer (a timeout may come after the script ran)
+STORE_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)
 
-def error_body(status: int, code: str, message: str, field: str | None = None) -> Response:
+
+@dataclass(frozen=True, slots=True)
+class ErrorReply:
+    status: int
+    body: dict[str, Any]
+    headers: tuple[tuple[str, str], ...]
+
+
+def error_reply(status: int, code: str, message: str, field: str | None = None) -> ErrorReply:
     error: dict[str, str] = {"code": code, "message": message}
     if field is not None:
         error["field"] = field
-    response = jsonify({"error": error})
-    response.status_code = status
+    headers: tuple[tuple[str, str], ...] = ()
     if status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="jackpot"'
+        headers = (("WWW-Authenticate", 'Bearer realm="jackpot"'),)
+    elif status == 503:
+        headers = (("Retry-After", "1"),)
+    return ErrorReply(status, {"error": error}, headers)
+
+
+def domain_error(exc: JackpotError) -> ErrorReply:
+    if exc.status >= 500:
+        log.error("%s: %s", type(exc).__name__, exc.message)
+    return error_reply(exc.status, exc.code, exc.message, exc.field)
+
+
+def store_down(exc: redis.RedisError) -> ErrorReply:
+    log.warning("store unavailable: %s", exc)
+    err = StoreUnavailableError(
+        "the meter store did not answer; resend the same request: rounds and adjustments "
+        "are idempotent, so a resend applies them at most once"
+    )
+    return error_reply(err.status, err.code, err.message)
+
+
+def http_error(exc: HTTPException) -> ErrorReply:
+    status = exc.code or 500
+    code = (exc.name or "error").lower().replace(" ", "_")
+    return error_reply(status, code, exc.description or exc.name)
+
+
+def as_response(reply: ErrorReply) -> Response:
+    response = jsonify(reply.body)
+    response.status_code = reply.status
+    for name, value in reply.headers:
+        response.headers[name] = value
     return response
 
 
 def register(app: Flask) -> None:
     @app.errorhandler(JackpotError)
     def on_domain(exc: JackpotError) -> Response:
-        if exc.status >= 500:
-            log.error("%s: %s", type(exc).__name__, exc.message)
-        response = error_body(exc.status, exc.code, exc.message, exc.field)
-        if exc.status == 503:
-            response.headers["Retry-After"] = "1"
-        return response
+        return as_response(domain_error(exc))
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)
     @app.errorhandler(redis.BusyLoadingError)
     def on_store_down(exc: redis.RedisError) -> Response:
-        log.warning("store unavailable: %s", exc)
-        # A timeout may come after the script ran: say so, and that a resend is safe.
-        err = StoreUnavailableError(
-            "the meter store did not answer; resend the same request: rounds and adjustments "
-            "are idempotent, so a resend applies them at most once"
-        )
-        response = error_body(err.status, err.code, err.message)
-        response.headers["Retry-After"] = "1"
-        return response
+        return as_response(store_down(exc))
 
     @app.errorhandler(HTTPException)
     def on_http(exc: HTTPException) -> Response:
-        status = exc.code or 500
-        code = (exc.name or "error").lower().replace(" ", "_")
-        return error_body(status, code, exc.description or exc.name)
+        return as_response(http_error(exc))

@@ -1,0 +1,108 @@
+"""`POST /v1/rounds` served ahead of Flask's dispatch: the hot path.
+
+Nearly every request a controller answers is a round report, and the routing, request
+context and hooks Flask wraps around a view cost as much CPU as settling the round itself.
+This WSGI middleware answers exactly `POST /v1/rounds` with the same `report_round` the
+Flask view calls, the same error bodies (`jackpot.api.errors`) and the same request metrics;
+every other request, `/v1/rounds` with any other method included, goes on to Flask.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterable
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any
+
+from flask import Flask
+
+from jackpot.api.body import MAX_BODY_BYTES
+from jackpot.api.errors import STORE_DOWN, ErrorReply, domain_error, error_reply, store_down
+from jackpot.api.rounds import report_round
+from jackpot.errors import JackpotError
+from jackpot.metrics import observe_request
+from jackpot.services import Controller
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+log = logging.getLogger("jackpot.api")
+
+ROUTE = "/v1/rounds"
+_STATUS_LINES = {s.value: f"{s.value} {s.phrase}" for s in HTTPStatus}
+
+
+class RoundsHotPath:
+    def __init__(self, app: Flask, controller: Controller) -> None:
+        self._next: WSGIApplication = app.wsgi_app
+        self._controller = controller
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") != ROUTE or environ.get("REQUEST_METHOD") != "POST":
+            return self._next(environ, start_response)
+        started = time.perf_counter()
+        status, body, headers = self._answer(environ)
+        data = json.dumps(body, separators=(",", ":")).encode() + b"\n"
+        start_response(
+            _STATUS_LINES[status],
+            [("Content-Type", "application/json"), ("Content-Length", str(len(data))), *headers],
+        )
+        observe_request("POST", ROUTE, status, time.perf_counter() - started)
+        return [data]
+
+    def _answer(self, environ: WSGIEnvironment) -> tuple[int, Any, tuple[tuple[str, str], ...]]:
+        try:
+            raw = _read_body(environ)
+            if raw is None:
+                reply = error_reply(
+                    413, "request_entity_too_large", f"the body may hold {MAX_BODY_BYTES} bytes"
+                )
+            else:
+                authorization = environ.get("HTTP_AUTHORIZATION")
+                return 200, report_round(self._controller, authorization, raw), ()
+        except JackpotError as exc:
+            reply = domain_error(exc)
+        except STORE_DOWN as exc:
+            reply = store_down(exc)
+        except Exception:
+            log.exception("Exception on %s [POST]", ROUTE)
+            reply = _internal()
+        return reply.status, reply.body, reply.headers
+
+
+def _read_body(environ: WSGIEnvironment) -> bytes | None:
+    """The body, or None when it is longer than MAX_BODY_BYTES (as Werkzeug reads it: by
+    Content-Length, else to the end of a terminated stream such as a chunked one)."""
+    stream = environ["wsgi.input"]
+    length = environ.get("CONTENT_LENGTH")
+    if length:
+        try:
+            size = int(length)
+        except ValueError:
+            size = -1
+        if size < 0:
+            return b""
+        if size > MAX_BODY_BYTES:
+            return None
+        return bytes(stream.read(size))
+    if environ.get("wsgi.input_terminated"):
+        raw = bytes(stream.read(MAX_BODY_BYTES + 1))
+        return None if len(raw) > MAX_BODY_BYTES else raw
+    return b""
+
+
+def _internal() -> ErrorReply:
+    return error_reply(
+        500,
+        "internal_server_error",
+        "The server encountered an internal error and was unable to complete your request. "
+        "Either the server is overloaded or there is an error in the application.",
+    )
+
+
+def mount(app: Flask, controller: Controller) -> None:
+    """Put the hot path in front of the app's own WSGI callable (the test client goes
+    through it too)."""
+    app.wsgi_app = RoundsHotPath(app, controller)  # type: ignore[method-assign]
