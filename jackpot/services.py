@@ -15,7 +15,7 @@ from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
-from jackpot import metrics
+from jackpot import jsonio, metrics
 from jackpot.domain.auth import ApiKey, Role, digest, new_secret
 from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.domain.meter import UNITS_PER_CENT, PoolState
@@ -442,7 +442,7 @@ def _plan(
             for e in s.envies
         ),
         static=static,
-        static_json=json.dumps(static, separators=(",", ":")),
+        static_json=jsonio.dumps(static),
     )
 
 

@@ -9,7 +9,6 @@ from flask import request
 
 from jackpot.errors import ValidationError
 
-
 # A 7-spot round is about 1 kB and a full Stadium round a few tens of kB.
 MAX_BODY_BYTES = 1 << 20
 

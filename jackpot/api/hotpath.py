@@ -9,7 +9,6 @@ every other request, `/v1/rounds` with any other method included, goes on to Fla
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Iterable
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
+from jackpot import jsonio
 from jackpot.api.body import MAX_BODY_BYTES
 from jackpot.api.errors import STORE_DOWN, ErrorReply, domain_error, error_reply, store_down
 from jackpot.api.rounds import report_round
@@ -44,7 +44,7 @@ class RoundsHotPath:
             return self._next(environ, start_response)
         started = time.perf_counter()
         status, body, headers = self._answer(environ)
-        data = json.dumps(body, separators=(",", ":")).encode() + b"\n"
+        data = jsonio.dumps(body) + b"\n"
         start_response(
             _STATUS_LINES[status],
             [("Content-Type", "application/json"), ("Content-Length", str(len(data))), *headers],

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any
 
+from jackpot import jsonio
 from jackpot.domain.cards import Card, CardError
 from jackpot.domain.config import TableConfig
 from jackpot.domain.validate import (
@@ -91,8 +91,7 @@ def _spot_json(spot: Spot) -> dict[str, Any]:
 def body_digest(raw: Any) -> str:
     """The idempotency digest of a report: SHA-256 of its body as canonical JSON (sorted
     keys). A retry resends the same body; another body under the same id is a conflict."""
-    body = json.dumps(raw, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(body.encode()).hexdigest()
+    return hashlib.sha256(jsonio.canonical(raw)).hexdigest()
 
 
 def parse_envelope(raw: Any) -> tuple[str, str]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from redis import Redis
 
+from jackpot import jsonio
 from jackpot.errors import JackpotError, MeterLimitError, RoundConflictError
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
@@ -39,7 +40,7 @@ class MeterPlan:
     hits: tuple[dict[str, Any], ...]  # {pool (1-based index), bet, bp, spot, player, outcome}
     envies: tuple[dict[str, Any], ...]
     static: dict[str, Any]  # the result's Python-computed part
-    static_json: str  # ... as stored verbatim and returned on a replay
+    static_json: bytes  # ... as stored verbatim and returned on a replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +84,7 @@ class RoundStore:
         }
         result = self._s.settle_round(
             keys=keys,
-            args=[plan.digest, plan.table_version, json.dumps(body), plan.static_json],
+            args=[plan.digest, plan.table_version, jsonio.dumps(body), plan.static_json],
         )
         status = result[0]
         if status == "conflict":

@@ -1,0 +1,205 @@
+"""What the round script costs Redis on its own, without load: one client, one round at a
+time, on a redis-server started as the embedded store starts it (AOF, appendfsync always).
+
+`python bench/run.py` measures Redis under the HTTP load, where the script shares two
+CPUs with gunicorn and the load generator: its `usec` in INFO commandstats is wall-clock
+time, and grows whenever the server is preempted mid-script. This benchmark measures the
+same script uncontended, next to a *skeleton*: a script making the same Redis commands with
+the same shapes of arguments (keys, field names, a 7-spot result) for a round without hits
+or envy, and no Lua logic at all. The skeleton is the floor of what these reads and writes
+cost on this machine; the ratio says what the script's own logic adds.
+
+    python bench/bench_script.py [--rounds 4000] [--slices 4] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import redis
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from jackpot.cli.demo import deal  # noqa: E402
+from jackpot.domain.auth import Role  # noqa: E402
+from jackpot.services import Controller  # noqa: E402
+from jackpot.store.embedded import free_port, server_args, wait_ready  # noqa: E402
+from jackpot.store.keys import Keys  # noqa: E402
+
+TARGET_US = 50.0
+
+# settle_round's commands for a 7-spot round without hits or envy, with fixed values
+SKELETON = """
+local n = ARGV[3]
+redis.call('HMGET', KEYS[1], 'digest', 'static', 'dynamic')
+redis.call('HMGET', KEYS[5], 'role', 'revoked')
+redis.call('HMGET', KEYS[2], 'version', 'rounds')
+redis.call('HMGET', KEYS[4], 'payout', 'clock', 'house_seq')
+redis.call('TIME')
+redis.call('HMGET', KEYS[6], 'value', 'reserve', 'reset', 'rate_bp', 'reserve_rate_bp', 'cap',
+  'policy', 'seq')
+redis.call('XADD', KEYS[3], n .. '-0', 'type', 'round', 'ts', '1763800000000', 'table',
+  'BENCH-1', 'round', 'r1234567', 'who', 'table:0123abcd', 'bets', '7', 'wagered', '3500',
+  'fixed', '0', 'envy', '0')
+redis.call('XADD', KEYS[7], n .. '-0', 'type', 'contribution', 'ts', '1763800000000', 'table',
+  'BENCH-1', 'round', 'r1234567', 'who', 'table:0123abcd', 'wagered', '3500', 'bets', '7',
+  'to_visible_units', '1750000', 'to_reserve_units', '350000', 'overflow_units', '0',
+  'value_units', '1234567890', 'reserve_units', '12345678')
+redis.call('HSET', KEYS[6], 'value', '1234567890', 'reserve', '12345678', 'seq', n)
+redis.call('HINCRBY', KEYS[6], 'in_cents', 3500)
+redis.call('HINCRBY', KEYS[6], 'bets', 7)
+redis.call('HINCRBY', KEYS[6], 'contrib_units', 2100000)
+redis.call('HSET', KEYS[4], 'house_seq', n, 'clock', '1763800000000', 'payout', '0')
+local dynamic = '{"jackpots":{},"pools":{"bench":123456}}'
+redis.call('HSET', KEYS[1], 'digest', ARGV[1], 'static', ARGV[2], 'dynamic', dynamic,
+  'ts', '1763800000000', 'who', 'table:0123abcd')
+redis.call('HSET', KEYS[2], 'last_seen', '1763800000000', 'rounds', n)
+return {'ok', '', dynamic}
+"""
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rounds", type=int, default=4000, help="rounds per kind and slice")
+    p.add_argument("--slices", type=int, default=4, help="alternating slices of each kind")
+    p.add_argument("--fsync", default="always", choices=["always", "everysec"])
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    if args.rounds < 1 or args.slices < 1:
+        p.error("--rounds and --slices must be positive")
+    return args
+
+
+def evalsha_stats(client: redis.Redis) -> tuple[float, float, float]:
+    """(calls, usec) of EVALSHA and the server's CPU seconds so far."""
+    info = client.info("everything")
+    stat = info.get("cmdstat_evalsha", {"calls": 0, "usec": 0})
+    return float(stat["calls"]), float(stat["usec"]), info["used_cpu_sys"] + info["used_cpu_user"]
+
+
+class Totals:
+    def __init__(self) -> None:
+        self.calls = self.usec = self.cpu = 0.0
+
+    def add(self, before: tuple[float, float, float], after: tuple[float, float, float]) -> None:
+        self.calls += after[0] - before[0]
+        self.usec += after[1] - before[1]
+        self.cpu += after[2] - before[2]
+
+    def as_dict(self) -> dict[str, float]:
+        return {
+            "calls": self.calls,
+            "usec_per_call": self.usec / self.calls,
+            "cpu_us_per_call": self.cpu / self.calls * 1e6,
+        }
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    data = Path(tempfile.mkdtemp(prefix="bench-script-"))
+    port = free_port()
+    argv = server_args(data, port)
+    argv[argv.index("--appendfsync") + 1] = args.fsync
+    server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        wait_ready(url)
+        client = redis.Redis.from_url(url, decode_responses=True)
+        version = client.info("server")["redis_version"]
+        ctl = Controller(client, Keys("bench"))
+        ctl.put_pool("bench", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
+        tables = [f"BENCH-{i}" for i in range(1, 9)]
+        for t in tables:
+            ctl.put_table(t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
+        secret, key = ctl.create_key(Role.TABLE, frozenset(tables))
+        rng = random.Random(1)
+        total = args.rounds * args.slices
+        reports = [deal(rng, tables[i % 8], f"r{i}") for i in range(total + 200)]
+        for body in reports[:200]:  # warm-up
+            ctl.report_round(body, key, secret)
+
+        skeleton = client.script_load(SKELETON)
+        static = json.dumps(
+            {
+                "table": "BENCH-1",
+                "round": "r1234567",
+                "spots": [
+                    {"spot": s, "player": f"BENCH-1-p{s}", "outcome": "dealer_wins"}
+                    | {"wager": 500, "pay": 0, "envy": 0}
+                    for s in range(1, 8)
+                ],
+            },
+            separators=(",", ":"),
+        )
+        k = "{skeleton}"
+        sk_keys = [f"{k}/table", f"{k}/journal", f"{k}/counters", f"{k}/key", f"{k}/pool"]
+        client.hset(f"{k}/key", "role", "table")
+
+        real, floor = Totals(), Totals()
+        py_cpu = 0.0
+        pending = iter(reports[200:])
+        seq = 0
+        for _ in range(args.slices):
+            before = evalsha_stats(client)
+            t0 = time.process_time()
+            for _ in range(args.rounds):
+                ctl.report_round(next(pending), key, secret)
+            py_cpu += time.process_time() - t0
+            real.add(before, evalsha_stats(client))
+
+            before = evalsha_stats(client)
+            for _ in range(args.rounds):
+                seq += 1
+                keys = [f"{k}/round/{seq}", *sk_keys[:4], sk_keys[4], f"{k}/pool/journal"]
+                client.evalsha(skeleton, len(keys), *keys, "d" * 64, static, str(seq))
+            floor.add(before, evalsha_stats(client))
+        return {
+            "redis_version": version,
+            "fsync": args.fsync,
+            "rounds": total,
+            "script": real.as_dict(),
+            "skeleton": floor.as_dict(),
+            "ratio_script_to_skeleton": real.usec / real.calls / (floor.usec / floor.calls),
+            "python_cpu_us_per_report_round": py_cpu / total * 1e6,
+            "target_us": TARGET_US,
+        }
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        subprocess.run(["rm", "-rf", str(data)], check=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    result = run(args)
+    s, f = result["script"], result["skeleton"]
+    print(
+        f"redis-server {result['redis_version']}, appendfsync {result['fsync']}, "
+        f"{result['rounds']} rounds of 7 spots, one client, {args.slices} alternating slices"
+    )
+    print(f"{'':28s} {'evalsha us/call':>16s} {'INFO cpu us/call':>17s}")
+    for name, row in (("settle_round.lua", s), ("skeleton (same commands)", f)):
+        print(f"{name:28s} {row['usec_per_call']:16.1f} {row['cpu_us_per_call']:17.1f}")
+    met = "MET" if s["usec_per_call"] <= TARGET_US else "NOT MET"
+    print(
+        f"script / skeleton: {result['ratio_script_to_skeleton']:.2f}; "
+        f"target <= {TARGET_US:.0f} us per round: {met}"
+    )
+    py = result["python_cpu_us_per_report_round"]
+    print(f"Python CPU per report_round (in process): {py:.0f} us")
+    if args.json:
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    raise SystemExit(main())
