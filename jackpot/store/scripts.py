@@ -55,7 +55,7 @@ class HotScript:
             self._local.conn, self._local.pid = conn, os.getpid()
         return conn
 
-    def __call__(self, keys: Sequence[str], args: Sequence[str]) -> Any:
+    def __call__(self, keys: Sequence[str], args: Sequence[str | bytes]) -> Any:
         packed = None
         for attempt in range(3):
             conn = self._connection()
