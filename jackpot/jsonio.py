@@ -1,9 +1,9 @@
 """JSON out, fast: orjson, with the standard library for what orjson refuses.
 
 The round path writes JSON four times per report (the idempotency digest, the stored
-result, the plan for the script, the answer); orjson does each in about a microsecond
-where `json.dumps` takes 10–15. Both write compact JSON and the same text for the same
-value, except that orjson refuses integers beyond 64 bits (only bad input carries them: the
+result, the plan for the script, the answer); orjson does each an order of magnitude
+faster than `json.dumps`. Both write compact JSON and the same text for the same value,
+except that orjson refuses integers beyond 64 bits (only bad input carries them: the
 fallback keeps such a body's digest computable, and the same body always gets the same one).
 Input is still read by `json.loads`, whose strictness (no NaN, any integer for the
 validator to name) the API relies on.

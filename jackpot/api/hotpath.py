@@ -16,10 +16,11 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask
+from werkzeug.exceptions import InternalServerError, RequestEntityTooLarge
 
 from jackpot import jsonio
 from jackpot.api.body import MAX_BODY_BYTES
-from jackpot.api.errors import STORE_DOWN, ErrorReply, domain_error, error_reply, store_down
+from jackpot.api.errors import STORE_DOWN, domain_error, http_error, store_down
 from jackpot.api.rounds import report_round
 from jackpot.errors import JackpotError
 from jackpot.metrics import observe_request
@@ -56,9 +57,7 @@ class RoundsHotPath:
         try:
             raw = _read_body(environ)
             if raw is None:
-                reply = error_reply(
-                    413, "request_entity_too_large", f"the body may hold {MAX_BODY_BYTES} bytes"
-                )
+                reply = http_error(RequestEntityTooLarge())
             else:
                 authorization = environ.get("HTTP_AUTHORIZATION")
                 return 200, report_round(self._controller, authorization, raw), ()
@@ -68,7 +67,7 @@ class RoundsHotPath:
             reply = store_down(exc)
         except Exception:
             log.exception("Exception on %s [POST]", ROUTE)
-            reply = _internal()
+            reply = http_error(InternalServerError())
         return reply.status, reply.body, reply.headers
 
 
@@ -91,15 +90,6 @@ def _read_body(environ: WSGIEnvironment) -> bytes | None:
         raw = bytes(stream.read(MAX_BODY_BYTES + 1))
         return None if len(raw) > MAX_BODY_BYTES else raw
     return b""
-
-
-def _internal() -> ErrorReply:
-    return error_reply(
-        500,
-        "internal_server_error",
-        "The server encountered an internal error and was unable to complete your request. "
-        "Either the server is overloaded or there is an error in the application.",
-    )
 
 
 def mount(app: Flask, controller: Controller) -> None:

@@ -1,7 +1,7 @@
 """Round reports and their stored results.
 
 `POST /v1/rounds` is the hot path: `jackpot.api.hotpath` serves it ahead of Flask's
-dispatch, through the same `report` below, so both answer alike.
+dispatch, through the same `report_round` below, so both answer alike.
 """
 
 from __future__ import annotations

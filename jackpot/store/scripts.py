@@ -31,8 +31,8 @@ class HotScript:
     """A script called over a connection that belongs to the calling thread.
 
     A call through redis-py's client takes a connection from the pool (polling the socket
-    for stray data, a system call), runs its retry and event hooks, and gives it back: about
-    50 µs of CPU, as much as sending the call and reading its answer. The round path makes
+    for stray data, a system call), runs its retry and event hooks, and gives it back: as
+    much CPU again as sending the call and reading its answer. The round path makes
     one script call per request, so it keeps one connection per thread instead, made with
     the pool's own settings (address, timeouts, decoding, credentials).
 
