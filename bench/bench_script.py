@@ -29,11 +29,11 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from jackpot.bootstrap import bootstrap  # noqa: E402
 from jackpot.cli.demo import deal  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
-from jackpot.services import Controller  # noqa: E402
+from jackpot.settings import Settings  # noqa: E402
 from jackpot.store.embedded import free_port, server_args, wait_ready  # noqa: E402
-from jackpot.store.keys import Keys  # noqa: E402
 
 TARGET_US = 50.0
 
@@ -114,17 +114,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         wait_ready(url)
         client = redis.Redis.from_url(url, decode_responses=True)
         version = client.info("server")["redis_version"]
-        ctl = Controller(client, Keys("bench"))
-        ctl.put_pool("bench", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
+        svc = bootstrap(Settings(namespace="bench"), url)
+        svc.pools.put("bench", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
         tables = [f"BENCH-{i}" for i in range(1, 9)]
         for t in tables:
-            ctl.put_table(t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
-        secret, key = ctl.create_key(Role.TABLE, frozenset(tables))
+            svc.tables.put(t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
+        secret, key = svc.credentials.create(Role.TABLE, frozenset(tables))
         rng = random.Random(1)
         total = args.rounds * args.slices
         reports = [deal(rng, tables[i % 8], f"r{i}") for i in range(total + 200)]
         for body in reports[:200]:  # warm-up
-            ctl.report_round(body, key, secret)
+            svc.rounds.report(body, key, secret)
 
         skeleton = client.script_load(SKELETON)
         static = json.dumps(
@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             before = evalsha_stats(client)
             t0 = time.process_time()
             for _ in range(args.rounds):
-                ctl.report_round(next(pending), key, secret)
+                svc.rounds.report(next(pending), key, secret)
             py_cpu += time.process_time() - t0
             real.add(before, evalsha_stats(client))
 

@@ -1,19 +1,21 @@
 """Every error the controller raises, as one tree (pure: imports nothing of the framework).
 
 JackpotError
-├── ValidationError(field, message, code)   400  bad input, names the field
+├── ValidationError(field, message, code)               400  bad input, names the field
 ├── AuthError
-│   ├── UnauthenticatedError                401  missing or unknown API key
-│   └── ForbiddenError                      403  right key, wrong role or table
-├── NotFoundError(kind, id)                 404
-├── ConflictError                           409  the request clashes with stored state
-│   ├── RoundConflictError(table, round)         another report under the same round id
-│   ├── TableDisabledError(table)                a disabled table reports a round
-│   ├── LinkedTableError(table, pool)            linked tables must play the same game
-│   ├── CapBelowValueError(value)                a cap under the current meter
-│   ├── PayoutStateError(payout, status)         e.g. disputing a paid jackpot
-│   └── AdjustmentError(adjustment, reason)      replayed id with another body, or no funds
-└── StoreUnavailableError                   503  Redis does not answer; nothing was applied
+│   ├── UnauthenticatedError                            401  missing or unknown API key
+│   └── ForbiddenError                                  403  right key, wrong role or table
+├── NotFoundError(kind, ident, field)                   404  no such pool, table, round, ...
+├── ConflictError                                       409  clashes with stored state
+│   ├── RoundConflictError(table, round_id)                  the round id has another body
+│   ├── TableDisabledError(table)                            a disabled table reports a round
+│   ├── LinkedTableError(table, other, pool, difference)     linked tables play one game
+│   ├── UnlinkedPoolError(pool)                              no table feeds the pool
+│   ├── CapBelowValueError(value)                            a cap under the current meter
+│   ├── PayoutStateError(payout, status)                     e.g. disputing a paid jackpot
+│   ├── AdjustmentError(adjustment, reason, field)           replayed id, or no funds
+│   └── MeterLimitError(pool)                                past the bound of exact sums
+└── StoreUnavailableError                               503  the store did not answer
 """
 
 from __future__ import annotations
@@ -93,12 +95,26 @@ class TableDisabledError(ConflictError):
 class LinkedTableError(ConflictError):
     code = "linked_tables_differ"
 
-    def __init__(self, table: str, other: str, pool: str) -> None:
+    def __init__(self, table: str, other: str, pool: str, difference: str) -> None:
+        what = {"decks": "deck count", "paytable": "paytable"}.get(difference, difference)
         super().__init__(
-            f"table {table!r} would not play the same game as {other!r} on pool {pool!r}: "
-            "linked tables need the same deck count, paytable and layout family"
+            f"table {table!r} would play another {what} than table {other!r}, linked to it "
+            f"on pool {pool!r}: linked tables need the same deck count and paytable; change "
+            f"a linked group's game in one step with PUT /v1/pools/{{pool}}/game"
         )
-        self.field = "pools"
+        self.field = difference
+        self.table = table
+        self.other = other
+        self.pool = pool
+        self.difference = difference
+
+
+class UnlinkedPoolError(ConflictError):
+    code = "no_linked_tables"
+
+    def __init__(self, pool: str) -> None:
+        super().__init__(f"no table feeds pool {pool!r}: it has no game to change")
+        self.field = "pool"
 
 
 class CapBelowValueError(ConflictError):

@@ -15,8 +15,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from jackpot.app import create_app
+from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
-from jackpot.services import Controller
 from jackpot.settings import Settings
 from jackpot.store.embedded import free_port, server_args, wait_ready
 
@@ -88,7 +88,7 @@ def app(redis: redis_lib.Redis, redis_server: RedisServer, settings: Settings) -
 
 
 @pytest.fixture
-def controller(app: Flask) -> Controller:
+def services(app: Flask) -> Services:
     return app.extensions["jackpot"]  # type: ignore[no-any-return]
 
 
@@ -110,9 +110,9 @@ class Keys:
 
 
 @pytest.fixture
-def keys(controller: Controller) -> Keys:
+def keys(services: Services) -> Keys:
     def make(role: Role, *tables: str) -> str:
-        return controller.create_key(role, frozenset(tables))[0]
+        return services.credentials.create(role, frozenset(tables))[0]
 
     return Keys(
         operator=make(Role.OPERATOR),

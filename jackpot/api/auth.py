@@ -8,15 +8,16 @@ from typing import Any, TypeVar, cast
 
 from flask import current_app, g, request
 
+from jackpot.bootstrap import Services
 from jackpot.domain.auth import ApiKey, Role
 from jackpot.errors import ForbiddenError
-from jackpot.services import Controller
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def controller() -> Controller:
-    return cast(Controller, current_app.extensions["jackpot"])
+def services() -> Services:
+    """The app's use cases (built by jackpot.bootstrap)."""
+    return cast(Services, current_app.extensions["jackpot"])
 
 
 def bearer_secret(header: str | None) -> str | None:
@@ -43,7 +44,7 @@ def require(*roles: Role, rechecked_by_store: bool = False) -> Callable[[F], F]:
     def decorate(view: F) -> F:
         @wraps(view)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            key = controller().authenticate(bearer(), rechecked_by_store)
+            key = services().credentials.authenticate(bearer(), rechecked_by_store)
             check_role(key, roles)
             g.api_key = key
             return view(*args, **kwargs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify
 
-from jackpot.api.auth import controller
+from jackpot.api.auth import services
 from jackpot.api.openapi import document
 from jackpot.metrics.collector import exposition
 
@@ -18,14 +18,14 @@ def healthz() -> Response:
 
 @bp.get("/readyz")
 def readyz() -> tuple[Response, int]:
-    if controller().ready():
+    if services().ready():
         return jsonify({"status": "ready", "store": "up"}), 200
     return jsonify({"status": "unavailable", "store": "down"}), 503
 
 
 @bp.get("/metrics")
 def metrics() -> Response:
-    return Response(exposition(controller()), mimetype="text/plain; version=0.0.4")
+    return Response(exposition(services()), mimetype="text/plain; version=0.0.4")
 
 
 @bp.get("/openapi.json")

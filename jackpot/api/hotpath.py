@@ -22,9 +22,9 @@ from jackpot import jsonio
 from jackpot.api.body import MAX_BODY_BYTES
 from jackpot.api.errors import STORE_DOWN, domain_error, http_error, store_down
 from jackpot.api.rounds import report_round
+from jackpot.bootstrap import Services
 from jackpot.errors import JackpotError
 from jackpot.metrics import observe_request
-from jackpot.services import Controller
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -36,9 +36,9 @@ _STATUS_LINES = {s.value: f"{s.value} {s.phrase}" for s in HTTPStatus}
 
 
 class RoundsHotPath:
-    def __init__(self, app: Flask, controller: Controller) -> None:
+    def __init__(self, app: Flask, services: Services) -> None:
         self._next: WSGIApplication = app.wsgi_app
-        self._controller = controller
+        self._services = services
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("PATH_INFO") != ROUTE or environ.get("REQUEST_METHOD") != "POST":
@@ -60,7 +60,7 @@ class RoundsHotPath:
                 reply = http_error(RequestEntityTooLarge())
             else:
                 authorization = environ.get("HTTP_AUTHORIZATION")
-                return 200, report_round(self._controller, authorization, raw), ()
+                return 200, report_round(self._services, authorization, raw), ()
         except JackpotError as exc:
             reply = domain_error(exc)
         except STORE_DOWN as exc:
@@ -92,7 +92,7 @@ def _read_body(environ: WSGIEnvironment) -> bytes | None:
     return b""
 
 
-def mount(app: Flask, controller: Controller) -> None:
+def mount(app: Flask, services: Services) -> None:
     """Put the hot path in front of the app's own WSGI callable (the test client goes
     through it too)."""
-    app.wsgi_app = RoundsHotPath(app, controller)  # type: ignore[method-assign]
+    app.wsgi_app = RoundsHotPath(app, services)  # type: ignore[method-assign]

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
-from jackpot.api.auth import controller, require
+from jackpot.api.auth import require, services
 from jackpot.api.body import query_int
 from jackpot.domain.auth import Role
 from jackpot.domain.validate import parse_identifier
@@ -37,7 +37,7 @@ def journal() -> Response:
     pool = _pool()
     after = query_int("after", 0, 0, 2**62)
     limit = query_int("limit", 100, 1, 5000)
-    entries = controller().read_journal(pool, after, limit)
+    entries = services().reports.journal(pool, after, limit)
     return jsonify({"pool": pool, "entries": [e.to_json() for e in entries]})
 
 
@@ -46,15 +46,13 @@ def journal() -> Response:
 def journal_csv() -> Response:
     pool = _pool()
     after = query_int("after", 0, 0, 2**62)
-    c = controller()
-    c.read_journal(pool, after, 1)  # 404 for an unknown pool before streaming starts
-    stream = c.journal.pool_stream(pool) if pool else c.journal.house_stream
+    entries = services().reports.export(pool, after)  # 404 before streaming starts
 
     def rows() -> Iterator[str]:
         buf = io.StringIO()
         writer = csv.DictWriter(buf, [*CSV_COLUMNS, EXTRA])
         writer.writeheader()
-        for entry in c.journal.scan(stream, after):
+        for entry in entries:
             row = entry.to_json()
             extra = {k: row.pop(k) for k in list(row) if k not in CSV_COLUMNS}
             writer.writerow({**row, EXTRA: json.dumps(extra, sort_keys=True) if extra else ""})

@@ -181,6 +181,34 @@ SCHEMAS: dict[str, Any] = {
             "to": {"type": "integer", "description": "ms since the epoch, exclusive"},
         },
     },
+    "GameChange": {
+        "type": "object",
+        "required": ["reason"],
+        "additionalProperties": False,
+        "description": "sets decks, paytable or both (at least one)",
+        "properties": {
+            "reason": {"type": "string", "minLength": 1, "maxLength": 500},
+            "decks": {"type": "integer", "minimum": 6, "maximum": 8},
+            "paytable": {
+                "type": "object",
+                "additionalProperties": {"$ref": "#/components/schemas/PayLine"},
+            },
+        },
+    },
+    "Game": {
+        "type": "object",
+        "required": ["pool", "tables", "pools", "decks", "paytable"],
+        "properties": {
+            "pool": ID,
+            "tables": {"type": "array", "items": ID},
+            "pools": {"type": "array", "items": ID},
+            "decks": {"type": "integer"},
+            "paytable": {"type": "object"},
+            "status": {"enum": ["changed", "unchanged"]},
+            "reason": {"type": "string"},
+            "version": {"type": "string"},
+        },
+    },
     "Adjustment": {
         "type": "object",
         "required": ["id", "amount", "reason"],
@@ -284,6 +312,22 @@ def document() -> dict[str, Any]:
                 "an audited manual movement of money, once per id",
                 ["operator"],
                 body="Adjustment",
+                params=pool,
+            ),
+        },
+        "/v1/pools/{pool}/game": {
+            "get": _op(
+                "the game the pool's linked group plays: its tables, deck count and paytable",
+                ["operator", "auditor"],
+                _ref("Game"),
+                params=pool,
+            ),
+            "put": _op(
+                "change the deck count and/or paytable of every table of the pool's linked "
+                "group in one atomic step, journaled once with who and why",
+                ["operator"],
+                _ref("Game"),
+                body="GameChange",
                 params=pool,
             ),
         },

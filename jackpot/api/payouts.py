@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from jackpot.api.auth import controller, current_key, require
+from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body, query_int
 from jackpot.domain.auth import Role
 from jackpot.domain.validate import expect_keys, expect_object, expect_str, parse_identifier
@@ -22,14 +22,14 @@ def list_payouts() -> Response:
     if status is not None and status not in STATUSES:
         raise ValidationError("status", "must be pending, paid or disputed")
     limit = query_int("limit", 100, 1, 10_000)
-    return jsonify({"payouts": controller().list_payouts(status, limit)})
+    return jsonify({"payouts": services().payouts.list(status, limit)})
 
 
 @bp.get("/<payout>")
 @require(Role.OPERATOR, Role.AUDITOR)
 def get_payout(payout: str) -> Response:
     parse_identifier(payout, "payout")
-    return jsonify(controller().payouts.get(payout))
+    return jsonify(services().payouts.get(payout))
 
 
 @bp.post("/<payout>/confirm")
@@ -37,7 +37,7 @@ def get_payout(payout: str) -> Response:
 def confirm(payout: str) -> Response:
     parse_identifier(payout, "payout")
     note = _note(required=False)
-    return jsonify(controller().set_payout_status(payout, "paid", current_key().who, note))
+    return jsonify(services().payouts.confirm(payout, current_key().who, note))
 
 
 @bp.post("/<payout>/dispute")
@@ -45,7 +45,7 @@ def confirm(payout: str) -> Response:
 def dispute(payout: str) -> Response:
     parse_identifier(payout, "payout")
     note = _note(required=True)
-    return jsonify(controller().set_payout_status(payout, "disputed", current_key().who, note))
+    return jsonify(services().payouts.dispute(payout, current_key().who, note))
 
 
 def _note(required: bool) -> str:

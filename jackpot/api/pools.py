@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from jackpot.api.auth import controller, current_key, require
+from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body
 from jackpot.domain.auth import Role
 from jackpot.domain.meter import PoolState
@@ -55,21 +55,21 @@ def meters(state: PoolState) -> dict[str, Any]:
 
 @bp.get("")
 def list_pools() -> Response:
-    return jsonify({"pools": [public(p) for p in controller().pools()]})
+    return jsonify({"pools": [public(p) for p in services().pools.all()]})
 
 
 @bp.get("/<pool>")
 def get_pool(pool: str) -> Response:
     parse_identifier(pool, "pool")
-    c = controller()
-    return jsonify(public(c.pool(pool), c.last_hits(pool)))
+    pools = services().pools
+    return jsonify(public(pools.get(pool), pools.last_hits(pool)))
 
 
 @bp.put("/<pool>")
 @require(Role.OPERATOR)
 def put_pool(pool: str) -> tuple[Response, int]:
     parse_identifier(pool, "pool")
-    status, state = controller().put_pool(pool, json_body(), current_key().who)
+    status, state = services().pools.put(pool, json_body(), current_key().who)
     return jsonify({**meters(state), "status": status}), 201 if status == "created" else 200
 
 
@@ -77,12 +77,38 @@ def put_pool(pool: str) -> tuple[Response, int]:
 @require(Role.OPERATOR, Role.AUDITOR)
 def get_meters(pool: str) -> Response:
     parse_identifier(pool, "pool")
-    c = controller()
-    return jsonify({**meters(c.pool(pool)), "last_hits": c.last_hits(pool)})
+    pools = services().pools
+    return jsonify({**meters(pools.get(pool)), "last_hits": pools.last_hits(pool)})
 
 
 @bp.post("/<pool>/adjustments")
 @require(Role.OPERATOR)
 def adjust(pool: str) -> Response:
     parse_identifier(pool, "pool")
-    return jsonify(controller().adjust(pool, json_body(), current_key().who))
+    return jsonify(services().pools.adjust(pool, json_body(), current_key().who).to_json())
+
+
+@bp.get("/<pool>/game")
+@require(Role.OPERATOR, Role.AUDITOR)
+def get_game(pool: str) -> Response:
+    """The game the pool's linked group plays: its tables, deck count and paytable."""
+    parse_identifier(pool, "pool")
+    group = services().tables.game(pool)
+    first = group[0].config
+    return jsonify(
+        {
+            "pool": pool,
+            "tables": [t.table for t in group],
+            "pools": sorted({p for t in group for p in t.config.pools}),
+            "decks": first.decks,
+            "paytable": first.paytable.to_json(),
+        }
+    )
+
+
+@bp.put("/<pool>/game")
+@require(Role.OPERATOR)
+def change_game(pool: str) -> Response:
+    """Change the deck count and/or paytable of every table of the linked group at once."""
+    parse_identifier(pool, "pool")
+    return jsonify(services().tables.change_game(pool, json_body(), current_key().who).to_json())

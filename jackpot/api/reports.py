@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from jackpot.api.auth import controller, current_key, require
+from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body
 from jackpot.domain.auth import Role
 
@@ -14,10 +14,12 @@ bp = Blueprint("reports", __name__, url_prefix="/v1/reports")
 @bp.post("/reconcile")
 @require(Role.AUDITOR)
 def reconcile() -> tuple[Response, int]:
-    return jsonify(controller().request_reconciliation(json_body(), current_key().who)), 202
+    return jsonify(
+        services().reports.request_reconciliation(json_body(), current_key().who).to_json()
+    ), 202
 
 
 @bp.get("/<report_id>")
 @require(Role.AUDITOR)
 def get_report(report_id: str) -> Response:
-    return jsonify(controller().report(report_id))
+    return jsonify(services().reports.report(report_id).to_json())

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from jackpot.api.auth import controller, current_key, require
+from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body
 from jackpot.domain.auth import Role
 from jackpot.domain.validate import parse_identifier
@@ -19,7 +19,7 @@ def serialise(record: TableRecord) -> dict[str, Any]:
     return {
         "table": record.table,
         **record.config.to_json(),
-        "online": controller().online(record),
+        "online": services().tables.online(record),
         "last_seen": record.last_seen,
         "rounds": record.rounds,
         "version": record.version,
@@ -29,21 +29,21 @@ def serialise(record: TableRecord) -> dict[str, Any]:
 @bp.get("")
 @require(Role.OPERATOR, Role.AUDITOR)
 def list_tables() -> Response:
-    return jsonify({"tables": [serialise(t) for t in controller().tables()]})
+    return jsonify({"tables": [serialise(t) for t in services().tables.all()]})
 
 
 @bp.get("/<table>")
 @require(Role.OPERATOR, Role.AUDITOR)
 def get_table(table: str) -> Response:
     parse_identifier(table, "table")
-    return jsonify(serialise(controller().table(table)))
+    return jsonify(serialise(services().tables.get(table)))
 
 
 @bp.put("/<table>")
 @require(Role.OPERATOR)
 def put_table(table: str) -> tuple[Response, int]:
     parse_identifier(table, "table")
-    status, record = controller().put_table(table, json_body(), current_key().who)
+    status, record = services().tables.put(table, json_body(), current_key().who)
     return jsonify({**serialise(record), "status": status}), 201 if status == "created" else 200
 
 
@@ -51,5 +51,5 @@ def put_table(table: str) -> tuple[Response, int]:
 @require(Role.TABLE)
 def heartbeat(table: str) -> Response:
     parse_identifier(table, "table")
-    record = controller().heartbeat(table, current_key())
+    record = services().tables.heartbeat(table, current_key())
     return jsonify({"table": table, "enabled": record.config.enabled, "online": True})

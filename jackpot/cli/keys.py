@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from jackpot.app import create_controller
+from jackpot.bootstrap import bootstrap
 from jackpot.cli.runtime import store_url
 from jackpot.domain.auth import Role
 from jackpot.errors import JackpotError
@@ -36,12 +36,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def create_key(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     with store_url(settings) as url:
-        controller = create_controller(settings, url)
+        services = bootstrap(settings, url)
         try:
-            secret, key = controller.create_key(Role(args.role), frozenset(args.table), args.label)
+            secret, key = services.credentials.create(
+                Role(args.role), frozenset(args.table), args.label
+            )
         except JackpotError as exc:
             print(f"jackpot keys create: {exc.message}")
             return 2
+        finally:
+            services.close()
     tables = f" for tables {', '.join(sorted(key.tables))}" if key.tables else ""
     print(f"created {key.role.value} key {key.key_id}{tables}; it is shown only once:")
     print(secret)
@@ -51,7 +55,11 @@ def create_key(args: argparse.Namespace) -> int:
 def list_keys(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     with store_url(settings) as url:
-        rows = create_controller(settings, url).api_keys.list()
+        services = bootstrap(settings, url)
+        try:
+            rows = services.credentials.list()
+        finally:
+            services.close()
     for key, revoked in rows:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(key.created / 1000))
         state = "revoked" if revoked else "active"
@@ -65,8 +73,10 @@ def list_keys(args: argparse.Namespace) -> int:
 def revoke_key(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     with store_url(settings) as url:
-        done = create_controller(settings, url).api_keys.revoke(
-            args.key_id, int(time.time() * 1000)
-        )
+        services = bootstrap(settings, url)
+        try:
+            done = services.credentials.revoke(args.key_id)
+        finally:
+            services.close()
     print(f"revoked {args.key_id}" if done else f"no key {args.key_id}")
     return 0 if done else 1

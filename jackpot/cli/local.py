@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from jackpot.app import create_controller
+from jackpot.bootstrap import Services, bootstrap
 from jackpot.cli.runtime import store_url
 from jackpot.cli.serve import gunicorn_command, gunicorn_env
 from jackpot.domain.auth import Role
 from jackpot.errors import NotFoundError
-from jackpot.services import Controller
 from jackpot.settings import Settings
 
 STOP_SECONDS = 30.0
@@ -39,7 +38,7 @@ class LocalController:
 
 
 def provision(
-    controller: Controller,
+    services: Services,
     pools: Mapping[str, Mapping[str, Any]],
     tables: Mapping[str, Mapping[str, Any]],
     key_tables: Collection[str],
@@ -48,12 +47,12 @@ def provision(
     """Create missing pools, put the tables, and return a new table key for `key_tables`."""
     for pool, body in pools.items():
         try:
-            controller.pool(pool)
+            services.pools.get(pool)
         except NotFoundError:
-            controller.put_pool(pool, dict(body), who)
+            services.pools.put(pool, dict(body), who)
     for table, body in tables.items():
-        controller.put_table(table, dict(body), who)
-    secret, _ = controller.create_key(Role.TABLE, frozenset(key_tables), who)
+        services.tables.put(table, dict(body), who)
+    secret, _ = services.credentials.create(Role.TABLE, frozenset(key_tables), who)
     return secret
 
 
@@ -87,13 +86,11 @@ def local_controller(
 ) -> Iterator[LocalController]:
     """Serve the controller on `settings.bind` over the (embedded) store, provisioned."""
     with store_url(settings) as url, ExitStack() as stack:
-        controller = create_controller(settings, url)
+        services = bootstrap(settings, url)
         try:
-            secret = provision(controller, pools, tables, {*tables, *key_tables}, who)
+            secret = provision(services, pools, tables, {*tables, *key_tables}, who)
         finally:
-            controller.client.close()
-            if controller.rq_client is not None:
-                controller.rq_client.close()
+            services.close()
         out: IO[bytes] | None = None
         if log is not None:
             log.parent.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ import os
 
 from rq import Queue, Worker
 
-from jackpot.app import redis_client
+from jackpot.bootstrap import redis_client
 from jackpot.cli.runtime import store_url
 from jackpot.settings import Settings
 

@@ -7,6 +7,8 @@ import secrets
 from dataclasses import dataclass
 from enum import StrEnum
 
+from jackpot.errors import ForbiddenError
+
 KEY_PREFIX = "jpk_"
 
 
@@ -31,6 +33,14 @@ class ApiKey:
     @property
     def who(self) -> str:
         return f"{self.role.value}:{self.key_id}"
+
+
+def authorize_table(key: ApiKey, table: str) -> None:
+    """403 unless `key` is a table key for `table` (rounds and heartbeats)."""
+    if key.role is not Role.TABLE:
+        raise ForbiddenError("only a table key reports rounds and heartbeats")
+    if table not in key.tables:
+        raise ForbiddenError(f"this key may not report for table {table!r}")
 
 
 def new_secret() -> str:

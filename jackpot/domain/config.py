@@ -106,13 +106,15 @@ class TableConfig:
     def qualifies_for_envy(self, wager: int) -> bool:
         return wager >= max(self.envy_min_wager, self.min_wager)
 
-    def same_game(self, other: TableConfig) -> bool:
-        """Linked tables must play the same game at the same odds (SPEC §4)."""
-        return (
-            self.decks == other.decks
-            and self.paytable.resolved(self.pools[0]) == other.paytable.resolved(other.pools[0])
-            and self.stadium == other.stadium
-        )
+    def game_difference(self, other: TableConfig) -> str | None:
+        """What makes `other` a different game, 'decks' or 'paytable', or None: linked
+        tables play the same game at the same odds (RULES §4). The layout does not count:
+        a community war card is one card from the same shoe, so a bet's odds are the same."""
+        if self.decks != other.decks:
+            return "decks"
+        if self.paytable.resolved(self.pools[0]) != other.paytable.resolved(other.pools[0]):
+            return "paytable"
+        return None
 
     @classmethod
     def from_json(cls, raw: Any, current: TableConfig | None = None) -> TableConfig:

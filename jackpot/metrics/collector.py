@@ -10,20 +10,20 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
+from jackpot.bootstrap import Services
 from jackpot.domain.meter import UNITS_PER_CENT
-from jackpot.services import Controller
 
 
 class MeterCollector(Collector):
-    def __init__(self, controller: Controller) -> None:
-        self._c = controller
+    def __init__(self, services: Services) -> None:
+        self._s = services
 
     def collect(self) -> Iterator[Metric]:
         up = GaugeMetricFamily("jackpot_store_up", "1 when the store answered this scrape")
         try:
-            pools = self._c.pools()
-            tables = self._c.tables()
-            pending = self._c.list_payouts("pending", 10_000)
+            pools = self._s.pools.all()
+            tables = self._s.tables.all()
+            pending = self._s.payouts.list("pending", 10_000)
         except Exception:  # noqa: BLE001 - a scrape must still answer when Redis does not
             up.add_metric([], 0)
             yield up
@@ -89,14 +89,14 @@ class MeterCollector(Collector):
             labels=["table"],
         )
         for t in tables:
-            online.add_metric([t.table], 1 if self._c.online(t) else 0)
+            online.add_metric([t.table], 1 if self._s.tables.online(t) else 0)
             if t.last_seen is not None:
                 seen.add_metric([t.table], t.last_seen / 1000)
         yield online
         yield seen
 
 
-def exposition(controller: Controller) -> bytes:
+def exposition(services: Services) -> bytes:
     """The whole /metrics text: every worker's instruments plus the meters from Redis."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
@@ -105,5 +105,5 @@ def exposition(controller: Controller) -> bytes:
     else:
         body = generate_latest(REGISTRY)
     meters = CollectorRegistry(auto_describe=False)
-    meters.register(MeterCollector(controller))
+    meters.register(MeterCollector(services))
     return body + generate_latest(meters)

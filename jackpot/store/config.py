@@ -79,11 +79,40 @@ class ConfigStore:
         self, table: str, config: TableConfig, seen_version: str, who: str
     ) -> tuple[str, str]:
         """Write a table's config if no config changed since `seen_version`: (status, version)."""
-        body = json.dumps(config.to_json(), sort_keys=True, separators=(",", ":"))
+        body = _canonical(config.to_json())
         result = self._s.put_table(
             keys=[self._k.table(table), self._k.counters, self._k.journal, self._k.tables],
             args=[table, seen_version, body, who],
         )
+        return str(result[0]), str(result[1]) if len(result) > 1 else ""
+
+    def change_game(
+        self,
+        configs: dict[str, TableConfig],
+        seen_version: str,
+        who: str,
+        reason: str,
+        pool: str,
+        game: dict[str, object],
+    ) -> tuple[str, str]:
+        """Write a linked group's new configs at once, if no config changed since
+        `seen_version`, journaled as one entry: (status, version); status is 'changed',
+        'unchanged' or 'stale'."""
+        tables = sorted(configs)
+        result = self._s.change_game(
+            keys=[self._k.counters, self._k.journal, *(self._k.table(t) for t in tables)],
+            args=[
+                seen_version,
+                who,
+                reason,
+                pool,
+                _canonical(game),
+                _canonical(tables),
+                *(_canonical(configs[t].to_json()) for t in tables),
+            ],
+        )
+        if result[0] == "missing":
+            raise NotFoundError("table", str(result[1]))
         return str(result[0]), str(result[1]) if len(result) > 1 else ""
 
     def table(self, table: str) -> TableRecord:
@@ -105,6 +134,11 @@ class ConfigStore:
     def touch_table(self, table: str, now: int) -> None:
         """Heartbeat: record that the table was heard from (moves no money)."""
         self._r.hset(self._k.table(table), "last_seen", now)
+
+
+def _canonical(value: object) -> str:
+    """The stored JSON of a configuration: one text per value, so equal configs compare equal."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def pool_state(pool: str, raw: dict[str, str]) -> PoolState:

@@ -25,6 +25,8 @@ TEXT_FIELDS = frozenset(
         "note",
         "adjustment",
         "config",
+        "pool",
+        "tables",
     }
 )
 
@@ -43,26 +45,22 @@ class JournalStore:
         self._r = client
         self._k = keys
 
-    def read(self, stream: str, after: int, limit: int) -> list[JournalEntry]:
-        """Entries with seq > after, oldest first."""
-        rows = self._r.xrange(stream, min=f"{after + 1}-0", max="+", count=limit)
+    def read(self, pool: str | None, after: int, limit: int) -> list[JournalEntry]:
+        """A pool's entries (None: the house journal's) with seq > after, oldest first."""
+        rows = self._r.xrange(self._stream(pool), min=f"{after + 1}-0", max="+", count=limit)
         return [_entry(entry_id, fields) for entry_id, fields in rows]
 
-    def scan(self, stream: str, after: int = 0, batch: int = 1000) -> Iterator[JournalEntry]:
+    def scan(self, pool: str | None, after: int = 0, batch: int = 1000) -> Iterator[JournalEntry]:
         """Every entry after `after`, read in batches."""
         while True:
-            entries = self.read(stream, after, batch)
+            entries = self.read(pool, after, batch)
             yield from entries
             if len(entries) < batch:
                 return
             after = entries[-1].seq
 
-    def pool_stream(self, pool: str) -> str:
-        return self._k.pool_journal(pool)
-
-    @property
-    def house_stream(self) -> str:
-        return self._k.journal
+    def _stream(self, pool: str | None) -> str:
+        return self._k.journal if pool is None else self._k.pool_journal(pool)
 
 
 def _entry(entry_id: str, fields: dict[str, str]) -> JournalEntry:

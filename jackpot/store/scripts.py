@@ -20,7 +20,7 @@ def _read(name: str) -> str:
 
 
 # scripts that stamp time get the shared controller clock put before them
-CLOCKED = frozenset({"put_pool", "put_table", "payout_status", "adjust_pool"})
+CLOCKED = frozenset({"put_pool", "put_table", "change_game", "payout_status", "adjust_pool"})
 
 
 def _source(name: str) -> str:
@@ -85,6 +85,7 @@ class Scripts:
     settle_round: HotScript
     put_pool: Script
     put_table: Script
+    change_game: Script
     payout_status: Script
     adjust_pool: Script
 

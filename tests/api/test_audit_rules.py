@@ -10,7 +10,9 @@ import json
 
 import redis as redis_lib
 
-from jackpot.services import Controller
+from jackpot.bootstrap import Services
+from jackpot.settings import Settings
+from jackpot.store.keys import Keys as StoreKeys
 from tests.conftest import Api, round_body
 
 JACKPOT = {
@@ -58,11 +60,11 @@ def test_an_adjustment_id_used_on_another_pool_is_a_conflict(linked: Api) -> Non
 
 
 def test_journal_times_never_go_back_even_when_a_clock_does(
-    linked: Api, redis: redis_lib.Redis, controller: Controller
+    linked: Api, redis: redis_lib.Redis, settings: Settings
 ) -> None:
     linked.report(round_body("r1"))
     future = 4_102_444_800_000  # 2100-01-01: as if the server clock had stepped back from it
-    redis.hset(controller.keys.counters, "clock", future)
+    redis.hset(StoreKeys(settings.namespace).counters, "clock", future)
     linked.report(round_body("r2"))
     linked.report(round_body("r3"))
     times = [e["ts"] for e in linked.journal()]
@@ -114,12 +116,12 @@ def test_an_absurdly_long_query_integer_is_a_400(linked: Api) -> None:
     assert r.get_json()["error"]["field"] == "after"
 
 
-def test_unknown_tokens_are_not_remembered(linked: Api, controller: Controller) -> None:
-    before = len(controller._key_cache)
+def test_unknown_tokens_are_not_remembered(linked: Api, services: Services) -> None:
+    before = services.credentials.cached
     for n in range(50):
         r = linked.client.get("/v1/payouts", headers={"Authorization": f"Bearer junk-{n}"})
         assert r.status_code == 401
-    assert len(controller._key_cache) == before
+    assert services.credentials.cached == before
 
 
 def test_a_meter_that_would_pass_the_exact_bound_refuses_the_round(linked: Api) -> None:

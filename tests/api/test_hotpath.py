@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 
 from jackpot.api.body import MAX_BODY_BYTES
 from jackpot.api.hotpath import RoundsHotPath
-from jackpot.services import Controller
+from jackpot.bootstrap import Services
 from tests.api.test_bad_input import assert_error, report_body, snapshot
 from tests.conftest import Api, Keys, round_body
 
@@ -167,14 +167,14 @@ def test_a_fault_is_a_500_error_body_and_logged(
     app: Flask,
     linked: Api,
     keys: Keys,
-    controller: Controller,
+    services: Services,
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     def broken(*args: Any) -> Any:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(controller, "report_round", broken)
+    monkeypatch.setattr(services.rounds, "report", broken)
     with caplog.at_level(logging.ERROR, logger="jackpot.api"):
         response = app.test_client().post(
             "/v1/rounds", json=report_body("r-bug"), headers=keys.header("table")

@@ -74,6 +74,21 @@ MATRIX: list[Endpoint] = [
         ADJUSTMENT,
         roles("operator"),
     ),
+    Endpoint(
+        "get game",
+        "GET",
+        "/v1/pools/<pool>/game",
+        "/v1/pools/main/game",
+        roles=roles("operator", "auditor"),
+    ),
+    Endpoint(
+        "change game",
+        "PUT",
+        "/v1/pools/<pool>/game",
+        "/v1/pools/main/game",
+        {"decks": 8, "reason": "role matrix"},
+        roles("operator"),
+    ),
     Endpoint("list tables", "GET", "/v1/tables", "/v1/tables", roles=roles("operator", "auditor")),
     Endpoint(
         "get table",
@@ -298,8 +313,8 @@ def test_a_table_key_reads_its_own_tables_round(
 
 
 def revoke(api: Api, secret: str) -> None:
-    controller = api.client.application.extensions["jackpot"]
-    assert controller.api_keys.revoke(key_id_of(digest(secret)), 0)
+    services = api.client.application.extensions["jackpot"]
+    assert services.credentials.revoke(key_id_of(digest(secret)))
 
 
 @pytest.mark.parametrize("role", ROLES)

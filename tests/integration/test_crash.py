@@ -34,10 +34,10 @@ def _crash_and_recover(server: Any, tmp_path: Path) -> None:
     app = create_app(
         Settings(data_dir=tmp_path, key_cache_seconds=60.0, redis_timeout_seconds=0.5), server.url
     )
-    controller = app.extensions["jackpot"]
+    services = app.extensions["jackpot"]
 
     def key(role: Role, *tables: str) -> str:
-        return str(controller.create_key(role, frozenset(tables))[0])
+        return str(services.credentials.create(role, frozenset(tables))[0])
 
     keys = Keys(
         key(Role.OPERATOR),
@@ -107,4 +107,4 @@ def _crash_and_recover(server: Any, tmp_path: Path) -> None:
     by_id = {b["round"]: b for rounds in bodies for b in rounds}
     for round_id in house:
         model.apply(by_id[round_id], table)
-    assert_pools_match(controller, model)
+    assert_pools_match(services, model)

@@ -23,10 +23,10 @@ def setup(server: RedisServer, tmp_path: Path, timeout: float = 5.0) -> tuple[Ap
         data_dir=tmp_path / "var", key_cache_seconds=0.0, redis_timeout_seconds=timeout
     )
     app = create_app(settings, server.url)
-    controller = app.extensions["jackpot"]
-    table_key = controller.create_key(Role.TABLE, frozenset({"T1"}))[0]
-    operator_key = controller.create_key(Role.OPERATOR, frozenset())[0]
-    auditor_key = controller.create_key(Role.AUDITOR, frozenset())[0]
+    services = app.extensions["jackpot"]
+    table_key = services.credentials.create(Role.TABLE, frozenset({"T1"}))[0]
+    operator_key = services.credentials.create(Role.OPERATOR, frozenset())[0]
+    auditor_key = services.credentials.create(Role.AUDITOR, frozenset())[0]
     client = app.test_client()
     api = Api(client, Keys(operator_key, auditor_key, "", table_key, ""))
     api.put_pool()

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from jackpot.bootstrap import Services
 from jackpot.domain.config import Layout, PoolConfig, TableConfig
 from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.domain.paytable import Paytable
-from jackpot.services import Controller
 from tests.conftest import Api
 from tests.integration.model import MeterModel, random_round
 
@@ -51,9 +51,9 @@ def configure(api: Api, model: MeterModel, profile: str = "standard") -> TableCo
     )
 
 
-def assert_pools_match(controller: Controller, model: MeterModel) -> None:
+def assert_pools_match(services: Services, model: MeterModel) -> None:
     for pool, expected in model.pools.items():
-        stored = controller.pool(pool)
+        stored = services.pools.get(pool)
         assert stored.value_units == expected.value_units, pool
         assert stored.reserve_units == expected.reserve_units, pool
         assert stored.wagered == expected.wagered
@@ -67,7 +67,7 @@ def assert_pools_match(controller: Controller, model: MeterModel) -> None:
 
 @pytest.mark.parametrize("profile", ["standard", "stadium"])
 def test_the_script_applies_rounds_exactly_as_the_reference_model(
-    api: Api, controller: Controller, profile: str
+    api: Api, services: Services, profile: str
 ) -> None:
     model = MeterModel()
     table = configure(api, model, profile)
@@ -85,10 +85,10 @@ def test_the_script_applies_rounds_exactly_as_the_reference_model(
         for pool, state in model.pools.items():
             assert result["pools"][pool]["value"] == state.value_units // UNITS_PER_CENT
     assert hits > 100, "the paytable is meant to make hits frequent"
-    assert_pools_match(controller, model)
+    assert_pools_match(services, model)
 
 
-def test_the_journal_reconciles_every_pool_to_the_unit(api: Api, controller: Controller) -> None:
+def test_the_journal_reconciles_every_pool_to_the_unit(api: Api, services: Services) -> None:
     model = MeterModel()
     table = configure(api, model)
     rng = random.Random(7)
@@ -111,13 +111,13 @@ def test_the_journal_reconciles_every_pool_to_the_unit(api: Api, controller: Con
                 value += e["from_reserve_units"] + e["seed_units"]
                 reserve -= e["from_reserve_units"]
             assert (value, reserve) == (e["value_units"], e["reserve_units"]), e
-        state = controller.pool(pool)
+        state = services.pools.get(pool)
         assert (value, reserve) == (state.value_units, state.reserve_units)
         assert (value, reserve) == (model.pools[pool].value_units, model.pools[pool].reserve_units)
 
 
 def test_a_hundred_percent_hit_leaves_the_sub_cent_fraction_on_the_meter(
-    linked: Api, controller: Controller
+    linked: Api, services: Services
 ) -> None:
     # 333 cents at 100 bp = 33,300 units: the meter gains $3.33 exactly
     linked.put_pool("main", reset=100_000, rate_bp=1, reserve_rate_bp=0)
@@ -131,7 +131,7 @@ def test_a_hundred_percent_hit_leaves_the_sub_cent_fraction_on_the_meter(
             }
         )
     # 3 × 777 cents × 1 bp = 2,331 units = 0.2331 cents
-    assert controller.pool("main").value_units == 100_000 * UNITS_PER_CENT + 2_331
+    assert services.pools.get("main").value_units == 100_000 * UNITS_PER_CENT + 2_331
     body = {
         "table": "T1",
         "round": "hit",
@@ -143,7 +143,7 @@ def test_a_hundred_percent_hit_leaves_the_sub_cent_fraction_on_the_meter(
     assert result["spots"][0]["outcome"] == "suited_four_of_a_kind"
     assert result["spots"][0]["jackpot"] == 100_000
     assert result["spots"][0]["pay"] == 100_000
-    state = controller.pool("main")
+    state = services.pools.get("main")
     # the fraction stays, then the reset tops the meter back up to $1,000.00 from the house
     assert state.value_units == 100_000 * UNITS_PER_CENT
     assert state.seed_units == 100_000 * UNITS_PER_CENT - 2_431

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask
 
-from jackpot.services import Controller
+from jackpot.bootstrap import Services
 from tests.conftest import Api, Keys
 from tests.integration.model import MeterModel, random_round
 from tests.integration.test_meter_script import assert_pools_match, configure
@@ -18,7 +18,7 @@ ROUNDS_PER_THREAD = 25
 
 
 def test_sixteen_threads_retrying_every_report_leave_the_meter_exact(
-    app: Flask, api: Api, keys: Keys, controller: Controller
+    app: Flask, api: Api, keys: Keys, services: Services
 ) -> None:
     model = MeterModel()
     table = configure(api, model)
@@ -71,7 +71,7 @@ def test_sixteen_threads_retrying_every_report_leave_the_meter_exact(
     for round_id in applied:
         expected = model.apply(by_id[round_id], table)
         assert [s["jackpot"] for s in _first(results[round_id])["spots"]] == expected
-    assert_pools_match(controller, model)
+    assert_pools_match(services, model)
     for pool in model.pools:
         entries = api.journal(pool)
         assert [e["seq"] for e in entries] == list(range(1, len(entries) + 1))

@@ -298,24 +298,28 @@ def test_an_update_may_drop_a_pool_together_with_the_paytable_paying_it():
 
 
 @pytest.mark.parametrize(
-    ("other", "same"),
+    ("other", "difference"),
     [
-        (replace(CURRENT, pools=("main", "side", "third")), True),
-        (replace(CURRENT, spots=7, min_wager=100, max_wager=2_500), True),
-        (replace(CURRENT, envy_min_wager=0, enabled=False), True),
-        (replace(CURRENT, decks=6), False),
-        (replace(CURRENT, paytable=SEED_PAYTABLE), False),
-        (replace(CURRENT, layout=Layout.STANDARD), False),
+        (replace(CURRENT, pools=("main", "side", "third")), None),
+        (replace(CURRENT, spots=7, min_wager=100, max_wager=2_500), None),
+        (replace(CURRENT, envy_min_wager=0, enabled=False), None),
+        (replace(CURRENT, layout=Layout.STANDARD), None),
+        (replace(CURRENT, layout=Layout.SOUTH_DAKOTA), None),
+        (replace(CURRENT, decks=6), "decks"),
+        (replace(CURRENT, paytable=SEED_PAYTABLE), "paytable"),
+        (replace(CURRENT, decks=6, paytable=SEED_PAYTABLE), "decks"),
     ],
 )
-def test_linked_tables_must_play_the_same_game_at_the_same_odds(other, same):
-    assert CURRENT.same_game(other) is same
-    assert other.same_game(CURRENT) is same
+def test_linked_tables_must_play_the_same_game_at_the_same_odds(other, difference):
+    assert CURRENT.game_difference(other) == difference
+    assert other.game_difference(CURRENT) == difference
 
 
-def test_standard_and_south_dakota_war_deals_are_the_same_game_for_the_progressive():
+@pytest.mark.parametrize("layout", list(Layout))
+def test_every_layout_plays_the_same_game_for_the_progressive(layout):
+    """A community war card is one card from the same shoe: the layout never changes odds."""
     standard = TableConfig(pools=("main",))
-    assert standard.same_game(replace(standard, layout=Layout.SOUTH_DAKOTA))
+    assert standard.game_difference(replace(standard, layout=layout)) is None
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,90 @@
+"""The composition root: the Redis clients, stores and use cases, built in one place.
+
+Everything that runs the controller (the Flask app, the RQ jobs, the CLI) gets its
+`Services` from `bootstrap()`; nothing else constructs a store or a use case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import redis
+
+from jackpot.services.clock import now_ms
+from jackpot.services.credentials import Credentials
+from jackpot.services.payouts import Payouts
+from jackpot.services.pools import Pools
+from jackpot.services.reports import Reports
+from jackpot.services.rounds import Rounds
+from jackpot.services.tables import Tables
+from jackpot.settings import Settings
+from jackpot.store.adjustments import AdjustmentStore
+from jackpot.store.apikeys import KeyStore
+from jackpot.store.config import ConfigStore
+from jackpot.store.journal import JournalStore
+from jackpot.store.keys import Keys
+from jackpot.store.payouts import PayoutStore
+from jackpot.store.queue import ReportQueue
+from jackpot.store.rounds import RoundStore
+from jackpot.store.scripts import Scripts
+
+
+def redis_client(url: str, settings: Settings, decode: bool = True) -> redis.Redis:
+    """A client whose retried commands are safe: every money write is an idempotent script."""
+    return redis.Redis.from_url(
+        url,
+        decode_responses=decode,
+        socket_timeout=settings.redis_timeout_seconds,
+        socket_connect_timeout=settings.redis_timeout_seconds,
+        health_check_interval=30,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """The use cases by area, over one store."""
+
+    credentials: Credentials
+    pools: Pools
+    tables: Tables
+    rounds: Rounds
+    payouts: Payouts
+    reports: Reports
+    client: redis.Redis
+    rq_client: redis.Redis  # RQ keeps pickles: a client that does not decode replies
+
+    def ready(self) -> bool:
+        """True while the store answers."""
+        try:
+            return bool(self.client.ping())
+        except Exception:  # noqa: BLE001 - any failure to answer means not ready
+            return False
+
+    def close(self) -> None:
+        self.client.close()
+        self.rq_client.close()
+
+
+def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -> Services:
+    """Build every store and use case over the Redis server at `url`."""
+    client = redis_client(url, settings)
+    rq_client = redis_client(url, settings, decode=False)
+    keys = Keys(settings.namespace)
+    scripts = Scripts.register(client)
+    config = ConfigStore(client, keys, scripts)
+    payout_store = PayoutStore(client, keys, scripts)
+    credentials = Credentials(KeyStore(client, keys), clock, settings.key_cache_seconds)
+    tables = Tables(config, clock, settings.offline_after_seconds)
+    return Services(
+        credentials=credentials,
+        pools=Pools(config, AdjustmentStore(client, keys, scripts), payout_store),
+        tables=tables,
+        rounds=Rounds(RoundStore(client, keys, scripts), tables, credentials),
+        payouts=Payouts(payout_store),
+        reports=Reports(
+            config, JournalStore(client, keys), ReportQueue(rq_client, settings.queue), clock
+        ),
+        client=client,
+        rq_client=rq_client,
+    )

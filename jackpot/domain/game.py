@@ -1,0 +1,94 @@
+"""A linked group's game: the tables joined through shared pools, and a change of its game.
+
+Tables that share a pool must play the same game at the same odds: the same deck count and
+the same paytable (RULES §4). A change of the game is therefore made to the whole linked
+group at once: every table that feeds the pool, and every table linked to those through
+another pool they share, so no pool is ever left with tables at different odds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from jackpot.domain.config import TableConfig
+from jackpot.domain.paytable import Paytable
+from jackpot.domain.validate import expect_int, expect_keys, expect_object, expect_str
+from jackpot.errors import LinkedTableError, ValidationError
+
+MAX_REASON = 500
+
+
+@dataclass(frozen=True, slots=True)
+class GameChange:
+    """A new deck count and/or paytable for a linked group, with the operator's reason."""
+
+    reason: str
+    decks: int | None = None
+    paytable: Paytable | None = None
+
+    @classmethod
+    def from_json(cls, raw: Any) -> GameChange:
+        """Validate a `PUT /v1/pools/{pool}/game` body."""
+        data = expect_object(raw, None)
+        expect_keys(data, None, required={"reason"}, optional={"decks", "paytable"})
+        reason = expect_str(data["reason"], "reason", MAX_REASON)
+        if not {"decks", "paytable"} & data.keys():
+            raise ValidationError(
+                "paytable", "a game change sets decks, paytable or both", "missing"
+            )
+        decks = expect_int(data["decks"], "decks", 6, 8) if "decks" in data else None
+        paytable = Paytable.from_json(data["paytable"]) if "paytable" in data else None
+        return cls(reason, decks, paytable)
+
+    def apply(self, config: TableConfig) -> TableConfig:
+        """`config` playing the new game; its pools must feed every percentage it pays."""
+        changed = replace(
+            config,
+            decks=config.decks if self.decks is None else self.decks,
+            paytable=config.paytable if self.paytable is None else self.paytable,
+        )
+        unfed = changed.paytable.meter_pools(changed.pools[0]) - set(changed.pools)
+        if unfed:
+            raise ValidationError(
+                "paytable",
+                f"pays a percentage of pool(s) a linked table does not feed: {sorted(unfed)}",
+            )
+        return changed
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.decks is not None:
+            out["decks"] = self.decks
+        if self.paytable is not None:
+            out["paytable"] = self.paytable.to_json()
+        return out
+
+
+def linked_group(pool: str, tables: Mapping[str, TableConfig]) -> list[str]:
+    """The tables linked to `pool`: those feeding it, and every table sharing a pool with
+    one of them, transitively; sorted."""
+    group: set[str] = set()
+    pools, frontier = {pool}, {pool}
+    while frontier:
+        joined = {t for t, c in tables.items() if t not in group and frontier & set(c.pools)}
+        group |= joined
+        reached = {p for t in joined for p in tables[t].pools}
+        frontier = reached - pools
+        pools |= reached
+    return sorted(group)
+
+
+def check_linked(table: str, config: TableConfig, tables: Mapping[str, TableConfig]) -> None:
+    """Refuse `config` for `table` if it plays another game than a table it shares a pool
+    with (the other tables' current configurations are `tables`)."""
+    for other, other_config in sorted(tables.items()):
+        if other == table:
+            continue
+        shared = set(other_config.pools) & set(config.pools)
+        if not shared:
+            continue
+        difference = other_config.game_difference(config)
+        if difference is not None:
+            raise LinkedTableError(table, other, sorted(shared)[0], difference)

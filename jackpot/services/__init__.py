@@ -1,0 +1,12 @@
+"""The use cases, by area: the only place the domain and the store meet.
+
+credentials  API keys: create, authenticate (cached), revoke
+pools        pools, their public read, adjustments, a linked group's game
+tables       tables, liveness, heartbeats, the linked-table rule
+rounds       round reports (the hot path) and their stored results
+payouts      jackpots awaiting verification: list, confirm, dispute
+reports      the journal for accounting and background reconciliation
+
+No use case builds a Redis key or reads a script's status: the stores return domain values
+and raise domain errors.
+"""

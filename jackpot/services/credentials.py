@@ -1,0 +1,69 @@
+"""API keys: created and revoked by the CLI, checked on every request."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from jackpot.domain.auth import ApiKey, Role, digest, new_secret
+from jackpot.errors import UnauthenticatedError, ValidationError
+from jackpot.store.apikeys import KeyStore
+
+MAX_CACHED_KEYS = 10_000
+
+
+class Credentials:
+    def __init__(self, store: KeyStore, clock: Callable[[], int], cache_seconds: float) -> None:
+        self._store = store
+        self._clock = clock
+        self._cache_seconds = cache_seconds
+        self._cache: dict[str, tuple[float, ApiKey]] = {}
+
+    def create(self, role: Role, tables: frozenset[str], label: str = "") -> tuple[str, ApiKey]:
+        """A new key of `role`: the secret (shown once) and its record."""
+        if role is Role.TABLE and not tables:
+            raise ValidationError("table", "a table key names at least one table")
+        if role is not Role.TABLE and tables:
+            raise ValidationError("table", "only table keys are limited to tables")
+        secret = new_secret()
+        return secret, self._store.create(secret, role, tables, self._clock(), label)
+
+    def list(self) -> list[tuple[ApiKey, bool]]:
+        """Every key, oldest first, with whether it is revoked."""
+        return self._store.list()
+
+    def revoke(self, key_id: str) -> bool:
+        return self._store.revoke(key_id, self._clock())
+
+    def authenticate(self, secret: str | None, rechecked_by_store: bool = False) -> ApiKey:
+        """The key behind a bearer secret, cached for the cache time; with
+        `rechecked_by_store` (round reports: the script refuses a revoked key) a cached key
+        is used without a refresh."""
+        if not secret:
+            raise UnauthenticatedError("an API key is required: Authorization: Bearer <key>")
+        key_digest = digest(secret)
+        cached = self._cache.get(key_digest)
+        now = time.monotonic()
+        fresh = cached is not None and (
+            rechecked_by_store or now - cached[0] <= self._cache_seconds
+        )
+        if cached is None or not fresh:
+            key = self._store.lookup(key_digest)
+            if key is None:
+                # misses are never cached: unknown tokens must not grow a worker's memory
+                self._cache.pop(key_digest, None)
+                raise UnauthenticatedError("unknown or revoked API key")
+            if len(self._cache) >= MAX_CACHED_KEYS:
+                self._cache.clear()
+            cached = (now, key)
+            self._cache[key_digest] = cached
+        return cached[1]
+
+    def forget(self, key_digest: str) -> None:
+        """Drop a key the store refused as revoked from this worker's cache."""
+        self._cache.pop(key_digest, None)
+
+    @property
+    def cached(self) -> int:
+        """How many keys this worker remembers."""
+        return len(self._cache)

@@ -1,0 +1,156 @@
+"""Round reports: one script call per round, idempotent under (table, round)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jackpot import jsonio
+from jackpot.domain.auth import ApiKey, authorize_table, digest
+from jackpot.domain.report import body_digest, parse_envelope, parse_report
+from jackpot.domain.settlement import Settlement, settle
+from jackpot.errors import (
+    StoreUnavailableError,
+    TableDisabledError,
+    UnauthenticatedError,
+    ValidationError,
+)
+from jackpot.metrics.instruments import record_round
+from jackpot.services.credentials import Credentials
+from jackpot.services.tables import MAX_STALE_RETRIES, Tables
+from jackpot.store.config import TableRecord
+from jackpot.store.rounds import MeterPlan, RoundStore, SettleStatus, StoredRound
+
+
+class Rounds:
+    def __init__(self, store: RoundStore, tables: Tables, credentials: Credentials) -> None:
+        self._store = store
+        self._tables = tables
+        self._credentials = credentials
+
+    def report(self, body: Any, key: ApiKey, secret: str) -> dict[str, Any]:
+        """Settle a round report: one script call, idempotent under (table, round)."""
+        table, round_id = parse_envelope(body)
+        authorize_table(key, table)
+        report_digest = body_digest(body)
+        key_digest = digest(secret)
+        refresh = False
+        for _ in range(MAX_STALE_RETRIES):
+            record = self._tables.cached(table, refresh)
+            try:
+                if not record.config.enabled:
+                    raise TableDisabledError(table)
+                report = parse_report(body, record.config)
+            except (ValidationError, TableDisabledError):
+                if not refresh:
+                    # this worker's copy of the table may predate the change the report needs
+                    refresh = True
+                    continue
+                # An acknowledged round is always answered, even after its table changed.
+                replay = self._replay(table, round_id, report_digest)
+                if replay is not None:
+                    return replay
+                raise
+            settlement = settle(report, record.config)
+            plan = _plan(record, report.round, report_digest, key, key_digest, settlement)
+            stored = self._store.settle(plan)
+            if stored.status is SettleStatus.STALE:
+                refresh = True
+                continue
+            if stored.status is SettleStatus.REVOKED:
+                self._credentials.forget(key_digest)
+                raise UnauthenticatedError("unknown or revoked API key")
+            replayed = stored.status is SettleStatus.REPLAYED
+            if not replayed:
+                record_round(settlement, stored.dynamic["jackpots"])
+            return _response(stored, replayed)
+        raise StoreUnavailableError("the table's configuration kept changing; nothing was applied")
+
+    def stored(self, table: str, round_id: str) -> dict[str, Any] | None:
+        """A reported round's first result, or None."""
+        found = self._store.stored(table, round_id)
+        return None if found is None else _response(found[1], replayed=False)
+
+    def _replay(self, table: str, round_id: str, report_digest: str) -> dict[str, Any] | None:
+        found = self._store.stored(table, round_id)
+        if found is None or found[0] != report_digest:
+            return None
+        return _response(found[1], replayed=True)
+
+
+def _plan(
+    record: TableRecord,
+    round_id: str,
+    report_digest: str,
+    key: ApiKey,
+    key_digest: str,
+    s: Settlement,
+) -> MeterPlan:
+    static = {
+        "table": record.table,
+        "round": round_id,
+        "spots": [
+            {
+                "spot": b.spot,
+                **({"player": b.player} if b.player is not None else {}),
+                "outcome": b.outcome.value,
+                "wager": b.wager,
+                "pay": b.pay,
+                "envy": b.envy,
+            }
+            for b in s.bets
+        ],
+    }
+    return MeterPlan(
+        table=record.table,
+        round=round_id,
+        digest=report_digest,
+        table_version=record.version,
+        key_digest=key_digest,
+        who=key.who,
+        pools=record.config.pools,
+        wagered=s.wagered,
+        bets=len(s.bets),
+        fixed=s.fixed_paid,
+        envy=s.envy_paid,
+        hits=tuple(
+            {
+                "pool": record.config.pools.index(h.pool) + 1,
+                "bet": h.bet,
+                "bp": h.meter_bp,
+                "spot": s.bets[h.bet].spot,
+                "player": s.bets[h.bet].player,
+                "outcome": s.bets[h.bet].outcome.value,
+            }
+            for h in s.hits
+        ),
+        envies=tuple(
+            {"spot": e.spot, "outcome": e.outcome.value, "receivers": e.receivers, "total": e.total}
+            for e in s.envies
+        ),
+        static=static,
+        static_json=jsonio.dumps(static),
+    )
+
+
+def _response(stored: StoredRound, replayed: bool) -> dict[str, Any]:
+    static, dynamic = stored.static, stored.dynamic
+    jackpot_by_bet: dict[int, int] = {}
+    for jp in dynamic["jackpots"]:
+        jackpot_by_bet[int(jp["bet"])] = jackpot_by_bet.get(int(jp["bet"]), 0) + int(jp["amount"])
+    spots = [{**bet, "jackpot": jackpot_by_bet.get(i, 0)} for i, bet in enumerate(static["spots"])]
+    jackpots = []
+    for jp in dynamic["jackpots"]:
+        bet = static["spots"][int(jp["bet"])]
+        entry: dict[str, Any] = {"id": jp["id"], "pool": jp["pool"], "spot": bet["spot"]}
+        if "player" in bet:
+            entry["player"] = bet["player"]
+        entry.update({"amount": int(jp["amount"]), "status": "pending"})
+        jackpots.append(entry)
+    return {
+        "table": static["table"],
+        "round": static["round"],
+        "replayed": replayed,
+        "spots": spots,
+        "jackpots": jackpots,
+        "pools": {pool: {"value": int(v)} for pool, v in dynamic["pools"].items()},
+    }

@@ -1,0 +1,131 @@
+"""Tables: configuration, liveness, heartbeats, and a linked group's game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from jackpot.domain.auth import ApiKey, authorize_table
+from jackpot.domain.config import TableConfig
+from jackpot.domain.game import GameChange, check_linked, linked_group
+from jackpot.errors import ConflictError, NotFoundError, UnlinkedPoolError
+from jackpot.store.config import ConfigStore, TableRecord
+
+# a configuration write checks the linked tables against a config version; when another
+# write lands in between it is checked again, a few times, then refused
+MAX_STALE_RETRIES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class GameChanged:
+    """What a linked group's game change did."""
+
+    pool: str
+    status: str  # changed | unchanged
+    tables: tuple[TableRecord, ...]
+    change: GameChange
+
+    def to_json(self) -> dict[str, Any]:
+        first = self.tables[0].config
+        return {
+            "pool": self.pool,
+            "status": self.status,
+            "tables": [t.table for t in self.tables],
+            "pools": sorted({p for t in self.tables for p in t.config.pools}),
+            "decks": first.decks,
+            "paytable": first.paytable.to_json(),
+            "reason": self.change.reason,
+            "version": self.tables[0].version,
+        }
+
+
+class Tables:
+    def __init__(
+        self, config: ConfigStore, clock: Callable[[], int], offline_after_seconds: int
+    ) -> None:
+        self._config = config
+        self._clock = clock
+        self._offline_ms = offline_after_seconds * 1000
+        self._cache: dict[str, TableRecord] = {}
+
+    def put(self, table: str, body: Any, who: str) -> tuple[str, TableRecord]:
+        """Create or update a table ('created', 'updated' or 'unchanged')."""
+        for _ in range(MAX_STALE_RETRIES):
+            seen = self._config.config_version()
+            try:
+                current: TableConfig | None = self._config.table(table).config
+            except NotFoundError:
+                current = None
+            config = TableConfig.from_json(body, current)
+            known = set(self._config.pool_ids())
+            for i, pool in enumerate(config.pools):
+                if pool not in known:
+                    raise NotFoundError("pool", pool, f"pools[{i}]")
+            check_linked(table, config, self._configs())
+            status, _ = self._config.put_table(table, config, seen, who)
+            if status != "stale":
+                record = self._config.table(table)
+                self._cache[table] = record
+                return status, record
+        raise ConflictError("table configuration kept changing; try again")
+
+    def game(self, pool: str) -> tuple[TableRecord, ...]:
+        """The tables of `pool`'s linked group, which all play one game."""
+        self._config.pool(pool)  # 404 for an unknown pool
+        records = {r.table: r for r in self._config.tables()}
+        group = linked_group(pool, {t: r.config for t, r in records.items()})
+        if not group:
+            raise UnlinkedPoolError(pool)
+        return tuple(records[t] for t in group)
+
+    def change_game(self, pool: str, body: Any, who: str) -> GameChanged:
+        """Give every table of `pool`'s linked group the new deck count and/or paytable in
+        one atomic step, journaled as one configuration change with who and why."""
+        change = GameChange.from_json(body)
+        for _ in range(MAX_STALE_RETRIES):
+            seen = self._config.config_version()
+            group = self.game(pool)
+            configs = {r.table: change.apply(r.config) for r in group}
+            others = {**self._configs(), **configs}
+            for table, config in configs.items():
+                check_linked(table, config, others)
+            status, _ = self._config.change_game(
+                configs, seen, who, change.reason, pool, change.to_json()
+            )
+            if status != "stale":
+                records = tuple(self._config.table(t) for t in sorted(configs))
+                self._cache.update((r.table, r) for r in records)
+                return GameChanged(pool, status, records, change)
+        raise ConflictError("table configuration kept changing; try again")
+
+    def get(self, table: str) -> TableRecord:
+        return self._config.table(table)
+
+    def all(self) -> list[TableRecord]:
+        return self._config.tables()
+
+    def online(self, record: TableRecord) -> bool:
+        """Heard from (a heartbeat or a round) within the offline time."""
+        if record.last_seen is None:
+            return False
+        return self._clock() - record.last_seen <= self._offline_ms
+
+    def heartbeat(self, table: str, key: ApiKey) -> TableRecord:
+        """Record that the table was heard from; the answer tells it if it is enabled."""
+        authorize_table(key, table)
+        record = self.cached(table, refresh=True)
+        self._config.touch_table(table, self._clock())
+        return record
+
+    def cached(self, table: str, refresh: bool = False) -> TableRecord:
+        """This worker's copy of a table's configuration (the round script refuses a stale
+        one, so the round path can trust it)."""
+        record = None if refresh else self._cache.get(table)
+        if record is None:
+            record = self._config.table(table)
+            self._cache[table] = record
+        return record
+
+    def _configs(self) -> dict[str, TableConfig]:
+        return {r.table: r.config for r in self._config.tables()}

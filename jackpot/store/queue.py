@@ -1,0 +1,73 @@
+"""Background reports on the RQ queue: what the API enqueues and the worker runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from redis import Redis
+from rq import Queue
+from rq.exceptions import NoSuchJobError
+from rq.job import Job
+
+RECONCILE_JOB = "jackpot.jobs.reconcile.reconcile_pool"
+KEEP_SECONDS = 30 * 24 * 3600  # results and failures stay a month for accounting
+
+
+@dataclass(frozen=True, slots=True)
+class ReportJob:
+    id: str
+    kind: str
+    status: str  # queued, started, finished, failed, ...
+    pool: str
+    from_ts: int
+    to_ts: int
+    result: Any = None  # once finished
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "status": self.status,
+            "pool": self.pool,
+            "from": self.from_ts,
+            "to": self.to_ts,
+        }
+        if self.status == "finished":
+            out["result"] = self.result
+        return out
+
+
+class ReportQueue:
+    def __init__(self, client: Redis, name: str) -> None:
+        self._r = client  # RQ keeps pickles: a client that does not decode replies
+        self._name = name
+
+    def enqueue_reconcile(self, pool: str, from_ts: int, to_ts: int, who: str) -> ReportJob:
+        job = Queue(self._name, connection=self._r).enqueue(
+            RECONCILE_JOB,
+            pool,
+            from_ts,
+            to_ts,
+            result_ttl=KEEP_SECONDS,
+            failure_ttl=KEEP_SECONDS,
+            meta={"requested_by": who, "kind": "reconcile"},
+        )
+        return ReportJob(job.id, "reconcile", "queued", pool, from_ts, to_ts)
+
+    def get(self, report_id: str) -> ReportJob | None:
+        try:
+            job = Job.fetch(report_id, connection=self._r)
+        except (NoSuchJobError, ValueError):  # rq refuses ids it could never have made
+            return None
+        pool, from_ts, to_ts = job.args
+        status = job.get_status().value
+        return ReportJob(
+            id=job.id,
+            kind=job.meta.get("kind", "reconcile"),
+            status=status,
+            pool=pool,
+            from_ts=from_ts,
+            to_ts=to_ts,
+            result=job.return_value() if status == "finished" else None,
+        )
