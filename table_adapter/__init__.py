@@ -8,7 +8,7 @@ Layers, each a small module:
     strategies.py  war / surrender / mix decisions and the decision timer
     bets.py        what a player puts on the felt, checked against the profile
     records.py     the finished round: every card drawn, settlements, side-bet outcomes
-    report.py      the controller's round report (API.md) built from a record
+    report.py      the controller's round report (docs/API.md) built from a record
     engine.py      Table: deals rounds for a live or a Stadium table
     montecarlo.py  vectorised side-bet dealing for paytable checks (needs numpy)
     journal.py     the durable SQLite journal of reports until the controller acknowledges them

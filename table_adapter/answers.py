@@ -7,12 +7,12 @@ from typing import Any
 
 
 class AnswerFormatError(ValueError):
-    """A response body that is not the answer API.md promises."""
+    """A response body that is not the answer docs/API.md promises."""
 
 
 @dataclass(frozen=True, slots=True)
 class BetAnswer:
-    """One bet's settlement (API.md round response `spots[]`), in cents."""
+    """One bet's settlement (docs/API.md round response `spots[]`), in cents."""
 
     spot: int
     player: str | None
@@ -54,7 +54,7 @@ class RoundAnswer:
 
 @dataclass(frozen=True, slots=True)
 class ErrorAnswer:
-    """The API.md error body of a refusal."""
+    """The docs/API.md error body of a refusal."""
 
     code: str
     message: str

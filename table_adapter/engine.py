@@ -197,7 +197,7 @@ class Table:
         return own, on_dealer, timed_out
 
     def _war_deal(self, at_war: list[int]) -> tuple[dict[int, Card], Card | None]:
-        """Deal the war per the profile's layout (SPEC §2); {} and None without a war."""
+        """Deal the war per the profile's layout (docs/RULES.md §2); {} and None without a war."""
         if not at_war:
             return {}, None
         shoe, burns = self.shoe, self.profile.war_burns

@@ -15,7 +15,7 @@ from jackpot.domain.cards import DECK_SIZE
 from jackpot.domain.outcomes import Outcome
 
 Cards = npt.NDArray[np.int64]
-#: Outcome codes: an outcome's position in SPEC order.
+#: Outcome codes: an outcome's position in docs/RULES.md §3 order.
 OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
 CODE = {outcome: code for code, outcome in enumerate(OUTCOMES)}
 CHUNK = 1 << 20
@@ -39,7 +39,7 @@ def classify(p1: Cards, d1: Cards, p2: Cards | None = None, d2: Cards | None = N
     war_tie = tie & ((c2 >> 2) == (e2 >> 2))
     both_same = war_tie & same1 & (c2 == e2)
     four = war_tie & ((c1 >> 2) == (c2 >> 2))
-    # Assign from the weakest to the best so that the first match in SPEC order wins.
+    # Assign from the weakest to the best so that the first match in docs/RULES.md §3 order wins.
     codes[war_tie] = CODE[Outcome.DOUBLE_TIE]
     codes[four] = CODE[Outcome.FOUR_OF_A_KIND]
     codes[both_same] = CODE[Outcome.SUITED_DOUBLE_TIE]

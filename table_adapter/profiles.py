@@ -1,11 +1,11 @@
-"""Jurisdiction rule profiles: the seeds' rules as data (SPEC §2).
+"""Jurisdiction rule profiles: the source regulations' rules as data (docs/RULES.md §2).
 
-`settlement.py` applies these figures; every figure cites its seed:
+`settlement.py` applies these figures; every figure cites its source:
 
-* `wisconsin`: Wisconsin Section 37 (seed 000).
-* `massachusetts`: 205 CMR, Casino War (seed 002).
-* `south_dakota`: S.D. Admin. R. 20:18:16:15.17 (seed 003).
-* `stadium`: Light & Wonder "Stadium Casino War" rules of play (seed 004), paytable 01
+* `wisconsin`: Wisconsin Section 37.
+* `massachusetts`: 205 CMR, Casino War.
+* `south_dakota`: S.D. Admin. R. 20:18:16:15.17.
+* `stadium`: Light & Wonder "Stadium Casino War" rules of play, paytable 01
   by default; `stadium_02` is paytable 02.
 
 Configurable options (Stadium's dealer bet, standoff, timer) are set with
@@ -25,7 +25,7 @@ LIVE_DECKS = (6, 7, 8)
 
 
 class Layout(StrEnum):
-    """The war-deal layouts the controller knows (SPEC §2); a table reports its layout."""
+    """The war-deal layouts the controller knows (docs/RULES.md §2); a table reports its layout."""
 
     STANDARD = "standard"
     SOUTH_DAKOTA = "south_dakota"
@@ -47,7 +47,7 @@ class Odds:
     per: int = 1
 
     def pay(self, stake: int) -> int:
-        """Winnings on `stake` cents; exact for every figure the seeds use."""
+        """Winnings on `stake` cents; exact for every figure the source rules use."""
         # The only per > 1 figure is "1 to 2" on the initial plus the matched war
         # wager (2 × W cents), which always divides; floor would favour the house.
         return stake * self.win // self.per

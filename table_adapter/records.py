@@ -94,7 +94,7 @@ class Round:
         return sum(r.settlement.net for r in self.results)
 
     def report(self) -> dict[str, Any]:
-        """The controller's round report (API.md "Round report")."""
+        """The controller's round report (docs/API.md "Round report")."""
         return round_report(self)
 
 

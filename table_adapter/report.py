@@ -1,4 +1,4 @@
-"""The controller's round report (API.md "Round report") built from a finished round."""
+"""The controller's round report (docs/API.md "Round report") built from a finished round."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 
 def round_report(rnd: Round) -> dict[str, Any]:
-    """The report dict exactly as API.md writes it; war cards only where a bet went to war."""
+    """The report dict exactly as docs/API.md writes it; war cards only where a bet went to war."""
     stadium = rnd.profile.stadium
     spots = [_stadium_spot(rnd, h) if stadium else _live_spot(rnd, h) for h in rnd.hands]
     at_war = any("war_card" in s for s in spots)

@@ -1,4 +1,4 @@
-"""The base game's settlement in exact integer cents, as each profile's seed states.
+"""The base game's settlement in exact integer cents, as each profile's source rules state.
 
 Surrender loses half the initial wager (Wisconsin §37(h)(3)(i), 205 CMR §8(c)(1),
 S.D. 20:18:16:15.17(4)(a)(i), Stadium rule 6). None of them says how to halve an odd

@@ -1,6 +1,6 @@
 """The dealing shoe: shuffle, cut, reshuffle marker, burns and face-up irregularities.
 
-Sources: Wisconsin §37(b), (e), (g), (j) and 205 CMR §2, §5, §7, §10 (seeds 000, 002).
+Sources: Wisconsin §37(b), (e), (g), (j) and 205 CMR §2, §5, §7, §10.
 """
 
 from __future__ import annotations

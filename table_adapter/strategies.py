@@ -1,4 +1,4 @@
-"""Players' decisions on a tie: go to war or surrender (SPEC §2), and the decision timer."""
+"""Players' decisions on a tie: war or surrender (docs/RULES.md §2), and the decision timer."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bearer API keys and the role each endpoint requires (API.md)."""
+"""Bearer API keys and the role each endpoint requires (docs/API.md)."""
 
 from __future__ import annotations
 

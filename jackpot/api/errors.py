@@ -1,4 +1,4 @@
-"""Every failure becomes the API.md error body: {"error": {"code", "message", "field"}}.
+"""Every failure becomes the docs/API.md error body: {"error": {"code", "message", "field"}}.
 
 The mapping from an exception to its answer is plain data (`ErrorReply`), so the Flask
 handlers and the WSGI hot path for round reports (`jackpot.api.hotpath`) answer alike.

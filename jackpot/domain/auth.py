@@ -1,4 +1,4 @@
-"""Roles and API keys (SPEC §5): keys are random, shown once, stored only as a SHA-256."""
+"""Roles and API keys (docs/RULES.md §5): keys are random, shown once, stored only as a SHA-256."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pool and table configuration as operators set it (API.md PUT /v1/pools, /v1/tables)."""
+"""Pool and table configuration as operators set it (docs/API.md PUT /v1/pools, /v1/tables)."""
 
 from __future__ import annotations
 
@@ -23,14 +23,14 @@ MAX_WAGER = 10_000_000  # $100k
 
 
 class Policy(StrEnum):
-    """How simultaneous hits on one pool share its meter (SPEC §4 step 4)."""
+    """How simultaneous hits on one pool share its meter (docs/RULES.md §4 step 4)."""
 
     SEQUENTIAL = "sequential"
     SPLIT = "split"
 
 
 class Layout(StrEnum):
-    """The war-deal layouts the controller knows (SPEC §2)."""
+    """The war-deal layouts the controller knows (docs/RULES.md §2)."""
 
     STANDARD = "standard"
     SOUTH_DAKOTA = "south_dakota"

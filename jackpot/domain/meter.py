@@ -1,4 +1,4 @@
-"""Pool meters in exact units (SPEC §4): the state, and the reference model of one round.
+"""Pool meters in exact units (docs/RULES.md §4): the state, and the reference model of one round.
 
 The round is applied in Redis by store/lua/settle_round.lua; `apply_round` here is the same
 arithmetic in Python, the executable statement of the rules that tests hold the script to.

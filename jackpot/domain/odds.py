@@ -1,4 +1,4 @@
-"""Exact odds of the progressive side bet (SPEC §3) and the return of a paytable.
+"""Exact odds of the progressive side bet (docs/RULES.md §3) and the return of a paytable.
 
 Model: P1, D1 and, on a war, P2, D2 are four cards drawn without replacement
 from a full shoe of 52 × decks cards. Burn cards and other spots' cards are
@@ -21,7 +21,7 @@ SUITS = 4
 
 
 def outcome_probabilities(decks: int, war: bool = True) -> dict[Outcome, Fraction]:
-    """Exact probability of every outcome (in SPEC order, summing to 1) for one bet."""
+    """Exact probability of every outcome (in docs/RULES.md §3 order, summing to 1) for one bet."""
     if not 1 <= decks <= MAX_DECKS:
         raise ValueError(f"decks must be 1..{MAX_DECKS}, not {decks}")
     cards = DECK_SIZE * decks
@@ -133,7 +133,7 @@ def paytable_return(
     Assumptions, stated because the meter and the table are not part of the odds:
 
     * Meter: every percentage pay is taken of a meter standing at `meter` cents
-      when it hits (`floor_to_cent(pct × meter)`, SPEC §4), whichever pool it
+      when it hits (`floor_to_cent(pct × meter)`, docs/RULES.md §4), whichever pool it
       names; the caller passes the meter it assumes, e.g. the pool's reset.
     * Envy: the bet sits at a table with `other_bets` other qualifying bets,
       each of another player on its own spot, every player following the same

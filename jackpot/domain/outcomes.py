@@ -1,4 +1,4 @@
-"""The progressive side bet's outcomes (SPEC §3) and their evaluation."""
+"""The progressive side bet's outcomes (docs/RULES.md §3) and their evaluation."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from jackpot.domain.cards import Card
 
 
 class Outcome(StrEnum):
-    """Outcomes in SPEC §3 order: the first that matches wins."""
+    """Outcomes in docs/RULES.md §3 order: the first that matches wins."""
 
     SUITED_FOUR_OF_A_KIND = "suited_four_of_a_kind"
     SUITED_DOUBLE_TIE = "suited_double_tie"

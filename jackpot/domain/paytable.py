@@ -145,5 +145,5 @@ def _seed() -> Paytable:
     return Paytable(tuple(lines))
 
 
-#: The Massachusetts "Casino War Progressive" paytable (SPEC §3), the default.
+#: The Massachusetts "Casino War Progressive" paytable (docs/RULES.md §3), the default.
 SEED_PAYTABLE = _seed()

@@ -1,4 +1,4 @@
-"""Reconcile a pool over a period from its journal (SPEC §5):
+"""Reconcile a pool over a period from its journal (docs/RULES.md §5):
 opening balance + contributions − pays + seed funding ± adjustments = closing balance."""
 
 from __future__ import annotations

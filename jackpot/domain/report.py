@@ -1,4 +1,4 @@
-"""Round reports (API.md "Round report"): parsed, checked against the table, canonical."""
+"""Round reports (docs/API.md "Round report"): parsed, checked against the table, canonical."""
 
 from __future__ import annotations
 

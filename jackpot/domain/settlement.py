@@ -1,4 +1,4 @@
-"""Settle a round's side bets: outcomes, fixed pays, envy, and the meter plan (SPEC §3, §4)."""
+"""Settle a round's side bets: outcomes, fixed pays, envy, the meter plan (docs/RULES.md §3, §4)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ class Settlement:
 
 
 def bet_outcome(spot: Spot, bet: Bet, report: RoundReport) -> Outcome:
-    """A bet sees the war deal only if its own player went to war (SPEC §3)."""
+    """A bet sees the war deal only if its own player went to war (docs/RULES.md §3)."""
     if bet.war or (spot.inline and spot.war):
         return evaluate(spot.card, report.dealer_card, spot.war_card, report.dealer_war_card)
     return evaluate(spot.card, report.dealer_card)

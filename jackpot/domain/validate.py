@@ -58,7 +58,7 @@ def expect_str(raw: Any, field: str, max_len: int = 1000) -> str:
 
 
 def parse_identifier(raw: Any, field: str) -> str:
-    """1-128 characters of A-Z a-z 0-9 . _ : - (API.md)."""
+    """1-128 characters of A-Z a-z 0-9 . _ : - (docs/API.md)."""
     if not isinstance(raw, str) or not IDENTIFIER.fullmatch(raw):
         raise ValidationError(
             field, "must be 1-128 characters of A-Z a-z 0-9 . _ : -", "invalid_identifier"

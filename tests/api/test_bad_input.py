@@ -1,4 +1,4 @@
-"""Bad input gets a 4xx with the API.md error body naming the field, and changes nothing.
+"""Bad input gets a 4xx with the docs/API.md error body naming the field, and changes nothing.
 
 Every refusal is checked against a snapshot of the whole store: every key, its type and its
 content, before and after the request.
@@ -58,7 +58,7 @@ def snapshot(client: redis_lib.Redis) -> dict[bytes, tuple[bytes, Any]]:
 
 
 def assert_error(response: Any, status: int, field: str | None) -> dict[str, Any]:
-    """The API.md error body, with `field` naming the field at fault (absent when None)."""
+    """The docs/API.md error body, with `field` naming the field at fault (absent when None)."""
     assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
     body = response.get_json()
     assert isinstance(body, dict) and set(body) == {"error"}, body

@@ -1,4 +1,4 @@
-"""The role matrix of API.md and SPEC §5: who may call what.
+"""The role matrix of docs/API.md and docs/RULES.md §5: who may call what.
 
 One table drives it: each endpoint with a request that succeeds for an allowed caller and
 the roles allowed (None: no credential needed). Wrong or missing key -> 401, right key but
@@ -225,7 +225,7 @@ CALLERS = BROKEN + ROLES
 
 
 def expected_status(endpoint: Endpoint, who: str) -> int:
-    """200-class, 401 or 403: what API.md says the caller gets."""
+    """200-class, 401 or 403: what docs/API.md says the caller gets."""
     if endpoint.roles is None:
         return 200
     if who in BROKEN:

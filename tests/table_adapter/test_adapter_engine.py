@@ -45,7 +45,7 @@ def roles(rnd: Round) -> list[tuple[Role, int | None]]:
 
 
 def test_a_standard_war_burns_three_then_deals_each_spot_in_order_then_the_dealer():
-    # Wisconsin §37(g)(3), §37(h)(6); 205 CMR §7(c), §8(f); SPEC §2 layout `standard`
+    # Wisconsin §37(g)(3), §37(h)(6); 205 CMR §7(c), §8(f); docs/RULES.md §2 layout `standard`
     table = Table("T1", "wisconsin", seed=1)
     bets = [Bet(5, 1000), Bet(2, 1000)]
     rnd = play(table, "2c 7c 7d 7h 2d 2h 2s Kc 3c 9c", bets)
@@ -76,7 +76,7 @@ def test_south_dakota_burns_three_before_each_war_card():
 
 
 def test_south_dakota_burns_three_before_every_spot_s_war_card():
-    # S.D. 20:18:16:15.17(4)(d), read for several spots at war (SPEC §2 `south_dakota`)
+    # S.D. 20:18:16:15.17(4)(d), read for several spots at war (docs/RULES.md §2 `south_dakota`)
     table = Table("T1", "south_dakota", seed=1)
     deck = "2c 7c 7d 7h 2d 2h 2s Kc 3d 3h 3s Qc 4d 4h 4s 9c"
     rnd = play(table, deck, [Bet(1, 1000), Bet(2, 1000)])
@@ -157,7 +157,7 @@ def test_strategies_are_found_by_name():
 
 
 def test_a_side_bet_uses_the_war_cards_only_if_its_player_went_to_war():
-    # SPEC §3: P2/D2 only if P1/D1 tie and the bet's player went to war
+    # docs/RULES.md §3: P2/D2 only if P1/D1 tie and the bet's player went to war
     table = Table("S1", "stadium", seed=1)
     bets = [
         Bet(1, 1000, side=500, player="brave", strategy=WAR),

@@ -1,4 +1,4 @@
-"""Round reports in API.md's shape, for live and Stadium tables."""
+"""Round reports in docs/API.md's shape, for live and Stadium tables."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def play(table: Table, deck: str, bets) -> Round:
 
 
 def test_a_live_round_at_war_reports_war_cards_for_the_spot_and_the_dealer():
-    # API.md "Round report": war only on a tie, then war_card; dealer.war_card with any war
+    # docs/API.md "Round report": war only on a tie, then war_card; dealer.war_card with any war
     table = Table("T1", "wisconsin", seed=1, id_prefix="shoe7")
     bets = [
         Bet(1, 1000, side=500, player="p-881", strategy=WAR),
@@ -65,14 +65,14 @@ def test_a_live_round_without_war_has_no_war_fields():
 
 
 def test_a_live_spot_without_a_side_wager_still_reports_its_war():
-    # API.md: spots without a side wager are still reported (their cards count)
+    # docs/API.md: spots without a side wager are still reported (their cards count)
     rnd = play(Table("T1", "wisconsin", seed=1), "2c 5s 5d 2d 2h 2s 3c 9d", [Bet(1, 1000)])
     assert rnd.report()["spots"] == [{"spot": 1, "card": "5s", "war": True, "war_card": "3c"}]
     assert rnd.report()["dealer"] == {"card": "5d", "war_card": "9d"}
 
 
 def test_a_stadium_round_reports_bets_and_one_community_war_card():
-    # API.md: stadium spots carry `bets`; community_war: every spot at war shares the card
+    # docs/API.md: stadium spots carry `bets`; community_war: every spot at war shares the card
     table = Table("S1", "stadium", seed=1, id_prefix="st")
     bets = [
         Bet(1, 1000, side=500, player="a", strategy=WAR),
@@ -113,7 +113,7 @@ def test_a_stadium_round_reports_bets_and_one_community_war_card():
 
 
 def test_a_stadium_war_without_a_progressive_bet_at_war_reports_no_war():
-    # API.md: dealer.war_card is present exactly when some bet has war: true
+    # docs/API.md: dealer.war_card is present exactly when some bet has war: true
     table = Table("S1", "stadium", seed=1)
     bets = [
         Bet(1, 1000, player="a", strategy=WAR),
@@ -141,7 +141,7 @@ def _controller_parser() -> tuple[Any, Any, Any]:
 
 @pytest.mark.parametrize("name", list(PROFILES))
 def test_the_controller_accepts_every_report_the_engine_builds(name):
-    # API.md "Round report": the controller's own parser is the judge of the shape
+    # docs/API.md "Round report": the controller's own parser is the judge of the shape
     layout_cls, table_config, parse_report = _controller_parser()
     table = Table("T1", name, seed=17, face_up_rate=0.002)
     config = table_config(pools=("main",), layout=layout_cls(table.profile.layout.value))

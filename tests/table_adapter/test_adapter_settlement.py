@@ -176,7 +176,7 @@ def test_stadium_keeps_a_pushed_ante_on_the_felt_when_configured():
 
 @pytest.mark.parametrize("profile", list(PROFILES.values()), ids=list(PROFILES))
 def test_every_profile_has_the_same_net_result_at_war(profile):
-    # SPEC §2: war tie 3:1 resp. 2:1 — "the same net result" in every jurisdiction
+    # docs/RULES.md §2: war tie 3:1 resp. 2:1 — "the same net result" in every jurisdiction
     assert [war_settlement(profile, r).net for r in ("win", "tie", "lose")] == [1000, 2000, -2000]
 
 

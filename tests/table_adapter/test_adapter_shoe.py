@@ -203,7 +203,7 @@ def test_face_up_cards_in_different_rounds_do_not_void():
 
 
 def test_shuffler_batches_alternate_and_one_shoe_is_one_batch():
-    # Wisconsin §37(b)(4)(ii)-(v), 205 CMR §2(d)(2)-(5); SPEC §1
+    # Wisconsin §37(b)(4)(ii)-(v), 205 CMR §2(d)(2)-(5); docs/RULES.md §1
     shoe = Shoe(6, cut=WISCONSIN_CUT, rng=random.Random(8), shuffler=True)
     backs = [shoe.back]
     for _ in range(5):

@@ -51,7 +51,7 @@ def chi_square(counts: dict[Outcome, int], probs) -> float:
 
 
 def test_the_vectorised_classifier_agrees_with_evaluate():
-    # SPEC §3 outcome table, first match wins
+    # docs/RULES.md §3 outcome table, first match wins
     rng = random.Random(3)
     size = 52 * 6
     rows = []
@@ -90,7 +90,7 @@ def test_vectorised_hands_draw_four_distinct_physical_cards():
 
 @pytest.mark.slow
 def test_a_million_vectorised_hands_fit_the_exact_odds():
-    # SPEC §3: exact odds with the player always going to war, 6 decks
+    # docs/RULES.md §3: exact odds with the player always going to war, 6 decks
     probs = exact_odds(6)
     counts = montecarlo.simulate(1_000_000, 6, war=True, seed=20240601)
     assert sum(counts.values()) == 1_000_000
@@ -98,7 +98,7 @@ def test_a_million_vectorised_hands_fit_the_exact_odds():
 
 
 def test_surrendering_hands_fit_the_exact_odds_without_war():
-    # SPEC §3: a surrendered bet can only make `tie` or `suited_tie`
+    # docs/RULES.md §3: a surrendered bet can only make `tie` or `suited_tie`
     probs = exact_odds(8, war=False)
     counts = montecarlo.simulate(300_000, 8, war=False, seed=7)
     assert {o for o, n in counts.items() if n} <= {Outcome.TIE, Outcome.SUITED_TIE, Outcome.NONE}

@@ -1,4 +1,4 @@
-"""Cards as SPEC §1 writes them: rank + suit, case-insensitive, `10` for `T`."""
+"""Cards as docs/RULES.md §1 writes them: rank + suit, case-insensitive, `10` for `T`."""
 
 from __future__ import annotations
 

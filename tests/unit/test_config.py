@@ -1,4 +1,4 @@
-"""Pool and table configuration as operators set it (API.md PUT /v1/pools, /v1/tables)."""
+"""Pool and table configuration as operators set it (docs/API.md PUT /v1/pools, /v1/tables)."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def test_a_pool_writes_every_field():
 # --- tables
 
 
-def test_a_table_needs_only_its_pools_and_takes_the_spec_defaults():
+def test_a_table_needs_only_its_pools_and_takes_the_documented_defaults():
     table = TableConfig.from_json({"pools": ["main"]})
     assert table == TableConfig(pools=("main",))
     assert (table.decks, table.spots, table.min_wager, table.max_wager) == (6, 7, 100, 2_500)

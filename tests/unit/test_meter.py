@@ -1,4 +1,4 @@
-"""The exact pool meter (SPEC §4): contributions, the cap, hits, top-up and the invariant."""
+"""The exact pool meter (docs/RULES.md §4): contributions, cap, hits, top-up and the invariant."""
 
 from __future__ import annotations
 

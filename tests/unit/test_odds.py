@@ -16,7 +16,7 @@ from jackpot.domain.odds import outcome_probabilities, paytable_return
 from jackpot.domain.outcomes import WAR_OUTCOMES, WINNING_OUTCOMES, Outcome, evaluate
 from jackpot.domain.paytable import SEED_PAYTABLE, Envy, PayLine, Paytable
 
-SPEC_ONE_IN_AT_SIX_DECKS = [
+RULES_ONE_IN_AT_SIX_DECKS = [
     (Outcome.SUITED_FOUR_OF_A_KIND, 496_511.5),
     (Outcome.SUITED_DOUBLE_TIE, 3_894.2),
     (Outcome.FOUR_OF_A_KIND, 2_944.9),
@@ -26,8 +26,8 @@ SPEC_ONE_IN_AT_SIX_DECKS = [
 ]
 
 
-@pytest.mark.parametrize(("outcome", "one_in"), SPEC_ONE_IN_AT_SIX_DECKS)
-def test_six_deck_odds_match_the_spec(outcome, one_in):
+@pytest.mark.parametrize(("outcome", "one_in"), RULES_ONE_IN_AT_SIX_DECKS)
+def test_six_deck_odds_match_the_rules(outcome, one_in):
     probability = outcome_probabilities(6)[outcome]
     assert round(float(1 / probability), 1) == one_in
 

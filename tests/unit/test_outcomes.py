@@ -1,4 +1,4 @@
-"""The side bet's outcomes (SPEC §3): first match wins, identical cards included."""
+"""The side bet's outcomes (docs/RULES.md §3): first match wins, identical cards included."""
 
 from __future__ import annotations
 
@@ -174,7 +174,7 @@ def test_a_live_spot_sees_the_war_deal_only_when_it_went_to_war(war, expected):
 
 
 def spec_table(p1: Card, d1: Card, p2: Card | None, d2: Card | None) -> Outcome:
-    """SPEC §3's table read row by row, first match wins."""
+    """docs/RULES.md §3's table read row by row, first match wins."""
     rows = []
     if p2 is not None and d2 is not None:
         rows += [
@@ -192,7 +192,7 @@ SMALL_SHOE = [Card.parse(c) for c in ("As", "Ad", "Ks", "Kd", "2c")]
 
 @pytest.mark.parametrize("p1", SMALL_SHOE, ids=str)
 @pytest.mark.parametrize("d1", SMALL_SHOE, ids=str)
-def test_evaluation_agrees_with_the_spec_table_on_every_deal_of_a_small_shoe(p1, d1):
+def test_evaluation_agrees_with_the_rules_table_on_every_deal_of_a_small_shoe(p1, d1):
     assert evaluate(p1, d1) is spec_table(p1, d1, None, None)
     for p2 in SMALL_SHOE:
         for d2 in SMALL_SHOE:

@@ -1,4 +1,4 @@
-"""Paytables (SPEC §3): the seed paytable and a configured one's validation."""
+"""Paytables (docs/RULES.md §3): the seed paytable and a configured one's validation."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ SEED_JSON = {
         (Outcome.TIE, 5),
     ],
 )
-def test_the_seed_paytable_pays_the_spec_odds(outcome, odds):
+def test_the_seed_paytable_pays_the_rules_odds(outcome, odds):
     line = SEED_PAYTABLE.line(outcome)
     assert line is not None
     assert line.odds == odds

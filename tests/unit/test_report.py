@@ -1,4 +1,4 @@
-"""Round reports checked against their table (API.md "Round report", SPEC §1-§3)."""
+"""Round reports checked against their table (docs/API.md "Round report", docs/RULES.md §1-§3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Settling a round's side bets: fixed pays, envy, meter hits (SPEC §3, §4)."""
+"""Settling a round's side bets: fixed pays, envy, meter hits (docs/RULES.md §3, §4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
--- put_pool: create a pool, or change its parameters without moving money (SPEC §4).
+-- put_pool: create a pool, or change its parameters without moving money (docs/RULES.md §4).
 --
 -- KEYS[1] {ns}/pool/<id>  hash   KEYS[2] {ns}/pool/<id>/journal  stream (id = seq-0)
 -- KEYS[3] {ns}/pools      set of pool ids   KEYS[4] {ns}/counters  hash (clock)

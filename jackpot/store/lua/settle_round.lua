@@ -1,4 +1,4 @@
--- settle_round: apply one settled round to the meters, atomically (SPEC §4, §5).
+-- settle_round: apply one settled round to the meters, atomically (docs/RULES.md §4, §5).
 --
 -- KEYS[1] {ns}/round/<table>/<round>   hash: digest, static, dynamic, ts, who
 -- KEYS[2] {ns}/table/<table>           hash: version, last_seen, rounds
