@@ -13,7 +13,7 @@ import redis as redis_lib
 from jackpot.bootstrap import Services
 from jackpot.settings import Settings
 from jackpot.store.keys import Keys as StoreKeys
-from tests.conftest import Api, round_body
+from tests.support.api import Api, round_body
 
 JACKPOT = {
     "table": "T1",

@@ -6,8 +6,6 @@ content, before and after the request.
 
 from __future__ import annotations
 
-import copy
-import re
 from pathlib import Path
 from typing import Any
 
@@ -19,104 +17,21 @@ from jackpot.app import create_app
 from jackpot.domain.auth import Role
 from jackpot.domain.paytable import SEED_PAYTABLE
 from jackpot.settings import Settings
-from tests.conftest import Api, Keys, round_body, start_server
-
-DELETE = object()  # a patch value: remove the key
+from tests.support.api import Api, Keys, round_body
+from tests.support.checks import (
+    DELETE,
+    assert_error,
+    patched,
+    refused,
+    report_body,
+    snapshot,
+)
+from tests.support.redis_server import start_server
 
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def snapshot(client: redis_lib.Redis) -> dict[bytes, tuple[bytes, Any]]:
-    """Every key of the store as (type, content): what "changes nothing" is checked against.
-
-    Read as bytes: the store also holds binary values (the worker's queued jobs)."""
-    where = client.connection_pool.connection_kwargs
-    r = redis_lib.Redis(host=where["host"], port=where["port"], db=where.get("db", 0))
-    state: dict[bytes, tuple[bytes, Any]] = {}
-    try:
-        for key in r.scan_iter(count=1000):
-            kind = r.type(key)
-            content: Any
-            if kind == b"string":
-                content = r.get(key)
-            elif kind == b"hash":
-                content = r.hgetall(key)
-            elif kind == b"list":
-                content = r.lrange(key, 0, -1)
-            elif kind == b"set":
-                content = sorted(r.smembers(key))
-            elif kind == b"zset":
-                content = r.zrange(key, 0, -1, withscores=True)
-            elif kind == b"stream":
-                content = r.xrange(key)
-            else:  # pragma: no cover - the controller uses no other type
-                content = r.dump(key)
-            state[key] = (kind, content)
-    finally:
-        r.close()
-    return state
-
-
-def assert_error(response: Any, status: int, field: str | None) -> dict[str, Any]:
-    """The docs/API.md error body, with `field` naming the field at fault (absent when None)."""
-    assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
-    body = response.get_json()
-    assert isinstance(body, dict) and set(body) == {"error"}, body
-    error = body["error"]
-    assert set(error) <= {"code", "message", "field"}, error
-    assert isinstance(error["code"], str) and error["code"], error
-    assert isinstance(error["message"], str) and error["message"], error
-    assert error.get("field") == field, error
-    return dict(error)
-
-
-def refused(redis: redis_lib.Redis, send: Any, status: int, field: str | None) -> dict[str, Any]:
-    """Send a request that must be refused; check the error body and that the store is as it was."""
-    before = snapshot(redis)
-    error = assert_error(send(), status, field)
-    assert snapshot(redis) == before
-    return error
-
-
-_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
-
-def patched(body: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    """A deep copy of `body` with each path (`spots[2].card`) set, or removed with DELETE."""
-    out = copy.deepcopy(body)
-    for path, value in changes.items():
-        steps: list[str | int] = [
-            name if name else int(index) for name, index in _STEP.findall(path)
-        ]
-        node: Any = out
-        for step in steps[:-1]:
-            node = node[step]
-        last = steps[-1]
-        if value is DELETE:
-            del node[last]
-        else:
-            node[last] = value
-    return out
-
-
 # -- the floor every test starts from ----------------------------------------------------------
-
-
-def report_body(
-    round_id: str = "r-new", changes: dict[str, Any] | None = None, **fields: Any
-) -> dict[str, Any]:
-    """A valid report at T1: spot 1 ties and goes to war, spot 2 loses, spot 3 has no bet."""
-    body = round_body(
-        round_id,
-        dealer="Qs",
-        dealer_war="7h",
-        spots=[
-            {"spot": 1, "player": "p-1", "wager": 500, "card": "Qh", "war": True, "war_card": "2c"},
-            {"spot": 2, "player": "p-2", "wager": 500, "card": "4d"},
-            {"spot": 3, "card": "9h"},
-        ],
-    )
-    return patched(body, {**fields, **(changes or {})})
 
 
 def jackpot_body(round_id: str) -> dict[str, Any]:

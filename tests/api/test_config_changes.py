@@ -7,7 +7,8 @@ from flask import Flask
 
 from jackpot.app import create_app
 from jackpot.settings import Settings
-from tests.conftest import Api, RedisServer, round_body
+from tests.support.api import Api, round_body
+from tests.support.redis_server import RedisServer
 
 
 def other_worker(redis_server: RedisServer, settings: Settings, api: Api) -> Api:

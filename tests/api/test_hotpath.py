@@ -19,8 +19,8 @@ from werkzeug.wrappers import Response
 from jackpot.api.body import MAX_BODY_BYTES
 from jackpot.api.hotpath import RoundsHotPath
 from jackpot.bootstrap import Services
-from tests.api.test_bad_input import assert_error, report_body, snapshot
-from tests.conftest import Api, Keys, round_body
+from tests.support.api import Api, Keys, round_body
+from tests.support.checks import assert_error, report_body, snapshot
 
 
 def flask_only(app: Flask) -> Client:

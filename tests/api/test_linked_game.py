@@ -8,8 +8,8 @@ from typing import Any
 import redis as redis_lib
 
 from jackpot.domain.paytable import SEED_PAYTABLE
-from tests.api.test_bad_input import assert_error, snapshot
-from tests.conftest import Api, round_body
+from tests.support.api import Api, round_body
+from tests.support.checks import assert_error, snapshot
 
 TIE = {"spot": 1, "wager": 500, "card": "Qd"}  # against the dealer's Qs: a tie (5 to 1)
 

@@ -11,8 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from jackpot.api.openapi import document
-from tests.api.test_roles import MATRIX, ROLES, Endpoint, build_world, credential
-from tests.conftest import Api, Keys
+from tests.support.api import Api, Keys
+from tests.support.roles import MATRIX, ROLES, Endpoint, build_world, credential
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 # Flask's path variable -> the document's parameter, where they are spelled differently

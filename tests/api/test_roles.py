@@ -7,7 +7,6 @@ wrong role or wrong table -> 403; a refused request changes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -18,206 +17,24 @@ from flask.testing import FlaskClient
 from jackpot.app import create_app
 from jackpot.domain.auth import digest, key_id_of
 from jackpot.settings import Settings
-from tests.api.test_bad_input import assert_error, snapshot
-from tests.conftest import Api, Keys, RedisServer, round_body
-
-ROLES = ("table", "display", "operator", "auditor")
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """One operation: its Flask rule, a concrete request, and who may call it."""
-
-    name: str
-    method: str
-    rule: str  # as in app.url_map
-    path: str  # `{payout}` is filled in with the world's pending payout
-    body: Any = None
-    roles: frozenset[str] | None = None  # None: public
-
-    def send(self, client: FlaskClient, world: World, headers: dict[str, str]) -> Any:
-        path = self.path.format(payout=world.payout, report=world.report)
-        response = client.open(path, method=self.method, json=self.body, headers=headers)
-        response.get_data()  # read and close: a streamed file must not leak its handle
-        response.close()
-        return response
-
-
-def roles(*names: str) -> frozenset[str]:
-    return frozenset(names)
-
-
-POOL_BODY = {"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 20}
-ADJUSTMENT = {"id": "adj-roles", "amount": 100, "reason": "role matrix"}
-
-MATRIX: list[Endpoint] = [
-    Endpoint("healthz", "GET", "/healthz", "/healthz"),
-    Endpoint("readyz", "GET", "/readyz", "/readyz"),
-    Endpoint("metrics", "GET", "/metrics", "/metrics"),
-    Endpoint("openapi", "GET", "/openapi.json", "/openapi.json"),
-    Endpoint("display page", "GET", "/", "/"),
-    Endpoint("list pools", "GET", "/v1/pools", "/v1/pools"),
-    Endpoint("get pool", "GET", "/v1/pools/<pool>", "/v1/pools/main"),
-    Endpoint("put pool", "PUT", "/v1/pools/<pool>", "/v1/pools/main", POOL_BODY, roles("operator")),
-    Endpoint(
-        "pool meters",
-        "GET",
-        "/v1/pools/<pool>/meters",
-        "/v1/pools/main/meters",
-        roles=roles("operator", "auditor"),
-    ),
-    Endpoint(
-        "adjustment",
-        "POST",
-        "/v1/pools/<pool>/adjustments",
-        "/v1/pools/main/adjustments",
-        ADJUSTMENT,
-        roles("operator"),
-    ),
-    Endpoint(
-        "get game",
-        "GET",
-        "/v1/pools/<pool>/game",
-        "/v1/pools/main/game",
-        roles=roles("operator", "auditor"),
-    ),
-    Endpoint(
-        "change game",
-        "PUT",
-        "/v1/pools/<pool>/game",
-        "/v1/pools/main/game",
-        {"decks": 8, "reason": "role matrix"},
-        roles("operator"),
-    ),
-    Endpoint("list tables", "GET", "/v1/tables", "/v1/tables", roles=roles("operator", "auditor")),
-    Endpoint(
-        "get table",
-        "GET",
-        "/v1/tables/<table>",
-        "/v1/tables/T1",
-        roles=roles("operator", "auditor"),
-    ),
-    Endpoint(
-        "put table",
-        "PUT",
-        "/v1/tables/<table>",
-        "/v1/tables/T1",
-        {"pools": ["main"], "spots": 6},
-        roles("operator"),
-    ),
-    Endpoint(
-        "heartbeat",
-        "POST",
-        "/v1/tables/<table>/heartbeat",
-        "/v1/tables/T1/heartbeat",
-        roles=roles("table"),
-    ),
-    Endpoint(
-        "report round", "POST", "/v1/rounds", "/v1/rounds", round_body("r-new"), roles("table")
-    ),
-    Endpoint(
-        "get round",
-        "GET",
-        "/v1/rounds/<table>/<round_id>",
-        "/v1/rounds/T1/r-hit",
-        roles=roles("table", "operator", "auditor"),
-    ),
-    Endpoint("journal", "GET", "/v1/journal", "/v1/journal?pool=main", roles=roles("auditor")),
-    Endpoint(
-        "journal csv", "GET", "/v1/journal.csv", "/v1/journal.csv?pool=main", roles=roles("auditor")
-    ),
-    Endpoint(
-        "list payouts",
-        "GET",
-        "/v1/payouts",
-        "/v1/payouts?status=pending",
-        roles=roles("operator", "auditor"),
-    ),
-    Endpoint(
-        "get payout",
-        "GET",
-        "/v1/payouts/<payout>",
-        "/v1/payouts/{payout}",
-        roles=roles("operator", "auditor"),
-    ),
-    Endpoint(
-        "confirm payout",
-        "POST",
-        "/v1/payouts/<payout>/confirm",
-        "/v1/payouts/{payout}/confirm",
-        roles=roles("operator"),
-    ),
-    Endpoint(
-        "dispute payout",
-        "POST",
-        "/v1/payouts/<payout>/dispute",
-        "/v1/payouts/{payout}/dispute",
-        {"reason": "camera review"},
-        roles("operator"),
-    ),
-    Endpoint(
-        "request reconciliation",
-        "POST",
-        "/v1/reports/reconcile",
-        "/v1/reports/reconcile",
-        {"pool": "main"},
-        roles("auditor"),
-    ),
-    Endpoint(
-        "get report",
-        "GET",
-        "/v1/reports/<report_id>",
-        "/v1/reports/{report}",
-        roles=roles("auditor"),
-    ),
-]
+from tests.support.api import Api, Keys, round_body
+from tests.support.checks import assert_error, snapshot
+from tests.support.redis_server import RedisServer
+from tests.support.roles import (
+    MATRIX,
+    ROLES,
+    Endpoint,
+    World,
+    build_world,
+    credential,
+)
 
 BY_NAME = {e.name: e for e in MATRIX}
-
-
-@dataclass
-class World:
-    api: Api
-    payout: str  # a pending jackpot payout
-    report: str  # a queued reconciliation report
-
-
-def build_world(api: Api) -> World:
-    """Pool `main`, table T1, a jackpot hit on it (round r-hit, a pending payout), a report."""
-    api.put_pool()
-    api.put_table()
-    hit = api.report(
-        round_body(
-            "r-hit",
-            dealer="As",
-            dealer_war="As",
-            spots=[{"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}],
-        )
-    )
-    assert hit.status_code == 200, hit.get_json()
-    report = api.client.post(
-        "/v1/reports/reconcile", json={"pool": "main"}, headers=api.keys.header("auditor")
-    )
-    assert report.status_code == 202, report.get_json()
-    return World(api, hit.get_json()["jackpots"][0]["id"], report.get_json()["id"])
 
 
 @pytest.fixture
 def world(api: Api) -> World:
     return build_world(api)
-
-
-def credential(keys: Keys, who: str) -> dict[str, str]:
-    """The Authorization header of a caller: a role's key, or a broken credential."""
-    if who in ROLES:
-        return keys.header(who)
-    return {
-        "none": {},
-        "unknown key": {"Authorization": "Bearer jpk_not-a-key-anyone-was-given"},
-        "empty bearer": {"Authorization": "Bearer "},
-        "basic scheme": {"Authorization": "Basic b3BlcmF0b3I6c2VjcmV0"},
-        "key without scheme": {"Authorization": keys.operator},
-    }[who]
 
 
 BROKEN = ("none", "unknown key", "empty bearer", "basic scheme", "key without scheme")

@@ -1,4 +1,4 @@
-from tests.conftest import Api, round_body
+from tests.support.api import Api, round_body
 
 
 def test_a_round_moves_the_meter_and_pays_a_suited_tie(linked: Api) -> None:

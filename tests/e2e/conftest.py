@@ -2,85 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import requests
 
-from jackpot.store.embedded import free_port
-
-
-@dataclass
-class Service:
-    base: str
-    process: subprocess.Popen[bytes]
-    cwd: Path
-    env: dict[str, str]
-    log: Path
-
-    def stop(self) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                return self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-        return self.process.wait()
-
-
-def jackpot(
-    *args: str, cwd: Path, env: dict[str, str], timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "jackpot.cli.main", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-
-
-def start_service(cwd: Path, extra_env: dict[str, str] | None = None) -> Service:
-    port = free_port()
-    env = {
-        **os.environ,
-        "JACKPOT_BIND": f"127.0.0.1:{port}",
-        "JACKPOT_WORKERS": "2",
-        "JACKPOT_KEY_CACHE_SECONDS": "0",
-        **(extra_env or {}),
-    }
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    log = cwd / f"serve-{port}.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "jackpot.cli.main", "serve"],
-            cwd=cwd,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
-                break
-        except requests.RequestException:
-            pass  # not listening yet, or still booting its workers
-        if process.poll() is not None or time.monotonic() > deadline:
-            Service(base, process, cwd, env, log).stop()  # never leave a half-started service
-            raise RuntimeError(f"jackpot serve did not start:\n{log.read_text()}")
-        time.sleep(0.1)
-    return Service(base, process, cwd, env, log)
+from tests.support.service import Service, start_service
 
 
 @pytest.fixture
@@ -89,17 +16,3 @@ def service(tmp_path: Path, redis_server: object, redis: object) -> Iterator[Ser
     svc = start_service(tmp_path, {"JACKPOT_REDIS_URL": redis_server.url})  # type: ignore[attr-defined]
     yield svc
     svc.stop()
-
-
-def key(service: Service, role: str, *tables: str) -> str:
-    """A new API key made by `jackpot keys create`, as an operator would."""
-    args = ["keys", "create", "--role", role]
-    for t in tables:
-        args += ["--table", t]
-    done = jackpot(*args, cwd=service.cwd, env=service.env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout.strip().splitlines()[-1]
-
-
-def auth(secret: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {secret}"}

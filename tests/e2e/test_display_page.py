@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.e2e.conftest import Service, auth, key
+from tests.support.service import Service, auth, key
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

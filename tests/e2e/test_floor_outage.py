@@ -23,9 +23,9 @@ from table_adapter.adapter import LinkSettings
 from table_adapter.backoff import Backoff
 from table_adapter.journal import Entry, Journal, State
 from table_adapter.simulator import FLOOR_POOL, Floor, FloorOptions, FloorPlan
-from tests.e2e import conftest as e2e
-from tests.e2e.conftest import Service, auth, key, start_service
-from tests.integration.model import MeterModel
+from tests.support import service as service_module
+from tests.support.model import MeterModel
+from tests.support.service import Service, auth, key, start_service
 
 
 def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
@@ -39,7 +39,7 @@ def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
 def same_address(monkeypatch: pytest.MonkeyPatch) -> int:
     """Make every start_service() bind one port, so a restarted service is where tables look."""
     port = free_port()
-    monkeypatch.setattr(e2e, "free_port", lambda: port)
+    monkeypatch.setattr(service_module, "free_port", lambda: port)
     return port
 
 

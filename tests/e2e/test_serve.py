@@ -7,7 +7,7 @@ from pathlib import Path
 
 import requests
 
-from tests.e2e.conftest import Service, auth, jackpot, key, start_service
+from tests.support.service import Service, auth, jackpot, key, start_service
 
 
 def metric(text: str, name: str, labels: str = "") -> float:

@@ -6,9 +6,9 @@ import os
 import random
 from pathlib import Path
 
-from tests.conftest import Api
-from tests.e2e.conftest import jackpot
-from tests.integration.model import random_round
+from tests.support.api import Api
+from tests.support.model import random_round
+from tests.support.service import jackpot
 
 
 def test_the_worker_reconciles_a_pool_from_its_journal(

@@ -13,9 +13,10 @@ import pytest
 from jackpot.app import create_app
 from jackpot.domain.auth import Role
 from jackpot.settings import Settings
-from tests.conftest import Api, Keys, start_server
-from tests.integration.model import MeterModel, random_round
-from tests.integration.test_meter_script import assert_pools_match, configure
+from tests.support.api import Api, Keys
+from tests.support.meters import assert_pools_match, configure
+from tests.support.model import MeterModel, random_round
+from tests.support.redis_server import start_server
 
 THREADS = 8
 ROUNDS_PER_THREAD = 60

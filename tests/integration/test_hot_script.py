@@ -14,8 +14,9 @@ from flask.testing import FlaskClient
 from jackpot.app import create_app
 from jackpot.domain.auth import Role
 from jackpot.settings import Settings
-from tests.api.test_bad_input import report_body
-from tests.conftest import Api, Keys, RedisServer
+from tests.support.api import Api, Keys
+from tests.support.checks import report_body
+from tests.support.redis_server import RedisServer
 
 
 def setup(server: RedisServer, tmp_path: Path, timeout: float = 5.0) -> tuple[Api, FlaskClient]:

@@ -9,9 +9,9 @@ from typing import Any
 from flask import Flask
 
 from jackpot.bootstrap import Services
-from tests.conftest import Api, Keys
-from tests.integration.model import MeterModel, random_round
-from tests.integration.test_meter_script import assert_pools_match, configure
+from tests.support.api import Api, Keys
+from tests.support.meters import assert_pools_match, configure
+from tests.support.model import MeterModel, random_round
 
 THREADS = 16
 ROUNDS_PER_THREAD = 25

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 
 from table_adapter.client import ControllerClient, Verdict, retry_after
-from tests.conftest import Api, Keys, round_body
+from tests.support.api import Api, Keys, round_body
 
 
 def text(body: dict[str, Any]) -> str:

@@ -28,8 +28,8 @@ from table_adapter.progress import Progress, line
 from table_adapter.simulator import FLOOR_POOL, Floor, FloorOptions, FloorPlan
 from table_adapter.strategies import WAR
 from table_adapter.tally import FloorResult
-from tests.conftest import Api
-from tests.integration.model import MeterModel
+from tests.support.api import Api
+from tests.support.model import MeterModel
 
 FAST = FloorOptions(
     link=LinkSettings(

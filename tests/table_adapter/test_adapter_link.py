@@ -24,9 +24,9 @@ from table_adapter.journal import Journal, JournalError, State
 from table_adapter.players import Players
 from table_adapter.records import Round
 from table_adapter.strategies import MIX
-from tests.conftest import Api
-from tests.integration.model import MeterModel
-from tests.integration.test_meter_script import assert_pools_match, configure
+from tests.support.api import Api
+from tests.support.meters import assert_pools_match, configure
+from tests.support.model import MeterModel
 
 SETTINGS = LinkSettings(
     grace_seconds=1.0,
@@ -150,7 +150,7 @@ def assert_controller_matches(api: Api, journal: Journal, table: TableConfig) ->
 
 def configure_model(model: MeterModel) -> None:
     from jackpot.domain.config import PoolConfig
-    from tests.integration.test_meter_script import POOLS
+    from tests.support.meters import POOLS
 
     for pool, body in POOLS.items():
         model.add_pool(pool, PoolConfig.from_json(body))

@@ -12,13 +12,11 @@ from jackpot.domain.outcomes import Outcome, evaluate
 from table_adapter.bets import Bet
 from table_adapter.engine import Table
 from table_adapter.records import Round
+from tests.support.statistics import P_FLOOR, chi_square
 
 np = pytest.importorskip("numpy", reason="the Monte Carlo mode needs the `sim` extra")
 stats = pytest.importorskip("scipy.stats")
 montecarlo = pytest.importorskip("table_adapter.montecarlo")
-
-P_FLOOR = 0.001
-MIN_EXPECTED = 5.0
 
 
 def exact_odds(decks: int, war: bool = True):
@@ -27,27 +25,6 @@ def exact_odds(decks: int, war: bool = True):
     except ImportError as exc:
         pytest.skip(f"jackpot.domain.odds is not written yet: {exc}")
     return outcome_probabilities(decks, war)
-
-
-def chi_square(counts: dict[Outcome, int], probs) -> float:
-    """p-value of counts against probs, rarest outcomes pooled until each expects >= 5."""
-    total = sum(counts.values())
-    observed, expected = [], []
-    pool_o = pool_e = 0.0
-    for outcome in sorted(probs, key=lambda o: probs[o]):
-        if probs[outcome] == 0:
-            assert counts[outcome] == 0, outcome
-            continue
-        pool_o += counts[outcome]
-        pool_e += float(probs[outcome]) * total
-        if pool_e >= MIN_EXPECTED:
-            observed.append(pool_o)
-            expected.append(pool_e)
-            pool_o = pool_e = 0.0
-    if pool_e:  # a remainder too small on its own joins the last bin
-        observed[-1] += pool_o
-        expected[-1] += pool_e
-    return float(stats.chisquare(observed, expected).pvalue)
 
 
 def test_the_vectorised_classifier_agrees_with_evaluate():

@@ -16,7 +16,7 @@ from jackpot.domain.outcomes import Outcome
 from table_adapter.bets import Bet
 from table_adapter.engine import Table
 from table_adapter.records import Round
-from tests.table_adapter.test_adapter_statistics import P_FLOOR, chi_square
+from tests.support.statistics import P_FLOOR, chi_square
 
 pytest.importorskip("scipy.stats")
 

@@ -1,0 +1,1 @@
+"""Helpers the tests share: servers, API clients, store snapshots, models."""

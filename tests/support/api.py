@@ -1,0 +1,77 @@
+"""The app's HTTP API as the tests call it: keys of every role, and round bodies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask.testing import FlaskClient
+
+
+@dataclass
+class Keys:
+    operator: str
+    auditor: str
+    display: str
+    table: str  # may report for T1 and T2
+    other_table: str  # may report for T9 only
+
+    def header(self, role: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {getattr(self, role)}"}
+
+
+@dataclass
+class Api:
+    """The app's HTTP API with the right key for each call."""
+
+    client: FlaskClient
+    keys: Keys
+
+    def put_pool(self, pool: str = "main", **body: Any) -> Any:
+        body = {"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 20, **body}
+        r = self.client.put(f"/v1/pools/{pool}", json=body, headers=self.keys.header("operator"))
+        assert r.status_code in (200, 201), r.get_json()
+        return r.get_json()
+
+    def put_table(self, table: str = "T1", **body: Any) -> Any:
+        body = {"pools": ["main"], **body}
+        r = self.client.put(f"/v1/tables/{table}", json=body, headers=self.keys.header("operator"))
+        assert r.status_code in (200, 201), r.get_json()
+        return r.get_json()
+
+    def report(self, body: dict[str, Any], role: str = "table") -> Any:
+        return self.client.post("/v1/rounds", json=body, headers=self.keys.header(role))
+
+    def pool(self, pool: str = "main") -> Any:
+        return self.client.get(f"/v1/pools/{pool}").get_json()
+
+    def meters(self, pool: str = "main") -> Any:
+        return self.client.get(
+            f"/v1/pools/{pool}/meters", headers=self.keys.header("auditor")
+        ).get_json()
+
+    def journal(self, pool: str | None = "main", after: int = 0, limit: int = 5000) -> Any:
+        query = f"after={after}&limit={limit}" + (f"&pool={pool}" if pool else "")
+        r = self.client.get(f"/v1/journal?{query}", headers=self.keys.header("auditor"))
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()["entries"]
+
+
+def round_body(
+    round_id: str = "r1",
+    table: str = "T1",
+    dealer: str = "Qs",
+    dealer_war: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    spots = extra.pop("spots", [{"spot": 1, "wager": 500, "card": "4d"}])
+    body: dict[str, Any] = {
+        "table": table,
+        "round": round_id,
+        "dealer": {"card": dealer},
+        "spots": spots,
+        **extra,
+    }
+    if dealer_war is not None:
+        body["dealer"]["war_card"] = dealer_war
+    return body
