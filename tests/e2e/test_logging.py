@@ -21,7 +21,10 @@ def test_a_store_outage_on_a_round_is_logged_with_time_level_pid_table_and_round
     tmp_path: Path,
 ) -> None:
     store = start_server(tmp_path / "redis")  # this test's own: it stops it
-    service = start_service(tmp_path, {"JACKPOT_REDIS_URL": store.url})
+    access = tmp_path / "access.log"
+    service = start_service(
+        tmp_path, {"JACKPOT_REDIS_URL": store.url, "JACKPOT_ACCESS_LOG": str(access)}
+    )
     try:
         operator, table = key(service, "operator"), key(service, "table", "T1")
         r = requests.put(
@@ -60,6 +63,11 @@ def test_a_store_outage_on_a_round_is_logged_with_time_level_pid_table_and_round
     # nothing else on the round path names a round, and every line has the format
     assert [m["message"] for m in parsed if "round=" in m["message"]] == [line["message"]]
     assert len(parsed) == len(lines), "\n".join(x for x in lines if not LINE.fullmatch(x))
+    # the access log went to its file, in the same format
+    assert not any(m["logger"] == "gunicorn.access" for m in parsed)
+    requests_logged = [m for m in map(LINE.fullmatch, access.read_text().splitlines()) if m]
+    assert all(m["logger"] == "gunicorn.access" for m in requests_logged)
+    assert any('"POST /v1/rounds HTTP/1.1" 503' in m["message"] for m in requests_logged)
 
 
 def test_a_malformed_variable_stops_a_command_with_a_message_naming_it(tmp_path: Path) -> None:
