@@ -159,19 +159,22 @@ def attach_or_start(data_dir: Path, binary: str | None = None) -> EmbeddedRedis:
         url = socket_url(data_dir)
         # It daemonizes in its own session: Ctrl-C on the terminal must not kill it, and it
         # outlives whichever command started it while others still use it.
-        subprocess.run(
-            [
-                *server_args(data_dir, 0, unixsocket=data_dir / SOCKET, binary=binary),
-                "--daemonize",
-                "yes",
-            ],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-            check=True,
-            timeout=30,
-        )
+        args = server_args(data_dir, 0, unixsocket=data_dir / SOCKET, binary=binary)
+        try:
+            subprocess.run(
+                [*args, "--daemonize", "yes"],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+                check=True,
+                timeout=30,
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise EmbeddedStoreError(
+                f"could not start {args[0]} (JACKPOT_REDIS_SERVER): {exc}; "
+                f"see {data_dir / 'redis.log'}"
+            ) from None
         wait_ready(url)
         info_file.write_text(json.dumps({"url": url}))
         return EmbeddedRedis(data_dir, url, users)

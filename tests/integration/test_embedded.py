@@ -164,3 +164,8 @@ def test_a_data_dir_too_deep_for_a_socket_is_refused_before_anything_starts(
         assert redis.Redis.from_url(store.url).ping()
     finally:
         store.stop()
+
+
+def test_a_redis_server_that_cannot_run_is_named(tmp_path: Path) -> None:
+    with pytest.raises(EmbeddedStoreError, match="could not start /nonexistent/redis-server"):
+        attach_or_start(tmp_path, binary="/nonexistent/redis-server")
