@@ -150,34 +150,48 @@ def attach_or_start(data_dir: Path, binary: str | None = None) -> EmbeddedRedis:
     data_dir = _private_dir(data_dir)
     with _locked(data_dir):
         users = open(data_dir / "redis.users", "w")  # noqa: SIM115 - held for the process's use
-        fcntl.flock(users, fcntl.LOCK_SH)
-        info_file = data_dir / "redis.json"
-        if info_file.exists():
-            url = json.loads(info_file.read_text())["url"]
-            if _answers_for(url, data_dir):
-                return EmbeddedRedis(data_dir, url, users)
-        url = socket_url(data_dir)
+        try:
+            fcntl.flock(users, fcntl.LOCK_SH)
+            url = _running(data_dir) or _start(data_dir, binary)
+        except BaseException:
+            users.close()  # and with it the lock: this process never became a user
+            raise
+        return EmbeddedRedis(data_dir, url, users)
+
+
+def _running(data_dir: Path) -> str | None:
+    """The recorded server's URL, if it still serves this data directory."""
+    info_file = data_dir / "redis.json"
+    if info_file.exists():
+        url = str(json.loads(info_file.read_text())["url"])
+        if _answers_for(url, data_dir):
+            return url
+    return None
+
+
+def _start(data_dir: Path, binary: str | None) -> str:
+    """Start the data directory's server on its socket, record its URL, return it."""
+    url = socket_url(data_dir)
+    args = server_args(data_dir, 0, unixsocket=data_dir / SOCKET, binary=binary)
+    try:
         # It daemonizes in its own session: Ctrl-C on the terminal must not kill it, and it
         # outlives whichever command started it while others still use it.
-        args = server_args(data_dir, 0, unixsocket=data_dir / SOCKET, binary=binary)
-        try:
-            subprocess.run(
-                [*args, "--daemonize", "yes"],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-                check=True,
-                timeout=30,
-            )
-        except (OSError, subprocess.SubprocessError) as exc:
-            raise EmbeddedStoreError(
-                f"could not start {args[0]} (JACKPOT_REDIS_SERVER): {exc}; "
-                f"see {data_dir / 'redis.log'}"
-            ) from None
-        wait_ready(url)
-        info_file.write_text(json.dumps({"url": url}))
-        return EmbeddedRedis(data_dir, url, users)
+        subprocess.run(
+            [*args, "--daemonize", "yes"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            check=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise EmbeddedStoreError(
+            f"could not start {args[0]} (JACKPOT_REDIS_SERVER): {exc}; see {data_dir / 'redis.log'}"
+        ) from None
+    wait_ready(url)
+    (data_dir / "redis.json").write_text(json.dumps({"url": url}))
+    return url
 
 
 def _private_dir(data_dir: Path) -> Path:
