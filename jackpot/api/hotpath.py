@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask
 from werkzeug.exceptions import InternalServerError, RequestEntityTooLarge
 
-from jackpot import jsonio
+from jackpot import jsonio, logs
 from jackpot.api.body import MAX_BODY_BYTES
 from jackpot.api.errors import STORE_DOWN, domain_error, http_error, store_down
 from jackpot.api.rounds import report_round
@@ -44,7 +44,8 @@ class RoundsHotPath:
         if environ.get("PATH_INFO") != ROUTE or environ.get("REQUEST_METHOD") != "POST":
             return self._next(environ, start_response)
         started = time.perf_counter()
-        status, body, headers = self._answer(environ)
+        with logs.round_scope():  # the round named on log lines is this request's only
+            status, body, headers = self._answer(environ)
         data = jsonio.dumps(body) + b"\n"
         start_response(
             _STATUS_LINES[status],

@@ -10,12 +10,13 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
+from jackpot import logs
 from jackpot.api.auth import bearer_secret, check_role, current_key, require, services
 from jackpot.api.body import parse_json
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
 from jackpot.domain.validate import parse_identifier
-from jackpot.errors import ForbiddenError, NotFoundError
+from jackpot.errors import ForbiddenError, JackpotError, NotFoundError
 
 bp = Blueprint("rounds", __name__, url_prefix="/v1/rounds")
 
@@ -24,12 +25,26 @@ REPORTERS = (Role.TABLE,)
 
 def report_round(svc: Services, authorization: str | None, raw: bytes) -> dict[str, Any]:
     """A round report from its Authorization header and raw body: the key first (401, 403),
-    then the body (400), then the settlement."""
+    then the body (400), then the settlement. Log lines from here on name the round."""
+    try:
+        body, bad_body = parse_json(raw), None
+    except JackpotError as exc:
+        body, bad_body = None, exc
+    if isinstance(body, dict):
+        # known before the key lookup, so a store outage there is logged with the round
+        logs.tag_round(body.get("table"), body.get("round"))
     secret = bearer_secret(authorization)
     # the round script refuses a revoked key itself, so a cached key is not looked up again
     key = svc.credentials.authenticate(secret, rechecked_by_store=True)
     check_role(key, REPORTERS)
-    return svc.rounds.report(parse_json(raw), key, secret or "")
+    if bad_body is not None:
+        raise bad_body
+    return svc.rounds.report(body, key, secret or "")
+
+
+@bp.teardown_request
+def forget_round(_exc: BaseException | None) -> None:
+    logs.forget_round()  # the thread's next request may be another round, or none
 
 
 @bp.post("")

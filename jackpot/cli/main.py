@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from jackpot import __version__
+from jackpot import __version__, logs
 from jackpot.cli import demo, keys, math_cmd, serve, worker
 from jackpot.cli.runtime import exit_on_sigterm
+from jackpot.settings import Settings, SettingsError
+from jackpot.store.embedded import EmbeddedStoreError
 
 
 def parser() -> argparse.ArgumentParser:
@@ -24,7 +26,13 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     exit_on_sigterm()
-    return int(args.func(args))
+    try:
+        logs.configure(Settings.from_env())
+        return int(args.func(args))
+    except (SettingsError, EmbeddedStoreError) as exc:
+        # a setting to fix, not a bug: the message names it, a traceback would bury it
+        print(f"jackpot: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ def store_url(settings: Settings) -> Iterator[str]:
     if settings.redis_url:
         yield settings.redis_url
         return
-    embedded = attach_or_start(settings.data_dir)
+    embedded = attach_or_start(settings.data_dir, settings.redis_server)
     try:
         yield embedded.url
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import shutil
 import signal
@@ -13,6 +14,8 @@ from pathlib import Path
 
 from jackpot.cli.runtime import store_url
 from jackpot.settings import Settings
+
+log = logging.getLogger("jackpot.cli")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ["JACKPOT_BIND"] = args.bind
         settings = Settings.from_env()
     with store_url(settings) as url:
-        print(f"jackpot: store {url}; serving on http://{settings.bind}/", flush=True)
+        log.info("store %s; serving on http://%s/", url, settings.bind)
         return supervise(gunicorn_command(), gunicorn_env(settings, url))
 
 

@@ -11,6 +11,10 @@ from jackpot.bootstrap import redis_client
 from jackpot.cli.runtime import store_url
 from jackpot.settings import Settings
 
+# RQ doubles its wait after each failed attempt to reach the store, up to a minute by default;
+# a store that restarts is back within seconds, and reports should not wait a minute more.
+RECONNECT_MAX_SECONDS = 5.0
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("worker", help="run the RQ worker")
@@ -20,11 +24,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
+    # a user of the embedded store like every command: it stays up while the worker runs
     with store_url(settings) as url:
         os.environ["JACKPOT_REDIS_URL"] = url  # the jobs' forked processes find the store here
         # RQ stores pickled bytes: its connection must not decode responses.
         connection = redis_client(url, settings, decode=False)
         queue = Queue(settings.queue, connection=connection)
         worker = Worker([queue], connection=connection)
-        worker.work(burst=args.burst, with_scheduler=False)
+        worker.max_connection_wait_time = RECONNECT_MAX_SECONDS
+        # RQ logs through jackpot/logs.py's handlers (configured by `jackpot`'s main)
+        worker.work(
+            burst=args.burst, with_scheduler=False, logging_level=settings.log_level.upper()
+        )
     return 0

