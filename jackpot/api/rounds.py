@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from jackpot.api.auth import bearer_secret, check_role, controller, current_key, require
-from jackpot.api.body import parse_json
+from jackpot.api.body import parse_json, request_body
 from jackpot.domain.auth import Role
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ForbiddenError
@@ -34,7 +34,7 @@ def report_round(ctl: Controller, authorization: str | None, raw: bytes) -> dict
 
 @bp.post("")
 def report() -> Response:
-    raw = request.get_data(cache=True)
+    raw = request_body()
     return jsonify(report_round(controller(), request.headers.get("Authorization"), raw))
 
 
