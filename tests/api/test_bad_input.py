@@ -291,16 +291,16 @@ STADIUM_REFUSALS: list[tuple[str, dict[str, Any], str]] = [
     ("a bet's player with a space", {"spots[2].bets[0].player": "p 3"}, "spots[2].bets[0].player"),
     ("community war cards that differ", {"spots[1].war_card": "4c"}, "spots[1].war_card"),
     (
-        "a community war with no one at war",
-        {
-            "spots[0].bets[0].war": False,
-            "spots[1].bets[0].war": False,
-            "spots[0].war_card": DELETE,
-            "spots[1].war_card": DELETE,
-            "dealer.war_card": DELETE,
-        },
-        "community_war",
+        "community_war false with two different war cards",
+        {"community_war": False, "spots[1].war_card": "4c"},
+        "spots[1].war_card",
     ),
+    (
+        "two different war cards, community_war left out",
+        {"community_war": DELETE, "spots[1].war_card": "4c"},
+        "spots[1].war_card",
+    ),
+    ("a war card on a hand that did not tie", {"spots[2].war_card": "3c"}, "spots[2].war_card"),
 ]
 
 
