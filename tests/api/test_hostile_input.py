@@ -374,7 +374,7 @@ def test_a_well_formed_chunked_round_settles(app: Flask, api: Api, floor: dict[s
 
 
 class Obj(list[tuple[str, Any]]):
-    pass
+    """An object as written: its pairs in order, a key perhaps twice."""
 
 
 class Raw(str):
@@ -498,10 +498,11 @@ def mutated(draw: st.DrawFn, base: dict[str, Any]) -> Any:
             if how == "add" or not node:
                 node.insert(draw(st.integers(0, len(node))), (draw(keys), new))
             else:
-                i = draw(st.integers(0, len(node) - 1))
-                node[i] = (node[i][0], new) if how == "replace" else node[i]
-                if how == "repeat":
-                    node.insert(draw(st.integers(0, len(node))), (node[i][0], new))
+                name = node[i := draw(st.integers(0, len(node) - 1))][0]
+                if how == "replace":
+                    node[i] = (name, new)
+                else:
+                    node.insert(draw(st.integers(0, len(node))), (name, new))
         elif node and how == "replace":
             node[draw(st.integers(0, len(node) - 1))] = new
         else:
