@@ -16,10 +16,10 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask
-from werkzeug.exceptions import InternalServerError, RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, InternalServerError, RequestEntityTooLarge
 
 from jackpot import jsonio, logs
-from jackpot.api.body import MAX_BODY_BYTES
+from jackpot.api.body import MAX_BODY_BYTES, UNREADABLE, unreadable
 from jackpot.api.errors import STORE_DOWN, domain_error, http_error, store_down
 from jackpot.api.rounds import report_round
 from jackpot.bootstrap import Services
@@ -74,7 +74,15 @@ class RoundsHotPath:
 
 def _read_body(environ: WSGIEnvironment) -> bytes | None:
     """The body, or None when it is longer than MAX_BODY_BYTES (as Werkzeug reads it: by
-    Content-Length, else to the end of a terminated stream such as a chunked one)."""
+    Content-Length, else to the end of a terminated stream such as a chunked one); one the
+    server cannot deliver (a malformed chunk, a connection cut short) is a 400."""
+    try:
+        return _read_stream(environ)
+    except UNREADABLE as exc:
+        raise unreadable(exc) from None
+
+
+def _read_stream(environ: WSGIEnvironment) -> bytes | None:
     stream = environ["wsgi.input"]
     length = environ.get("CONTENT_LENGTH")
     if length:
@@ -86,7 +94,10 @@ def _read_body(environ: WSGIEnvironment) -> bytes | None:
             return b""
         if size > MAX_BODY_BYTES:
             return None
-        return bytes(stream.read(size))
+        raw = bytes(stream.read(size))
+        if len(raw) < size:
+            raise ClientDisconnected()  # as Werkzeug's stream says of a body cut short
+        return raw
     if environ.get("wsgi.input_terminated"):
         raw = bytes(stream.read(MAX_BODY_BYTES + 1))
         return None if len(raw) > MAX_BODY_BYTES else raw

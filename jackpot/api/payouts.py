@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from jackpot.api.auth import current_key, require, services
-from jackpot.api.body import json_body, query_int
+from jackpot.api.body import json_body, query_int, request_body
 from jackpot.domain.auth import Role
 from jackpot.domain.validate import expect_keys, expect_object, expect_str, parse_identifier
 from jackpot.errors import ValidationError
@@ -49,7 +49,7 @@ def dispute(payout: str) -> Response:
 
 
 def _note(required: bool) -> str:
-    if not request.get_data(cache=True):
+    if not request_body():
         if required:
             raise ValidationError("reason", "a dispute names its reason", "missing")
         return ""

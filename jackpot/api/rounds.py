@@ -12,7 +12,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from jackpot import logs
 from jackpot.api.auth import bearer_secret, check_role, current_key, require, services
-from jackpot.api.body import parse_json
+from jackpot.api.body import parse_json, request_body
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
 from jackpot.domain.validate import parse_identifier
@@ -49,7 +49,7 @@ def forget_round(_exc: BaseException | None) -> None:
 
 @bp.post("")
 def report() -> Response:
-    raw = request.get_data(cache=True)
+    raw = request_body()
     return jsonify(report_round(services(), request.headers.get("Authorization"), raw))
 
 

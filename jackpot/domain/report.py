@@ -35,7 +35,7 @@ class Bet:
 class Spot:
     spot: int
     card: Card
-    war_card: Card | None
+    war_card: Card | None  # at war, or the community card on a surrendered Stadium tie
     bets: tuple[Bet, ...]
     inline: bool  # the live-table form: its bet fields sit on the spot itself
     war: bool  # the hand went to war (some bet on it did, or the live spot did)
@@ -47,7 +47,7 @@ class RoundReport:
     round: str
     dealer_card: Card
     dealer_war_card: Card | None
-    community_war: bool
+    community_war: bool  # a Stadium war: one war card dealt for every spot at war
     spots: tuple[Spot, ...]  # in settlement order: ascending spot number
 
     def canonical(self) -> dict[str, Any]:
@@ -110,8 +110,9 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
         data, None, required={"table", "round", "dealer", "spots"}, optional={"community_war"}
     )
     table_id, round_id = parse_envelope(data)
-    community = expect_bool(data.get("community_war", False), "community_war")
-    if community and not table.stadium:
+    # SPEC §2: a Stadium war is always communal, so the flag may be left out there; `false`
+    # is taken as long as the war cards do not contradict the one community card.
+    if expect_bool(data.get("community_war", False), "community_war") and not table.stadium:
         raise ValidationError("community_war", "only stadium tables deal a community war card")
 
     dealer = expect_object(data["dealer"], "dealer")
@@ -138,14 +139,20 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
         raise ValidationError("dealer.war_card", "is required when a spot goes to war", "missing")
     if not at_war and dealer_war is not None:
         raise ValidationError("dealer.war_card", "is given but no spot went to war")
+    surrendered = [i for i, s in enumerate(spots) if s.war_card is not None and not s.war]
+    if surrendered and not at_war:
+        raise ValidationError(
+            f"spots[{surrendered[0]}].war_card", "is given but no spot went to war"
+        )
+    community = table.stadium and bool(at_war)
     if community:
-        if not at_war:
-            raise ValidationError("community_war", "is true but no spot went to war")
         first = spots[at_war[0]].war_card
-        for i in at_war[1:]:
-            if spots[i].war_card != first:
+        for i, s in enumerate(spots):
+            if s.war_card is not None and s.war_card != first:
                 raise ValidationError(
-                    f"spots[{i}].war_card", "must equal the community war card of every spot at war"
+                    f"spots[{i}].war_card",
+                    "must equal the community war card: a stadium table deals one war card "
+                    "for every spot at war",
                 )
 
     _check_shoe(dealer_card, dealer_war, spots, community, table.decks)
@@ -212,12 +219,13 @@ def _spot(raw: Any, field: str, dealer: Card, table: TableConfig) -> Spot:
         bets = (Bet(wager, war, player),) if wager else ()
 
     war_card = None
-    if war:
-        if "war_card" not in data:
-            raise ValidationError(f"{field}.war_card", "is required at war", "missing")
+    if "war_card" in data:
+        # a tied Stadium hand whose bets all surrendered still shows the community card
+        if not war and not (tie and table.stadium):
+            raise ValidationError(f"{field}.war_card", "is given but the spot did not go to war")
         war_card = _card(data["war_card"], f"{field}.war_card")
-    elif "war_card" in data:
-        raise ValidationError(f"{field}.war_card", "is given but the spot did not go to war")
+    elif war:
+        raise ValidationError(f"{field}.war_card", "is required at war", "missing")
     return Spot(number, card, war_card, bets, inline=not stadium_form, war=war)
 
 

@@ -21,9 +21,12 @@ from tests.support.api import Api, Keys, round_body
 from tests.support.checks import (
     DELETE,
     assert_error,
+    jackpot_body,
     patched,
+    post_round,
     refused,
     report_body,
+    send_raw,
     snapshot,
 )
 from tests.support.redis_server import start_server
@@ -32,17 +35,6 @@ from tests.support.redis_server import start_server
 
 
 # -- the floor every test starts from ----------------------------------------------------------
-
-
-def jackpot_body(round_id: str) -> dict[str, Any]:
-    """A suited four of a kind on spot 1: 100% of the meter, a pending payout."""
-    return round_body(
-        round_id,
-        dealer="As",
-        dealer_war="As",
-        spots=[{"spot": 1, "player": "p-9", "wager": 500, "card": "As", "war": True,
-                "war_card": "As"}],
-    )  # fmt: skip
 
 
 @pytest.fixture
@@ -57,20 +49,6 @@ def floor(api: Api) -> dict[str, Any]:
     assert after.status_code == 200, after.get_json()
     assert api.pool()["value"] > 100_000
     return {"payout": hit.get_json()["jackpots"][0]["id"]}
-
-
-def post_round(api: Api, body: Any) -> Any:
-    return api.client.post("/v1/rounds", json=body, headers=api.keys.header("table"))
-
-
-def send_raw(api: Api, method: str, path: str, data: bytes | str, role: str) -> Any:
-    return api.client.open(
-        path,
-        method=method,
-        data=data,
-        content_type="application/json",
-        headers=api.keys.header(role),
-    )
 
 
 # -- round reports -----------------------------------------------------------------------------
@@ -206,16 +184,16 @@ STADIUM_REFUSALS: list[tuple[str, dict[str, Any], str]] = [
     ("a bet's player with a space", {"spots[2].bets[0].player": "p 3"}, "spots[2].bets[0].player"),
     ("community war cards that differ", {"spots[1].war_card": "4c"}, "spots[1].war_card"),
     (
-        "a community war with no one at war",
-        {
-            "spots[0].bets[0].war": False,
-            "spots[1].bets[0].war": False,
-            "spots[0].war_card": DELETE,
-            "spots[1].war_card": DELETE,
-            "dealer.war_card": DELETE,
-        },
-        "community_war",
+        "community_war false with two different war cards",
+        {"community_war": False, "spots[1].war_card": "4c"},
+        "spots[1].war_card",
     ),
+    (
+        "two different war cards, community_war left out",
+        {"community_war": DELETE, "spots[1].war_card": "4c"},
+        "spots[1].war_card",
+    ),
+    ("a war card on a hand that did not tie", {"spots[2].war_card": "3c"}, "spots[2].war_card"),
 ]
 
 

@@ -13,21 +13,11 @@ from typing import Any
 import pytest
 import redis as redis_lib
 from flask import Flask
-from werkzeug.test import Client
-from werkzeug.wrappers import Response
 
 from jackpot.api.body import MAX_BODY_BYTES
-from jackpot.api.hotpath import RoundsHotPath
 from jackpot.bootstrap import Services
-from tests.support.api import Api, Keys, round_body
+from tests.support.api import Api, Keys, flask_only, round_body
 from tests.support.checks import assert_error, report_body, snapshot
-
-
-def flask_only(app: Flask) -> Client:
-    """A client of the same app without the hot path: Flask's own route and view."""
-    hot = app.wsgi_app
-    assert isinstance(hot, RoundsHotPath)
-    return Client(hot._next, Response)
 
 
 def answer(response: Any) -> tuple[int, Any, dict[str, str]]:

@@ -9,7 +9,6 @@ from pathlib import Path
 import requests
 
 from tests.support.api import round_body
-
 from tests.support.redis_server import start_server
 from tests.support.service import auth, jackpot, key, start_service
 

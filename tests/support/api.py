@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import Client
+from werkzeug.wrappers import Response
+
+from jackpot.api.hotpath import RoundsHotPath
 
 
 @dataclass
@@ -75,3 +80,10 @@ def round_body(
     if dealer_war is not None:
         body["dealer"]["war_card"] = dealer_war
     return body
+
+
+def flask_only(app: Flask) -> Client:
+    """A client of the same app without the hot path: Flask's own route and view."""
+    hot = app.wsgi_app
+    assert isinstance(hot, RoundsHotPath)
+    return Client(hot._next, Response)

@@ -8,7 +8,7 @@ from typing import Any
 
 import redis as redis_lib
 
-from tests.support.api import round_body
+from tests.support.api import Api, round_body
 
 DELETE = object()  # a patch value: remove the key
 
@@ -101,3 +101,28 @@ def report_body(
         ],
     )
     return patched(body, {**fields, **(changes or {})})
+
+
+def jackpot_body(round_id: str) -> dict[str, Any]:
+    """A suited four of a kind on spot 1: 100% of the meter, a pending payout."""
+    return round_body(
+        round_id,
+        dealer="As",
+        dealer_war="As",
+        spots=[{"spot": 1, "player": "p-9", "wager": 500, "card": "As", "war": True,
+                "war_card": "As"}],
+    )  # fmt: skip
+
+
+def post_round(api: Api, body: Any) -> Any:
+    return api.client.post("/v1/rounds", json=body, headers=api.keys.header("table"))
+
+
+def send_raw(api: Api, method: str, path: str, data: bytes | str, role: str) -> Any:
+    return api.client.open(
+        path,
+        method=method,
+        data=data,
+        content_type="application/json",
+        headers=api.keys.header(role),
+    )

@@ -159,12 +159,12 @@ REFUSED = [
         "impossible_cards",
     ),
     (
-        "separate war cards at a stadium table each count",
+        "the community card on a surrendered tie, still one copy too many",
         STADIUM,
         body(
             spot(1, "Qh", bets=[{"wager": 500, "war": True}], war_card="7c"),
-            spot(2, "Qd", bets=[{"wager": 500, "war": True}], war_card="7c"),
-            *(spot(i, "7c") for i in range(3, 7)),
+            spot(2, "Qd", bets=[{"wager": 500}], war_card="7c"),
+            *(spot(i, "7c") for i in range(3, 8)),
             war="7c",
         ),
         "dealer.war_card",
@@ -445,10 +445,59 @@ REFUSED = [
         "invalid",
     ),
     (
-        "community war without war",
+        "community_war false with two different war cards",
         STADIUM,
-        body(spot(bets=[{"wager": 500}]), community_war=True),
-        "community_war",
+        body(
+            spot(1, "Qh", bets=[{"wager": 500, "war": True}], war_card="7c"),
+            spot(2, "Qd", bets=[{"wager": 500, "war": True}], war_card="8c"),
+            war="2d",
+            community_war=False,
+        ),
+        "spots[1].war_card",
+        "invalid",
+    ),
+    (
+        "two different war cards with community_war left out",
+        STADIUM,
+        body(
+            spot(1, "Qh", bets=[{"wager": 500, "war": True}], war_card="7c"),
+            spot(2, "Qd", wager=500, war=True, war_card="8c"),
+            war="2d",
+        ),
+        "spots[1].war_card",
+        "invalid",
+    ),
+    (
+        "a surrendered tie with another card than the community one",
+        STADIUM,
+        body(
+            spot(1, "Qh", bets=[{"wager": 500}], war_card="8c"),
+            spot(2, "Qd", bets=[{"wager": 500, "war": True}], war_card="7c"),
+            war="2d",
+        ),
+        "spots[0].war_card",
+        "invalid",
+    ),
+    (
+        "a war card on a stadium hand that did not tie",
+        STADIUM,
+        body(
+            spot(1, "Qh", bets=[{"wager": 500, "war": True}], war_card="7c"),
+            spot(2, "4d", bets=[{"wager": 500}], war_card="7c"),
+            war="2d",
+        ),
+        "spots[1].war_card",
+        "invalid",
+    ),
+    (
+        "an inline surrendered tie with a war card at a live table",
+        LIVE,
+        body(
+            spot(1, "Qh", wager=500, war=True, war_card="7c"),
+            spot(2, "Qd", wager=500, war_card="7c"),
+            war="2d",
+        ),
+        "spots[1].war_card",
         "invalid",
     ),
 ]
@@ -499,10 +548,77 @@ def test_a_bad_report_is_refused_naming_the_field(table, raw, field, code):
             ),
             id="the community war card counts once",
         ),
+        pytest.param(
+            STADIUM,
+            body(
+                spot(1, "Qh", bets=[{"wager": 500, "war": True}], war_card="7c"),
+                spot(2, "Qd", bets=[{"wager": 500, "war": True}], war_card="7c"),
+                *(spot(i, "7c") for i in range(3, 7)),
+                war="7c",
+            ),
+            id="the community war card counts once with community_war left out",
+        ),
+        pytest.param(
+            STADIUM,
+            body(
+                spot(1, "Qh", bets=[{"wager": 500, "war": True}], war_card="7c"),
+                spot(2, "Qd", bets=[{"wager": 500}], war_card="7c"),
+                *(spot(i, "7c") for i in range(3, 7)),
+                war="7c",
+            ),
+            id="the community war card on a surrendered tie counts once",
+        ),
     ],
 )
 def test_a_round_within_the_shoe_is_accepted(table, raw):
     parse_report(raw, table)
+
+
+def stadium_war(**top: Any) -> dict[str, Any]:
+    """Hands 1 and 2 tie the dealer's queen; hand 1 goes to war, hand 2 surrenders."""
+    return body(
+        spot(1, "Qh", bets=[{"player": "p1", "wager": 500, "war": True}], war_card="7c"),
+        spot(2, "Qd", bets=[{"player": "p2", "wager": 500}]),
+        spot(3, "4d", bets=[{"player": "p3", "wager": 500}]),
+        war="2d",
+        **top,
+    )
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param(stadium_war(), id="at war, community_war left out"),
+        pytest.param(stadium_war(community_war=True), id="at war, community_war true"),
+        pytest.param(stadium_war(community_war=False), id="at war, community_war false"),
+    ],
+)
+def test_a_stadium_war_is_communal_whatever_the_flag_says(raw):
+    report = parse_report(raw, STADIUM)
+    assert report.community_war is True
+    assert report == parse_report(stadium_war(), STADIUM)
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_a_stadium_round_without_war_takes_the_flag_or_its_absence_alike(flag):
+    raw = body(spot(1, "4d", bets=[{"wager": 500}]))
+    assert parse_report({**raw, "community_war": flag}, STADIUM) == parse_report(raw, STADIUM)
+    assert parse_report(raw, STADIUM).community_war is False  # no war card was dealt
+
+
+def test_a_surrendered_stadium_tie_may_show_the_community_war_card():
+    raw = stadium_war()
+    raw["spots"][1]["war_card"] = "7C"
+    report = parse_report(raw, STADIUM)
+    surrendered = report.spots[1]
+    assert surrendered.war_card == Card.parse("7c") and not surrendered.war
+    assert surrendered.bets == (Bet(500, False, "p2"),)
+    assert report.canonical()["spots"][1]["war_card"] == "7c"
+
+
+def test_a_live_table_has_no_community_war():
+    assert parse_report(body(), LIVE).community_war is False
+    assert parse_report(body(community_war=False), LIVE).community_war is False
 
 
 @pytest.mark.parametrize("wager", [0, 100, 500, 2500])

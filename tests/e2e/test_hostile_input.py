@@ -1,0 +1,119 @@
+"""Hostile bodies over real HTTP, to `jackpot serve` (gunicorn's gthread workers): a chunked
+body gunicorn cannot decode, and the JSON faults of tests/api/test_hostile_input.py, each a
+400 with the error body that changes nothing."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+from typing import Any
+from urllib.parse import urlsplit
+
+import redis as redis_lib
+import requests
+
+from tests.support.checks import snapshot
+from tests.support.service import Service, auth, key
+
+
+def send(service: Service, method: str, path: str, secret: str, wire: bytes) -> tuple[int, Any]:
+    """One request with a chunked body of `wire` (what follows the headers) on a connection
+    of its own; its status and JSON answer."""
+    url = urlsplit(service.base)
+    head = (
+        f"{method} {path} HTTP/1.1\r\nHost: {url.netloc}\r\nAuthorization: Bearer {secret}\r\n"
+        "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    ).encode()
+    with socket.create_connection((url.hostname, url.port), timeout=30) as sock:
+        sock.sendall(head + wire)
+        response = http.client.HTTPResponse(sock, method=method)
+        response.begin()
+        return response.status, json.loads(response.read())
+
+
+def chunked(body: bytes) -> bytes:
+    return b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+
+
+def floor(service: Service) -> tuple[str, str, str]:
+    """Pool `main`, table T1, a jackpot awaiting verification: (operator, table, payout)."""
+    operator, table = key(service, "operator"), key(service, "table", "T1")
+    s = requests.Session()
+    pool = {"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 0}
+    assert s.put(f"{service.base}/v1/pools/main", headers=auth(operator), json=pool).ok
+    assert s.put(
+        f"{service.base}/v1/tables/T1", headers=auth(operator), json={"pools": ["main"]}
+    ).ok
+    hit = {
+        "table": "T1",
+        "round": "r-hit",
+        "dealer": {"card": "As", "war_card": "As"},
+        "spots": [{"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}],
+    }
+    r = s.post(f"{service.base}/v1/rounds", headers=auth(table), json=hit)
+    assert r.status_code == 200, r.text
+    return operator, table, r.json()["jackpots"][0]["id"]
+
+
+def assert_refused(answer: tuple[int, Any], code: str) -> None:
+    status, body = answer
+    assert status == 400, answer
+    assert set(body) == {"error"} and body["error"]["code"] == code, body
+    assert body["error"]["message"], body
+
+
+def test_a_chunked_body_gunicorn_cannot_decode_is_400_on_every_endpoint_with_a_body(
+    service: Service, redis: redis_lib.Redis
+) -> None:
+    operator, table, payout = floor(service)
+    endpoints = [
+        ("POST", "/v1/rounds", table),
+        ("PUT", "/v1/pools/main", operator),
+        ("PUT", "/v1/tables/T1", operator),
+        ("POST", "/v1/pools/main/adjustments", operator),
+        ("POST", f"/v1/payouts/{payout}/confirm", operator),
+        ("POST", f"/v1/payouts/{payout}/dispute", operator),
+        ("POST", "/v1/reports/reconcile", key(service, "auditor")),
+    ]
+    before = snapshot(redis)
+    for method, path, secret in endpoints:
+        for wire in (b"zz\r\n{}\r\n0\r\n\r\n", b"2\r\n{}XX0\r\n\r\n", b'2;a="\r\n{}\r\n0\r\n\r\n'):
+            assert_refused(send(service, method, path, secret, wire), "unreadable_body")
+    assert snapshot(redis) == before
+    # the same connection handling still serves a well-formed chunked round
+    round_ = {"table": "T1", "round": "r-ok", "dealer": {"card": "Qs"},
+              "spots": [{"spot": 1, "wager": 500, "card": "4d"}]}  # fmt: skip
+    status, body = send(service, "POST", "/v1/rounds", table, chunked(json.dumps(round_).encode()))
+    assert status == 200 and body["round"] == "r-ok", body
+    assert "Traceback" not in service.log.read_text()
+
+
+def test_repeated_keys_lone_surrogates_and_deep_nesting_are_400_over_http(
+    service: Service, redis: redis_lib.Redis
+) -> None:
+    operator, table, payout = floor(service)
+    head = '{"table": "T1", "round": "r-new", "dealer": {"card": "Qs"}, "spots": '
+    rounds = [
+        ('{"table": "T1", "round": "a", "round": "b", "dealer": {"card": "Qs"}, "spots": '
+         '[{"spot": 1, "wager": 500, "card": "4d"}]}', "duplicate_key"),
+        (head + '[{"spot": 1, "wager": 500, "card": "4d", "player": "\\ud800"}]}',
+         "invalid_unicode"),
+    ] + [
+        (head + f'[{{"spot": 1, "wager": 500, "card": "4d", "player": {"[" * n + "]" * n}}}]}}',
+         "too_deep")
+        for n in range(940, 1010)
+    ]  # fmt: skip
+    before = snapshot(redis)
+    for text, code in rounds:
+        assert_refused(send(service, "POST", "/v1/rounds", table, chunked(text.encode())), code)
+    reasons = [
+        ("/v1/pools/main/adjustments", '{"id": "adj-1", "amount": 500, "reason": "\\ud800"}'),
+        (f"/v1/payouts/{payout}/dispute", '{"reason": "\\udfff"}'),
+    ]
+    for path, text in reasons:
+        assert_refused(
+            send(service, "POST", path, operator, chunked(text.encode())), "invalid_unicode"
+        )
+    assert snapshot(redis) == before
+    assert "Traceback" not in service.log.read_text()
