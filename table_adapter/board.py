@@ -24,6 +24,7 @@ LINK_NAMES = {
     LinkState.HELD: "HELD",
     LinkState.JOURNAL_FAILED: "JOURNAL FAILED",
 }
+STALE_SECONDS = 3.0  # the meters are read twice a second: older than this, they are stale
 PAYOUT_NAMES = {"pending": "pending verification", "paid": "paid", "disputed": "DISPUTED"}
 
 
@@ -52,6 +53,12 @@ class Snapshot:
     paid: int  # fixed + meter + envy, this run
     wins: tuple[Win, ...]  # newest first
     now: float  # wall clock
+    meter_age: float | None = None  # seconds since the meters were read
+
+    @property
+    def meters_stale(self) -> bool:
+        """The meters could not be read lately (the controller is away): say so."""
+        return self.meter_age is not None and self.meter_age > STALE_SECONDS
 
     @property
     def rate(self) -> float:
@@ -83,6 +90,7 @@ def snapshot(floor: Floor, feed: WinFeed, heading: Heading | None = None) -> Sna
         paid=tally.fixed + tally.jackpot + tally.envy,
         wins=tuple(feed.last(20)),
         now=time.time(),
+        meter_age=floor.watch.age(),
     )
 
 
@@ -90,6 +98,8 @@ def status_line(s: Snapshot) -> str:
     """One line (under 80 columns on a small floor) for logs and plain output."""
     done = f"{s.rounds:,}/{s.total:,}" if s.total else f"{s.rounds:,}"
     meters = [f"{p.pool} {dollars(p.value)}" for p in s.pools] + [f"{p} ?" for p in s.missing]
+    if s.meters_stale and s.meter_age is not None:
+        meters[-1] += f" ({s.meter_age:.0f}s old)"
     closed = sum(not link.side_bets_open for link in s.links)
     parts = [
         f"{done} rounds {s.rate:,.0f}/s",

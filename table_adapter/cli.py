@@ -268,6 +268,9 @@ def run_demo(argv: list[str]) -> int:
                 supervisor.stop()
     except KeyboardInterrupt:  # before the floor started: nothing was dealt
         return 130
+    except JournalError as exc:
+        log.error("%s", exc)
+        return 1
     except (httpx.HTTPError, RuntimeError, JackpotError, subprocess.SubprocessError) as exc:
         log.error("cannot start the demo (is %s free? see %s): %s", settings.bind, serve_log, exc)
         return 1

@@ -8,6 +8,7 @@ cut to the terminal's width (never wrapped) and the view to its height, so nothi
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import time
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,7 @@ REDRAW_SECONDS = 0.25
 MAX_HITS = 3
 MIN_WINS = 3  # win rows kept even on a big floor
 LINK_STYLES = {LinkState.UP: "green", LinkState.DOWN: "bold red", LinkState.HELD: "bold red"}
+ERROR_NOISE = re.compile(r"^\w+(Error|Exception|Timeout): |\[Errno \d+\] ")
 PAYOUT_STYLES = {"pending": "bold yellow", "paid": "bold green", "disputed": "bold red"}
 
 
@@ -48,7 +50,10 @@ def render(s: Snapshot, height: int = 24) -> RenderableType:
     top: list[RenderableType] = [_title(s)]
     for p in s.pools:
         count = f"{p.hits:,} hit{'' if p.hits == 1 else 's'}"
-        top.append(_meter(p.pool, p.value, f"reset {dollars(p.reset)} · {count}"))
+        meter = _meter(p.pool, p.value, f"reset {dollars(p.reset)} · {count}")
+        if s.meters_stale and s.meter_age is not None:
+            meter.append(f"  read {s.meter_age:.0f}s ago", style="bold red")
+        top.append(meter)
     top += [_meter(pool, None, "not read yet") for pool in s.missing]
     top.append(_totals(s))
     if s.total:
@@ -163,7 +168,7 @@ def _tables(s: Snapshot, shown: int) -> list[Text]:
     lines = _rows(rows, right=frozenset({2, 4}))
     for line, link in zip(lines[1:], s.links[:shown], strict=False):
         if link.state is not LinkState.UP and link.last_error:  # why, after its row
-            line.append(f"  {link.last_error}", style="dim")
+            line.append(f"  {_short_error(link.last_error)}", style="dim")
     return lines
 
 
@@ -207,6 +212,11 @@ def _wins(s: Snapshot, shown: int) -> list[Text]:
     if not rows:
         return [head, _line(Text("  none yet", "dim"))]
     return [head, *_rows(rows, frozenset({3}))]
+
+
+def _short_error(error: str) -> str:
+    """`ConnectError: [Errno 111] Connection refused` as `Connection refused`."""
+    return ERROR_NOISE.sub("", error)
 
 
 def _short(cents: int) -> str:

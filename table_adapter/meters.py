@@ -8,6 +8,7 @@ last: the newest meter is the one read last, by a single reader.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeGuard
@@ -49,6 +50,7 @@ class MeterWatch:
         self.interval = interval
         self._pools = dict.fromkeys(pools)
         self._latest: dict[str, PoolReading] = {}
+        self._read_at: dict[str, float] = {}  # monotonic time of each pool's last reading
         self._lock = threading.Lock()
         self._reading = threading.Lock()  # one read at a time: a later read is a newer one
         self._stop = threading.Event()
@@ -77,7 +79,14 @@ class MeterWatch:
                 if reading is not None:
                     with self._lock:
                         self._latest[pool] = reading
+                        self._read_at[pool] = time.monotonic()
         return self.latest()
+
+    def age(self) -> float | None:
+        """Seconds since the oldest of the latest readings (None before any)."""
+        with self._lock:
+            oldest = min(self._read_at.values(), default=None)
+        return None if oldest is None else time.monotonic() - oldest
 
     def start(self) -> MeterWatch:
         """Read at once, then every `interval` seconds until `stop()`."""

@@ -16,7 +16,7 @@ from flask import Flask
 from rich.cells import cell_len
 from rich.console import Console
 
-from table_adapter.adapter import LinkSettings
+from table_adapter.adapter import LinkSettings, LinkState
 from table_adapter.answers import RoundAnswer
 from table_adapter.backoff import Backoff
 from table_adapter.board import Heading, Snapshot, snapshot, status_line
@@ -227,3 +227,27 @@ def test_the_status_line_fits_80_columns(app: Flask, demo_tables: Api, tmp_path:
     s = replace(snapshot(run_floor(app, demo_tables, tmp_path, feed), feed, HEADING), elapsed=4.0)
     line = status_line(s)
     assert line.startswith("40/40 rounds 10/s  main $") and len(line) <= 80
+
+
+def test_a_controller_away_shows_down_tables_closed_side_bets_and_the_meters_age(
+    app: Flask, demo_tables: Api, tmp_path: Path
+) -> None:
+    feed = WinFeed()
+    s = snapshot(run_floor(app, demo_tables, tmp_path, feed), feed, HEADING)
+    down = replace(
+        s.links[0],
+        state=LinkState.DOWN,
+        side_bets_open=False,
+        pending=7,
+        down_seconds=12.4,
+        last_error="ConnectError: [Errno 111] Connection refused",
+    )
+    away = replace(s, links=(down, *s.links[1:]), meter_age=12.2)
+    lines = lines_of(away)
+    meter = next(line for line in lines if line.startswith("  main  $"))
+    assert meter.endswith("read 12s ago")
+    row = next(line for line in lines if line.startswith("  T1 "))
+    assert row.split()[1:6] == ["DOWN", "12s", "7", "CLOSED", str(down.acked)]
+    assert "Connection refused" in row and cell_len(row) <= 80
+    assert "main $" in status_line(away) and "(12s old)" in status_line(away)
+    assert "side bets closed at 1" in status_line(away) and "1 DOWN" in status_line(away)
