@@ -4,7 +4,7 @@
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-run:  ## the controller with its embedded store and demo tables
+run:  ## the demo: the controller on its embedded store, fed by DEMO tables
 	./dev run
 
 test:  ## the whole test suite

@@ -29,8 +29,8 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.reports import deal  # noqa: E402
 from jackpot.bootstrap import bootstrap  # noqa: E402
-from jackpot.cli.demo import deal  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
 from jackpot.settings import Settings  # noqa: E402
 from jackpot.store.embedded import free_port, server_args, wait_ready  # noqa: E402

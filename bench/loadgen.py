@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from jackpot.cli.demo import deal
+from bench.reports import deal
 
 ROUND_PLACEHOLDER = "@@ROUND@@"
 IDLE_RECONNECT_SECONDS = 2.0  # gunicorn closes idle keep-alive connections after 5 s

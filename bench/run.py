@@ -11,7 +11,7 @@ same with `appendfsync everysec`, labelled as such), in one run:
   3. warm up both endpoints, then measure GET /healthz (b) and POST /v1/rounds (a) for S
      seconds each, alternating in --slices slices (whatever else loads the machine weighs
      on both alike). Rounds: 7 spots, each with a side wager, random deals with wars
-     (jackpot.cli.demo.deal), unique round ids; each rounds slice sits between two
+     (bench/reports.py), unique round ids; each rounds slice sits between two
      `INFO everything` snapshots (commands and Redis CPU per round);
   4. a short MONITOR sample of rounds, to tell the commands the service sent from the ones
      its Lua script ran (INFO commandstats counts both);

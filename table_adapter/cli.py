@@ -3,7 +3,12 @@
 Without `--controller` it starts the embedded controller (jackpot/cli/local.py) and
 provisions the pool, tables and key it needs. With `--json` the last line of stdout is a
 JSON summary. The exit status is 1 when a report was rejected, left undelivered, or the
-journal failed; 130 after Ctrl-C; 2 for bad arguments.
+journal failed; 130 after Ctrl-C; 2 for bad arguments. `war-floor demo` (demo.py) serves
+the controller on its usual address and runs a DEMO floor into it until Ctrl-C.
+
+This is the one module of the table side that may start a controller: it imports
+jackpot.cli, jackpot.settings, jackpot.store.embedded and jackpot.errors; the rest of
+table_adapter takes only jackpot.domain.
 """
 
 from __future__ import annotations
@@ -12,26 +17,35 @@ import argparse
 import json
 import logging
 import os
+import subprocess
 import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
 import httpx
+from rich.console import Console
 
 from jackpot.cli.argtypes import non_negative, positive
 from jackpot.cli.local import local_controller
 from jackpot.cli.runtime import exit_on_sigterm
+from jackpot.domain.auth import digest, key_id_of
 from jackpot.errors import JackpotError
 from jackpot.settings import Settings
 from jackpot.store.embedded import free_port
+from table_adapter import demo
 from table_adapter.adapter import LinkSettings
 from table_adapter.answers import RoundAnswer
 from table_adapter.backoff import Backoff
+from table_adapter.board import Heading
 from table_adapter.display import describe, dollars
 from table_adapter.journal import Entry, JournalError
+from table_adapter.live import LiveView
+from table_adapter.plain import PlainView
 from table_adapter.profiles import PROFILES
-from table_adapter.progress import Progress
 from table_adapter.simulator import (
     FLOOR_POOL,
     STRATEGIES,
@@ -41,7 +55,9 @@ from table_adapter.simulator import (
     backlog_tables,
     journal_path,
 )
+from table_adapter.supervisor import Supervisor
 from table_adapter.tally import FloorResult
+from table_adapter.wins import WinFeed
 
 log = logging.getLogger("table_adapter")
 
@@ -50,6 +66,7 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="war-floor",
         description="Deal Casino War at simulated tables and report every round to a controller.",
+        epilog="`war-floor demo --help`: the demo floor that `./dev run` starts.",
     )
     p.add_argument("--tables", type=positive, default=4, help="tables on the floor (default 4)")
     p.add_argument(
@@ -117,20 +134,22 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="show the controller's answer to every winning round",
     )
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("-q", "--quiet", action="store_true", help="no live view on a terminal")
     return p
 
 
+View = LiveView | PlainView
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the floor; the process exit status."""
+    """Run the floor (or, with `demo` first, the demo); the process exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["demo"]:
+        return run_demo(argv[1:])
     p = parser()
     args = p.parse_args(argv)
     exit_on_sigterm()
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    _log_to_stderr(logging.INFO if args.verbose else logging.WARNING)
     try:
         plan = FloorPlan(
             tables=args.tables,
@@ -152,15 +171,18 @@ def main(argv: list[str] | None = None) -> int:
         p.error(str(exc.args[0]) if exc.args else str(exc))
     if args.controller and not args.key:
         p.error("--controller needs --key: a table key for the floor's tables")
+    feed = WinFeed()
+    live = not args.quiet and sys.stderr.isatty()
     options = FloorOptions(
         link=link,
         timeout=args.timeout,
         drain_seconds=args.drain_timeout,
-        on_answer=_show if args.verbose else None,
+        on_answer=_answers(feed, verbose=args.verbose),
     )
-    progress = None if args.quiet or not sys.stderr.isatty() else Progress(sys.stderr)
+    heading = Heading("war-floor", f"{plan.tables} tables, pool {plan.pool_id}")
+    view = LiveView(Console(file=sys.stderr), feed, heading) if live else None
     try:
-        result = _run(args, plan, options, progress)
+        result = _run(args, plan, options, view)
     except JournalError as exc:
         log.error("%s", exc)
         return 1
@@ -169,9 +191,6 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:  # before the floor started: nothing was dealt
         return 130
-    finally:
-        if progress is not None:
-            progress.close()
     report(result, sys.stdout, as_json=args.json)
     if result.interrupted:
         return 130
@@ -179,13 +198,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(
-    args: argparse.Namespace, plan: FloorPlan, options: FloorOptions, progress: Progress | None
+    args: argparse.Namespace, plan: FloorPlan, options: FloorOptions, view: View | None
 ) -> FloorResult:
     journal = journal_path(args.data_dir)
     if args.controller:
         if args.operator_key:
             provision_over_http(args.controller, args.operator_key, plan)
-        return Floor(plan, args.controller, args.key, journal, options).run(progress)
+        return watch(Floor(plan, args.controller, args.key, journal, options), view)
     settings = replace(Settings.from_env(), data_dir=args.data_dir, bind=f"127.0.0.1:{free_port()}")
     with local_controller(
         settings,
@@ -195,7 +214,101 @@ def _run(
         who="war-floor",
         log=args.data_dir / "war-floor-serve.log",
     ) as local:
-        return Floor(plan, local.base, local.table_key, journal, options).run(progress)
+        return watch(Floor(plan, local.base, local.table_key, journal, options), view)
+
+
+def watch(floor: Floor, view: View | None) -> FloorResult:
+    """Run the floor with `view` (if any) drawn as it goes and left showing its end."""
+    if view is None:
+        return floor.run()
+    view.start()
+    try:
+        return floor.run(view)
+    finally:
+        view.close(floor)
+
+
+def run_demo(argv: list[str]) -> int:
+    """`war-floor demo`: serve on JACKPOT_BIND and run the DEMO floor until Ctrl-C."""
+    args = demo.parser().parse_args(argv)
+    exit_on_sigterm()
+    _log_to_stderr(logging.WARNING)
+    plan = demo.plan(args)
+    settings = replace(Settings.from_env(), data_dir=args.data_dir)
+    journal = journal_path(args.data_dir)
+    serve_log = args.data_dir / "demo-serve.log"
+    feed = WinFeed()
+    heading = Heading(
+        "war-floor DEMO", f"meter page http://{settings.bind}/ · Ctrl-C stops", demo.LABEL
+    )
+    if sys.stdout.isatty():
+        view: View = LiveView(Console(file=sys.stdout), feed, heading)
+    else:
+        view = PlainView(sys.stdout, feed, heading)
+    print(f"war-floor demo: starting the controller on {settings.bind} ...", flush=True)
+    try:
+        with (
+            local_controller(
+                settings,
+                {plan.pool_id: demo.DEMO_POOL},
+                {t: plan.table_config() for t in plan.table_ids},
+                key_tables=backlog_tables(journal),
+                who="war-floor demo",
+                log=serve_log,
+            ) as local,
+            operator_key(local.store, "war-floor demo supervisor") as key,
+        ):
+            supervisor = Supervisor(local.base, key, [plan.pool_id], args.confirm_after)
+            options = FloorOptions(on_answer=_answers(feed, verbose=False))
+            floor = Floor(plan, local.base, local.table_key, journal, options)
+            supervisor.start()
+            try:
+                result = watch(floor, view)
+            finally:
+                supervisor.stop()
+    except KeyboardInterrupt:  # before the floor started: nothing was dealt
+        return 130
+    except JournalError as exc:
+        log.error("%s", exc)
+        return 1
+    except (httpx.HTTPError, RuntimeError, JackpotError, subprocess.SubprocessError) as exc:
+        log.error("cannot start the demo (is %s free? see %s): %s", settings.bind, serve_log, exc)
+        return 1
+    s = result.summary()
+    print(
+        f"war-floor demo: {s['rounds']:,} rounds, {s['side_bets']:,} side bets, handle "
+        f"{dollars(s['handle'])}, {s['jackpots']} jackpots\n"
+        f"{s['pending']} reports wait in {journal} for the next start",
+        flush=True,
+    )
+    return 130 if result.interrupted else 0
+
+
+@contextmanager
+def operator_key(store: str, label: str) -> Iterator[str]:
+    """A new operator key on `store` (`jackpot keys create`), revoked when the demo ends."""
+    env = {**os.environ, "JACKPOT_REDIS_URL": store}
+    jackpot = [sys.executable, "-m", "jackpot.cli.main", "keys"]
+    done = subprocess.run(
+        [*jackpot, "create", "--role", "operator", "--label", label],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    secret = done.stdout.strip().splitlines()[-1]  # API.md: alone on the last line
+    try:
+        yield secret
+    finally:
+        # an operator key must not outlive the demo that holds it
+        subprocess.run(
+            [*jackpot, "revoke", key_id_of(digest(secret))],
+            env=env,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
 
 
 def provision_over_http(base: str, operator_key: str, plan: FloorPlan) -> None:
@@ -238,9 +351,29 @@ def readable(s: dict[str, Any]) -> list[str]:
     ]
 
 
-def _show(entry: Entry, answer: RoundAnswer) -> None:
-    for line in describe(answer):
-        print(line, file=sys.stderr, flush=True)
+_print_lock = threading.Lock()
+
+
+def _answers(feed: WinFeed, verbose: bool) -> Callable[[Entry, RoundAnswer], None]:
+    """What the floor does with each answer: feed the view, and with -v print who won."""
+
+    def answered(entry: Entry, answer: RoundAnswer) -> None:
+        feed.answered(answer)
+        lines = describe(answer) if verbose else []
+        if lines:
+            with _print_lock:  # answers come on every table's thread: whole lines, in turn
+                sys.stderr.write("".join(f"{line}\n" for line in lines))
+                sys.stderr.flush()
+
+    return answered
+
+
+def _log_to_stderr(level: int) -> None:
+    logging.basicConfig(
+        level=level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from table_adapter.answers import (
     parse_error_answer,
     parse_round_answer,
 )
+from table_adapter.meters import PoolReading, parse_pool
 
 HOLD_STATUSES = frozenset({401, 403})
 HOLD_CODES = frozenset({"unknown_table", "table_disabled"})
@@ -108,12 +109,16 @@ class ControllerClient:
 
     def pool_value(self, pool: str) -> int | None:
         """The pool's visible meter in cents (the public read), or None if unavailable."""
+        reading = self.pool(pool)
+        return None if reading is None else reading.value
+
+    def pool(self, pool: str) -> PoolReading | None:
+        """The pool as a meter sign reads it (value, last hits), or None if unavailable."""
         try:
             response = self._http.get(f"/v1/pools/{pool}")
-            value = response.json().get("value") if response.is_success else None
-        except (httpx.HTTPError, ValueError, AttributeError):
+            return parse_pool(response.json()) if response.is_success else None
+        except (httpx.HTTPError, ValueError):
             return None
-        return value if type(value) is int else None
 
 
 def classify_report(response: httpx.Response, table: str, round_id: str) -> Delivery:

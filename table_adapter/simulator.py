@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jackpot.domain.paytable import Paytable
 from table_adapter.adapter import Adapter, LinkSettings, LinkStatus
 from table_adapter.answers import RoundAnswer
 from table_adapter.client import ControllerClient
 from table_adapter.engine import MAX_SPOTS, Table
 from table_adapter.journal import Entry, Journal, JournalError, State
+from table_adapter.meters import MeterWatch, PoolReading
 from table_adapter.players import Players
 from table_adapter.profiles import get_profile
 from table_adapter.records import VoidRound
@@ -47,6 +49,7 @@ class FloorPlan:
     pool: str | None = None  # default: one pool per game, e.g. `standard-6d`
     table_prefix: str | None = None  # default: e.g. `wisconsin-6d-`
     side_share: float = 0.8  # how often a player takes the progressive side bet
+    paytable: Paytable | None = None  # None: the controller's default (the seed paytable)
 
     def __post_init__(self) -> None:
         get_profile(self.profile)  # KeyError naming the known ones
@@ -76,7 +79,7 @@ class FloorPlan:
 
     def table_config(self) -> dict[str, Any]:
         """The PUT /v1/tables body the controller needs for each table."""
-        return {
+        config: dict[str, Any] = {
             "pools": [self.pool_id],
             "decks": self.decks,
             "spots": get_profile(self.profile).hands or MAX_SPOTS,
@@ -84,6 +87,9 @@ class FloorPlan:
             "max_wager": MAX_WAGER,
             "profile": self.layout,
         }
+        if self.paytable is not None:
+            config["paytable"] = self.paytable.to_json()
+        return config
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +100,7 @@ class FloorOptions:
     timeout: float = 5.0
     drain_seconds: float = 60.0
     on_answer: Callable[[Entry, RoundAnswer], None] | None = None
+    meter_seconds: float = 0.5  # how often the floor reads its pools' meters
 
 
 class Floor:
@@ -117,6 +124,7 @@ class Floor:
         self.stop_event = threading.Event()
         self.journal = Journal(journal_path)
         self.client = client or ControllerClient(controller, key, timeout=self.options.timeout)
+        self.watch = MeterWatch(self.client, [plan.pool_id], self.options.meter_seconds)
         self.adapters: dict[str, Adapter] = {}
         try:
             self._add_adapters()
@@ -152,12 +160,16 @@ class Floor:
 
     def _settled(self, entry: Entry, answer: RoundAnswer | None) -> None:
         self.tally.settled(entry, answer)
+        if answer is not None:
+            for pool, _ in answer.pools:
+                self.watch.add(pool)
         if answer is not None and entry.state is State.ACKED and self.options.on_answer:
             self.options.on_answer(entry, answer)
 
     def start(self) -> None:
         """Start delivery and one dealing thread per table of this run."""
         self._started = time.monotonic()
+        self.watch.start()
         for adapter in self.adapters.values():
             adapter.start()
         dealers = [a for a in self.adapters.values() if a.table is not None]
@@ -220,11 +232,9 @@ class Floor:
         for adapter in self.adapters.values():
             adapter.stop()
         links = tuple(a.status() for a in self.adapters.values())
-        pools = dict(self.tally.pools)
-        for pool in {self.plan.pool_id, *pools}:
-            value = self.client.pool_value(pool)
-            if value is not None:
-                pools[pool] = value
+        self.watch.stop()
+        self.watch.read()  # after the last answer: the final meters
+        pools = {pool: r.value for pool, r in self.watch.latest().items()}
         self.client.close()
         self.journal.close()
         return FloorResult(
@@ -257,6 +267,15 @@ class Floor:
     def statuses(self) -> list[LinkStatus]:
         """Every link's status now."""
         return [a.status() for a in self.adapters.values()]
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the floor started (0 before)."""
+        return time.monotonic() - self._started if self._started else 0.0
+
+    def meters(self) -> dict[str, PoolReading]:
+        """The newest reading of each pool the floor feeds, as a meter sign sees it."""
+        return self.watch.latest()
 
 
 def journal_path(data_dir: Path) -> Path:

@@ -35,7 +35,7 @@ class Tally:
     jackpots: int = 0
     recovered: int = 0  # earlier runs' reports settled by this one
     journal_errors: list[str] = field(default_factory=list)
-    pools: dict[str, int] = field(default_factory=dict)  # last meter seen per pool
+    answered_pools: set[str] = field(default_factory=set)  # pools the answers named
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def dealt(self, played: Round, side_open: bool) -> None:
@@ -52,8 +52,9 @@ class Tally:
         with self._lock:
             if answer is None:
                 return
-            for pool, value in answer.pools:
-                self.pools[pool] = value
+            # only the names: answers from different tables arrive in no order, so their
+            # meters say nothing about which is newest (meters.py reads the meter itself)
+            self.answered_pools.update(pool for pool, _ in answer.pools)
             if not entry.round.startswith(f"{self.run}."):
                 self.recovered += 1
                 return

@@ -1,1 +1,1 @@
-"""The `jackpot` command: serve, worker, keys, math, demo."""
+"""The `jackpot` command: serve, worker, keys, math."""

@@ -345,25 +345,32 @@ def test_war_floor_runs_its_own_controller_and_prints_a_json_summary(tmp_path: P
     )
     assert (tmp_path / "var" / "adapter" / "journal.sqlite").exists()
 
+    port = free_port()
     demo = subprocess.run(
         [
             sys.executable,
             "-m",
-            "jackpot.cli.main",
+            "table_adapter.cli",
             "demo",
             "--tables",
             "2",
             "--rounds",
             "3",
-            "--rounds-per-second",
+            "--rate",
             "50",
         ],
         cwd=tmp_path,
-        env={**env, "JACKPOT_BIND": f"127.0.0.1:{free_port()}"},
+        env={**env, "JACKPOT_BIND": f"127.0.0.1:{port}"},
         capture_output=True,
         text=True,
         timeout=180,
         check=False,
     )
     assert demo.returncode == 0, demo.stderr
-    assert "The meter is live" in demo.stdout and "DEMO-1" in demo.stdout
+    # not a terminal: plain lines, no escape codes
+    assert "\x1b" not in demo.stdout and "\r" not in demo.stdout
+    lines = demo.stdout.splitlines()
+    assert f"war-floor DEMO: meter page http://127.0.0.1:{port}/ · Ctrl-C stops" in lines
+    assert "DEMO paytable: four of a kind or better wins the whole meter" in lines
+    assert any(" 6/6 rounds " in line and "DEMO-main $" in line for line in lines)
+    assert "war-floor demo: 6 rounds," in demo.stdout

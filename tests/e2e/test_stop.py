@@ -23,7 +23,7 @@ def test_sigterm_stops_the_demo_its_service_and_its_embedded_store(tmp_path: Pat
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     with open(tmp_path / "demo.log", "wb") as log:
         demo = subprocess.Popen(
-            [sys.executable, "-m", "jackpot.cli.main", "demo", "--tables", "1"],
+            [sys.executable, "-m", "table_adapter.cli", "demo", "--tables", "1"],
             cwd=tmp_path,
             env=env,
             stdout=log,
@@ -33,7 +33,7 @@ def test_sigterm_stops_the_demo_its_service_and_its_embedded_store(tmp_path: Pat
         deadline = time.monotonic() + 60
         while True:
             try:
-                if requests.get(f"http://127.0.0.1:{port}/v1/pools/main", timeout=2).ok:
+                if requests.get(f"http://127.0.0.1:{port}/v1/pools/DEMO-main", timeout=2).ok:
                     break
             except requests.RequestException:
                 pass

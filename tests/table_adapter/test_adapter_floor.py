@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import io
 import json
 import random
-import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,16 +17,17 @@ from jackpot.domain.outcomes import Outcome
 from table_adapter.adapter import LinkSettings
 from table_adapter.answers import BetAnswer, JackpotAnswer, RoundAnswer
 from table_adapter.backoff import Backoff
+from table_adapter.board import snapshot, status_line
 from table_adapter.cli import main, readable
 from table_adapter.client import ControllerClient
 from table_adapter.display import describe, dollars
-from table_adapter.journal import Journal, State
+from table_adapter.journal import Entry, Journal, State
 from table_adapter.players import Players
 from table_adapter.profiles import STADIUM, WISCONSIN
-from table_adapter.progress import Progress, line
 from table_adapter.simulator import FLOOR_POOL, Floor, FloorOptions, FloorPlan
 from table_adapter.strategies import WAR
 from table_adapter.tally import FloorResult
+from table_adapter.wins import WinFeed
 from tests.support.api import Api
 from tests.support.model import MeterModel
 
@@ -265,14 +265,31 @@ def test_the_progress_line_shows_rounds_meter_backlog_and_side_bets(
         "http://controller", api.keys.table, transport=httpx.WSGITransport(app=app)
     )
     floor = Floor(plan, "http://controller", "", tmp_path / "j.sqlite", FAST, client=client)
-    out = io.StringIO()
-    bar = Progress(out)
-    floor.run(bar, every=0.01)
-    text = line(floor, 2.0)
+    drawn: list[str] = []
+    floor.run(lambda f: drawn.append(status_line(snapshot(f, WinFeed()))), every=0.01)
+    text = status_line(replace(snapshot(floor, WinFeed()), elapsed=2.0))
     value = api.pool("main")["value"]
-    assert text.startswith(f"[{'#' * 24}] 10/10 rounds  5/s  main {dollars(value)}  backlog 0")
-    assert "side bets open" in text and text.endswith("up")
-    time.sleep(0.11)
-    bar(floor)
-    bar.close()
-    assert out.getvalue().startswith("\r[") and out.getvalue().endswith("\x1b[K\n")
+    assert text == f"10/10 rounds 5/s  main {dollars(value)}  backlog 0  side bets open  2 online"
+    assert all(len(line) <= 80 for line in drawn)
+
+
+def test_the_meter_shown_is_the_controllers_newest_not_the_last_answer_to_arrive(
+    app: Flask, api: Api, tmp_path: Path
+) -> None:
+    # Answers to different tables come back on different threads in no order: an answer
+    # settled early may arrive last. The meter shown must still be the controller's newest.
+    plan = FloorPlan(tables=2, rounds=5, seed=1, pool="main", table_prefix="T")
+    path = tmp_path / "j.sqlite"
+    run_floor(app, api, plan, path)
+    client = ControllerClient(
+        "http://controller", api.keys.table, transport=httpx.WSGITransport(app=app)
+    )
+    first: list[tuple[Entry, RoundAnswer]] = []
+    options = replace(FAST, on_answer=lambda e, a: first.append((e, a)))
+    floor = Floor(replace(plan, rounds=3), "http://controller", "", path, options, client=client)
+    floor.run()
+    entry, early = first[0]  # the first answer of the run: an older meter than the last
+    assert dict(early.pools)["main"] < api.pool("main")["value"]
+    floor.tally.settled(entry, early)  # ... arriving last
+    line = status_line(snapshot(floor, WinFeed()))
+    assert f"main {dollars(api.pool('main')['value'])}" in line
