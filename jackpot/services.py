@@ -20,14 +20,8 @@ from jackpot.domain.auth import ApiKey, Role, digest, new_secret
 from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.domain.meter import UNITS_PER_CENT, PoolState
 from jackpot.domain.report import body_digest, parse_envelope, parse_report
+from jackpot.domain.requests import Adjustment, ReconcileRequest
 from jackpot.domain.settlement import Settlement, settle
-from jackpot.domain.validate import (
-    expect_int,
-    expect_keys,
-    expect_object,
-    expect_str,
-    parse_identifier,
-)
 from jackpot.errors import (
     AdjustmentError,
     ConflictError,
@@ -156,20 +150,11 @@ class Controller:
 
     def adjust(self, pool: str, body: Any, who: str) -> dict[str, Any]:
         """An audited manual movement of a pool's money, applied once per adjustment id."""
-        data = expect_object(body, None)
-        expect_keys(data, None, required={"id", "amount", "reason"}, optional={"target", "units"})
-        adjustment = parse_identifier(data["id"], "id")
-        amount = expect_int(data["amount"], "amount", -(10**13), 10**13)
-        units = expect_int(data.get("units", 0), "units", -(UNITS_PER_CENT - 1), UNITS_PER_CENT - 1)
-        if amount == 0 and units == 0:
-            raise ValidationError("amount", "an adjustment moves a non-zero amount")
-        reason = expect_str(data["reason"], "reason", 500)
-        target = data.get("target", "visible")
-        if target not in ("visible", "reserve"):
-            raise ValidationError("target", "must be 'visible' or 'reserve'")
+        adj = Adjustment.from_json(body)
+        adjustment, amount, units, target = adj.id, adj.amount, adj.units, adj.target
         self.config.pool(pool)  # 404 before anything else
         # the pool is part of the request: the same id on another pool is a conflict
-        request = json.dumps({"pool": pool, **data}, sort_keys=True)
+        request = json.dumps({"pool": pool, **body}, sort_keys=True)
         result = self._scripts.adjust_pool(
             keys=[
                 self.keys.pool(pool),
@@ -182,7 +167,7 @@ class Controller:
                 hashlib.sha256(request.encode()).hexdigest(),
                 target,
                 amount * UNITS_PER_CENT + units,
-                reason,
+                adj.reason,
                 who,
             ],
         )
@@ -338,13 +323,8 @@ class Controller:
 
     def request_reconciliation(self, body: Any, who: str) -> dict[str, Any]:
         """Queue a pool's reconciliation over [from, to) (ms since the epoch) for the worker."""
-        data = expect_object(body, None)
-        expect_keys(data, None, required={"pool"}, optional={"from", "to"})
-        pool = parse_identifier(data["pool"], "pool")
-        from_ts = expect_int(data.get("from", 0), "from", 0, 2**53)
-        to_ts = expect_int(data.get("to", self.clock() + 1), "to", 0, 2**53)
-        if to_ts <= from_ts:
-            raise ValidationError("to", "must be after from", "out_of_range")
+        wanted = ReconcileRequest.from_json(body, self.clock())
+        pool, from_ts, to_ts = wanted.pool, wanted.from_ts, wanted.to_ts
         self.config.pool(pool)
         job = self._queue().enqueue(
             "jackpot.jobs.reconcile.reconcile_pool",
