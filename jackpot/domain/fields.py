@@ -169,7 +169,11 @@ class Field:
 
     def schema(self) -> dict[str, Any]:
         out = self.spec.schema()
-        return {**out, "description": self.description} if self.description else out
+        if self.description:
+            # a record's own description carries its rules: keep it after the field's
+            own = out.get("description")
+            out["description"] = f"{self.description}. {own}" if own else self.description
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +267,7 @@ class Record:
                 "left out); on an update every field left out keeps its value."
             )
         if self.exactly_one is not None:
-            parts.append(f"Exactly one field: {_listed(list(self.fields))}.")
+            parts.append(f"Exactly one of {_listed(list(self.fields), 'or')}.")
         if self.rules:
             parts.append(
                 "Checked across fields (400 naming the field): "
@@ -294,6 +298,6 @@ def _join(at: str | None, name: str) -> str:
     return f"{at}.{name}" if at else name
 
 
-def _listed(names: list[str]) -> str:
+def _listed(names: list[str], last: str = "and") -> str:
     quoted = [f"`{n}`" for n in names]
-    return ", ".join(quoted[:-1]) + " and " + quoted[-1] if len(quoted) > 1 else quoted[0]
+    return ", ".join(quoted[:-1]) + f" {last} " + quoted[-1] if len(quoted) > 1 else quoted[0]

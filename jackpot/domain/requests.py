@@ -22,6 +22,7 @@ from jackpot.domain.fields import (
     Text,
 )
 from jackpot.domain.meter import UNITS_PER_CENT
+from jackpot.domain.report import MAX_BETS_PER_SPOT
 from jackpot.errors import ValidationError
 
 MAX_REASON = 500
@@ -186,7 +187,9 @@ STADIUM_SPOT = Record(
     {
         **_SPOT_FIELDS,
         "bets": Field(
-            ListOf(BET, "bets", max_items=200), Presence.REQUIRED, "one per player on the hand"
+            ListOf(BET, "bets", max_items=MAX_BETS_PER_SPOT),
+            Presence.REQUIRED,
+            "one per player on the hand",
         ),
     },
     "A hand at a stadium table: every player's bet on it.",
