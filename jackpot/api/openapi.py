@@ -1,7 +1,9 @@
 """The OpenAPI 3.1 document of the whole v1 API, served at /openapi.json.
 
 tests/api/test_openapi.py holds it to the app: every route is documented and every
-documented operation exists, with the roles the app enforces.
+documented operation exists, with the roles the app enforces. The request bodies' schemas
+are the domain's declarations (jackpot.domain.fields), the ones the validators check with;
+tests/unit/test_request_schemas.py holds the two together.
 """
 
 from __future__ import annotations
@@ -9,9 +11,20 @@ from __future__ import annotations
 from typing import Any
 
 from jackpot import __version__
+from jackpot.api.body import MAX_BODY_BYTES
+from jackpot.domain.config import POOL_REQUEST, TABLE_REQUEST
+from jackpot.domain.fields import Identifier
 from jackpot.domain.outcomes import Outcome
+from jackpot.domain.requests import (
+    ADJUSTMENT_REQUEST,
+    CONFIRM_REQUEST,
+    DISPUTE_REQUEST,
+    GAME_CHANGE_REQUEST,
+    RECONCILE_REQUEST,
+    ROUND_REPORT,
+)
 
-ID = {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,128}$"}
+ID = Identifier().schema()
 CENTS = {"type": "integer", "description": "whole cents"}
 ERROR = {
     "type": "object",
@@ -31,18 +44,7 @@ ERROR = {
 
 SCHEMAS: dict[str, Any] = {
     "Error": ERROR,
-    "PoolConfig": {
-        "type": "object",
-        "required": ["reset", "rate_bp", "reserve_rate_bp"],
-        "additionalProperties": False,
-        "properties": {
-            "reset": CENTS,
-            "rate_bp": {"type": "integer", "minimum": 0, "maximum": 10000},
-            "reserve_rate_bp": {"type": "integer", "minimum": 0, "maximum": 10000},
-            "cap": {"oneOf": [CENTS, {"type": "null"}]},
-            "policy": {"enum": ["sequential", "split"]},
-        },
-    },
+    "PoolConfig": POOL_REQUEST.schema(),
     "Pool": {
         "type": "object",
         "required": ["pool", "value", "reset", "cap"],
@@ -58,75 +60,8 @@ SCHEMAS: dict[str, Any] = {
             "last_hits": {"type": "array", "items": {"type": "object"}},
         },
     },
-    "PayLine": {
-        "type": "object",
-        "required": ["odds"],
-        "additionalProperties": False,
-        "properties": {
-            "odds": {"type": "integer", "minimum": 0, "description": "pays odds to 1"},
-            "meter_bp": {"type": "integer", "minimum": 0, "maximum": 10000},
-            "pool": ID,
-            "envy": {
-                "type": "object",
-                "properties": {"multiple": {"type": "integer"}, "amount": CENTS},
-            },
-        },
-    },
-    "TableConfig": {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {
-            "pools": {"type": "array", "items": ID, "minItems": 1},
-            "decks": {"type": "integer", "minimum": 6, "maximum": 8},
-            "spots": {"type": "integer", "minimum": 1, "maximum": 7},
-            "min_wager": CENTS,
-            "max_wager": CENTS,
-            "profile": {"enum": ["standard", "south_dakota", "stadium"]},
-            "envy_min_wager": CENTS,
-            "paytable": {
-                "type": "object",
-                "additionalProperties": {"$ref": "#/components/schemas/PayLine"},
-            },
-            "enabled": {"type": "boolean"},
-        },
-    },
-    "Bet": {
-        "type": "object",
-        "required": ["wager"],
-        "properties": {"player": ID, "wager": CENTS, "war": {"type": "boolean"}},
-    },
-    "Spot": {
-        "type": "object",
-        "required": ["spot", "card"],
-        "properties": {
-            "spot": {"type": "integer", "minimum": 1, "maximum": 7},
-            "card": {"type": "string", "examples": ["Qs", "10h", "td"]},
-            "war_card": {"type": "string"},
-            "wager": CENTS,
-            "player": ID,
-            "war": {"type": "boolean"},
-            "bets": {"type": "array", "items": {"$ref": "#/components/schemas/Bet"}},
-        },
-    },
-    "RoundReport": {
-        "type": "object",
-        "required": ["table", "round", "dealer", "spots"],
-        "properties": {
-            "table": ID,
-            "round": ID,
-            "dealer": {
-                "type": "object",
-                "required": ["card"],
-                "properties": {"card": {"type": "string"}, "war_card": {"type": "string"}},
-            },
-            "community_war": {"type": "boolean"},
-            "spots": {
-                "type": "array",
-                "minItems": 1,
-                "items": {"$ref": "#/components/schemas/Spot"},
-            },
-        },
-    },
+    "TableConfig": TABLE_REQUEST.schema(),
+    "RoundReport": ROUND_REPORT.schema(),
     "RoundResult": {
         "type": "object",
         "required": ["table", "round", "replayed", "spots", "jackpots", "pools"],
@@ -171,30 +106,11 @@ SCHEMAS: dict[str, Any] = {
             "status": {"enum": ["pending", "paid", "disputed"]},
         },
     },
-    "ReconcileRequest": {
-        "type": "object",
-        "required": ["pool"],
-        "additionalProperties": False,
-        "properties": {
-            "pool": ID,
-            "from": {"type": "integer", "description": "ms since the epoch, inclusive"},
-            "to": {"type": "integer", "description": "ms since the epoch, exclusive"},
-        },
-    },
-    "GameChange": {
-        "type": "object",
-        "required": ["reason"],
-        "additionalProperties": False,
-        "description": "sets decks, paytable or both (at least one)",
-        "properties": {
-            "reason": {"type": "string", "minLength": 1, "maxLength": 500},
-            "decks": {"type": "integer", "minimum": 6, "maximum": 8},
-            "paytable": {
-                "type": "object",
-                "additionalProperties": {"$ref": "#/components/schemas/PayLine"},
-            },
-        },
-    },
+    "ReconcileRequest": RECONCILE_REQUEST.schema(),
+    "Adjustment": ADJUSTMENT_REQUEST.schema(),
+    "PayoutConfirm": CONFIRM_REQUEST.schema(),
+    "PayoutDispute": DISPUTE_REQUEST.schema(),
+    "GameChange": GAME_CHANGE_REQUEST.schema(),
     "Game": {
         "type": "object",
         "required": ["pool", "tables", "pools", "decks", "paytable"],
@@ -207,18 +123,6 @@ SCHEMAS: dict[str, Any] = {
             "status": {"enum": ["changed", "unchanged"]},
             "reason": {"type": "string"},
             "version": {"type": "string"},
-        },
-    },
-    "Adjustment": {
-        "type": "object",
-        "required": ["id", "amount", "reason"],
-        "additionalProperties": False,
-        "properties": {
-            "id": ID,
-            "amount": {"type": "integer", "description": "signed cents"},
-            "units": {"type": "integer", "description": "signed 1/10,000 cents, |units| < 10000"},
-            "target": {"enum": ["visible", "reserve"]},
-            "reason": {"type": "string"},
         },
     },
 }
@@ -236,6 +140,7 @@ def _op(
     params: list[dict[str, Any]] | None = None,
     ok_status: str = "200",
     content: str = "application/json",
+    body_required: bool = True,
 ) -> dict[str, Any]:
     responses: dict[str, Any] = {
         ok_status: {
@@ -247,6 +152,11 @@ def _op(
             "content": {"application/json": {"schema": _ref("Error")}},
         },
     }
+    if body:
+        responses["413"] = {
+            "description": f"the body is longer than {MAX_BODY_BYTES} bytes; nothing was applied",
+            "content": {"application/json": {"schema": _ref("Error")}},
+        }
     if body or roles:
         responses["503"] = {
             "description": "the store is unavailable; nothing was applied",
@@ -259,7 +169,7 @@ def _op(
         op["security"] = []
     if body:
         op["requestBody"] = {
-            "required": True,
+            "required": body_required,
             "content": {"application/json": {"schema": _ref(body)}},
         }
     if params:
@@ -380,11 +290,22 @@ def document() -> dict[str, Any]:
             "get": _op("one payout", ["operator", "auditor"], _ref("Payout"), params=payout),
         },
         "/v1/payouts/{payout}/confirm": {
-            "post": _op("mark a jackpot paid", ["operator"], _ref("Payout"), params=payout),
+            "post": _op(
+                "mark a jackpot paid (body optional: {reason})",
+                ["operator"],
+                _ref("Payout"),
+                "PayoutConfirm",
+                payout,
+                body_required=False,
+            ),
         },
         "/v1/payouts/{payout}/dispute": {
             "post": _op(
-                "dispute a jackpot (body: {reason})", ["operator"], _ref("Payout"), params=payout
+                "dispute a jackpot (body: {reason})",
+                ["operator"],
+                _ref("Payout"),
+                "PayoutDispute",
+                payout,
             ),
         },
         "/v1/reports/reconcile": {
@@ -415,7 +336,12 @@ def document() -> dict[str, Any]:
         "info": {
             "title": "Casino War progressive jackpot controller",
             "version": __version__,
-            "description": "Money is whole cents as JSON integers; rates are basis points.",
+            "description": (
+                "Money is whole cents as JSON integers; rates are basis points. An integer is "
+                "written without a fraction or an exponent: 5.0 and 5e0 are refused. A body is "
+                "a JSON object without repeated keys, and fields the schema does not name are "
+                "refused."
+            ),
         },
         "paths": paths,
         "components": {

@@ -7,7 +7,8 @@ from flask import Blueprint, Response, jsonify, request
 from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body, query_int, request_body
 from jackpot.domain.auth import Role
-from jackpot.domain.validate import expect_keys, expect_object, expect_str, parse_identifier
+from jackpot.domain.requests import CONFIRM_REQUEST, DISPUTE_REQUEST
+from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ValidationError
 
 bp = Blueprint("payouts", __name__, url_prefix="/v1/payouts")
@@ -53,6 +54,5 @@ def _note(required: bool) -> str:
         if required:
             raise ValidationError("reason", "a dispute names its reason", "missing")
         return ""
-    data = expect_object(json_body(), None)
-    expect_keys(data, None, required={"reason"} if required else set(), optional={"reason"})
-    return expect_str(data["reason"], "reason", 500) if "reason" in data else ""
+    data = (DISPUTE_REQUEST if required else CONFIRM_REQUEST).check(json_body())
+    return str(data.get("reason", ""))

@@ -9,17 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from jackpot.domain.meter import UNITS_PER_CENT
-from jackpot.domain.validate import (
-    expect_int,
-    expect_keys,
-    expect_object,
-    expect_str,
-    parse_identifier,
-)
-from jackpot.errors import ValidationError
-
-MAX_ADJUSTMENT_CENTS = 10**13
-MAX_REASON = 500
+from jackpot.domain.requests import Adjustment as AdjustmentRequest
 
 
 class Target(StrEnum):
@@ -46,24 +36,14 @@ class Adjustment:
     @classmethod
     def from_json(cls, pool: str, raw: Any) -> Adjustment:
         """Validate a `POST /v1/pools/{pool}/adjustments` body."""
-        data = expect_object(raw, None)
-        expect_keys(data, None, required={"id", "amount", "reason"}, optional={"target", "units"})
-        adjustment = parse_identifier(data["id"], "id")
-        amount = expect_int(data["amount"], "amount", -MAX_ADJUSTMENT_CENTS, MAX_ADJUSTMENT_CENTS)
-        units = expect_int(data.get("units", 0), "units", -(UNITS_PER_CENT - 1), UNITS_PER_CENT - 1)
-        if amount == 0 and units == 0:
-            raise ValidationError("amount", "an adjustment moves a non-zero amount")
-        reason = expect_str(data["reason"], "reason", MAX_REASON)
-        target = data.get("target", Target.VISIBLE.value)
-        if target not in {t.value for t in Target}:
-            raise ValidationError("target", "must be 'visible' or 'reserve'")
-        request = json.dumps({"pool": pool, **data}, sort_keys=True)
+        checked = AdjustmentRequest.from_json(raw)
+        request = json.dumps({"pool": pool, **raw}, sort_keys=True)
         return cls(
-            adjustment=adjustment,
+            adjustment=checked.id,
             pool=pool,
-            amount=amount,
-            units=units,
-            reason=reason,
-            target=Target(target),
+            amount=checked.amount,
+            units=checked.units,
+            reason=checked.reason,
+            target=Target(checked.target),
             digest=hashlib.sha256(request.encode()).hexdigest(),
         )

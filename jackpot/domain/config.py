@@ -6,15 +6,19 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from jackpot.domain.paytable import SEED_PAYTABLE, Paytable
-from jackpot.domain.validate import (
-    expect_bool,
-    expect_int,
-    expect_keys,
-    expect_object,
-    parse_identifier,
+from jackpot.domain.fields import (
+    Boolean,
+    Choice,
+    Field,
+    Identifier,
+    Integer,
+    ListOf,
+    Nullable,
+    Presence,
+    Record,
+    Rule,
 )
-from jackpot.errors import ValidationError
+from jackpot.domain.paytable import PAYTABLE, SEED_PAYTABLE, Paytable
 
 MAX_CENTS = 10_000_000_000  # $100M: keeps exact units below 2**53 inside Lua
 MAX_RATE_BP = 10_000
@@ -37,6 +41,35 @@ class Layout(StrEnum):
     STADIUM = "stadium"
 
 
+CENTS = Integer(0, MAX_CENTS)
+RATE_BP = Integer(0, MAX_RATE_BP)
+WAGER = Integer(1, MAX_WAGER)
+
+RATES_WITHIN_FULL = Rule(
+    "reserve_rate_bp", "rate_bp + reserve_rate_bp must not exceed 10000 (100%)"
+)
+CAP_FROM_RESET = Rule("cap", "must be at least reset", "out_of_range")
+
+#: The body of PUT /v1/pools/{pool}.
+POOL_REQUEST = Record(
+    {
+        "reset": Field(CENTS, Presence.ON_CREATE, "the meter's starting value, cents"),
+        "rate_bp": Field(RATE_BP, Presence.ON_CREATE, "share of each wager to the meter, bp"),
+        "reserve_rate_bp": Field(
+            RATE_BP, Presence.ON_CREATE, "share of each wager to the hidden reserve, bp"
+        ),
+        "cap": Field(Nullable(CENTS), description="the meter's ceiling, cents; null: no cap"),
+        "policy": Field(
+            Choice(tuple(p.value for p in Policy)),
+            description="how simultaneous hits share the meter (default sequential)",
+        ),
+    },
+    "A pool's configuration. Updating never moves money.",
+    rules=(RATES_WITHIN_FULL, CAP_FROM_RESET),
+    notes=("A cap below the meter's current value is 409 `cap_below_value`.",),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class PoolConfig:
     reset: int
@@ -49,33 +82,18 @@ class PoolConfig:
     def from_json(cls, raw: Any, current: PoolConfig | None = None) -> PoolConfig:
         """Validate a PUT body; on an update, fields left out keep `current`'s values
         (`"cap": null` removes a cap)."""
-        data = expect_object(raw, None)
-        required = set() if current else {"reset", "rate_bp", "reserve_rate_bp"}
-        expect_keys(
-            data,
-            None,
-            required=required,
-            optional={"reset", "rate_bp", "reserve_rate_bp", "cap", "policy"},
-        )
+        data = POOL_REQUEST.check(raw, creating=current is None)
         base = current or cls(0, 0, 0)
-        reset = expect_int(data.get("reset", base.reset), "reset", 0, MAX_CENTS)
-        rate = expect_int(data.get("rate_bp", base.rate_bp), "rate_bp", 0, MAX_RATE_BP)
-        reserve_rate = expect_int(
-            data.get("reserve_rate_bp", base.reserve_rate_bp), "reserve_rate_bp", 0, MAX_RATE_BP
-        )
+        reset = data.get("reset", base.reset)
+        rate = data.get("rate_bp", base.rate_bp)
+        reserve_rate = data.get("reserve_rate_bp", base.reserve_rate_bp)
         if rate + reserve_rate > MAX_RATE_BP:
-            raise ValidationError(
-                "reserve_rate_bp", "rate_bp + reserve_rate_bp must not exceed 10000 (100%)"
-            )
+            raise RATES_WITHIN_FULL.error()
         cap = data["cap"] if "cap" in data else base.cap
-        if cap is not None:
-            cap = expect_int(cap, "cap", 0, MAX_CENTS)
-            if cap < reset:
-                raise ValidationError("cap", "must be at least reset", "out_of_range")
-        policy_raw = data.get("policy", base.policy.value)
-        if not isinstance(policy_raw, str) or policy_raw not in {p.value for p in Policy}:
-            raise ValidationError("policy", "must be 'sequential' or 'split'")
-        return cls(reset, rate, reserve_rate, cap, Policy(policy_raw))
+        if cap is not None and cap < reset:
+            raise CAP_FROM_RESET.error()
+        policy = Policy(data.get("policy", base.policy))
+        return cls(reset, rate, reserve_rate, cap, policy)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -85,6 +103,42 @@ class PoolConfig:
             "cap": self.cap,
             "policy": self.policy.value,
         }
+
+
+MIN_WAGER_TO_MAX = Rule("min_wager", "must not exceed max_wager", "out_of_range")
+METER_POOLS_FED = Rule("paytable", "may pay a percentage only of pools the table feeds")
+
+#: The body of PUT /v1/tables/{table}.
+TABLE_REQUEST = Record(
+    {
+        "pools": Field(
+            ListOf(Identifier(), "pool ids", min_items=1, unique=True, one="a pool"),
+            Presence.ON_CREATE,
+            "the pools the table feeds; the first is the one a meter pay names by default",
+        ),
+        "decks": Field(Integer(6, 8), description="decks in the shoe (default 6)"),
+        "spots": Field(Integer(1, MAX_SPOTS), description="spots at the table (default 7)"),
+        "min_wager": Field(WAGER, description="smallest progressive wager, cents (default 100)"),
+        "max_wager": Field(WAGER, description="largest progressive wager, cents (default 2500)"),
+        "profile": Field(
+            Choice(tuple(layout.value for layout in Layout)),
+            description="the war-deal layout (default standard)",
+        ),
+        "envy_min_wager": Field(
+            Integer(0, MAX_WAGER),
+            description="smallest wager that receives envy, cents; 0: the table minimum",
+        ),
+        "paytable": Field(PAYTABLE, description="default: the seed paytable (SPEC §3)"),
+        "enabled": Field(Boolean(), description="a disabled table's rounds are refused"),
+    },
+    "A table's configuration.",
+    rules=(MIN_WAGER_TO_MAX, METER_POOLS_FED),
+    notes=(
+        "A pool that does not exist is 404 `unknown_pool` naming `pools[i]`; a table linked "
+        "(through a pool) to one with another deck count, paytable or layout family is 409 "
+        "`linked_tables_differ`.",
+    ),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,55 +173,22 @@ class TableConfig:
     @classmethod
     def from_json(cls, raw: Any, current: TableConfig | None = None) -> TableConfig:
         """Validate a PUT body; fields left out keep `current`'s values (or the defaults)."""
-        data = expect_object(raw, None)
-        expect_keys(
-            data,
-            None,
-            required=set() if current else {"pools"},
-            optional={
-                "pools",
-                "decks",
-                "spots",
-                "min_wager",
-                "max_wager",
-                "profile",
-                "envy_min_wager",
-                "paytable",
-                "enabled",
-            },
-        )
+        data = TABLE_REQUEST.check(raw, creating=current is None)
         base = current or cls(pools=("",))
-        changes: dict[str, Any] = {}
+        changes = {name: data[name] for name in _PLAIN_FIELDS if name in data}
         if "pools" in data:
-            changes["pools"] = _parse_pools(data["pools"])
-        if "decks" in data:
-            changes["decks"] = expect_int(data["decks"], "decks", 6, 8)
-        if "spots" in data:
-            changes["spots"] = expect_int(data["spots"], "spots", 1, MAX_SPOTS)
-        if "min_wager" in data:
-            changes["min_wager"] = expect_int(data["min_wager"], "min_wager", 1, MAX_WAGER)
-        if "max_wager" in data:
-            changes["max_wager"] = expect_int(data["max_wager"], "max_wager", 1, MAX_WAGER)
+            changes["pools"] = tuple(data["pools"])
         if "profile" in data:
-            profile = data["profile"]
-            if not isinstance(profile, str) or profile not in {layout.value for layout in Layout}:
-                raise ValidationError("profile", "must be 'standard', 'south_dakota' or 'stadium'")
-            changes["layout"] = Layout(profile)
-        if "envy_min_wager" in data:
-            changes["envy_min_wager"] = expect_int(
-                data["envy_min_wager"], "envy_min_wager", 0, MAX_WAGER
-            )
+            changes["layout"] = Layout(data["profile"])
         if "paytable" in data:
-            changes["paytable"] = Paytable.from_json(data["paytable"])
-        if "enabled" in data:
-            changes["enabled"] = expect_bool(data["enabled"], "enabled")
+            changes["paytable"] = Paytable.from_checked(data["paytable"])
         config = replace(base, **changes)
         if config.min_wager > config.max_wager:
-            raise ValidationError("min_wager", "must not exceed max_wager", "out_of_range")
+            raise MIN_WAGER_TO_MAX.error()
         unfed = config.paytable.meter_pools(config.pools[0]) - set(config.pools)
         if unfed:
-            raise ValidationError(
-                "paytable", f"pays a percentage of pool(s) the table does not feed: {sorted(unfed)}"
+            raise METER_POOLS_FED.error(
+                message=f"pays a percentage of pool(s) the table does not feed: {sorted(unfed)}"
             )
         return config
 
@@ -185,10 +206,5 @@ class TableConfig:
         }
 
 
-def _parse_pools(raw: Any) -> tuple[str, ...]:
-    if not isinstance(raw, list) or not raw:
-        raise ValidationError("pools", "must be a non-empty list of pool ids")
-    pools = tuple(parse_identifier(p, f"pools[{i}]") for i, p in enumerate(raw))
-    if len(set(pools)) != len(pools):
-        raise ValidationError("pools", "lists a pool twice")
-    return pools
+# fields whose checked value is the attribute itself
+_PLAIN_FIELDS = ("decks", "spots", "min_wager", "max_wager", "envy_min_wager", "enabled")

@@ -14,10 +14,8 @@ from typing import Any
 
 from jackpot.domain.config import TableConfig
 from jackpot.domain.paytable import Paytable
-from jackpot.domain.validate import expect_int, expect_keys, expect_object, expect_str
-from jackpot.errors import LinkedTableError, ValidationError
-
-MAX_REASON = 500
+from jackpot.domain.requests import GAME_CHANGE_REQUEST, GAME_POOLS_FED, GAME_SETS_SOMETHING
+from jackpot.errors import LinkedTableError
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,16 +29,11 @@ class GameChange:
     @classmethod
     def from_json(cls, raw: Any) -> GameChange:
         """Validate a `PUT /v1/pools/{pool}/game` body."""
-        data = expect_object(raw, None)
-        expect_keys(data, None, required={"reason"}, optional={"decks", "paytable"})
-        reason = expect_str(data["reason"], "reason", MAX_REASON)
+        data = GAME_CHANGE_REQUEST.check(raw)
         if not {"decks", "paytable"} & data.keys():
-            raise ValidationError(
-                "paytable", "a game change sets decks, paytable or both", "missing"
-            )
-        decks = expect_int(data["decks"], "decks", 6, 8) if "decks" in data else None
-        paytable = Paytable.from_json(data["paytable"]) if "paytable" in data else None
-        return cls(reason, decks, paytable)
+            raise GAME_SETS_SOMETHING.error()
+        paytable = Paytable.from_checked(data["paytable"]) if "paytable" in data else None
+        return cls(data["reason"], data.get("decks"), paytable)
 
     def apply(self, config: TableConfig) -> TableConfig:
         """`config` playing the new game; its pools must feed every percentage it pays."""
@@ -51,9 +44,9 @@ class GameChange:
         )
         unfed = changed.paytable.meter_pools(changed.pools[0]) - set(changed.pools)
         if unfed:
-            raise ValidationError(
-                "paytable",
-                f"pays a percentage of pool(s) a linked table does not feed: {sorted(unfed)}",
+            raise GAME_POOLS_FED.error(
+                message=f"pays a percentage of pool(s) a linked table does not feed: "
+                f"{sorted(unfed)}"
             )
         return changed
 

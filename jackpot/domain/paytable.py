@@ -6,14 +6,45 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from jackpot.domain.fields import Field, Identifier, Integer, Presence, Record, Rule
 from jackpot.domain.outcomes import WINNING_OUTCOMES, Outcome
-from jackpot.domain.validate import expect_int, expect_keys, expect_object, parse_identifier
-from jackpot.errors import ValidationError
 
 MAX_ODDS = 1_000_000
 FULL_METER_BP = 10_000
 MAX_ENVY_MULTIPLE = 100_000
 MAX_ENVY_AMOUNT = 100_000_000  # $1M in cents
+
+
+POOL_WITH_METER = Rule("pool", "is named only with a non-zero meter_bp")
+
+ENVY = Record(
+    {
+        "multiple": Field(Integer(1, MAX_ENVY_MULTIPLE), description="× the receiving wager"),
+        "amount": Field(Integer(1, MAX_ENVY_AMOUNT), description="a fixed pay, cents"),
+    },
+    "The envy bonus every other qualifying bet at the table receives.",
+    exactly_one="envy is either {'multiple': N} or {'amount': cents}",
+)
+PAYLINE = Record(
+    {
+        "odds": Field(Integer(0, MAX_ODDS), Presence.REQUIRED, "pays odds to 1"),
+        "meter_bp": Field(
+            Integer(0, FULL_METER_BP), description="basis points of the pool's visible meter"
+        ),
+        "pool": Field(Identifier(), description="the pool paid from; default the table's first"),
+        "envy": Field(ENVY),
+    },
+    "One outcome's pays.",
+    rules=(POOL_WITH_METER,),
+)
+#: A paytable as PUT /v1/tables/{table} gives it: every winning outcome, explicitly.
+PAYTABLE = Record(
+    {outcome.value: Field(PAYLINE, Presence.REQUIRED) for outcome in WINNING_OUTCOMES},
+    "Every winning outcome's pays.",
+    missing="every winning outcome must be listed",
+    unknown="unknown outcome {key!r}",
+    unknown_first=True,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,49 +111,25 @@ class Paytable:
     @classmethod
     def from_json(cls, raw: Any, field: str = "paytable") -> Paytable:
         """Validate a paytable given on the wire; every winning outcome must be listed."""
-        data = expect_object(raw, field)
-        names = {o.value for o in WINNING_OUTCOMES}
-        for key in data:
-            if key not in names:
-                raise ValidationError(f"{field}.{key}", f"unknown outcome {key!r}", "unknown_field")
-        lines = []
-        for outcome in WINNING_OUTCOMES:
-            if outcome.value not in data:
-                raise ValidationError(
-                    f"{field}.{outcome.value}", "every winning outcome must be listed", "missing"
-                )
-            lines.append(
-                (outcome, _line_from_json(data[outcome.value], f"{field}.{outcome.value}"))
+        return cls.from_checked(PAYTABLE.check(raw, field), field)
+
+    @classmethod
+    def from_checked(cls, data: dict[str, Any], field: str = "paytable") -> Paytable:
+        """The paytable of a body PAYTABLE has checked; the rules across fields applied."""
+        return cls(
+            tuple(
+                (outcome, _line(data[outcome.value], f"{field}.{outcome.value}"))
+                for outcome in WINNING_OUTCOMES
             )
-        return cls(tuple(lines))
-
-
-def _line_from_json(raw: Any, field: str) -> PayLine:
-    data = expect_object(raw, field)
-    expect_keys(data, field, required={"odds"}, optional={"meter_bp", "pool", "envy"})
-    odds = expect_int(data["odds"], f"{field}.odds", 0, MAX_ODDS)
-    meter_bp = expect_int(data.get("meter_bp", 0), f"{field}.meter_bp", 0, FULL_METER_BP)
-    pool = None
-    if "pool" in data:
-        pool = parse_identifier(data["pool"], f"{field}.pool")
-        if not meter_bp:
-            raise ValidationError(f"{field}.pool", "a pool is named only with meter_bp")
-    envy = None
-    if "envy" in data:
-        envy = _envy_from_json(data["envy"], f"{field}.envy")
-    return PayLine(odds=odds, meter_bp=meter_bp, pool=pool, envy=envy)
-
-
-def _envy_from_json(raw: Any, field: str) -> Envy:
-    data = expect_object(raw, field)
-    expect_keys(data, field, required=set(), optional={"multiple", "amount"})
-    if len(data) != 1:
-        raise ValidationError(field, "envy is either {'multiple': N} or {'amount': cents}")
-    if "multiple" in data:
-        return Envy(
-            multiple=expect_int(data["multiple"], f"{field}.multiple", 1, MAX_ENVY_MULTIPLE)
         )
-    return Envy(amount=expect_int(data["amount"], f"{field}.amount", 1, MAX_ENVY_AMOUNT))
+
+
+def _line(data: dict[str, Any], field: str) -> PayLine:
+    meter_bp = data.get("meter_bp", 0)
+    if "pool" in data and not meter_bp:
+        raise POOL_WITH_METER.error(field, "a pool is named only with meter_bp")
+    envy = Envy(**data["envy"]) if "envy" in data else None
+    return PayLine(data["odds"], meter_bp, data.get("pool"), envy)
 
 
 def _seed() -> Paytable:

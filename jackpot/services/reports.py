@@ -6,13 +6,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from jackpot.domain.reconcile import Reconciliation, reconcile
-from jackpot.domain.validate import expect_int, expect_keys, expect_object, parse_identifier
-from jackpot.errors import NotFoundError, ValidationError
+from jackpot.domain.requests import ReconcileRequest
+from jackpot.errors import NotFoundError
 from jackpot.store.config import ConfigStore
 from jackpot.store.journal import JournalEntry, JournalStore
 from jackpot.store.queue import ReportJob, ReportQueue
-
-MAX_TIME = 2**53
 
 
 class Reports:
@@ -42,15 +40,9 @@ class Reports:
 
     def request_reconciliation(self, body: Any, who: str) -> ReportJob:
         """Queue a pool's reconciliation over [from, to) (ms since the epoch)."""
-        data = expect_object(body, None)
-        expect_keys(data, None, required={"pool"}, optional={"from", "to"})
-        pool = parse_identifier(data["pool"], "pool")
-        from_ts = expect_int(data.get("from", 0), "from", 0, MAX_TIME)
-        to_ts = expect_int(data.get("to", self._clock() + 1), "to", 0, MAX_TIME)
-        if to_ts <= from_ts:
-            raise ValidationError("to", "must be after from", "out_of_range")
-        self._config.pool(pool)
-        return self._queue.enqueue_reconcile(pool, from_ts, to_ts, who)
+        wanted = ReconcileRequest.from_json(body, self._clock())
+        self._config.pool(wanted.pool)
+        return self._queue.enqueue_reconcile(wanted.pool, wanted.from_ts, wanted.to_ts, who)
 
     def report(self, report_id: str) -> ReportJob:
         job = self._queue.get(report_id)

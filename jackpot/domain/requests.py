@@ -1,0 +1,255 @@
+"""The bodies of the requests that are not configuration: adjustments, reconciliations,
+payout notes, and the round report's shape."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from jackpot.domain.cards import RANK_CHARS, SUIT_CHARS, Card, CardError
+from jackpot.domain.config import MAX_SPOTS, MAX_WAGER
+from jackpot.domain.fields import (
+    Boolean,
+    Choice,
+    Either,
+    Field,
+    Identifier,
+    Integer,
+    ListOf,
+    Presence,
+    Record,
+    Rule,
+    Text,
+)
+from jackpot.domain.meter import UNITS_PER_CENT
+from jackpot.domain.paytable import PAYTABLE
+from jackpot.domain.report import MAX_BETS_PER_SPOT
+from jackpot.errors import ValidationError
+
+MAX_REASON = 500
+MAX_ADJUSTMENT_CENTS = 10**13
+MAX_TIMESTAMP_MS = 2**53
+
+# -- adjustments ---------------------------------------------------------------------------
+
+ADJUSTMENT_MOVES_MONEY = Rule("amount", "an adjustment moves a non-zero amount")
+
+#: The body of POST /v1/pools/{pool}/adjustments.
+ADJUSTMENT_REQUEST = Record(
+    {
+        "id": Field(Identifier(), Presence.REQUIRED, "applied once: a retry repeats it"),
+        "amount": Field(
+            Integer(-MAX_ADJUSTMENT_CENTS, MAX_ADJUSTMENT_CENTS),
+            Presence.REQUIRED,
+            "signed cents",
+        ),
+        "units": Field(
+            Integer(-(UNITS_PER_CENT - 1), UNITS_PER_CENT - 1),
+            description="signed 1/10,000 cents added to amount (default 0)",
+        ),
+        "target": Field(
+            Choice(("visible", "reserve")), description="the balance moved (default visible)"
+        ),
+        "reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why, for the journal"),
+    },
+    "An audited manual movement of a pool's money.",
+    rules=(ADJUSTMENT_MOVES_MONEY,),
+    notes=(
+        "The same id with another body, or on another pool, is 409 `adjustment_refused` "
+        "naming `id`; making a balance negative or lifting the meter above its cap is 409 "
+        "`adjustment_refused` naming `amount`.",
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    id: str
+    amount: int  # cents
+    units: int  # 1/10,000 cents on top of amount
+    target: str
+    reason: str
+
+    @classmethod
+    def from_json(cls, raw: Any) -> Adjustment:
+        """Validate an adjustment body."""
+        data = ADJUSTMENT_REQUEST.check(raw)
+        amount, units = data["amount"], data.get("units", 0)
+        if amount == 0 and units == 0:
+            raise ADJUSTMENT_MOVES_MONEY.error()
+        return cls(data["id"], amount, units, data.get("target", "visible"), data["reason"])
+
+
+# -- reconciliation ------------------------------------------------------------------------
+
+TO_AFTER_FROM = Rule("to", "must be after from", "out_of_range")
+TIMESTAMP = Integer(0, MAX_TIMESTAMP_MS)
+
+#: The body of POST /v1/reports/reconcile.
+RECONCILE_REQUEST = Record(
+    {
+        "pool": Field(Identifier(), Presence.REQUIRED),
+        "from": Field(TIMESTAMP, description="ms since the epoch, inclusive (default 0)"),
+        "to": Field(TIMESTAMP, description="ms since the epoch, exclusive (default now)"),
+    },
+    "A pool's reconciliation over [from, to), queued for the worker.",
+    rules=(TO_AFTER_FROM,),
+    notes=("An unknown pool is 404 `unknown_pool`.",),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReconcileRequest:
+    pool: str
+    from_ts: int
+    to_ts: int
+
+    @classmethod
+    def from_json(cls, raw: Any, now_ms: int) -> ReconcileRequest:
+        """Validate a reconciliation request; `to` defaults to just after `now_ms`."""
+        data = RECONCILE_REQUEST.check(raw)
+        from_ts, to_ts = data.get("from", 0), data.get("to", now_ms + 1)
+        if to_ts <= from_ts:
+            raise TO_AFTER_FROM.error()
+        return cls(data["pool"], from_ts, to_ts)
+
+
+# -- a linked group's game ------------------------------------------------------------------
+
+GAME_SETS_SOMETHING = Rule("paytable", "a game change sets decks, a paytable or both", "missing")
+GAME_POOLS_FED = Rule("paytable", "may pay a percentage only of pools every linked table feeds")
+
+#: The body of PUT /v1/pools/{pool}/game.
+GAME_CHANGE_REQUEST = Record(
+    {
+        "decks": Field(Integer(6, 8), description="the group's new deck count"),
+        "paytable": Field(PAYTABLE, description="the group's new paytable"),
+        "reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why, for the journal"),
+    },
+    "A linked group's new game: every table feeding the pool, and every table linked to "
+    "those through another pool, gets it in one step.",
+    rules=(GAME_SETS_SOMETHING, GAME_POOLS_FED),
+    notes=(
+        "An unknown pool is 404 `unknown_pool`; a pool no table feeds is 409 "
+        "`no_linked_tables`; a paytable paying from a pool a linked table does not feed is "
+        "400 naming `paytable`.",
+    ),
+)
+
+
+# -- payouts -------------------------------------------------------------------------------
+
+#: The optional body of POST /v1/payouts/{payout}/confirm.
+CONFIRM_REQUEST = Record(
+    {"reason": Field(Text(MAX_REASON), description="a note for the journal")},
+    "An optional note; the body may also be left out.",
+)
+#: The body of POST /v1/payouts/{payout}/dispute.
+DISPUTE_REQUEST = Record(
+    {"reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why the jackpot is disputed")},
+    "A dispute names its reason.",
+)
+
+
+# -- round reports -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardText:
+    """A card as tables spell it: `As`, `as`, `AS`, `10h`, `Td`."""
+
+    def check(self, raw: Any, field: str) -> Card:
+        try:
+            return Card.parse(raw)
+        except CardError as exc:
+            raise ValidationError(field, str(exc), "unknown_card") from None
+
+    def schema(self) -> dict[str, Any]:
+        ranks = RANK_CHARS + RANK_CHARS.lower()
+        suits = SUIT_CHARS + SUIT_CHARS.upper()
+        return {"type": "string", "pattern": f"^(?:[{ranks}]|10)[{suits}]$"}
+
+
+SHOE = "may show no more copies of a card than the table's shoe holds"
+WAR_ON_TIE = Rule("war", "is true only on a tie", "war_without_tie")
+WAGER_LIMITS = Rule("wager", "is 0 or within the table's min_wager..max_wager", "out_of_range")
+CARD_RULES = (
+    Rule("card", SHOE, "impossible_cards"),
+    Rule("war_card", SHOE, "impossible_cards"),
+    Rule("war_card", "is required when the hand goes to war", "missing"),
+)
+SPOT_RULES = (
+    *CARD_RULES,
+    Rule("war_card", "is given only at war, and equals the community war card if there is one"),
+    Rule("spot", "is at most the table's spots", "out_of_range"),
+    Rule("spot", "is reported once"),
+)
+BET = Record(
+    {
+        "wager": Field(Integer(1, MAX_WAGER), Presence.REQUIRED, "cents"),
+        "player": Field(Identifier()),
+        "war": Field(Boolean(), description="this player's war decision on a tie"),
+    },
+    rules=(WAGER_LIMITS, WAR_ON_TIE),
+)
+_SPOT_FIELDS = {
+    "spot": Field(Integer(1, MAX_SPOTS), Presence.REQUIRED),
+    "card": Field(CardText(), Presence.REQUIRED),
+    "war_card": Field(CardText()),
+}
+LIVE_SPOT = Record(
+    {
+        **_SPOT_FIELDS,
+        "wager": Field(Integer(0, MAX_WAGER), description="the progressive wager, cents; 0: none"),
+        "player": Field(Identifier(), description="only with a wager"),
+        "war": Field(Boolean()),
+    },
+    "A hand at a live table, its bet inline.",
+    rules=(*SPOT_RULES, WAGER_LIMITS, WAR_ON_TIE, Rule("player", "is named only with a wager")),
+)
+STADIUM_SPOT = Record(
+    {
+        **_SPOT_FIELDS,
+        "bets": Field(
+            ListOf(BET, "bets", max_items=MAX_BETS_PER_SPOT),
+            Presence.REQUIRED,
+            "one per player on the hand",
+        ),
+    },
+    "A hand at a stadium table: every player's bet on it.",
+    rules=(*SPOT_RULES, Rule("bets", "are carried only at stadium tables")),
+)
+#: The shape of POST /v1/rounds; report.parse_report checks it against the table.
+ROUND_REPORT = Record(
+    {
+        "table": Field(Identifier(), Presence.REQUIRED),
+        "round": Field(Identifier(), Presence.REQUIRED, "unique per table; a retry repeats it"),
+        "dealer": Field(
+            Record(
+                {
+                    "card": Field(CardText(), Presence.REQUIRED),
+                    "war_card": Field(CardText()),
+                },
+                rules=(*CARD_RULES, Rule("war_card", "is given only when some spot goes to war")),
+            ),
+            Presence.REQUIRED,
+        ),
+        "community_war": Field(
+            Boolean(), description="stadium tables: every spot at war shares one war card"
+        ),
+        "spots": Field(
+            ListOf(Either(LIVE_SPOT, STADIUM_SPOT, "bets"), "spots", 1, MAX_SPOTS),
+            Presence.REQUIRED,
+        ),
+    },
+    "A finished round, checked against its table's configuration.",
+    rules=(
+        Rule("spots", "lists at most the table's spots"),
+        Rule("community_war", "is true only at a stadium table, and only when a spot goes to war"),
+    ),
+    notes=(
+        "A key for another table is 403; an unknown table is 404 `unknown_table`; a disabled "
+        "table is 409 `table_disabled`; the same (table, round) with another body is 409 "
+        "`round_conflict`.",
+    ),
+)
