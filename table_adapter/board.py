@@ -132,14 +132,14 @@ def clock(at: float) -> str:
 
 def win_text(w: Win) -> str:
     """A win for a person: `DEMO-1 spot 3 suited tie wins $75.00 on $5.00 (envy $5.00)`."""
-    extra = []
-    if w.jackpot:
-        extra.append(f"meter {dollars(w.jackpot)}")
-    if w.envy:
-        extra.append(f"envy {dollars(w.envy)}")
+    bet, extra = w.bet, []
+    if bet.jackpot:
+        extra.append(f"meter {dollars(bet.jackpot)}")
+    if bet.envy:
+        extra.append(f"envy {dollars(bet.envy)}")
     tail = f" ({', '.join(extra)})" if extra else ""
-    what = "envy" if w.outcome == "none" else outcome_name(w.outcome)
-    return f"{w.table} spot {w.spot} {what} wins {dollars(w.won)} on {dollars(w.wager)}{tail}"
+    what = "envy" if bet.outcome == "none" else outcome_name(bet.outcome)
+    return f"{w.table} spot {bet.spot} {what} wins {dollars(bet.won)} on {dollars(bet.wager)}{tail}"
 
 
 def hit_text(h: Hit) -> str:

@@ -194,17 +194,17 @@ def _hits(s: Snapshot, hits: list[Hit]) -> list[Text]:
 def _wins(s: Snapshot, shown: int) -> list[Text]:
     rows: list[list[Cell]] = []
     for w in s.wins[:shown]:
-        style = "bold yellow" if w.jackpot else ""
-        tags = ["JACKPOT"] if w.jackpot else []
-        if w.envy and w.outcome != "none":
+        style = "bold yellow" if w.bet.jackpot else ""
+        tags = ["JACKPOT"] if w.bet.jackpot else []
+        if w.bet.envy and w.bet.outcome != "none":
             tags.append("+ envy")
         rows.append(
             [
                 clock(w.at),
-                Text(f"{w.table} spot {w.spot}", style),
-                Text("envy" if w.outcome == "none" else outcome_name(w.outcome), style),
-                Text(dollars(w.won), style),
-                f"on {_short(w.wager)}",
+                Text(f"{w.table} spot {w.bet.spot}", style),
+                Text("envy" if w.bet.outcome == "none" else outcome_name(w.bet.outcome), style),
+                Text(dollars(w.bet.won), style),
+                f"on {_short(w.bet.wager)}",
                 Text(" ".join(tags), style or "cyan"),
             ]
         )

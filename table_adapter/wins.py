@@ -15,23 +15,12 @@ QUIET_OUTCOMES = frozenset({"tie"})
 
 @dataclass(frozen=True, slots=True)
 class Win:
-    """One winning bet worth showing: its table and spot, outcome and pays in cents."""
+    """One winning bet worth showing, with its table and when the floor received it."""
 
     seq: int  # the order the floor received it in
     at: float  # wall-clock seconds
     table: str
-    spot: int
-    player: str | None
-    outcome: str
-    wager: int
-    pay: int
-    jackpot: int
-    envy: int
-
-    @property
-    def won(self) -> int:
-        """Fixed pay + meter pay + envy received."""
-        return self.pay + self.jackpot + self.envy
+    bet: BetAnswer
 
 
 def notable(bet: BetAnswer) -> bool:
@@ -54,20 +43,7 @@ class WinFeed:
             for bet in answer.bets:
                 if notable(bet):
                     self._seq += 1
-                    self._wins.appendleft(
-                        Win(
-                            self._seq,
-                            when,
-                            answer.table,
-                            bet.spot,
-                            bet.player,
-                            bet.outcome,
-                            bet.wager,
-                            bet.pay,
-                            bet.jackpot,
-                            bet.envy,
-                        )
-                    )
+                    self._wins.appendleft(Win(self._seq, when, answer.table, bet))
 
     def last(self, n: int | None = None) -> list[Win]:
         """The newest `n` wins (all kept if None), newest first."""

@@ -121,7 +121,9 @@ def test_the_live_view_fits_80_columns_and_shows_meters_tables_jackpots_and_last
     assert "last wins" in text
     shown = [line for line in lines[lines.index(next(x for x in lines if "last wins" in x)) :]]
     newest = feed.last()[0]
-    assert f"{newest.table} spot {newest.spot}" in shown[1] and dollars(newest.won) in shown[1]
+    assert (
+        f"{newest.table} spot {newest.bet.spot}" in shown[1] and dollars(newest.bet.won) in shown[1]
+    )
 
 
 def test_a_big_floor_still_fits_a_small_terminal_with_the_rest_of_its_tables_on_one_line(
