@@ -11,12 +11,15 @@ from dataclasses import dataclass
 
 import redis
 
+from jackpot.archive.archiver import Archiver
+from jackpot.archive.store import Archive, ArchiveUnavailableError
+from jackpot.errors import StoreUnavailableError
 from jackpot.services.clock import now_ms
 from jackpot.services.credentials import Credentials
 from jackpot.services.payouts import Payouts
 from jackpot.services.pools import Pools
 from jackpot.services.reports import Reports
-from jackpot.services.rounds import Rounds
+from jackpot.services.rounds import Rounds, Window
 from jackpot.services.tables import Tables
 from jackpot.settings import Settings
 from jackpot.store.adjustments import AdjustmentStore
@@ -53,6 +56,8 @@ class Services:
     reports: Reports
     client: redis.Redis
     rq_client: redis.Redis  # RQ keeps pickles: a client that does not decode replies
+    archive: Archive
+    archiver: Archiver
 
     def ready(self) -> bool:
         """True while the store answers."""
@@ -64,6 +69,7 @@ class Services:
     def close(self) -> None:
         self.client.close()
         self.rq_client.close()
+        self.archive.close()
 
 
 def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -> Services:
@@ -74,17 +80,31 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     scripts = Scripts.register(client)
     config = ConfigStore(client, keys, scripts)
     payout_store = PayoutStore(client, keys, scripts)
-    credentials = Credentials(KeyStore(client, keys), clock, settings.key_cache_seconds)
+    credentials = Credentials(KeyStore(client, keys, scripts), settings.key_cache_seconds)
     tables = Tables(config, clock, settings.offline_after_seconds)
+    archive = Archive(settings.archive)
+
+    def archived_round(table: str, round_id: str) -> tuple[str, str, str] | None:
+        try:
+            found = archive.round(table, round_id)
+        except ArchiveUnavailableError as exc:
+            raise StoreUnavailableError(f"the archive did not answer: {exc}") from exc
+        return None if found is None else (found.digest, found.static, found.dynamic)
+
+    window = Window(settings.retention_seconds * 1000, settings.clock_skew_seconds * 1000)
     return Services(
         credentials=credentials,
         pools=Pools(config, AdjustmentStore(client, keys, scripts), payout_store),
         tables=tables,
-        rounds=Rounds(RoundStore(client, keys, scripts), tables, credentials),
+        rounds=Rounds(
+            RoundStore(client, keys, scripts), tables, credentials, archived_round, window, clock
+        ),
         payouts=Payouts(payout_store),
         reports=Reports(
             config, JournalStore(client, keys), ReportQueue(rq_client, settings.queue), clock
         ),
         client=client,
         rq_client=rq_client,
+        archive=archive,
+        archiver=Archiver(client, keys, archive, settings.retention_seconds, clock),
     )

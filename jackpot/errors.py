@@ -15,6 +15,7 @@ JackpotError
 │   ├── PayoutStateError(payout, status)                     e.g. disputing a paid jackpot
 │   ├── AdjustmentError(adjustment, reason, field)           replayed id, or no funds
 │   └── MeterLimitError(pool)                                past the bound of exact sums
+├── RoundExpiredError(table, round_id)                  422  dealt before the retention window
 └── StoreUnavailableError                               503  the store did not answer
 """
 
@@ -82,6 +83,22 @@ class RoundConflictError(ConflictError):
             f"round {round_id!r} of table {table!r} was already reported with another body"
         )
         self.field = "round"
+
+
+class RoundExpiredError(JackpotError):
+    """A report of a round dealt before the retention window that the controller never
+    settled: too late to settle without an operator (the table adapter quarantines it)."""
+
+    status = 422
+    code = "round_expired"
+
+    def __init__(self, table: str, round_id: str, retention_seconds: int) -> None:
+        super().__init__(
+            f"round {round_id!r} of table {table!r} was dealt more than {retention_seconds} s "
+            "ago and was never settled: it is refused, not settled late; an operator must "
+            "look at it"
+        )
+        self.field = "dealt_at"
 
 
 class TableDisabledError(ConflictError):

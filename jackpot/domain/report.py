@@ -15,6 +15,7 @@ from jackpot.domain.validate import (
     expect_keys,
     expect_object,
     parse_identifier,
+    parse_timestamp,
 )
 from jackpot.errors import ValidationError
 
@@ -103,11 +104,22 @@ def parse_envelope(raw: Any) -> tuple[str, str]:
     return parse_identifier(data["table"], "table"), parse_identifier(data["round"], "round")
 
 
+def parse_dealt_at(raw: Any) -> int | None:
+    """When the report says its round was dealt (epoch ms), or None for a report without it."""
+    data = expect_object(raw, None)
+    if "dealt_at" not in data:
+        return None
+    return parse_timestamp(data["dealt_at"], "dealt_at")
+
+
 def parse_report(raw: Any, table: TableConfig) -> RoundReport:
     """Check a round report against its table's configuration; raise ValidationError."""
     data = expect_object(raw, None)
     expect_keys(
-        data, None, required={"table", "round", "dealer", "spots"}, optional={"community_war"}
+        data,
+        None,
+        required={"table", "round", "dealer", "spots"},
+        optional={"community_war", "dealt_at"},
     )
     table_id, round_id = parse_envelope(data)
     # SPEC §2: a Stadium war is always communal, so the flag may be left out there; `false`

@@ -20,6 +20,7 @@ from jackpot.domain.fields import (
     Record,
     Rule,
     Text,
+    Timestamp,
 )
 from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.domain.paytable import PAYTABLE
@@ -237,6 +238,12 @@ ROUND_REPORT = Record(
         "community_war": Field(
             Boolean(), description="stadium tables: every spot at war shares one war card"
         ),
+        "dealt_at": Field(
+            Timestamp(),
+            description="when the round was dealt, by the table's clock; a resend repeats it. "
+            "Optional, but a report without it is checked against the archive before it is "
+            "settled (docs/DECISIONS.md, the retention window)",
+        ),
         "spots": Field(
             ListOf(Either(LIVE_SPOT, STADIUM_SPOT, "bets"), "spots", 1, MAX_SPOTS),
             Presence.REQUIRED,
@@ -246,10 +253,20 @@ ROUND_REPORT = Record(
     rules=(
         Rule("spots", "lists at most the table's spots"),
         Rule("community_war", "is true only at a stadium table, and only when a spot goes to war"),
+        Rule(
+            "dealt_at",
+            "is at most the allowed clock skew (JACKPOT_CLOCK_SKEW_SECONDS) ahead of the "
+            "controller's clock",
+            "in_future",
+        ),
     ),
     notes=(
         "A key for another table is 403; an unknown table is 404 `unknown_table`; a disabled "
         "table is 409 `table_disabled`; the same (table, round) with another body is 409 "
         "`round_conflict`.",
+        "A round dealt longer ago than the retention window (JACKPOT_RETENTION_SECONDS) that "
+        "the controller never settled is 422 `round_expired`: it is not settled, and the table "
+        "adapter quarantines it for an operator. A resend of a settled round of any age is "
+        "answered with its first result.",
     ),
 )

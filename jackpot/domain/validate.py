@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from jackpot.errors import ValidationError
 
 IDENTIFIER = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+TIMESTAMP = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})"
+)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MILLISECOND = timedelta(milliseconds=1)
 
 
 def expect_object(raw: Any, field: str | None) -> dict[str, Any]:
@@ -64,6 +70,18 @@ def parse_identifier(raw: Any, field: str) -> str:
             field, "must be 1-128 characters of A-Z a-z 0-9 . _ : -", "invalid_identifier"
         )
     return raw
+
+
+def parse_timestamp(raw: Any, field: str) -> int:
+    """An RFC 3339 time with its offset (2026-11-24T10:34:17.123Z), as epoch milliseconds."""
+    message = "must be an RFC 3339 time with its offset, such as 2026-11-24T10:34:17.123Z"
+    if not isinstance(raw, str) or not TIMESTAMP.fullmatch(raw):
+        raise ValidationError(field, message, "invalid_time")
+    try:
+        when = datetime.fromisoformat(raw)
+    except ValueError:
+        raise ValidationError(field, message, "invalid_time") from None
+    return (when - EPOCH) // MILLISECOND
 
 
 def _join(field: str | None, key: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 from jackpot.domain.auth import ApiKey, Role, digest, new_secret
 from jackpot.errors import UnauthenticatedError, ValidationError
@@ -13,9 +12,8 @@ MAX_CACHED_KEYS = 10_000
 
 
 class Credentials:
-    def __init__(self, store: KeyStore, clock: Callable[[], int], cache_seconds: float) -> None:
+    def __init__(self, store: KeyStore, cache_seconds: float) -> None:
         self._store = store
-        self._clock = clock
         self._cache_seconds = cache_seconds
         self._cache: dict[str, tuple[float, ApiKey]] = {}
 
@@ -26,14 +24,14 @@ class Credentials:
         if role is not Role.TABLE and tables:
             raise ValidationError("table", "only table keys are limited to tables")
         secret = new_secret()
-        return secret, self._store.create(secret, role, tables, self._clock(), label)
+        return secret, self._store.create(secret, role, tables, label)
 
     def list(self) -> list[tuple[ApiKey, bool]]:
         """Every key, oldest first, with whether it is revoked."""
         return self._store.list()
 
     def revoke(self, key_id: str) -> bool:
-        return self._store.revoke(key_id, self._clock())
+        return self._store.revoke(key_id)
 
     def authenticate(self, secret: str | None, rechecked_by_store: bool = False) -> ApiKey:
         """The key behind a bearer secret, cached for the cache time; with

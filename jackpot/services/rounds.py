@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from jackpot import jsonio
 from jackpot.domain.auth import ApiKey, authorize_table, digest
-from jackpot.domain.report import body_digest, parse_envelope, parse_report
+from jackpot.domain.report import body_digest, parse_dealt_at, parse_envelope, parse_report
 from jackpot.domain.settlement import Settlement, settle
 from jackpot.errors import (
+    RoundConflictError,
+    RoundExpiredError,
     StoreUnavailableError,
     TableDisabledError,
     UnauthenticatedError,
@@ -18,20 +23,68 @@ from jackpot.metrics.instruments import record_round
 from jackpot.services.credentials import Credentials
 from jackpot.services.tables import MAX_STALE_RETRIES, Tables
 from jackpot.store.config import TableRecord
-from jackpot.store.rounds import MeterPlan, RoundStore, SettleStatus, StoredRound
+from jackpot.store.rounds import MeterPlan, RoundStore, SettleStatus, StoredRound, parse_dynamic
+
+
+class ArchivedRounds(Protocol):
+    """Where rounds that left Redis are found: (digest, static JSON, dynamic JSON) or None."""
+
+    def __call__(self, table: str, round_id: str) -> tuple[str, str, str] | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """How long Redis keeps a round's record, and how far a table's clock may be off (ms)."""
+
+    retention_ms: int
+    skew_ms: int
 
 
 class Rounds:
-    def __init__(self, store: RoundStore, tables: Tables, credentials: Credentials) -> None:
+    def __init__(
+        self,
+        store: RoundStore,
+        tables: Tables,
+        credentials: Credentials,
+        archived: ArchivedRounds,
+        window: Window,
+        clock: Callable[[], int],
+    ) -> None:
         self._store = store
         self._tables = tables
         self._credentials = credentials
+        self._archived = archived
+        self._window = window
+        self._clock = clock
 
     def report(self, body: Any, key: ApiKey, secret: str) -> dict[str, Any]:
-        """Settle a round report: one script call, idempotent under (table, round)."""
+        """Settle a round report: one script call, idempotent under (table, round).
+
+        A round's record stays in Redis for the retention window after it was settled, so a
+        report dealt well inside the window is new exactly when the script finds no record.
+        A report that may be older than that (dealt near or before the window's start, or
+        without `dealt_at`) is first looked up in Redis and the archive: an archived round
+        is answered with its first result, and one dealt before the window that was never
+        settled is refused as expired rather than settled late (docs/DECISIONS.md).
+        """
         table, round_id = parse_envelope(body)
         authorize_table(key, table)
         report_digest = body_digest(body)
+        dealt = parse_dealt_at(body)
+        now, w = self._clock(), self._window
+        if dealt is not None and dealt > now + w.skew_ms:
+            raise ValidationError(
+                "dealt_at",
+                f"is more than {w.skew_ms // 1000} s ahead of the controller's clock: "
+                "check the table's clock",
+                "in_future",
+            )
+        if dealt is None or dealt < now - w.retention_ms + w.skew_ms:
+            earlier = self._earlier(table, round_id, report_digest)
+            if earlier is not None:
+                return earlier
+            if dealt is not None and dealt < now - w.retention_ms:
+                raise RoundExpiredError(table, round_id, w.retention_ms // 1000)
         key_digest = digest(secret)
         refresh = False
         for _ in range(MAX_STALE_RETRIES):
@@ -66,15 +119,37 @@ class Rounds:
         raise StoreUnavailableError("the table's configuration kept changing; nothing was applied")
 
     def stored(self, table: str, round_id: str) -> dict[str, Any] | None:
-        """A reported round's first result, or None."""
-        found = self._store.stored(table, round_id)
+        """A reported round's first result, from Redis or the archive, or None."""
+        found = self._find(table, round_id)
         return None if found is None else _response(found[1], replayed=False)
 
     def _replay(self, table: str, round_id: str, report_digest: str) -> dict[str, Any] | None:
-        found = self._store.stored(table, round_id)
+        found = self._find(table, round_id)
         if found is None or found[0] != report_digest:
             return None
         return _response(found[1], replayed=True)
+
+    def _earlier(self, table: str, round_id: str, report_digest: str) -> dict[str, Any] | None:
+        """The first result of a round reported before, a conflict, or None if it never was."""
+        found = self._find(table, round_id)
+        if found is None:
+            return None
+        if found[0] != report_digest:
+            raise RoundConflictError(table, round_id)
+        return _response(found[1], replayed=True)
+
+    def _find(self, table: str, round_id: str) -> tuple[str, StoredRound] | None:
+        found = self._store.stored(table, round_id)
+        if found is not None:
+            return found
+        # Redis forgets a round only after the archive has committed it
+        archived = self._archived(table, round_id)
+        if archived is None or not archived[0]:
+            return None
+        stored = StoredRound(
+            SettleStatus.REPLAYED, json.loads(archived[1]), parse_dynamic(archived[2])
+        )
+        return archived[0], stored
 
 
 def _plan(

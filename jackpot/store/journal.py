@@ -27,6 +27,8 @@ TEXT_FIELDS = frozenset(
         "config",
         "pool",
         "tables",
+        # the hash chain: the hash of the entry before (docs/DECISIONS.md)
+        "prev",
     }
 )
 

@@ -69,5 +69,14 @@ class Keys:
         return f"{self.tag}/adjustments"
 
     @property
+    def archive_lock(self) -> str:
+        return f"{self.tag}/archive/lock"
+
+    @property
+    def archive_status(self) -> str:
+        """hash: the archiver's last run, last success, and archived seq per journal"""
+        return f"{self.tag}/archive/status"
+
+    @property
     def exports(self) -> str:
         return f"{self.tag}/exports"

@@ -58,6 +58,7 @@ class RoundStore:
 
     def settle(self, plan: MeterPlan) -> StoredRound:
         """Apply the plan in one script call; raises RoundConflictError on another body."""
+
         k = self._k
         keys = [
             k.round(plan.table, plan.round),
@@ -90,9 +91,11 @@ class RoundStore:
         if status == "conflict":
             raise RoundConflictError(plan.table, plan.round)
         if status == "ok":
-            return StoredRound(SettleStatus.APPLIED, plan.static, _dynamic(result[2]))
+            return StoredRound(SettleStatus.APPLIED, plan.static, parse_dynamic(result[2]))
         if status == "replay":
-            return StoredRound(SettleStatus.REPLAYED, json.loads(result[1]), _dynamic(result[2]))
+            return StoredRound(
+                SettleStatus.REPLAYED, json.loads(result[1]), parse_dynamic(result[2])
+            )
         if status in ("stale", "revoked"):
             return StoredRound(SettleStatus(status), {}, {})
         if status == "overflow":
@@ -105,10 +108,10 @@ class RoundStore:
         raw = self._r.hmget(self._k.round(table, round_id), "digest", "static", "dynamic")
         if raw[0] is None:
             return None
-        return raw[0], StoredRound(SettleStatus.REPLAYED, json.loads(raw[1]), _dynamic(raw[2]))
+        return raw[0], StoredRound(SettleStatus.REPLAYED, json.loads(raw[1]), parse_dynamic(raw[2]))
 
 
-def _dynamic(raw: str) -> dict[str, Any]:
+def parse_dynamic(raw: str) -> dict[str, Any]:
     data = json.loads(raw)
     # cjson encodes an empty Lua table as an object
     jackpots = data.get("jackpots") or []

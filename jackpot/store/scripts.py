@@ -20,11 +20,18 @@ def _read(name: str) -> str:
 
 
 # scripts that stamp time get the shared controller clock put before them
-CLOCKED = frozenset({"put_pool", "put_table", "change_game", "payout_status", "adjust_pool"})
+CLOCKED = frozenset(
+    {"put_pool", "put_table", "change_game", "payout_status", "adjust_pool", "key_event"}
+)
+# scripts that write a journal get its hash chain's append() put before them
+CHAINED = CLOCKED | {"settle_round"}
 
 
 def _source(name: str) -> str:
-    return (_read("clock") + "\n" if name in CLOCKED else "") + _read(name)
+    prelude = [
+        _read(part) for part, uses in (("clock", CLOCKED), ("chain", CHAINED)) if name in uses
+    ]
+    return "\n".join([*prelude, _read(name)])
 
 
 class HotScript:
@@ -88,6 +95,7 @@ class Scripts:
     change_game: Script
     payout_status: Script
     adjust_pool: Script
+    key_event: Script
 
     @classmethod
     def register(cls, client: Redis) -> Scripts:

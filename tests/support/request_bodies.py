@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import jsonschema
@@ -260,12 +261,15 @@ def check_verdict(
 
 
 def plausible_report(body: Any, stadium: bool) -> Any:
-    """A generated report with the war taken out and each spot once (and, at a live table,
-    no stadium spots): still schema-valid, and now often a round the table accepts."""
+    """A generated report with the war taken out, dealt now, and each spot once (and, at a live
+    table, no stadium spots): still schema-valid, and now often a round the table accepts."""
     if not isinstance(body, dict):
         return body
     body = copy.deepcopy(body)
     body.pop("community_war", None)
+    if "dealt_at" in body:
+        # a generated time is rarely inside the retention window: deal it now
+        body["dealt_at"] = datetime.now(UTC).isoformat(timespec="milliseconds")
     if isinstance(body.get("dealer"), dict):
         body["dealer"].pop("war_card", None)
     spots, seen = [], set()

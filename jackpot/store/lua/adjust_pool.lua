@@ -5,7 +5,7 @@
 -- KEYS[4] {ns}/counters  hash (clock)
 -- ARGV[1] adjustment id  ARGV[2] digest of the request  ARGV[3] target ("visible" | "reserve")
 -- ARGV[4] amount in units (signed)  ARGV[5] reason  ARGV[6] who
--- uses: clock(counters) from clock.lua, which the loader puts before this script
+-- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"applied", value_units, reserve_units} | {"replay"} | {"conflict"} | {"missing"}
 --        | {"negative"} | {"over_cap"}
 local UNIT = 10000
@@ -28,8 +28,9 @@ redis.call('HSET', KEYS[4], 'clock', now)
 redis.call('HSET', KEYS[1], 'value', vs, 'reserve', rs)
 redis.call('HINCRBY', KEYS[1], 'adjust_units', ARGV[4])
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-redis.call('XADD', KEYS[2], seq .. '-0', 'type', 'adjustment', 'ts', now, 'who', ARGV[6],
-  'adjustment', ARGV[1], 'target', ARGV[3], 'amount_units', ARGV[4], 'reason', ARGV[5],
-  'value_units', vs, 'reserve_units', rs)
+local prev = redis.call('HGET', KEYS[1], 'head') or ''
+redis.call('HSET', KEYS[1], 'head', append(KEYS[2], string.format('%d', seq), prev,
+  {'type', 'adjustment', 'ts', now, 'who', ARGV[6], 'adjustment', ARGV[1], 'target', ARGV[3],
+   'amount_units', ARGV[4], 'reason', ARGV[5], 'value_units', vs, 'reserve_units', rs}))
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 return {'applied', vs, rs}

@@ -6,7 +6,7 @@
 -- ARGV[1] the config version the caller checked the group against  ARGV[2] who
 -- ARGV[3] reason  ARGV[4] pool the change was made through  ARGV[5] the game JSON
 -- ARGV[6] the group's table ids as a JSON list  ARGV[7..] each table's new config JSON
--- uses: clock(counters) from clock.lua, which the loader puts before this script
+-- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"changed", version} | {"unchanged", version} | {"stale"} | {"missing", table}
 local seen = redis.call('HGET', KEYS[1], 'config_version') or '0'
 if seen ~= ARGV[1] then return {'stale'} end
@@ -25,6 +25,8 @@ for i = 3, #KEYS do
   redis.call('HSET', KEYS[i], 'config', ARGV[i + 4], 'version', version)
 end
 local seq = redis.call('HINCRBY', KEYS[1], 'house_seq', 1)
-redis.call('XADD', KEYS[2], seq .. '-0', 'type', 'game_changed', 'ts', now, 'who', ARGV[2],
-  'reason', ARGV[3], 'pool', ARGV[4], 'tables', ARGV[6], 'config', ARGV[5])
+local prev = redis.call('HGET', KEYS[1], 'house_head') or ''
+redis.call('HSET', KEYS[1], 'house_head', append(KEYS[2], string.format('%d', seq), prev,
+  {'type', 'game_changed', 'ts', now, 'who', ARGV[2], 'reason', ARGV[3], 'pool', ARGV[4],
+   'tables', ARGV[6], 'config', ARGV[5]}))
 return {'changed', version}

@@ -5,7 +5,7 @@
 -- KEYS[5] {ns}/counters  hash (clock)
 -- ARGV[1] payout id  ARGV[2] new status ("paid" | "disputed")  ARGV[3] who
 -- ARGV[4] note (may be empty)
--- uses: clock(counters) from clock.lua, which the loader puts before this script
+-- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"changed", json} | {"unchanged", json} | {"missing"} | {"refused", json}
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return {'missing'} end
@@ -25,7 +25,9 @@ redis.call('HSET', KEYS[1], ARGV[1], json)
 -- the pending index holds only payouts still awaiting their first verdict
 redis.call('ZREM', KEYS[2], ARGV[1])
 local seq = redis.call('HINCRBY', KEYS[3], 'seq', 1)
-redis.call('XADD', KEYS[4], seq .. '-0', 'type', 'payout_' .. ARGV[2], 'ts', string.format('%d', now),
-  'who', ARGV[3], 'payout', ARGV[1], 'table', payout.table, 'round', payout.round,
-  'spot', tostring(payout.spot), 'amount', string.format('%d', payout.amount), 'note', ARGV[4])
+local prev = redis.call('HGET', KEYS[3], 'head') or ''
+redis.call('HSET', KEYS[3], 'head', append(KEYS[4], string.format('%d', seq), prev,
+  {'type', 'payout_' .. ARGV[2], 'ts', string.format('%d', now), 'who', ARGV[3],
+   'payout', ARGV[1], 'table', payout.table, 'round', payout.round,
+   'spot', tostring(payout.spot), 'amount', string.format('%d', payout.amount), 'note', ARGV[4]}))
 return {'changed', json}

@@ -4,7 +4,7 @@
 -- KEYS[3] {ns}/pools      set of pool ids   KEYS[4] {ns}/counters  hash (clock)
 -- ARGV[1] pool id  ARGV[2] reset (cents)  ARGV[3] rate_bp  ARGV[4] reserve_rate_bp
 -- ARGV[5] cap (cents, -1: none)  ARGV[6] policy  ARGV[7] who
--- uses: clock(counters) from clock.lua, which the loader puts before this script
+-- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"created"} | {"updated"} | {"unchanged"} | {"cap_below_value", value_cents}
 local UNIT = 10000
 local pool, journal = KEYS[1], KEYS[2]
@@ -12,13 +12,13 @@ local names = {'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy'}
 local wanted = {ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]}
 local now, who = string.format('%d', clock(KEYS[4])), ARGV[7]
 
-local function entry(seq, kind)
-  local args = {'XADD', journal, seq .. '-0', 'type', kind, 'ts', now, 'who', who}
+local function entry(kind)
+  local fields = {'type', kind, 'ts', now, 'who', who}
   for i, name in ipairs(names) do
-    table.insert(args, name)
-    table.insert(args, wanted[i])
+    table.insert(fields, name)
+    table.insert(fields, wanted[i])
   end
-  return args
+  return fields
 end
 
 local current = redis.call('HMGET', pool, unpack(names))
@@ -31,10 +31,10 @@ if not current[1] then
     'adjust_units', '0', 'created', now, 'version', '1')
   redis.call('SADD', KEYS[3], ARGV[1])
   redis.call('HSET', KEYS[4], 'clock', now)
-  local args = entry('1', 'created')
-  table.insert(args, 'value_units')
-  table.insert(args, value)
-  redis.call(unpack(args))
+  local fields = entry('created')
+  table.insert(fields, 'value_units')
+  table.insert(fields, value)
+  redis.call('HSET', pool, 'head', append(journal, '1', '', fields))
   return {'created'}
 end
 
@@ -54,5 +54,6 @@ local seq = redis.call('HINCRBY', pool, 'seq', 1)
 redis.call('HSET', pool, 'reset', ARGV[2], 'rate_bp', ARGV[3], 'reserve_rate_bp', ARGV[4],
   'cap', ARGV[5], 'policy', ARGV[6])
 redis.call('HINCRBY', pool, 'version', 1)
-redis.call(unpack(entry(string.format('%d', seq), 'config')))
+local prev = redis.call('HGET', pool, 'head') or ''
+redis.call('HSET', pool, 'head', append(journal, string.format('%d', seq), prev, entry('config')))
 return {'updated'}

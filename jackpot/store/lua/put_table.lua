@@ -4,7 +4,7 @@
 -- KEYS[3] {ns}/journal     stream: the house journal   KEYS[4] {ns}/tables  set of table ids
 -- ARGV[1] table id  ARGV[2] the config version the caller checked linked tables against
 -- ARGV[3] config JSON (canonical)  ARGV[4] who
--- uses: clock(counters) from clock.lua, which the loader puts before this script
+-- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"created", version} | {"updated", version} | {"unchanged", version} | {"stale"}
 local seen = redis.call('HGET', KEYS[2], 'config_version') or '0'
 if seen ~= ARGV[2] then return {'stale'} end
@@ -18,6 +18,7 @@ redis.call('HSET', KEYS[1], 'config', ARGV[3], 'version', version)
 redis.call('SADD', KEYS[4], ARGV[1])
 local seq = redis.call('HINCRBY', KEYS[2], 'house_seq', 1)
 local kind = current[1] and 'table_updated' or 'table_created'
-redis.call('XADD', KEYS[3], seq .. '-0', 'type', kind, 'ts', now, 'who', ARGV[4],
-  'table', ARGV[1], 'config', ARGV[3])
+local prev = redis.call('HGET', KEYS[2], 'house_head') or ''
+redis.call('HSET', KEYS[2], 'house_head', append(KEYS[3], string.format('%d', seq), prev,
+  {'type', kind, 'ts', now, 'who', ARGV[4], 'table', ARGV[1], 'config', ARGV[3]}))
 return {current[1] and 'updated' or 'created', version}

@@ -3,11 +3,12 @@
 -- KEYS[1] {ns}/round/<table>/<round>   hash: digest, static, dynamic, ts, who
 -- KEYS[2] {ns}/table/<table>           hash: version, last_seen, rounds
 -- KEYS[3] {ns}/journal                 stream: the house journal (id = seq-0)
--- KEYS[4] {ns}/counters                hash: house_seq, payout, clock
+-- KEYS[4] {ns}/counters                hash: house_seq, house_head, payout, clock
 -- KEYS[5] {ns}/key/<sha256>            hash: the reporting API key (must not be revoked)
 -- KEYS[6] {ns}/payouts                 hash: payout id -> payout JSON
 -- KEYS[7] {ns}/payouts/pending         zset: pending payout ids
--- KEYS[8+3i], KEYS[9+3i], KEYS[10+3i]  pool i: hash, journal stream, last-hits list
+-- KEYS[8+3i], KEYS[9+3i], KEYS[10+3i]  pool i: hash (with its journal's seq and head),
+--                                      journal stream, last-hits list
 --
 -- ARGV[1] report digest   ARGV[2] table config version
 -- ARGV[3] plan JSON: {table, round, who, wagered, bets, fixed, envy (decimal strings),
@@ -60,7 +61,7 @@ local table_row = redis.call('HMGET', table_key, 'version', 'rounds')
 if table_row[1] ~= version then return {'stale'} end
 
 local plan = cjson.decode(ARGV[3])
-local counters = redis.call('HMGET', counters_key, 'payout', 'clock', 'house_seq')
+local counters = redis.call('HMGET', counters_key, 'payout', 'clock', 'house_seq', 'house_head')
 local time = redis.call('TIME')
 -- the controller clock: server time in ms, never earlier than a time it stamped before
 local now = math.max(tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000),
@@ -68,7 +69,8 @@ local now = math.max(tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1
 local wagered = plan.wagered
 
 -- 2. Compute every pool's new state in locals.
-local fields = {'value', 'reserve', 'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy', 'seq'}
+local fields = {'value', 'reserve', 'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy', 'seq',
+  'head'}
 local pools = {}
 local payout_seq = tonumber(counters[1] or '0')
 local jackpots = {}
@@ -113,7 +115,7 @@ for i, id in ipairs(plan.pools) do
     id = id, key = KEYS[base], journal = KEYS[base + 1], hits_key = KEYS[base + 2],
     v = tonumber(h[1]), r = tonumber(h[2]), reset = tonumber(h[3]) * UNIT,
     rate = tonumber(h[4]), rrate = tonumber(h[5]), cap = tonumber(h[6]), policy = h[7],
-    seq = tonumber(h[8]), entries = {}, d_in = 0, d_contrib = 0, d_over = 0, d_hits = 0,
+    seq = tonumber(h[8]), head = h[9] or '', entries = {}, d_in = 0, d_contrib = 0, d_over = 0, d_hits = 0,
     d_won = 0, d_seed = 0, hit_records = {},
   }
   pools[i] = p
@@ -157,26 +159,30 @@ for i, p in ipairs(pools) do
 end
 
 -- 3. Apply: every check has passed.
+local stamp = int(now)
 local house_seq = tonumber(counters[3] or '0') + 1
-redis.call('XADD', house_key, int(house_seq) .. '-0', 'type', 'round', 'ts', int(now),
-  'table', plan.table, 'round', plan.round, 'who', plan.who, 'bets', int(plan.bets),
-  'wagered', int(wagered), 'fixed', plan.fixed, 'envy', plan.envy)
+local house_head = append(house_key, int(house_seq), counters[4] or '', {'type', 'round',
+  'ts', stamp, 'table', plan.table, 'round', plan.round, 'who', plan.who,
+  'bets', int(plan.bets), 'wagered', int(wagered), 'fixed', plan.fixed, 'envy', plan.envy})
 for _, e in ipairs(plan.envies) do
   house_seq = house_seq + 1
-  redis.call('XADD', house_key, int(house_seq) .. '-0', 'type', 'envy', 'ts', int(now),
+  house_head = append(house_key, int(house_seq), house_head, {'type', 'envy', 'ts', stamp,
     'table', plan.table, 'round', plan.round, 'who', plan.who, 'spot', int(e.spot),
-    'outcome', e.outcome, 'receivers', int(e.receivers), 'amount', int(e.total))
+    'outcome', e.outcome, 'receivers', int(e.receivers), 'amount', int(e.total)})
 end
 
 local values = {}
 for _, p in ipairs(pools) do
-  local seq = p.seq
+  local seq, head = p.seq, p.head
   for _, entry in ipairs(p.entries) do
     seq = seq + 1
-    redis.call('XADD', p.journal, int(seq) .. '-0', 'type', entry[1], 'ts', int(now),
-      'table', plan.table, 'round', plan.round, 'who', plan.who, unpack(entry, 2))
+    local fields = {'type', entry[1], 'ts', stamp, 'table', plan.table, 'round', plan.round,
+      'who', plan.who}
+    for k = 2, #entry do fields[k + 9] = entry[k] end
+    head = append(p.journal, int(seq), head, fields)
   end
-  redis.call('HSET', p.key, 'value', int(p.v), 'reserve', int(p.r), 'seq', int(seq))
+  redis.call('HSET', p.key, 'value', int(p.v), 'reserve', int(p.r), 'seq', int(seq),
+    'head', head)
   if p.d_in > 0 then
     redis.call('HINCRBY', p.key, 'in_cents', int(p.d_in))
     redis.call('HINCRBY', p.key, 'bets', int(plan.bets))
@@ -197,8 +203,8 @@ for _, p in ipairs(pools) do
   end
   values[p.id] = (divmod(p.v, UNIT))
 end
-redis.call('HSET', counters_key, 'house_seq', int(house_seq), 'clock', int(now),
-  'payout', int(payout_seq))
+redis.call('HSET', counters_key, 'house_seq', int(house_seq), 'house_head', house_head,
+  'clock', stamp, 'payout', int(payout_seq))
 
 local dynamic = cjson.encode({jackpots = jackpots, pools = values})
 redis.call('HSET', round_key, 'digest', digest, 'static', ARGV[4], 'dynamic', dynamic,

@@ -1,0 +1,61 @@
+"""The archive's tables (SQLAlchemy Core). Alembic migrations in migrations/ create them.
+
+Append-only: rows are inserted, never updated or deleted (triggers refuse both, on
+PostgreSQL and SQLite alike). Every record the controller keeps is either a journal entry
+(money, hits, payout verdicts, configuration, adjustments, keys) or a round's stored result,
+so these few tables hold the whole history.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Column, Index, Integer, MetaData, String, Table, Text
+
+metadata = MetaData()
+
+# One row per journal entry: `journal` is "house" or "pool/<id>", `fields` the entry's text
+# fields in stored order as a JSON object (its hash covers exactly these).
+journal_entries = Table(
+    "journal_entries",
+    metadata,
+    Column("journal", String(140), primary_key=True),
+    Column("seq", BigInteger, primary_key=True, autoincrement=False),
+    Column("ts", BigInteger, nullable=False),  # controller clock, epoch ms
+    Column("type", String(64), nullable=False),
+    Column("table_id", String(128)),
+    Column("round_id", String(128)),
+    Column("prev", String(40), nullable=False),
+    Column("hash", String(40), nullable=False),
+    Column("fields", Text, nullable=False),
+    Index("journal_entries_by_time", "journal", "ts"),
+    Index("journal_entries_by_table", "table_id", "ts"),
+)
+
+# A round's first result, as the controller answers a replay of it.
+rounds = Table(
+    "rounds",
+    metadata,
+    Column("table_id", String(128), primary_key=True),
+    Column("round_id", String(128), primary_key=True),
+    Column("digest", String(64), nullable=False),
+    Column("static", Text, nullable=False),
+    Column("dynamic", Text, nullable=False),
+    Column("ts", BigInteger, nullable=False),
+    Column("who", String(200), nullable=False),
+    Column("house_seq", BigInteger, nullable=False),
+    Index("rounds_by_time", "ts"),
+)
+
+# A closed gaming day: its report and the journals' chain heads at its close, kept for ever.
+gaming_days = Table(
+    "gaming_days",
+    metadata,
+    Column("day", String(10), primary_key=True),  # YYYY-MM-DD
+    Column("start_ts", BigInteger, nullable=False),
+    Column("end_ts", BigInteger, nullable=False),
+    Column("closed_at", BigInteger, nullable=False),
+    Column("heads", Text, nullable=False),  # JSON {journal: [seq, hash]}
+    Column("report", Text, nullable=False),  # JSON, as GET /v1/accounting/days/{day}
+    Column("version", Integer, nullable=False),  # of the report's layout
+)
+
+APPEND_ONLY = ("journal_entries", "rounds", "gaming_days")

@@ -1,0 +1,318 @@
+"""The archive's reads and writes, over SQLAlchemy Core: PostgreSQL or SQLite."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, func, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
+
+from jackpot.archive.schema import gaming_days, journal_entries, rounds
+from jackpot.domain.chain import ChainedEntry
+
+HOUSE = "house"
+
+
+def pool_journal(pool: str) -> str:
+    """The archive's name of a pool's journal (pool ids never hold a '/')."""
+    return f"pool/{pool}"
+
+
+class ArchiveUnavailableError(Exception):
+    """The archive database did not answer or refused a write; nothing was committed."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedEntry:
+    journal: str
+    entry: ChainedEntry
+    hash: str
+
+    @property
+    def ts(self) -> int:
+        return int(self.entry.get("ts") or 0)
+
+    def row(self) -> dict[str, Any]:
+        e = self.entry
+        return {
+            "journal": self.journal,
+            "seq": e.seq,
+            "ts": self.ts,
+            "type": e.get("type") or "",
+            "table_id": e.get("table"),
+            "round_id": e.get("round"),
+            "prev": e.prev,
+            "hash": self.hash,
+            "fields": json.dumps(dict(e.fields), ensure_ascii=False, separators=(",", ":")),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedRound:
+    table: str
+    round: str
+    digest: str
+    static: str
+    dynamic: str
+    ts: int
+    who: str
+    house_seq: int
+
+
+class Archive:
+    """One archive database; safe to share between threads (an engine's connection pool)."""
+
+    def __init__(self, url: str) -> None:
+        parsed = make_url(url)
+        self.url = url
+        self.dialect = parsed.get_backend_name()
+        if self.dialect == "sqlite":
+            if parsed.database and parsed.database != ":memory:":
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(url, connect_args={"timeout": 30})
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(url, pool_pre_ping=True, pool_size=2, max_overflow=4)
+        self._migrated = False
+        self._migrating = threading.Lock()
+
+    def ensure(self) -> None:
+        """Migrate once per process, before the first use; retried while it fails."""
+        if self._migrated:
+            return
+        with self._migrating:
+            if not self._migrated:
+                self.migrate()
+                self._migrated = True
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest revision (Alembic); a no-op when it is there."""
+        config = Config()
+        config.set_main_option(
+            "script_location", str(resources.files("jackpot.archive").joinpath("migrations"))
+        )
+        try:
+            with self.engine.begin() as connection:
+                config.attributes["connection"] = connection
+                # Alembic configures logging from an ini file only; none is given here
+                command.upgrade(config, "head")
+        except SQLAlchemyError as exc:
+            raise ArchiveUnavailableError(f"archive migration failed: {exc}") from exc
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- writes -------------------------------------------------------------------------
+
+    def append(
+        self, entries: Sequence[ArchivedEntry], archived_rounds: Sequence[ArchivedRound]
+    ) -> None:
+        """Insert entries and rounds in one transaction: all of them or none."""
+        self.ensure()
+        try:
+            with self.engine.begin() as connection:
+                if entries:
+                    connection.execute(journal_entries.insert(), [e.row() for e in entries])
+                if archived_rounds:
+                    connection.execute(
+                        rounds.insert(),
+                        [
+                            {
+                                "table_id": r.table,
+                                "round_id": r.round,
+                                "digest": r.digest,
+                                "static": r.static,
+                                "dynamic": r.dynamic,
+                                "ts": r.ts,
+                                "who": r.who,
+                                "house_seq": r.house_seq,
+                            }
+                            for r in archived_rounds
+                        ],
+                    )
+        except SQLAlchemyError as exc:
+            raise ArchiveUnavailableError(f"archive write failed: {exc}") from exc
+
+    def add_day(self, row: dict[str, Any]) -> bool:
+        """Record a closed gaming day once; False when it was closed already."""
+        self.ensure()
+        try:
+            with self.engine.begin() as connection:
+                found = connection.execute(
+                    select(gaming_days.c.day).where(gaming_days.c.day == row["day"])
+                ).first()
+                if found is not None:
+                    return False
+                connection.execute(gaming_days.insert(), [row])
+                return True
+        except SQLAlchemyError as exc:
+            raise ArchiveUnavailableError(f"archive write failed: {exc}") from exc
+
+    # --- reads --------------------------------------------------------------------------
+
+    def tip(self, journal: str) -> tuple[int, str]:
+        """(seq, hash) of the journal's last archived entry; (0, '') when none is."""
+        query = (
+            select(journal_entries.c.seq, journal_entries.c.hash)
+            .where(journal_entries.c.journal == journal)
+            .order_by(journal_entries.c.seq.desc())
+            .limit(1)
+        )
+        row = self._first(query)
+        return (0, "") if row is None else (int(row[0]), str(row[1]))
+
+    def journals(self) -> list[str]:
+        query = select(journal_entries.c.journal).distinct()
+        return sorted(str(r[0]) for r in self._all(query))
+
+    def round(self, table: str, round_id: str) -> ArchivedRound | None:
+        query = select(rounds).where(rounds.c.table_id == table, rounds.c.round_id == round_id)
+        row = self._first(query)
+        if row is None:
+            return None
+        m = row._mapping
+        return ArchivedRound(
+            m["table_id"],
+            m["round_id"],
+            m["digest"],
+            m["static"],
+            m["dynamic"],
+            int(m["ts"]),
+            m["who"],
+            int(m["house_seq"]),
+        )
+
+    def entries(
+        self,
+        journal: str,
+        after: int = 0,
+        limit: int = 1000,
+        until_seq: int | None = None,
+        from_ts: int | None = None,
+        to_ts: int | None = None,
+        table: str | None = None,
+    ) -> list[tuple[ChainedEntry, str]]:
+        """(entry, stored hash) of a journal's entries with seq > after, oldest first."""
+        c = journal_entries.c
+        query = select(c.seq, c.prev, c.hash, c.fields).where(c.journal == journal, c.seq > after)
+        if until_seq is not None:
+            query = query.where(c.seq <= until_seq)
+        if from_ts is not None:
+            query = query.where(c.ts >= from_ts)
+        if to_ts is not None:
+            query = query.where(c.ts < to_ts)
+        if table is not None:
+            query = query.where(c.table_id == table)
+        query = query.order_by(c.seq).limit(limit)
+        return [(_chained(r), str(r[2])) for r in self._all(query)]
+
+    def walk(
+        self, journal: str, after: int = 0, batch: int = 5000
+    ) -> Iterator[tuple[ChainedEntry, str]]:
+        while True:
+            rows = self.entries(journal, after, batch)
+            yield from rows
+            if len(rows) < batch:
+                return
+            after = rows[-1][0].seq
+
+    def first_seq_at(self, journal: str, ts: int) -> int | None:
+        """The seq of the journal's first archived entry stamped at or after `ts`."""
+        c = journal_entries.c
+        found = self._scalar(select(func.min(c.seq)).where(c.journal == journal, c.ts >= ts))
+        return None if found is None else int(found)
+
+    def last_before(self, journal: str, ts: int) -> tuple[ChainedEntry, str] | None:
+        """The journal's last archived entry stamped before `ts`."""
+        c = journal_entries.c
+        query = (
+            select(c.seq, c.prev, c.hash, c.fields)
+            .where(c.journal == journal, c.ts < ts)
+            .order_by(c.seq.desc())
+            .limit(1)
+        )
+        row = self._first(query)
+        return None if row is None else (_chained(row), str(row[2]))
+
+    def rounds_between(self, from_ts: int, to_ts: int) -> Iterator[ArchivedRound]:
+        after = (-1, "", "")
+        while True:
+            query = (
+                select(rounds)
+                .where(rounds.c.ts >= from_ts, rounds.c.ts < to_ts, rounds.c.house_seq > after[0])
+                .order_by(rounds.c.house_seq)
+                .limit(5000)
+            )
+            rows = self._all(query)
+            for row in rows:
+                m = row._mapping
+                yield ArchivedRound(
+                    m["table_id"],
+                    m["round_id"],
+                    m["digest"],
+                    m["static"],
+                    m["dynamic"],
+                    int(m["ts"]),
+                    m["who"],
+                    int(m["house_seq"]),
+                )
+            if len(rows) < 5000:
+                return
+            after = (int(rows[-1]._mapping["house_seq"]), "", "")
+
+    def day(self, day: str) -> dict[str, Any] | None:
+        row = self._first(select(gaming_days).where(gaming_days.c.day == day))
+        return None if row is None else dict(row._mapping)
+
+    def days(self) -> list[dict[str, Any]]:
+        return [
+            dict(r._mapping) for r in self._all(select(gaming_days).order_by(gaming_days.c.day))
+        ]
+
+    def _first(self, query: Any) -> Any:
+        self.ensure()
+        try:
+            with self.engine.connect() as connection:
+                return connection.execute(query).first()
+        except SQLAlchemyError as exc:
+            raise ArchiveUnavailableError(f"archive read failed: {exc}") from exc
+
+    def _all(self, query: Any) -> list[Any]:
+        self.ensure()
+        try:
+            with self.engine.connect() as connection:
+                return list(connection.execute(query).all())
+        except SQLAlchemyError as exc:
+            raise ArchiveUnavailableError(f"archive read failed: {exc}") from exc
+
+    def _scalar(self, query: Any) -> Any:
+        self.ensure()
+        try:
+            with self.engine.connect() as connection:
+                return connection.execute(query).scalar()
+        except SQLAlchemyError as exc:
+            raise ArchiveUnavailableError(f"archive read failed: {exc}") from exc
+
+
+def _chained(row: Any) -> ChainedEntry:
+    fields = json.loads(row[3])
+    return ChainedEntry(
+        int(row[0]), str(row[1]), tuple((str(k), str(v)) for k, v in fields.items())
+    )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()

@@ -1,0 +1,99 @@
+"""The journals' hash chain (docs/DECISIONS.md "A hash-chained journal").
+
+Every entry carries `prev`, the hash of the entry before it ('' for a journal's first), and its
+own hash is the SHA-1 of prev, its seq and each field name and value after `prev`, each
+length-prefixed so no two different entries hash the same input. jackpot/store/lua/chain.lua
+computes it as the entry is written; this computes it again to verify.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+GENESIS = ""
+
+
+def entry_hash(prev: str, seq: int, fields: Sequence[tuple[str, str]]) -> str:
+    """The hash of one entry from its raw (text) fields in stored order, `prev` left out."""
+    parts = [prev, str(seq)]
+    for name, value in fields:
+        for text in (name, value):
+            parts.append(f"{len(text.encode())}:{text}")
+    return hashlib.sha1("\n".join(parts).encode(), usedforsecurity=False).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class ChainedEntry:
+    """One journal entry as stored: its seq, its prev, and its other fields in order."""
+
+    seq: int
+    prev: str
+    fields: tuple[tuple[str, str], ...]
+
+    @property
+    def hash(self) -> str:
+        return entry_hash(self.prev, self.seq, self.fields)
+
+    def get(self, name: str) -> str | None:
+        for key, value in self.fields:
+            if key == name:
+                return value
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ChainBreak:
+    """Where a journal stops being its own history, and how."""
+
+    journal: str
+    seq: int
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.journal} seq {self.seq}: {self.problem}"
+
+
+@dataclass(slots=True)
+class ChainWalk:
+    """Walks a journal's entries in order, checking seqs and links; collects every break.
+
+    Start it from a known point (seq and hash of the last entry already checked, or 0 and
+    GENESIS) and feed it entries: a gap in seqs, an entry whose prev is not the hash of the
+    one before, or a repeated seq is a break.
+    """
+
+    journal: str
+    seq: int = 0
+    head: str = GENESIS
+    checked: int = 0
+    breaks: list[ChainBreak] | None = None
+
+    def feed(self, entries: Iterable[ChainedEntry]) -> None:
+        if self.breaks is None:
+            self.breaks = []
+        for entry in entries:
+            if entry.seq != self.seq + 1:
+                kind = "missing" if entry.seq > self.seq + 1 else "repeated or out of order"
+                self.breaks.append(
+                    ChainBreak(
+                        self.journal,
+                        entry.seq,
+                        f"seq {kind}: expected {self.seq + 1} after {self.seq}",
+                    )
+                )
+            if entry.prev != self.head:
+                self.breaks.append(
+                    ChainBreak(
+                        self.journal,
+                        entry.seq,
+                        "prev does not match the hash of the entry before it "
+                        "(that entry, or this one's prev, was edited, deleted or inserted)",
+                    )
+                )
+            self.seq, self.head = entry.seq, entry.hash
+            self.checked += 1
+
+    def problems(self) -> list[ChainBreak]:
+        return list(self.breaks or [])
