@@ -106,5 +106,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         client=client,
         rq_client=rq_client,
         archive=archive,
-        archiver=Archiver(client, keys, archive, settings.retention_seconds, clock),
+        archiver=Archiver(
+            client, keys, archive, settings.retention_seconds, settings.clock_skew_seconds, clock
+        ),
     )

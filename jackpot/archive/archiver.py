@@ -21,6 +21,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from redis import Redis
 
@@ -60,6 +61,20 @@ class ArchiveRun:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class JournalStatus:
+    unarchived: int  # entries in Redis after the last archived one
+    in_redis: int  # entries Redis holds (the retention window's tail and the unarchived)
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveStatus:
+    last_run: int | None  # epoch ms
+    last_success: int | None  # epoch ms of the last run that archived every journal
+    last_problems: int  # chain breaks the last run found
+    journals: dict[str, JournalStatus]
+
+
 class Archiver:
     def __init__(
         self,
@@ -67,15 +82,22 @@ class Archiver:
         keys: Keys,
         archive: Archive,
         retention_seconds: int,
+        skew_seconds: int,
         clock: Callable[[], int],
         batch: int = BATCH,
     ) -> None:
         self._r = client
         self._k = keys
         self._archive = archive
-        self._retention_ms = retention_seconds * 1000
+        # A round's record may leave Redis only once no resend of it can take the fast path:
+        # the round path looks in the archive for rounds dealt before now - retention + skew,
+        # and a round is dealt at most `skew` after it is stamped. One more skew of margin
+        # covers the clocks of this machine, the service's and Redis's disagreeing by up to
+        # half of it (docs/DECISIONS.md, the retention window).
+        self._keep_ms = (retention_seconds + skew_seconds) * 1000
         self._clock = clock
         self._batch = batch
+        self._lock: Any = None
 
     def streams(self) -> list[tuple[str, str]]:
         """(archive journal name, Redis stream) of every journal."""
@@ -84,6 +106,29 @@ class Archiver:
             (pool_journal(p), self._k.pool_journal(p)) for p in pools
         ]
 
+    def status(self) -> ArchiveStatus:
+        """What the last runs left in Redis, and how far each journal is ahead of them: read
+        from Redis alone, so /metrics answers while the archive is down."""
+        recorded = self._r.hgetall(self._k.archive_status)
+        streams = self.streams()
+        pipe = self._r.pipeline(transaction=False)
+        for _, stream in streams:
+            pipe.xrevrange(stream, count=1)
+            pipe.xlen(stream)
+        replies = pipe.execute()
+        journals = {}
+        for i, (journal, _) in enumerate(streams):
+            newest, length = replies[2 * i], replies[2 * i + 1]
+            last = int(newest[0][0].split("-", 1)[0]) if newest else 0
+            archived = int(recorded.get(f"seq:{journal}", 0))
+            journals[journal] = JournalStatus(max(last - archived, 0), int(length))
+        return ArchiveStatus(
+            _opt_int(recorded.get("last_run")),
+            _opt_int(recorded.get("last_success")),
+            int(recorded.get("last_problems", 0)),
+            journals,
+        )
+
     def run(self, trim: bool = True) -> ArchiveRun:
         """Archive everything settled so far, then trim; one run at a time per controller."""
         lock = self._r.lock(
@@ -91,6 +136,7 @@ class Archiver:
         )
         if not lock.acquire():
             raise TimeoutError("another archive run held the lock for too long")
+        self._lock = lock
         try:
             return self._run(trim)
         finally:
@@ -112,9 +158,7 @@ class Archiver:
             run.archived[journal], run.rounds = archived, run.rounds + rounds
             self._r.hset(self._k.archive_status, f"seq:{journal}", tip)
             if trim:
-                trimmed, forgotten = self._trim(
-                    journal, stream, tip, self._clock() - self._retention_ms
-                )
+                trimmed, forgotten = self._trim(journal, stream, tip, self._clock() - self._keep_ms)
                 run.trimmed[journal] = trimmed
                 run.forgotten_rounds += forgotten
         status = {"last_run": started, "last_problems": len(run.problems)}
@@ -122,6 +166,11 @@ class Archiver:
             status["last_success"] = started
         self._r.hset(self._k.archive_status, mapping=status)
         return run
+
+    def _hold(self) -> None:
+        """Keep the run's lock for another LOCK_SECONDS: a long catch-up stays the only run
+        (a lock lost meanwhile raises LockNotOwnedError and stops this run, never two)."""
+        self._lock.reacquire()
 
     def _archive_journal(self, journal: str, stream: str) -> tuple[int, int, int]:
         seq, head = self._archive.tip(journal)
@@ -133,11 +182,19 @@ class Archiver:
                 return archived, rounds_archived, seq
             entries = [_chained(entry_id, fields) for entry_id, fields in rows]
             walk.feed(entries)
-            if walk.problems():
-                raise ArchiveChainError(walk.problems())
+            problems = walk.problems()
+            if problems:
+                # what comes before the first break is sound history: it is kept
+                first = min(p.seq for p in problems)
+                sound = [ArchivedEntry(journal, e, e.hash) for e in entries if e.seq < first]
+                if sound:
+                    self._archive.append(sound, self._rounds(sound) if journal == HOUSE else [])
+                    self._r.hset(self._k.archive_status, f"seq:{journal}", sound[-1].entry.seq)
+                raise ArchiveChainError(problems)
             batch = [ArchivedEntry(journal, e, e.hash) for e in entries]
             found = self._rounds(batch) if journal == HOUSE else []
             self._archive.append(batch, found)
+            self._hold()
             archived, rounds_archived = archived + len(batch), rounds_archived + len(found)
             seq = entries[-1].seq
 
@@ -196,6 +253,7 @@ class Archiver:
                     # gone, and the next run deletes them again (DEL of nothing is fine)
                     forgotten += int(self._r.delete(*round_keys))
             self._r.xtrim(stream, minid=f"{done[-1][0] + 1}-0", approximate=False)
+            self._hold()
             trimmed += len(done)
             if len(done) < len(rows):
                 return trimmed, forgotten
@@ -205,6 +263,10 @@ def _chained(entry_id: str, fields: dict[str, str]) -> ChainedEntry:
     seq = int(entry_id.split("-", 1)[0])
     prev = fields.get("prev", "")
     return ChainedEntry(seq, prev, tuple((k, v) for k, v in fields.items() if k != "prev"))
+
+
+def _opt_int(value: str | None) -> int | None:
+    return None if value is None else int(value)
 
 
 def wall_ms() -> int:

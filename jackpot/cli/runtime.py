@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from jackpot.bootstrap import Services, bootstrap
 from jackpot.settings import Settings
 from jackpot.store.embedded import attach_or_start
 
@@ -22,6 +23,17 @@ def store_url(settings: Settings) -> Iterator[str]:
         yield embedded.url
     finally:
         embedded.stop()
+
+
+@contextmanager
+def services(settings: Settings) -> Iterator[Services]:
+    """The controller's services over its store, for the length of a command."""
+    with store_url(settings) as url:
+        built = bootstrap(settings, url)
+        try:
+            yield built
+        finally:
+            built.close()
 
 
 def exit_on_sigterm() -> None:

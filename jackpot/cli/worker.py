@@ -1,24 +1,44 @@
-"""`jackpot worker`: the RQ worker for the controller's background jobs."""
+"""`jackpot worker`: the RQ worker for the controller's background jobs, and their schedule."""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+from redis import Redis
+from redis.exceptions import RedisError
 from rq import Queue, Worker
+from rq.cron import CronScheduler
 
 from jackpot.bootstrap import redis_client
 from jackpot.cli.runtime import store_url
+from jackpot.jobs.archive import archive_run
 from jackpot.settings import Settings
+
+log = logging.getLogger(__name__)
 
 # RQ doubles its wait after each failed attempt to reach the store, up to a minute by default;
 # a store that restarts is back within seconds, and reports should not wait a minute more.
 RECONNECT_MAX_SECONDS = 5.0
+# A run catching up on a long archive outage moves about 10,000 entries a second
+# (docs/PERFORMANCE.md); an hour covers weeks of a floor's history.
+ARCHIVE_JOB_TIMEOUT = 3600
+# How often the schedule looks at the clock, at most (and how fast it stops).
+TICK_SECONDS = 5.0
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("worker", help="run the RQ worker")
+    p = sub.add_parser("worker", help="run the RQ worker and the scheduled jobs")
     p.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    p.add_argument(
+        "--no-schedule",
+        action="store_true",
+        help="run queued jobs only; leave the schedule (the archive) to another worker",
+    )
     p.set_defaults(func=run)
 
 
@@ -32,8 +52,67 @@ def run(args: argparse.Namespace) -> int:
         queue = Queue(settings.queue, connection=connection)
         worker = Worker([queue], connection=connection)
         worker.max_connection_wait_time = RECONNECT_MAX_SECONDS
-        # RQ logs through jackpot/logs.py's handlers (configured by `jackpot`'s main)
-        worker.work(
-            burst=args.burst, with_scheduler=False, logging_level=settings.log_level.upper()
-        )
+        with schedule(connection, settings, enabled=not (args.burst or args.no_schedule)):
+            # RQ logs through jackpot/logs.py's handlers (configured by `jackpot`'s main)
+            worker.work(
+                burst=args.burst, with_scheduler=False, logging_level=settings.log_level.upper()
+            )
     return 0
+
+
+def scheduler(connection: Redis, settings: Settings) -> CronScheduler:
+    """RQ's cron scheduler with the controller's periodic jobs. Every worker may run one:
+    a run of each job is idempotent and serialised by its own lock."""
+    cron = CronScheduler(connection, logging_level=settings.log_level.upper())
+    cron.register(
+        archive_run,
+        settings.queue,
+        interval=settings.archive_interval_seconds,
+        job_timeout=ARCHIVE_JOB_TIMEOUT,
+        name="archive",
+    )
+    return cron
+
+
+@contextmanager
+def schedule(connection: Redis, settings: Settings, enabled: bool) -> Iterator[None]:
+    """Enqueue the periodic jobs from a thread while the worker runs in the main one.
+
+    RQ's CronScheduler.start() would take the process's signal handlers, which belong to the
+    worker (a warm shutdown finishes the job at hand); so the thread drives the scheduler's
+    own steps instead: enqueue what is due, save, heartbeat, sleep."""
+    if not enabled:
+        yield
+        return
+    cron = scheduler(connection, settings)
+    stop = threading.Event()
+    thread = threading.Thread(target=_tick, args=(cron, stop), name="schedule", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(TICK_SECONDS * 2)
+
+
+def _tick(cron: CronScheduler, stop: threading.Event) -> None:
+    born = False
+    while not stop.is_set():
+        try:
+            if not born:
+                cron.register_birth()
+                born = True
+            if cron.enqueue_jobs():
+                cron.save()
+            cron.heartbeat()
+            wait = min(cron.calculate_sleep_interval(), TICK_SECONDS)
+        except RedisError as exc:
+            # the store restarting: the worker waits for it too; the schedule resumes after
+            log.warning("the schedule could not reach the store: %s", exc)
+            wait = TICK_SECONDS
+        stop.wait(wait)
+    if born:
+        try:
+            cron.register_death()
+        except RedisError:
+            log.warning("the schedule could not record its end: the store did not answer")

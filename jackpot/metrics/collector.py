@@ -94,6 +94,40 @@ class MeterCollector(Collector):
                 seen.add_metric([t.table], t.last_seen / 1000)
         yield online
         yield seen
+        yield from self._archive()
+
+    def _archive(self) -> Iterator[Metric]:
+        try:
+            status = self._s.archiver.status()
+        except Exception:  # noqa: BLE001 - the store's state is already in jackpot_store_up
+            return
+        last = GaugeMetricFamily(
+            "jackpot_archive_last_success_timestamp_seconds",
+            "When an archive run last archived every journal (0: never)",
+        )
+        last.add_metric([], (status.last_success or 0) / 1000)
+        yield last
+        problems = GaugeMetricFamily(
+            "jackpot_archive_chain_problems",
+            "Chain breaks the last archive run found (it archives and trims nothing past them)",
+        )
+        problems.add_metric([], status.last_problems)
+        yield problems
+        behind = GaugeMetricFamily(
+            "jackpot_archive_lag_entries",
+            "Journal entries in Redis not yet archived",
+            labels=["journal"],
+        )
+        held = GaugeMetricFamily(
+            "jackpot_redis_journal_entries",
+            "Journal entries Redis holds (the retention window plus the unarchived)",
+            labels=["journal"],
+        )
+        for journal, js in sorted(status.journals.items()):
+            behind.add_metric([journal], js.unarchived)
+            held.add_metric([journal], js.in_redis)
+        yield behind
+        yield held
 
 
 def exposition(services: Services) -> bytes:

@@ -144,8 +144,12 @@ class Rounds:
             return found
         # Redis forgets a round only after the archive has committed it
         archived = self._archived(table, round_id)
-        if archived is None or not archived[0]:
+        if archived is None:
             return None
+        if not archived[0]:
+            # settled once (the house journal says so) but its record was lost before it was
+            # archived: never settle it again
+            raise RoundConflictError(table, round_id)
         stored = StoredRound(
             SettleStatus.REPLAYED, json.loads(archived[1]), parse_dynamic(archived[2])
         )

@@ -1,0 +1,12 @@
+"""The archive's scheduled run: settled history into the SQL archive, Redis trimmed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jackpot.jobs.context import services
+
+
+def archive_run() -> dict[str, Any]:
+    """One archive run (see jackpot.archive.archiver); its summary as the job's result."""
+    return services().archiver.run().to_json()

@@ -1,0 +1,16 @@
+"""The services a job runs with: built once per worker process, from the environment."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from jackpot.bootstrap import Services, bootstrap
+from jackpot.settings import Settings
+
+
+@cache
+def services() -> Services:
+    settings = Settings.from_env()
+    if settings.redis_url is None:
+        raise RuntimeError("the worker sets JACKPOT_REDIS_URL for its jobs")
+    return bootstrap(settings, settings.redis_url)

@@ -1,0 +1,240 @@
+"""The archiver against a real redis-server and a SQLite archive: what leaves Redis is in the
+archive first, an old resend is answered from the archive, a late genuine round is refused,
+a run cut short leaves no gap and no duplicate, and a broken chain is never trimmed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis as redis_lib
+
+from jackpot.app import create_app
+from jackpot.archive.archiver import Archiver
+from jackpot.archive.store import HOUSE, pool_journal
+from jackpot.bootstrap import Services, bootstrap
+from jackpot.domain.auth import Role
+from jackpot.services.clock import now_ms
+from jackpot.settings import Settings
+from tests.support.api import Api, Keys, round_body
+from tests.support.redis_server import RedisServer
+
+RETENTION = 60
+SKEW = 5
+
+
+@dataclass
+class Clock:
+    """The service's clock, moved forward by hand; Redis's own clock stamps the journal."""
+
+    offset_ms: int = 0
+
+    def __call__(self) -> int:
+        return now_ms() + self.offset_ms
+
+    def pass_window(self) -> None:
+        """Jump past the retention window and the archiver's margin of skew."""
+        self.offset_ms += (RETENTION + 2 * SKEW + 1) * 1000
+
+
+@dataclass
+class World:
+    api: Api
+    services: Services
+    clock: Clock
+    redis: redis_lib.Redis
+
+
+@pytest.fixture
+def world(redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path) -> Iterator[World]:
+    settings = Settings(
+        data_dir=tmp_path / "var",
+        key_cache_seconds=0.0,
+        retention_seconds=RETENTION,
+        clock_skew_seconds=SKEW,
+    )
+    clock = Clock()
+    services = bootstrap(settings, redis_server.url, clock)
+    app = create_app(settings, services=services)
+
+    def make(role: Role, *tables: str) -> str:
+        return services.credentials.create(role, frozenset(tables))[0]
+
+    keys = Keys(
+        operator=make(Role.OPERATOR),
+        auditor=make(Role.AUDITOR),
+        display=make(Role.DISPLAY),
+        table=make(Role.TABLE, "T1", "T2"),
+        other_table=make(Role.TABLE, "T9"),
+    )
+    api = Api(app.test_client(), keys)
+    api.put_pool()
+    api.put_table()
+    yield World(api, services, clock, redis)
+    services.close()
+
+
+def dealt(clock: Clock, seconds_ago: float = 0) -> str:
+    at = (clock() - int(seconds_ago * 1000)) / 1000
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds")
+
+
+def deal(w: World, n: int, prefix: str = "r") -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """`n` settled rounds (every tenth a jackpot), with the controller's answers."""
+    out = []
+    for i in range(n):
+        card = "Ah" if i % 10 == 9 else "4d"
+        body = round_body(
+            f"{prefix}{i}",
+            dealer="Qs" if card == "4d" else "As",
+            spots=[{"spot": 1, "wager": 500, "card": card}],
+            dealt_at=dealt(w.clock),
+        )
+        answer = w.api.report(body)
+        assert answer.status_code == 200, answer.get_json()
+        out.append((body, answer.get_json()))
+    return out
+
+
+def stream_lengths(w: World) -> dict[str, int]:
+    k = w.services.archiver._k
+    return {"house": w.redis.xlen(k.journal), "main": w.redis.xlen(k.pool_journal("main"))}
+
+
+def round_records(w: World) -> int:
+    return sum(1 for _ in w.redis.scan_iter(match=w.services.archiver._k.round("*", "*")))
+
+
+def test_archived_history_leaves_redis_and_old_resends_are_answered_from_the_archive(
+    world: World,
+) -> None:
+    w = world
+    rounds = deal(w, 30)
+    before = w.api.meters()
+    first = w.services.archiver.run()
+    assert not first.problems
+    assert first.rounds == 30
+    # everything archived, nothing trimmed yet: the window still holds it
+    assert sum(first.trimmed.values()) == 0 and round_records(w) == 30
+
+    w.clock.pass_window()
+    second = w.services.archiver.run()
+    assert sum(second.archived.values()) == 0, "a second run archives nothing twice"
+    assert second.forgotten_rounds == 30
+    assert stream_lengths(w) == {"house": 0, "main": 0}
+    assert round_records(w) == 0
+
+    archive = w.services.archive
+    house = [e for e, _ in archive.walk(HOUSE)]
+    assert [e.seq for e in house] == list(range(1, len(house) + 1)), "no gap, no duplicate"
+    assert sum(1 for e in house if e.get("type") == "round") == 30
+
+    for body, answer in rounds:
+        again = w.api.report(body)
+        assert again.status_code == 200, again.get_json()
+        assert again.get_json() == {**answer, "replayed": True}
+    assert w.api.meters() == before, "no resend moved the meter"
+
+    # the same round id with another body is still the same round: a conflict
+    changed = {**rounds[0][0], "spots": [{"spot": 1, "wager": 700, "card": "4d"}]}
+    refused = w.api.report(changed)
+    assert refused.status_code == 409
+    assert refused.get_json()["error"]["code"] == "round_conflict"
+
+
+def test_a_round_dealt_before_the_window_and_never_settled_is_refused_not_settled(
+    world: World,
+) -> None:
+    w = world
+    before = w.api.meters()
+    late = round_body("late", dealt_at=dealt(w.clock, RETENTION + SKEW + 1))
+    answer = w.api.report(late)
+    assert answer.status_code == 422, answer.get_json()
+    error = answer.get_json()["error"]
+    assert (error["code"], error["field"]) == ("round_expired", "dealt_at")
+    assert w.api.meters() == before
+    assert w.redis.exists(w.services.archiver._k.round("T1", "late")) == 0
+
+    ahead = round_body("ahead", dealt_at=dealt(w.clock, -(SKEW + 2)))
+    answer = w.api.report(ahead)
+    assert answer.status_code == 400
+    assert answer.get_json()["error"]["code"] == "in_future"
+    assert w.api.meters() == before
+
+
+def test_a_report_without_dealt_at_is_looked_up_before_it_is_settled(world: World) -> None:
+    w = world
+    [(body, answer)] = deal(w, 1)
+    w.services.archiver.run()
+    w.clock.pass_window()
+    w.services.archiver.run()
+    assert round_records(w) == 0
+    undated = {k: v for k, v in body.items() if k != "dealt_at"}
+    # without dealt_at the body differs, so its digest does: the round is known, a conflict
+    assert w.api.report(undated).status_code == 409
+    fresh = round_body("undated-new")
+    settled = w.api.report(fresh)
+    assert settled.status_code == 200 and settled.get_json()["replayed"] is False
+    assert w.api.report(fresh).get_json()["replayed"] is True
+
+
+def test_a_run_cut_short_leaves_no_gap_and_no_duplicate(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    w = world
+    deal(w, 25)
+    archiver = with_batch(w, 4)
+    archive = w.services.archive
+    real_append = archive.append
+    calls = 0
+
+    def dies_on_the_third(*args: Any, **kwargs: Any) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt("the archiver was killed")
+        real_append(*args, **kwargs)
+
+    monkeypatch.setattr(archive, "append", dies_on_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        archiver.run()
+    monkeypatch.setattr(archive, "append", real_append)
+    assert archive.tip(HOUSE)[0] == 8, "two whole batches of four, nothing of the third"
+    assert stream_lengths(w)["house"] > 0, "nothing trimmed by the cut run"
+
+    w.clock.pass_window()
+    again = archiver.run()
+    assert not again.problems
+    for journal in (HOUSE, pool_journal("main")):
+        seqs = [e.seq for e, _ in archive.walk(journal)]
+        assert seqs == list(range(1, len(seqs) + 1)), journal
+    assert stream_lengths(w) == {"house": 0, "main": 0}
+
+
+def test_a_broken_chain_is_neither_archived_past_nor_trimmed(world: World) -> None:
+    w = world
+    deal(w, 6)
+    k = w.services.archiver._k
+    ids = [entry_id for entry_id, _ in w.redis.xrange(k.pool_journal("main"))]
+    w.redis.xdel(k.pool_journal("main"), ids[3])  # someone deletes an entry by hand
+    w.clock.pass_window()
+    run = w.services.archiver.run()
+    assert run.problems and "pool/main" in run.problems[0]
+    # archived up to the break, not past it
+    assert w.services.archive.tip(pool_journal("main"))[0] == int(ids[3].split("-")[0]) - 1
+    assert w.redis.xlen(k.pool_journal("main")) == len(ids) - 1, "nothing trimmed past it"
+    # the house journal's chain is whole: it is archived and trimmed as usual
+    assert w.redis.xlen(k.journal) == 0
+    status = w.services.archiver.status()
+    assert status.last_problems >= 1 and status.last_success is None
+    assert status.journals[pool_journal("main")].unarchived == len(ids) - 3
+
+
+def with_batch(w: World, batch: int) -> Archiver:
+    """The world's archiver, moving `batch` entries per transaction."""
+    a = w.services.archiver
+    return Archiver(a._r, a._k, a._archive, RETENTION, SKEW, w.clock, batch=batch)
