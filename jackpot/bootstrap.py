@@ -13,6 +13,7 @@ import redis
 
 from jackpot.archive.archiver import Archiver
 from jackpot.archive.store import Archive, ArchiveUnavailableError
+from jackpot.domain.gamingday import GamingDays
 from jackpot.errors import StoreUnavailableError
 from jackpot.services.clock import now_ms
 from jackpot.services.credentials import Credentials
@@ -101,7 +102,11 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         ),
         payouts=Payouts(payout_store),
         reports=Reports(
-            config, JournalStore(client, keys), ReportQueue(rq_client, settings.queue), clock
+            config,
+            JournalStore(client, keys, archive),
+            ReportQueue(rq_client, settings.queue),
+            clock,
+            GamingDays.of(settings.gaming_day_start, settings.time_zone),
         ),
         client=client,
         rq_client=rq_client,

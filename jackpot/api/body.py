@@ -187,3 +187,18 @@ def query_int(name: str, default: int, low: int, high: int) -> int:
     if not low <= value <= high:
         raise ValidationError(name, f"must be within {low}..{high}", "out_of_range")
     return value
+
+
+def known_query(*names: str) -> None:
+    """Refuse a query parameter the request does not take, or one given twice: a misspelt
+    `form=` silently ignored would answer a question nobody asked."""
+    for name in request.args:
+        if name not in names:
+            known = ", ".join(names) or "none"
+            raise ValidationError(
+                _printable(name),
+                f"is not a parameter of this request (it takes: {known})",
+                "unknown_parameter",
+            )
+        if len(request.args.getlist(name)) > 1:
+            raise ValidationError(name, "is given more than once", "repeated_parameter")

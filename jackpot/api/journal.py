@@ -10,9 +10,10 @@ from collections.abc import Iterator
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from jackpot.api.auth import require, services
-from jackpot.api.body import query_int
+from jackpot.api.body import known_query, query_int
 from jackpot.domain.auth import Role
 from jackpot.domain.validate import parse_identifier
+from jackpot.store.journal import Span
 
 bp = Blueprint("journal", __name__, url_prefix="/v1")
 
@@ -26,27 +27,47 @@ CSV_COLUMNS = [
 EXTRA = "extra"  # any field without a column, as JSON: an export never drops a field
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP, CSV injection)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(value: object) -> object:
+    """A cell as written: text a spreadsheet would run as a formula gets a leading quote
+    (shown as text, as accounting wants it); numbers are numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _pool() -> str | None:
     raw = request.args.get("pool")
     return None if raw is None else parse_identifier(raw, "pool")
 
 
+def _span() -> Span:
+    return services().reports.span(
+        request.args.get("from"), request.args.get("to"), request.args.get("table")
+    )
+
+
 @bp.get("/journal")
 @require(Role.AUDITOR)
 def journal() -> Response:
+    known_query("pool", "after", "limit", "from", "to", "table")
     pool = _pool()
     after = query_int("after", 0, 0, 2**62)
     limit = query_int("limit", 100, 1, 5000)
-    entries = services().reports.journal(pool, after, limit)
+    entries = services().reports.journal(pool, after, limit, _span())
     return jsonify({"pool": pool, "entries": [e.to_json() for e in entries]})
 
 
 @bp.get("/journal.csv")
 @require(Role.AUDITOR)
 def journal_csv() -> Response:
+    known_query("pool", "after", "from", "to", "table")
     pool = _pool()
     after = query_int("after", 0, 0, 2**62)
-    entries = services().reports.export(pool, after)  # 404 before streaming starts
+    entries = services().reports.export(pool, after, _span())  # 404 before streaming starts
 
     def rows() -> Iterator[str]:
         buf = io.StringIO()
@@ -55,7 +76,9 @@ def journal_csv() -> Response:
         for entry in entries:
             row = entry.to_json()
             extra = {k: row.pop(k) for k in list(row) if k not in CSV_COLUMNS}
-            writer.writerow({**row, EXTRA: json.dumps(extra, sort_keys=True) if extra else ""})
+            cells = {k: csv_text(v) for k, v in row.items()}
+            cells[EXTRA] = csv_text(json.dumps(extra, sort_keys=True)) if extra else ""
+            writer.writerow(cells)
             yield buf.getvalue()
             buf.seek(0)
             buf.truncate()

@@ -193,6 +193,9 @@ def document() -> dict[str, Any]:
         _query("after", {"type": "integer", "minimum": 0}),
         _query("limit", {"type": "integer", "minimum": 1, "maximum": 5000, "default": 100}),
     ]
+    # an RFC 3339 time, or a gaming day (its start in `from`, its end in `to`)
+    when = {"type": "string", "pattern": r"^([0-9]{4}-[0-9]{2}-[0-9]{2})(T.*)?$"}
+    span_params = [_query("from", when), _query("to", when), _query("table", ID)]
     paths: dict[str, Any] = {
         "/healthz": {"get": _op("200 while the process is up", [])},
         "/readyz": {"get": _op("200 only while the store answers", [])},
@@ -262,9 +265,11 @@ def document() -> dict[str, Any]:
         },
         "/v1/journal": {
             "get": _op(
-                "journal entries after a seq, oldest first (a pool's, or the house's)",
+                "journal entries after a seq, oldest first (a pool's, or the house's), from "
+                "the archive and the live tail as one sequence; `from`/`to` bound the entries' "
+                "times, `table` keeps one table's",
                 ["auditor"],
-                params=journal_params,
+                params=journal_params + span_params,
             ),
         },
         "/v1/journal.csv": {
@@ -272,7 +277,7 @@ def document() -> dict[str, Any]:
                 "the journal as CSV",
                 ["auditor"],
                 {"type": "string"},
-                params=journal_params[:2],
+                params=journal_params[:2] + span_params,
                 content="text/csv",
             ),
         },

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from jackpot.api.auth import current_key, require, services
-from jackpot.api.body import json_body, query_int, request_body
+from jackpot.api.body import json_body, known_query, query_int, request_body
 from jackpot.domain.auth import Role
 from jackpot.domain.requests import CONFIRM_REQUEST, DISPUTE_REQUEST
 from jackpot.domain.validate import parse_identifier
@@ -19,6 +19,7 @@ STATUSES = ("pending", "paid", "disputed")
 @bp.get("")
 @require(Role.OPERATOR, Role.AUDITOR)
 def list_payouts() -> Response:
+    known_query("status", "limit")
     status = request.args.get("status")
     if status is not None and status not in STATUSES:
         raise ValidationError("status", "must be pending, paid or disputed")

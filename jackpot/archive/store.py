@@ -12,7 +12,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, select
+from sqlalchemy import Engine, create_engine, event, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -228,7 +228,9 @@ class Archive:
     def first_seq_at(self, journal: str, ts: int) -> int | None:
         """The seq of the journal's first archived entry stamped at or after `ts`."""
         c = journal_entries.c
-        found = self._scalar(select(func.min(c.seq)).where(c.journal == journal, c.ts >= ts))
+        # entries are stamped in seq order: the time index finds it without a scan
+        query = select(c.seq).where(c.journal == journal, c.ts >= ts).order_by(c.ts, c.seq).limit(1)
+        found = self._scalar(query)
         return None if found is None else int(found)
 
     def last_before(self, journal: str, ts: int) -> tuple[ChainedEntry, str] | None:

@@ -9,6 +9,8 @@ from typing import Any
 
 from jackpot.domain.meter import UNITS_PER_CENT
 
+BALANCE = "value_units"  # an entry with it carries the pool's balances after it
+
 
 @dataclass(frozen=True, slots=True)
 class Reconciliation:
@@ -104,6 +106,6 @@ def reconcile(
 
 
 def _balance(entry: Mapping[str, Any]) -> int | None:
-    if "value_units" not in entry:
+    if BALANCE not in entry:
         return None
     return int(entry["value_units"]) + int(entry.get("reserve_units", 0))

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import chain
 from typing import Any
 
-from jackpot.domain.reconcile import Reconciliation, reconcile
+from jackpot.domain.gamingday import DAY, GamingDays, parse_day
+from jackpot.domain.reconcile import BALANCE, Reconciliation, reconcile
 from jackpot.domain.requests import ReconcileRequest
-from jackpot.errors import NotFoundError
+from jackpot.domain.validate import parse_identifier, parse_timestamp
+from jackpot.errors import NotFoundError, ValidationError
 from jackpot.store.config import ConfigStore
-from jackpot.store.journal import JournalEntry, JournalStore
+from jackpot.store.journal import EVERYTHING, JournalEntry, JournalStore, Span
 from jackpot.store.queue import ReportJob, ReportQueue
 
 
@@ -20,23 +23,45 @@ class Reports:
         journal: JournalStore,
         queue: ReportQueue,
         clock: Callable[[], int],
+        days: GamingDays,
     ) -> None:
         self._config = config
         self._journal = journal
         self._queue = queue
         self._clock = clock
+        self._days = days
 
-    def journal(self, pool: str | None, after: int, limit: int) -> list[JournalEntry]:
-        """A page of a pool's journal (None: the house journal), oldest first."""
+    def span(self, start: str | None, end: str | None, table: str | None) -> Span:
+        """A read's time range and table from its query: `from` and `to` are RFC 3339 times
+        or gaming days (YYYY-MM-DD: its start in `from`, its end in `to`)."""
+        from_ts = None if start is None else self._instant(start, "from", end=False)
+        to_ts = None if end is None else self._instant(end, "to", end=True)
+        if from_ts is not None and to_ts is not None and to_ts <= from_ts:
+            raise ValidationError("to", "must be later than from", "empty_range")
+        return Span(from_ts, to_ts, None if table is None else parse_identifier(table, "table"))
+
+    def journal(
+        self, pool: str | None, after: int, limit: int, span: Span = EVERYTHING
+    ) -> list[JournalEntry]:
+        """A page of a pool's journal (None: the house journal), oldest first: the archive
+        and Redis's tail read as one sequence."""
         if pool is not None:
             self._config.pool(pool)  # 404 for an unknown pool
-        return self._journal.read(pool, after, limit)
+        return self._journal.read(pool, after, limit, span)
 
-    def export(self, pool: str | None, after: int) -> Iterator[JournalEntry]:
-        """Every entry after `after`; checks the pool before the first entry is read."""
+    def export(
+        self, pool: str | None, after: int, span: Span = EVERYTHING
+    ) -> Iterator[JournalEntry]:
+        """Every entry after `after` in `span`; checks the pool before the first is read."""
         if pool is not None:
             self._config.pool(pool)
-        return self._journal.scan(pool, after)
+        return self._journal.scan(pool, after, span=span)
+
+    def _instant(self, raw: str, field: str, end: bool) -> int:
+        if DAY.fullmatch(raw):
+            start, stop = self._days.bounds(parse_day(raw, field))
+            return stop if end else start
+        return parse_timestamp(raw, field)
 
     def request_reconciliation(self, body: Any, who: str) -> ReportJob:
         """Queue a pool's reconciliation over [from, to) (ms since the epoch)."""
@@ -53,5 +78,10 @@ class Reports:
     def reconcile(self, pool: str, from_ts: int, to_ts: int) -> Reconciliation:
         """The period's reconciliation from the pool's journal (the worker runs this)."""
         self._config.pool(pool)
-        entries = (e.to_json() for e in self._journal.scan(pool))
-        return reconcile(pool, entries, from_ts, to_ts)
+        # the period's entries and the last balance before them: found through the time
+        # index, so the cost follows the period's length, not the journal's
+        start = self._journal.seq_at(pool, from_ts)
+        opening = next((e for e in self._journal.before(pool, start) if BALANCE in e.fields), None)
+        period = self._journal.scan(pool, start - 1, span=Span(None, to_ts))
+        entries = chain([] if opening is None else [opening], period)
+        return reconcile(pool, (e.to_json() for e in entries), from_ts, to_ts)

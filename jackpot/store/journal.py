@@ -1,4 +1,8 @@
-"""The append-only journals: one stream per pool, and the house journal. Entry id = seq-0."""
+"""The append-only journals: one stream per pool, and the house journal. Entry id = seq-0.
+
+Redis holds each journal's tail (the retention window and whatever is not archived yet); the
+archive holds everything older. Reads see the two as one sequence of seqs.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ from dataclasses import dataclass
 
 from redis import Redis
 
+from jackpot.archive.store import HOUSE, Archive, pool_journal
+from jackpot.domain.chain import ChainedEntry
 from jackpot.store.keys import Keys
 
 # fields that hold text; every other field of an entry is an integer
@@ -42,20 +48,132 @@ class JournalEntry:
         return {"seq": self.seq, **self.fields}
 
 
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Which entries a read wants: stamped in [from_ts, to_ts) (ms), of one table."""
+
+    from_ts: int | None = None
+    to_ts: int | None = None
+    table: str | None = None
+
+    def holds(self, entry: JournalEntry) -> bool:
+        ts = int(entry.fields.get("ts", 0))
+        if self.from_ts is not None and ts < self.from_ts:
+            return False
+        if self.to_ts is not None and ts >= self.to_ts:
+            return False
+        return self.table is None or entry.fields.get("table") == self.table
+
+    def past(self, entry: JournalEntry) -> bool:
+        """Whether every later entry is past the span's end (entries are stamped in order)."""
+        return self.to_ts is not None and int(entry.fields.get("ts", 0)) >= self.to_ts
+
+
+EVERYTHING = Span()
+LIVE_BATCH = 1000
+
+
 class JournalStore:
-    def __init__(self, client: Redis, keys: Keys) -> None:
+    def __init__(self, client: Redis, keys: Keys, archive: Archive | None = None) -> None:
         self._r = client
         self._k = keys
+        self._archive = archive
 
-    def read(self, pool: str | None, after: int, limit: int) -> list[JournalEntry]:
-        """A pool's entries (None: the house journal's) with seq > after, oldest first."""
-        rows = self._r.xrange(self._stream(pool), min=f"{after + 1}-0", max="+", count=limit)
-        return [_entry(entry_id, fields) for entry_id, fields in rows]
+    def read(
+        self, pool: str | None, after: int, limit: int, span: Span = EVERYTHING
+    ) -> list[JournalEntry]:
+        """Up to `limit` of a pool's entries (None: the house journal's) with seq > after in
+        `span`, oldest first: from the archive while the seqs are older than Redis's tail."""
+        stream = self._stream(pool)
+        name = HOUSE if pool is None else pool_journal(pool)
+        out: list[JournalEntry] = []
+        cursor = after
+        while len(out) < limit:
+            rows = self._r.xrange(stream, min=f"{cursor + 1}-0", max="+", count=LIVE_BATCH)
+            live = [_entry(entry_id, fields) for entry_id, fields in rows]
+            if live and live[0].seq == cursor + 1 or self._archive is None:
+                for entry in live:
+                    if span.past(entry):
+                        return out
+                    if span.holds(entry):
+                        out.append(entry)
+                        if len(out) == limit:
+                            return out
+                if len(live) < LIVE_BATCH:
+                    return out
+                cursor = live[-1].seq
+                continue
+            # cursor + 1 has left Redis: the archive has it, up to where Redis's tail begins
+            until = live[0].seq - 1 if live else None
+            if span.from_ts is not None and cursor == after:
+                # skip the archived history before the span by its time index, not a scan
+                first = self._archive.first_seq_at(name, span.from_ts)
+                if first is None:  # nothing archived is that recent: Redis's tail, if any
+                    if until is None:
+                        return out
+                    cursor = until
+                    continue
+                cursor = max(cursor, min(first - 1, until if until is not None else first))
+            want = limit - len(out)
+            older = self._archive.entries(
+                name, cursor, want, until, span.from_ts, span.to_ts, span.table
+            )
+            out += [_archived(e) for e, _ in older]
+            if len(older) == want or until is None:
+                return out
+            cursor = until
+        return out
 
-    def scan(self, pool: str | None, after: int = 0, batch: int = 1000) -> Iterator[JournalEntry]:
-        """Every entry after `after`, read in batches."""
+    def seq_at(self, pool: str | None, ts: int) -> int:
+        """The seq of the first entry stamped at or after `ts` (the next seq if none is):
+        a binary search over Redis's tail or the archive's time index, never a scan."""
+        stream = self._stream(pool)
+        name = HOUSE if pool is None else pool_journal(pool)
+        first = self._r.xrange(stream, count=1)
+        last = self._r.xrevrange(stream, count=1)
+        if first and int(first[0][1].get("ts", 0)) < ts:
+            low, high = _seq(first[0][0]), _seq(last[0][0]) + 1  # answer in (low, high]
+            while high - low > 1:
+                mid = (low + high) // 2
+                [(_, fields)] = self._r.xrange(stream, min=f"{mid}-0", max=f"{mid}-0")
+                if int(fields.get("ts", 0)) < ts:
+                    low = mid
+                else:
+                    high = mid
+            return high
+        if self._archive is not None:
+            found = self._archive.first_seq_at(name, ts)
+            if found is not None and (not first or found < _seq(first[0][0])):
+                return found
+        if first:
+            return _seq(first[0][0])
+        tip = 0 if self._archive is None else self._archive.tip(name)[0]
+        return tip + 1
+
+    def before(self, pool: str | None, seq: int) -> Iterator[JournalEntry]:
+        """The entries before `seq`, newest first, read one at a time (for the few steps back
+        to the last balance before a period)."""
+        stream = self._stream(pool)
+        while seq > 1:
+            seq -= 1
+            rows = self._r.xrange(stream, min=f"{seq}-0", max=f"{seq}-0")
+            if rows:
+                yield _entry(*rows[0])
+                continue
+            if self._archive is None:
+                return
+            name = HOUSE if pool is None else pool_journal(pool)
+            older = self._archive.entries(name, seq - 1, 1, until_seq=seq)
+            if not older:
+                return
+            yield _archived(older[0][0])
+
+    def scan(
+        self, pool: str | None, after: int = 0, batch: int = 1000, span: Span = EVERYTHING
+    ) -> Iterator[JournalEntry]:
+        """Every entry after `after` in `span`, read in batches."""
         while True:
-            entries = self.read(pool, after, batch)
+            entries = self.read(pool, after, batch, span)
             yield from entries
             if len(entries) < batch:
                 return
@@ -71,6 +189,14 @@ def _entry(entry_id: str, fields: dict[str, str]) -> JournalEntry:
         k: (v if k in TEXT_FIELDS else _int_or_text(v)) for k, v in fields.items()
     }
     return JournalEntry(seq, parsed)
+
+
+def _seq(entry_id: str) -> int:
+    return int(entry_id.split("-", 1)[0])
+
+
+def _archived(entry: ChainedEntry) -> JournalEntry:
+    return _entry(f"{entry.seq}-0", {"prev": entry.prev, **dict(entry.fields)})
 
 
 def _int_or_text(value: str) -> str | int:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 import redis as redis_lib
@@ -238,3 +239,86 @@ def with_batch(w: World, batch: int) -> Archiver:
     """The world's archiver, moving `batch` entries per transaction."""
     a = w.services.archiver
     return Archiver(a._r, a._k, a._archive, RETENTION, SKEW, w.clock, batch=batch)
+
+
+def journal_page(w: World, query: str) -> Any:
+    r = w.api.client.get(f"/v1/journal?{query}", headers=w.api.keys.header("auditor"))
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()["entries"]
+
+
+def test_journal_reads_see_the_archive_and_the_live_tail_as_one_sequence(world: World) -> None:
+    w = world
+    deal(w, 12, "old")
+    whole_before = journal_page(w, "pool=main&limit=5000")
+    w.services.archiver.run()
+    w.clock.pass_window()
+    w.services.archiver.run()  # the old rounds leave Redis
+    deal(w, 5, "new")  # the live tail
+    whole = journal_page(w, "pool=main&limit=5000")
+    assert whole[: len(whole_before)] == whole_before, "archived entries read back unchanged"
+    assert [e["seq"] for e in whole] == list(range(1, len(whole) + 1))
+    # pages of 4 across the boundary add up to the whole
+    paged, after = [], 0
+    while page := journal_page(w, f"pool=main&limit=4&after={after}"):
+        paged += page
+        after = page[-1]["seq"]
+    assert paged == whole
+
+    # a time range: exactly the entries stamped inside it, from both sides of the boundary
+    stamps = [e["ts"] for e in whole]
+    start, end = stamps[3], stamps[-2]
+    # "+00:00" written as a URL's query wants it (a bare "+" is a space there)
+    iso = {
+        t: quote(datetime.fromtimestamp(t / 1000, UTC).isoformat(timespec="milliseconds"))
+        for t in (start, end)
+    }
+    ranged = journal_page(w, f"pool=main&limit=5000&from={iso[start]}&to={iso[end]}")
+    assert ranged == [e for e in whole if start <= e["ts"] < end]
+    house = journal_page(w, "limit=5000&table=T9")
+    assert house == []
+
+
+def test_a_reconciliation_after_trimming_is_the_one_before(world: World) -> None:
+    w = world
+    deal(w, 20, "a")
+    reports = w.services.reports
+    stamps = [e["ts"] for e in journal_page(w, "pool=main&limit=5000")]
+    periods = [(0, 2**62), (stamps[5], stamps[15]), (stamps[-1] + 1, stamps[-1] + 10)]
+    before = [reports.reconcile("main", a, b).to_json() for a, b in periods]
+    w.services.archiver.run()
+    w.clock.pass_window()
+    w.services.archiver.run()
+    assert w.redis.xlen(w.services.archiver._k.pool_journal("main")) == 0
+    after = [reports.reconcile("main", a, b).to_json() for a, b in periods]
+    assert after == before
+    assert all(r["balanced"] for r in after)
+
+
+def test_unknown_or_repeated_query_parameters_are_refused(world: World) -> None:
+    w = world
+    for query, field, code in [
+        ("form=2026-11-01", "form", "unknown_parameter"),
+        ("pool=main&pool=main", "pool", "repeated_parameter"),
+        ("from=yesterday", "from", "invalid_time"),
+        ("from=2026-11-02&to=2026-11-01", "to", "empty_range"),
+    ]:
+        r = w.api.client.get(f"/v1/journal?{query}", headers=w.api.keys.header("auditor"))
+        assert r.status_code == 400, (query, r.get_json())
+        error = r.get_json()["error"]
+        assert (error["field"], error["code"]) == (field, code), query
+
+
+def test_the_csv_export_escapes_text_a_spreadsheet_would_run(world: World) -> None:
+    w = world
+    adjust = w.api.client.post(
+        "/v1/pools/main/adjustments",
+        json={"id": "adj-1", "amount": 500, "target": "reserve", "reason": "=cmd|' /C calc'!A0"},
+        headers=w.api.keys.header("operator"),
+    )
+    assert adjust.status_code in (200, 201), adjust.get_json()
+    csv_text = w.api.client.get(
+        "/v1/journal.csv?pool=main", headers=w.api.keys.header("auditor")
+    ).get_data(as_text=True)
+    assert "'=cmd|' /C calc'!A0" in csv_text
+    assert ",=cmd" not in csv_text
