@@ -13,6 +13,7 @@ import redis
 
 from jackpot.archive.archiver import Archiver
 from jackpot.archive.store import Archive, ArchiveUnavailableError
+from jackpot.archive.verify import Verifier
 from jackpot.domain.gamingday import GamingDays
 from jackpot.errors import StoreUnavailableError
 from jackpot.services.clock import now_ms
@@ -59,6 +60,7 @@ class Services:
     rq_client: redis.Redis  # RQ keeps pickles: a client that does not decode replies
     archive: Archive
     archiver: Archiver
+    verifier: Verifier
 
     def ready(self) -> bool:
         """True while the store answers."""
@@ -111,6 +113,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         client=client,
         rq_client=rq_client,
         archive=archive,
+        verifier=Verifier(client, keys, archive),
         archiver=Archiver(
             client, keys, archive, settings.retention_seconds, settings.clock_skew_seconds, clock
         ),

@@ -180,7 +180,7 @@ class Archiver:
             rows = self._r.xrange(stream, min=f"{seq + 1}-0", max="+", count=self._batch)
             if not rows:
                 return archived, rounds_archived, seq
-            entries = [_chained(entry_id, fields) for entry_id, fields in rows]
+            entries = [ChainedEntry.from_stream(entry_id, fields) for entry_id, fields in rows]
             walk.feed(entries)
             problems = walk.problems()
             if problems:
@@ -257,12 +257,6 @@ class Archiver:
             trimmed += len(done)
             if len(done) < len(rows):
                 return trimmed, forgotten
-
-
-def _chained(entry_id: str, fields: dict[str, str]) -> ChainedEntry:
-    seq = int(entry_id.split("-", 1)[0])
-    prev = fields.get("prev", "")
-    return ChainedEntry(seq, prev, tuple((k, v) for k, v in fields.items() if k != "prev"))
 
 
 def _opt_int(value: str | None) -> int | None:

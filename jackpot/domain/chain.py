@@ -36,6 +36,15 @@ class ChainedEntry:
     def hash(self) -> str:
         return entry_hash(self.prev, self.seq, self.fields)
 
+    @classmethod
+    def from_stream(cls, entry_id: str, fields: dict[str, str]) -> ChainedEntry:
+        """An entry as a Redis stream holds it (id `seq-0`, `prev` first among its fields)."""
+        return cls(
+            int(entry_id.split("-", 1)[0]),
+            fields.get("prev", GENESIS),
+            tuple((k, v) for k, v in fields.items() if k != "prev"),
+        )
+
     def get(self, name: str) -> str | None:
         for key, value in self.fields:
             if key == name:

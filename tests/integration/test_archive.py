@@ -322,3 +322,96 @@ def test_the_csv_export_escapes_text_a_spreadsheet_would_run(world: World) -> No
     ).get_data(as_text=True)
     assert "'=cmd|' /C calc'!A0" in csv_text
     assert ",=cmd" not in csv_text
+
+
+def settled_and_archived(w: World) -> None:
+    """Old rounds archived and trimmed, newer ones archived and still in Redis, and a few
+    not archived yet: every place history can be."""
+    deal(w, 8, "old")
+    w.services.archiver.run()
+    w.clock.pass_window()
+    w.services.archiver.run()
+    deal(w, 6, "mid")
+    w.services.archiver.run()
+    deal(w, 3, "new")
+
+
+def findings(w: World) -> list[str]:
+    return [str(f) for f in w.services.verifier.run().findings]
+
+
+def test_an_untouched_history_verifies_intact(world: World) -> None:
+    settled_and_archived(world)
+    done = world.services.verifier.run()
+    assert done.intact, done.findings
+    counters = world.services.archiver._k.counters
+    assert done.checked[HOUSE] == int(world.redis.hget(counters, "house_seq"))
+    assert done.checked[pool_journal("main")] > 17
+
+
+def test_deleting_the_newest_entry_is_found(world: World) -> None:
+    w = world
+    settled_and_archived(w)
+    stream = w.services.archiver._k.pool_journal("main")
+    [(newest, _)] = w.redis.xrevrange(stream, count=1)
+    w.redis.xdel(stream, newest)
+    assert any("ends at seq" in f and f.startswith("pool/main") for f in findings(w))
+
+
+def test_deleting_an_entry_in_the_middle_is_found(world: World) -> None:
+    w = world
+    settled_and_archived(w)
+    stream = w.services.archiver._k.journal
+    ids = [i for i, _ in w.redis.xrange(stream)]
+    victim = ids[-2]  # not archived yet
+    w.redis.xdel(stream, victim)
+    found = findings(w)
+    assert any(f.startswith(f"house seq {int(victim.split('-')[0]) + 1}") for f in found), found
+
+
+def test_raising_a_meter_behind_the_controllers_back_is_found(world: World) -> None:
+    w = world
+    settled_and_archived(w)
+    w.redis.hincrby(w.services.archiver._k.pool("main"), "value", 10_000_000)
+    assert any("changed outside the controller" in f for f in findings(w))
+
+
+def test_editing_the_archive_is_found(world: World, tmp_path: Path) -> None:
+    import sqlite3
+
+    w = world
+    settled_and_archived(w)
+    db = sqlite3.connect(tmp_path / "var" / "archive.sqlite3")
+    # the append-only triggers refuse an edit: a forger has to drop them first
+    with pytest.raises(sqlite3.DatabaseError):
+        db.execute("UPDATE journal_entries SET fields = '{}' WHERE seq = 2")
+    triggers = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]
+    for name in triggers:
+        db.execute(f"DROP TRIGGER {name}")
+    db.execute(
+        "UPDATE journal_entries SET fields = replace(fields, '\"500\"', '\"5\"') "
+        "WHERE journal = 'pool/main' AND seq = 3"
+    )
+    db.commit()
+    db.close()
+    assert any(f.startswith("pool/main seq 3: archived entry edited") for f in findings(w))
+
+
+def test_jackpot_verify_exits_non_zero_and_names_the_place(
+    world: World,
+    redis_server: RedisServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from jackpot.cli.main import main
+
+    w = world
+    settled_and_archived(w)
+    monkeypatch.setenv("JACKPOT_REDIS_URL", redis_server.url)
+    monkeypatch.setenv("JACKPOT_DATA_DIR", str(tmp_path / "var"))
+    assert main(["verify"]) == 0
+    assert "intact" in capsys.readouterr().out
+    w.redis.hincrby(w.services.archiver._k.pool("main"), "reserve", 1)
+    assert main(["verify"]) == 1
+    assert "TAMPERED: pool/main seq" in capsys.readouterr().out

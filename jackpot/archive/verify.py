@@ -1,0 +1,217 @@
+"""`jackpot verify`: every journal's hash chain, in the archive and in Redis, checked whole.
+
+For each journal (the house's and each pool's):
+
+* the archive's entries, from the first: seqs without a gap, each `prev` the hash of the entry
+  before, and each entry's content still hashing to the hash stored when it was archived;
+* Redis's tail: where it overlaps the archive, the same entries as the archive's; after it,
+  the chain continued;
+* the journal's end: the seq and head (hash of the last entry) the pool or the house counters
+  record, so deleting or editing the newest entry is found too;
+* each pool's live meter and reserve against the balances of its journal's last entry;
+* each closed gaming day's recorded heads against the archive: history rewritten after a day
+  was closed cannot match them.
+
+Every finding names the journal, the seq and what is wrong; nothing is repaired.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis import Redis
+
+from jackpot.archive.store import HOUSE, Archive, pool_journal
+from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk
+from jackpot.store.keys import Keys
+
+BATCH = 5000
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    journal: str
+    seq: int | None
+    problem: str
+
+    def __str__(self) -> str:
+        at = f" seq {self.seq}" if self.seq is not None else ""
+        return f"{self.journal}{at}: {self.problem}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"journal": self.journal, "seq": self.seq, "problem": self.problem}
+
+
+@dataclass(slots=True)
+class Verification:
+    checked: dict[str, int] = field(default_factory=dict)  # journal -> entries checked
+    findings: list[Finding] = field(default_factory=list)
+    days: int = 0  # closed gaming days whose heads were checked
+
+    @property
+    def intact(self) -> bool:
+        return not self.findings
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "intact": self.intact,
+            "checked": self.checked,
+            "days": self.days,
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+
+class Verifier:
+    def __init__(self, client: Redis, keys: Keys, archive: Archive) -> None:
+        self._r = client
+        self._k = keys
+        self._archive = archive
+
+    def run(self) -> Verification:
+        out = Verification()
+        pools = sorted(self._r.smembers(self._k.pools))
+        journals = [(HOUSE, self._k.journal, None)] + [
+            (pool_journal(p), self._k.pool_journal(p), p) for p in pools
+        ]
+        for journal, stream, pool in journals:
+            walk = self._journal(journal, stream, out)
+            out.checked[journal] = walk.checked
+            self._end(journal, pool, walk, out)
+            if pool is not None:
+                self._balances(journal, stream, pool, out)
+        self._days(out)
+        return out
+
+    def _journal(self, journal: str, stream: str, out: Verification) -> ChainWalk:
+        first_live = self._r.xrange(stream, count=1)
+        live_from = _seq(first_live[0][0]) if first_live else None
+        walk = ChainWalk(journal)
+        overlap: dict[int, str] = {}
+        for entry, stored in self._archive.walk(journal, batch=BATCH):
+            walk.feed([entry])
+            if entry.hash != stored:
+                out.findings.append(
+                    Finding(
+                        journal,
+                        entry.seq,
+                        "archived entry edited: its content no longer "
+                        "hashes to the hash stored when it was archived",
+                    )
+                )
+            if live_from is not None and entry.seq >= live_from:
+                overlap[entry.seq] = stored
+        out.findings += [_finding(b, "archive") for b in walk.problems()]
+        walk.breaks = []
+        for entry in self._live(stream):
+            if entry.seq in overlap:
+                if entry.hash != overlap[entry.seq]:
+                    out.findings.append(
+                        Finding(
+                            journal,
+                            entry.seq,
+                            "Redis and the archive hold different "
+                            "entries under this seq: one of them was edited",
+                        )
+                    )
+                continue
+            walk.feed([entry])
+        out.findings += [_finding(b, "Redis") for b in walk.problems()]
+        return walk
+
+    def _live(self, stream: str) -> Iterator[ChainedEntry]:
+        after = 0
+        while True:
+            rows = self._r.xrange(stream, min=f"{after + 1}-0", max="+", count=BATCH)
+            for entry_id, fields in rows:
+                yield ChainedEntry.from_stream(entry_id, fields)
+            if len(rows) < BATCH:
+                return
+            after = _seq(rows[-1][0])
+
+    def _end(self, journal: str, pool: str | None, walk: ChainWalk, out: Verification) -> None:
+        if pool is None:
+            seq, head = self._r.hmget(self._k.counters, "house_seq", "house_head")
+        else:
+            seq, head = self._r.hmget(self._k.pool(pool), "seq", "head")
+        recorded_seq, recorded_head = int(seq or 0), head or ""
+        if walk.seq != recorded_seq:
+            out.findings.append(
+                Finding(
+                    journal,
+                    walk.seq,
+                    f"the journal ends at seq {walk.seq} but "
+                    f"{recorded_seq} is recorded as its last: entries were removed or added",
+                )
+            )
+        elif walk.head != recorded_head:
+            out.findings.append(
+                Finding(
+                    journal,
+                    walk.seq,
+                    "the last entry does not hash to the recorded head: "
+                    "the newest entry was edited",
+                )
+            )
+
+    def _balances(self, journal: str, stream: str, pool: str, out: Verification) -> None:
+        value, reserve = self._r.hmget(self._k.pool(pool), "value", "reserve")
+        last = self._last_balance(journal, stream)
+        if last is None:
+            return
+        seq, v, r = last
+        if (int(value or 0), int(reserve or 0)) != (v, r):
+            out.findings.append(
+                Finding(
+                    journal,
+                    seq,
+                    f"the live meter ({value} units) and reserve ({reserve} "
+                    f"units) are not the journal's last balances ({v} and {r} units): the "
+                    "meter was changed outside the controller",
+                )
+            )
+
+    def _last_balance(self, journal: str, stream: str) -> tuple[int, int, int] | None:
+        for entry_id, fields in self._r.xrevrange(stream, count=BATCH):
+            if "value_units" in fields:
+                return _seq(entry_id), int(fields["value_units"]), int(fields["reserve_units"])
+        tip, _ = self._archive.tip(journal)
+        step = 64
+        while tip > 0:  # newest first, a widening window back from the archive's tip
+            after = max(tip - step, 0)
+            for entry, _ in reversed(self._archive.entries(journal, after, step, until_seq=tip)):
+                v = entry.get("value_units")
+                if v is not None:
+                    return entry.seq, int(v), int(entry.get("reserve_units") or 0)
+            tip, step = after, step * 2
+        return None
+
+    def _days(self, out: Verification) -> None:
+        for day in self._archive.days():
+            out.days += 1
+            heads: dict[str, list[Any]] = json.loads(day["heads"])
+            for journal, pair in heads.items():
+                seq, head = int(pair[0]), str(pair[1])
+                if not seq:
+                    continue
+                found = self._archive.entries(journal, seq - 1, 1)
+                if not found or found[0][0].seq != seq or found[0][1] != head:
+                    out.findings.append(
+                        Finding(
+                            journal,
+                            seq,
+                            f"gaming day {day['day']} was closed with this entry as the "
+                            "journal's head, and the archive no longer holds it unchanged: "
+                            "history was rewritten after the close",
+                        )
+                    )
+
+
+def _finding(b: ChainBreak, where: str) -> Finding:
+    return Finding(b.journal, b.seq, f"{b.problem} (in {where})")
+
+
+def _seq(entry_id: str) -> int:
+    return int(entry_id.split("-", 1)[0])
