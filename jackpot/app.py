@@ -6,7 +6,18 @@ import time
 
 from flask import Flask, Response, g, request
 
-from jackpot.api import errors, health, hotpath, journal, payouts, pools, reports, rounds, tables
+from jackpot.api import (
+    accounting,
+    errors,
+    health,
+    hotpath,
+    journal,
+    payouts,
+    pools,
+    reports,
+    rounds,
+    tables,
+)
 from jackpot.api.body import MAX_BODY_BYTES
 from jackpot.bootstrap import Services, bootstrap
 from jackpot.metrics import observe_request
@@ -42,6 +53,7 @@ def create_app(
         journal.bp,
         payouts.bp,
         reports.bp,
+        accounting.bp,
     ):
         app.register_blueprint(blueprint)
     errors.register(app)

@@ -16,6 +16,7 @@ from jackpot.archive.store import Archive, ArchiveUnavailableError
 from jackpot.archive.verify import Verifier
 from jackpot.domain.gamingday import GamingDays
 from jackpot.errors import StoreUnavailableError
+from jackpot.services.accounting import Accounting
 from jackpot.services.clock import now_ms
 from jackpot.services.credentials import Credentials
 from jackpot.services.payouts import Payouts
@@ -61,6 +62,7 @@ class Services:
     archive: Archive
     archiver: Archiver
     verifier: Verifier
+    accounting: Accounting
 
     def ready(self) -> bool:
         """True while the store answers."""
@@ -95,6 +97,11 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         return None if found is None else (found.digest, found.static, found.dynamic)
 
     window = Window(settings.retention_seconds * 1000, settings.clock_skew_seconds * 1000)
+    journal = JournalStore(client, keys, archive)
+    days = GamingDays.of(settings.gaming_day_start, settings.time_zone)
+    archiver = Archiver(
+        client, keys, archive, settings.retention_seconds, settings.clock_skew_seconds, clock
+    )
     return Services(
         credentials=credentials,
         pools=Pools(config, AdjustmentStore(client, keys, scripts), payout_store),
@@ -105,16 +112,23 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         payouts=Payouts(payout_store),
         reports=Reports(
             config,
-            JournalStore(client, keys, archive),
+            journal,
             ReportQueue(rq_client, settings.queue),
             clock,
-            GamingDays.of(settings.gaming_day_start, settings.time_zone),
+            days,
         ),
         client=client,
         rq_client=rq_client,
         archive=archive,
         verifier=Verifier(client, keys, archive),
-        archiver=Archiver(
-            client, keys, archive, settings.retention_seconds, settings.clock_skew_seconds, clock
+        archiver=archiver,
+        accounting=Accounting(
+            archive,
+            archiver,
+            journal,
+            config.pool_ids,
+            days,
+            clock,
+            settings.clock_skew_seconds * 1000,
         ),
     )

@@ -14,7 +14,10 @@ JackpotError
 │   ├── CapBelowValueError(value)                            a cap under the current meter
 │   ├── PayoutStateError(payout, status)                     e.g. disputing a paid jackpot
 │   ├── AdjustmentError(adjustment, reason, field)           replayed id, or no funds
-│   └── MeterLimitError(pool)                                past the bound of exact sums
+│   ├── MeterLimitError(pool)                                past the bound of exact sums
+│   ├── DayNotOverError(day)                                 a gaming day still under way
+│   ├── DayNotClosedError(day)                               over, its close still to come
+│   └── BrokenChainError(problems)                           a journal's hash chain is broken
 ├── RoundExpiredError(table, round_id)                  422  dealt before the retention window
 └── StoreUnavailableError                               503  the store did not answer
 """
@@ -165,6 +168,35 @@ class MeterLimitError(ConflictError):
             f"pool {pool!r} would pass $1,000,000,000, the bound of exact arithmetic: set a cap"
         )
         self.field = "table"
+
+
+class DayNotOverError(ConflictError):
+    code = "day_not_over"
+
+    def __init__(self, day: str, end: str) -> None:
+        super().__init__(f"gaming day {day} is not over: it ends at {end}")
+        self.field = "day"
+
+
+class DayNotClosedError(ConflictError):
+    code = "day_not_closed"
+
+    def __init__(self, day: str) -> None:
+        super().__init__(
+            f"gaming day {day} is over but not closed yet: the worker closes each day within "
+            "minutes of its end (or: jackpot accounting close --date " + day + ")"
+        )
+        self.field = "day"
+
+
+class BrokenChainError(ConflictError):
+    code = "broken_chain"
+
+    def __init__(self, problems: str) -> None:
+        super().__init__(
+            f"a journal's hash chain is broken, so nothing is closed: {problems} "
+            "(jackpot verify names every place)"
+        )
 
 
 class StoreUnavailableError(JackpotError):

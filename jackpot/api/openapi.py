@@ -193,6 +193,12 @@ def document() -> dict[str, Any]:
         _query("after", {"type": "integer", "minimum": 0}),
         _query("limit", {"type": "integer", "minimum": 1, "maximum": 5000, "default": 100}),
     ]
+    day_param = {
+        "name": "day",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+    }
     # an RFC 3339 time, or a gaming day (its start in `from`, its end in `to`)
     when = {"type": "string", "pattern": r"^([0-9]{4}-[0-9]{2}-[0-9]{2})(T.*)?$"}
     span_params = [_query("from", when), _query("to", when), _query("table", ID)]
@@ -319,6 +325,35 @@ def document() -> dict[str, Any]:
                 ["auditor"],
                 body="ReconcileRequest",
                 ok_status="202",
+            ),
+        },
+        "/v1/accounting/days": {
+            "get": _op("the closed gaming days, oldest first", ["auditor"]),
+        },
+        "/v1/accounting/days/{day}": {
+            "get": _op(
+                "a closed gaming day's report: per pool (balances, movements, liability, "
+                "balanced), per table (handle, pays, win, hold, outcomes) and the hit register; "
+                "409 day_not_over or day_not_closed, 404 unknown_day before the history",
+                ["auditor"],
+                params=[day_param],
+            ),
+        },
+        "/v1/accounting/days/{day}/{section}.csv": {
+            "get": _op(
+                "one section of a closed gaming day's report as CSV (pools, tables or hits)",
+                ["auditor"],
+                {"type": "string"},
+                params=[
+                    day_param,
+                    {
+                        "name": "section",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"enum": ["pools", "tables", "hits"]},
+                    },
+                ],
+                content="text/csv",
             ),
         },
         "/v1/reports/{report_id}": {

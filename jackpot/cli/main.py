@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from jackpot import __version__, logs
-from jackpot.cli import archive, keys, math_cmd, serve, verify, worker
+from jackpot.cli import accounting, archive, keys, math_cmd, serve, verify, worker
 from jackpot.cli.runtime import exit_on_sigterm
 from jackpot.settings import Settings, SettingsError
 from jackpot.store.embedded import EmbeddedStoreError
@@ -18,7 +18,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"jackpot {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
-    for module in (serve, worker, archive, verify, keys, math_cmd):
+    for module in (serve, worker, archive, verify, accounting, keys, math_cmd):
         module.register(sub)
     return p
 

@@ -16,7 +16,7 @@ from rq.cron import CronScheduler
 
 from jackpot.bootstrap import redis_client
 from jackpot.cli.runtime import store_url
-from jackpot.jobs.archive import archive_run
+from jackpot.jobs.archive import archive_run, close_days
 from jackpot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -27,6 +27,8 @@ RECONNECT_MAX_SECONDS = 5.0
 # A run catching up on a long archive outage moves about 10,000 entries a second
 # (docs/PERFORMANCE.md); an hour covers weeks of a floor's history.
 ARCHIVE_JOB_TIMEOUT = 3600
+# Gaming days are closed within this long of their end (plus the clock skew allowed).
+CLOSE_EVERY_SECONDS = 300
 # How often the schedule looks at the clock, at most (and how fast it stops).
 TICK_SECONDS = 5.0
 
@@ -70,6 +72,13 @@ def scheduler(connection: Redis, settings: Settings) -> CronScheduler:
         interval=settings.archive_interval_seconds,
         job_timeout=ARCHIVE_JOB_TIMEOUT,
         name="archive",
+    )
+    cron.register(
+        close_days,
+        settings.queue,
+        interval=CLOSE_EVERY_SECONDS,
+        job_timeout=ARCHIVE_JOB_TIMEOUT,
+        name="close-days",
     )
     return cron
 

@@ -122,6 +122,7 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
         optional={"community_war", "dealt_at"},
     )
     table_id, round_id = parse_envelope(data)
+    parse_dealt_at(data)  # checked here too, so the report's one validator sees every field
     # SPEC §2: a Stadium war is always communal, so the flag may be left out there; `false`
     # is taken as long as the war cards do not contradict the one community card.
     if expect_bool(data.get("community_war", False), "community_war") and not table.stadium:

@@ -10,3 +10,8 @@ from jackpot.jobs.context import services
 def archive_run() -> dict[str, Any]:
     """One archive run (see jackpot.archive.archiver); its summary as the job's result."""
     return services().archiver.run().to_json()
+
+
+def close_days() -> list[str]:
+    """Close every gaming day that is over and not closed yet; the days closed."""
+    return services().accounting.close_due()

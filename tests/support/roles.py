@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -37,6 +38,9 @@ def roles(*names: str) -> frozenset[str]:
 
 POOL_BODY = {"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 20}
 
+
+# a day long over, closed by the world (an empty day: before the controller's history)
+CLOSED_DAY = "2020-01-01"
 
 ADJUSTMENT = {"id": "adj-roles", "amount": 100, "reason": "role matrix"}
 
@@ -161,6 +165,27 @@ MATRIX: list[Endpoint] = [
         "/v1/reports/{report}",
         roles=roles("auditor"),
     ),
+    Endpoint(
+        "list gaming days",
+        "GET",
+        "/v1/accounting/days",
+        "/v1/accounting/days",
+        roles=roles("auditor"),
+    ),
+    Endpoint(
+        "gaming day report",
+        "GET",
+        "/v1/accounting/days/<day>",
+        f"/v1/accounting/days/{CLOSED_DAY}",
+        roles=roles("auditor"),
+    ),
+    Endpoint(
+        "gaming day section as CSV",
+        "GET",
+        "/v1/accounting/days/<day>/<section>.csv",
+        f"/v1/accounting/days/{CLOSED_DAY}/tables.csv",
+        roles=roles("auditor"),
+    ),
 ]
 
 
@@ -188,6 +213,8 @@ def build_world(api: Api) -> World:
         "/v1/reports/reconcile", json={"pool": "main"}, headers=api.keys.header("auditor")
     )
     assert report.status_code == 202, report.get_json()
+    services = api.client.application.extensions["jackpot"]
+    services.accounting.close(date.fromisoformat(CLOSED_DAY))
     return World(api, hit.get_json()["jackpots"][0]["id"], report.get_json()["id"])
 
 

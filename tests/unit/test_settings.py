@@ -31,6 +31,12 @@ EVERY_FIELD_SET = Settings(
     log_level="debug",
     access_log="/var/log/jackpot/access.log",
     redis_server="/opt/redis/bin/redis-server",
+    archive_url="postgresql+psycopg://jackpot@db.internal/jackpot",
+    retention_seconds=86_400,
+    clock_skew_seconds=30,
+    archive_interval_seconds=15,
+    gaming_day_start="04:30",
+    time_zone="America/New_York",
 )
 
 

@@ -1,0 +1,86 @@
+"""`jackpot accounting close|show`: gaming days, closed on demand and read back."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import date
+
+from jackpot.archive.store import ArchiveUnavailableError
+from jackpot.cli.runtime import services
+from jackpot.errors import JackpotError
+from jackpot.settings import Settings
+
+
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("must be a date such as 2026-11-23") from None
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("accounting", help="close a gaming day, or show a closed one")
+    commands = p.add_subparsers(dest="accounting_command", required=True)
+    close = commands.add_parser(
+        "close",
+        help="close a gaming day now (the worker closes each day shortly after it ends)",
+        description="Archive what is settled, then compute and record the day's report: per "
+        "pool, per table, and the hit register. A closed day never changes; closing it again "
+        "prints the recorded report.",
+    )
+    close.add_argument("--date", type=_day, required=True, metavar="YYYY-MM-DD")
+    close.add_argument("--json", action="store_true", help="print the whole report as JSON")
+    close.set_defaults(func=run_close)
+    show = commands.add_parser("show", help="print a closed day's report")
+    show.add_argument("--date", type=_day, required=True, metavar="YYYY-MM-DD")
+    show.add_argument("--json", action="store_true", help="print the whole report as JSON")
+    show.set_defaults(func=run_show)
+
+
+def run_close(args: argparse.Namespace) -> int:
+    return _answer(args, close=True)
+
+
+def run_show(args: argparse.Namespace) -> int:
+    return _answer(args, close=False)
+
+
+def _answer(args: argparse.Namespace, close: bool) -> int:
+    settings = Settings.from_env()
+    with services(settings) as built:
+        try:
+            accounting = built.accounting
+            report = accounting.close(args.date) if close else accounting.report(args.date)
+        except JackpotError as exc:
+            print(f"jackpot accounting: {exc.message}", file=sys.stderr)
+            return 1
+        except ArchiveUnavailableError as exc:
+            print(f"jackpot accounting: the archive is unavailable: {exc}", file=sys.stderr)
+            return 3
+    if args.json:
+        print(json.dumps(report, indent=2, sort_keys=True))
+        return 0
+    print(f"gaming day {report['day']}: {report['start']} to {report['end']}")
+    print(f"closed at {report['closed_at']}; balanced: {'yes' if report['balanced'] else 'NO'}")
+    for p in report["pools"]:
+        print(
+            f"  pool {p['pool']}: meter {_cents(p['opening_meter_cents'])} -> "
+            f"{_cents(p['closing_meter_cents'])}, reserve {_cents(p['opening_reserve_cents'])} "
+            f"-> {_cents(p['closing_reserve_cents'])}, {p['jackpots_count']} jackpot(s) "
+            f"{_cents(p['jackpots_cents'])}, liability {_cents(p['liability_cents'])}"
+            f"{'' if p['balanced'] else '  NOT BALANCED'}"
+        )
+    for t in report["tables"]:
+        print(
+            f"  table {t['table']}: {t['rounds']} rounds, handle {_cents(t['handle_cents'])}, "
+            f"win {_cents(t['win_cents'])} ({t['hold_percent'] or '-'}%)"
+        )
+    print(f"  {len(report['hits'])} hit(s) in the register")
+    return 0 if report["balanced"] else 1
+
+
+def _cents(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"

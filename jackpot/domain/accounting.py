@@ -1,0 +1,204 @@
+"""A gaming day's accounting, computed from the journals and the rounds (pure: no store).
+
+Three sections, each a list of flat rows (the JSON report and the CSV files share them):
+
+* pools: opening and closing meter and reserve, the day's movements, the liability at close,
+  and whether opening + movements = closing to the unit;
+* tables: rounds, side bets, handle, pays by kind, win and hold, and counts per outcome;
+* hits: the hit register, every jackpot won that day with its verification at close.
+
+Money inside the controller is in units of 1/10,000 cent. A report gives each amount in whole
+cents, and where an amount can hold a fraction of a cent (meters, reserves, contributions,
+seed funding, adjustments, overflow) the remainder in units in its own `_subcent_units` column:
+cents × 10,000 + subcent units is the exact amount, and no fraction of a cent is lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from jackpot.domain.meter import UNITS_PER_CENT
+
+Entry = Mapping[str, Any]
+LAYOUT_VERSION = 1
+
+
+def money(name: str, units: int) -> dict[str, int]:
+    """An exact amount in units as whole cents and the sub-cent remainder (0..9,999 units)."""
+    cents, rest = divmod(units, UNITS_PER_CENT)
+    return {f"{name}_cents": cents, f"{name}_subcent_units": rest}
+
+
+def percent(part: int, whole: int) -> str:
+    """part / whole as a percentage with two decimals, rounded half away from zero, exactly."""
+    if whole == 0:
+        return ""
+    sign = "-" if (part < 0) != (whole < 0) and part != 0 else ""
+    hundredths, rest = divmod(abs(part) * 10_000, abs(whole))
+    if rest * 2 >= abs(whole):
+        hundredths += 1
+    return f"{sign}{hundredths // 100}.{hundredths % 100:02d}"
+
+
+@dataclass(slots=True)
+class PoolDay:
+    """One pool over one gaming day, in units (cents for jackpot amounts)."""
+
+    pool: str
+    opening_meter: int = 0
+    opening_reserve: int = 0
+    closing_meter: int = 0
+    closing_reserve: int = 0
+    contributions_meter: int = 0  # to the visible meter
+    contributions_reserve: int = 0  # to the hidden reserve, overflow included
+    overflow: int = 0  # the part of contributions_reserve diverted by the cap
+    jackpots: int = 0
+    jackpots_cents: int = 0
+    seed_funding: int = 0  # house money topping a reset up
+    initial_seed: int = 0  # the pool's starting balance, when it was created this day
+    adjustments: int = 0
+    unpaid_count: int = 0  # jackpots won (this day or before) not yet paid at close
+    unpaid_cents: int = 0
+    first_seq: int | None = None
+    last_seq: int | None = None
+
+    @property
+    def expected_closing(self) -> int:
+        return (
+            self.opening_meter
+            + self.opening_reserve
+            + self.contributions_meter
+            + self.contributions_reserve
+            - self.jackpots_cents * UNITS_PER_CENT
+            + self.seed_funding
+            + self.initial_seed
+            + self.adjustments
+        )
+
+    @property
+    def balanced(self) -> bool:
+        return self.expected_closing == self.closing_meter + self.closing_reserve
+
+    def row(self) -> dict[str, Any]:
+        liability = self.closing_meter + self.closing_reserve + self.unpaid_cents * UNITS_PER_CENT
+        return {
+            "pool": self.pool,
+            **money("opening_meter", self.opening_meter),
+            **money("opening_reserve", self.opening_reserve),
+            **money("contributions_meter", self.contributions_meter),
+            **money("contributions_reserve", self.contributions_reserve),
+            **money("overflow", self.overflow),
+            "jackpots_count": self.jackpots,
+            "jackpots_cents": self.jackpots_cents,
+            **money("seed_funding", self.seed_funding),
+            **money("initial_seed", self.initial_seed),
+            **money("adjustments", self.adjustments),
+            **money("closing_meter", self.closing_meter),
+            **money("closing_reserve", self.closing_reserve),
+            "unpaid_jackpots_count": self.unpaid_count,
+            "unpaid_jackpots_cents": self.unpaid_cents,
+            **money("liability", liability),
+            **money("expected_closing", self.expected_closing),
+            "balanced": self.balanced,
+            "first_seq": self.first_seq,
+            "last_seq": self.last_seq,
+        }
+
+
+def pool_day(
+    pool: str,
+    opening: Entry | None,
+    entries: Iterable[Entry],
+    unpaid_before: Mapping[str, int],
+) -> tuple[PoolDay, dict[str, int]]:
+    """The day of `pool` from its last balance entry before the day (`opening`) and the
+    day's entries in order; `unpaid_before` maps payouts unpaid at the day's start to their
+    cents. Returns the day and the payouts unpaid at its close."""
+    day = PoolDay(pool)
+    if opening is not None:
+        day.opening_meter = day.closing_meter = int(opening["value_units"])
+        day.opening_reserve = day.closing_reserve = int(opening.get("reserve_units", 0))
+    unpaid = dict(unpaid_before)
+    for e in entries:
+        day.first_seq = e["seq"] if day.first_seq is None else day.first_seq
+        day.last_seq = e["seq"]
+        kind = e["type"]
+        if kind == "created":
+            day.initial_seed += int(e["value_units"]) + int(e.get("reserve_units", 0))
+        elif kind == "contribution":
+            day.contributions_meter += int(e["to_visible_units"])
+            day.contributions_reserve += int(e["to_reserve_units"])
+            day.overflow += int(e.get("overflow_units", 0))
+        elif kind == "hit":
+            day.jackpots += 1
+            day.jackpots_cents += int(e["amount"])
+            unpaid[str(e["payout"])] = int(e["amount"])
+        elif kind == "reset":
+            day.seed_funding += int(e["seed_units"])
+        elif kind == "adjustment":
+            day.adjustments += int(e["amount_units"])
+        elif kind == "payout_paid":
+            unpaid.pop(str(e["payout"]), None)
+        if "value_units" in e:
+            day.closing_meter = int(e["value_units"])
+            day.closing_reserve = int(e.get("reserve_units", 0))
+    day.unpaid_count, day.unpaid_cents = len(unpaid), sum(unpaid.values())
+    return day, unpaid
+
+
+@dataclass(slots=True)
+class TableDay:
+    table: str
+    rounds: int = 0
+    side_bets: int = 0
+    handle_cents: int = 0
+    fixed_pays_cents: int = 0
+    envy_pays_cents: int = 0
+    jackpot_pays_cents: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def win_cents(self) -> int:
+        return (
+            self.handle_cents
+            - self.fixed_pays_cents
+            - self.envy_pays_cents
+            - (self.jackpot_pays_cents)
+        )
+
+    def row(self, outcome_names: Iterable[str]) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "rounds": self.rounds,
+            "side_bets": self.side_bets,
+            "handle_cents": self.handle_cents,
+            "fixed_pays_cents": self.fixed_pays_cents,
+            "envy_pays_cents": self.envy_pays_cents,
+            "jackpot_pays_cents": self.jackpot_pays_cents,
+            "win_cents": self.win_cents,
+            "hold_percent": percent(self.win_cents, self.handle_cents),
+            **{f"outcome_{name}": self.outcomes.get(name, 0) for name in outcome_names},
+        }
+
+
+def table_days(rounds: Iterable[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> list[TableDay]:
+    """Per table, from each round's stored result (static and dynamic parts)."""
+    tables: dict[str, TableDay] = {}
+    for static, dynamic in rounds:
+        t = tables.setdefault(str(static["table"]), TableDay(str(static["table"])))
+        t.rounds += 1
+        for bet in static["spots"]:
+            t.side_bets += 1 if int(bet["wager"]) > 0 else 0
+            t.handle_cents += int(bet["wager"])
+            t.fixed_pays_cents += int(bet["pay"])
+            t.envy_pays_cents += int(bet["envy"])
+            outcome = str(bet["outcome"])
+            t.outcomes[outcome] = t.outcomes.get(outcome, 0) + 1
+        t.jackpot_pays_cents += sum(int(jp["amount"]) for jp in dynamic["jackpots"])
+    return [tables[k] for k in sorted(tables)]
+
+
+def outcome_names(days: Iterable[TableDay]) -> list[str]:
+    return sorted({name for d in days for name in d.outcomes})

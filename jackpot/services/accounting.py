@@ -1,0 +1,229 @@
+"""Gaming days: closed once from the archive, kept immutable, served to accounting.
+
+Closing a day first archives everything settled so far (so the day's history is in the
+archive whole), refuses to close over a broken hash chain, computes the report
+(jackpot.domain.accounting) and records it with each journal's head at the day's end. A day
+is closed once: closing it again answers the recorded report, never a recomputed one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from datetime import date, timedelta
+from typing import Any
+
+from jackpot.archive.archiver import Archiver
+from jackpot.archive.store import HOUSE, Archive, pool_journal
+from jackpot.domain.accounting import (
+    LAYOUT_VERSION,
+    outcome_names,
+    pool_day,
+    table_days,
+)
+from jackpot.domain.gamingday import GamingDays
+from jackpot.domain.reconcile import BALANCE
+from jackpot.errors import (
+    BrokenChainError,
+    DayNotClosedError,
+    DayNotOverError,
+    NotFoundError,
+)
+from jackpot.store.journal import JournalEntry, JournalStore, Span
+
+SECTIONS = ("pools", "tables", "hits")
+
+
+class Accounting:
+    def __init__(
+        self,
+        archive: Archive,
+        archiver: Archiver,
+        journal: JournalStore,
+        pools: Callable[[], list[str]],
+        days: GamingDays,
+        clock: Callable[[], int],
+        grace_ms: int,
+    ) -> None:
+        self._archive = archive
+        self._archiver = archiver
+        self._journal = journal
+        self._pools = pools
+        self._days = days
+        self._clock = clock
+        self._grace_ms = grace_ms  # how long after a day's end its last round may still land
+
+    def report(self, day: date) -> dict[str, Any]:
+        """A closed day's report; 409 for a day not over or not closed, 404 before history."""
+        found = self._archive.day(day.isoformat())
+        if found is not None:
+            return dict(json.loads(found["report"]))
+        start, end = self._days.bounds(day)
+        if self._clock() < end + self._grace_ms:
+            raise DayNotOverError(day.isoformat(), self._days.iso(end + self._grace_ms))
+        first = self.first_day()
+        if first is None or day < first:
+            raise NotFoundError("day", day.isoformat())
+        raise DayNotClosedError(day.isoformat())
+
+    def closed(self) -> list[dict[str, Any]]:
+        """Every closed day: its name, bounds, when it was closed and whether it balanced."""
+        out = []
+        for row in self._archive.days():
+            report = json.loads(row["report"])
+            out.append(
+                {
+                    "day": row["day"],
+                    "start": report["start"],
+                    "end": report["end"],
+                    "closed_at": report["closed_at"],
+                    "balanced": report["balanced"],
+                }
+            )
+        return out
+
+    def close(self, day: date) -> dict[str, Any]:
+        """Close `day` (idempotent: a closed day's report is answered as recorded)."""
+        found = self._archive.day(day.isoformat())
+        if found is not None:
+            return dict(json.loads(found["report"]))
+        start, end = self._days.bounds(day)
+        now = self._clock()
+        if now < end + self._grace_ms:
+            raise DayNotOverError(day.isoformat(), self._days.iso(end + self._grace_ms))
+        run = self._archiver.run(trim=False)
+        if run.problems:
+            raise BrokenChainError("; ".join(run.problems[:3]))
+        report = self._compute(day, start, end, now)
+        self._archive.add_day(
+            {
+                "day": day.isoformat(),
+                "start_ts": start,
+                "end_ts": end,
+                "closed_at": now,
+                "heads": json.dumps(report["heads"], sort_keys=True),
+                "report": json.dumps(report, sort_keys=True),
+                "version": LAYOUT_VERSION,
+            }
+        )
+        # a close that raced another answers the one recorded first
+        recorded = self._archive.day(day.isoformat())
+        assert recorded is not None
+        return dict(json.loads(recorded["report"]))
+
+    def close_due(self) -> list[str]:
+        """Close every day that is over and not closed yet, oldest first (the worker's job)."""
+        first = self.first_day()
+        if first is None:
+            return []
+        closed = {d["day"] for d in self._archive.days()}
+        done = []
+        day = first
+        while self._days.bounds(day)[1] + self._grace_ms <= self._clock():
+            if day.isoformat() not in closed:
+                self.close(day)
+                done.append(day.isoformat())
+            day += timedelta(days=1)
+        return done
+
+    def first_day(self) -> date | None:
+        """The gaming day of the controller's first journal entry."""
+        first = self._journal.read(None, 0, 1)
+        return None if not first else self._days.of_time(int(first[0].fields["ts"]))
+
+    # --- the report ----------------------------------------------------------------------
+
+    def _compute(self, day: date, start: int, end: int, now: int) -> dict[str, Any]:
+        previous = self._archive.day((day - timedelta(days=1)).isoformat())
+        unpaid_before: dict[str, dict[str, int]] = (
+            json.loads(previous["report"])["unpaid_at_close"] if previous else {}
+        )
+        pools, hits, unpaid_at_close = [], [], {}
+        for pool in sorted(self._pools()):
+            begin = self._journal.seq_at(pool, start)
+            opening = next(
+                (e for e in self._journal.before(pool, begin) if BALANCE in e.fields), None
+            )
+            if previous is None:
+                unpaid = _unpaid_before(self._journal.scan(pool, 0, span=Span(None, start)))
+            else:
+                unpaid = unpaid_before.get(pool, {})
+            entries = list(self._journal.scan(pool, begin - 1, span=Span(None, end)))
+            rows = [e.to_json() for e in entries]
+            computed, still_unpaid = pool_day(
+                pool, None if opening is None else opening.to_json(), rows, unpaid
+            )
+            pools.append(computed.row())
+            unpaid_at_close[pool] = still_unpaid
+            hits += self._hits(pool, rows)
+        rounds = [
+            (json.loads(r.static), json.loads(r.dynamic))
+            for r in self._archive.rounds_between(start, end)
+            if r.digest
+        ]
+        tables = table_days(rounds)
+        names = outcome_names(tables)
+        hits.sort(key=lambda h: (h["time"], h["payout"]))
+        return {
+            "day": day.isoformat(),
+            "time_zone": self._days.zone.key,
+            "gaming_day_start": self._days.start.strftime("%H:%M"),
+            "start": self._days.iso(start),
+            "end": self._days.iso(end),
+            "closed_at": self._days.iso(now),
+            "layout_version": LAYOUT_VERSION,
+            "balanced": all(p["balanced"] for p in pools),
+            "pools": pools,
+            "tables": [t.row(names) for t in tables],
+            "hits": hits,
+            "heads": self._heads(end),
+            "unpaid_at_close": unpaid_at_close,
+        }
+
+    def _hits(self, pool: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        verdicts: dict[str, dict[str, Any]] = {}
+        for e in rows:
+            if e["type"] in ("payout_paid", "payout_disputed"):
+                verdicts[str(e["payout"])] = e
+        out = []
+        for e in rows:
+            if e["type"] != "hit":
+                continue
+            verdict = verdicts.get(str(e["payout"]))
+            status = "pending" if verdict is None else str(verdict["type"]).removeprefix("payout_")
+            out.append(
+                {
+                    "time": self._days.iso(int(e["ts"])),
+                    "pool": pool,
+                    "payout": e["payout"],
+                    "table": e["table"],
+                    "round": e["round"],
+                    "spot": e["spot"],
+                    "player": e.get("player", ""),
+                    "outcome": e["outcome"],
+                    "amount_cents": e["amount"],
+                    "status_at_close": status,
+                    "verified_by": "" if verdict is None else verdict["who"],
+                    "verified_at": "" if verdict is None else self._days.iso(int(verdict["ts"])),
+                }
+            )
+        return out
+
+    def _heads(self, end: int) -> dict[str, list[Any]]:
+        """Each journal's last entry before the day's end: [seq, hash] (0, '' if none)."""
+        heads: dict[str, list[Any]] = {}
+        for journal in [HOUSE] + [pool_journal(p) for p in sorted(self._pools())]:
+            last = self._archive.last_before(journal, end)
+            heads[journal] = [0, ""] if last is None else [last[0].seq, last[1]]
+        return heads
+
+
+def _unpaid_before(entries: Iterator[JournalEntry]) -> dict[str, int]:
+    unpaid: dict[str, int] = {}
+    for e in entries:
+        kind = e.fields.get("type")
+        if kind == "hit":
+            unpaid[str(e.fields["payout"])] = int(e.fields["amount"])
+        elif kind == "payout_paid":
+            unpaid.pop(str(e.fields["payout"]), None)
+    return unpaid

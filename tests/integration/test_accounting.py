@@ -1,0 +1,201 @@
+"""Gaming-day accounting against a real redis-server and a SQLite archive: a closed day's
+report matches what the controller answered round by round, balances to the unit, is
+immutable, is served as JSON and CSV, and a day not over, not closed or unknown is a 4xx."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis as redis_lib
+
+from jackpot.domain.meter import UNITS_PER_CENT
+from tests.support.api import round_body
+from tests.support.archive_world import World, dealt, world_of
+from tests.support.redis_server import RedisServer
+
+ZONE = "America/New_York"
+
+
+@pytest.fixture
+def world(redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path) -> Iterator[World]:
+    with world_of(
+        redis,
+        redis_server.url,
+        tmp_path / "var",
+        gaming_day_start="06:00",
+        time_zone=ZONE,
+    ) as w:
+        yield w
+
+
+def today(w: World) -> date:
+    return w.services.reports._days.of_time(w.clock())
+
+
+def play(w: World) -> list[dict[str, Any]]:
+    """A day on T1: losing spots, a tie, an envy-paying hit with a player named like a
+    spreadsheet formula; the controller's answers."""
+    bodies = [
+        round_body("d1", spots=[{"spot": 1, "wager": 500, "card": "4d"}]),
+        round_body("d2", dealer="4h", spots=[{"spot": 1, "wager": 300, "card": "4d"}]),
+        round_body(
+            "d3",
+            dealer="As",
+            dealer_war="As",
+            spots=[
+                {
+                    "spot": 1,
+                    "wager": 500,
+                    "card": "As",
+                    "war": True,
+                    "war_card": "As",
+                    "player": "-cmd",
+                },
+                {"spot": 2, "wager": 200, "card": "9c"},
+            ],
+        ),
+        round_body("d4", spots=[{"spot": 3, "wager": 2500, "card": "Kd"}]),
+    ]
+    answers = []
+    for body in bodies:
+        body["dealt_at"] = dealt(w.clock)
+        answer = w.api.report(body)
+        assert answer.status_code == 200, answer.get_json()
+        answers.append(answer.get_json())
+    return answers
+
+
+def get(w: World, path: str) -> Any:
+    return w.api.client.get(path, headers=w.api.keys.header("auditor"))
+
+
+def test_a_closed_day_is_what_the_tables_were_answered(world: World) -> None:
+    w = world
+    before = w.api.meters()
+    answers = play(w)
+    [jackpot] = [jp for a in answers for jp in a["jackpots"]]
+    confirmed = w.api.client.post(
+        f"/v1/payouts/{jackpot['id']}/confirm", json={}, headers=w.api.keys.header("operator")
+    )
+    assert confirmed.status_code == 200, confirmed.get_json()
+    after = w.api.meters()
+    day = today(w)
+
+    refused = get(w, f"/v1/accounting/days/{day}")
+    assert refused.status_code == 409
+    assert refused.get_json()["error"]["code"] == "day_not_over"
+
+    w.clock.pass_days(2)
+    report = w.services.accounting.close(day)
+    assert report["balanced"] is True
+    assert report["time_zone"] == ZONE and report["start"].endswith(("-05:00", "-04:00"))
+
+    [pool] = report["pools"]
+    units = lambda name: pool[f"{name}_cents"] * UNITS_PER_CENT + pool[f"{name}_subcent_units"]  # noqa: E731
+    assert units("closing_meter") == after["value_units"]
+    assert units("closing_reserve") == after["reserve_units"]
+    assert units("initial_seed") == before["value_units"] + before["reserve_units"]
+    assert pool["jackpots_count"] == 1 and pool["jackpots_cents"] == jackpot["amount"]
+    assert pool["unpaid_jackpots_count"] == 0
+    assert units("liability") == after["value_units"] + after["reserve_units"]
+
+    [table] = report["tables"]
+    spots = [s for a in answers for s in a["spots"]]
+    assert table["rounds"] == 4 and table["side_bets"] == len(spots)
+    assert table["handle_cents"] == sum(s["wager"] for s in spots)
+    assert table["fixed_pays_cents"] == sum(s["pay"] for s in spots)
+    assert table["envy_pays_cents"] == sum(s["envy"] for s in spots)
+    assert table["jackpot_pays_cents"] == jackpot["amount"]
+    assert table["win_cents"] == table["handle_cents"] - sum(
+        s["pay"] + s["envy"] + s["jackpot"] for s in spots
+    )
+    assert table["outcome_suited_four_of_a_kind"] == 1 and table["outcome_tie"] == 1
+
+    [hit] = report["hits"]
+    assert (hit["payout"], hit["table"], hit["round"], hit["amount_cents"]) == (
+        jackpot["id"],
+        "T1",
+        "d3",
+        jackpot["amount"],
+    )
+    assert hit["status_at_close"] == "paid" and hit["verified_by"]
+
+    # served as recorded, and closing again changes nothing
+    served = get(w, f"/v1/accounting/days/{day}")
+    assert served.status_code == 200 and served.get_json() == report
+    assert w.services.accounting.close(day) == report
+    listed = get(w, "/v1/accounting/days").get_json()["days"]
+    assert [d["day"] for d in listed] == [day.isoformat()]
+
+    hits_csv = get(w, f"/v1/accounting/days/{day}/hits.csv").get_data(as_text=True)
+    [row] = list(csv.DictReader(io.StringIO(hits_csv)))
+    assert row["player"] == "'-cmd", "a formula is exported as text"
+    tables_csv = get(w, f"/v1/accounting/days/{day}/tables.csv").get_data(as_text=True)
+    assert list(csv.DictReader(io.StringIO(tables_csv)))[0]["handle_cents"] == str(
+        table["handle_cents"]
+    )
+    assert get(w, f"/v1/accounting/days/{day}/other.csv").status_code == 404
+
+
+def test_an_unpaid_jackpot_is_a_liability_until_the_day_it_is_paid(world: World) -> None:
+    w = world
+    answers = play(w)
+    [jackpot] = [jp for a in answers for jp in a["jackpots"]]
+    first = today(w)
+    w.clock.pass_days(2)
+    report = w.services.accounting.close(first)
+    [pool] = report["pools"]
+    assert (pool["unpaid_jackpots_count"], pool["unpaid_jackpots_cents"]) == (
+        1,
+        jackpot["amount"],
+    )
+    assert report["hits"][0]["status_at_close"] == "pending"
+    assert report["unpaid_at_close"]["main"] == {jackpot["id"]: jackpot["amount"]}
+    # the next (empty) day carries it over
+    report2 = w.services.accounting.close(first + timedelta(days=1))
+    assert report2["pools"][0]["unpaid_jackpots_cents"] == jackpot["amount"]
+    assert report2["pools"][0]["opening_meter_cents"] == pool["closing_meter_cents"]
+
+
+def test_days_not_over_not_closed_or_unknown_are_clear_4xx(world: World) -> None:
+    w = world
+    play(w)
+    day = today(w)
+    for path, status, code in [
+        (f"/v1/accounting/days/{day}", 409, "day_not_over"),
+        (f"/v1/accounting/days/{day + timedelta(days=30)}", 409, "day_not_over"),
+        ("/v1/accounting/days/2026-13-01", 400, "invalid"),
+        ("/v1/accounting/days/yesterday", 400, "invalid"),
+        (f"/v1/accounting/days/{day}?format=csv", 400, "unknown_parameter"),
+    ]:
+        r = get(w, path)
+        assert r.status_code == status, (path, r.get_json())
+        assert r.get_json()["error"]["code"] == code, path
+    w.clock.pass_days(2)
+    not_closed = get(w, f"/v1/accounting/days/{day}")
+    assert not_closed.status_code == 409
+    assert not_closed.get_json()["error"]["code"] == "day_not_closed"
+    unknown = get(w, "/v1/accounting/days/2001-01-01")
+    assert unknown.status_code == 404
+    assert unknown.get_json()["error"]["code"] == "unknown_day"
+
+
+def test_the_schedule_closes_every_day_that_is_over_once(world: World) -> None:
+    w = world
+    play(w)
+    first = today(w)
+    assert w.services.accounting.close_due() == []
+    w.clock.pass_days(3)
+    closed = w.services.accounting.close_due()
+    assert closed == [(first + timedelta(days=i)).isoformat() for i in range(len(closed))]
+    assert len(closed) in (2, 3)  # the day now falls in may or may not be over
+    assert w.services.accounting.close_due() == []
+    # the closed days' heads stay verifiable
+    done = w.services.verifier.run()
+    assert done.intact and done.days == len(closed)
