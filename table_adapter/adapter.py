@@ -78,8 +78,8 @@ class LinkStatus:
     pending: int
     acked: int  # this process's acknowledgements, replays included
     replayed: int  # of which the controller had already settled (a resend after a crash)
-    rejected: int
-    quarantined: int  # this process's: refused for when dealt; each needs an operator
+    rejected: int  # this process's, less those requeued: each needs an operator
+    quarantined: int  # the same, for reports refused for when they were dealt
     retries: int
     down_seconds: float | None
     last_error: str | None
@@ -163,6 +163,26 @@ class Adapter:
             self._pending += 1
         self._wake.set()
         return played
+
+    def requeue(self, seq: int) -> Entry:
+        """Send a rejected or quarantined report again, byte for byte as journaled (an
+        operator's decision once the cause is fixed, e.g. the table's clock). It keeps its
+        place in journal order, so it goes before the table's later pending reports."""
+        before = self.journal.get(seq)
+        if before.table != self.name:
+            raise ValueError(f"report {seq} is table {before.table}'s, not {self.name}'s")
+        if before.state not in (State.REJECTED, State.QUARANTINED):
+            return before
+        entry = self.journal.requeue(seq)
+        with self._cond:
+            self._pending += 1
+            # the counts say what waits for an operator: this one no longer does
+            if before.state is State.REJECTED:
+                self._rejected = max(0, self._rejected - 1)
+            else:
+                self._quarantined = max(0, self._quarantined - 1)
+        self._wake.set()
+        return entry
 
     def side_bets_open(self) -> bool:
         """Whether new rounds may take progressive side wagers."""
