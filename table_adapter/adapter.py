@@ -5,11 +5,17 @@ round that cannot be journaled is void and the table deals no more), and the sen
 is woken. The sender delivers the table's pending reports strictly in journal order, one at
 a time, resending the same text after timeouts, connection errors, 5xx and unparseable
 answers with capped exponential backoff. A report the controller faults (4xx) is `rejected`
-and logged at ERROR; a refusal of the table itself (bad key, unknown or disabled table)
-holds delivery, the report pending, and probes again every `hold_seconds`.
+and logged at ERROR; one it refuses for when it was dealt (422 round_expired, 400
+in_future) is `quarantined` for an operator and logged at ERROR; neither is resent, and
+delivery goes on with the next. A refusal of the table itself (bad key, unknown or disabled
+table) holds delivery, the report pending, and probes again every `hold_seconds`.
+
+Every report carries `dealt_at`, stamped once when it is journaled (report.stamped), so a
+resend repeats the journaled text byte for byte.
 
 Side bets close when the controller has been unreachable for `grace_seconds`, or the table
-is held, and reopen once the backlog is delivered.
+is held, or its clock is ahead of the controller's (a report answered 400 in_future), and
+reopen once the backlog is delivered (and, for the clock, a report is acknowledged).
 """
 
 from __future__ import annotations
@@ -23,13 +29,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from table_adapter.answers import RoundAnswer
+from table_adapter.answers import IN_FUTURE, RoundAnswer
 from table_adapter.backoff import Backoff
 from table_adapter.bets import Bet
 from table_adapter.client import ControllerClient, Delivery, Verdict
 from table_adapter.engine import Table
 from table_adapter.journal import Entry, Journal, JournalError, State
 from table_adapter.records import Round, VoidRound
+from table_adapter.report import stamped
 
 log = logging.getLogger("table_adapter")
 
@@ -71,10 +78,19 @@ class LinkStatus:
     pending: int
     acked: int  # this process's acknowledgements, replays included
     replayed: int  # of which the controller had already settled (a resend after a crash)
-    rejected: int
+    rejected: int  # this process's, less those requeued: each needs an operator
+    quarantined: int  # the same, for reports refused for when they were dealt
     retries: int
     down_seconds: float | None
     last_error: str | None
+
+
+# The verdicts that settle a report, and the journal state each leaves it in.
+SETTLING = {
+    Verdict.ACKED: State.ACKED,
+    Verdict.REJECTED: State.REJECTED,
+    Verdict.QUARANTINED: State.QUARANTINED,
+}
 
 
 class Adapter:
@@ -104,7 +120,8 @@ class Adapter:
         self._rng = rng or random.Random()
         self._cond = threading.Condition()
         self._pending = journal.counts(name).pending
-        self._acked = self._replayed = self._rejected = self._retries = 0
+        self._acked = self._replayed = self._rejected = self._quarantined = self._retries = 0
+        self._clock_fault: str | None = None  # a report was answered in_future
         self._failures = 0
         self._down_since: float | None = None
         self._held: Delivery | None = None
@@ -132,9 +149,10 @@ class Adapter:
         played = self.table.play_round(bets)
         if isinstance(played, VoidRound):
             return played
-        body = json.dumps(played.report(), separators=(",", ":"))
+        now = wall_ms()
+        body = json.dumps(stamped(played.report(), now), separators=(",", ":"))
         try:
-            self.journal.append(self.name, played.round_id, body, wall_ms())
+            self.journal.append(self.name, played.round_id, body, now)
         except JournalError as exc:
             self._fail_journal(exc)
             raise JournalError(
@@ -145,6 +163,26 @@ class Adapter:
             self._pending += 1
         self._wake.set()
         return played
+
+    def requeue(self, seq: int) -> Entry:
+        """Send a rejected or quarantined report again, byte for byte as journaled (an
+        operator's decision once the cause is fixed, e.g. the table's clock). It keeps its
+        place in journal order, so it goes before the table's later pending reports."""
+        before = self.journal.get(seq)
+        if before.table != self.name:
+            raise ValueError(f"report {seq} is table {before.table}'s, not {self.name}'s")
+        if before.state not in (State.REJECTED, State.QUARANTINED):
+            return before
+        entry = self.journal.requeue(seq)
+        with self._cond:
+            self._pending += 1
+            # the counts say what waits for an operator: this one no longer does
+            if before.state is State.REJECTED:
+                self._rejected = max(0, self._rejected - 1)
+            else:
+                self._quarantined = max(0, self._quarantined - 1)
+        self._wake.set()
+        return entry
 
     def side_bets_open(self) -> bool:
         """Whether new rounds may take progressive side wagers."""
@@ -196,6 +234,7 @@ class Adapter:
                 acked=self._acked,
                 replayed=self._replayed,
                 rejected=self._rejected,
+                quarantined=self._quarantined,
                 retries=self._retries,
                 down_seconds=None if self._down_since is None else now - self._down_since,
                 last_error=self._last_error,
@@ -250,7 +289,7 @@ class Adapter:
 
     def _record(self, entry: Entry, delivery: Delivery) -> float:
         now = self._clock()
-        if delivery.verdict in (Verdict.ACKED, Verdict.REJECTED):
+        if delivery.verdict in SETTLING:
             return self._settle(entry, delivery, now)
         if delivery.verdict is Verdict.HELD:
             with self._cond:
@@ -279,7 +318,7 @@ class Adapter:
         return self._retry_later(now, delivery, entry.round)
 
     def _settle(self, entry: Entry, delivery: Delivery, now: float) -> float:
-        state = State.ACKED if delivery.verdict is Verdict.ACKED else State.REJECTED
+        state = SETTLING[delivery.verdict]
         assert delivery.status is not None
         try:
             settled = self.journal.settle(
@@ -297,8 +336,27 @@ class Adapter:
             self._acked += state is State.ACKED
             self._replayed += replayed
             self._rejected += state is State.REJECTED
+            self._quarantined += state is State.QUARANTINED
+            if state is State.QUARANTINED:
+                self._last_error = delivery.reason
+            if state is State.QUARANTINED and delivery.error and delivery.error.code == IN_FUTURE:
+                # The table's clock: its later rounds would be refused too, and progressive
+                # wagers the controller cannot settle must not be taken meanwhile.
+                self._clock_fault = delivery.reason
+            elif state is State.ACKED and self._clock_fault is not None:
+                log.warning("%s: the controller takes the table's dealt_at again", self.name)
+                self._clock_fault = None
             self._contact(now)
             self._cond.notify_all()
+        if state is State.QUARANTINED:
+            log.error(
+                "%s: round %s QUARANTINED: %s; it stays in the journal as quarantined (seq %d), "
+                "is not resent, and needs an operator",
+                self.name,
+                entry.round,
+                delivery.reason,
+                entry.seq,
+            )
         if state is State.REJECTED:
             log.error(
                 "%s: round %s REJECTED by the controller (%s); it stays in the journal as "
@@ -401,17 +459,20 @@ class Adapter:
         down = self._down_since is not None and now - self._down_since >= (
             self.settings.grace_seconds
         )
-        if self._side_open and (down or self._held is not None):
+        if self._side_open and (down or self._held is not None or self._clock_fault is not None):
             self._side_open = False
-            log.warning(
-                "%s: progressive side bet CLOSED (%s)",
-                self.name,
-                "table held" if self._held is not None else "controller unreachable",
-            )
+            if self._held is not None:
+                why = "table held"
+            elif self._clock_fault is not None:
+                why = "the table's clock is ahead of the controller's"
+            else:
+                why = "controller unreachable"
+            log.warning("%s: progressive side bet CLOSED (%s)", self.name, why)
         elif (
             not self._side_open
             and self._held is None
             and self._down_since is None
+            and self._clock_fault is None
             and self._pending == 0
         ):
             self._side_open = True

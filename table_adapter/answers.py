@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +60,42 @@ class ErrorAnswer:
     code: str
     message: str
     field: str | None = None
+
+
+# Refusals for *when* a round was dealt (its `dealt_at`), not for what it holds: the report is
+# sound but the controller will not settle it now. Resending it as is would be refused again,
+# and dropping it among ordinary rejections would lose a round whose wagers were taken, so the
+# adapter quarantines it (journal state `quarantined`, the answer kept) for an operator.
+#
+# 422 round_expired: dealt before the controller's retention window and never settled there;
+#   it is not settled late, whatever the adapter does.
+# 400 in_future: dealt_at is past the controller's clock plus its allowed skew, so one of
+#   the two clocks is wrong (usually the table's). This is quarantine rather than a plain
+#   rejection because nothing in the report is at fault: the same bytes are accepted once
+#   the clocks agree (the stamp cannot be redone: a resend must repeat its body exactly, or
+#   it is a 409 round_conflict), so an operator fixes the clock and requeues it. It is not a
+#   retry either: a clock that is hours off would be resent in a loop for hours.
+ROUND_EXPIRED = "round_expired"
+IN_FUTURE = "in_future"
+QUARANTINE_REASONS = {
+    (422, ROUND_EXPIRED): "dealt before the controller's retention window; needs an operator",
+    (400, IN_FUTURE): "dealt_at is ahead of the controller's clock: fix the table's clock, "
+    "then requeue it; needs an operator",
+}
+
+
+def quarantine_reason(status: int, error: ErrorAnswer) -> str | None:
+    """Why this refusal quarantines its report (QUARANTINE_REASONS), or None if it does not."""
+    return QUARANTINE_REASONS.get((status, error.code))
+
+
+def stored_reason(status: int | None, text: str | None) -> str:
+    """Why a journaled refusal (its HTTP status and error body as kept) was refused."""
+    try:
+        error = parse_error_answer(json.loads(text or ""))
+    except (ValueError, AnswerFormatError):
+        return f"HTTP {status}"
+    return quarantine_reason(status or 0, error) or f"HTTP {status} {error.code}: {error.message}"
 
 
 def parse_round_answer(data: Any) -> RoundAnswer:

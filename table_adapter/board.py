@@ -101,6 +101,7 @@ def status_line(s: Snapshot) -> str:
     if s.meters_stale and s.meter_age is not None:
         meters[-1] += f" ({s.meter_age:.0f}s old)"
     closed = sum(not link.side_bets_open for link in s.links)
+    quarantined = sum(link.quarantined for link in s.links)
     parts = [
         f"{done} rounds {s.rate:,.0f}/s",
         *meters,
@@ -108,7 +109,14 @@ def status_line(s: Snapshot) -> str:
         f"side bets closed at {closed}" if closed else "side bets open",
         links_summary(s.links),
     ]
+    if quarantined:
+        parts.append(quarantine_text(quarantined))
     return "  ".join(parts)
+
+
+def quarantine_text(n: int) -> str:
+    """Quarantined reports for an operator: `2 QUARANTINED (not settled: needs an operator)`."""
+    return f"{n:,} QUARANTINED (not settled: needs an operator)"
 
 
 def links_summary(links: tuple[LinkStatus, ...]) -> str:

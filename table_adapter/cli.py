@@ -2,9 +2,10 @@
 
 Without `--controller` it starts the embedded controller (jackpot/cli/local.py) and
 provisions the pool, tables and key it needs. With `--json` the last line of stdout is a
-JSON summary. The exit status is 1 when a report was rejected, left undelivered, or the
-journal failed; 130 after Ctrl-C; 2 for bad arguments. `war-floor demo` (demo.py) serves
-the controller on its usual address and runs a DEMO floor into it until Ctrl-C.
+JSON summary. The exit status is 1 when a report was rejected or quarantined, left
+undelivered, or the journal failed; 130 after Ctrl-C; 2 for bad arguments. `war-floor demo`
+(demo.py) serves the controller on its usual address and runs a DEMO floor into it until
+Ctrl-C.
 
 This is the one module of the table side that may start a controller: it imports
 jackpot.cli, jackpot.settings, jackpot.store.embedded and jackpot.errors; the rest of
@@ -60,6 +61,7 @@ from table_adapter.tally import FloorResult
 from table_adapter.wins import WinFeed
 
 log = logging.getLogger("table_adapter")
+QUARANTINE_LINES = 10  # quarantined rounds the readable summary names one by one
 
 
 def parser() -> argparse.ArgumentParser:
@@ -337,7 +339,7 @@ def readable(s: dict[str, Any]) -> list[str]:
     rate = s["rounds_per_second"]
     paid = s["paid"]
     outcomes = ", ".join(f"{name} {n:,}" for name, n in s["outcomes"].items() if n)
-    return [
+    lines = [
         f"war-floor: {s['rounds']:,} rounds on {s['tables']} tables in "
         f"{s['elapsed_seconds']:.1f}s ({rate or 0:,.1f} rounds/s); {s['side_bets']:,} side bets,"
         f" handle {dollars(s['handle'])}",
@@ -346,9 +348,19 @@ def readable(s: dict[str, Any]) -> list[str]:
         f"envy {dollars(paid['envy'])} ({s['jackpots']} jackpots pending verification)",
         "meters: " + ", ".join(f"{p} {dollars(v['value'])}" for p, v in s["pools"].items()),
         f"delivery: {s['acked']:,} acknowledged ({s['replayed']} replays, {s['recovered']} from "
-        f"earlier runs), {s['rejected']} REJECTED, {s['pending']} pending, {s['retries']} "
-        f"retries, {s['closed_rounds']} rounds with side bets closed; journal {s['journal']}",
+        f"earlier runs), {s['rejected']} REJECTED, {s['quarantined']} QUARANTINED, "
+        f"{s['pending']} pending, {s['retries']} retries, {s['closed_rounds']} rounds with side "
+        f"bets closed; journal {s['journal']}",
     ]
+    shown = s["quarantined_rounds"][:QUARANTINE_LINES]
+    lines += [
+        f"quarantined: {q['table']} round {q['round']} (journal seq {q['seq']}): {q['reason']}"
+        for q in shown
+    ]
+    if len(s["quarantined_rounds"]) > len(shown):
+        more = len(s["quarantined_rounds"]) - len(shown)
+        lines.append(f"quarantined: {more} more, in the journal with state 'quarantined'")
+    return lines
 
 
 _print_lock = threading.Lock()

@@ -4,6 +4,8 @@ Retrying is the caller's business (adapter.py): this module only says what an an
 
     ACKED     200 with a well-formed answer for this very round
     REJECTED  a 4xx that faults this report (400, 409 round_conflict, ...): never resent
+    QUARANTINED  refused for when it was dealt (422 round_expired, 400 in_future): not
+              resent, kept apart for an operator (answers.py QUARANTINE_REASONS)
     HELD      the table may not report now (401, 403, 404 unknown_table, 409 table_disabled):
               the report is sound and stays pending until an operator fixes the cause
     RETRY     nothing to trust: timeout, connection error, 5xx, 408, 429, an unparseable 200
@@ -25,6 +27,7 @@ from table_adapter.answers import (
     RoundAnswer,
     parse_error_answer,
     parse_round_answer,
+    quarantine_reason,
 )
 from table_adapter.meters import PoolReading, parse_pool
 
@@ -39,6 +42,7 @@ class Verdict(StrEnum):
 
     ACKED = "acked"
     REJECTED = "rejected"
+    QUARANTINED = "quarantined"
     HELD = "held"
     RETRY = "retry"
 
@@ -151,9 +155,13 @@ def _refusal(response: httpx.Response) -> Delivery:
     except (ValueError, AnswerFormatError):
         error = ErrorAnswer(code=f"http_{status}", message=text[:200])
     held = status in HOLD_STATUSES or error.code in HOLD_CODES
+    quarantine = quarantine_reason(status, error)
     verdict = Verdict.HELD if held else Verdict.REJECTED
     at = f" at {error.field}" if error.field else ""
     reason = f"HTTP {status} {error.code}{at}: {error.message}"
+    if quarantine is not None and not held:
+        verdict = Verdict.QUARANTINED
+        reason = f"{quarantine} ({reason})"
     return Delivery(verdict, status, text, error=error, reason=reason)
 
 

@@ -1,9 +1,14 @@
 """The adapter's durable journal of round reports: SQLite (WAL, synchronous=FULL).
 
 A report is committed here before it is sent, and stays `pending` until the controller
-answers it: `acked` (with the controller's answer) or `rejected` (a defect the controller
-refused, with its error). Reports are replayed strictly in `seq` order per table and are
-unique by (table, round), so a restarted adapter resends exactly what it had not settled.
+answers it: `acked` (with the controller's answer), `rejected` (a defect the controller
+refused, with its error) or `quarantined` (refused for when it was dealt: before the
+controller's retention window, or ahead of its clock; with its error, for an operator).
+Reports are replayed strictly in `seq` order per table and are unique by (table, round), so
+a restarted adapter resends exactly what it had not settled.
+
+The schema's version is SQLite's `user_version`; an older file is migrated when opened
+(MIGRATIONS), in one transaction, so an old journal opens and keeps its reports.
 """
 
 from __future__ import annotations
@@ -19,15 +24,16 @@ from typing import Any
 
 from table_adapter.errors import TableAdapterError
 
-SCHEMA_VERSION = 1
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS reports (
+SCHEMA_VERSION = 2
+STATES = "'pending', 'acked', 'rejected', 'quarantined'"
+TABLE = """
+CREATE TABLE {name} (
     seq        INTEGER PRIMARY KEY AUTOINCREMENT,
     tbl        TEXT NOT NULL,
     round      TEXT NOT NULL,
     body       TEXT NOT NULL,          -- the exact JSON text sent, resent byte for byte
     state      TEXT NOT NULL DEFAULT 'pending'
-               CHECK (state IN ('pending', 'acked', 'rejected')),
+               CHECK (state IN ({states})),
     attempts   INTEGER NOT NULL DEFAULT 0,
     created_ms INTEGER NOT NULL,
     settled_ms INTEGER,
@@ -35,9 +41,8 @@ CREATE TABLE IF NOT EXISTS reports (
     answer     TEXT,                   -- the controller's answer, or its error body
     last_error TEXT,
     UNIQUE (tbl, round)
-);
-CREATE INDEX IF NOT EXISTS pending_by_table ON reports (tbl, seq) WHERE state = 'pending';
-"""
+)"""
+INDEX = "CREATE INDEX IF NOT EXISTS pending_by_table ON reports (tbl, seq) WHERE state = 'pending'"
 COLUMNS = (
     "seq, tbl, round, body, state, attempts, created_ms, settled_ms, status, answer, last_error"
 )
@@ -57,6 +62,7 @@ class State(StrEnum):
     PENDING = "pending"
     ACKED = "acked"
     REJECTED = "rejected"
+    QUARANTINED = "quarantined"  # refused for when it was dealt: an operator must look at it
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +89,7 @@ class Counts:
     pending: int = 0
     acked: int = 0
     rejected: int = 0
+    quarantined: int = 0
 
 
 class Journal:
@@ -101,11 +108,13 @@ class Journal:
             db.execute("PRAGMA journal_mode=WAL")
             # FULL: a commit is on disk before a report leaves; a power cut loses nothing.
             db.execute("PRAGMA synchronous=FULL")
-            db.executescript(SCHEMA)
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            _prepare(db, path)
         except sqlite3.Error as exc:
             db.close()
             raise JournalError(f"cannot prepare the journal {path}: {exc}") from exc
+        except JournalError:
+            db.close()
+            raise
 
     def close(self) -> None:
         """Close the connection (a checkpoint folds the WAL back into the file)."""
@@ -197,7 +206,7 @@ class Journal:
     def settle(self, seq: int, state: State, status: int, answer: str, now_ms: int) -> Entry:
         """Record the controller's final answer to a pending report."""
         if state is State.PENDING:
-            raise ValueError("settle to acked or rejected")
+            raise ValueError("settle to acked, rejected or quarantined")
         with self._tx() as db:
             db.execute(
                 "UPDATE reports SET state = ?, status = ?, answer = ?, settled_ms = ?,"
@@ -216,11 +225,12 @@ class Journal:
             )
 
     def requeue(self, seq: int) -> Entry:
-        """Put a rejected report back to pending (an operator's decision after a fix)."""
+        """Put a rejected or quarantined report back to pending (an operator's decision after
+        a fix); it is resent as journaled, byte for byte."""
         with self._tx() as db:
             db.execute(
                 "UPDATE reports SET state = 'pending', settled_ms = NULL"
-                " WHERE seq = ? AND state = 'rejected'",
+                " WHERE seq = ? AND state IN ('rejected', 'quarantined')",
                 (seq,),
             )
             row = db.execute(f"SELECT {COLUMNS} FROM reports WHERE seq = ?", (seq,)).fetchone()
@@ -240,6 +250,50 @@ class Journal:
         with self._read() as db:
             rows = db.execute(f"SELECT {COLUMNS} FROM reports {clause}", args).fetchall()
         return [_entry(r) for r in rows]
+
+
+def _prepare(db: Any, path: Path) -> None:
+    """Create the schema in a new file, or migrate an older one to SCHEMA_VERSION."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        exists = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'reports'"
+        ).fetchone()
+        if version > SCHEMA_VERSION:
+            raise JournalError(
+                f"the journal {path} has schema version {version}, newer than this adapter's "
+                f"{SCHEMA_VERSION}: run the adapter version that wrote it"
+            )
+        if not exists:
+            db.execute(TABLE.format(name="reports", states=STATES))
+        else:
+            for step in range(max(version, 1), SCHEMA_VERSION):
+                MIGRATIONS[step](db)
+        db.execute(INDEX)
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+
+
+def _add_quarantined(db: Any) -> None:
+    """Version 1 to 2: the `quarantined` state. SQLite cannot alter a CHECK constraint, so the
+    table is rebuilt with every row, its seq numbers and its AUTOINCREMENT counter kept."""
+    counter = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'reports'").fetchone()
+    db.execute(TABLE.format(name="reports_v2", states=STATES))
+    db.execute(f"INSERT INTO reports_v2 ({COLUMNS}) SELECT {COLUMNS} FROM reports ORDER BY seq")
+    db.execute("DROP TABLE reports")  # its index goes with it; _prepare makes it again
+    db.execute("ALTER TABLE reports_v2 RENAME TO reports")
+    if counter is not None:  # new seq numbers go on from the old table's last one
+        db.execute("DELETE FROM sqlite_sequence WHERE name = 'reports'")
+        db.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('reports', ?)", (counter[0],))
+
+
+# MIGRATIONS[n] takes a journal from schema version n to n + 1 (inside _prepare's transaction).
+MIGRATIONS = {1: _add_quarantined}
 
 
 def _entry(row: tuple[Any, ...]) -> Entry:

@@ -28,6 +28,7 @@ from table_adapter.board import (
     clock,
     links_summary,
     outcome_name,
+    quarantine_text,
     snapshot,
 )
 from table_adapter.display import dollars
@@ -167,8 +168,13 @@ def _tables(s: Snapshot, shown: int) -> list[Text]:
         )
     lines = _rows(rows, right=frozenset({2, 4}))
     for line, link in zip(lines[1:], s.links[:shown], strict=False):
-        if link.state is not LinkState.UP and link.last_error:  # why, after its row
+        if link.quarantined:  # an operator's business first: a round the controller refused
+            line.append(f"  {quarantine_text(link.quarantined)}", style="bold red")
+        elif link.state is not LinkState.UP and link.last_error:  # why, after its row
             line.append(f"  {_short_error(link.last_error)}", style="dim")
+    quarantined = sum(link.quarantined for link in rest)
+    if quarantined:
+        lines[-1].append(f"  {quarantine_text(quarantined)}", style="bold red")
     return lines
 
 

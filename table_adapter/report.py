@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from table_adapter.strategies import Decision
@@ -25,6 +26,18 @@ def round_report(rnd: Round) -> dict[str, Any]:
         "community_war": stadium and at_war,
         "spots": spots,
     }
+
+
+def dealt_at(epoch_ms: int) -> str:
+    """A report's `dealt_at`: RFC 3339 in UTC to the millisecond, `2026-11-24T10:34:17.123Z`."""
+    seconds, ms = divmod(epoch_ms, 1000)
+    return f"{datetime.fromtimestamp(seconds, UTC):%Y-%m-%dT%H:%M:%S}.{ms:03d}Z"
+
+
+def stamped(report: dict[str, Any], epoch_ms: int) -> dict[str, Any]:
+    """The report with its `dealt_at`, stamped once when it is journaled: every resend repeats
+    the journaled text, so the controller's digest of the body never changes."""
+    return {**report, "dealt_at": dealt_at(epoch_ms)}
 
 
 def _live_spot(rnd: Round, hand: Hand) -> dict[str, Any]:

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from jackpot.domain.outcomes import Outcome
 from table_adapter.adapter import LinkStatus
-from table_adapter.answers import RoundAnswer
-from table_adapter.journal import Entry
+from table_adapter.answers import RoundAnswer, stored_reason
+from table_adapter.journal import Entry, State
 from table_adapter.records import Round
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ class Tally:
     jackpots: int = 0
     recovered: int = 0  # earlier runs' reports settled by this one
     journal_errors: list[str] = field(default_factory=list)
+    quarantined: list[Entry] = field(default_factory=list)  # settled so by this run
     answered_pools: set[str] = field(default_factory=set)  # pools the answers named
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -50,6 +51,8 @@ class Tally:
     def settled(self, entry: Entry, answer: RoundAnswer | None) -> None:
         """Count the controller's answer to a report."""
         with self._lock:
+            if entry.state is State.QUARANTINED:
+                self.quarantined.append(entry)
             if answer is None:
                 return
             # only the names: answers from different tables arrive in no order, so their
@@ -89,11 +92,11 @@ class FloorResult:
 
     @property
     def ok(self) -> bool:
-        """Nothing rejected, nothing left undelivered, the journal never failed."""
+        """Nothing rejected or quarantined, nothing left undelivered, the journal never failed."""
         return not (
             self.interrupted
             or self.tally.journal_errors
-            or any(s.rejected or s.pending for s in self.links)
+            or any(s.rejected or s.quarantined or s.pending for s in self.links)
         )
 
     def summary(self) -> dict[str, Any]:
@@ -118,6 +121,17 @@ class FloorResult:
             "acked": sum(s.acked for s in self.links),
             "replayed": sum(s.replayed for s in self.links),
             "rejected": sum(s.rejected for s in self.links),
+            "quarantined": sum(s.quarantined for s in self.links),
+            "quarantined_rounds": [
+                {
+                    "table": e.table,
+                    "round": e.round,
+                    "seq": e.seq,
+                    "status": e.status,
+                    "reason": stored_reason(e.status, e.answer),
+                }
+                for e in t.quarantined
+            ],
             "pending": sum(s.pending for s in self.links),
             "recovered": t.recovered,
             "closed_rounds": t.closed_rounds,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,10 @@ from table_adapter.board import snapshot, status_line
 from table_adapter.cli import main, readable
 from table_adapter.client import ControllerClient
 from table_adapter.display import describe, dollars
-from table_adapter.journal import Entry, Journal, State
+from table_adapter.journal import Counts, Entry, Journal, State
 from table_adapter.players import Players
 from table_adapter.profiles import STADIUM, WISCONSIN
+from table_adapter.report import dealt_at
 from table_adapter.simulator import FLOOR_POOL, Floor, FloorOptions, FloorPlan
 from table_adapter.strategies import WAR
 from table_adapter.tally import FloorResult
@@ -137,7 +139,7 @@ def test_rerunning_with_the_same_seed_deals_the_same_cards_under_new_round_ids(
     with Journal(path) as journal:
         bodies = [json.loads(e.body) for e in journal.entries()]
     assert len({b["round"] for b in bodies}) == 20
-    strip = [{k: v for k, v in b.items() if k != "round"} for b in bodies]
+    strip = [{k: v for k, v in b.items() if k not in ("round", "dealt_at")} for b in bodies]
     assert strip[:10] == strip[10:]
 
 
@@ -293,3 +295,37 @@ def test_the_meter_shown_is_the_controllers_newest_not_the_last_answer_to_arrive
     floor.tally.settled(entry, early)  # ... arriving last
     line = status_line(snapshot(floor, WinFeed()))
     assert f"main {dollars(api.pool('main')['value'])}" in line
+
+
+def test_a_quarantined_report_fails_the_run_and_the_summary_names_it_for_an_operator(
+    app: Flask, api: Api, tmp_path: Path
+) -> None:
+    plan = FloorPlan(tables=1, rounds=3, seed=6, pool="main", table_prefix="T")
+    path = tmp_path / "j.sqlite"
+    eight_days_ago = time.time_ns() // 1_000_000 - 8 * 24 * 3600 * 1000
+    with Journal(path) as journal:
+        old = {
+            "table": "T1",
+            "round": "old",
+            "dealer": {"card": "Qs"},
+            "spots": [{"spot": 1, "card": "2c"}],
+            "dealt_at": dealt_at(eight_days_ago),
+        }
+        journal.append("T1", "old", json.dumps(old), eight_days_ago)
+    result = run_floor(app, api, plan, path)
+    s = result.summary()
+    assert (s["quarantined"], s["rejected"], s["acked"], s["pending"], s["ok"]) == (
+        1,
+        0,
+        3,
+        0,
+        False,
+    )
+    (q,) = s["quarantined_rounds"]
+    reason = "dealt before the controller's retention window; needs an operator"
+    assert q == {"table": "T1", "round": "old", "seq": 1, "status": 422, "reason": reason}
+    lines = readable(s)
+    assert "0 REJECTED, 1 QUARANTINED, 0 pending" in lines[4]
+    assert lines[5] == f"quarantined: T1 round old (journal seq 1): {reason}"
+    with Journal(path) as journal:
+        assert journal.counts() == Counts(acked=3, quarantined=1)

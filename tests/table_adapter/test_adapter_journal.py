@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 
-from table_adapter.journal import Journal, JournalConflictError, JournalError, State
+from table_adapter.journal import (
+    SCHEMA_VERSION,
+    Counts,
+    Journal,
+    JournalConflictError,
+    JournalError,
+    State,
+)
 
 
 class FullDisk:
@@ -119,3 +126,110 @@ def test_an_unopenable_journal_is_a_journal_error(tmp_path: Path) -> None:
     (tmp_path / "dir.sqlite").mkdir()
     with pytest.raises(JournalError):
         Journal(tmp_path / "dir.sqlite")
+
+
+# The schema as the first adapter version wrote it (user_version 1): no `quarantined` state.
+VERSION_1 = """
+CREATE TABLE IF NOT EXISTS reports (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    tbl        TEXT NOT NULL,
+    round      TEXT NOT NULL,
+    body       TEXT NOT NULL,          -- the exact JSON text sent, resent byte for byte
+    state      TEXT NOT NULL DEFAULT 'pending'
+               CHECK (state IN ('pending', 'acked', 'rejected')),
+    attempts   INTEGER NOT NULL DEFAULT 0,
+    created_ms INTEGER NOT NULL,
+    settled_ms INTEGER,
+    status     INTEGER,                -- HTTP status of the answer that settled it
+    answer     TEXT,                   -- the controller's answer, or its error body
+    last_error TEXT,
+    UNIQUE (tbl, round)
+);
+CREATE INDEX IF NOT EXISTS pending_by_table ON reports (tbl, seq) WHERE state = 'pending';
+PRAGMA user_version=1;
+"""
+
+
+def version_1_journal(path: Path) -> None:
+    """A journal left by the first adapter version: settled and pending reports, one gap."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.executescript(VERSION_1)
+    rows = [
+        ("T1", "r1", '{"n":1}', "acked", 1, 10, 11, 200, '{"ok":1}', None),
+        ("T1", "r2", '{"n":2}', "rejected", 1, 20, 21, 400, '{"error":{}}', None),
+        ("T2", "r1", '{"m":1}', "pending", 3, 30, None, None, None, "HTTP 503"),
+        ("T1", "gone", "{}", "pending", 0, 40, None, None, None, None),
+        ("T1", "r3", '{"n":3}', "pending", 0, 50, None, None, None, None),
+    ]
+    db.executemany(
+        "INSERT INTO reports (tbl, round, body, state, attempts, created_ms, settled_ms,"
+        " status, answer, last_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    db.execute("DELETE FROM reports WHERE round = 'gone'")  # seq 4 is never to be reused
+    db.close()
+
+
+def test_a_version_1_journal_is_migrated_and_keeps_every_report(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    version_1_journal(path)
+    with Journal(path) as j:
+        entries = j.entries()
+        assert [(e.seq, e.table, e.round, e.state) for e in entries] == [
+            (1, "T1", "r1", State.ACKED),
+            (2, "T1", "r2", State.REJECTED),
+            (3, "T2", "r1", State.PENDING),
+            (5, "T1", "r3", State.PENDING),
+        ]
+        assert (entries[0].answer, entries[0].status, entries[0].settled_ms) == (
+            '{"ok":1}',
+            200,
+            11,
+        )
+        assert (entries[2].attempts, entries[2].last_error) == (3, "HTTP 503")
+        assert j._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        index = "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'pending_by_table'"
+        assert j._db.execute(index).fetchone() is not None
+        assert j.tables_with_pending() == ["T2", "T1"]
+        # the new state is allowed, seq numbers go on after the old last one
+        head = j.next_pending("T1")
+        assert head is not None and head.round == "r3"
+        assert j.settle(head.seq, State.QUARANTINED, 422, '{"error":{}}', 60).state is (
+            State.QUARANTINED
+        )
+        assert j.append("T1", "r4", '{"n":4}', 70).seq == 6
+        assert j.counts() == Counts(pending=2, acked=1, rejected=1, quarantined=1)
+        with pytest.raises(sqlite3.IntegrityError):  # the CHECK constraint still holds
+            j._db.execute("UPDATE reports SET state = 'lost' WHERE seq = 1")
+    with Journal(path) as j:  # opening a migrated journal again changes nothing
+        assert j.counts() == Counts(pending=2, acked=1, rejected=1, quarantined=1)
+        assert j.append("T2", "r2", "{}", 80).seq == 7
+
+
+def test_a_journal_from_a_newer_adapter_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite"
+    Journal(path).close()
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(JournalError, match="newer"):
+        Journal(path)
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+    db.close()
+
+
+def test_a_quarantined_report_is_kept_apart_with_its_answer_and_can_be_requeued(
+    journal: Journal,
+) -> None:
+    e = journal.append("T1", "r1", "{}", 1)
+    journal.append("T1", "r2", "{}", 2)
+    answer = '{"error":{"code":"round_expired","message":"...","field":"dealt_at"}}'
+    done = journal.settle(e.seq, State.QUARANTINED, 422, answer, 3)
+    assert (done.state, done.status, done.answer) == (State.QUARANTINED, 422, answer)
+    assert [x.round for x in journal.pending("T1")] == ["r2"], "it does not block the table"
+    assert [x.round for x in journal.entries(State.QUARANTINED)] == ["r1"]
+    assert journal.counts("T1") == Counts(pending=1, quarantined=1)
+    assert journal.requeue(e.seq).state is State.PENDING
+    assert [x.round for x in journal.pending("T1")] == ["r1", "r2"]

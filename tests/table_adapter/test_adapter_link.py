@@ -3,10 +3,13 @@ rejections, held tables, a full journal and a killed adapter — nothing lost, n
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import random
+import re
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,15 +17,21 @@ from typing import Any
 import httpx
 import pytest
 from flask import Flask
+from rich.console import Console
 
 from jackpot.domain.config import TableConfig
-from table_adapter.adapter import Adapter, LinkSettings, LinkState
+from jackpot.domain.validate import parse_timestamp
+from table_adapter import adapter as adapter_module
+from table_adapter.adapter import Adapter, LinkSettings, LinkState, wall_ms
 from table_adapter.backoff import Backoff
-from table_adapter.client import ControllerClient
+from table_adapter.board import Heading, Snapshot, status_line
+from table_adapter.client import ControllerClient, Verdict
 from table_adapter.engine import Table
-from table_adapter.journal import Journal, JournalError, State
+from table_adapter.journal import Counts, Entry, Journal, JournalError, State
+from table_adapter.live import render
 from table_adapter.players import Players
 from table_adapter.records import Round
+from table_adapter.report import dealt_at
 from table_adapter.strategies import MIX
 from tests.support.api import Api
 from tests.support.meters import assert_pools_match, configure
@@ -521,4 +530,173 @@ def test_the_sender_thread_delivers_while_the_dealer_waits_for_answers(
     finally:
         adapter.stop()
     assert journal.counts().acked == 40
+    assert_controller_matches(api, journal, table_config)
+
+
+DAY_MS = 24 * 3600 * 1000
+DEALT_AT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+
+
+def dealt_at_of(entry: Entry) -> str:
+    return str(json.loads(entry.body)["dealt_at"])
+
+
+def test_a_report_carries_dealt_at_stamped_once_and_every_resend_repeats_it(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+) -> None:
+    failures = iter([httpx.Response(503, json={"error": {}})] * 2)
+    wire.before = lambda request: next(failures, None)
+    adapter = make_adapter(journal, link, clock)
+    before = wall_ms()
+    played = deal(adapter, players())
+    (entry,) = journal.pending("T1")
+    assert DEALT_AT.fullmatch(dealt_at_of(entry))
+    assert dealt_at_of(entry) == dealt_at(entry.created_ms), "stamped when it was journaled"
+    assert before <= parse_timestamp(dealt_at_of(entry), "dealt_at") <= wall_ms()
+    assert {k: v for k, v in json.loads(entry.body).items() if k != "dealt_at"} == (played.report())
+    drain(adapter, clock)
+    sent = [r.content for r in wire.reports()]
+    assert len(sent) == 3 and set(sent) == {entry.body.encode()}, "the same bytes every time"
+    (acked,) = journal.entries(State.ACKED)
+    assert acked.attempts == 3
+    # after a crash the journaled text is resent: the controller answers it as a replay ...
+    again = link.report(acked.body, "T1", acked.round)
+    assert again.verdict is Verdict.ACKED and again.answer is not None and again.answer.replayed
+    # ... while the same round stamped again would be another body: a conflict
+    restamped = {**json.loads(acked.body), "dealt_at": dealt_at(acked.created_ms + 1)}
+    conflict = link.report(json.dumps(restamped), "T1", acked.round)
+    assert (conflict.verdict, conflict.status) == (Verdict.REJECTED, 409)
+    assert conflict.error is not None and conflict.error.code == "round_conflict"
+    assert_controller_matches(api, journal, table_config)
+
+
+def test_a_report_journaled_without_dealt_at_by_an_older_adapter_is_sent_unchanged(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+) -> None:
+    old = {
+        "table": "T1",
+        "round": "v1-1",
+        "dealer": {"card": "Qs"},
+        "spots": [{"spot": 1, "wager": 500, "card": "4d"}],
+    }
+    text = json.dumps(old)  # spaces after separators: not what this version would write
+    journal.append("T1", "v1-1", text, 0)
+    adapter = make_adapter(journal, link, clock)
+    deal(adapter, players())
+    drain(adapter, clock)
+    assert wire.reports()[0].content == text.encode()
+    assert [e.round for e in journal.entries(State.ACKED)][0] == "v1-1"
+    assert "dealt_at" in json.loads(journal.entries(State.ACKED)[1].body)
+    assert_controller_matches(api, journal, table_config)
+
+
+def test_a_round_dealt_before_the_retention_window_is_quarantined_not_resent_and_shown(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    adapter = make_adapter(journal, link, clock)
+    p = players()
+    # the table dealt this round eight days ago (the controller keeps seven) and its report
+    # never reached the controller: e.g. a journal restored from a table long switched off
+    eight_days_ago = wall_ms() - 8 * DAY_MS
+    monkeypatch.setattr(adapter_module, "wall_ms", lambda: eight_days_ago)
+    expired = deal(adapter, p)
+    monkeypatch.undo()
+    fresh = deal(adapter, p)
+    value = api.meters("main")["value_units"]
+    with caplog.at_level(logging.ERROR, logger="table_adapter"):
+        drain(adapter, clock)
+    (entry,) = journal.entries(State.QUARANTINED)
+    assert entry.round == expired.round_id and entry.status == 422
+    error = json.loads(entry.answer or "")["error"]
+    assert (error["code"], error["field"]) == ("round_expired", "dealt_at")
+    assert f"{expired.round_id} QUARANTINED" in caplog.text
+    assert "dealt before the controller's retention window; needs an operator" in caplog.text
+    assert [e.round for e in journal.entries(State.ACKED)] == [fresh.round_id]
+    for _ in range(3):
+        clock.now += adapter.step()
+    assert sum(json.loads(r.content)["round"] == expired.round_id for r in wire.reports()) == 1
+    assert journal.counts() == Counts(acked=1, quarantined=1)
+    status = adapter.status()
+    assert (status.quarantined, status.rejected, status.acked, status.pending) == (1, 0, 1, 0)
+    assert status.state is LinkState.UP and status.side_bets_open, "an old round: not the table"
+    assert "retention window" in (status.last_error or "")
+    # the operator sees it on the status line and in the live view
+    shot = Snapshot(
+        heading=Heading(),
+        pools=(),
+        missing=(),
+        links=(status,),
+        rounds=2,
+        total=None,
+        elapsed=1.0,
+        side_bets=0,
+        handle=0,
+        paid=0,
+        wins=(),
+        now=time.time(),
+    )
+    assert status_line(shot).endswith("1 QUARANTINED (not settled: needs an operator)")
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(render(shot))
+    view = console.export_text()
+    assert re.search(r"T1 +online .*1 QUARANTINED \(not settled: needs an operator\)", view)
+    # the controller settled the fresh round only
+    assert api.meters("main")["value_units"] > value
+    assert_controller_matches(api, journal, table_config)
+
+
+def test_a_table_clock_ahead_of_the_controller_quarantines_and_closes_side_bets_until_fixed(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    adapter = make_adapter(journal, link, clock)
+    p = players()
+    an_hour_ahead = wall_ms() + 3600 * 1000
+    monkeypatch.setattr(adapter_module, "wall_ms", lambda: an_hour_ahead)
+    ahead = deal(adapter, p)
+    assert any(r.bet.side for r in ahead.results)
+    clock.now += adapter.step()
+    (entry,) = journal.entries(State.QUARANTINED)
+    assert entry.status == 400 and json.loads(entry.answer or "")["error"]["code"] == "in_future"
+    assert "ahead of the controller's clock" in caplog.text and "QUARANTINED" in caplog.text
+    assert not adapter.side_bets_open(), "no wagers the controller cannot settle"
+    assert "clock is ahead" in caplog.text
+    monkeypatch.undo()  # the table's clock is fixed
+    fixed = deal(adapter, p)
+    assert all(not r.bet.side for r in fixed.results), "closed until a report is taken"
+    drain(adapter, clock)
+    assert [e.round for e in journal.entries(State.ACKED)] == [fixed.round_id]
+    assert adapter.side_bets_open()
+    assert adapter.status().quarantined == 1
+    assert len(wire.reports()) == 2, "the quarantined report was not resent"
+    # an operator may requeue it: the same bytes go again (accepted once the clocks agree)
+    assert adapter.requeue(entry.seq).state is State.PENDING
+    assert adapter.status().pending == 1
+    drain(adapter, clock)
+    assert wire.reports()[-1].content == entry.body.encode()
+    assert journal.counts().quarantined == 1, "still ahead: quarantined again, not looped"
+    assert adapter.status().quarantined == 1 and len(wire.reports()) == 3
     assert_controller_matches(api, journal, table_config)

@@ -7,10 +7,12 @@ from typing import Any
 import pytest
 
 from jackpot.domain.cards import Card
+from jackpot.domain.validate import parse_timestamp
 from table_adapter.bets import Bet
 from table_adapter.engine import Table
 from table_adapter.profiles import PROFILES
 from table_adapter.records import Round
+from table_adapter.report import dealt_at, stamped
 from table_adapter.strategies import MIX, SURRENDER, WAR, Strategy
 
 
@@ -168,3 +170,25 @@ def test_the_controller_accepts_every_report_the_engine_builds(name):
         assert parsed.canonical() == report
         reported += 1
     assert reported > 1400
+
+
+@pytest.mark.parametrize(
+    ("epoch_ms", "text"),
+    [
+        (0, "1970-01-01T00:00:00.000Z"),
+        (1_795_516_457_123, "2026-11-24T10:34:17.123Z"),
+        (1_795_516_457_009, "2026-11-24T10:34:17.009Z"),
+    ],
+)
+def test_dealt_at_is_utc_to_the_millisecond_with_a_z_as_the_controller_reads_it(
+    epoch_ms: int, text: str
+) -> None:
+    assert dealt_at(epoch_ms) == text
+    assert parse_timestamp(text, "dealt_at") == epoch_ms
+
+
+def test_a_stamped_report_is_the_report_and_its_dealt_at():
+    rnd = play(Table("T1", "wisconsin", seed=1), "7c 9d", [Bet(1, 500, side=100)])
+    report = rnd.report()
+    assert "dealt_at" not in report, "the engine's report has no time: the adapter stamps it"
+    assert stamped(report, 1_795_516_457_123) == {**report, "dealt_at": "2026-11-24T10:34:17.123Z"}
