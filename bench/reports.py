@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 from typing import Any
 
 from jackpot.domain.cards import FULL_DECK, Card
@@ -22,6 +23,9 @@ def deal(rng: random.Random, table: str, round_id: str) -> dict[str, Any]:
         "round": round_id,
         "dealer": {"card": str(dealer)},
         "spots": spots,
+        # stamped as the table adapter does: inside the retention window, the round path
+        # is the one script call (a report without it is looked up in the archive first)
+        "dealt_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
     }
     war = [s for s in spots if Card.parse(s["card"]).rank == dealer.rank]
     if war:
