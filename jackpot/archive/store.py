@@ -16,6 +16,7 @@ from sqlalchemy import Engine, create_engine, event, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
+from jackpot import jsonio
 from jackpot.archive.schema import gaming_days, journal_entries, rounds
 from jackpot.domain.chain import ChainedEntry
 
@@ -41,19 +42,24 @@ class ArchivedEntry:
     def ts(self) -> int:
         return int(self.entry.get("ts") or 0)
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> tuple[Any, ...]:
+        """The journal_entries row, in ENTRY_COLUMNS order."""
         e = self.entry
-        return {
-            "journal": self.journal,
-            "seq": e.seq,
-            "ts": self.ts,
-            "type": e.get("type") or "",
-            "table_id": e.get("table"),
-            "round_id": e.get("round"),
-            "prev": e.prev,
-            "hash": self.hash,
-            "fields": json.dumps(dict(e.fields), ensure_ascii=False, separators=(",", ":")),
-        }
+        return (
+            self.journal,
+            e.seq,
+            self.ts,
+            e.get("type") or "",
+            e.get("table"),
+            e.get("round"),
+            e.prev,
+            self.hash,
+            jsonio.dumps(dict(e.fields)).decode(),
+        )
+
+
+ENTRY_COLUMNS = ("journal", "seq", "ts", "type", "table_id", "round_id", "prev", "hash", "fields")
+ROUND_COLUMNS = ("table_id", "round_id", "digest", "static", "dynamic", "ts", "who", "house_seq")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,27 +126,39 @@ class Archive:
         self.ensure()
         try:
             with self.engine.begin() as connection:
+                # straight to the driver's executemany: SQLAlchemy's per-row parameter
+                # handling would cost more than the database's own work here
                 if entries:
-                    connection.execute(journal_entries.insert(), [e.row() for e in entries])
+                    connection.exec_driver_sql(
+                        self._insert(journal_entries.name, ENTRY_COLUMNS),
+                        [e.row() for e in entries],
+                    )
                 if archived_rounds:
-                    connection.execute(
-                        rounds.insert(),
+                    connection.exec_driver_sql(
+                        self._insert(rounds.name, ROUND_COLUMNS),
                         [
-                            {
-                                "table_id": r.table,
-                                "round_id": r.round,
-                                "digest": r.digest,
-                                "static": r.static,
-                                "dynamic": r.dynamic,
-                                "ts": r.ts,
-                                "who": r.who,
-                                "house_seq": r.house_seq,
-                            }
+                            (
+                                r.table,
+                                r.round,
+                                r.digest,
+                                r.static,
+                                r.dynamic,
+                                r.ts,
+                                r.who,
+                                r.house_seq,
+                            )
                             for r in archived_rounds
                         ],
                     )
         except SQLAlchemyError as exc:
             raise ArchiveUnavailableError(f"archive write failed: {exc}") from exc
+
+    def _insert(self, table: str, columns: tuple[str, ...]) -> str:
+        mark = "?" if self.dialect == "sqlite" else "%s"
+        return (
+            f"INSERT INTO {table} ({', '.join(columns)}) "
+            f"VALUES ({', '.join([mark] * len(columns))})"
+        )
 
     def add_day(self, row: dict[str, Any]) -> bool:
         """Record a closed gaming day once; False when it was closed already."""

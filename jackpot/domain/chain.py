@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 GENESIS = ""
 
@@ -19,12 +20,13 @@ def entry_hash(prev: str, seq: int, fields: Sequence[tuple[str, str]]) -> str:
     """The hash of one entry from its raw (text) fields in stored order, `prev` left out."""
     parts = [prev, str(seq)]
     for name, value in fields:
-        for text in (name, value):
-            parts.append(f"{len(text.encode())}:{text}")
+        # lengths in bytes, as Lua's # counts them (the same as characters for ASCII)
+        parts.append(f"{len(name) if name.isascii() else len(name.encode())}:{name}")
+        parts.append(f"{len(value) if value.isascii() else len(value.encode())}:{value}")
     return hashlib.sha1("\n".join(parts).encode(), usedforsecurity=False).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ChainedEntry:
     """One journal entry as stored: its seq, its prev, and its other fields in order."""
 
@@ -32,24 +34,26 @@ class ChainedEntry:
     prev: str
     fields: tuple[tuple[str, str], ...]
 
-    @property
+    @cached_property
     def hash(self) -> str:
+        """Computed once per entry (a walk and the archive both want it)."""
         return entry_hash(self.prev, self.seq, self.fields)
 
     @classmethod
     def from_stream(cls, entry_id: str, fields: dict[str, str]) -> ChainedEntry:
         """An entry as a Redis stream holds it (id `seq-0`, `prev` first among its fields)."""
-        return cls(
-            int(entry_id.split("-", 1)[0]),
-            fields.get("prev", GENESIS),
-            tuple((k, v) for k, v in fields.items() if k != "prev"),
-        )
+        seq = int(entry_id.split("-", 1)[0])
+        items = tuple(fields.items())
+        if items and items[0][0] == "prev":
+            return cls(seq, items[0][1], items[1:])
+        return cls(seq, fields.get("prev", GENESIS), tuple(i for i in items if i[0] != "prev"))
+
+    @cached_property
+    def _by_name(self) -> dict[str, str]:
+        return dict(self.fields)
 
     def get(self, name: str) -> str | None:
-        for key, value in self.fields:
-            if key == name:
-                return value
-        return None
+        return self._by_name.get(name)
 
 
 @dataclass(frozen=True, slots=True)

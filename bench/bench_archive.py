@@ -1,0 +1,334 @@
+"""Years of operation, measured (issue 8): Redis memory stays flat while rounds are dealt and
+archived, the archiver keeps up with the round rate many times over, a gaming day closes in
+seconds, and reconciling an hour costs the same whatever the journal's length.
+
+One run, one machine, every figure a ratio measured in that run:
+
+1. **memory**: rounds are settled in process (the service's own `Rounds.report`, one script
+   call each) on a redis-server started like the embedded store (AOF, appendfsync always),
+   with a short retention window and the archiver running beside them as the worker runs it.
+   Redis's `used_memory` after 10,000 rounds and after 200,000 must be within 10 %.
+2. **archive throughput**: with the archiver stopped, a backlog of rounds is dealt at full
+   speed, then archived in one run: rounds archived per second ÷ rounds settled per second.
+3. **gaming day**: the day holding every round of the run is closed (the accounting report
+   from the archive), timed.
+4. **reconciliation**: a pool journal of 100,000 and one of 10,000,000 archived entries (a
+   synthetic history written straight into the archive), an hour of each reconciled.
+
+    python bench/bench_archive.py [--rounds 200000] [--archive-url URL] [--big 10000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import redis
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.reports import deal  # noqa: E402
+from jackpot.archive.schema import journal_entries  # noqa: E402
+from jackpot.archive.store import Archive, pool_journal  # noqa: E402
+from jackpot.bootstrap import Services, bootstrap  # noqa: E402
+from jackpot.domain.auth import Role  # noqa: E402
+from jackpot.domain.reconcile import BALANCE, reconcile  # noqa: E402
+from jackpot.services.clock import now_ms  # noqa: E402
+from jackpot.settings import Settings  # noqa: E402
+from jackpot.store.embedded import free_port, server_args, wait_ready  # noqa: E402
+from jackpot.store.journal import JournalStore, Span  # noqa: E402
+from jackpot.store.keys import Keys  # noqa: E402
+
+RETENTION_SECONDS = 2
+ARCHIVE_EVERY_SECONDS = 0.5
+TABLES = [f"BENCH-{i}" for i in range(1, 9)]
+HOUR_MS = 3_600_000
+
+
+class Offset:
+    """The service's clock; moved two days on to close the run's gaming day."""
+
+    def __init__(self) -> None:
+        self.ms = 0
+
+    def __call__(self) -> int:
+        return now_ms() + self.ms
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rounds", type=int, default=200_000, help="rounds of the memory phase")
+    p.add_argument("--early", type=int, default=10_000, help="the first memory reading")
+    p.add_argument("--backlog", type=int, default=20_000, help="rounds of the throughput phase")
+    p.add_argument("--archive-url", help="SQLAlchemy URL (default: SQLite in a temp dir)")
+    p.add_argument("--small", type=int, default=100_000, help="entries of the short journal")
+    p.add_argument("--big", type=int, default=10_000_000, help="entries of the long journal")
+    p.add_argument("--json", action="store_true")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    data = Path(tempfile.mkdtemp(prefix="bench-archive-"))
+    try:
+        result = {"service": run_service(args, data), "reconcile": run_reconcile(args, data)}
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        show(result)
+    return 0
+
+
+# --- 1-3: memory, throughput, the gaming day ------------------------------------------------
+
+
+def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:
+    port = free_port()
+    (data / "redis").mkdir()
+    server = subprocess.Popen(
+        server_args(data / "redis", port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    clock = Offset()
+    try:
+        wait_ready(url)
+        client = redis.Redis.from_url(url, decode_responses=True)
+        settings = Settings(
+            data_dir=data,
+            namespace="bench",
+            retention_seconds=RETENTION_SECONDS,
+            clock_skew_seconds=0,
+            archive_url=args.archive_url,
+        )
+        svc = bootstrap(settings, url, clock)
+        svc.pools.put("bench", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
+        for t in TABLES:
+            svc.tables.put(t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
+        secret, key = svc.credentials.create(Role.TABLE, frozenset(TABLES))
+        rng = random.Random(8)
+        counter = iter(range(10**9))
+
+        def settle(n: int) -> float:
+            """Deal and settle `n` rounds; the seconds it took."""
+            bodies = [deal(rng, TABLES[i % 8], f"r{next(counter)}") for i in range(n)]
+            started = time.perf_counter()
+            for body in bodies:
+                body["dealt_at"] = _now_iso()
+                svc.rounds.report(body, key, secret)
+            return time.perf_counter() - started
+
+        # 1. memory, with the archiver running beside the rounds
+        stop = threading.Event()
+        archiving = threading.Thread(target=_archive_loop, args=(svc, stop), daemon=True)
+        archiving.start()
+        readings = {}
+        dealt = 0
+        for mark in (args.early, args.rounds):
+            while dealt < mark:
+                step = min(5_000, mark - dealt)
+                settle(step)
+                dealt += step
+            readings[mark] = _steady_memory(client, svc)
+        stop.set()
+        archiving.join()
+        svc.archiver.run()
+
+        # 2. the archiver against the round rate
+        seconds = settle(args.backlog)
+        settle_rate = args.backlog / seconds
+        started = time.perf_counter()
+        backlog = svc.archiver.run(trim=False)
+        archive_seconds = time.perf_counter() - started
+        entries = sum(backlog.archived.values())
+        archive_rate = backlog.rounds / archive_seconds
+
+        # 3. the gaming day of the whole run
+        day = svc.reports._days.of_time(clock())
+        clock.ms += 2 * 86_400_000
+        started = time.perf_counter()
+        report = svc.accounting.close(day)
+        close_seconds = time.perf_counter() - started
+        day_rounds = sum(t["rounds"] for t in report["tables"])
+        version = client.info("server")["redis_version"]
+        svc.close()
+    finally:
+        server.terminate()
+        server.wait()
+    early, late = readings[args.early], readings[args.rounds]
+    return {
+        "redis": version,
+        "archive": "postgresql" if args.archive_url else "sqlite",
+        "retention_seconds": RETENTION_SECONDS,
+        "memory_bytes": {str(k): v for k, v in readings.items()},
+        "memory_ratio": late / early,
+        "settle_rounds_per_s": settle_rate,
+        "archive_rounds_per_s": archive_rate,
+        "archive_entries_per_s": entries / archive_seconds,
+        "archive_ratio": archive_rate / settle_rate,
+        "day_rounds": day_rounds,
+        "day_close_seconds": close_seconds,
+        "day_balanced": report["balanced"],
+    }
+
+
+def _archive_loop(svc: Services, stop: threading.Event) -> None:
+    while not stop.wait(ARCHIVE_EVERY_SECONDS):
+        svc.archiver.run()
+
+
+def _steady_memory(client: redis.Redis, svc: Services) -> int:
+    """used_memory once the window has passed over what was dealt and a run has trimmed it,
+    as a worker leaves it a few seconds after the tables pause."""
+    time.sleep(RETENTION_SECONDS + 1)
+    svc.archiver.run()
+    return int(client.info("memory")["used_memory"])
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+# --- 4: reconciling an hour of a short and of a long journal ---------------------------------
+
+
+def run_reconcile(args: argparse.Namespace, data: Path) -> dict[str, Any]:
+    port = free_port()
+    (data / "redis-empty").mkdir()
+    server = subprocess.Popen(
+        server_args(data / "redis-empty", port),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    out: dict[str, Any] = {}
+    try:
+        wait_ready(url)
+        client = redis.Redis.from_url(url, decode_responses=True)
+        for size in (args.small, args.big):
+            archive = Archive(f"sqlite:///{data / f'journal-{size}.sqlite3'}")
+            started = time.perf_counter()
+            last_ts = _synthetic_history(archive, size)
+            built = time.perf_counter() - started
+            journal = JournalStore(client, Keys("empty"), archive)
+            timings = []
+            for _ in range(3):
+                started = time.perf_counter()
+                done = _reconcile_hour(journal, last_ts + 1 - HOUR_MS, last_ts + 1)
+                timings.append(time.perf_counter() - started)
+            out[str(size)] = {
+                "entries": size,
+                "build_seconds": built,
+                "hour_entries": done.rounds,
+                "reconcile_seconds": min(timings),
+                "balanced": done.balanced,
+            }
+            archive.close()
+    finally:
+        server.terminate()
+        server.wait()
+    small, big = out[str(args.small)], out[str(args.big)]
+    out["ratio"] = big["reconcile_seconds"] / small["reconcile_seconds"]
+    return out
+
+
+def _reconcile_hour(journal: JournalStore, from_ts: int, to_ts: int) -> Any:
+    """What Reports.reconcile does once it has checked the pool exists."""
+    start = journal.seq_at("big", from_ts)
+    opening = next((e for e in journal.before("big", start) if BALANCE in e.fields), None)
+    period = journal.scan("big", start - 1, span=Span(None, to_ts))
+    entries = [] if opening is None else [opening.to_json()]
+    return reconcile("big", [*entries, *(e.to_json() for e in period)], from_ts, to_ts)
+
+
+def _synthetic_history(archive: Archive, size: int) -> int:
+    """`size` contributions of a pool `big`, one every 100 ms, written straight into the
+    archive (not chained: reconciliation reads balances, not hashes); the last entry's ts."""
+    archive.ensure()
+    base = now_ms() - size * 100
+    batch = 50_000
+    value = 10_000_000_000
+    with archive.engine.begin() as connection:
+        for first in range(1, size + 1, batch):
+            rows = []
+            for seq in range(first, min(first + batch, size + 1)):
+                value += 175_000
+                fields = {
+                    "type": "contribution",
+                    "ts": str(base + seq * 100),
+                    "table": "BENCH-1",
+                    "round": f"r{seq}",
+                    "who": "bench",
+                    "wagered": "3500",
+                    "bets": "7",
+                    "to_visible_units": "175000",
+                    "to_reserve_units": "0",
+                    "overflow_units": "0",
+                    "value_units": str(value),
+                    "reserve_units": "0",
+                }
+                rows.append(
+                    {
+                        "journal": pool_journal("big"),
+                        "seq": seq,
+                        "ts": base + seq * 100,
+                        "type": "contribution",
+                        "table_id": "BENCH-1",
+                        "round_id": f"r{seq}",
+                        "prev": "",
+                        "hash": "",
+                        "fields": json.dumps(fields, separators=(",", ":")),
+                    }
+                )
+            connection.execute(journal_entries.insert(), rows)
+    return base + size * 100
+
+
+# --- the report ------------------------------------------------------------------------------
+
+
+def show(result: dict[str, Any]) -> None:
+    s, r = result["service"], result["reconcile"]
+    m = s["memory_bytes"]
+    early, late = sorted(m, key=int)
+    print(
+        f"redis-server {s['redis']}, archive {s['archive']}, retention {s['retention_seconds']} s"
+    )
+    print(
+        f"memory: {int(m[early]):,} B after {int(early):,} rounds, {int(m[late]):,} B after "
+        f"{int(late):,}: ratio {s['memory_ratio']:.3f} (target <= 1.10: "
+        f"{'met' if s['memory_ratio'] <= 1.10 else 'NOT MET'})"
+    )
+    print(
+        f"archive: {s['archive_rounds_per_s']:,.0f} rounds/s ({s['archive_entries_per_s']:,.0f} "
+        f"entries/s) against {s['settle_rounds_per_s']:,.0f} rounds/s settled in process: "
+        f"{s['archive_ratio']:.1f}x (target >= 10x: "
+        f"{'met' if s['archive_ratio'] >= 10 else 'NOT MET'})"
+    )
+    print(
+        f"gaming day of {s['day_rounds']:,} rounds closed in {s['day_close_seconds']:.2f} s "
+        f"(balanced: {s['day_balanced']})"
+    )
+    sizes = sorted((k for k in r if k != "ratio"), key=int)
+    for k in sizes:
+        v = r[k]
+        print(
+            f"reconcile an hour ({v['hour_entries']:,} entries) of a {v['entries']:,}-entry "
+            f"journal: {v['reconcile_seconds'] * 1000:.0f} ms (balanced: {v['balanced']})"
+        )
+    print(f"long / short journal: {r['ratio']:.2f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
