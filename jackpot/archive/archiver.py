@@ -32,7 +32,9 @@ from jackpot.store.keys import Keys
 log = logging.getLogger(__name__)
 
 BATCH = 10_000  # entries per transaction: a commit (an fsync) per batch
-LOCK_SECONDS = 600
+# A run renews its lock after every batch (seconds each): a killed run holds the others up
+# for at most this long.
+LOCK_SECONDS = 60
 
 
 class ArchiveChainError(Exception):
