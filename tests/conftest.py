@@ -3,6 +3,7 @@ it, API keys of every role, and helpers to configure pools and tables."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
 from jackpot.settings import Settings
 from tests.support.api import Api, Keys
+from tests.support.postgres_server import PostgresServer, PostgresUnavailable, start_postgres
 from tests.support.redis_server import RedisServer, start_server
 
 
@@ -24,6 +26,27 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     server = start_server(tmp_path_factory.mktemp("redis"))
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL for the archive's tests (CI installs Debian's postgresql)."""
+    try:
+        server = start_postgres()
+    except PostgresUnavailable as exc:
+        if os.environ.get("CI"):
+            raise  # CI installs it: missing there is a broken set-up, not a skip
+        pytest.skip(str(exc))
+    yield server
+    server.remove()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """A fresh, empty database on the session's PostgreSQL, running."""
+    if postgres_server.process is None:
+        postgres_server.start()  # a test before may have stopped it
+    return postgres_server.create_database()
 
 
 @pytest.fixture
