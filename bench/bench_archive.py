@@ -38,8 +38,7 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.reports import deal  # noqa: E402
-from jackpot.archive.schema import journal_entries  # noqa: E402
-from jackpot.archive.store import Archive, pool_journal  # noqa: E402
+from jackpot.archive.store import ENTRY_COLUMNS, Archive, pool_journal  # noqa: E402
 from jackpot.bootstrap import Services, bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
 from jackpot.domain.reconcile import BALANCE, reconcile  # noqa: E402
@@ -279,19 +278,19 @@ def _synthetic_history(archive: Archive, size: int) -> int:
                     "reserve_units": "0",
                 }
                 rows.append(
-                    {
-                        "journal": pool_journal("big"),
-                        "seq": seq,
-                        "ts": base + seq * 100,
-                        "type": "contribution",
-                        "table_id": "BENCH-1",
-                        "round_id": f"r{seq}",
-                        "prev": "",
-                        "hash": "",
-                        "fields": json.dumps(fields, separators=(",", ":")),
-                    }
+                    (
+                        pool_journal("big"),
+                        seq,
+                        base + seq * 100,
+                        "contribution",
+                        "BENCH-1",
+                        f"r{seq}",
+                        "",
+                        "",
+                        json.dumps(fields, separators=(",", ":")),
+                    )
                 )
-            connection.execute(journal_entries.insert(), rows)
+            connection.exec_driver_sql(archive._insert("journal_entries", ENTRY_COLUMNS), rows)
     return base + size * 100
 
 

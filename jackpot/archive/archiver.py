@@ -18,10 +18,12 @@ everything (its memory grows, and `jackpot_archive_*` metrics show how far behin
 from __future__ import annotations
 
 import logging
+import queue
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from redis import Redis
 
@@ -30,6 +32,7 @@ from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk
 from jackpot.store.keys import Keys
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 BATCH = 10_000  # entries per transaction: a commit (an fsync) per batch
 # A run renews its lock after every batch (seconds each): a killed run holds the others up
@@ -176,29 +179,40 @@ class Archiver:
 
     def _archive_journal(self, journal: str, stream: str) -> tuple[int, int, int]:
         seq, head = self._archive.tip(journal)
-        walk = ChainWalk(journal, seq, head)
         archived = rounds_archived = 0
+        # the next batch is read from Redis and checked while this one is written
+        for batch, found, problems in prefetched(self._read(journal, stream, seq, head)):
+            if batch:
+                self._archive.append(batch, found)
+                self._hold()
+                archived, rounds_archived = archived + len(batch), rounds_archived + len(found)
+                seq = batch[-1].entry.seq
+            if problems:
+                self._r.hset(self._k.archive_status, f"seq:{journal}", seq)
+                raise ArchiveChainError(problems)
+        return archived, rounds_archived, seq
+
+    def _read(
+        self, journal: str, stream: str, seq: int, head: str
+    ) -> Iterator[tuple[list[ArchivedEntry], list[ArchivedRound], list[ChainBreak]]]:
+        """Batches of the entries after `seq`, chain-checked, with their rounds; a break ends
+        them with the sound entries before it (what comes before a break is kept)."""
+        walk = ChainWalk(journal, seq, head)
         while True:
             rows = self._r.xrange(stream, min=f"{seq + 1}-0", max="+", count=self._batch)
             if not rows:
-                return archived, rounds_archived, seq
+                return
             entries = [ChainedEntry.from_stream(entry_id, fields) for entry_id, fields in rows]
             walk.feed(entries)
             problems = walk.problems()
             if problems:
-                # what comes before the first break is sound history: it is kept
                 first = min(p.seq for p in problems)
-                sound = [ArchivedEntry(journal, e, e.hash) for e in entries if e.seq < first]
-                if sound:
-                    self._archive.append(sound, self._rounds(sound) if journal == HOUSE else [])
-                    self._r.hset(self._k.archive_status, f"seq:{journal}", sound[-1].entry.seq)
-                raise ArchiveChainError(problems)
+                entries = [e for e in entries if e.seq < first]
             batch = [ArchivedEntry(journal, e, e.hash) for e in entries]
-            found = self._rounds(batch) if journal == HOUSE else []
-            self._archive.append(batch, found)
-            self._hold()
-            archived, rounds_archived = archived + len(batch), rounds_archived + len(found)
-            seq = entries[-1].seq
+            yield batch, self._rounds(batch) if journal == HOUSE else [], problems
+            if problems:
+                return
+            seq = batch[-1].entry.seq
 
     def _rounds(self, batch: list[ArchivedEntry]) -> list[ArchivedRound]:
         wanted = [e for e in batch if e.entry.get("type") == "round"]
@@ -259,6 +273,46 @@ class Archiver:
             trimmed += len(done)
             if len(done) < len(rows):
                 return trimmed, forgotten
+
+
+def prefetched(items: Iterator[T], depth: int = 1) -> Iterator[T]:
+    """`items`, produced by a thread up to `depth` ahead of the consumer (Redis reads and the
+    database's writes overlap); the producer's exception is raised in the consumer, and a
+    consumer that stops early stops the producer."""
+    slots: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def offer(slot: tuple[bool, Any]) -> bool:
+        while not stop.is_set():
+            try:
+                slots.put(slot, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if not offer((True, item)):
+                    return
+            offer((False, None))
+        except BaseException as exc:  # noqa: BLE001 - handed to the consumer
+            offer((False, exc))
+
+    thread = threading.Thread(target=produce, name="archive-read", daemon=True)
+    thread.start()
+    try:
+        while True:
+            more, item = slots.get()
+            if not more:
+                if item is not None:
+                    raise item
+                return
+            yield item
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _opt_int(value: str | None) -> int | None:

@@ -18,12 +18,13 @@ GENESIS = ""
 
 def entry_hash(prev: str, seq: int, fields: Sequence[tuple[str, str]]) -> str:
     """The hash of one entry from its raw (text) fields in stored order, `prev` left out."""
-    parts = [prev, str(seq)]
-    for name, value in fields:
-        # lengths in bytes, as Lua's # counts them (the same as characters for ASCII)
-        parts.append(f"{len(name) if name.isascii() else len(name.encode())}:{name}")
-        parts.append(f"{len(value) if value.isascii() else len(value.encode())}:{value}")
-    return hashlib.sha1("\n".join(parts).encode(), usedforsecurity=False).hexdigest()
+    parts = [f"{len(text)}:{text}" for pair in fields for text in pair]
+    joined = "\n".join([prev, str(seq), *parts])
+    if not joined.isascii():
+        # lengths in bytes, as Lua's # counts them
+        parts = [f"{len(text.encode())}:{text}" for pair in fields for text in pair]
+        joined = "\n".join([prev, str(seq), *parts])
+    return hashlib.sha1(joined.encode(), usedforsecurity=False).hexdigest()
 
 
 @dataclass(frozen=True)

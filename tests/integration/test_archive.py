@@ -340,3 +340,16 @@ def test_jackpot_verify_exits_non_zero_and_names_the_place(
     w.redis.hincrby(w.services.archiver._k.pool("main"), "reserve", 1)
     assert main(["verify"]) == 1
     assert "TAMPERED: pool/main seq" in capsys.readouterr().out
+
+
+def test_text_beyond_ascii_hashes_alike_in_lua_and_python(world: World) -> None:
+    w = world
+    adjusted = w.api.client.post(
+        "/v1/pools/main/adjustments",
+        json={"id": "adj-u", "amount": 100, "reason": "Korrektur für Tisch 7 — naïve 🎰"},
+        headers=w.api.keys.header("operator"),
+    )
+    assert adjusted.status_code == 200, adjusted.get_json()
+    w.services.archiver.run()
+    done = w.services.verifier.run()
+    assert done.intact, done.findings

@@ -1,0 +1,72 @@
+"""A gaming day's arithmetic: exact cents and remainders, hold %, and a pool's day."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from jackpot.domain.accounting import money, percent, pool_day, table_days
+from jackpot.domain.gamingday import GamingDays
+
+
+def test_money_is_whole_cents_and_an_exact_remainder() -> None:
+    assert money("x", 1_234_567) == {"x_cents": 123, "x_subcent_units": 4_567}
+    assert money("x", -1) == {"x_cents": -1, "x_subcent_units": 9_999}
+    assert money("x", -10_000) == {"x_cents": -1, "x_subcent_units": 0}
+
+
+def test_hold_percent_is_rounded_half_away_from_zero_in_integers() -> None:
+    assert percent(1, 3) == "33.33"
+    assert percent(2, 3) == "66.67"
+    assert percent(1, 8) == "12.50"
+    assert percent(-1, 8) == "-12.50"
+    assert percent(0, 5) == "0.00"
+    assert percent(5, 0) == ""
+
+
+def test_a_pools_day_balances_to_the_unit() -> None:
+    opening = {
+        "seq": 3,
+        "type": "contribution",
+        "value_units": 1_000_000_000,
+        "reserve_units": 20_000,
+    }
+    entries = [
+        {"seq": 4, "type": "contribution", "to_visible_units": 50_000,
+         "to_reserve_units": 10_001, "overflow_units": 1, "value_units": 1_000_050_000,
+         "reserve_units": 30_001},
+        {"seq": 5, "type": "hit", "payout": "P1", "amount": 100_000, "value_units": 50_000,
+         "reserve_units": 30_001},
+        {"seq": 6, "type": "reset", "seed_units": 999_950_000, "from_reserve_units": 0,
+         "value_units": 1_000_000_000, "reserve_units": 30_001},
+        {"seq": 7, "type": "adjustment", "amount_units": -1, "value_units": 1_000_000_000,
+         "reserve_units": 30_000},
+    ]  # fmt: skip
+    day, unpaid = pool_day("main", opening, entries, {"P0": 700})
+    assert day.balanced
+    assert (day.closing_meter, day.closing_reserve) == (1_000_000_000, 30_000)
+    assert unpaid == {"P0": 700, "P1": 100_000}
+    row = day.row()
+    assert row["liability_cents"] * 10_000 + row["liability_subcent_units"] == (
+        1_000_000_000 + 30_000 + (700 + 100_000) * 10_000
+    )
+    tampered, _ = pool_day("main", opening, entries[:-1] + [{**entries[-1], "amount_units": 0}], {})
+    assert not tampered.balanced
+
+
+def test_a_tables_win_is_handle_less_every_pay() -> None:
+    static = {"table": "T1", "spots": [
+        {"spot": 1, "outcome": "tie", "wager": 500, "pay": 2500, "envy": 0},
+        {"spot": 2, "outcome": "none", "wager": 300, "pay": 0, "envy": 100},
+    ]}  # fmt: skip
+    [t] = table_days([(static, {"jackpots": [{"amount": 40}]})])
+    assert (t.handle_cents, t.win_cents, t.side_bets) == (800, 800 - 2500 - 100 - 40, 2)
+    assert t.outcomes == {"tie": 1, "none": 1}
+
+
+def test_a_gaming_day_follows_the_local_clock_across_a_change() -> None:
+    days = GamingDays.of("06:00", "America/New_York")
+    start, end = days.bounds(date(2026, 10, 31))  # clocks go back the next night
+    assert (end - start) == 25 * 3_600_000
+    assert days.iso(start) == "2026-10-31T06:00:00.000-04:00"
+    assert days.of_time(start) == date(2026, 10, 31)
+    assert days.of_time(start - 1) == date(2026, 10, 30)
