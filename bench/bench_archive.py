@@ -15,7 +15,8 @@ One run, one machine, every figure a ratio measured in that run:
 4. **reconciliation**: a pool journal of 100,000 and one of 10,000,000 archived entries (a
    synthetic history written straight into the archive), an hour of each reconciled.
 
-    python bench/bench_archive.py [--rounds 200000] [--archive-url URL] [--big 10000000]
+    python bench/bench_archive.py [--rounds 200000] [--postgres | --archive-url URL]
+                                  [--small 100000] [--big 10000000]
 """
 
 from __future__ import annotations
@@ -70,6 +71,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--early", type=int, default=10_000, help="the first memory reading")
     p.add_argument("--backlog", type=int, default=20_000, help="rounds of the throughput phase")
     p.add_argument("--archive-url", help="SQLAlchemy URL (default: SQLite in a temp dir)")
+    p.add_argument(
+        "--postgres",
+        action="store_true",
+        help="archive to a throwaway PostgreSQL started for the run (Debian's postgresql)",
+    )
     p.add_argument("--small", type=int, default=100_000, help="entries of the short journal")
     p.add_argument("--big", type=int, default=10_000_000, help="entries of the long journal")
     p.add_argument("--json", action="store_true")
@@ -79,9 +85,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     data = Path(tempfile.mkdtemp(prefix="bench-archive-"))
+    postgres = None
     try:
+        if args.postgres:
+            from tests.support.postgres_server import start_postgres
+
+            postgres = start_postgres(durable=True)
+            args.archive_url = postgres.create_database("bench")
         result = {"service": run_service(args, data), "reconcile": run_reconcile(args, data)}
     finally:
+        if postgres is not None:
+            postgres.remove()
         shutil.rmtree(data, ignore_errors=True)
     if args.json:
         print(json.dumps(result, indent=2))

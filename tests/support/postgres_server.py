@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from itertools import count
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -45,6 +46,7 @@ class PostgresServer:
     data_dir: Path
     port: int
     bin_dir: Path
+    durable: bool = False  # fsync as in production (benchmarks), else not (tests)
     process: subprocess.Popen[bytes] | None = None
     _names: count[int] = field(default_factory=lambda: count(1))
 
@@ -67,30 +69,18 @@ class PostgresServer:
 
     def execute(self, sql: str, database: str = "postgres") -> None:
         with psycopg.connect(self._dsn(database), autocommit=True) as connection:
-            connection.execute(sql)  # type: ignore[call-overload]
+            connection.execute(sql.encode())
 
     def start(self) -> None:
+        # a commit is written before it is answered, so a killed server keeps it; a test
+        # server never fsyncs (the machine crashing is not what the tests are about)
         log = open(self.data_dir.parent / "postgres.log", "ab")  # noqa: SIM115 - the server's
+        args = ["-D", str(self.data_dir), "-p", str(self.port), "-h", "127.0.0.1"]
+        args += ["-k", str(self.data_dir), "-c", "max_connections=200"]
+        if not self.durable:
+            args += ["-c", "fsync=off", "-c", "full_page_writes=off"]
         self.process = subprocess.Popen(
-            [
-                str(self.bin_dir / "postgres"),
-                "-D",
-                str(self.data_dir),
-                "-p",
-                str(self.port),
-                "-h",
-                "127.0.0.1",
-                "-k",
-                str(self.data_dir),
-                # a commit is written before it is answered (a killed server keeps it), but
-                # never fsynced: the machine crashing is not what these tests are about
-                "-c",
-                "fsync=off",
-                "-c",
-                "full_page_writes=off",
-                "-c",
-                "max_connections=200",
-            ],  # fmt: skip
+            [str(self.bin_dir / "postgres"), *args],
             stdout=log,
             stderr=subprocess.STDOUT,
             **_as_postgres(),
@@ -132,7 +122,7 @@ class PostgresServer:
         shutil.rmtree(self.data_dir.parent, ignore_errors=True)
 
 
-def start_postgres() -> PostgresServer:
+def start_postgres(durable: bool = False) -> PostgresServer:
     """initdb a new cluster in a temporary directory and start it on a free port."""
     bin_dir = binaries()
     # not under pytest's 0700 tmp dirs: the postgres user must reach its data directory
@@ -161,7 +151,7 @@ def start_postgres() -> PostgresServer:
         capture_output=True,
         **_as_postgres(),
     )
-    server = PostgresServer(data, free_port(), bin_dir)
+    server = PostgresServer(data, free_port(), bin_dir, durable)
     server.start()
     return server
 
@@ -176,7 +166,8 @@ def _user() -> pwd.struct_passwd | None:
         raise PostgresUnavailable("running as root and there is no postgres user") from None
 
 
-def _as_postgres() -> dict[str, object]:
+def _as_postgres() -> dict[str, Any]:
+    """Popen's arguments to run a command as the postgres user when we are root."""
     user = _user()
     if user is None:
         return {}
