@@ -353,3 +353,30 @@ def test_text_beyond_ascii_hashes_alike_in_lua_and_python(world: World) -> None:
     w.services.archiver.run()
     done = w.services.verifier.run()
     assert done.intact, done.findings
+
+
+def commands_of(w: World, body: dict[str, Any]) -> list[str]:
+    """The commands one report sends to Redis (as MONITOR sees them, without those a script
+    runs inside its one call)."""
+    seen: list[str] = []
+    with w.redis.monitor() as monitor:
+        w.redis.echo("start")
+        while monitor.next_command()["command"] != "ECHO start":
+            pass
+        assert w.api.report(body).status_code == 200
+        w.redis.echo("end")
+        while (command := monitor.next_command())["command"] != "ECHO end":
+            if command["client_type"] != "lua":
+                seen.append(command["command"].split()[0].upper())
+    return seen
+
+
+def test_a_round_inside_the_window_is_one_script_call_and_nothing_else(
+    redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    with world_of(redis, redis_server.url, tmp_path / "var", key_cache_seconds=60.0) as w:
+        deal(w, 1, "warm")  # the key is cached from here on
+        dated = round_body("dated", dealt_at=dealt(w.clock))
+        assert commands_of(w, dated) == ["EVALSHA"]
+        # a report without dealt_at is looked up first (Redis, then the archive)
+        assert commands_of(w, round_body("undated")) == ["HMGET", "EVALSHA"]

@@ -54,11 +54,13 @@ def world_of(redis: redis_lib.Redis, url: str, data_dir: Path, **settings: Any) 
     """Pool `main` fed by table T1, keys of every role, over a flushed Redis."""
     redis.flushall()
     config = Settings(
-        data_dir=data_dir,
-        key_cache_seconds=0.0,
-        retention_seconds=RETENTION,
-        clock_skew_seconds=SKEW,
-        **settings,
+        **{
+            "data_dir": data_dir,
+            "key_cache_seconds": 0.0,
+            "retention_seconds": RETENTION,
+            "clock_skew_seconds": SKEW,
+            **settings,
+        }
     )
     clock = Clock()
     services = bootstrap(config, url, clock)
