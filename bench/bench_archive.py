@@ -76,6 +76,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="archive to a throwaway PostgreSQL started for the run (Debian's postgresql)",
     )
+    p.add_argument("--day-rounds", type=int, default=50_000, help="rounds of the gaming day")
     p.add_argument("--small", type=int, default=100_000, help="entries of the short journal")
     p.add_argument("--big", type=int, default=10_000_000, help="entries of the long journal")
     p.add_argument("--json", action="store_true")
@@ -84,6 +85,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    args.day_archive_url = None  # SQLite under the day's data dir, unless --postgres
     data = Path(tempfile.mkdtemp(prefix="bench-archive-"))
     postgres = None
     try:
@@ -92,7 +94,12 @@ def main(argv: list[str] | None = None) -> int:
 
             postgres = start_postgres(durable=True)
             args.archive_url = postgres.create_database("bench")
-        result = {"service": run_service(args, data), "reconcile": run_reconcile(args, data)}
+            args.day_archive_url = postgres.create_database("bench_day")
+        result = {
+            "service": run_service(args, data),
+            "day": run_day(args, data),
+            "reconcile": run_reconcile(args, data),
+        }
     finally:
         if postgres is not None:
             postgres.remove()
@@ -167,13 +174,6 @@ def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         entries = sum(backlog.archived.values())
         archive_rate = backlog.rounds / archive_seconds
 
-        # 3. the gaming day of the whole run
-        day = svc.reports._days.of_time(clock())
-        clock.ms += 2 * 86_400_000
-        started = time.perf_counter()
-        report = svc.accounting.close(day)
-        close_seconds = time.perf_counter() - started
-        day_rounds = sum(t["rounds"] for t in report["tables"])
         version = client.info("server")["redis_version"]
         svc.close()
     finally:
@@ -190,9 +190,56 @@ def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         "archive_rounds_per_s": archive_rate,
         "archive_entries_per_s": entries / archive_seconds,
         "archive_ratio": archive_rate / settle_rate,
-        "day_rounds": day_rounds,
-        "day_close_seconds": close_seconds,
-        "day_balanced": report["balanced"],
+    }
+
+
+def run_day(args: argparse.Namespace, data: Path) -> dict[str, Any]:
+    """A gaming day of `--day-rounds` rounds, archived, then closed: the close timed."""
+    port = free_port()
+    (data / "redis-day").mkdir()
+    server = subprocess.Popen(
+        server_args(data / "redis-day", port),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    clock = Offset()
+    try:
+        wait_ready(url)
+        settings = Settings(
+            data_dir=data / "day",
+            namespace="day",
+            retention_seconds=RETENTION_SECONDS,
+            clock_skew_seconds=0,
+            # a controller of its own needs an archive of its own
+            archive_url=args.day_archive_url,
+        )
+        svc = bootstrap(settings, url, clock)
+        svc.pools.put("day", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
+        for t in TABLES:
+            svc.tables.put(t, {"pools": ["day"], "decks": 6, "spots": 7}, "op")
+        secret, key = svc.credentials.create(Role.TABLE, frozenset(TABLES))
+        rng = random.Random(50)
+        for i in range(args.day_rounds):
+            body = deal(rng, TABLES[i % 8], f"d{i}")
+            body["dealt_at"] = _now_iso()
+            svc.rounds.report(body, key, secret)
+            if i % 10_000 == 9_999:
+                svc.archiver.run()
+        day = svc.reports._days.of_time(clock())
+        clock.ms += 2 * 86_400_000
+        svc.archiver.run()
+        started = time.perf_counter()
+        report = svc.accounting.close(day)
+        seconds = time.perf_counter() - started
+        svc.close()
+    finally:
+        server.terminate()
+        server.wait()
+    return {
+        "rounds": sum(t["rounds"] for t in report["tables"]),
+        "close_seconds": seconds,
+        "balanced": report["balanced"],
     }
 
 
@@ -329,9 +376,11 @@ def show(result: dict[str, Any]) -> None:
         f"{s['archive_ratio']:.1f}x (target >= 10x: "
         f"{'met' if s['archive_ratio'] >= 10 else 'NOT MET'})"
     )
+    d = result["day"]
     print(
-        f"gaming day of {s['day_rounds']:,} rounds closed in {s['day_close_seconds']:.2f} s "
-        f"(balanced: {s['day_balanced']})"
+        f"gaming day of {d['rounds']:,} rounds closed in {d['close_seconds']:.2f} s "
+        f"(target < 10 s: {'met' if d['close_seconds'] < 10 else 'NOT MET'}; "
+        f"balanced: {d['balanced']})"
     )
     sizes = sorted((k for k in r if k != "ratio"), key=int)
     for k in sizes:

@@ -40,6 +40,20 @@ BATCH = 10_000  # entries per transaction: a commit (an fsync) per batch
 LOCK_SECONDS = 60
 
 
+# The stored results of a batch of rounds, in one call (read-only).
+RECORDS = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  out[i] = redis.call('HMGET', key, 'digest', 'static', 'dynamic', 'ts', 'who')
+end
+return out
+"""
+
+
+def _as_sent(response: Any, **_options: Any) -> Any:
+    return response
+
+
 class ArchiveChainError(Exception):
     """Redis holds entries that do not continue the archived chain: nothing more is archived."""
 
@@ -103,6 +117,11 @@ class Archiver:
         self._clock = clock
         self._batch = batch
         self._lock: Any = None
+        # reads of whole batches: XRANGE's reply kept as the flat list Redis sends (redis-py
+        # would build a dict per entry), and the batch's round records in one script call
+        self._raw = Redis(connection_pool=client.connection_pool)
+        self._raw.set_response_callback("XRANGE", _as_sent)
+        self._records = self._raw.register_script(RECORDS)
 
     def streams(self) -> list[tuple[str, str]]:
         """(archive journal name, Redis stream) of every journal."""
@@ -199,10 +218,10 @@ class Archiver:
         them with the sound entries before it (what comes before a break is kept)."""
         walk = ChainWalk(journal, seq, head)
         while True:
-            rows = self._r.xrange(stream, min=f"{seq + 1}-0", max="+", count=self._batch)
+            rows = self._raw.xrange(stream, min=f"{seq + 1}-0", max="+", count=self._batch)
             if not rows:
                 return
-            entries = [ChainedEntry.from_stream(entry_id, fields) for entry_id, fields in rows]
+            entries = [ChainedEntry.from_flat(entry_id, flat) for entry_id, flat in rows]
             walk.feed(entries)
             problems = walk.problems()
             if problems:
@@ -218,26 +237,27 @@ class Archiver:
         wanted = [e for e in batch if e.entry.get("type") == "round"]
         if not wanted:
             return []
-        pipe = self._r.pipeline(transaction=False)
-        for e in wanted:
-            pipe.hgetall(self._k.round(e.entry.get("table") or "", e.entry.get("round") or ""))
+        keys = [
+            self._k.round(e.entry.get("table") or "", e.entry.get("round") or "") for e in wanted
+        ]
         out = []
-        for e, record in zip(wanted, pipe.execute(), strict=True):
+        for e, record in zip(wanted, self._records(keys=keys), strict=True):
             table, round_id = e.entry.get("table") or "", e.entry.get("round") or ""
-            if not record:
+            digest, static, dynamic, ts, who = record
+            if digest is None:
                 # trimming deletes a record only after it is archived: this one was removed by
                 # hand. Archived without its result so the gap is on record, never skipped.
                 log.error("round %s/%s has no stored result in Redis", table, round_id)
-                record = {"digest": "", "static": "null", "dynamic": "null"}
+                digest, static, dynamic = "", "null", "null"
             out.append(
                 ArchivedRound(
                     table,
                     round_id,
-                    record.get("digest", ""),
-                    record.get("static", "null"),
-                    record.get("dynamic", "null"),
-                    int(record.get("ts") or e.ts),
-                    record.get("who") or e.entry.get("who") or "",
+                    digest,
+                    static or "null",
+                    dynamic or "null",
+                    int(ts or e.ts),
+                    who or e.entry.get("who") or "",
                     e.entry.seq,
                 )
             )

@@ -90,6 +90,7 @@ class Archive:
             self.engine = create_engine(url, pool_pre_ping=True, pool_size=2, max_overflow=4)
         self._migrated = False
         self._migrating = threading.Lock()
+        self._dbapi_error: type[Exception] = self.engine.dialect.loaded_dbapi.Error
 
     def ensure(self) -> None:
         """Migrate once per process, before the first use; retried while it fails."""
@@ -126,31 +127,37 @@ class Archive:
         self.ensure()
         try:
             with self.engine.begin() as connection:
-                # straight to the driver's executemany: SQLAlchemy's per-row parameter
-                # handling would cost more than the database's own work here
-                if entries:
-                    connection.exec_driver_sql(
-                        self._insert(journal_entries.name, ENTRY_COLUMNS),
-                        [e.row() for e in entries],
-                    )
-                if archived_rounds:
-                    connection.exec_driver_sql(
-                        self._insert(rounds.name, ROUND_COLUMNS),
-                        [
-                            (
-                                r.table,
-                                r.round,
-                                r.digest,
-                                r.static,
-                                r.dynamic,
-                                r.ts,
-                                r.who,
-                                r.house_seq,
-                            )
-                            for r in archived_rounds
-                        ],
-                    )
-        except SQLAlchemyError as exc:
+                round_rows = [
+                    (r.table, r.round, r.digest, r.static, r.dynamic, r.ts, r.who, r.house_seq)
+                    for r in archived_rounds
+                ]
+                entry_rows = [e.row() for e in entries]
+                if self.dialect == "postgresql":
+                    # COPY: PostgreSQL's bulk load, an order faster than row by row
+                    raw = connection.connection.driver_connection
+                    with raw.cursor() as cursor:  # type: ignore[union-attr]
+                        for table, columns, rows in (
+                            (journal_entries.name, ENTRY_COLUMNS, entry_rows),
+                            (rounds.name, ROUND_COLUMNS, round_rows),
+                        ):
+                            if rows:
+                                copy_sql = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
+                                with cursor.copy(copy_sql) as copy:
+                                    for row in rows:
+                                        copy.write_row(row)
+                else:
+                    # straight to the driver's executemany: SQLAlchemy's per-row parameter
+                    # handling would cost more than the database's own work here
+                    if entry_rows:
+                        connection.exec_driver_sql(
+                            self._insert(journal_entries.name, ENTRY_COLUMNS), entry_rows
+                        )
+                    if round_rows:
+                        connection.exec_driver_sql(
+                            self._insert(rounds.name, ROUND_COLUMNS), round_rows
+                        )
+        except (SQLAlchemyError, self._dbapi_error) as exc:
+            # COPY goes to the driver itself: its errors are the driver's own
             raise ArchiveUnavailableError(f"archive write failed: {exc}") from exc
 
     def _insert(self, table: str, columns: tuple[str, ...]) -> str:

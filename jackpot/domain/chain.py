@@ -49,6 +49,16 @@ class ChainedEntry:
             return cls(seq, items[0][1], items[1:])
         return cls(seq, fields.get("prev", GENESIS), tuple(i for i in items if i[0] != "prev"))
 
+    @classmethod
+    def from_flat(cls, entry_id: str, flat: Sequence[str]) -> ChainedEntry:
+        """An entry from XRANGE's reply as Redis sends it: [name, value, name, value, ...]."""
+        seq = int(entry_id.split("-", 1)[0])
+        pairs = tuple(zip(flat[::2], flat[1::2], strict=True))
+        if pairs and pairs[0][0] == "prev":
+            return cls(seq, pairs[0][1], pairs[1:])
+        found = dict(pairs).get("prev", GENESIS)
+        return cls(seq, found, tuple(p for p in pairs if p[0] != "prev"))
+
     @cached_property
     def _by_name(self) -> dict[str, str]:
         return dict(self.fields)
