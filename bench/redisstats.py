@@ -8,19 +8,21 @@ import socket
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 from urllib.parse import urlparse
 
 import redis
 
+from jackpot.store.scripts import source as script_source
+
 MONITOR_END = "bench-monitor-end"
 
 
 def script_commands(script: str = "settle_round") -> set[str]:
-    """The commands a Lua script of the store can run (redis.call('NAME', ...))."""
-    source = resources.files("jackpot.store").joinpath("lua", f"{script}.lua").read_text()
-    return {name.lower() for name in re.findall(r"redis\.p?call\(\s*'(\w+)'", source)}
+    """The commands a Lua script of the store can run (redis.call('NAME', ...)), with the
+    preludes it is loaded with (the hash chain's XADD is in one)."""
+    text = script_source(script)
+    return {name.lower() for name in re.findall(r"redis\.p?call\(\s*'(\w+)'", text)}
 
 
 @dataclass

@@ -18,6 +18,8 @@ everything (its memory grows, and `jackpot_archive_*` metrics show how far behin
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
 import queue
 import threading
 import time
@@ -27,14 +29,24 @@ from typing import Any, TypeVar
 
 from redis import Redis
 
-from jackpot.archive.store import HOUSE, Archive, ArchivedEntry, ArchivedRound, pool_journal
-from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk
+from jackpot.archive.store import (
+    HOUSE,
+    Archive,
+    ArchiveUnavailableError,
+    entry_row,
+    pool_journal,
+)
+from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk, flat_hash
 from jackpot.store.keys import Keys
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 BATCH = 10_000  # entries per transaction: a commit (an fsync) per batch
+# A run archives the journals whose backlogs are at least this long in processes of their
+# own, side by side (a catch-up after an outage, or a busy floor on a many-core machine);
+# shorter ones, in the run's own process.
+PARALLEL_BACKLOG = 2 * BATCH
 # A run renews its lock after every batch (seconds each): a killed run holds the others up
 # for at most this long.
 LOCK_SECONDS = 60
@@ -81,6 +93,25 @@ class ArchiveRun:
 
 
 @dataclass(frozen=True, slots=True)
+class Apart:
+    """What a child process archiving one journal reported."""
+
+    journal: str
+    outcome: tuple[Any, ...]  # ("ok", archived, rounds, tip) | ("chain", problems) | (kind, why)
+
+    def result(self) -> tuple[int, int, int]:
+        kind, *rest = self.outcome
+        if kind == "ok":
+            archived, rounds, tip = rest
+            return int(archived), int(rounds), int(tip)
+        if kind == "chain":
+            raise ArchiveChainError(list(rest[0]))
+        if kind == "unavailable":
+            raise ArchiveUnavailableError(str(rest[0]))
+        raise RuntimeError(f"archiving {self.journal} failed: {rest[0]}")
+
+
+@dataclass(frozen=True, slots=True)
 class JournalStatus:
     unarchived: int  # entries in Redis after the last archived one
     in_redis: int  # entries Redis holds (the retention window's tail and the unarchived)
@@ -104,6 +135,7 @@ class Archiver:
         skew_seconds: int,
         clock: Callable[[], int],
         batch: int = BATCH,
+        parallel_backlog: int | None = PARALLEL_BACKLOG,
     ) -> None:
         self._r = client
         self._k = keys
@@ -116,6 +148,9 @@ class Archiver:
         self._keep_ms = (retention_seconds + skew_seconds) * 1000
         self._clock = clock
         self._batch = batch
+        # None: never in processes of their own (nor on a system without fork)
+        fork = "fork" in multiprocessing.get_all_start_methods()
+        self._parallel_backlog = parallel_backlog if fork else None
         self._lock: Any = None
         # reads of whole batches: XRANGE's reply kept as the flat list Redis sends (redis-py
         # would build a dict per entry), and the batch's round records in one script call
@@ -172,9 +207,14 @@ class Archiver:
     def _run(self, trim: bool) -> ArchiveRun:
         run = ArchiveRun()
         started = self._clock()
-        for journal, stream in self.streams():
+        streams = self.streams()
+        done = self._archive_apart(streams)
+        for journal, stream in streams:
             try:
-                archived, rounds, tip = self._archive_journal(journal, stream)
+                if journal in done:
+                    archived, rounds, tip = done[journal].result()
+                else:
+                    archived, rounds, tip = self._archive_journal(journal, stream)
             except ArchiveChainError as exc:
                 run.problems += [str(p) for p in exc.problems]
                 log.error("archive stopped for %s: %s", journal, exc)
@@ -191,6 +231,72 @@ class Archiver:
         self._r.hset(self._k.archive_status, mapping=status)
         return run
 
+    def _archive_apart(self, streams: list[tuple[str, str]]) -> dict[str, Apart]:
+        """Archive the journals with long backlogs at once, each in a forked process of its
+        own (the work is Python's, one core per process); wait for all of them.
+
+        Each child archives its journal exactly as the run would (its own batches, each one
+        transaction), so a killed child, like a killed run, leaves no gap and no duplicate.
+        Trimming stays in this process, after every child has finished.
+        """
+        if self._parallel_backlog is None:
+            return {}
+        backlog = self.status().journals
+        long = [
+            (journal, stream)
+            for journal, stream in streams
+            if journal in backlog and backlog[journal].unarchived >= self._parallel_backlog
+        ]
+        if len(long) < 2:
+            return {}
+        self._archive.ensure()  # migrated once, here, not by children racing each other
+        # No database connection may cross the fork: a child closing an inherited SQLite
+        # connection could checkpoint and remove the WAL under this process. The pool is
+        # emptied here (it reconnects when next used) and each child opens its own.
+        self._archive.engine.dispose()
+        context = multiprocessing.get_context("fork")
+        children = []
+        for journal, stream in long:
+            receive, send = context.Pipe(duplex=False)
+            child = context.Process(
+                target=self._archive_child,
+                args=(journal, stream, send),
+                name=f"archive {journal}",
+                daemon=True,
+            )
+            child.start()
+            send.close()
+            children.append((journal, child, receive))
+        done = {}
+        for journal, child, receive in children:
+            try:
+                outcome = receive.recv()
+            except EOFError:
+                outcome = ("error", f"the process archiving {journal} died")
+            finally:
+                receive.close()
+                child.join()
+            done[journal] = Apart(journal, outcome)
+        return done
+
+    def _archive_child(self, journal: str, stream: str, send: Any) -> None:
+        """In a forked child: archive one journal with connections of its own, report back."""
+        self._archive.engine.dispose(close=False)  # (empty: the parent emptied it)
+        self._r.connection_pool.reset()  # the parent's sockets stay the parent's
+        try:
+            outcome: tuple[Any, ...] = ("ok", *self._archive_journal(journal, stream))
+        except ArchiveChainError as exc:
+            outcome = ("chain", exc.problems)
+        except ArchiveUnavailableError as exc:
+            outcome = ("unavailable", str(exc))
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
+            outcome = ("error", f"{type(exc).__name__}: {exc}")
+        try:
+            send.send(outcome)
+        finally:
+            send.close()
+            os._exit(0)  # no atexit handlers, no flushing of the parent's buffers
+
     def _hold(self) -> None:
         """Keep the run's lock for another LOCK_SECONDS: a long catch-up stays the only run
         (a lock lost meanwhile raises LockNotOwnedError and stops this run, never two)."""
@@ -202,10 +308,10 @@ class Archiver:
         # the next batch is read from Redis and checked while this one is written
         for batch, found, problems in prefetched(self._read(journal, stream, seq, head)):
             if batch:
-                self._archive.append(batch, found)
+                self._archive.append_rows(batch, found)
                 self._hold()
                 archived, rounds_archived = archived + len(batch), rounds_archived + len(found)
-                seq = batch[-1].entry.seq
+                seq = batch[-1][1]
             if problems:
                 self._r.hset(self._k.archive_status, f"seq:{journal}", seq)
                 raise ArchiveChainError(problems)
@@ -213,36 +319,40 @@ class Archiver:
 
     def _read(
         self, journal: str, stream: str, seq: int, head: str
-    ) -> Iterator[tuple[list[ArchivedEntry], list[ArchivedRound], list[ChainBreak]]]:
-        """Batches of the entries after `seq`, chain-checked, with their rounds; a break ends
-        them with the sound entries before it (what comes before a break is kept)."""
+    ) -> Iterator[tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[ChainBreak]]]:
+        """Batches of rows of the entries after `seq`, chain-checked, with their rounds' rows;
+        a break ends them with the sound entries before it (what comes before it is kept)."""
         walk = ChainWalk(journal, seq, head)
+        house = journal == HOUSE
         while True:
             rows = self._raw.xrange(stream, min=f"{seq + 1}-0", max="+", count=self._batch)
             if not rows:
                 return
-            entries = [ChainedEntry.from_flat(entry_id, flat) for entry_id, flat in rows]
-            walk.feed(entries)
+            # rows straight from the reply: the archiver handles every entry ever written
+            entry_rows: list[tuple[Any, ...]] = []
+            played: list[tuple[int, dict[str, str]]] = []
+            for entry_id, flat in rows:
+                seq, prev, names, hash_ = _unpack(entry_id, flat)
+                walk.step(seq, prev, hash_)
+                if walk.breaks:
+                    continue  # walked on only to report every break of the batch
+                entry_rows.append(entry_row(journal, seq, prev, hash_, names))
+                if house and names.get("type") == "round":
+                    played.append((seq, names))
             problems = walk.problems()
-            if problems:
-                first = min(p.seq for p in problems)
-                entries = [e for e in entries if e.seq < first]
-            batch = [ArchivedEntry(journal, e, e.hash) for e in entries]
-            yield batch, self._rounds(batch) if journal == HOUSE else [], problems
-            if problems:
+            yield entry_rows, self._rounds(played), problems
+            if problems or not entry_rows:
                 return
-            seq = batch[-1].entry.seq
+            seq = entry_rows[-1][1]
 
-    def _rounds(self, batch: list[ArchivedEntry]) -> list[ArchivedRound]:
-        wanted = [e for e in batch if e.entry.get("type") == "round"]
-        if not wanted:
+    def _rounds(self, played: list[tuple[int, dict[str, str]]]) -> list[tuple[Any, ...]]:
+        """The rounds rows (ROUND_COLUMNS) of the house journal's round entries."""
+        if not played:
             return []
-        keys = [
-            self._k.round(e.entry.get("table") or "", e.entry.get("round") or "") for e in wanted
-        ]
+        keys = [self._k.round(e.get("table") or "", e.get("round") or "") for _, e in played]
         out = []
-        for e, record in zip(wanted, self._records(keys=keys), strict=True):
-            table, round_id = e.entry.get("table") or "", e.entry.get("round") or ""
+        for (seq, e), record in zip(played, self._records(keys=keys), strict=True):
+            table, round_id = e.get("table") or "", e.get("round") or ""
             digest, static, dynamic, ts, who = record
             if digest is None:
                 # trimming deletes a record only after it is archived: this one was removed by
@@ -250,15 +360,15 @@ class Archiver:
                 log.error("round %s/%s has no stored result in Redis", table, round_id)
                 digest, static, dynamic = "", "null", "null"
             out.append(
-                ArchivedRound(
+                (
                     table,
                     round_id,
                     digest,
                     static or "null",
                     dynamic or "null",
-                    int(ts or e.ts),
-                    who or e.entry.get("who") or "",
-                    e.entry.seq,
+                    int(ts or e.get("ts") or 0),
+                    who or e.get("who") or "",
+                    seq,
                 )
             )
         return out
@@ -333,6 +443,17 @@ def prefetched(items: Iterator[T], depth: int = 1) -> Iterator[T]:
     finally:
         stop.set()
         thread.join()
+
+
+def _unpack(entry_id: str, flat: list[str]) -> tuple[int, str, dict[str, str], str]:
+    """(seq, prev, fields by name, hash) of an entry as XRANGE sends it."""
+    seq = int(entry_id.partition("-")[0])
+    if flat and flat[0] == "prev":
+        prev, rest = flat[1], flat[2:]
+    else:  # written by hand, or before journals were chained
+        entry = ChainedEntry.from_flat(entry_id, flat)
+        prev, rest = entry.prev, [text for pair in entry.fields for text in pair]
+    return seq, prev, dict(zip(rest[::2], rest[1::2], strict=True)), flat_hash(prev, seq, rest)
 
 
 def _opt_int(value: str | None) -> int | None:

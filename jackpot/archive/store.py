@@ -45,17 +45,25 @@ class ArchivedEntry:
     def row(self) -> tuple[Any, ...]:
         """The journal_entries row, in ENTRY_COLUMNS order."""
         e = self.entry
-        return (
-            self.journal,
-            e.seq,
-            self.ts,
-            e.get("type") or "",
-            e.get("table"),
-            e.get("round"),
-            e.prev,
-            self.hash,
-            jsonio.dumps(dict(e.fields)).decode(),
-        )
+        return entry_row(self.journal, e.seq, e.prev, self.hash, e.by_name())
+
+
+def entry_row(
+    journal: str, seq: int, prev: str, hash_: str, names: dict[str, str]
+) -> tuple[Any, ...]:
+    """A journal_entries row, in ENTRY_COLUMNS order, from an entry's fields by name."""
+    get = names.get
+    return (
+        journal,
+        seq,
+        int(get("ts") or 0),
+        get("type") or "",
+        get("table"),
+        get("round"),
+        prev,
+        hash_,
+        jsonio.dumps(names).decode(),
+    )
 
 
 ENTRY_COLUMNS = ("journal", "seq", "ts", "type", "table_id", "round_id", "prev", "hash", "fields")
@@ -72,6 +80,19 @@ class ArchivedRound:
     ts: int
     who: str
     house_seq: int
+
+    def row(self) -> tuple[Any, ...]:
+        """The rounds row, in ROUND_COLUMNS order."""
+        return (
+            self.table,
+            self.round,
+            self.digest,
+            self.static,
+            self.dynamic,
+            self.ts,
+            self.who,
+            self.house_seq,
+        )
 
 
 class Archive:
@@ -124,14 +145,15 @@ class Archive:
         self, entries: Sequence[ArchivedEntry], archived_rounds: Sequence[ArchivedRound]
     ) -> None:
         """Insert entries and rounds in one transaction: all of them or none."""
+        self.append_rows([e.row() for e in entries], [r.row() for r in archived_rounds])
+
+    def append_rows(
+        self, entry_rows: Sequence[tuple[Any, ...]], round_rows: Sequence[tuple[Any, ...]]
+    ) -> None:
+        """append() of rows already in ENTRY_COLUMNS and ROUND_COLUMNS order."""
         self.ensure()
         try:
             with self.engine.begin() as connection:
-                round_rows = [
-                    (r.table, r.round, r.digest, r.static, r.dynamic, r.ts, r.who, r.house_seq)
-                    for r in archived_rounds
-                ]
-                entry_rows = [e.row() for e in entries]
                 if self.dialect == "postgresql":
                     # COPY: PostgreSQL's bulk load, an order faster than row by row
                     raw = connection.connection.driver_connection

@@ -10,35 +10,47 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 GENESIS = ""
 
 
 def entry_hash(prev: str, seq: int, fields: Sequence[tuple[str, str]]) -> str:
     """The hash of one entry from its raw (text) fields in stored order, `prev` left out."""
-    parts = [f"{len(text)}:{text}" for pair in fields for text in pair]
-    joined = "\n".join([prev, str(seq), *parts])
+    return flat_hash(prev, seq, [text for pair in fields for text in pair])
+
+
+def flat_hash(prev: str, seq: int, flat: Sequence[str]) -> str:
+    """entry_hash of the fields as Redis sends them: [name, value, name, value, ...]."""
+    joined = "\n".join([prev, str(seq), *[f"{len(text)}:{text}" for text in flat]])
     if not joined.isascii():
         # lengths in bytes, as Lua's # counts them
-        parts = [f"{len(text.encode())}:{text}" for pair in fields for text in pair]
-        joined = "\n".join([prev, str(seq), *parts])
+        joined = "\n".join([prev, str(seq), *[f"{len(text.encode())}:{text}" for text in flat]])
     return hashlib.sha1(joined.encode(), usedforsecurity=False).hexdigest()
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ChainedEntry:
-    """One journal entry as stored: its seq, its prev, and its other fields in order."""
+    """One journal entry as stored: its seq, its prev, and its other fields in order.
+
+    Treat it as immutable: its hash and its by-name view are computed once, when first
+    asked for (the archiver makes tens of thousands a second, so this is a slotted class
+    with its caches in plain slots rather than a frozen dataclass with cached properties).
+    """
 
     seq: int
     prev: str
     fields: tuple[tuple[str, str], ...]
+    _hash: str | None = field(default=None, compare=False, repr=False)
+    _names: dict[str, str] | None = field(default=None, compare=False, repr=False)
 
-    @cached_property
+    @property
     def hash(self) -> str:
         """Computed once per entry (a walk and the archive both want it)."""
-        return entry_hash(self.prev, self.seq, self.fields)
+        found = self._hash
+        if found is None:
+            found = self._hash = entry_hash(self.prev, self.seq, self.fields)
+        return found
 
     @classmethod
     def from_stream(cls, entry_id: str, fields: dict[str, str]) -> ChainedEntry:
@@ -59,12 +71,15 @@ class ChainedEntry:
         found = dict(pairs).get("prev", GENESIS)
         return cls(seq, found, tuple(p for p in pairs if p[0] != "prev"))
 
-    @cached_property
-    def _by_name(self) -> dict[str, str]:
-        return dict(self.fields)
+    def by_name(self) -> dict[str, str]:
+        """The fields as a dict (the same object every time: do not change it)."""
+        names = self._names
+        if names is None:
+            names = self._names = dict(self.fields)
+        return names
 
     def get(self, name: str) -> str | None:
-        return self._by_name.get(name)
+        return self.by_name().get(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,32 +107,32 @@ class ChainWalk:
     seq: int = 0
     head: str = GENESIS
     checked: int = 0
-    breaks: list[ChainBreak] | None = None
+    breaks: list[ChainBreak] = field(default_factory=list)
 
     def feed(self, entries: Iterable[ChainedEntry]) -> None:
-        if self.breaks is None:
-            self.breaks = []
         for entry in entries:
-            if entry.seq != self.seq + 1:
-                kind = "missing" if entry.seq > self.seq + 1 else "repeated or out of order"
-                self.breaks.append(
-                    ChainBreak(
-                        self.journal,
-                        entry.seq,
-                        f"seq {kind}: expected {self.seq + 1} after {self.seq}",
-                    )
+            self.step(entry.seq, entry.prev, entry.hash)
+
+    def step(self, seq: int, prev: str, hash_: str) -> None:
+        """One entry, by its seq, its prev and its own (computed) hash."""
+        if seq != self.seq + 1:
+            kind = "missing" if seq > self.seq + 1 else "repeated or out of order"
+            self.breaks.append(
+                ChainBreak(
+                    self.journal, seq, f"seq {kind}: expected {self.seq + 1} after {self.seq}"
                 )
-            if entry.prev != self.head:
-                self.breaks.append(
-                    ChainBreak(
-                        self.journal,
-                        entry.seq,
-                        "prev does not match the hash of the entry before it "
-                        "(that entry, or this one's prev, was edited, deleted or inserted)",
-                    )
+            )
+        if prev != self.head:
+            self.breaks.append(
+                ChainBreak(
+                    self.journal,
+                    seq,
+                    "prev does not match the hash of the entry before it "
+                    "(that entry, or this one's prev, was edited, deleted or inserted)",
                 )
-            self.seq, self.head = entry.seq, entry.hash
-            self.checked += 1
+            )
+        self.seq, self.head = seq, hash_
+        self.checked += 1
 
     def problems(self) -> list[ChainBreak]:
-        return list(self.breaks or [])
+        return list(self.breaks)

@@ -27,7 +27,8 @@ CLOCKED = frozenset(
 CHAINED = CLOCKED | {"settle_round"}
 
 
-def _source(name: str) -> str:
+def source(name: str) -> str:
+    """A script's text as it is loaded: its preludes (clock, chain), then its own."""
     prelude = [
         _read(part) for part, uses in (("clock", CLOCKED), ("chain", CHAINED)) if name in uses
     ]
@@ -99,5 +100,5 @@ class Scripts:
 
     @classmethod
     def register(cls, client: Redis) -> Scripts:
-        scripts = {name: client.register_script(_source(name)) for name in cls.__slots__}
+        scripts = {name: client.register_script(source(name)) for name in cls.__slots__}
         return cls(**{**scripts, "settle_round": HotScript(client, scripts["settle_round"])})

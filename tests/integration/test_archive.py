@@ -4,6 +4,8 @@ a run cut short leaves no gap and no duplicate, and a broken chain is never trim
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -115,7 +117,7 @@ def test_a_run_cut_short_leaves_no_gap_and_no_duplicate(
     deal(w, 25)
     archiver = with_batch(w, 4)
     archive = w.services.archive
-    real_append = archive.append
+    real_append = archive.append_rows
     calls = 0
 
     def dies_on_the_third(*args: Any, **kwargs: Any) -> None:
@@ -125,10 +127,10 @@ def test_a_run_cut_short_leaves_no_gap_and_no_duplicate(
             raise KeyboardInterrupt("the archiver was killed")
         real_append(*args, **kwargs)
 
-    monkeypatch.setattr(archive, "append", dies_on_the_third)
+    monkeypatch.setattr(archive, "append_rows", dies_on_the_third)
     with pytest.raises(KeyboardInterrupt):
         archiver.run()
-    monkeypatch.setattr(archive, "append", real_append)
+    monkeypatch.setattr(archive, "append_rows", real_append)
     assert archive.tip(HOUSE)[0] == 8, "two whole batches of four, nothing of the third"
     assert stream_lengths(w)["house"] > 0, "nothing trimmed by the cut run"
 
@@ -158,6 +160,81 @@ def test_a_broken_chain_is_neither_archived_past_nor_trimmed(world: World) -> No
     status = w.services.archiver.status()
     assert status.last_problems >= 1 and status.last_success is None
     assert status.journals[pool_journal("main")].unarchived == len(ids) - 3
+
+
+def test_long_backlogs_are_archived_side_by_side_in_processes_of_their_own(
+    world: World,
+) -> None:
+    w = world
+    rounds = deal(w, 25)
+    a = w.services.archiver
+    archiver = Archiver(
+        a._r, a._k, a._archive, RETENTION, SKEW, w.clock, batch=4, parallel_backlog=8
+    )
+    real = archiver._archive_child
+
+    def child(*args: Any) -> None:
+        w.redis.rpush("test:archiving", f"{args[0]} {os.getpid()}")  # runs in the child
+        real(*args)
+
+    archiver._archive_child = child  # type: ignore[method-assign]
+    run = archiver.run()
+    assert not run.problems
+    assert run.rounds == 25 and set(run.archived) == {HOUSE, pool_journal("main")}
+    apart = dict(item.split() for item in w.redis.lrange("test:archiving", 0, -1))
+    assert set(apart) == {HOUSE, pool_journal("main")}
+    assert len(set(apart.values()) | {str(os.getpid())}) == 3, "two processes of their own"
+    archive = w.services.archive
+    for journal in (HOUSE, pool_journal("main")):
+        seqs = [e.seq for e, _ in archive.walk(journal)]
+        assert seqs == list(range(1, len(seqs) + 1)), journal
+        assert len(seqs) == run.archived[journal]
+    assert sum(1 for _ in archive.rounds_between(0, 2**62)) == 25
+    assert archiver.run().archived == {HOUSE: 0, pool_journal("main"): 0}
+    w.clock.pass_window()
+    archiver.run()
+    assert stream_lengths(w) == {"house": 0, "main": 0} and round_records(w) == 0
+    body, answer = rounds[0]
+    assert w.api.report(body).get_json() == {**answer, "replayed": True}
+
+
+def test_a_killed_archiving_process_loses_nothing(world: World) -> None:
+    w = world
+    deal(w, 25)
+    a = w.services.archiver
+    archiver = Archiver(
+        a._r, a._k, a._archive, RETENTION, SKEW, w.clock, batch=4, parallel_backlog=8
+    )
+    real = archiver._archive_child
+
+    def dies_after_two_batches(journal: str, stream: str, send: Any) -> None:
+        if journal == HOUSE:
+            appended = 0
+            append = archiver._archive.append_rows
+
+            def append_then_die(*args: Any) -> None:
+                nonlocal appended
+                append(*args)
+                appended += 1
+                if appended == 2:
+                    os.kill(os.getpid(), signal.SIGKILL)
+
+            archiver._archive.append_rows = append_then_die  # type: ignore[method-assign]
+        real(journal, stream, send)
+
+    archiver._archive_child = dies_after_two_batches  # type: ignore[method-assign]
+    w.clock.pass_window()
+    with pytest.raises(RuntimeError, match="died"):
+        archiver.run()
+    archive = w.services.archive
+    assert archive.tip(HOUSE)[0] == 8, "two whole batches of four, nothing of the third"
+    assert stream_lengths(w)["house"] > 0, "nothing trimmed by the cut run"
+    again = with_batch(w, 4).run()
+    assert not again.problems
+    for journal in (HOUSE, pool_journal("main")):
+        seqs = [e.seq for e, _ in archive.walk(journal)]
+        assert seqs == list(range(1, len(seqs) + 1)), journal
+    assert stream_lengths(w) == {"house": 0, "main": 0} and round_records(w) == 0
 
 
 def with_batch(w: World, batch: int) -> Archiver:

@@ -206,16 +206,16 @@ def test_an_archive_refusing_writes_trims_nothing(world: World, archive_url: str
     w.services.archive.ensure()
     before = in_redis(w)
     w.clock.pass_window()
-    real = w.services.archive.append
+    real = w.services.archive.append_rows
 
     def full(*args: Any, **kwargs: Any) -> None:
         raise ArchiveUnavailableError("archive write failed: could not extend file: No space")
 
-    w.services.archive.append = full  # type: ignore[method-assign]
+    w.services.archive.append_rows = full  # type: ignore[method-assign]
     with pytest.raises(ArchiveUnavailableError):
         w.services.archiver.run()
     assert in_redis(w) == before, "nothing trimmed that the archive did not commit"
-    w.services.archive.append = real  # type: ignore[method-assign]
+    w.services.archive.append_rows = real  # type: ignore[method-assign]
     w.services.archiver.run()
     assert in_redis(w) == {"house": 0, "main": 0, "rounds": 0}
     whole(w)
@@ -257,7 +257,7 @@ def test_a_redis_restart_during_archiving_loses_nothing(
     deal(w, 30)
     a = w.services.archiver
     archiver = Archiver(a._r, a._k, a._archive, 60, 5, w.clock, batch=8)
-    real = w.services.archive.append
+    real = w.services.archive.append_rows
     calls = 0
 
     def restart_redis_after_the_second(*args: Any, **kwargs: Any) -> None:
@@ -268,13 +268,13 @@ def test_a_redis_restart_during_archiving_loses_nothing(
             redis_server.kill()
             redis_server.start()
 
-    monkeypatch.setattr(w.services.archive, "append", restart_redis_after_the_second)
+    monkeypatch.setattr(w.services.archive, "append_rows", restart_redis_after_the_second)
     w.clock.pass_window()
     try:
         archiver.run()
     except (redis_lib.RedisError, OSError):
         pass  # the run may stop where Redis went away; the next one resumes
-    monkeypatch.setattr(w.services.archive, "append", real)
+    monkeypatch.setattr(w.services.archive, "append_rows", real)
     w.redis.delete(a._k.archive_lock)  # the interrupted run's lock, as if it had expired
     archiver.run()
     assert in_redis(w) == {"house": 0, "main": 0, "rounds": 0}
