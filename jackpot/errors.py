@@ -9,6 +9,7 @@ JackpotError
 ├── ConflictError                                       409  clashes with stored state
 │   ├── RoundConflictError(table, round_id)                  the round id has another body
 │   ├── TableDisabledError(table)                            a disabled table reports a round
+│   ├── ProgressiveClosedError(pool, state)                  side wagers for a closed link
 │   ├── LinkedTableError(table, other, pool, difference)     linked tables play one game
 │   ├── UnlinkedPoolError(pool)                              no table feeds the pool
 │   ├── CapBelowValueError(value)                            a cap under the current meter
@@ -110,6 +111,25 @@ class TableDisabledError(ConflictError):
     def __init__(self, table: str) -> None:
         super().__init__(f"table {table!r} is disabled: its rounds are refused")
         self.field = "table"
+
+
+class ProgressiveClosedError(ConflictError):
+    """A round carries side wagers for a pool whose link is not running: nothing is settled.
+
+    The table adapter quarantines such a report for an operator: the table took side bets
+    the link was not accepting (the heartbeat had said so), and what happens to them (void
+    and return them, or resend once the link runs again) is the floor's decision."""
+
+    code = "progressive_closed"
+
+    def __init__(self, pool: str, state: str) -> None:
+        super().__init__(
+            f"the progressive of pool {pool!r} is {state}: its side bet is closed and rounds "
+            "carrying side wagers for it are refused"
+        )
+        self.field = "spots"
+        self.pool = pool
+        self.state = state
 
 
 class LinkedTableError(ConflictError):

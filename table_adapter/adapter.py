@@ -28,8 +28,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
-from table_adapter.answers import IN_FUTURE, RoundAnswer
+from table_adapter.answers import IN_FUTURE, PROGRESSIVE_CLOSED, RoundAnswer
 from table_adapter.backoff import Backoff
 from table_adapter.bets import Bet
 from table_adapter.client import ControllerClient, Delivery, Verdict
@@ -122,6 +123,10 @@ class Adapter:
         self._pending = journal.counts(name).pending
         self._acked = self._replayed = self._rejected = self._quarantined = self._retries = 0
         self._clock_fault: str | None = None  # a report was answered in_future
+        # the controller closed the progressive (an operator suspended a pool's link): a
+        # report was answered progressive_closed, or a heartbeat said the side bet is closed
+        self._link_closed: str | None = None
+        self._last_link_check = float("-inf")
         self._failures = 0
         self._down_since: float | None = None
         self._held: Delivery | None = None
@@ -346,6 +351,14 @@ class Adapter:
             elif state is State.ACKED and self._clock_fault is not None:
                 log.warning("%s: the controller takes the table's dealt_at again", self.name)
                 self._clock_fault = None
+            if (
+                state is State.QUARANTINED
+                and delivery.error
+                and delivery.error.code == PROGRESSIVE_CLOSED
+            ):
+                # closed until a heartbeat says the link runs again (asked every heartbeat
+                # interval meanwhile, however busy the table is)
+                self._link_closed = delivery.error.message
             self._contact(now)
             self._cond.notify_all()
         if state is State.QUARANTINED:
@@ -373,16 +386,21 @@ class Adapter:
     def _heartbeat_if_due(self, now: float) -> float:
         with self._cond:
             due = self._last_contact + self.settings.heartbeat_seconds
+            if self._link_closed is not None:
+                # while the controller has the progressive closed, ask every interval
+                due = min(due, self._last_link_check + self.settings.heartbeat_seconds)
         if now < due:
             return due - now
         delivery = self.client.heartbeat(self.name)
         if delivery.verdict is Verdict.RETRY:
             return self._retry_later(now, delivery, None)
         with self._cond:
+            self._last_link_check = now
             if delivery.verdict is Verdict.ACKED:
                 if self._pending == 0:
                     self._contact(now)
                 self._last_contact = now
+                self._link_from_heartbeat(delivery.text)
             else:
                 if self._held is None:
                     log.error("%s: heartbeat refused (%s)", self.name, delivery.reason)
@@ -392,6 +410,29 @@ class Adapter:
             self._update_side_bets(now)
             self._cond.notify_all()
         return self.settings.heartbeat_seconds
+
+    def _link_from_heartbeat(self, text: str) -> None:
+        """Follow the heartbeat's `side_bet_open` (the lock is held); an answer without it
+        (an older controller) changes nothing."""
+        try:
+            answer = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(answer, dict) or not isinstance(answer.get("side_bet_open"), bool):
+            return
+        if not answer["side_bet_open"]:
+            found = answer.get("pools")
+            pools: dict[Any, Any] = found if isinstance(found, dict) else {}
+            closed = sorted(str(p) for p, state in pools.items() if state != "running")
+            if self._link_closed is None:
+                self._link_closed = (
+                    f"the controller has the progressive closed (pool {', '.join(closed)})"
+                    if closed
+                    else "the controller has the table's progressive closed"
+                )
+        elif self._link_closed is not None:
+            log.warning("%s: the controller opened the progressive again", self.name)
+            self._link_closed = None
 
     def _retry_later(self, now: float, delivery: Delivery, round_id: str | None) -> float:
         with self._cond:
@@ -459,12 +500,15 @@ class Adapter:
         down = self._down_since is not None and now - self._down_since >= (
             self.settings.grace_seconds
         )
-        if self._side_open and (down or self._held is not None or self._clock_fault is not None):
+        faults = self._held is not None or self._clock_fault is not None
+        if self._side_open and (down or faults or self._link_closed is not None):
             self._side_open = False
             if self._held is not None:
                 why = "table held"
             elif self._clock_fault is not None:
                 why = "the table's clock is ahead of the controller's"
+            elif self._link_closed is not None:
+                why = self._link_closed
             else:
                 why = "controller unreachable"
             log.warning("%s: progressive side bet CLOSED (%s)", self.name, why)
@@ -473,6 +517,7 @@ class Adapter:
             and self._held is None
             and self._down_since is None
             and self._clock_fault is None
+            and self._link_closed is None
             and self._pending == 0
         ):
             self._side_open = True

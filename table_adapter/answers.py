@@ -75,12 +75,18 @@ class ErrorAnswer:
 #   the clocks agree (the stamp cannot be redone: a resend must repeat its body exactly, or
 #   it is a 409 round_conflict), so an operator fixes the clock and requeues it. It is not a
 #   retry either: a clock that is hours off would be resent in a loop for hours.
+# 409 progressive_closed: the round carries side wagers for a pool whose link an operator
+#   suspended. The controller settles nothing of it; the floor decides whether its side bets
+#   are returned to the players or the report is requeued once the link runs again.
 ROUND_EXPIRED = "round_expired"
 IN_FUTURE = "in_future"
+PROGRESSIVE_CLOSED = "progressive_closed"
 QUARANTINE_REASONS = {
     (422, ROUND_EXPIRED): "dealt before the controller's retention window; needs an operator",
     (400, IN_FUTURE): "dealt_at is ahead of the controller's clock: fix the table's clock, "
     "then requeue it; needs an operator",
+    (409, PROGRESSIVE_CLOSED): "the progressive was closed (its link suspended) when the round "
+    "came in: return its side bets, or requeue it once the link runs; needs an operator",
 }
 
 

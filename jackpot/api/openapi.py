@@ -21,7 +21,9 @@ from jackpot.domain.requests import (
     DISPUTE_REQUEST,
     GAME_CHANGE_REQUEST,
     RECONCILE_REQUEST,
+    RESUME_REQUEST,
     ROUND_REPORT,
+    SUSPEND_REQUEST,
 )
 
 ID = Identifier().schema()
@@ -56,6 +58,10 @@ SCHEMAS: dict[str, Any] = {
             "rate_bp": {"type": "integer"},
             "reserve_rate_bp": {"type": "integer"},
             "policy": {"enum": ["sequential", "split"]},
+            "state": {
+                "enum": ["running", "suspended"],
+                "description": "suspended: every linked table's side bet is closed",
+            },
             "hits": {"type": "integer"},
             "last_hits": {"type": "array", "items": {"type": "object"}},
         },
@@ -108,6 +114,8 @@ SCHEMAS: dict[str, Any] = {
     },
     "ReconcileRequest": RECONCILE_REQUEST.schema(),
     "Adjustment": ADJUSTMENT_REQUEST.schema(),
+    "Suspend": SUSPEND_REQUEST.schema(),
+    "Resume": RESUME_REQUEST.schema(),
     "PayoutConfirm": CONFIRM_REQUEST.schema(),
     "PayoutDispute": DISPUTE_REQUEST.schema(),
     "GameChange": GAME_CHANGE_REQUEST.schema(),
@@ -234,6 +242,23 @@ def document() -> dict[str, Any]:
                 params=pool,
             ),
         },
+        "/v1/pools/{pool}/suspend": {
+            "post": _op(
+                "close the side bet on every linked table (body: {reason}); journaled",
+                ["operator"],
+                body="Suspend",
+                params=pool,
+            ),
+        },
+        "/v1/pools/{pool}/resume": {
+            "post": _op(
+                "open the side bet again (body optional: {reason}); journaled",
+                ["operator"],
+                body="Resume",
+                params=pool,
+                body_required=False,
+            ),
+        },
         "/v1/pools/{pool}/game": {
             "get": _op(
                 "the game the pool's linked group plays: its tables, deck count and paytable",
@@ -256,7 +281,12 @@ def document() -> dict[str, Any]:
             "put": _op("create or update a table", ["operator"], body="TableConfig", params=table),
         },
         "/v1/tables/{table}/heartbeat": {
-            "post": _op("liveness of the table", ["table"], params=table),
+            "post": _op(
+                "liveness of the table; answers its pools' link states and whether its side "
+                "bet is open",
+                ["table"],
+                params=table,
+            ),
         },
         "/v1/rounds": {
             "post": _op("report a finished round", ["table"], _ref("RoundResult"), "RoundReport"),

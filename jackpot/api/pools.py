@@ -7,10 +7,12 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from jackpot.api.auth import current_key, require, services
-from jackpot.api.body import json_body
+from jackpot.api.body import json_body, request_body
 from jackpot.domain.auth import Role
-from jackpot.domain.meter import PoolState
+from jackpot.domain.meter import LinkState, PoolState
+from jackpot.domain.requests import RESUME_REQUEST, SUSPEND_REQUEST
 from jackpot.domain.validate import parse_identifier
+from jackpot.errors import ValidationError
 
 bp = Blueprint("pools", __name__, url_prefix="/v1/pools")
 
@@ -26,6 +28,7 @@ def public(state: PoolState, hits: list[dict[str, Any]] | None = None) -> dict[s
         "rate_bp": cfg.rate_bp,
         "reserve_rate_bp": cfg.reserve_rate_bp,
         "policy": cfg.policy.value,
+        "state": state.link.value,
         "hits": state.hits,
     }
     if hits is not None:
@@ -86,6 +89,31 @@ def get_meters(pool: str) -> Response:
 def adjust(pool: str) -> Response:
     parse_identifier(pool, "pool")
     return jsonify(services().pools.adjust(pool, json_body(), current_key().who).to_json())
+
+
+@bp.post("/<pool>/suspend")
+@require(Role.OPERATOR)
+def suspend(pool: str) -> Response:
+    """Close the side bet on every table linked to the pool (journaled, with the reason)."""
+    parse_identifier(pool, "pool")
+    if not request_body():
+        raise ValidationError("reason", "a suspension names its reason", "missing")
+    reason = str(SUSPEND_REQUEST.check(json_body())["reason"])
+    return _link(pool, LinkState.SUSPENDED, reason)
+
+
+@bp.post("/<pool>/resume")
+@require(Role.OPERATOR)
+def resume(pool: str) -> Response:
+    """Open the side bet again (body optional: {reason})."""
+    parse_identifier(pool, "pool")
+    reason = str(RESUME_REQUEST.check(json_body()).get("reason", "")) if request_body() else ""
+    return _link(pool, LinkState.RUNNING, reason)
+
+
+def _link(pool: str, state: LinkState, reason: str) -> Response:
+    changed, now = services().pools.set_link(pool, state, reason, current_key().who)
+    return jsonify({**meters(now), "changed": changed})
 
 
 @bp.get("/<pool>/game")

@@ -52,4 +52,15 @@ def put_table(table: str) -> tuple[Response, int]:
 def heartbeat(table: str) -> Response:
     parse_identifier(table, "table")
     record = services().tables.heartbeat(table, current_key())
-    return jsonify({"table": table, "enabled": record.config.enabled, "online": True})
+    # the link state of each pool the table feeds: its side bet is open only while all run
+    links = {p: services().pools.get(p).link.value for p in record.config.pools}
+    return jsonify(
+        {
+            "table": table,
+            "enabled": record.config.enabled,
+            "online": True,
+            "pools": links,
+            "side_bet_open": record.config.enabled
+            and all(state == "running" for state in links.values()),
+        }
+    )

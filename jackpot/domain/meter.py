@@ -7,11 +7,20 @@ arithmetic in Python, the executable statement of the rules that tests hold the 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from jackpot.domain.config import Policy, PoolConfig
 
 UNITS_PER_CENT = 10_000  # exact for contributions at basis-point rates: cents × bp = units
 FULL_BP = 10_000
+
+
+class LinkState(StrEnum):
+    """Whether a pool's linked tables may take its side bet (New York 5321.18(b)(4): no
+    parameter change while a link is in operation)."""
+
+    RUNNING = "running"  # tables take the side bet and feed the meter
+    SUSPENDED = "suspended"  # every linked table's side bet is closed until it is resumed
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +41,7 @@ class PoolState:
     seed_units: int = 0
     adjustments_units: int = 0
     journal_seq: int = 0
+    link: LinkState = LinkState.RUNNING
 
     @property
     def value(self) -> int:

@@ -152,6 +152,29 @@ DISPUTE_REQUEST = Record(
 )
 
 
+# -- link control --------------------------------------------------------------------------
+
+#: The body of POST /v1/pools/{pool}/suspend.
+SUSPEND_REQUEST = Record(
+    {
+        "reason": Field(
+            Text(MAX_REASON), Presence.REQUIRED, "why the link is closed, for the journal"
+        )
+    },
+    "Closes the side bet on every table linked to the pool until it is resumed.",
+    notes=(
+        "While suspended, a round carrying side wagers for the pool is 409 "
+        "`progressive_closed` (nothing is settled); rounds without side wagers settle as "
+        "usual. Suspending a suspended pool changes nothing.",
+    ),
+)
+#: The body of POST /v1/pools/{pool}/resume.
+RESUME_REQUEST = Record(
+    {"reason": Field(Text(MAX_REASON), description="a note for the journal")},
+    "Opens the side bet again; the body may be left out.",
+)
+
+
 # -- round reports -------------------------------------------------------------------------
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from jackpot.domain.adjustment import Adjustment
 from jackpot.domain.config import PoolConfig
-from jackpot.domain.meter import PoolState
+from jackpot.domain.meter import LinkState, PoolState
 from jackpot.errors import NotFoundError
 from jackpot.store.adjustments import AdjustmentStore
 from jackpot.store.config import ConfigStore
@@ -52,6 +52,14 @@ class Pools:
         config = PoolConfig.from_json(body, current)
         status = self._config.put_pool(pool, config, who)
         return status, self._config.pool(pool)
+
+    def set_link(
+        self, pool: str, state: LinkState, reason: str, who: str
+    ) -> tuple[bool, PoolState]:
+        """Suspend or resume a pool's link (journaled with the reason and who); whether it
+        changed, and the pool as it is now."""
+        changed = self._config.set_link(pool, state, reason, who)
+        return changed, self._config.pool(pool)
 
     def get(self, pool: str) -> PoolState:
         return self._config.pool(pool)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from redis import Redis
 
 from jackpot.domain.config import Layout, Policy, PoolConfig, TableConfig
-from jackpot.domain.meter import PoolState
+from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.paytable import Paytable
 from jackpot.errors import CapBelowValueError, NotFoundError
 from jackpot.store.keys import Keys
@@ -50,6 +50,16 @@ class ConfigStore:
         if result[0] == "cap_below_value":
             raise CapBelowValueError(int(result[1]))
         return str(result[0])
+
+    def set_link(self, pool: str, state: LinkState, reason: str, who: str) -> bool:
+        """Suspend or resume a pool's link, journaled; False when it already was."""
+        result = self._s.link_state(
+            keys=[self._k.pool(pool), self._k.pool_journal(pool), self._k.counters],
+            args=[state.value, reason, who],
+        )
+        if result[0] == "missing":
+            raise NotFoundError("pool", pool)
+        return bool(result[0] == "changed")
 
     def pool(self, pool: str) -> PoolState:
         raw = self._r.hgetall(self._k.pool(pool))
@@ -165,6 +175,7 @@ def pool_state(pool: str, raw: dict[str, str]) -> PoolState:
         seed_units=int(raw["seed_units"]),
         adjustments_units=int(raw["adjust_units"]),
         journal_seq=int(raw["seq"]),
+        link=LinkState(raw.get("state", LinkState.RUNNING)),
     )
 
 

@@ -10,7 +10,12 @@ from typing import Any
 from redis import Redis
 
 from jackpot import jsonio
-from jackpot.errors import JackpotError, MeterLimitError, RoundConflictError
+from jackpot.errors import (
+    JackpotError,
+    MeterLimitError,
+    ProgressiveClosedError,
+    RoundConflictError,
+)
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
@@ -100,6 +105,8 @@ class RoundStore:
             return StoredRound(SettleStatus(status), {}, {})
         if status == "overflow":
             raise MeterLimitError(str(result[1]))
+        if status == "closed":
+            raise ProgressiveClosedError(str(result[1]), str(result[2]))
         # missing_pool: configuration the service validated has gone wrong
         raise JackpotError(f"round refused by the meter: {result}")
 

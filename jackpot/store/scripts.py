@@ -21,7 +21,15 @@ def _read(name: str) -> str:
 
 # scripts that stamp time get the shared controller clock put before them
 CLOCKED = frozenset(
-    {"put_pool", "put_table", "change_game", "payout_status", "adjust_pool", "key_event"}
+    {
+        "put_pool",
+        "put_table",
+        "change_game",
+        "payout_status",
+        "adjust_pool",
+        "key_event",
+        "link_state",
+    }
 )
 # scripts that write a journal get its hash chain's append() put before them
 CHAINED = CLOCKED | {"settle_round"}
@@ -97,6 +105,7 @@ class Scripts:
     payout_status: Script
     adjust_pool: Script
     key_event: Script
+    link_state: Script
 
     @classmethod
     def register(cls, client: Redis) -> Scripts:

@@ -214,6 +214,17 @@ def test_a_payout_note_answers_as_its_schema_promises(api: Api, world: dict[str,
     generated(run)
 
 
+def test_a_link_change_answers_as_its_schema_promises(api: Api, world: dict[str, Any]) -> None:
+    def run(data: Any, answers: Counter[int]) -> None:
+        action = data.draw(st.sampled_from(["suspend", "resume"]), label="action")
+        operation = (f"/v1/pools/{{pool}}/{action}", "POST")
+        body = data.draw(bodies(operation), label="body")
+        response = send(api, "POST", f"/v1/pools/tp/{action}", body, "operator")
+        held(operation, body, response, answers)
+
+    generated(run)
+
+
 def test_every_body_reading_operation_is_exercised_here() -> None:
     exercised = {
         ("/v1/pools/{pool}", "PUT"),
@@ -227,6 +238,8 @@ def test_every_body_reading_operation_is_exercised_here() -> None:
         ("/v1/pools/{pool}/game", "PUT"),
         ("/v1/payouts/{payout}/confirm", "POST"),
         ("/v1/payouts/{payout}/dispute", "POST"),
+        ("/v1/pools/{pool}/suspend", "POST"),
+        ("/v1/pools/{pool}/resume", "POST"),
     }
     assert set(OPERATIONS) == exercised
 

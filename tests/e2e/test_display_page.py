@@ -100,3 +100,14 @@ def test_the_meter_page_follows_the_meter_and_shows_a_pending_jackpot(
     payout = jackpot["jackpots"][0]["id"]
     requests.post(f"{base}/v1/payouts/{payout}/confirm", headers=auth(operator)).raise_for_status()
     assert 'class="hit paid"' in render(f"{base}/", profile)
+
+    # an operator suspends the link: the sign says the progressive is closed, then not
+    requests.post(
+        f"{base}/v1/pools/main/suspend", headers=auth(operator), json={"reason": "drill"}
+    ).raise_for_status()
+    dom = render(f"{base}/", profile, screenshot=tmp_path / "closed.png")
+    card = re.search(r'data-pool="main".*?</section>', dom, flags=re.S)
+    assert card and 'class="pool closed"' in dom and "PROGRESSIVE CLOSED" in card.group(0)
+    requests.post(f"{base}/v1/pools/main/resume", headers=auth(operator)).raise_for_status()
+    card = re.search(r'data-pool="main".*?</section>', render(f"{base}/", profile), flags=re.S)
+    assert card and "PROGRESSIVE CLOSED" not in card.group(0) and "closed" not in card.group(0)

@@ -70,6 +70,22 @@ MATRIX: list[Endpoint] = [
         roles("operator"),
     ),
     Endpoint(
+        "suspend pool",
+        "POST",
+        "/v1/pools/<pool>/suspend",
+        "/v1/pools/main/suspend",
+        {"reason": "role matrix"},
+        roles("operator"),
+    ),
+    Endpoint(
+        "resume pool",
+        "POST",
+        "/v1/pools/<pool>/resume",
+        "/v1/pools/main/resume",
+        {"reason": "role matrix"},
+        roles("operator"),
+    ),
+    Endpoint(
         "get game",
         "GET",
         "/v1/pools/<pool>/game",

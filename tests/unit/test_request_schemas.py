@@ -20,6 +20,8 @@ from jackpot.domain.report import parse_report
 from jackpot.domain.requests import (
     CONFIRM_REQUEST,
     DISPUTE_REQUEST,
+    RESUME_REQUEST,
+    SUSPEND_REQUEST,
     Adjustment,
     ReconcileRequest,
 )
@@ -130,6 +132,18 @@ VALIDATORS = [
     ),
     Validator(("/v1/payouts/{payout}/confirm", "POST"), "confirm", _payout_note(False), NOTE),
     Validator(("/v1/payouts/{payout}/dispute", "POST"), "dispute", _payout_note(True), NOTE),
+    Validator(
+        ("/v1/pools/{pool}/suspend", "POST"),
+        "suspend",
+        lambda body, _: SUSPEND_REQUEST.check(body),
+        {"reason": "link down for a paytable change"},
+    ),
+    Validator(
+        ("/v1/pools/{pool}/resume", "POST"),
+        "resume",
+        lambda body, _: RESUME_REQUEST.check(body),
+        {"reason": "approved change in place"},
+    ),
     Validator(
         ("/v1/rounds", "POST"),
         "report at a live table",

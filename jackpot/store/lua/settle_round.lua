@@ -18,6 +18,7 @@
 --
 -- returns: {"ok", "", dynamic} | {"replay", static, dynamic} | {"conflict"}
 --        | {"stale"} | {"revoked"} | {"missing_pool", id} | {"overflow", id}
+--        | {"closed", id, state} (side wagers for a pool whose link is not running)
 -- dynamic = JSON {jackpots: [{id, pool, bet, amount}], pools: {id: value_cents}}
 --
 -- Money inside is exact units of 1/10,000 cent. Lua numbers are doubles, exact below 2^53;
@@ -70,7 +71,7 @@ local wagered = plan.wagered
 
 -- 2. Compute every pool's new state in locals.
 local fields = {'value', 'reserve', 'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy', 'seq',
-  'head'}
+  'head', 'state'}
 local pools = {}
 local payout_seq = tonumber(counters[1] or '0')
 local jackpots = {}
@@ -111,6 +112,8 @@ for i, id in ipairs(plan.pools) do
   local base = 5 + 3 * i
   local h = redis.call('HMGET', KEYS[base], unpack(fields))
   if not h[1] then return {'missing_pool', id} end
+  -- a suspended link takes no side wagers (rounds without any still settle)
+  if wagered > 0 and h[10] and h[10] ~= 'running' then return {'closed', id, h[10]} end
   local p = {
     id = id, key = KEYS[base], journal = KEYS[base + 1], hits_key = KEYS[base + 2],
     v = tonumber(h[1]), r = tonumber(h[2]), reset = tonumber(h[3]) * UNIT,
