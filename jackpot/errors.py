@@ -10,6 +10,8 @@ JackpotError
 │   ├── RoundConflictError(table, round_id)                  the round id has another body
 │   ├── TableDisabledError(table)                            a disabled table reports a round
 │   ├── ProgressiveClosedError(pool, state)                  side wagers for a closed link
+│   ├── PoolStateError(pool, state, wanted, field)           e.g. resuming a retired pool
+│   ├── PoolInUseError(pool, tables)                         retiring a pool tables feed
 │   ├── LinkedTableError(table, other, pool, difference)     linked tables play one game
 │   ├── UnlinkedPoolError(pool)                              no table feeds the pool
 │   ├── CapBelowValueError(value)                            a cap under the current meter
@@ -130,6 +132,25 @@ class ProgressiveClosedError(ConflictError):
         self.field = "spots"
         self.pool = pool
         self.state = state
+
+
+class PoolStateError(ConflictError):
+    code = "pool_state"
+
+    def __init__(self, pool: str, state: str, wanted: str, field: str = "pool") -> None:
+        super().__init__(f"pool {pool!r} is {state}: {wanted}")
+        self.field = field
+
+
+class PoolInUseError(ConflictError):
+    code = "pool_in_use"
+
+    def __init__(self, pool: str, tables: list[str]) -> None:
+        super().__init__(
+            f"pool {pool!r} is fed by table(s) {', '.join(tables)}: give them other pools "
+            "(PUT /v1/tables/{table}) before retiring it"
+        )
+        self.field = "pool"
 
 
 class LinkedTableError(ConflictError):

@@ -22,6 +22,7 @@ from jackpot.domain.requests import (
     GAME_CHANGE_REQUEST,
     RECONCILE_REQUEST,
     RESUME_REQUEST,
+    RETIRE_REQUEST,
     ROUND_REPORT,
     SUSPEND_REQUEST,
 )
@@ -59,7 +60,7 @@ SCHEMAS: dict[str, Any] = {
             "reserve_rate_bp": {"type": "integer"},
             "policy": {"enum": ["sequential", "split"]},
             "state": {
-                "enum": ["running", "suspended"],
+                "enum": ["running", "suspended", "retired"],
                 "description": "suspended: every linked table's side bet is closed",
             },
             "hits": {"type": "integer"},
@@ -116,6 +117,7 @@ SCHEMAS: dict[str, Any] = {
     "Adjustment": ADJUSTMENT_REQUEST.schema(),
     "Suspend": SUSPEND_REQUEST.schema(),
     "Resume": RESUME_REQUEST.schema(),
+    "Retire": RETIRE_REQUEST.schema(),
     "PayoutConfirm": CONFIRM_REQUEST.schema(),
     "PayoutDispute": DISPUTE_REQUEST.schema(),
     "GameChange": GAME_CHANGE_REQUEST.schema(),
@@ -257,6 +259,14 @@ def document() -> dict[str, Any]:
                 body="Resume",
                 params=pool,
                 body_required=False,
+            ),
+        },
+        "/v1/pools/{pool}/retire": {
+            "post": _op(
+                "retire the pool and move its meter and reserve to another pool, once per id",
+                ["operator"],
+                body="Retire",
+                params=pool,
             ),
         },
         "/v1/pools/{pool}/game": {

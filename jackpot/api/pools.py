@@ -58,14 +58,14 @@ def meters(state: PoolState) -> dict[str, Any]:
 
 @bp.get("")
 def list_pools() -> Response:
-    return jsonify({"pools": [public(p) for p in services().pools.all()]})
+    return jsonify({"pools": [public(p) for p in services().pools.all_public()]})
 
 
 @bp.get("/<pool>")
 def get_pool(pool: str) -> Response:
     parse_identifier(pool, "pool")
     pools = services().pools
-    return jsonify(public(pools.get(pool), pools.last_hits(pool)))
+    return jsonify(public(pools.public(pool), pools.last_hits(pool)))
 
 
 @bp.put("/<pool>")
@@ -109,6 +109,14 @@ def resume(pool: str) -> Response:
     parse_identifier(pool, "pool")
     reason = str(RESUME_REQUEST.check(json_body()).get("reason", "")) if request_body() else ""
     return _link(pool, LinkState.RUNNING, reason)
+
+
+@bp.post("/<pool>/retire")
+@require(Role.OPERATOR)
+def retire(pool: str) -> Response:
+    """Retire the pool and move its whole balance to another pool, in one journaled step."""
+    parse_identifier(pool, "pool")
+    return jsonify(services().pools.retire(pool, json_body(), current_key().who).to_json())
 
 
 def _link(pool: str, state: LinkState, reason: str) -> Response:

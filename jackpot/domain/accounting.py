@@ -137,7 +137,7 @@ def pool_day(
             unpaid[str(e["payout"])] = int(e["amount"])
         elif kind == "reset":
             day.seed_funding += int(e["seed_units"])
-        elif kind == "adjustment":
+        elif kind in ("adjustment", "transfer"):  # a transfer: a retired pool's balance
             day.adjustments += int(e["amount_units"])
         elif kind == "payout_paid":
             unpaid.pop(str(e["payout"]), None)

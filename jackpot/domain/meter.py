@@ -21,6 +21,7 @@ class LinkState(StrEnum):
 
     RUNNING = "running"  # tables take the side bet and feed the meter
     SUSPENDED = "suspended"  # every linked table's side bet is closed until it is resumed
+    RETIRED = "retired"  # for good: its balance moved to another pool, no table feeds it
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,7 +84,7 @@ def reconcile(
             hits += 1
         elif kind == "reset":
             seed += int(e["seed_units"])
-        elif kind == "adjustment":
+        elif kind in ("adjustment", "transfer"):  # a transfer: a retired pool's balance
             adjustments += int(e["amount_units"])
         if balance is not None:
             closing = balance

@@ -174,6 +174,22 @@ RESUME_REQUEST = Record(
     "Opens the side bet again; the body may be left out.",
 )
 
+#: The body of POST /v1/pools/{pool}/retire.
+RETIRE_REQUEST = Record(
+    {
+        "id": Field(Identifier(), Presence.REQUIRED, "applied once: a retry repeats it"),
+        "to": Field(Identifier(), Presence.REQUIRED, "the pool that receives the balance"),
+        "reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why, for both journals"),
+    },
+    "Retires the pool and moves its whole balance, meter and reserve, to another pool.",
+    notes=(
+        "`to` naming the pool itself is 400; an unknown `to` is 404 `unknown_pool` naming "
+        "`to`; a pool that tables still feed is 409 `pool_in_use`; a retired pool on "
+        "either side is 409 `pool_state`; the same id with another body is 409 "
+        "`adjustment_refused` naming `id`.",
+    ),
+)
+
 
 # -- round reports -------------------------------------------------------------------------
 

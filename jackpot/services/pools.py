@@ -2,19 +2,59 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from jackpot.domain.adjustment import Adjustment
 from jackpot.domain.config import PoolConfig
-from jackpot.domain.meter import LinkState, PoolState
-from jackpot.errors import NotFoundError
+from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
+from jackpot.domain.requests import RETIRE_REQUEST
+from jackpot.errors import (
+    ConflictError,
+    NotFoundError,
+    PoolInUseError,
+    PoolStateError,
+    ValidationError,
+)
+from jackpot.services.tables import MAX_STALE_RETRIES
 from jackpot.store.adjustments import AdjustmentStore
 from jackpot.store.config import ConfigStore
 from jackpot.store.payouts import PayoutStore
 
 # what a sign shows of a hit: never the player's id or the round
 PUBLIC_HIT_FIELDS = ("id", "pool", "table", "spot", "outcome", "amount", "created")
+
+
+@dataclass(frozen=True, slots=True)
+class Retired:
+    transfer: str
+    pool: str
+    to: str
+    reason: str
+    replayed: bool
+    moved_value_units: int | None
+    moved_reserve_units: int | None
+    receiving: PoolState
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.transfer,
+            "pool": self.pool,
+            "state": LinkState.RETIRED.value,
+            "to": self.to,
+            "reason": self.reason,
+            "replayed": self.replayed,
+        }
+        if self.moved_value_units is not None and self.moved_reserve_units is not None:
+            out["moved_value_units"] = self.moved_value_units
+            out["moved_reserve_units"] = self.moved_reserve_units
+            total = self.moved_value_units + self.moved_reserve_units
+            out["moved"] = total // UNITS_PER_CENT
+            out["moved_units"] = total
+        out["to_value"] = self.receiving.value
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +86,12 @@ class Pools:
     def put(self, pool: str, body: Any, who: str) -> tuple[str, PoolState]:
         """Create or update a pool ('created', 'updated' or 'unchanged'); moves no money."""
         try:
-            current: PoolConfig | None = self._config.pool(pool).config
+            state = self._config.pool(pool)
         except NotFoundError:
-            current = None
+            state = None
+        if state is not None and state.link is LinkState.RETIRED:
+            raise PoolStateError(pool, "retired", "a retired pool keeps its last parameters")
+        current: PoolConfig | None = None if state is None else state.config
         config = PoolConfig.from_json(body, current)
         status = self._config.put_pool(pool, config, who)
         return status, self._config.pool(pool)
@@ -61,11 +104,51 @@ class Pools:
         changed = self._config.set_link(pool, state, reason, who)
         return changed, self._config.pool(pool)
 
+    def retire(self, pool: str, body: Any, who: str) -> Retired:
+        """Retire `pool` and move its whole balance, meter and reserve, to another pool in
+        one atomic, journaled step, once per transfer id. No table may feed it."""
+        request = RETIRE_REQUEST.check(body)
+        transfer, to, reason = str(request["id"]), str(request["to"]), str(request["reason"])
+        if to == pool:
+            raise ValidationError("to", "must name another pool than the one retired")
+        digest = hashlib.sha256(
+            json.dumps({"retire": pool, **request}, sort_keys=True).encode()
+        ).hexdigest()
+        for _ in range(MAX_STALE_RETRIES):
+            seen = self._config.config_version()
+            self._config.pool(pool)  # 404 for an unknown pool, before its tables
+            feeding = sorted(t.table for t in self._config.tables() if pool in t.config.pools)
+            if feeding:
+                raise PoolInUseError(pool, feeding)
+            done = self._adjustments.retire(transfer, digest, pool, to, seen, reason, who)
+            if done is not None:
+                return Retired(
+                    transfer,
+                    pool,
+                    to,
+                    reason,
+                    done.replayed,
+                    done.moved_value_units,
+                    done.moved_reserve_units,
+                    self._config.pool(to),
+                )
+        raise ConflictError("table configuration kept changing; try again")
+
     def get(self, pool: str) -> PoolState:
         return self._config.pool(pool)
 
+    def public(self, pool: str) -> PoolState:
+        """A pool as anyone may read it: a retired pool has left the public read."""
+        state = self._config.pool(pool)
+        if state.link is LinkState.RETIRED:
+            raise NotFoundError("pool", pool)
+        return state
+
     def all(self) -> list[PoolState]:
         return self._config.pools()
+
+    def all_public(self) -> list[PoolState]:
+        return [p for p in self._config.pools() if p.link is not LinkState.RETIRED]
 
     def last_hits(self, pool: str) -> list[dict[str, Any]]:
         """The pool's last hits as a sign may show them, each with its payout's status."""

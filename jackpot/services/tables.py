@@ -9,7 +9,8 @@ from typing import Any
 from jackpot.domain.auth import ApiKey, authorize_table
 from jackpot.domain.config import TableConfig
 from jackpot.domain.game import GameChange, check_linked, linked_group
-from jackpot.errors import ConflictError, NotFoundError, UnlinkedPoolError
+from jackpot.domain.meter import LinkState
+from jackpot.errors import ConflictError, NotFoundError, PoolStateError, UnlinkedPoolError
 from jackpot.store.config import ConfigStore, TableRecord
 
 # a configuration write checks the linked tables against a config version; when another
@@ -58,10 +59,12 @@ class Tables:
             except NotFoundError:
                 current = None
             config = TableConfig.from_json(body, current)
-            known = set(self._config.pool_ids())
+            known = {p.pool: p.link for p in self._config.pools()}
             for i, pool in enumerate(config.pools):
                 if pool not in known:
                     raise NotFoundError("pool", pool, f"pools[{i}]")
+                if known[pool] is LinkState.RETIRED:
+                    raise PoolStateError(pool, "retired", "no table may feed it", f"pools[{i}]")
             check_linked(table, config, self._configs())
             status, _ = self._config.put_table(table, config, seen, who)
             if status != "stale":

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from redis import Redis
 
 from jackpot.domain.adjustment import Adjustment
-from jackpot.errors import AdjustmentError, NotFoundError
+from jackpot.errors import AdjustmentError, NotFoundError, PoolStateError
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
@@ -22,6 +22,15 @@ REFUSALS = {
 @dataclass(frozen=True, slots=True)
 class AppliedAdjustment:
     replayed: bool  # the same adjustment was applied before: nothing moved now
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """A retired pool's balance moved to another pool (None amounts: a replay)."""
+
+    replayed: bool
+    moved_value_units: int | None = None
+    moved_reserve_units: int | None = None
 
 
 class AdjustmentStore:
@@ -51,3 +60,43 @@ class AdjustmentStore:
         if status == "missing":
             raise NotFoundError("pool", pool)
         return AppliedAdjustment(replayed=status == "replay")
+
+    def retire(
+        self,
+        transfer: str,
+        digest: str,
+        pool: str,
+        to: str,
+        seen_version: str,
+        reason: str,
+        who: str,
+    ) -> Transfer | None:
+        """Retire `pool` and move its balance to `to` in one step, once per transfer id;
+        None when a table configuration changed since `seen_version` (check again)."""
+        k = self._k
+        result = self._s.retire_pool(
+            keys=[
+                k.pool(pool),
+                k.pool_journal(pool),
+                k.pool(to),
+                k.pool_journal(to),
+                k.counters,
+                k.adjustments,
+            ],
+            args=[transfer, digest, seen_version, reason, who, pool, to],
+        )
+        status = result[0]
+        if status == "stale":
+            return None
+        if status == "replay":
+            return Transfer(replayed=True)
+        if status == "conflict":
+            raise AdjustmentError(transfer, "was already applied with another body", "id")
+        if status == "missing":
+            raise NotFoundError("pool", str(result[1]), "pool" if result[1] == pool else "to")
+        if status == "retired":
+            field = "pool" if result[1] == pool else "to"
+            raise PoolStateError(str(result[1]), "retired", "it was retired before", field)
+        if status == "over_limit":
+            raise AdjustmentError(transfer, "would pass the bound of exact sums", "to")
+        return Transfer(False, int(result[1]), int(result[2]))

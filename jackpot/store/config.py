@@ -10,7 +10,7 @@ from redis import Redis
 from jackpot.domain.config import Layout, Policy, PoolConfig, TableConfig
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.paytable import Paytable
-from jackpot.errors import CapBelowValueError, NotFoundError
+from jackpot.errors import CapBelowValueError, NotFoundError, PoolStateError
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
@@ -59,6 +59,8 @@ class ConfigStore:
         )
         if result[0] == "missing":
             raise NotFoundError("pool", pool)
+        if result[0] == "retired":
+            raise PoolStateError(pool, "retired", "a retired pool is neither suspended nor resumed")
         return bool(result[0] == "changed")
 
     def pool(self, pool: str) -> PoolState:

@@ -29,6 +29,7 @@ CLOCKED = frozenset(
         "adjust_pool",
         "key_event",
         "link_state",
+        "retire_pool",
     }
 )
 # scripts that write a journal get its hash chain's append() put before them
@@ -106,6 +107,7 @@ class Scripts:
     adjust_pool: Script
     key_event: Script
     link_state: Script
+    retire_pool: Script
 
     @classmethod
     def register(cls, client: Redis) -> Scripts:

@@ -225,6 +225,21 @@ def test_a_link_change_answers_as_its_schema_promises(api: Api, world: dict[str,
     generated(run)
 
 
+def test_a_retirement_answers_as_its_schema_promises(api: Api, world: dict[str, Any]) -> None:
+    fresh = iter(range(10**6))
+
+    def run(data: Any, answers: Counter[int]) -> None:
+        operation = ("/v1/pools/{pool}/retire", "POST")
+        body = data.draw(bodies(operation).map(_naming("to", "main")), label="body")
+        pool = f"retiring-{next(fresh)}"  # a pool no table feeds, retired by a valid body
+        api.put_pool(pool)
+        response = send(api, "POST", f"/v1/pools/{pool}/retire", body, "operator")
+        # an id drawn twice with another body is refused
+        held(operation, body, response, answers, state_codes=frozenset({"adjustment_refused"}))
+
+    generated(run)
+
+
 def test_every_body_reading_operation_is_exercised_here() -> None:
     exercised = {
         ("/v1/pools/{pool}", "PUT"),
@@ -240,6 +255,7 @@ def test_every_body_reading_operation_is_exercised_here() -> None:
         ("/v1/payouts/{payout}/dispute", "POST"),
         ("/v1/pools/{pool}/suspend", "POST"),
         ("/v1/pools/{pool}/resume", "POST"),
+        ("/v1/pools/{pool}/retire", "POST"),
     }
     assert set(OPERATIONS) == exercised
 

@@ -86,6 +86,14 @@ MATRIX: list[Endpoint] = [
         roles("operator"),
     ),
     Endpoint(
+        "retire pool",
+        "POST",
+        "/v1/pools/<pool>/retire",
+        "/v1/pools/spare/retire",
+        {"id": "retire-roles", "to": "main", "reason": "role matrix"},
+        roles("operator"),
+    ),
+    Endpoint(
         "get game",
         "GET",
         "/v1/pools/<pool>/game",
@@ -213,8 +221,10 @@ class World:
 
 
 def build_world(api: Api) -> World:
-    """Pool `main`, table T1, a jackpot hit on it (round r-hit, a pending payout), a report."""
+    """Pool `main`, table T1, a jackpot hit on it (round r-hit, a pending payout), a report;
+    pool `spare`, which no table feeds (it can be retired)."""
     api.put_pool()
+    api.put_pool("spare")
     api.put_table()
     hit = api.report(
         round_body(

@@ -21,6 +21,7 @@ from jackpot.domain.requests import (
     CONFIRM_REQUEST,
     DISPUTE_REQUEST,
     RESUME_REQUEST,
+    RETIRE_REQUEST,
     SUSPEND_REQUEST,
     Adjustment,
     ReconcileRequest,
@@ -137,6 +138,12 @@ VALIDATORS = [
         "suspend",
         lambda body, _: SUSPEND_REQUEST.check(body),
         {"reason": "link down for a paytable change"},
+    ),
+    Validator(
+        ("/v1/pools/{pool}/retire", "POST"),
+        "retire",
+        lambda body, _: RETIRE_REQUEST.check(body),
+        {"id": "retire-1", "to": "main", "reason": "bank re-themed"},
     ),
     Validator(
         ("/v1/pools/{pool}/resume", "POST"),

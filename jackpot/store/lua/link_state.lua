@@ -4,13 +4,14 @@
 -- KEYS[3] {ns}/counters   hash (clock)
 -- ARGV[1] the state wanted: 'running' | 'suspended'   ARGV[2] reason   ARGV[3] who
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
--- returns: {"changed", state} | {"unchanged", state} | {"missing"}
+-- returns: {"changed", state} | {"unchanged", state} | {"missing"} | {"retired"}
 -- Moves no money: the entry carries no balances. A pool without a `state` field runs.
 local pool, journal = KEYS[1], KEYS[2]
 local wanted, reason, who = ARGV[1], ARGV[2], ARGV[3]
 local current = redis.call('HMGET', pool, 'seq', 'state', 'head')
 if not current[1] then return {'missing'} end
 local state = current[2] or 'running'
+if state == 'retired' then return {'retired'} end
 if state == wanted then return {'unchanged', state} end
 
 local now = string.format('%d', clock(KEYS[3]))
