@@ -22,7 +22,8 @@ CSV_COLUMNS = [
     "wagered", "bets", "to_visible_units", "to_reserve_units", "overflow_units", "meter_bp",
     "amount", "from_reserve_units", "seed_units", "adjustment", "target", "amount_units",
     "reason", "value_units", "reserve_units", "fixed", "envy", "receivers", "reset", "rate_bp",
-    "reserve_rate_bp", "cap", "policy", "note", "config", "transfer", "from", "to",
+    "reserve_rate_bp", "cap", "policy", "note", "config", "transfer", "from", "to", "paid_by",
+    "witness", "slip",
 ]  # fmt: skip
 EXTRA = "extra"  # any field without a column, as JSON: an export never drops a field
 

@@ -7,9 +7,10 @@ from flask import Blueprint, Response, jsonify, request
 from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body, known_query, query_int, request_body
 from jackpot.domain.auth import Role
-from jackpot.domain.requests import CONFIRM_REQUEST, DISPUTE_REQUEST
+from jackpot.domain.requests import DISPUTE_REQUEST, Confirmation
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ValidationError
+from jackpot.services.payouts import HandPay
 
 bp = Blueprint("payouts", __name__, url_prefix="/v1/payouts")
 
@@ -37,9 +38,14 @@ def get_payout(payout: str) -> Response:
 @bp.post("/<payout>/confirm")
 @require(Role.OPERATOR)
 def confirm(payout: str) -> Response:
+    """Mark a jackpot paid by hand: who paid it, who witnessed it, the slip."""
     parse_identifier(payout, "payout")
-    note = _note(required=False)
-    return jsonify(services().payouts.confirm(payout, current_key().who, note))
+    given = Confirmation.from_json(json_body()) if request_body() else Confirmation("", "", "", "")
+    key = current_key()
+    paid_by = given.paid_by or key.label or key.who
+    given.check_witness(paid_by)
+    hand_pay = HandPay(paid_by, given.witness, given.slip, given.note)
+    return jsonify(services().payouts.confirm(payout, key.who, hand_pay))
 
 
 @bp.post("/<payout>/dispute")
@@ -55,5 +61,5 @@ def _note(required: bool) -> str:
         if required:
             raise ValidationError("reason", "a dispute names its reason", "missing")
         return ""
-    data = (DISPUTE_REQUEST if required else CONFIRM_REQUEST).check(json_body())
+    data = DISPUTE_REQUEST.check(json_body())
     return str(data.get("reason", ""))

@@ -141,10 +141,51 @@ GAME_CHANGE_REQUEST = Record(
 # -- payouts -------------------------------------------------------------------------------
 
 #: The optional body of POST /v1/payouts/{payout}/confirm.
+MAX_PERSON = 100
+MAX_SLIP = 64
+WITNESS_IS_NOT_THE_PAYER = Rule("witness", "must be another person than paid_by")
 CONFIRM_REQUEST = Record(
-    {"reason": Field(Text(MAX_REASON), description="a note for the journal")},
-    "An optional note; the body may also be left out.",
+    {
+        "paid_by": Field(
+            Text(MAX_PERSON),
+            description="who paid the jackpot by hand (default: the key's label, else the key)",
+        ),
+        "witness": Field(Text(MAX_PERSON), description="who witnessed the hand pay"),
+        "slip": Field(Text(MAX_SLIP), description="the hand-pay slip or reference number"),
+        "reason": Field(Text(MAX_REASON), description="a note for the journal"),
+    },
+    "The hand pay's record; every field is optional and the body may be left out.",
+    rules=(WITNESS_IS_NOT_THE_PAYER,),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """A checked confirm body: the hand pay as the operator recorded it."""
+
+    paid_by: str  # empty: not given (the key's label stands in)
+    witness: str
+    slip: str
+    note: str
+
+    @classmethod
+    def from_json(cls, raw: Any) -> Confirmation:
+        data = CONFIRM_REQUEST.check(raw)
+        done = cls(
+            str(data.get("paid_by", "")),
+            str(data.get("witness", "")),
+            str(data.get("slip", "")),
+            str(data.get("reason", "")),
+        )
+        done.check_witness(done.paid_by)
+        return done
+
+    def check_witness(self, paid_by: str) -> None:
+        """A witness is another person than the one who paid."""
+        if self.witness and self.witness.strip().casefold() == paid_by.strip().casefold():
+            raise WITNESS_IS_NOT_THE_PAYER.error()
+
+
 #: The body of POST /v1/payouts/{payout}/dispute.
 DISPUTE_REQUEST = Record(
     {"reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why the jackpot is disputed")},

@@ -41,7 +41,15 @@ class PayoutStore:
         out.sort(key=lambda p: int(p["id"][1:]), reverse=True)  # P000123: numeric order
         return out[:limit]
 
-    def set_status(self, payout: str, status: str, who: str, note: str) -> dict[str, Any]:
+    def set_status(
+        self,
+        payout: str,
+        status: str,
+        who: str,
+        note: str,
+        hand_pay: tuple[str, str, str] = ("", "", ""),
+    ) -> dict[str, Any]:
+        """`hand_pay`: (paid_by, witness, slip) of a confirmation."""
         current = self.get(payout)
         pool = current["pool"]
         result = self._s.payout_status(
@@ -52,7 +60,7 @@ class PayoutStore:
                 self._k.pool_journal(pool),
                 self._k.counters,
             ],
-            args=[payout, status, who, note],
+            args=[payout, status, who, note, *hand_pay],
         )
         if result[0] == "missing":
             raise NotFoundError("payout", payout)

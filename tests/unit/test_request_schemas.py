@@ -24,6 +24,7 @@ from jackpot.domain.requests import (
     RETIRE_REQUEST,
     SUSPEND_REQUEST,
     Adjustment,
+    Confirmation,
     ReconcileRequest,
 )
 from jackpot.errors import ValidationError
@@ -131,7 +132,12 @@ VALIDATORS = [
         lambda body, _: GameChange.from_json(body),
         {"decks": 8, "paytable": _paytable(), "reason": "approved change"},
     ),
-    Validator(("/v1/payouts/{payout}/confirm", "POST"), "confirm", _payout_note(False), NOTE),
+    Validator(
+        ("/v1/payouts/{payout}/confirm", "POST"),
+        "confirm",
+        lambda body, _: Confirmation.from_json(body),
+        {"paid_by": "Dana Reyes", "witness": "Sam Okafor", "slip": "HP-2231", **NOTE},
+    ),
     Validator(("/v1/payouts/{payout}/dispute", "POST"), "dispute", _payout_note(True), NOTE),
     Validator(
         ("/v1/pools/{pool}/suspend", "POST"),
