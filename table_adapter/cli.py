@@ -5,7 +5,8 @@ provisions the pool, tables and key it needs. With `--json` the last line of std
 JSON summary. The exit status is 1 when a report was rejected or quarantined, left
 undelivered, or the journal failed; 130 after Ctrl-C; 2 for bad arguments. `war-floor demo`
 (demo.py) serves the controller on its usual address and runs a DEMO floor into it until
-Ctrl-C.
+Ctrl-C. `war-floor reports JOURNAL` (reports_cmd.py) lists an adapter journal's reports and
+requeues rejected or quarantined ones.
 
 This is the one module of the table side that may start a controller: it imports
 jackpot.cli, jackpot.settings, jackpot.store.embedded and jackpot.errors; the rest of
@@ -37,7 +38,7 @@ from jackpot.domain.auth import digest, key_id_of
 from jackpot.errors import JackpotError
 from jackpot.settings import Settings
 from jackpot.store.embedded import free_port
-from table_adapter import demo
+from table_adapter import demo, reports_cmd
 from table_adapter.adapter import LinkSettings
 from table_adapter.answers import RoundAnswer
 from table_adapter.backoff import Backoff
@@ -148,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["demo"]:
         return run_demo(argv[1:])
+    if argv[:1] == ["reports"]:
+        return reports_cmd.main(argv[1:])
     p = parser()
     args = p.parse_args(argv)
     exit_on_sigterm()

@@ -1,0 +1,101 @@
+"""`war-floor reports JOURNAL`: what an adapter's journal holds, and an operator's requeue.
+
+    war-floor reports JOURNAL [--state quarantined] [--json]
+    war-floor reports JOURNAL --requeue SEQ [SEQ ...]
+
+The first lists the journal's reports (all, or those in one state), each with its seq,
+table, round, state, the HTTP status that settled it and why it was refused. The second puts
+rejected or quarantined reports back to `pending`, to be resent byte for byte, oldest first
+in their table's order, by the next adapter that opens the journal: an operator's decision
+once the cause is fixed (a table clock set right, a suspended link running again). Run it
+while the table's adapter is stopped; a running adapter requeues through `Adapter.requeue`,
+which also keeps its counts. Exit status: 0, or 1 when a seq named is not in the journal or
+cannot be requeued (acked or pending), 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from table_adapter.answers import stored_reason
+from table_adapter.journal import Entry, Journal, JournalError, State
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="war-floor reports", description=__doc__.split("\n\n")[0] if __doc__ else None
+    )
+    p.add_argument("journal", type=Path, help="the adapter's journal file (SQLite)")
+    p.add_argument("--state", choices=[s.value for s in State], help="only reports in this state")
+    p.add_argument(
+        "--requeue", type=int, nargs="+", metavar="SEQ", help="put these back to pending"
+    )
+    p.add_argument("--json", action="store_true", help="one JSON object per report")
+    return p
+
+
+def main(argv: list[str], out: TextIO = sys.stdout) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    if not args.journal.is_file():
+        p.error(f"no journal at {args.journal}")
+    try:
+        journal = Journal(args.journal)
+    except JournalError as exc:
+        print(f"war-floor reports: {exc}", file=sys.stderr)
+        return 1
+    try:
+        if args.requeue:
+            return _requeue(journal, args.requeue, out)
+        state = State(args.state) if args.state else None
+        for entry in journal.entries(state):
+            print(json.dumps(_row(entry)) if args.json else _line(entry), file=out)
+        return 0
+    finally:
+        journal.close()
+
+
+def _requeue(journal: Journal, seqs: list[int], out: TextIO) -> int:
+    failed = 0
+    for seq in seqs:
+        try:
+            before = journal.get(seq)
+        except KeyError:
+            print(f"seq {seq}: not in the journal", file=sys.stderr)
+            failed += 1
+            continue
+        if before.state not in (State.REJECTED, State.QUARANTINED):
+            print(f"seq {seq}: {before.state.value}, not rejected or quarantined", file=sys.stderr)
+            failed += 1
+            continue
+        journal.requeue(seq)
+        print(f"seq {seq}: {before.table} round {before.round} requeued (was {before.state})",
+              file=out)  # fmt: skip
+    return 1 if failed else 0
+
+
+def _row(entry: Entry) -> dict[str, object]:
+    row: dict[str, object] = {
+        "seq": entry.seq,
+        "table": entry.table,
+        "round": entry.round,
+        "state": entry.state.value,
+        "attempts": entry.attempts,
+        "status": entry.status,
+    }
+    if entry.state in (State.REJECTED, State.QUARANTINED):
+        row["reason"] = stored_reason(entry.status, entry.answer)
+    return row
+
+
+def _line(entry: Entry) -> str:
+    row = _row(entry)
+    if "reason" in row:
+        tail = f": {row['reason']}"
+    else:
+        tail = "" if entry.status is None else f" (HTTP {entry.status})"
+    return f"{entry.seq:>8} {entry.table} {entry.round} {entry.state.value}{tail}"
