@@ -8,6 +8,7 @@ from flask import Flask, Response, g, request
 
 from jackpot.api import (
     accounting,
+    console,
     errors,
     health,
     hotpath,
@@ -54,6 +55,7 @@ def create_app(
         payouts.bp,
         reports.bp,
         accounting.bp,
+        console.bp,
     ):
         app.register_blueprint(blueprint)
     errors.register(app)

@@ -17,6 +17,7 @@ from jackpot.archive.verify import Verifier
 from jackpot.domain.gamingday import GamingDays
 from jackpot.errors import StoreUnavailableError
 from jackpot.services.accounting import Accounting
+from jackpot.services.activity import Activity
 from jackpot.services.clock import now_ms
 from jackpot.services.credentials import Credentials
 from jackpot.services.payouts import Payouts
@@ -25,6 +26,7 @@ from jackpot.services.reports import Reports
 from jackpot.services.rounds import Rounds, Window
 from jackpot.services.tables import Tables
 from jackpot.settings import Settings
+from jackpot.store.activity import ActivityStore
 from jackpot.store.adjustments import AdjustmentStore
 from jackpot.store.apikeys import KeyStore
 from jackpot.store.config import ConfigStore
@@ -63,6 +65,7 @@ class Services:
     archiver: Archiver
     verifier: Verifier
     accounting: Accounting
+    activity: Activity
 
     def ready(self) -> bool:
         """True while the store answers."""
@@ -109,7 +112,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         rounds=Rounds(
             RoundStore(client, keys, scripts), tables, credentials, archived_round, window, clock
         ),
-        payouts=Payouts(payout_store),
+        payouts=Payouts(payout_store, settings.handpay_approval_cents),
         reports=Reports(
             config,
             journal,
@@ -131,4 +134,5 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             clock,
             settings.clock_skew_seconds * 1000,
         ),
+        activity=Activity(ActivityStore(client, keys), credentials.list),
     )

@@ -11,11 +11,14 @@ JackpotError
 │   ├── TableDisabledError(table)                            a disabled table reports a round
 │   ├── ProgressiveClosedError(pool, state)                  side wagers for a closed link
 │   ├── PoolStateError(pool, state, wanted, field)           e.g. resuming a retired pool
+│   ├── PoolRunningError(pool)                               a running pool's parameters
 │   ├── PoolInUseError(pool, tables)                         retiring a pool tables feed
 │   ├── LinkedTableError(table, other, pool, difference)     linked tables play one game
 │   ├── UnlinkedPoolError(pool)                              no table feeds the pool
 │   ├── CapBelowValueError(value)                            a cap under the current meter
-│   ├── PayoutStateError(payout, status)                     e.g. disputing a paid jackpot
+│   ├── PayoutStateError(payout, status, step)               e.g. disputing a paid jackpot
+│   ├── PayoutChangedError(payout, status, expected)         a stale console's step
+│   ├── SecondPersonError(payout)                            approving one's own hand pay
 │   ├── AdjustmentError(adjustment, reason, field)           replayed id, or no funds
 │   ├── MeterLimitError(pool)                                past the bound of exact sums
 │   ├── DayNotOverError(day)                                 a gaming day still under way
@@ -142,6 +145,19 @@ class PoolStateError(ConflictError):
         self.field = field
 
 
+class PoolRunningError(ConflictError):
+    """A parameter change while the link is in operation (NY 5321.18(b)(4))."""
+
+    code = "pool_running"
+
+    def __init__(self, pool: str) -> None:
+        super().__init__(
+            f"pool {pool!r} is running: its parameters change only while it is suspended. "
+            f"Suspend it first, or stage the change (POST /v1/pools/{pool}/staged) to take "
+            "effect at its next suspension or at a set time"
+        )
+
+
 class PoolInUseError(ConflictError):
     code = "pool_in_use"
 
@@ -189,8 +205,34 @@ class CapBelowValueError(ConflictError):
 class PayoutStateError(ConflictError):
     code = "payout_state"
 
-    def __init__(self, payout: str, status: str) -> None:
-        super().__init__(f"payout {payout!r} is {status}")
+    def __init__(self, payout: str, status: str, step: str = "") -> None:
+        doing = f"; it cannot be {step}" if step else ""
+        super().__init__(f"payout {payout!r} is {status}{doing}")
+
+
+class PayoutChangedError(ConflictError):
+    """The caller acted on a payout it last saw in another status (a stale console page)."""
+
+    code = "payout_changed"
+
+    def __init__(self, payout: str, status: str, expected: str) -> None:
+        super().__init__(
+            f"payout {payout!r} is {status} now, not {expected}: it changed meanwhile; "
+            "read it again before acting"
+        )
+        self.field = "expect"
+
+
+class SecondPersonError(ConflictError):
+    """Two-person control: the approval of a hand pay comes from someone else."""
+
+    code = "second_person_required"
+
+    def __init__(self, payout: str) -> None:
+        super().__init__(
+            f"payout {payout!r} was confirmed or paid by this key or person: another "
+            "operator approves it"
+        )
 
 
 class AdjustmentError(ConflictError):

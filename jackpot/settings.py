@@ -39,6 +39,7 @@ class Settings:
     archive_interval_seconds: int = 60  # the worker archives this often
     gaming_day_start: str = "06:00"  # local time a gaming day begins
     time_zone: str = "UTC"  # the casino's IANA time zone
+    handpay_approval_cents: int = 0  # from this amount a second operator approves; 0: never
 
     @property
     def archive(self) -> str:
@@ -73,6 +74,7 @@ class Settings:
             archive_interval_seconds=read.integer("JACKPOT_ARCHIVE_INTERVAL_SECONDS", 60, low=1),
             gaming_day_start=read.time_of_day("JACKPOT_GAMING_DAY_START", "06:00"),
             time_zone=read.zone("JACKPOT_TIME_ZONE", "UTC"),
+            handpay_approval_cents=read.integer("JACKPOT_HANDPAY_APPROVAL_CENTS", 0, low=0),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -93,6 +95,7 @@ class Settings:
             "JACKPOT_ARCHIVE_INTERVAL_SECONDS": str(self.archive_interval_seconds),
             "JACKPOT_GAMING_DAY_START": self.gaming_day_start,
             "JACKPOT_TIME_ZONE": self.time_zone,
+            "JACKPOT_HANDPAY_APPROVAL_CENTS": str(self.handpay_approval_cents),
         }
         optional = {
             "JACKPOT_REDIS_URL": self.redis_url,

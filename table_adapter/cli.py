@@ -33,7 +33,8 @@ from rich.console import Console
 
 from jackpot.cli.argtypes import non_negative, positive
 from jackpot.cli.local import local_controller
-from jackpot.cli.runtime import exit_on_sigterm
+from jackpot.cli.main import exit_on_sigterm
+from jackpot.cli.remote import CONSOLE_KEY_FILE
 from jackpot.domain.auth import digest, key_id_of
 from jackpot.errors import JackpotError
 from jackpot.settings import Settings
@@ -243,8 +244,12 @@ def run_demo(argv: list[str]) -> int:
     journal = journal_path(args.data_dir)
     serve_log = args.data_dir / "demo-serve.log"
     feed = WinFeed()
+    console_key = args.data_dir / CONSOLE_KEY_FILE
     heading = Heading(
-        "war-floor DEMO", f"meter page http://{settings.bind}/ · Ctrl-C stops", demo.LABEL
+        "war-floor DEMO",
+        f"meter page http://{settings.bind}/ · console http://{settings.bind}/console with the "
+        f"key in {console_key} · Ctrl-C stops",
+        demo.LABEL,
     )
     if sys.stdout.isatty():
         view: View = LiveView(Console(file=sys.stdout), feed, heading)
@@ -262,6 +267,8 @@ def run_demo(argv: list[str]) -> int:
                 log=serve_log,
             ) as local,
             operator_key(local.store, "war-floor demo supervisor") as key,
+            operator_key(local.store, "demo floor supervisor (console)") as console,
+            key_file(console_key, console),
         ):
             supervisor = Supervisor(local.base, key, [plan.pool_id], args.confirm_after)
             options = FloorOptions(on_answer=_answers(feed, verbose=False))
@@ -314,6 +321,19 @@ def operator_key(store: str, label: str) -> Iterator[str]:
             timeout=60,
             check=False,
         )
+
+
+@contextmanager
+def key_file(path: Path, secret: str) -> Iterator[None]:
+    """The console's operator key in a file only its owner reads, removed when the demo
+    ends (the `jackpot` CLI finds it there by default)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(secret + "\n")
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
 
 
 def provision_over_http(base: str, operator_key: str, plan: FloorPlan) -> None:

@@ -12,19 +12,23 @@ from typing import Any
 
 from jackpot import __version__
 from jackpot.api.body import MAX_BODY_BYTES
-from jackpot.domain.config import POOL_REQUEST, TABLE_REQUEST
+from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
 from jackpot.domain.fields import Identifier
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.requests import (
     ADJUSTMENT_REQUEST,
+    APPROVE_REQUEST,
+    CANCEL_STAGED_REQUEST,
     CONFIRM_REQUEST,
     DISPUTE_REQUEST,
     GAME_CHANGE_REQUEST,
+    PAYOUT_STATUSES,
     RECONCILE_REQUEST,
     RESUME_REQUEST,
     RETIRE_REQUEST,
     ROUND_REPORT,
     SUSPEND_REQUEST,
+    VOID_REQUEST,
 )
 
 ID = Identifier().schema()
@@ -110,7 +114,8 @@ SCHEMAS: dict[str, Any] = {
             "spot": {"type": "integer"},
             "player": {"oneOf": [ID, {"type": "null"}]},
             "amount": CENTS,
-            "status": {"enum": ["pending", "paid", "disputed"]},
+            "status": {"enum": list(PAYOUT_STATUSES)},
+            "changed": {"type": "boolean"},
         },
     },
     "ReconcileRequest": RECONCILE_REQUEST.schema(),
@@ -118,8 +123,12 @@ SCHEMAS: dict[str, Any] = {
     "Suspend": SUSPEND_REQUEST.schema(),
     "Resume": RESUME_REQUEST.schema(),
     "Retire": RETIRE_REQUEST.schema(),
+    "StageChange": STAGE_REQUEST.schema(),
+    "CancelStaged": CANCEL_STAGED_REQUEST.schema(),
     "PayoutConfirm": CONFIRM_REQUEST.schema(),
     "PayoutDispute": DISPUTE_REQUEST.schema(),
+    "PayoutApprove": APPROVE_REQUEST.schema(),
+    "PayoutVoid": VOID_REQUEST.schema(),
     "GameChange": GAME_CHANGE_REQUEST.schema(),
     "Game": {
         "type": "object",
@@ -220,6 +229,22 @@ def document() -> dict[str, Any]:
         },
         "/openapi.json": {"get": _op("this document", [])},
         "/": {"get": _op("the meter display page", [], {"type": "string"}, content="text/html")},
+        "/console": {
+            "get": _op("the operator console page", [], {"type": "string"}, content="text/html")
+        },
+        "/v1/session": {
+            "get": _op("the key's role and person, the casino's time zone", ["operator", "auditor"])
+        },
+        "/v1/meters": {
+            "get": _op("every pool's meters, retired pools included", ["operator", "auditor"])
+        },
+        "/v1/activity": {
+            "get": _op(
+                "the recent operators' steps, newest first",
+                ["operator", "auditor"],
+                params=[_query("limit", {"type": "integer", "minimum": 1, "maximum": 500})],
+            )
+        },
         "/v1/pools": {"get": _op("every pool's public meter", [])},
         "/v1/pools/{pool}": {
             "get": _op("a pool's public meter and its last 25 hits", [], _ref("Pool"), params=pool),
@@ -259,6 +284,22 @@ def document() -> dict[str, Any]:
                 body="Resume",
                 params=pool,
                 body_required=False,
+            ),
+        },
+        "/v1/pools/{pool}/staged": {
+            "post": _op(
+                "stage a parameter change: at the next suspension, or at effective_at",
+                ["operator"],
+                body="StageChange",
+                params=pool,
+            ),
+        },
+        "/v1/pools/{pool}/staged/cancel": {
+            "post": _op(
+                "drop the staged parameter change (body: {reason})",
+                ["operator"],
+                body="CancelStaged",
+                params=pool,
             ),
         },
         "/v1/pools/{pool}/retire": {
@@ -332,7 +373,7 @@ def document() -> dict[str, Any]:
                 "jackpot payouts, newest first",
                 ["operator", "auditor"],
                 params=[
-                    _query("status", {"enum": ["pending", "paid", "disputed"]}),
+                    _query("status", {"enum": list(PAYOUT_STATUSES)}),
                     _query("limit", {"type": "integer", "minimum": 1}),
                 ],
             ),
@@ -342,7 +383,7 @@ def document() -> dict[str, Any]:
         },
         "/v1/payouts/{payout}/confirm": {
             "post": _op(
-                "mark a jackpot paid (body optional: {reason})",
+                "record a jackpot's hand pay (paid, or awaiting approval from the threshold)",
                 ["operator"],
                 _ref("Payout"),
                 "PayoutConfirm",
@@ -356,6 +397,25 @@ def document() -> dict[str, Any]:
                 ["operator"],
                 _ref("Payout"),
                 "PayoutDispute",
+                payout,
+            ),
+        },
+        "/v1/payouts/{payout}/approve": {
+            "post": _op(
+                "a second operator approves a confirmed hand pay",
+                ["operator"],
+                _ref("Payout"),
+                "PayoutApprove",
+                payout,
+                body_required=False,
+            ),
+        },
+        "/v1/payouts/{payout}/void": {
+            "post": _op(
+                "void a confirmed, awaiting or disputed jackpot (body: {reason})",
+                ["operator"],
+                _ref("Payout"),
+                "PayoutVoid",
                 payout,
             ),
         },

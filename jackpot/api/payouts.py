@@ -1,20 +1,27 @@
-"""Jackpot payouts awaiting verification: list, confirm, dispute."""
+"""Jackpot payouts and their verification: list, confirm, approve, dispute, void."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
 from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body, known_query, query_int, request_body
 from jackpot.domain.auth import Role
-from jackpot.domain.requests import DISPUTE_REQUEST, Confirmation
+from jackpot.domain.fields import Record
+from jackpot.domain.requests import (
+    APPROVE_REQUEST,
+    DISPUTE_REQUEST,
+    PAYOUT_STATUSES,
+    VOID_REQUEST,
+    Confirmation,
+)
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ValidationError
-from jackpot.services.payouts import HandPay
+from jackpot.services.payouts import Actor, HandPay
 
 bp = Blueprint("payouts", __name__, url_prefix="/v1/payouts")
-
-STATUSES = ("pending", "paid", "disputed")
 
 
 @bp.get("")
@@ -22,8 +29,8 @@ STATUSES = ("pending", "paid", "disputed")
 def list_payouts() -> Response:
     known_query("status", "limit")
     status = request.args.get("status")
-    if status is not None and status not in STATUSES:
-        raise ValidationError("status", "must be pending, paid or disputed")
+    if status is not None and status not in PAYOUT_STATUSES:
+        raise ValidationError("status", f"must be one of {', '.join(PAYOUT_STATUSES)}")
     limit = query_int("limit", 100, 1, 10_000)
     return jsonify({"payouts": services().payouts.list(status, limit)})
 
@@ -38,28 +45,66 @@ def get_payout(payout: str) -> Response:
 @bp.post("/<payout>/confirm")
 @require(Role.OPERATOR)
 def confirm(payout: str) -> Response:
-    """Mark a jackpot paid by hand: who paid it, who witnessed it, the slip."""
+    """Record a hand pay: who paid it, who witnessed it, the slip."""
     parse_identifier(payout, "payout")
     given = Confirmation.from_json(json_body()) if request_body() else Confirmation("", "", "", "")
-    key = current_key()
-    paid_by = given.paid_by or key.label or key.who
+    actor = _actor()
+    paid_by = given.paid_by or actor.person
     given.check_witness(paid_by)
     hand_pay = HandPay(paid_by, given.witness, given.slip, given.note)
-    return jsonify(services().payouts.confirm(payout, key.who, hand_pay))
+    return _answer(services().payouts.confirm(payout, actor, hand_pay, given.expect))
+
+
+@bp.post("/<payout>/approve")
+@require(Role.OPERATOR)
+def approve(payout: str) -> Response:
+    """Two-person control: another operator approves a confirmed hand pay."""
+    parse_identifier(payout, "payout")
+    data = _body(APPROVE_REQUEST, required=False)
+    return _answer(
+        services().payouts.approve(
+            payout, _actor(), str(data.get("reason", "")), str(data.get("expect", ""))
+        )
+    )
 
 
 @bp.post("/<payout>/dispute")
 @require(Role.OPERATOR)
 def dispute(payout: str) -> Response:
     parse_identifier(payout, "payout")
-    note = _note(required=True)
-    return jsonify(services().payouts.dispute(payout, current_key().who, note))
+    data = _body(DISPUTE_REQUEST, required=True)
+    return _answer(
+        services().payouts.dispute(
+            payout, _actor(), str(data["reason"]), str(data.get("expect", ""))
+        )
+    )
 
 
-def _note(required: bool) -> str:
+@bp.post("/<payout>/void")
+@require(Role.OPERATOR)
+def void(payout: str) -> Response:
+    parse_identifier(payout, "payout")
+    data = _body(VOID_REQUEST, required=True)
+    return _answer(
+        services().payouts.void(payout, _actor(), str(data["reason"]), str(data.get("expect", "")))
+    )
+
+
+def _actor() -> Actor:
+    """The key acting and the person it names (its label, else the key itself)."""
+    key = current_key()
+    return Actor(key.who, key.label or key.who)
+
+
+def _body(record: Record, required: bool) -> dict[str, Any]:
     if not request_body():
         if required:
-            raise ValidationError("reason", "a dispute names its reason", "missing")
-        return ""
-    data = DISPUTE_REQUEST.check(json_body())
-    return str(data.get("reason", ""))
+            raise ValidationError("reason", "this step names its reason", "missing")
+        return {}
+    return record.check(json_body())
+
+
+def _answer(result: tuple[bool, dict[str, Any]]) -> Response:
+    """The payout after the step, with `changed` (false: it had been taken already)."""
+    changed, payout = result
+    return jsonify({**payout, "changed": changed})

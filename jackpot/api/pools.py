@@ -10,7 +10,7 @@ from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body, request_body
 from jackpot.domain.auth import Role
 from jackpot.domain.meter import LinkState, PoolState
-from jackpot.domain.requests import RESUME_REQUEST, SUSPEND_REQUEST
+from jackpot.domain.requests import CANCEL_STAGED_REQUEST, RESUME_REQUEST, SUSPEND_REQUEST
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ValidationError
 
@@ -53,6 +53,7 @@ def meters(state: PoolState) -> dict[str, Any]:
         "reset_initial_units": state.reset_initial_units,
         "journal_seq": state.journal_seq,
         "invariant_holds": state.invariant_holds(),
+        "staged": state.staged.to_json() if state.staged else None,
     }
 
 
@@ -117,6 +118,26 @@ def retire(pool: str) -> Response:
     """Retire the pool and move its whole balance to another pool, in one journaled step."""
     parse_identifier(pool, "pool")
     return jsonify(services().pools.retire(pool, json_body(), current_key().who).to_json())
+
+
+@bp.post("/<pool>/staged")
+@require(Role.OPERATOR)
+def stage(pool: str) -> Response:
+    """Stage a change of the pool's parameters: at its next suspension, or at a set time."""
+    parse_identifier(pool, "pool")
+    return jsonify(meters(services().pools.stage(pool, json_body(), current_key().who)))
+
+
+@bp.post("/<pool>/staged/cancel")
+@require(Role.OPERATOR)
+def cancel_staged(pool: str) -> Response:
+    """Drop the staged change, with the reason."""
+    parse_identifier(pool, "pool")
+    if not request_body():
+        raise ValidationError("reason", "a cancellation names its reason", "missing")
+    reason = str(CANCEL_STAGED_REQUEST.check(json_body())["reason"])
+    changed, now = services().pools.cancel_staged(pool, reason, current_key().who)
+    return jsonify({**meters(now), "changed": changed})
 
 
 def _link(pool: str, state: LinkState, reason: str) -> Response:

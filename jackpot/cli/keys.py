@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from jackpot.bootstrap import bootstrap
@@ -10,6 +11,9 @@ from jackpot.cli.runtime import store_url
 from jackpot.domain.auth import Role
 from jackpot.errors import JackpotError
 from jackpot.settings import Settings
+
+# keys held by people, whose every step must name the person
+PEOPLES_ROLES = (Role.OPERATOR, Role.AUDITOR)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,7 +28,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="ID",
         help="a table the key may report for (table role; repeatable)",
     )
-    create.add_argument("--label", default="", help="who or what holds the key")
+    create.add_argument(
+        "--label",
+        default="",
+        help="who holds the key: a person's name for operator and auditor keys (required "
+        "for them: every step they take names this person), the device for others",
+    )
     create.set_defaults(func=create_key)
     listing = keys.add_parser("list", help="list keys (never their secrets)")
     listing.set_defaults(func=list_keys)
@@ -34,6 +43,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def create_key(args: argparse.Namespace) -> int:
+    if Role(args.role) in PEOPLES_ROLES and not args.label.strip():
+        print(
+            f"jackpot keys create: an {args.role} key names the person who holds it: "
+            '--label "Dana Reyes" (the journal and the console name them by it)',
+            file=sys.stderr,
+        )
+        return 2
     settings = Settings.from_env()
     with store_url(settings) as url:
         services = bootstrap(settings, url)

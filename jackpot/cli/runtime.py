@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import signal
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -34,13 +32,3 @@ def services(settings: Settings) -> Iterator[Services]:
             yield built
         finally:
             built.close()
-
-
-def exit_on_sigterm() -> None:
-    """SIGTERM (a service manager's stop) unwinds like Ctrl-C: every `finally` runs, so the
-    embedded store and any gunicorn the command started are stopped, not orphaned."""
-
-    def stop(signum: int, _frame: object) -> None:
-        sys.exit(128 + signum)
-
-    signal.signal(signal.SIGTERM, stop)

@@ -16,7 +16,7 @@ from rq.cron import CronScheduler
 
 from jackpot.bootstrap import redis_client
 from jackpot.cli.runtime import store_url
-from jackpot.jobs.archive import archive_run, close_days
+from jackpot.jobs.archive import apply_staged, archive_run, close_days
 from jackpot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -29,6 +29,8 @@ RECONNECT_MAX_SECONDS = 5.0
 ARCHIVE_JOB_TIMEOUT = 3600
 # Gaming days are closed within this long of their end (plus the clock skew allowed).
 CLOSE_EVERY_SECONDS = 300
+# a staged parameter change takes effect within this many seconds of its time
+STAGED_EVERY_SECONDS = 10
 # How often the schedule looks at the clock, at most (and how fast it stops).
 TICK_SECONDS = 5.0
 
@@ -79,6 +81,13 @@ def scheduler(connection: Redis, settings: Settings) -> CronScheduler:
         interval=CLOSE_EVERY_SECONDS,
         job_timeout=ARCHIVE_JOB_TIMEOUT,
         name="close-days",
+    )
+    cron.register(
+        apply_staged,
+        settings.queue,
+        interval=STAGED_EVERY_SECONDS,
+        job_timeout=ARCHIVE_JOB_TIMEOUT,
+        name="apply-staged",
     )
     return cron
 

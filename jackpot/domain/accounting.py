@@ -24,6 +24,16 @@ from jackpot.domain.meter import UNITS_PER_CENT
 Entry = Mapping[str, Any]
 LAYOUT_VERSION = 1
 
+#: a payout's journal entries and the status each leaves it in
+VERDICTS = {
+    "payout_confirmed": "awaiting_approval",
+    "payout_paid": "paid",
+    "payout_disputed": "disputed",
+    "payout_voided": "void",
+}
+#: the entries after which a jackpot is no longer owed (a void cancels it)
+SETTLED = frozenset({"payout_paid", "payout_voided"})
+
 
 def money(name: str, units: int) -> dict[str, int]:
     """An exact amount in units as whole cents and the sub-cent remainder (0..9,999 units)."""
@@ -139,7 +149,7 @@ def pool_day(
             day.seed_funding += int(e["seed_units"])
         elif kind in ("adjustment", "transfer"):  # a transfer: a retired pool's balance
             day.adjustments += int(e["amount_units"])
-        elif kind == "payout_paid":
+        elif kind in SETTLED:
             unpaid.pop(str(e["payout"]), None)
         if "value_units" in e:
             day.closing_meter = int(e["value_units"])

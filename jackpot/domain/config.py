@@ -17,6 +17,8 @@ from jackpot.domain.fields import (
     Presence,
     Record,
     Rule,
+    Text,
+    Timestamp,
 )
 from jackpot.domain.paytable import PAYTABLE, SEED_PAYTABLE, Paytable
 
@@ -103,6 +105,74 @@ class PoolConfig:
             "cap": self.cap,
             "policy": self.policy.value,
         }
+
+
+MAX_STAGE_REASON = 500  # as every reason in a journal (requests.MAX_REASON)
+
+#: The body of POST /v1/pools/{pool}/staged: a parameter change for later.
+STAGE_REQUEST = Record(
+    {
+        **POOL_REQUEST.fields,
+        "effective_at": Field(
+            Nullable(Timestamp()),
+            description=(
+                "when it takes effect, RFC 3339 (the worker applies it within seconds of it); "
+                "left out or null: at the pool's next suspension"
+            ),
+        ),
+        "reason": Field(Text(MAX_STAGE_REASON), Presence.REQUIRED, "why, for the journal"),
+    },
+    "A change of a running pool's parameters, staged: it takes effect while the pool is "
+    "suspended, or at a scheduled time, never in the middle of play.",
+    rules=(RATES_WITHIN_FULL, CAP_FROM_RESET),
+    notes=(
+        "Fields left out keep the values the pool has when the change is staged. A new "
+        "staged change replaces the one waiting. The cap is checked against the meter when "
+        "the change takes effect (409 `cap_below_value` then leaves it staged).",
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StagedChange:
+    """A pool's parameters as they will be, once a staged change takes effect."""
+
+    config: PoolConfig
+    effective_at: int | None  # epoch ms; None: at the pool's next suspension
+    reason: str
+    who: str = ""
+
+    @classmethod
+    def from_request(cls, raw: Any, current: PoolConfig, who: str) -> StagedChange:
+        data = STAGE_REQUEST.check(raw, creating=False)
+        config = PoolConfig.from_json(
+            {k: v for k, v in data.items() if k in POOL_REQUEST.fields}, current
+        )
+        return cls(config, data.get("effective_at"), str(data["reason"]), who)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.config.to_json(),
+            "effective_at": self.effective_at,
+            "reason": self.reason,
+            "who": self.who,
+        }
+
+    @classmethod
+    def from_stored(cls, raw: dict[str, Any]) -> StagedChange:
+        config = PoolConfig(
+            int(raw["reset"]),
+            int(raw["rate_bp"]),
+            int(raw["reserve_rate_bp"]),
+            None if raw["cap"] is None else int(raw["cap"]),
+            Policy(raw["policy"]),
+        )
+        at = raw.get("effective_at")
+        return cls(config, None if at is None else int(at), str(raw["reason"]), str(raw["who"]))
+
+    def due(self, now_ms: int) -> bool:
+        """A scheduled change whose time has come (one waiting for a suspension is not)."""
+        return self.effective_at is not None and self.effective_at <= now_ms
 
 
 MIN_WAGER_TO_MAX = Rule("min_wager", "must not exceed max_wager", "out_of_range")

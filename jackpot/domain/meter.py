@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from jackpot.domain.config import Policy, PoolConfig
+from jackpot.domain.config import Policy, PoolConfig, StagedChange
 
 UNITS_PER_CENT = 10_000  # exact for contributions at basis-point rates: cents × bp = units
 FULL_BP = 10_000
@@ -43,6 +43,7 @@ class PoolState:
     adjustments_units: int = 0
     journal_seq: int = 0
     link: LinkState = LinkState.RUNNING
+    staged: StagedChange | None = None  # a parameter change waiting to take effect
 
     @property
     def value(self) -> int:

@@ -143,7 +143,15 @@ GAME_CHANGE_REQUEST = Record(
 #: The optional body of POST /v1/payouts/{payout}/confirm.
 MAX_PERSON = 100
 MAX_SLIP = 64
+PAYOUT_STATUSES = ("pending", "awaiting_approval", "paid", "disputed", "void")
 WITNESS_IS_NOT_THE_PAYER = Rule("witness", "must be another person than paid_by")
+EXPECT = Field(
+    Choice(PAYOUT_STATUSES),
+    description=(
+        "the status the caller last saw; if the payout changed meanwhile the step is 409 "
+        "`payout_changed` and nothing changes (a stale console page never overwrites)"
+    ),
+)
 CONFIRM_REQUEST = Record(
     {
         "paid_by": Field(
@@ -153,9 +161,14 @@ CONFIRM_REQUEST = Record(
         "witness": Field(Text(MAX_PERSON), description="who witnessed the hand pay"),
         "slip": Field(Text(MAX_SLIP), description="the hand-pay slip or reference number"),
         "reason": Field(Text(MAX_REASON), description="a note for the journal"),
+        "expect": EXPECT,
     },
     "The hand pay's record; every field is optional and the body may be left out.",
     rules=(WITNESS_IS_NOT_THE_PAYER,),
+    notes=(
+        "From the approval threshold (JACKPOT_HANDPAY_APPROVAL_CENTS) up, a confirmed "
+        "jackpot is `awaiting_approval` until another operator approves it.",
+    ),
 )
 
 
@@ -167,6 +180,7 @@ class Confirmation:
     witness: str
     slip: str
     note: str
+    expect: str = ""
 
     @classmethod
     def from_json(cls, raw: Any) -> Confirmation:
@@ -176,6 +190,7 @@ class Confirmation:
             str(data.get("witness", "")),
             str(data.get("slip", "")),
             str(data.get("reason", "")),
+            str(data.get("expect", "")),
         )
         done.check_witness(done.paid_by)
         return done
@@ -186,10 +201,34 @@ class Confirmation:
             raise WITNESS_IS_NOT_THE_PAYER.error()
 
 
+#: The optional body of POST /v1/payouts/{payout}/approve.
+APPROVE_REQUEST = Record(
+    {"reason": Field(Text(MAX_REASON), description="a note for the journal"), "expect": EXPECT},
+    "A second operator approves a confirmed hand pay; the body may be left out.",
+    notes=(
+        "The key that confirmed, the person who paid and the person who confirmed may not "
+        "approve: 409 `second_person_required`.",
+    ),
+)
 #: The body of POST /v1/payouts/{payout}/dispute.
 DISPUTE_REQUEST = Record(
-    {"reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why the jackpot is disputed")},
+    {
+        "reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why the jackpot is disputed"),
+        "expect": EXPECT,
+    },
     "A dispute names its reason.",
+)
+#: The body of POST /v1/payouts/{payout}/void.
+VOID_REQUEST = Record(
+    {
+        "reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why the jackpot is voided"),
+        "expect": EXPECT,
+    },
+    "Cancels a confirmed, awaiting or disputed jackpot for good: nothing is owed any more.",
+    notes=(
+        "A pending jackpot is disputed first. A void moves no money: what should return "
+        "to a meter is an adjustment of its own.",
+    ),
 )
 
 
@@ -213,6 +252,12 @@ SUSPEND_REQUEST = Record(
 RESUME_REQUEST = Record(
     {"reason": Field(Text(MAX_REASON), description="a note for the journal")},
     "Opens the side bet again; the body may be left out.",
+)
+
+#: The body of POST /v1/pools/{pool}/staged/cancel.
+CANCEL_STAGED_REQUEST = Record(
+    {"reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why, for the journal")},
+    "Drops the pool's staged parameter change.",
 )
 
 #: The body of POST /v1/pools/{pool}/retire.

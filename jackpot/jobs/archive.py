@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from jackpot.jobs.context import services
+from jackpot.services.clock import now_ms
 
 
 def archive_run() -> dict[str, Any]:
@@ -15,3 +16,9 @@ def archive_run() -> dict[str, Any]:
 def close_days() -> list[str]:
     """Close every gaming day that is over and not closed yet; the days closed."""
     return services().accounting.close_due()
+
+
+def apply_staged() -> dict[str, str]:
+    """Apply the staged parameter changes whose time has come: pool -> what happened."""
+    ctx = services()
+    return ctx.pools.apply_due(now_ms())

@@ -17,6 +17,8 @@ from jackpot.archive.archiver import Archiver
 from jackpot.archive.store import HOUSE, Archive, pool_journal
 from jackpot.domain.accounting import (
     LAYOUT_VERSION,
+    SETTLED,
+    VERDICTS,
     outcome_names,
     pool_day,
     table_days,
@@ -183,14 +185,14 @@ class Accounting:
     def _hits(self, pool: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         verdicts: dict[str, dict[str, Any]] = {}
         for e in rows:
-            if e["type"] in ("payout_paid", "payout_disputed"):
+            if e["type"] in VERDICTS:
                 verdicts[str(e["payout"])] = e
         out = []
         for e in rows:
             if e["type"] != "hit":
                 continue
             verdict = verdicts.get(str(e["payout"]))
-            status = "pending" if verdict is None else str(verdict["type"]).removeprefix("payout_")
+            status = "pending" if verdict is None else VERDICTS[str(verdict["type"])]
             out.append(
                 {
                     "time": self._days.iso(int(e["ts"])),
@@ -224,6 +226,6 @@ def _unpaid_before(entries: Iterator[JournalEntry]) -> dict[str, int]:
         kind = e.fields.get("type")
         if kind == "hit":
             unpaid[str(e.fields["payout"])] = int(e.fields["amount"])
-        elif kind == "payout_paid":
+        elif kind in SETTLED:
             unpaid.pop(str(e.fields["payout"]), None)
     return unpaid

@@ -1,4 +1,10 @@
-"""Jackpot payouts awaiting verification (hand pays): pending -> paid | disputed."""
+"""Jackpot payouts and their verification: hand pays, two-person approval, disputes, voids.
+
+The steps and the statuses they move between are payout_status.lua's: a confirmation pays a
+pending (or disputed) jackpot, or, from the approval threshold up, leaves it awaiting a
+second operator's approval; a dispute holds it back; a void cancels a confirmed, awaiting or
+disputed one for good. Each step is journaled once, with the key and the person acting.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from jackpot.store.payouts import PayoutStore
+
+STATUSES = ("pending", "awaiting_approval", "paid", "disputed", "void")
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,9 +26,18 @@ class HandPay:
     note: str
 
 
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who takes a step: the key (`operator:<id>`) and the person (its label, else the key)."""
+
+    who: str
+    person: str
+
+
 class Payouts:
-    def __init__(self, store: PayoutStore) -> None:
+    def __init__(self, store: PayoutStore, approval_cents: int = 0) -> None:
         self._store = store
+        self.approval_cents = approval_cents  # 0: a confirmation alone pays
 
     def list(self, status: str | None, limit: int) -> list[dict[str, Any]]:
         """Payouts, newest first, optionally of one status."""
@@ -29,12 +46,35 @@ class Payouts:
     def get(self, payout: str) -> dict[str, Any]:
         return self._store.get(payout)
 
-    def confirm(self, payout: str, who: str, hand_pay: HandPay) -> dict[str, Any]:
-        """Mark a pending jackpot paid by hand, with who paid it, the witness and the slip."""
-        return self._store.set_status(
-            payout, "paid", who, hand_pay.note, (hand_pay.paid_by, hand_pay.witness, hand_pay.slip)
+    def confirm(
+        self, payout: str, actor: Actor, hand_pay: HandPay, expect: str = ""
+    ) -> tuple[bool, dict[str, Any]]:
+        """Record the hand pay: paid, or awaiting approval from the threshold up."""
+        return self._store.step(
+            payout,
+            "confirm",
+            actor.who,
+            actor.person,
+            hand_pay.note,
+            (hand_pay.paid_by, hand_pay.witness, hand_pay.slip),
+            expect,
+            self.approval_cents,
         )
 
-    def dispute(self, payout: str, who: str, reason: str) -> dict[str, Any]:
-        """Hold a pending jackpot back, with the reason."""
-        return self._store.set_status(payout, "disputed", who, reason)
+    def approve(
+        self, payout: str, actor: Actor, note: str, expect: str = ""
+    ) -> tuple[bool, dict[str, Any]]:
+        """A second operator's approval of a confirmed hand pay: now it is paid."""
+        return self._store.step(payout, "approve", actor.who, actor.person, note, expect=expect)
+
+    def dispute(
+        self, payout: str, actor: Actor, reason: str, expect: str = ""
+    ) -> tuple[bool, dict[str, Any]]:
+        """Hold a pending or awaiting jackpot back, with the reason."""
+        return self._store.step(payout, "dispute", actor.who, actor.person, reason, expect=expect)
+
+    def void(
+        self, payout: str, actor: Actor, reason: str, expect: str = ""
+    ) -> tuple[bool, dict[str, Any]]:
+        """Cancel a confirmed, awaiting or disputed jackpot for good, with the reason."""
+        return self._store.step(payout, "void", actor.who, actor.person, reason, expect=expect)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jackpot.domain.adjustment import Adjustment
-from jackpot.domain.config import PoolConfig
+from jackpot.domain.config import PoolConfig, StagedChange
 from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
 from jackpot.domain.requests import RETIRE_REQUEST
 from jackpot.errors import (
@@ -102,7 +102,52 @@ class Pools:
         """Suspend or resume a pool's link (journaled with the reason and who); whether it
         changed, and the pool as it is now."""
         changed = self._config.set_link(pool, state, reason, who)
-        return changed, self._config.pool(pool)
+        now = self._config.pool(pool)
+        if now.link is LinkState.SUSPENDED and now.staged and now.staged.effective_at is None:
+            # the change that waited for a suspension takes effect now, before anyone resumes
+            self.apply_staged(pool, who)
+            now = self._config.pool(pool)
+        return changed, now
+
+    def stage(self, pool: str, body: Any, who: str) -> PoolState:
+        """Stage a change of a pool's parameters, for its next suspension or a set time."""
+        state = self._config.pool(pool)
+        if state.link is LinkState.RETIRED:
+            raise PoolStateError(pool, "retired", "a retired pool keeps its last parameters")
+        change = StagedChange.from_request(body, state.config, who)
+        self._config.stage(pool, change, who, change.reason)
+        return self._config.pool(pool)
+
+    def cancel_staged(self, pool: str, reason: str, who: str) -> tuple[bool, PoolState]:
+        """Drop the staged change (journaled); whether there was one, and the pool now."""
+        done = self._config.stage(pool, None, who, reason)
+        return done == "cancelled", self._config.pool(pool)
+
+    def apply_staged(self, pool: str, who: str) -> str | None:
+        """Apply the pool's staged change: 'updated' or 'unchanged'; None when none waits
+        (or another took its place meanwhile). CapBelowValueError leaves it staged."""
+        raw = self._config.staged_raw(pool)
+        if raw is None:
+            return None
+        change = StagedChange.from_stored(json.loads(raw))
+        status = self._config.put_pool(pool, change.config, who, staged=raw, reason=change.reason)
+        return None if status == "stale" else status
+
+    def apply_due(self, now_ms: int, who: str = "scheduler") -> dict[str, str]:
+        """Apply every staged change whose time has come: pool -> what happened (a change
+        refused now, e.g. a cap below the meter, stays staged and says why)."""
+        done: dict[str, str] = {}
+        for state in self._config.pools():
+            if state.staged is None or not state.staged.due(now_ms):
+                continue
+            try:
+                status = self.apply_staged(state.pool, who)
+            except ConflictError as exc:
+                done[state.pool] = f"refused: {exc.message}"
+                continue
+            if status is not None:
+                done[state.pool] = status
+        return done
 
     def retire(self, pool: str, body: Any, who: str) -> Retired:
         """Retire `pool` and move its whole balance, meter and reserve, to another pool in

@@ -43,7 +43,7 @@ class AdjustmentStore:
         """Move the money once; raises AdjustmentError or NotFoundError, moving nothing."""
         k, pool = self._k, adjustment.pool
         result = self._s.adjust_pool(
-            keys=[k.pool(pool), k.pool_journal(pool), k.adjustments, k.counters],
+            keys=[k.pool(pool), k.pool_journal(pool), k.adjustments, k.counters, k.activity],
             args=[
                 adjustment.adjustment,
                 adjustment.digest,
@@ -82,6 +82,7 @@ class AdjustmentStore:
                 k.pool_journal(to),
                 k.counters,
                 k.adjustments,
+                k.activity,
             ],
             args=[transfer, digest, seen_version, reason, who, pool, to],
         )

@@ -47,7 +47,7 @@ class KeyStore:
 
     def _event_keys(self, key_digest: str) -> list[str]:
         k = self._k
-        return [k.api_key(key_digest), k.api_key_ids, k.counters, k.journal]
+        return [k.api_key(key_digest), k.api_key_ids, k.counters, k.journal, k.activity]
 
     def list(self) -> list[tuple[ApiKey, bool]]:
         """Every key with whether it is revoked."""

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from redis import Redis
 
-from jackpot.domain.config import Layout, Policy, PoolConfig, TableConfig
+from jackpot.domain.config import Layout, Policy, PoolConfig, StagedChange, TableConfig
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.paytable import Paytable
-from jackpot.errors import CapBelowValueError, NotFoundError, PoolStateError
+from jackpot.errors import CapBelowValueError, NotFoundError, PoolRunningError, PoolStateError
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
@@ -32,11 +32,21 @@ class ConfigStore:
 
     # pools ---------------------------------------------------------------------------------
 
-    def put_pool(self, pool: str, config: PoolConfig, who: str) -> str:
-        """Create or update a pool; returns 'created', 'updated' or 'unchanged'."""
+    def put_pool(
+        self, pool: str, config: PoolConfig, who: str, staged: str = "", reason: str = ""
+    ) -> str:
+        """Create or update a pool; returns 'created', 'updated' or 'unchanged'. With
+        `staged` (the pool's staged change as stored) apply that change: 'stale' when it is
+        no longer the one waiting. A PUT's change to a running pool raises PoolRunningError."""
         cap = -1 if config.cap is None else config.cap
         result = self._s.put_pool(
-            keys=[self._k.pool(pool), self._k.pool_journal(pool), self._k.pools, self._k.counters],
+            keys=[
+                self._k.pool(pool),
+                self._k.pool_journal(pool),
+                self._k.pools,
+                self._k.counters,
+                self._k.activity,
+            ],
             args=[
                 pool,
                 config.reset,
@@ -45,16 +55,52 @@ class ConfigStore:
                 cap,
                 config.policy.value,
                 who,
+                staged,
+                reason,
             ],
         )
         if result[0] == "cap_below_value":
             raise CapBelowValueError(int(result[1]))
+        if result[0] == "running":
+            raise PoolRunningError(pool)
         return str(result[0])
+
+    def stage(self, pool: str, change: StagedChange | None, who: str, reason: str) -> str:
+        """Stage `change` (None: cancel the one waiting): 'staged', 'cancelled' or 'none'."""
+        result = self._s.stage_pool(
+            keys=[
+                self._k.pool(pool),
+                self._k.pool_journal(pool),
+                self._k.counters,
+                self._k.activity,
+            ],  # fmt: skip
+            args=[
+                "stage" if change else "cancel",
+                json.dumps(change.to_json()) if change else "",
+                who,
+                reason,
+            ],
+        )
+        if result[0] == "missing":
+            raise NotFoundError("pool", pool)
+        if result[0] == "retired":
+            raise PoolStateError(pool, "retired", "a retired pool keeps its last parameters")
+        return str(result[0])
+
+    def staged_raw(self, pool: str) -> str | None:
+        """The pool's staged change exactly as stored (what put_pool compares)."""
+        raw = self._r.hget(self._k.pool(pool), "staged")
+        return None if raw is None else str(raw)
 
     def set_link(self, pool: str, state: LinkState, reason: str, who: str) -> bool:
         """Suspend or resume a pool's link, journaled; False when it already was."""
         result = self._s.link_state(
-            keys=[self._k.pool(pool), self._k.pool_journal(pool), self._k.counters],
+            keys=[
+                self._k.pool(pool),
+                self._k.pool_journal(pool),
+                self._k.counters,
+                self._k.activity,
+            ],
             args=[state.value, reason, who],
         )
         if result[0] == "missing":
@@ -93,7 +139,13 @@ class ConfigStore:
         """Write a table's config if no config changed since `seen_version`: (status, version)."""
         body = _canonical(config.to_json())
         result = self._s.put_table(
-            keys=[self._k.table(table), self._k.counters, self._k.journal, self._k.tables],
+            keys=[
+                self._k.table(table),
+                self._k.counters,
+                self._k.journal,
+                self._k.tables,
+                self._k.activity,
+            ],
             args=[table, seen_version, body, who],
         )
         return str(result[0]), str(result[1]) if len(result) > 1 else ""
@@ -112,7 +164,12 @@ class ConfigStore:
         'unchanged' or 'stale'."""
         tables = sorted(configs)
         result = self._s.change_game(
-            keys=[self._k.counters, self._k.journal, *(self._k.table(t) for t in tables)],
+            keys=[
+                self._k.counters,
+                self._k.journal,
+                *(self._k.table(t) for t in tables),
+                self._k.activity,
+            ],
             args=[
                 seen_version,
                 who,
@@ -178,6 +235,7 @@ def pool_state(pool: str, raw: dict[str, str]) -> PoolState:
         adjustments_units=int(raw["adjust_units"]),
         journal_seq=int(raw["seq"]),
         link=LinkState(raw.get("state", LinkState.RUNNING)),
+        staged=StagedChange.from_stored(json.loads(raw["staged"])) if raw.get("staged") else None,
     )
 
 

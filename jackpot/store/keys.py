@@ -69,6 +69,11 @@ class Keys:
         return f"{self.tag}/adjustments"
 
     @property
+    def activity(self) -> str:
+        """Stream: a capped copy of the operators' journaled steps, for the console."""
+        return f"{self.tag}/activity"
+
+    @property
     def archive_lock(self) -> str:
         return f"{self.tag}/archive/lock"
 

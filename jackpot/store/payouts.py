@@ -1,4 +1,4 @@
-"""Jackpot payouts awaiting verification (hand pays): pending -> paid | disputed."""
+"""Jackpot payouts and their verification (hand pays); the steps are payout_status.lua's."""
 
 from __future__ import annotations
 
@@ -7,7 +7,12 @@ from typing import Any
 
 from redis import Redis
 
-from jackpot.errors import NotFoundError, PayoutStateError
+from jackpot.errors import (
+    NotFoundError,
+    PayoutChangedError,
+    PayoutStateError,
+    SecondPersonError,
+)
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
@@ -41,15 +46,23 @@ class PayoutStore:
         out.sort(key=lambda p: int(p["id"][1:]), reverse=True)  # P000123: numeric order
         return out[:limit]
 
-    def set_status(
+    def step(
         self,
         payout: str,
-        status: str,
+        step: str,
         who: str,
+        person: str,
         note: str,
         hand_pay: tuple[str, str, str] = ("", "", ""),
-    ) -> dict[str, Any]:
-        """`hand_pay`: (paid_by, witness, slip) of a confirmation."""
+        expect: str = "",
+        threshold: int = 0,
+    ) -> tuple[bool, dict[str, Any]]:
+        """One step (payout_status.lua): (changed, the payout after it).
+
+        `who` is the key, `person` the one acting (its label, else the key); `hand_pay` is a
+        confirmation's (paid_by, witness, slip); `expect` the status the caller last saw
+        ('' = any); `threshold` the amount in cents from which an approval is needed (0: none).
+        """
         current = self.get(payout)
         pool = current["pool"]
         result = self._s.payout_status(
@@ -59,11 +72,21 @@ class PayoutStore:
                 self._k.pool(pool),
                 self._k.pool_journal(pool),
                 self._k.counters,
+                self._k.activity,
             ],
-            args=[payout, status, who, note, *hand_pay],
+            args=[payout, step, who, note, *hand_pay, expect, threshold, person],
         )
-        if result[0] == "missing":
+        verdict = result[0]
+        if verdict == "missing":
             raise NotFoundError("payout", payout)
-        if result[0] == "refused":
-            raise PayoutStateError(payout, json.loads(result[1])["status"])
-        return dict(json.loads(result[1]))
+        after = dict(json.loads(result[1]))
+        if verdict == "stale":
+            raise PayoutChangedError(payout, after["status"], expect)
+        if verdict == "refused":
+            raise PayoutStateError(payout, after["status"], PAST[step])
+        if verdict == "same_person":
+            raise SecondPersonError(payout)
+        return verdict == "changed", after
+
+
+PAST = {"confirm": "confirmed", "approve": "approved", "dispute": "disputed", "void": "voided"}

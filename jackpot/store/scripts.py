@@ -30,6 +30,7 @@ CLOCKED = frozenset(
         "key_event",
         "link_state",
         "retire_pool",
+        "stage_pool",
     }
 )
 # scripts that write a journal get its hash chain's append() put before them
@@ -108,6 +109,7 @@ class Scripts:
     key_event: Script
     link_state: Script
     retire_pool: Script
+    stage_pool: Script
 
     @classmethod
     def register(cls, client: Redis) -> Scripts:

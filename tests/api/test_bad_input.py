@@ -460,6 +460,10 @@ def test_a_cap_below_the_current_meter_value_is_409_naming_the_cap(
 ) -> None:
     value = api.pool()["value"]
     body = {**POOL, "cap": value - 1}
+    suspended = api.client.post(
+        "/v1/pools/main/suspend", json={"reason": "cap change"}, headers=api.keys.header("operator")
+    )
+    assert suspended.status_code == 200
     error = refused(
         redis,
         lambda: api.client.put("/v1/pools/main", json=body, headers=api.keys.header("operator")),

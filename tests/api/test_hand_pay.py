@@ -8,24 +8,8 @@ from typing import Any
 
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
-from tests.support.api import Api, round_body
+from tests.support.api import Api, hit
 from tests.support.checks import assert_error
-
-
-def hit(api: Api, round_id: str = "r-hit") -> str:
-    """A jackpot on pool `main` (a suited war of aces): its payout id."""
-    api.put_pool()
-    api.put_table()
-    r = api.report(
-        round_body(
-            round_id,
-            dealer="As",
-            dealer_war="As",
-            spots=[{"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}],
-        )
-    )
-    assert r.status_code == 200, r.get_json()
-    return str(r.get_json()["jackpots"][0]["id"])
 
 
 def confirm(api: Api, payout: str, body: Any = None, header: Any = None) -> Any:

@@ -159,8 +159,8 @@ if schemathesis is not None:
     def api_schema(app: Flask, linked: Api) -> Any:
         return schemathesis.openapi.from_wsgi("/openapi.json", app)
 
-    # "/" serves a static file whose handle the generic client would leave open
-    generated = schemathesis.pytest.from_fixture("api_schema").exclude(path="/")
+    # "/" and "/console" serve static files whose handles the generic client would leave open
+    generated = schemathesis.pytest.from_fixture("api_schema").exclude(path=["/", "/console"])
 
     @generated.parametrize()
     @settings(

@@ -130,6 +130,8 @@ def test_pool_put_answers_as_its_schema_promises(api: Api, world: Any) -> None:
         pool = data.draw(st.sampled_from(["p1", "p2"]), label="pool")
         body = data.draw(bodies(operation), label="body")
         creating = api.client.get(f"/v1/pools/{pool}").status_code == 404
+        if not creating:  # parameters change only while the link is suspended
+            send(api, "POST", f"/v1/pools/{pool}/suspend", {"reason": "change"}, "operator")
         response = send(api, "PUT", f"/v1/pools/{pool}", body, "operator")
         held(operation, body, response, answers, creating, frozenset({"cap_below_value"}))
 
@@ -204,12 +206,16 @@ def test_a_reconciliation_request_answers_as_its_schema_promises(api: Api, world
 
 def test_a_payout_note_answers_as_its_schema_promises(api: Api, world: dict[str, Any]) -> None:
     def run(data: Any, answers: Counter[int]) -> None:
-        action = data.draw(st.sampled_from(["confirm", "dispute"]), label="action")
+        action = data.draw(
+            st.sampled_from(["confirm", "approve", "dispute", "void"]), label="action"
+        )
         operation = (f"/v1/payouts/{{payout}}/{action}", "POST")
         body = data.draw(bodies(operation), label="body")
         url = f"/v1/payouts/{world['payout']}/{action}"
         response = send(api, "POST", url, body, "operator")
-        held(operation, body, response, answers, state_codes=frozenset({"payout_state"}))
+        # a valid step may meet a payout in another status: refused, or stale (`expect`)
+        codes = frozenset({"payout_state", "payout_changed", "second_person_required"})
+        held(operation, body, response, answers, state_codes=codes)
 
     generated(run)
 
@@ -221,6 +227,17 @@ def test_a_link_change_answers_as_its_schema_promises(api: Api, world: dict[str,
         body = data.draw(bodies(operation), label="body")
         response = send(api, "POST", f"/v1/pools/tp/{action}", body, "operator")
         held(operation, body, response, answers)
+
+    generated(run)
+
+
+def test_a_staged_change_answers_as_its_schema_promises(api: Api, world: dict[str, Any]) -> None:
+    def run(data: Any, answers: Counter[int]) -> None:
+        action = data.draw(st.sampled_from(["staged", "staged/cancel"]), label="action")
+        operation = (f"/v1/pools/{{pool}}/{action}", "POST")
+        body = data.draw(bodies(operation), label="body")
+        response = send(api, "POST", f"/v1/pools/tp/{action}", body, "operator")
+        held(operation, body, response, answers, creating=False)
 
     generated(run)
 
@@ -253,9 +270,13 @@ def test_every_body_reading_operation_is_exercised_here() -> None:
         ("/v1/pools/{pool}/game", "PUT"),
         ("/v1/payouts/{payout}/confirm", "POST"),
         ("/v1/payouts/{payout}/dispute", "POST"),
+        ("/v1/payouts/{payout}/approve", "POST"),
+        ("/v1/payouts/{payout}/void", "POST"),
         ("/v1/pools/{pool}/suspend", "POST"),
         ("/v1/pools/{pool}/resume", "POST"),
         ("/v1/pools/{pool}/retire", "POST"),
+        ("/v1/pools/{pool}/staged", "POST"),
+        ("/v1/pools/{pool}/staged/cancel", "POST"),
     }
     assert set(OPERATIONS) == exercised
 
@@ -273,7 +294,7 @@ def _operations() -> list[tuple[str, str, dict[str, Any]]]:
         (path, method, op)
         for path, item in document()["paths"].items()
         for method, op in item.items()
-        if path != "/"
+        if path not in ("/", "/console")  # static pages: a file handle the test leaves open
     ]
 
 

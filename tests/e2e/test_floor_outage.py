@@ -370,7 +370,11 @@ def test_war_floor_runs_its_own_controller_and_prints_a_json_summary(tmp_path: P
     # not a terminal: plain lines, no escape codes
     assert "\x1b" not in demo.stdout and "\r" not in demo.stdout
     lines = demo.stdout.splitlines()
-    assert f"war-floor DEMO: meter page http://127.0.0.1:{port}/ · Ctrl-C stops" in lines
+    assert (
+        f"war-floor DEMO: meter page http://127.0.0.1:{port}/ · console "
+        f"http://127.0.0.1:{port}/console with the key in var/console.key · Ctrl-C stops"
+    ) in lines
+    assert not (tmp_path / "var" / "console.key").exists(), "the console key ends with the demo"
     assert "DEMO paytable: four of a kind or better wins the whole meter" in lines
     assert any(" 6/6 rounds " in line and "DEMO-main $" in line for line in lines)
     assert "war-floor demo: 6 rounds," in demo.stdout

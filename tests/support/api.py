@@ -33,8 +33,19 @@ class Api:
     keys: Keys
 
     def put_pool(self, pool: str = "main", **body: Any) -> Any:
+        """Create or change a pool; a running pool's change is made as an operator makes it:
+        suspend, change, resume."""
         body = {"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 20, **body}
-        r = self.client.put(f"/v1/pools/{pool}", json=body, headers=self.keys.header("operator"))
+        header = self.keys.header("operator")
+        r = self.client.put(f"/v1/pools/{pool}", json=body, headers=header)
+        if r.status_code == 409 and r.get_json()["error"]["code"] == "pool_running":
+            suspended = self.client.post(
+                f"/v1/pools/{pool}/suspend", json={"reason": "parameter change"}, headers=header
+            )
+            assert suspended.status_code == 200, suspended.get_json()
+            r = self.client.put(f"/v1/pools/{pool}", json=body, headers=header)
+            resumed = self.client.post(f"/v1/pools/{pool}/resume", headers=header)
+            assert resumed.status_code == 200, resumed.get_json()
         assert r.status_code in (200, 201), r.get_json()
         return r.get_json()
 
@@ -87,3 +98,20 @@ def flask_only(app: Flask) -> Client:
     hot = app.wsgi_app
     assert isinstance(hot, RoundsHotPath)
     return Client(hot._next, Response)
+
+
+def hit(api: Api, round_id: str = "r-hit") -> str:
+    """A jackpot on pool `main` (a suited war of aces at table T1): its payout id. Makes the
+    pool and the table first (as they are: a repeat changes nothing)."""
+    api.put_pool()
+    api.put_table()
+    r = api.report(
+        round_body(
+            round_id,
+            dealer="As",
+            dealer_war="As",
+            spots=[{"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}],
+        )
+    )
+    assert r.status_code == 200, r.get_json()
+    return str(r.get_json()["jackpots"][0]["id"])

@@ -8,7 +8,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.support.api import Api, Keys, round_body
+from jackpot.domain.auth import Role
+from tests.support.api import Api, Keys, hit, round_body
 
 ROLES = ("table", "display", "operator", "auditor")
 
@@ -25,7 +26,12 @@ class Endpoint:
     roles: frozenset[str] | None = None  # None: public
 
     def send(self, client: FlaskClient, world: World, headers: dict[str, str]) -> Any:
-        path = self.path.format(payout=world.payout, report=world.report)
+        path = self.path.format(
+            payout=world.payout,
+            report=world.report,
+            awaiting=world.awaiting,
+            disputed=world.disputed,
+        )
         response = client.open(path, method=self.method, json=self.body, headers=headers)
         response.get_data()  # read and close: a streamed file must not leak its handle
         response.close()
@@ -51,6 +57,16 @@ MATRIX: list[Endpoint] = [
     Endpoint("metrics", "GET", "/metrics", "/metrics"),
     Endpoint("openapi", "GET", "/openapi.json", "/openapi.json"),
     Endpoint("display page", "GET", "/", "/"),
+    Endpoint("console page", "GET", "/console", "/console"),
+    Endpoint("session", "GET", "/v1/session", "/v1/session", roles=roles("operator", "auditor")),
+    Endpoint("all meters", "GET", "/v1/meters", "/v1/meters", roles=roles("operator", "auditor")),
+    Endpoint(
+        "activity",
+        "GET",
+        "/v1/activity",
+        "/v1/activity?limit=5",
+        roles=roles("operator", "auditor"),
+    ),
     Endpoint("list pools", "GET", "/v1/pools", "/v1/pools"),
     Endpoint("get pool", "GET", "/v1/pools/<pool>", "/v1/pools/main"),
     Endpoint("put pool", "PUT", "/v1/pools/<pool>", "/v1/pools/main", POOL_BODY, roles("operator")),
@@ -74,6 +90,22 @@ MATRIX: list[Endpoint] = [
         "POST",
         "/v1/pools/<pool>/suspend",
         "/v1/pools/main/suspend",
+        {"reason": "role matrix"},
+        roles("operator"),
+    ),
+    Endpoint(
+        "stage a change",
+        "POST",
+        "/v1/pools/<pool>/staged",
+        "/v1/pools/main/staged",
+        {"rate_bp": 150, "reason": "role matrix"},
+        roles("operator"),
+    ),
+    Endpoint(
+        "cancel the staged change",
+        "POST",
+        "/v1/pools/<pool>/staged/cancel",
+        "/v1/pools/main/staged/cancel",
         {"reason": "role matrix"},
         roles("operator"),
     ),
@@ -175,6 +207,21 @@ MATRIX: list[Endpoint] = [
         roles("operator"),
     ),
     Endpoint(
+        "approve payout",
+        "POST",
+        "/v1/payouts/<payout>/approve",
+        "/v1/payouts/{awaiting}/approve",
+        roles=roles("operator"),
+    ),
+    Endpoint(
+        "void payout",
+        "POST",
+        "/v1/payouts/<payout>/void",
+        "/v1/payouts/{disputed}/void",
+        {"reason": "misdeal found on review"},
+        roles("operator"),
+    ),
+    Endpoint(
         "request reconciliation",
         "POST",
         "/v1/reports/reconcile",
@@ -218,6 +265,8 @@ class World:
     api: Api
     payout: str  # a pending jackpot payout
     report: str  # a queued reconciliation report
+    awaiting: str  # a payout confirmed by another operator, awaiting approval
+    disputed: str  # a disputed payout
 
 
 def build_world(api: Api) -> World:
@@ -226,22 +275,28 @@ def build_world(api: Api) -> World:
     api.put_pool()
     api.put_pool("spare")
     api.put_table()
-    hit = api.report(
-        round_body(
-            "r-hit",
-            dealer="As",
-            dealer_war="As",
-            spots=[{"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}],
-        )
+    payouts = [hit(api, round_id) for round_id in ("r-hit", "r-hit-2", "r-hit-3")]
+    services = api.client.application.extensions["jackpot"]
+    # another operator confirms the second above a threshold: it awaits a second person
+    other, _ = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
+    services.payouts.approval_cents, approval = 1, services.payouts.approval_cents
+    confirmed = api.client.post(
+        f"/v1/payouts/{payouts[1]}/confirm", headers={"Authorization": f"Bearer {other}"}
     )
-    assert hit.status_code == 200, hit.get_json()
+    services.payouts.approval_cents = approval
+    assert confirmed.get_json()["status"] == "awaiting_approval", confirmed.get_json()
+    disputed = api.client.post(
+        f"/v1/payouts/{payouts[2]}/dispute",
+        json={"reason": "camera review"},
+        headers={"Authorization": f"Bearer {other}"},
+    )
+    assert disputed.status_code == 200, disputed.get_json()
     report = api.client.post(
         "/v1/reports/reconcile", json={"pool": "main"}, headers=api.keys.header("auditor")
     )
     assert report.status_code == 202, report.get_json()
-    services = api.client.application.extensions["jackpot"]
     services.accounting.close(date.fromisoformat(CLOSED_DAY))
-    return World(api, hit.get_json()["jackpots"][0]["id"], report.get_json()["id"])
+    return World(api, payouts[0], report.get_json()["id"], payouts[1], payouts[2])
 
 
 def credential(keys: Keys, who: str) -> dict[str, str]:

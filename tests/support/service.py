@@ -81,9 +81,11 @@ def start_service(cwd: Path, extra_env: dict[str, str] | None = None) -> Service
     return Service(base, process, cwd, env, log)
 
 
-def key(service: Service, role: str, *tables: str) -> str:
-    """A new API key made by `jackpot keys create`, as an operator would."""
-    args = ["keys", "create", "--role", role]
+def key(service: Service, role: str, *tables: str, label: str = "") -> str:
+    """A new API key made by `jackpot keys create`, as an operator would (a person's key
+    names its holder: `label`, default one made up for the role)."""
+    label = label or f"{role} of {', '.join(tables) or 'the tests'}"
+    args = ["keys", "create", "--role", role, "--label", label]
     for t in tables:
         args += ["--table", t]
     done = jackpot(*args, cwd=service.cwd, env=service.env)

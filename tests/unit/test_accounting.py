@@ -53,6 +53,26 @@ def test_a_pools_day_balances_to_the_unit() -> None:
     assert not tampered.balanced
 
 
+def test_a_jackpot_is_owed_until_paid_or_voided_and_an_awaiting_one_is_still_owed() -> None:
+    opening = {"seq": 1, "type": "created", "value_units": 0, "reserve_units": 0}
+    hits = [
+        {"seq": n + 2, "type": "hit", "payout": f"P{n}", "amount": 100 * (n + 1),
+         "value_units": 0, "reserve_units": 0}
+        for n in range(4)
+    ]  # fmt: skip
+    steps = [
+        {"seq": 10, "type": "payout_paid", "payout": "P0"},
+        {"seq": 11, "type": "payout_confirmed", "payout": "P1"},  # awaiting approval
+        {"seq": 12, "type": "payout_disputed", "payout": "P2"},
+        {"seq": 13, "type": "payout_voided", "payout": "P3"},
+    ]
+    day, unpaid = pool_day("main", opening, hits + steps, {})
+    assert unpaid == {"P1": 200, "P2": 300}
+    assert (day.unpaid_count, day.unpaid_cents) == (2, 500)
+    without_steps, _ = pool_day("main", opening, hits, {})
+    assert day.expected_closing == without_steps.expected_closing, "no step moves money"
+
+
 def test_a_tables_win_is_handle_less_every_pay() -> None:
     static = {"table": "T1", "spots": [
         {"spot": 1, "outcome": "tie", "wager": 500, "pay": 2500, "envy": 0},

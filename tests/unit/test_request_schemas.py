@@ -13,16 +13,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jackpot.domain.config import MAX_WAGER, Layout, PoolConfig, TableConfig
+from jackpot.domain.config import MAX_WAGER, Layout, PoolConfig, StagedChange, TableConfig
 from jackpot.domain.game import GameChange
 from jackpot.domain.paytable import SEED_PAYTABLE
 from jackpot.domain.report import parse_report
 from jackpot.domain.requests import (
-    CONFIRM_REQUEST,
+    APPROVE_REQUEST,
+    CANCEL_STAGED_REQUEST,
     DISPUTE_REQUEST,
     RESUME_REQUEST,
     RETIRE_REQUEST,
     SUSPEND_REQUEST,
+    VOID_REQUEST,
     Adjustment,
     Confirmation,
     ReconcileRequest,
@@ -66,11 +68,6 @@ class Validator:
     @property
     def schema(self) -> dict[str, Any]:
         return SCHEMAS[OPERATIONS[self.operation]]
-
-
-def _payout_note(required: bool) -> Callable[[Any, bool], object]:
-    record = DISPUTE_REQUEST if required else CONFIRM_REQUEST
-    return lambda body, _: record.check(body)
 
 
 def _paytable() -> dict[str, Any]:
@@ -136,14 +133,57 @@ VALIDATORS = [
         ("/v1/payouts/{payout}/confirm", "POST"),
         "confirm",
         lambda body, _: Confirmation.from_json(body),
-        {"paid_by": "Dana Reyes", "witness": "Sam Okafor", "slip": "HP-2231", **NOTE},
+        {
+            "paid_by": "Dana Reyes",
+            "witness": "Sam Okafor",
+            "slip": "HP-2231",
+            **NOTE,
+            "expect": "pending",
+        },  # fmt: skip
     ),
-    Validator(("/v1/payouts/{payout}/dispute", "POST"), "dispute", _payout_note(True), NOTE),
+    Validator(
+        ("/v1/payouts/{payout}/dispute", "POST"),
+        "dispute",
+        lambda body, _: DISPUTE_REQUEST.check(body),
+        {**NOTE, "expect": "pending"},
+    ),
+    Validator(
+        ("/v1/payouts/{payout}/approve", "POST"),
+        "approve",
+        lambda body, _: APPROVE_REQUEST.check(body),
+        {**NOTE, "expect": "awaiting_approval"},
+    ),
+    Validator(
+        ("/v1/payouts/{payout}/void", "POST"),
+        "void",
+        lambda body, _: VOID_REQUEST.check(body),
+        {**NOTE, "expect": "disputed"},
+    ),
     Validator(
         ("/v1/pools/{pool}/suspend", "POST"),
         "suspend",
         lambda body, _: SUSPEND_REQUEST.check(body),
         {"reason": "link down for a paytable change"},
+    ),
+    Validator(
+        ("/v1/pools/{pool}/staged", "POST"),
+        "stage",
+        lambda body, _: StagedChange.from_request(body, CURRENT_POOL, "operator:k"),
+        {
+            "reset": 200_000,
+            "rate_bp": 150,
+            "reserve_rate_bp": 30,
+            "cap": 900_000,
+            "policy": "split",
+            "effective_at": "2026-11-26T06:00:00-05:00",
+            "reason": "approved change 12",
+        },  # fmt: skip
+    ),
+    Validator(
+        ("/v1/pools/{pool}/staged/cancel", "POST"),
+        "cancel staged",
+        lambda body, _: CANCEL_STAGED_REQUEST.check(body),
+        {"reason": "withdrawn"},
     ),
     Validator(
         ("/v1/pools/{pool}/retire", "POST"),

@@ -8,6 +8,8 @@
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"applied", value_units, reserve_units} | {"replay"} | {"conflict"} | {"missing"}
 --        | {"negative"} | {"over_cap"}
+-- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
+activity = KEYS[#KEYS]  -- the activity stream (chain.lua): this step's entries
 local UNIT = 10000
 local seen = redis.call('HGET', KEYS[3], ARGV[1])
 if seen then

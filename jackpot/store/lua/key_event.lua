@@ -7,6 +7,8 @@
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"created", created_ms} | {"revoked"} | {"unchanged"} | {"missing"}
 -- The key's secret and its digest never enter the journal: only its id, role and tables.
+-- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
+activity = KEYS[#KEYS]  -- the activity stream (chain.lua): this step's entries
 local now = string.format('%d', clock(KEYS[3]))
 local fields
 if ARGV[1] == 'create' then

@@ -6,6 +6,8 @@
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"changed", state} | {"unchanged", state} | {"missing"} | {"retired"}
 -- Moves no money: the entry carries no balances. A pool without a `state` field runs.
+-- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
+activity = KEYS[#KEYS]  -- the activity stream (chain.lua): this step's entries
 local pool, journal = KEYS[1], KEYS[2]
 local wanted, reason, who = ARGV[1], ARGV[2], ARGV[3]
 local current = redis.call('HMGET', pool, 'seq', 'state', 'head')

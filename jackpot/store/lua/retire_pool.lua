@@ -14,6 +14,8 @@
 --        | {"over_limit"}
 -- Both pools keep SPEC §4's invariant: the moved total is an audited adjustment of each
 -- (out of one, into the other), counted in adjust_units and journaled in both journals.
+-- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
+activity = KEYS[#KEYS]  -- the activity stream (chain.lua): this step's entries
 local UNIT = 10000
 local seen = redis.call('HGET', KEYS[6], ARGV[1])
 if seen then

@@ -1,0 +1,64 @@
+"""The operator console: its page, and the reads it needs beyond the rest of the API.
+
+`/console` is one page for floor supervisors and accounting (static HTML and a little
+JavaScript over this API, with the person's own operator or auditor key). Beside it:
+`/v1/session` says who the key is and how the casino keeps time; `/v1/meters` gives every
+pool's meters, retired ones too; `/v1/activity` the recent operators' steps.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify
+
+from jackpot.api.auth import current_key, require, services
+from jackpot.api.body import known_query, query_int
+from jackpot.api.pools import meters
+from jackpot.domain.auth import Role
+from jackpot.settings import Settings
+
+bp = Blueprint("console", __name__)
+
+
+@bp.get("/console")
+def page() -> Response:
+    """The console page; it asks for a key and keeps it only in the tab's session."""
+    response = current_app.send_static_file("console.html")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/v1/session")
+@require(Role.OPERATOR, Role.AUDITOR)
+def session() -> Response:
+    """The key's role and person, and the casino's clock and rules the console shows."""
+    key = current_key()
+    settings: Settings = current_app.config["JACKPOT_SETTINGS"]
+    return jsonify(
+        {
+            "key": key.key_id,
+            "who": key.who,
+            "role": key.role.value,
+            "person": key.label or key.who,
+            "time_zone": settings.time_zone,
+            "gaming_day_start": settings.gaming_day_start,
+            "handpay_approval_cents": settings.handpay_approval_cents,
+            "offline_after_seconds": settings.offline_after_seconds,
+        }
+    )
+
+
+@bp.get("/v1/meters")
+@require(Role.OPERATOR, Role.AUDITOR)
+def all_meters() -> Response:
+    """Every pool's meters, retired pools included (the public read leaves them out)."""
+    return jsonify({"pools": [meters(p) for p in services().pools.all()]})
+
+
+@bp.get("/v1/activity")
+@require(Role.OPERATOR, Role.AUDITOR)
+def activity() -> Response:
+    """The recent operators' steps, newest first: configuration, link control, adjustments,
+    transfers, payout steps and key events, as their journal entries say them."""
+    known_query("limit")
+    limit = query_int("limit", 50, 1, 500)
+    return jsonify({"activity": services().activity.recent(limit)})

@@ -1,0 +1,174 @@
+"""`jackpot payouts list|show|confirm|approve|dispute|void`: hand pays over the HTTP API."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from jackpot.cli.argtypes import positive
+from jackpot.cli.formatting import age, cell, fields, money, table, when
+from jackpot.cli.remote import Controller, add_command, emit_json, segment, time_zone
+from jackpot.domain.requests import PAYOUT_STATUSES as STATUSES
+
+# how `show` orders a payout's fields; any other field the API adds follows them
+ORDER = (
+    "id", "status", "amount", "pool", "table", "round", "spot", "player", "outcome", "created",
+    "paid_by", "witness", "slip", "confirmer", "confirmed_by", "confirmed_at", "approver",
+    "approved_by", "approved_at", "paid_at", "disputed_by", "disputed_at", "voided_by",
+    "voided_at", "voided_from", "note",
+)  # fmt: skip
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("payouts", help="jackpots awaiting verification (over the HTTP API)")
+    payouts = p.add_subparsers(dest="payouts_command", required=True, metavar="COMMAND")
+    listing = add_command(
+        payouts, "list", list_payouts, "payouts, newest first (operator or auditor)"
+    )
+    listing.add_argument("--status", choices=STATUSES, help="only payouts in this status")
+    listing.add_argument("--limit", type=positive, metavar="N", help="at most N (default 100)")
+    show = add_command(payouts, "show", show_payout, "one payout (operator or auditor)")
+    show.add_argument("payout", metavar="ID")
+
+    confirm = add_command(
+        payouts,
+        "confirm",
+        confirm_payout,
+        "mark a jackpot paid by hand (operator)",
+        "Mark a jackpot paid by hand, recording who paid it (default: the key's label), "
+        "the witness (another person than the payer) and the slip. From the approval "
+        "threshold on, it then awaits a second person's `approve`. Confirming it again "
+        "changes nothing.",
+    )
+    confirm.add_argument("payout", metavar="ID")
+    confirm.add_argument("--paid-by", metavar="NAME", help="the person who paid it")
+    confirm.add_argument("--witness", metavar="NAME", help="who witnessed it (not the payer)")
+    confirm.add_argument("--slip", metavar="REF", help="the hand-pay slip or reference")
+    confirm.add_argument("--reason", metavar="TEXT", help="a note")
+    approve = add_command(
+        payouts,
+        "approve",
+        approve_payout,
+        "approve a confirmed jackpot: the second person (operator)",
+    )
+    approve.add_argument("payout", metavar="ID")
+    approve.add_argument("--reason", metavar="TEXT", help="a note")
+    dispute = add_command(payouts, "dispute", dispute_payout, "hold a jackpot back (operator)")
+    dispute.add_argument("payout", metavar="ID")
+    dispute.add_argument("--reason", required=True, metavar="TEXT", help="why (journaled)")
+    void = add_command(
+        payouts,
+        "void",
+        void_payout,
+        "void a jackpot: nothing is owed any more (operator)",
+    )
+    void.add_argument("payout", metavar="ID")
+    void.add_argument("--reason", required=True, metavar="TEXT", help="why (journaled)")
+    for step in (confirm, approve, dispute, void):
+        step.add_argument(
+            "--expect",
+            choices=STATUSES,
+            metavar="STATUS",
+            help="the status you last saw; if it changed meanwhile, nothing is done "
+            "(409 payout_changed)",
+        )
+
+
+def list_payouts(api: Controller, args: argparse.Namespace) -> int:
+    params: dict[str, str | int] = {}
+    if args.status is not None:
+        params["status"] = args.status
+    if args.limit is not None:
+        params["limit"] = args.limit
+    answer = api.get("/v1/payouts", params)
+    if args.json:
+        emit_json(answer)
+        return 0
+    payouts = answer["payouts"]
+    if not payouts:
+        print("no payouts" + (f" {args.status}" if args.status else ""))
+        return 0
+    now = time.time_ns() // 1_000_000
+    rows = [
+        [
+            str(p["id"]),
+            str(p["pool"]),
+            str(p["table"]),
+            str(p["spot"]),
+            cell(p.get("outcome")),
+            money(p["amount"]),
+            str(p["status"]),
+            age(p.get("created"), now),
+        ]
+        for p in payouts
+    ]
+    headers = ["ID", "POOL", "TABLE", "SPOT", "OUTCOME", "AMOUNT", "STATUS", "AGE"]
+    print(table(headers, rows, right={3, 5, 7}))
+    return 0
+
+
+def show_payout(api: Controller, args: argparse.Namespace) -> int:
+    answer = api.get(f"/v1/payouts/{segment(args.payout)}")
+    if args.json:
+        emit_json(answer)
+    else:
+        print(payout_detail(answer, time_zone()))
+    return 0
+
+
+def confirm_payout(api: Controller, args: argparse.Namespace) -> int:
+    return _step(
+        api,
+        args,
+        "confirm",
+        paid_by=args.paid_by,
+        witness=args.witness,
+        slip=args.slip,
+        reason=args.reason,
+    )
+
+
+def approve_payout(api: Controller, args: argparse.Namespace) -> int:
+    return _step(api, args, "approve", reason=args.reason)
+
+
+def dispute_payout(api: Controller, args: argparse.Namespace) -> int:
+    return _step(api, args, "dispute", reason=args.reason)
+
+
+def void_payout(api: Controller, args: argparse.Namespace) -> int:
+    return _step(api, args, "void", reason=args.reason)
+
+
+def _step(api: Controller, args: argparse.Namespace, step: str, **given: str | None) -> int:
+    """POST one verification step with only the fields the user gave."""
+    body = {name: value for name, value in given.items() if value is not None}
+    if args.expect is not None:
+        body["expect"] = args.expect
+    answer = api.post(f"/v1/payouts/{segment(args.payout)}/{step}", body)
+    if args.json:
+        emit_json(answer)
+        return 0
+    payout = dict(answer)
+    # false: the step had been taken already (a second click), and nothing changed
+    again = "" if payout.pop("changed", True) else " already (nothing changed)"
+    print(f"payout {payout['id']} is{again} {payout['status']}: {money(payout['amount'])}")
+    print(payout_detail(payout, time_zone()))
+    return 0
+
+
+def payout_detail(p: dict[str, Any], zone: ZoneInfo) -> str:
+    """Every field of a payout, the known ones first, money and times formatted."""
+    names = [n for n in ORDER if n in p] + sorted(n for n in p if n not in ORDER)
+    return fields((name.replace("_", " "), _value(name, p[name], zone)) for name in names)
+
+
+def _value(name: str, value: Any, zone: ZoneInfo) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if name == "amount":
+            return money(value)
+        if name == "created" or name.endswith("_at"):
+            return when(value, zone)
+    return cell(value)

@@ -1,0 +1,42 @@
+"""Recent operator activity for the console: configuration, link control, adjustments and
+transfers, payout steps and key events, newest first (store/activity.py).
+
+Each entry names the person behind its key (`person`: the key's label, which the journal
+recorded when the key was created), so the console says who did what, not only which key.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from jackpot.domain.auth import ApiKey
+from jackpot.store.activity import ActivityStore
+
+MAX_ACTIVITY = 500
+PEOPLE_SECONDS = 30.0  # how long the key -> person map is reused (keys are rarely made)
+
+
+class Activity:
+    def __init__(self, store: ActivityStore, keys: Callable[[], list[tuple[ApiKey, bool]]]) -> None:
+        self._store = store
+        self._keys = keys
+        self._people: dict[str, str] = {}
+        self._read_at = -PEOPLE_SECONDS
+
+    def recent(self, limit: int) -> list[dict[str, Any]]:
+        entries = self._store.recent(min(limit, MAX_ACTIVITY))
+        people = self._people_for({e.get("who", "") for e in entries})
+        for e in entries:
+            who = e.get("who", "")
+            if people.get(who):
+                e["person"] = people[who]
+        return entries
+
+    def _people_for(self, whos: set[str]) -> dict[str, str]:
+        stale = time.monotonic() - self._read_at > PEOPLE_SECONDS
+        if stale or any(w.count(":") == 1 and w not in self._people for w in whos):
+            self._people = {key.who: key.label for key, _ in self._keys()}  # '': no label
+            self._read_at = time.monotonic()
+        return self._people

@@ -1,0 +1,38 @@
+-- stage_pool: stage a change of a pool's parameters, or cancel the one waiting; journaled.
+--
+-- A staged change waits in the pool's hash (`staged`, JSON) until the pool is suspended or
+-- its `effective_at` has come; put_pool.lua applies it then. A new one replaces the one
+-- waiting. Money never moves.
+--
+-- KEYS[1] {ns}/pool/<id>  hash   KEYS[2] {ns}/pool/<id>/journal  stream
+-- KEYS[3] {ns}/counters  hash (clock)   KEYS[#KEYS] {ns}/activity  stream
+-- ARGV[1] 'stage' | 'cancel'  ARGV[2] the change's JSON (stage)  ARGV[3] who  ARGV[4] reason
+-- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
+-- returns: {"staged"} | {"cancelled"} | {"none"} (nothing to cancel) | {"missing"}
+--   | {"retired"}
+activity = KEYS[#KEYS]  -- the activity stream (chain.lua): this step's entries
+local pool = KEYS[1]
+local current = redis.call('HMGET', pool, 'reset', 'state', 'seq', 'head', 'staged')
+if not current[1] then return {'missing'} end
+if current[2] == 'retired' then return {'retired'} end
+local now = string.format('%d', clock(KEYS[3]))
+local fields
+if ARGV[1] == 'stage' then
+  local change = cjson.decode(ARGV[2])
+  redis.call('HSET', pool, 'staged', ARGV[2])
+  local cap = change.cap == cjson.null and '-1' or string.format('%d', change.cap)
+  local at = change.effective_at == cjson.null and '' or string.format('%d', change.effective_at)
+  fields = {'type', 'change_staged', 'ts', now, 'who', ARGV[3],
+    'reset', string.format('%d', change.reset), 'rate_bp', string.format('%d', change.rate_bp),
+    'reserve_rate_bp', string.format('%d', change.reserve_rate_bp), 'cap', cap,
+    'policy', change.policy, 'effective_at', at, 'reason', ARGV[4]}
+else
+  if not current[5] then return {'none'} end
+  redis.call('HDEL', pool, 'staged')
+  fields = {'type', 'change_cancelled', 'ts', now, 'who', ARGV[3], 'reason', ARGV[4]}
+end
+redis.call('HSET', KEYS[3], 'clock', now)
+local seq = redis.call('HINCRBY', pool, 'seq', 1)
+redis.call('HSET', pool, 'head', append(KEYS[2], string.format('%d', seq), current[4] or '',
+  fields))
+return {ARGV[1] == 'stage' and 'staged' or 'cancelled'}

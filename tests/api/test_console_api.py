@@ -1,0 +1,102 @@
+"""The reads the operator console needs: who the key is and the casino's clock, every pool's
+meters with retired ones, and the recent operators' steps naming their people, bounded."""
+
+from __future__ import annotations
+
+import redis as redis_lib
+
+from jackpot.bootstrap import Services
+from jackpot.domain.auth import Role
+from jackpot.store.keys import Keys
+from tests.support.api import Api, hit
+from tests.support.checks import assert_error
+
+
+def header(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+def test_the_session_names_the_person_and_the_casinos_clock(api: Api, services: Services) -> None:
+    secret, key = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
+    r = api.client.get("/v1/session", headers=header(secret))
+    assert r.status_code == 200, r.get_json()
+    session = r.get_json()
+    assert (session["role"], session["person"], session["key"]) == ("operator", "Dana Reyes",
+                                                                    key.key_id)  # fmt: skip
+    assert session["time_zone"] == "UTC" and session["handpay_approval_cents"] == 0
+    # a key without a label is named by the key itself
+    bare = api.client.get("/v1/session", headers=api.keys.header("auditor")).get_json()
+    assert bare["person"] == bare["who"] and bare["role"] == "auditor"
+
+
+def test_every_pools_meters_include_retired_pools(api: Api) -> None:
+    api.put_pool()
+    api.put_pool("old")
+    retired = api.client.post(
+        "/v1/pools/old/retire",
+        json={"id": "t-1", "to": "main", "reason": "re-themed"},
+        headers=api.keys.header("operator"),
+    )
+    assert retired.status_code == 200, retired.get_json()
+    pools = api.client.get("/v1/meters", headers=api.keys.header("auditor")).get_json()["pools"]
+    assert {p["pool"]: p["state"] for p in pools} == {"main": "running", "old": "retired"}
+    assert all("reserve" in p and "invariant_holds" in p for p in pools)
+    public = api.client.get("/v1/pools").get_json()["pools"]
+    assert [p["pool"] for p in public] == ["main"]
+
+
+def test_activity_lists_the_operators_steps_newest_first_with_their_people(
+    api: Api, services: Services
+) -> None:
+    secret, _ = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
+    payout = hit(api)  # pool and table made with the tests' operator key
+    steps = (
+        ("/v1/pools/main/suspend", {"reason": "paytable change"}),
+        ("/v1/pools/main/resume", {"reason": "done"}),
+        ("/v1/pools/main/adjustments", {"id": "a-1", "amount": 250, "reason": "meter fault"}),
+        (f"/v1/payouts/{payout}/confirm", {"witness": "Sam Okafor", "slip": "HP-9"}),
+    )
+    for path, body in steps:
+        r = api.client.post(path, json=body, headers=header(secret))
+        assert r.status_code == 200, r.get_json()
+    r = api.client.get("/v1/activity?limit=5", headers=api.keys.header("auditor"))
+    assert r.status_code == 200, r.get_json()
+    activity = r.get_json()["activity"]
+    assert [a["type"] for a in activity] == [
+        "payout_paid",
+        "adjustment",
+        "resumed",
+        "suspended",
+        "table_created",
+    ]
+    paid, adjusted, resumed, suspended = activity[:4]
+    assert (paid["paid_by"], paid["witness"], paid["slip"]) == ("Dana Reyes", "Sam Okafor", "HP-9")
+    assert all(a["person"] == "Dana Reyes" for a in activity[:4])
+    assert (suspended["pool"], suspended["journal"], suspended["reason"]) == (
+        "main",
+        "pool",
+        "paytable change",
+    )
+    assert adjusted["amount_units"] == "2500000" and adjusted["reason"] == "meter fault"
+    assert activity[4]["journal"] == "house" and activity[4]["table"] == "T1"
+    assert resumed["seq"] < paid["seq"] and resumed["ts"] <= paid["ts"]
+    assert all("player" not in a for a in activity)  # never a player id
+    assert_error(api.client.get("/v1/activity?limit=0", headers=header(secret)), 400, "limit")
+    assert_error(api.client.get("/v1/activity?since=1", headers=header(secret)), 400, "since")
+
+
+def test_activity_stays_bounded_however_many_steps(
+    api: Api, services: Services, redis: redis_lib.Redis
+) -> None:
+    api.put_pool()
+    for n in range(1_300):
+        r = api.client.post(
+            "/v1/pools/main/adjustments",
+            json={"id": f"a-{n}", "amount": 1, "reason": "bounded"},
+            headers=api.keys.header("operator"),
+        )
+        assert r.status_code == 200
+    length = redis.xlen(Keys().activity)
+    assert 1_000 <= length < 1_200, length
+    newest = api.client.get("/v1/activity?limit=1", headers=api.keys.header("operator"))
+    assert newest.get_json()["activity"][0]["adjustment"] == "a-1299"

@@ -1,0 +1,115 @@
+"""What the operator's commands print: money to the cent with integer arithmetic, exact units,
+rates, times in the casino's zone, ages and aligned tables; where they find the controller
+and the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from jackpot.cli.formatting import age, cell, exact, fields, money, rate, table, when
+from jackpot.cli.remote import UsageError, api_key, base_url
+
+
+@pytest.mark.parametrize(
+    ("cents", "shown"),
+    [
+        (0, "$0.00"),
+        (5, "$0.05"),
+        (99, "$0.99"),
+        (100, "$1.00"),
+        (123_456, "$1,234.56"),
+        (100_000_000_01, "$100,000,000.01"),
+        (-5, "-$0.05"),
+        (-123_456, "-$1,234.56"),
+        # beyond a float's 53 bits a float would round the cents away
+        (2**62 + 1, "$46,116,860,184,273,879.05"),
+    ],
+)
+def test_money_is_dollars_and_cents_with_thousands_separators(cents: int, shown: str) -> None:
+    assert money(cents) == shown
+
+
+def test_exact_units_are_dollars_to_the_millionth() -> None:
+    assert exact(0) == "$0.000000"
+    assert exact(60_000) == "$0.060000"  # 6 cents
+    assert exact(1) == "$0.000001"  # 1/10,000 cent
+    assert exact(1_000_050_000) == "$1,000.050000"
+    assert exact(-999_990_001) == "-$999.990001"
+
+
+def test_rates_are_percentages_of_basis_points() -> None:
+    assert [rate(bp) for bp in (0, 1, 20, 400, 10_000, -250)] == [
+        "0.00%",
+        "0.01%",
+        "0.20%",
+        "4.00%",
+        "100.00%",
+        "-2.50%",
+    ]
+
+
+def test_times_show_in_the_casinos_zone_with_its_abbreviation() -> None:
+    ms = 1_795_600_000_999  # 2026-11-25T09:46:40.999Z: the seconds are not rounded up
+    assert when(ms, ZoneInfo("UTC")) == "2026-11-25 09:46:40 UTC"
+    assert when(ms, ZoneInfo("America/New_York")) == "2026-11-25 04:46:40 EST"
+    summer = 1_783_000_000_000  # 2026-07-02T13:46:40Z
+    assert when(summer, ZoneInfo("America/New_York")) == "2026-07-02 09:46:40 EDT"
+    assert when(None, ZoneInfo("UTC")) == "-"
+
+
+def test_ages_show_their_two_largest_units() -> None:
+    now = 10_000_000_000
+    assert age(now, now) == "0s"
+    assert age(now - 45_999, now) == "45s"
+    assert age(now - 187_000, now) == "3m07s"
+    assert age(now - (2 * 3600 + 5 * 60) * 1000, now) == "2h05m"
+    assert age(now - (3 * 86400 + 4 * 3600 + 59) * 1000, now) == "3d04h"
+    assert age(now + 5000, now) == "0s", "a clock ahead is no negative age"
+    assert age(None, now) == "-"
+
+
+def test_tables_align_their_columns_and_numbers_to_the_right() -> None:
+    text = table(
+        ["ID", "AMOUNT", "STATUS"],
+        [["P1", "$1,000.05", "pending"], ["P000002", "$5.00", "paid"]],
+        right={1},
+    )
+    assert text.splitlines() == [
+        "ID          AMOUNT  STATUS",
+        "P1       $1,000.05  pending",
+        "P000002      $5.00  paid",
+    ]
+    assert fields([("pool", "main"), ("reset", "$1.00")]) == "pool   main\nreset  $1.00"
+    assert [cell(v) for v in (None, True, False, ["a", "b"], [], 7)] == [
+        "-", "yes", "no", "a,b", "-", "7",
+    ]  # fmt: skip
+
+
+def test_the_controllers_url_comes_from_the_option_the_variable_or_the_bind() -> None:
+    assert base_url("http://h:1/", {"JACKPOT_URL": "http://x:2"}) == "http://h:1"
+    assert base_url(None, {"JACKPOT_URL": "https://x:2"}) == "https://x:2"
+    assert base_url(None, {"JACKPOT_BIND": "10.0.0.5:9000"}) == "http://10.0.0.5:9000"
+    assert base_url(None, {"JACKPOT_BIND": "0.0.0.0:9000"}) == "http://127.0.0.1:9000"
+    assert base_url(None, {}) == "http://127.0.0.1:8000"
+    assert base_url("localhost:8000", {}) == "http://localhost:8000"
+    with pytest.raises(UsageError, match="http"):
+        base_url("ftp://h", {})
+
+
+def test_the_key_comes_from_the_option_a_file_or_the_variables(tmp_path: Path) -> None:
+    named = tmp_path / "key"
+    named.write_text("jpk_from_file\nignored\n")
+    env = {"JACKPOT_KEY": "jpk_env", "JACKPOT_KEY_FILE": str(named)}
+    assert api_key("jpk_option", None, env) == "jpk_option"
+    assert api_key(None, named, env) == "jpk_from_file", "a file named on the command line"
+    assert api_key(None, None, env) == "jpk_env"
+    assert api_key(None, None, {"JACKPOT_KEY_FILE": str(named)}) == "jpk_from_file"
+    assert api_key(None, None, {}) is None, "public reads need no key"
+    with pytest.raises(UsageError, match="cannot read"):
+        api_key(None, tmp_path / "missing", {})
+    (tmp_path / "empty").write_text("\n")
+    with pytest.raises(UsageError, match="no key"):
+        api_key(None, tmp_path / "empty", {})
