@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from jackpot.cli.argtypes import positive
 from jackpot.cli.formatting import age, cell, fields, money, table, when
-from jackpot.cli.remote import Controller, add_command, emit_json, segment, time_zone
+from jackpot.cli.remote import Controller, add_command, emit_json, reply, segment, time_zone
 from jackpot.domain.requests import PAYOUT_STATUSES as STATUSES
 
 # how `show` orders a payout's fields; any other field the API adds follows them
@@ -111,11 +111,7 @@ def list_payouts(api: Controller, args: argparse.Namespace) -> int:
 
 def show_payout(api: Controller, args: argparse.Namespace) -> int:
     answer = api.get(f"/v1/payouts/{segment(args.payout)}")
-    if args.json:
-        emit_json(answer)
-    else:
-        print(payout_detail(answer, time_zone()))
-    return 0
+    return reply(args, answer, lambda a: payout_detail(a, time_zone()))
 
 
 def confirm_payout(api: Controller, args: argparse.Namespace) -> int:

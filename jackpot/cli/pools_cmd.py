@@ -17,6 +17,7 @@ from jackpot.cli.remote import (
     UsageError,
     add_command,
     emit_json,
+    reply,
     segment,
     time_zone,
 )
@@ -153,11 +154,7 @@ def list_pools(api: Controller, args: argparse.Namespace) -> int:
 
 def show_pool(api: Controller, args: argparse.Namespace) -> int:
     answer = _meters_or_public(api, args.pool)
-    if args.json:
-        emit_json(answer)
-    else:
-        print(pool_detail(answer, time_zone()))
-    return 0
+    return reply(args, answer, lambda a: pool_detail(a, time_zone()))
 
 
 def _meters_or_public(api: Controller, pool: str) -> Any:
@@ -193,33 +190,24 @@ def stage_pool(api: Controller, args: argparse.Namespace) -> int:
     if args.at is not None:
         body["effective_at"] = args.at
     answer = api.post(f"/v1/pools/{segment(args.pool)}/staged", body)
-    if args.json:
-        emit_json(answer)
-    else:
-        print(f"pool {answer['pool']}: change staged")
-        print(pool_detail(answer, time_zone()))
-    return 0
+    return reply(args, answer, lambda a: _headed(a, "change staged"))
 
 
 def unstage_pool(api: Controller, args: argparse.Namespace) -> int:
     answer = api.post(f"/v1/pools/{segment(args.pool)}/staged/cancel", {"reason": args.reason})
-    if args.json:
-        emit_json(answer)
-    else:
-        done = "staged change dropped" if answer["changed"] else "no change was staged"
-        print(f"pool {answer['pool']}: {done}")
-    return 0
+    done = "staged change dropped" if answer["changed"] else "no change was staged"
+    return reply(args, answer, lambda a: f"pool {a['pool']}: {done}")
 
 
 def set_pool(api: Controller, args: argparse.Namespace) -> int:
     body = _parameters(args)
     answer = api.put(f"/v1/pools/{segment(args.pool)}", body)
-    if args.json:
-        emit_json(answer)
-    else:
-        print(f"pool {answer['pool']}: {answer['status']}")
-        print(pool_detail(answer, time_zone()))
-    return 0
+    return reply(args, answer, lambda a: _headed(a, a["status"]))
+
+
+def _headed(answer: Any, what: str) -> str:
+    """`pool P: what`, then the pool as `show` prints it."""
+    return f"pool {answer['pool']}: {what}\n{pool_detail(answer, time_zone())}"
 
 
 def suspend_pool(api: Controller, args: argparse.Namespace) -> int:

@@ -227,6 +227,15 @@ def emit_json(answer: Any) -> None:
     print(json.dumps(answer, indent=2, ensure_ascii=False))
 
 
+def reply(args: argparse.Namespace, answer: Any, text: Callable[[Any], str]) -> int:
+    """Print the API's answer: its JSON with --json, else `text(answer)` for people."""
+    if args.json:
+        emit_json(answer)
+    else:
+        print(text(answer))
+    return 0
+
+
 class Controller(AbstractContextManager["Controller"]):
     """One controller's API over one HTTP connection pool."""
 

@@ -8,7 +8,15 @@ from zoneinfo import ZoneInfo
 
 from jackpot.cli.argtypes import non_negative, positive
 from jackpot.cli.formatting import cell, fields, money, rate, table, when
-from jackpot.cli.remote import Controller, UsageError, add_command, emit_json, segment, time_zone
+from jackpot.cli.remote import (
+    Controller,
+    UsageError,
+    add_command,
+    emit_json,
+    reply,
+    segment,
+    time_zone,
+)
 from jackpot.domain.config import Layout
 
 
@@ -98,11 +106,7 @@ def list_tables(api: Controller, args: argparse.Namespace) -> int:
 
 def show_table(api: Controller, args: argparse.Namespace) -> int:
     answer = api.get(f"/v1/tables/{segment(args.table)}")
-    if args.json:
-        emit_json(answer)
-    else:
-        print(table_detail(answer, time_zone()))
-    return 0
+    return reply(args, answer, lambda a: table_detail(a, time_zone()))
 
 
 def set_table(api: Controller, args: argparse.Namespace) -> int:
