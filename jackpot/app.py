@@ -17,6 +17,7 @@ from jackpot.api import (
     pools,
     reports,
     rounds,
+    signs,
     tables,
 )
 from jackpot.api.body import MAX_BODY_BYTES
@@ -56,6 +57,7 @@ def create_app(
         reports.bp,
         accounting.bp,
         console.bp,
+        signs.bp,
     ):
         app.register_blueprint(blueprint)
     errors.register(app)

@@ -24,6 +24,7 @@ from jackpot.services.payouts import Payouts
 from jackpot.services.pools import Pools
 from jackpot.services.reports import Reports
 from jackpot.services.rounds import Rounds, Window
+from jackpot.services.signs import Signs
 from jackpot.services.tables import Tables
 from jackpot.settings import Settings
 from jackpot.store.activity import ActivityStore
@@ -36,6 +37,7 @@ from jackpot.store.payouts import PayoutStore
 from jackpot.store.queue import ReportQueue
 from jackpot.store.rounds import RoundStore
 from jackpot.store.scripts import Scripts
+from jackpot.store.signs import SignStore
 
 
 def redis_client(url: str, settings: Settings, decode: bool = True) -> redis.Redis:
@@ -66,6 +68,7 @@ class Services:
     verifier: Verifier
     accounting: Accounting
     activity: Activity
+    signs: Signs
 
     def ready(self) -> bool:
         """True while the store answers."""
@@ -135,4 +138,5 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             settings.clock_skew_seconds * 1000,
         ),
         activity=Activity(ActivityStore(client, keys), credentials.list),
+        signs=Signs(SignStore(client, keys, scripts), config),
     )

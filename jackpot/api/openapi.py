@@ -30,6 +30,7 @@ from jackpot.domain.requests import (
     SUSPEND_REQUEST,
     VOID_REQUEST,
 )
+from jackpot.domain.signs import SIGN_REQUEST
 
 ID = Identifier().schema()
 CENTS = {"type": "integer", "description": "whole cents"}
@@ -124,6 +125,7 @@ SCHEMAS: dict[str, Any] = {
     "Resume": RESUME_REQUEST.schema(),
     "Retire": RETIRE_REQUEST.schema(),
     "StageChange": STAGE_REQUEST.schema(),
+    "Sign": SIGN_REQUEST.schema(),
     "CancelStaged": CANCEL_STAGED_REQUEST.schema(),
     "PayoutConfirm": CONFIRM_REQUEST.schema(),
     "PayoutDispute": DISPUTE_REQUEST.schema(),
@@ -237,6 +239,18 @@ def document() -> dict[str, Any]:
         },
         "/v1/meters": {
             "get": _op("every pool's meters, retired pools included", ["operator", "auditor"])
+        },
+        "/v1/signs": {"get": _op("every sign's definition", ["operator", "auditor"])},
+        "/v1/signs/{sign}": {
+            "get": _op("a sign's definition (what its screen shows)", [], params=[_path("sign")]),
+            "put": _op(
+                "create or change a sign: its pools in order, names, title, orientation, "
+                "currency and locale",
+                ["operator"],
+                body="Sign",
+                params=[_path("sign")],
+            ),
+            "delete": _op("delete a sign", ["operator"], params=[_path("sign")]),
         },
         "/v1/activity": {
             "get": _op(

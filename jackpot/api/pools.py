@@ -54,6 +54,7 @@ def meters(state: PoolState) -> dict[str, Any]:
         "journal_seq": state.journal_seq,
         "invariant_holds": state.invariant_holds(),
         "staged": state.staged.to_json() if state.staged else None,
+        "public": state.public,
     }
 
 

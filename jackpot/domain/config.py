@@ -65,6 +65,13 @@ POOL_REQUEST = Record(
             Choice(tuple(p.value for p in Policy)),
             description="how simultaneous hits share the meter (default sequential)",
         ),
+        "public": Field(
+            Boolean(),
+            description=(
+                "shown on signs and the public read (default true); false for internal and "
+                "test pools. Not a game parameter: it may change while the pool runs"
+            ),
+        ),
     },
     "A pool's configuration. Updating never moves money.",
     rules=(RATES_WITHIN_FULL, CAP_FROM_RESET),
@@ -112,7 +119,7 @@ MAX_STAGE_REASON = 500  # as every reason in a journal (requests.MAX_REASON)
 #: The body of POST /v1/pools/{pool}/staged: a parameter change for later.
 STAGE_REQUEST = Record(
     {
-        **POOL_REQUEST.fields,
+        **{name: f for name, f in POOL_REQUEST.fields.items() if name != "public"},
         "effective_at": Field(
             Nullable(Timestamp()),
             description=(
@@ -175,6 +182,8 @@ class StagedChange:
         return self.effective_at is not None and self.effective_at <= now_ms
 
 
+MAX_ASSET = 32
+MAX_LOCATION = 64
 MIN_WAGER_TO_MAX = Rule("min_wager", "must not exceed max_wager", "out_of_range")
 METER_POOLS_FED = Rule("paytable", "may pay a percentage only of pools the table feeds")
 
@@ -200,6 +209,14 @@ TABLE_REQUEST = Record(
         ),
         "paytable": Field(PAYTABLE, description="default: the seed paytable (SPEC §3)"),
         "enabled": Field(Boolean(), description="a disabled table's rounds are refused"),
+        "asset": Field(
+            Nullable(Text(MAX_ASSET)),
+            description="the table's asset number, shown on hit announcements; null: none",
+        ),
+        "location": Field(
+            Nullable(Text(MAX_LOCATION)),
+            description="where the table is, for patrons (e.g. 'Pit 3'); null: none",
+        ),
     },
     "A table's configuration.",
     rules=(MIN_WAGER_TO_MAX, METER_POOLS_FED),
@@ -222,6 +239,8 @@ class TableConfig:
     envy_min_wager: int = 0  # 0: every progressive wager qualifies
     paytable: Paytable = SEED_PAYTABLE
     enabled: bool = True
+    asset: str = ""  # the asset number a hit announcement names ('' : none)
+    location: str = ""  # where the table is, for patrons
 
     @property
     def stadium(self) -> bool:
@@ -252,6 +271,9 @@ class TableConfig:
             changes["layout"] = Layout(data["profile"])
         if "paytable" in data:
             changes["paytable"] = Paytable.from_checked(data["paytable"])
+        for name in ("asset", "location"):
+            if name in data:
+                changes[name] = (data[name] or "").strip()
         config = replace(base, **changes)
         if config.min_wager > config.max_wager:
             raise MIN_WAGER_TO_MAX.error()
@@ -273,6 +295,8 @@ class TableConfig:
             "envy_min_wager": self.envy_min_wager,
             "paytable": self.paytable.to_json(),
             "enabled": self.enabled,
+            "asset": self.asset or None,
+            "location": self.location or None,
         }
 
 

@@ -44,6 +44,7 @@ class PoolState:
     journal_seq: int = 0
     link: LinkState = LinkState.RUNNING
     staged: StagedChange | None = None  # a parameter change waiting to take effect
+    public: bool = True  # shown on signs and the public read
 
     @property
     def value(self) -> int:

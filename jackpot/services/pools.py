@@ -93,7 +93,8 @@ class Pools:
             raise PoolStateError(pool, "retired", "a retired pool keeps its last parameters")
         current: PoolConfig | None = None if state is None else state.config
         config = PoolConfig.from_json(body, current)
-        status = self._config.put_pool(pool, config, who)
+        public = body.get("public") if isinstance(body, dict) else None  # checked just now
+        status = self._config.put_pool(pool, config, who, public=public)
         return status, self._config.pool(pool)
 
     def set_link(
@@ -183,9 +184,10 @@ class Pools:
         return self._config.pool(pool)
 
     def public(self, pool: str) -> PoolState:
-        """A pool as anyone may read it: a retired pool has left the public read."""
+        """A pool as anyone may read it: a retired or non-public pool is not in the public
+        read."""
         state = self._config.pool(pool)
-        if state.link is LinkState.RETIRED:
+        if state.link is LinkState.RETIRED or not state.public:
             raise NotFoundError("pool", pool)
         return state
 
@@ -193,7 +195,7 @@ class Pools:
         return self._config.pools()
 
     def all_public(self) -> list[PoolState]:
-        return [p for p in self._config.pools() if p.link is not LinkState.RETIRED]
+        return [p for p in self._config.pools() if p.link is not LinkState.RETIRED and p.public]
 
     def last_hits(self, pool: str) -> list[dict[str, Any]]:
         """The pool's last hits as a sign may show them, each with its payout's status."""

@@ -33,7 +33,13 @@ class ConfigStore:
     # pools ---------------------------------------------------------------------------------
 
     def put_pool(
-        self, pool: str, config: PoolConfig, who: str, staged: str = "", reason: str = ""
+        self,
+        pool: str,
+        config: PoolConfig,
+        who: str,
+        staged: str = "",
+        reason: str = "",
+        public: bool | None = None,
     ) -> str:
         """Create or update a pool; returns 'created', 'updated' or 'unchanged'. With
         `staged` (the pool's staged change as stored) apply that change: 'stale' when it is
@@ -57,6 +63,7 @@ class ConfigStore:
                 who,
                 staged,
                 reason,
+                "" if public is None else ("1" if public else "0"),
             ],
         )
         if result[0] == "cap_below_value":
@@ -236,6 +243,7 @@ def pool_state(pool: str, raw: dict[str, str]) -> PoolState:
         journal_seq=int(raw["seq"]),
         link=LinkState(raw.get("state", LinkState.RUNNING)),
         staged=StagedChange.from_stored(json.loads(raw["staged"])) if raw.get("staged") else None,
+        public=raw.get("public", "1") == "1",
     )
 
 
@@ -251,6 +259,8 @@ def table_record(table: str, raw: dict[str, str]) -> TableRecord:
         envy_min_wager=data["envy_min_wager"],
         paytable=Paytable.from_json(data["paytable"]),
         enabled=data["enabled"],
+        asset=data.get("asset") or "",
+        location=data.get("location") or "",
     )
     last_seen = raw.get("last_seen")
     return TableRecord(

@@ -69,6 +69,11 @@ class Keys:
         return f"{self.tag}/adjustments"
 
     @property
+    def signs(self) -> str:
+        """Hash: sign id -> its definition (JSON)."""
+        return f"{self.tag}/signs"
+
+    @property
     def activity(self) -> str:
         """Stream: a capped copy of the operators' journaled steps, for the console."""
         return f"{self.tag}/activity"

@@ -31,6 +31,7 @@ CLOCKED = frozenset(
         "link_state",
         "retire_pool",
         "stage_pool",
+        "put_sign",
     }
 )
 # scripts that write a journal get its hash chain's append() put before them
@@ -110,6 +111,7 @@ class Scripts:
     link_state: Script
     retire_pool: Script
     stage_pool: Script
+    put_sign: Script
 
     @classmethod
     def register(cls, client: Redis) -> Scripts:

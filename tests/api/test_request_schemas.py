@@ -242,6 +242,30 @@ def test_a_staged_change_answers_as_its_schema_promises(api: Api, world: dict[st
     generated(run)
 
 
+def test_a_sign_put_answers_as_its_schema_promises(api: Api, world: dict[str, Any]) -> None:
+    operation = ("/v1/signs/{sign}", "PUT")
+
+    def public_pools(body: Any) -> Any:
+        """Levels naming the world's pool: what is left to refuse is the body itself."""
+        if isinstance(body, dict) and isinstance(body.get("levels"), list):
+            levels = body["levels"]
+            body = {**body, "levels": [
+                {**lv, "pool": "tp" if i == 0 else f"tp{i}"} if isinstance(lv, dict) else lv
+                for i, lv in enumerate(levels)
+            ]}  # fmt: skip
+        return body
+
+    for i in range(1, 8):
+        api.put_pool(f"tp{i}")
+
+    def run(data: Any, answers: Counter[int]) -> None:
+        body = data.draw(bodies(operation).map(public_pools), label="body")
+        response = send(api, "PUT", "/v1/signs/lobby", body, "operator")
+        held(operation, body, response, answers)
+
+    generated(run)
+
+
 def test_a_retirement_answers_as_its_schema_promises(api: Api, world: dict[str, Any]) -> None:
     fresh = iter(range(10**6))
 
@@ -277,6 +301,7 @@ def test_every_body_reading_operation_is_exercised_here() -> None:
         ("/v1/pools/{pool}/retire", "POST"),
         ("/v1/pools/{pool}/staged", "POST"),
         ("/v1/pools/{pool}/staged/cancel", "POST"),
+        ("/v1/signs/{sign}", "PUT"),
     }
     assert set(OPERATIONS) == exercised
 
@@ -305,7 +330,12 @@ def test_an_operation_answers_413_to_a_body_over_the_limit_exactly_when_it_docum
     api: Api, world: dict[str, Any], path: str, method: str, op: dict[str, Any]
 ) -> None:
     url = path.replace("{payout}", world["payout"]).replace("{table}", "T1")
-    url = url.replace("{round}", "r-hit").replace("{report_id}", "x").replace("{pool}", "main")
+    url = (
+        url.replace("{round}", "r-hit")
+        .replace("{report_id}", "x")
+        .replace("{pool}", "main")
+        .replace("{sign}", "lobby")
+    )
     headers = api.keys.header(op["x-roles"][0]) if op["x-roles"] else {}
     big = b'{"pad": "' + b"x" * MAX_BODY_BYTES + b'"}'
     response = api.client.open(

@@ -58,6 +58,19 @@ MATRIX: list[Endpoint] = [
     Endpoint("openapi", "GET", "/openapi.json", "/openapi.json"),
     Endpoint("display page", "GET", "/", "/"),
     Endpoint("console page", "GET", "/console", "/console"),
+    Endpoint("list signs", "GET", "/v1/signs", "/v1/signs", roles=roles("operator", "auditor")),
+    Endpoint("get sign", "GET", "/v1/signs/<sign>", "/v1/signs/lobby"),
+    Endpoint(
+        "put sign",
+        "PUT",
+        "/v1/signs/<sign>",
+        "/v1/signs/bar",
+        {"levels": [{"pool": "main", "name": "Grand"}]},
+        roles("operator"),
+    ),
+    Endpoint(
+        "delete sign", "DELETE", "/v1/signs/<sign>", "/v1/signs/lobby", roles=roles("operator")
+    ),
     Endpoint("session", "GET", "/v1/session", "/v1/session", roles=roles("operator", "auditor")),
     Endpoint("all meters", "GET", "/v1/meters", "/v1/meters", roles=roles("operator", "auditor")),
     Endpoint(
@@ -296,6 +309,12 @@ def build_world(api: Api) -> World:
     )
     assert report.status_code == 202, report.get_json()
     services.accounting.close(date.fromisoformat(CLOSED_DAY))
+    sign = api.client.put(
+        "/v1/signs/lobby",
+        json={"levels": [{"pool": "main", "name": "Grand Progressive"}]},
+        headers=api.keys.header("operator"),
+    )
+    assert sign.status_code == 201, sign.get_json()
     return World(api, payouts[0], report.get_json()["id"], payouts[1], payouts[2])
 
 

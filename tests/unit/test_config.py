@@ -127,12 +127,15 @@ def test_every_table_field_is_read_and_written_back():
         "envy_min_wager": 1_000,
         "paytable": side_paytable(),
         "enabled": False,
+        "asset": "WAR-0042",
+        "location": "Pit 3",
     }
     table = TableConfig.from_json(body)
     assert table.pools == ("main", "side")
     assert (table.decks, table.spots, table.min_wager, table.max_wager) == (8, 5, 500, 10_000)
     assert table.layout is Layout.STADIUM and table.stadium
     assert (table.envy_min_wager, table.enabled) == (1_000, False)
+    assert (table.asset, table.location) == ("WAR-0042", "Pit 3")
     assert table.paytable.line(Outcome.FOUR_OF_A_KIND) == PayLine(150, 2_500, "side")
     assert table.to_json() == body
     assert TableConfig.from_json(table.to_json()) == table

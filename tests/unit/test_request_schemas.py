@@ -29,6 +29,7 @@ from jackpot.domain.requests import (
     Confirmation,
     ReconcileRequest,
 )
+from jackpot.domain.signs import Sign
 from jackpot.errors import ValidationError
 from tests.support.request_bodies import (
     bodies,
@@ -178,6 +179,19 @@ VALIDATORS = [
             "effective_at": "2026-11-26T06:00:00-05:00",
             "reason": "approved change 12",
         },  # fmt: skip
+    ),
+    Validator(
+        ("/v1/signs/{sign}", "PUT"),
+        "sign",
+        lambda body, _: Sign.from_json("lobby", body),
+        {
+            "levels": [{"pool": "main", "name": "Grand"}, {"pool": "side", "name": "Mini"}],
+            "title": "Casino War Progressive",
+            "branding": "Only at the Riverside",
+            "orientation": "portrait",
+            "currency": "CAD",
+            "locale": "fr-CA",
+        },
     ),
     Validator(
         ("/v1/pools/{pool}/staged/cancel", "POST"),

@@ -6,6 +6,8 @@
 -- ARGV[5] cap (cents, -1: none)  ARGV[6] policy  ARGV[7] who
 -- ARGV[8] '' for a PUT, or the pool's staged change (its stored JSON) to apply: the values
 --   ARGV[2..6] are that change's, ARGV[7] who applies it, ARGV[9] the reason
+-- ARGV[10] public: '1' or '0' (shown on signs and the public read or not), '' to keep it;
+--   not a game parameter, so it may change while the pool runs
 -- A PUT changes the parameters only while the pool is suspended (NY 5321.18(b)(4): no
 -- parameter change while the link is in operation); a running pool's change is staged
 -- (stage_pool.lua) and applied here once the pool is suspended or its time has come.
@@ -22,12 +24,16 @@ local wanted = {ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]}
 local now, who = string.format('%d', clock(KEYS[4])), ARGV[7]
 
 local staged = ARGV[8]
+local shown = redis.call('HGET', pool, 'public')
+local public = ARGV[10] ~= '' and ARGV[10] or (shown or '1')
 local function entry(kind)
   local fields = {'type', kind, 'ts', now, 'who', who}
   for i, name in ipairs(names) do
     table.insert(fields, name)
     table.insert(fields, wanted[i])
   end
+  table.insert(fields, 'public')
+  table.insert(fields, public)
   if staged ~= '' then
     local change = cjson.decode(staged)
     for _, text in ipairs({'staged_by', change.who, 'reason', ARGV[9]}) do
@@ -44,7 +50,7 @@ if not current[1] then
     'cap', ARGV[5], 'policy', ARGV[6], 'value', value, 'reserve', '0', 'seq', '1',
     'reset_initial_units', value, 'in_cents', '0', 'bets', '0', 'contrib_units', '0',
     'overflow_units', '0', 'hits', '0', 'won_cents', '0', 'seed_units', '0',
-    'adjust_units', '0', 'created', now, 'version', '1')
+    'adjust_units', '0', 'created', now, 'version', '1', 'public', public)
   redis.call('SADD', KEYS[3], ARGV[1])
   redis.call('HSET', KEYS[4], 'clock', now)
   local fields = entry('created')
@@ -59,12 +65,12 @@ local same = true
 for i = 1, #names do
   if current[i] ~= wanted[i] then same = false end
 end
-if same then
+if same and public == (shown or '1') then
   if staged ~= '' then redis.call('HDEL', pool, 'staged') end
   return {'unchanged'}
 end
 local link = redis.call('HGET', pool, 'state') or 'running'
-if staged == '' and link == 'running' then return {'running'} end
+if not same and staged == '' and link == 'running' then return {'running'} end
 
 local cap = tonumber(ARGV[5])
 local value = tonumber(redis.call('HGET', pool, 'value'))
@@ -74,7 +80,7 @@ end
 redis.call('HSET', KEYS[4], 'clock', now)
 local seq = redis.call('HINCRBY', pool, 'seq', 1)
 redis.call('HSET', pool, 'reset', ARGV[2], 'rate_bp', ARGV[3], 'reserve_rate_bp', ARGV[4],
-  'cap', ARGV[5], 'policy', ARGV[6])
+  'cap', ARGV[5], 'policy', ARGV[6], 'public', public)
 redis.call('HINCRBY', pool, 'version', 1)
 if staged ~= '' then redis.call('HDEL', pool, 'staged') end
 local prev = redis.call('HGET', pool, 'head') or ''

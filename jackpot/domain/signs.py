@@ -1,0 +1,194 @@
+"""Progressive signs, defined centrally: which pools a sign shows, in what order and under
+what names, its title and branding, orientation, currency and locale.
+
+A sign screen opens `/signs/{sign}` and is never touched again: changing the definition here
+changes the screen. Amounts stay integer cents; the currency and locale only say how the
+screen writes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jackpot.domain.fields import (
+    Choice,
+    Field,
+    Identifier,
+    ListOf,
+    Nullable,
+    Presence,
+    Record,
+    Rule,
+    Text,
+)
+from jackpot.domain.outcomes import WINNING_OUTCOMES, Outcome
+from jackpot.domain.paytable import Paytable
+
+MAX_LEVELS = 8  # levels one screen can show legibly
+MAX_TITLE = 60
+MAX_BRANDING = 120
+MAX_LEVEL_NAME = 40
+ORIENTATIONS = ("landscape", "portrait")
+# currencies written with two decimals: the meter is in cents (no zero- or three-decimal ones)
+CURRENCIES = ("USD", "CAD", "EUR", "GBP", "AUD", "NZD", "MXN", "CHF", "SGD", "HKD", "ZAR", "MOP")
+# the locales the sign writes numbers and times in (the browser's Intl has them all)
+LOCALES = (
+    "en-US", "en-CA", "en-GB", "en-AU", "en-NZ", "en-SG", "en-ZA", "fr-CA", "fr-FR", "es-US",
+    "es-MX", "es-ES", "de-DE", "de-CH", "it-IT", "pt-BR", "pt-PT", "nl-NL", "zh-HK", "zh-MO",
+)  # fmt: skip
+
+LEVEL_ONCE = Rule("pool", "is already a level of this sign")
+LEVEL = Record(
+    {
+        "pool": Field(Identifier(), Presence.REQUIRED, "a public pool"),
+        "name": Field(
+            Text(MAX_LEVEL_NAME), description="what the sign calls it (default: the pool)"
+        ),
+    },
+    "One level of the sign: a pool and its display name.",
+    rules=(LEVEL_ONCE,),
+)
+
+#: The body of PUT /v1/signs/{sign}.
+SIGN_REQUEST = Record(
+    {
+        "levels": Field(
+            ListOf(LEVEL, "levels", min_items=1, max_items=MAX_LEVELS),
+            Presence.REQUIRED,
+            "the pools it shows, in order, each with its display name",
+        ),
+        "title": Field(Text(MAX_TITLE), description="the sign's heading (default: the sign's id)"),
+        "branding": Field(Nullable(Text(MAX_BRANDING)), description="a line under the title"),
+        "orientation": Field(Choice(ORIENTATIONS), description="default landscape"),
+        "currency": Field(Choice(CURRENCIES), description="ISO 4217, default USD"),
+        "locale": Field(Choice(LOCALES), description="how numbers and times are written"),
+    },
+    "A progressive sign: its pools in order, their names, title and branding, orientation, "
+    "currency and locale.",
+    notes=(
+        "A pool that does not exist, or is retired or not public, is 404 `unknown_pool` "
+        "or 409 `pool_state` naming `levels[i].pool`; a pool listed twice is 400.",
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    pool: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sign:
+    sign: str
+    levels: tuple[Level, ...]
+    title: str
+    branding: str = ""
+    orientation: str = "landscape"
+    currency: str = "USD"
+    locale: str = "en-US"
+
+    @classmethod
+    def from_json(cls, sign: str, raw: Any) -> Sign:
+        data = SIGN_REQUEST.check(raw)
+        levels = tuple(Level(lv["pool"], lv.get("name", lv["pool"])) for lv in data["levels"])
+        pools = [lv.pool for lv in levels]
+        for i, pool in enumerate(pools):
+            if pool in pools[:i]:
+                raise LEVEL_ONCE.error(at=f"levels[{i}]")
+        return cls(
+            sign,
+            levels,
+            data.get("title", sign),
+            data.get("branding") or "",
+            data.get("orientation", "landscape"),
+            data.get("currency", "USD"),
+            data.get("locale", "en-US"),
+        )
+
+    @classmethod
+    def from_stored(cls, sign: str, data: dict[str, Any]) -> Sign:
+        return cls(
+            sign,
+            tuple(Level(lv["pool"], lv["name"]) for lv in data["levels"]),
+            data["title"],
+            data["branding"],
+            data["orientation"],
+            data["currency"],
+            data["locale"],
+        )
+
+    @property
+    def pools(self) -> tuple[str, ...]:
+        return tuple(lv.pool for lv in self.levels)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sign": self.sign,
+            "levels": [{"pool": lv.pool, "name": lv.name} for lv in self.levels],
+            "title": self.title,
+            "branding": self.branding,
+            "orientation": self.orientation,
+            "currency": self.currency,
+            "locale": self.locale,
+        }
+
+
+#: each winning outcome as a patron reads it
+OUTCOME_WORDS = {
+    Outcome.SUITED_FOUR_OF_A_KIND: "Suited 4 of a Kind",
+    Outcome.SUITED_DOUBLE_TIE: "Suited Double Tie",
+    Outcome.FOUR_OF_A_KIND: "4 of a Kind",
+    Outcome.DOUBLE_TIE: "Double Tie",
+    Outcome.SUITED_TIE: "Suited Tie",
+    Outcome.TIE: "Tie",
+}
+
+
+def _whole(n: int) -> str:
+    return f"{n:,}"
+
+
+def _percent(bp: int) -> str:
+    """Basis points as a percentage, exact: 10000 -> '100%', 1250 -> '12.5%'."""
+    whole, rest = divmod(bp, 100)
+    return f"{whole}%" if rest == 0 else f"{whole}.{rest:02d}".rstrip("0") + "%"
+
+
+def _dollars(cents: int) -> str:
+    whole, rest = divmod(cents, 100)
+    return f"${whole:,}" if rest == 0 else f"${whole:,}.{rest:02d}"
+
+
+def paytable_words(
+    paytable: Paytable, first_pool: str, names: Mapping[str, str]
+) -> list[dict[str, str]]:
+    """The paytable as a patron reads it, best outcome first: each winning outcome with its
+    pays in words ("Suited 4 of a Kind" -> "100% of the Grand Jackpot + 1,000 to 1") and
+    its envy bonus ("every other player wins $100"). `names` are the sign's level names;
+    a pool the sign does not show is named by its id."""
+    out = []
+    resolved = paytable.resolved(first_pool)
+    for outcome in WINNING_OUTCOMES:
+        line = resolved.line(outcome)
+        if line is None:
+            continue
+        pays = []
+        if line.meter_bp:
+            pool = line.pool or first_pool
+            pays.append(f"{_percent(line.meter_bp)} of the {names.get(pool, f'{pool} jackpot')}")
+        if line.odds:
+            pays.append(f"{_whole(line.odds)} to 1")
+        if not pays:
+            continue
+        envy = ""
+        if line.envy is not None:
+            envy = (
+                f"every other player wins {_dollars(line.envy.amount)}"
+                if line.envy.amount
+                else f"every other player wins {_whole(line.envy.multiple)} × their bet"
+            )
+        out.append({"outcome": OUTCOME_WORDS[outcome], "pays": " + ".join(pays), "envy": envy})
+    return out
