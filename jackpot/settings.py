@@ -40,6 +40,8 @@ class Settings:
     gaming_day_start: str = "06:00"  # local time a gaming day begins
     time_zone: str = "UTC"  # the casino's IANA time zone
     handpay_approval_cents: int = 0  # from this amount a second operator approves; 0: never
+    signs_bind: str = "127.0.0.1:8001"  # the sign process (jackpot signs)
+    signs_max_connections: int = 2000  # open sign streams one sign process holds
 
     @property
     def archive(self) -> str:
@@ -75,6 +77,8 @@ class Settings:
             gaming_day_start=read.time_of_day("JACKPOT_GAMING_DAY_START", "06:00"),
             time_zone=read.zone("JACKPOT_TIME_ZONE", "UTC"),
             handpay_approval_cents=read.integer("JACKPOT_HANDPAY_APPROVAL_CENTS", 0, low=0),
+            signs_bind=read.text("JACKPOT_SIGNS_BIND") or "127.0.0.1:8001",
+            signs_max_connections=read.integer("JACKPOT_SIGNS_MAX_CONNECTIONS", 2000, low=1),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -96,6 +100,8 @@ class Settings:
             "JACKPOT_GAMING_DAY_START": self.gaming_day_start,
             "JACKPOT_TIME_ZONE": self.time_zone,
             "JACKPOT_HANDPAY_APPROVAL_CENTS": str(self.handpay_approval_cents),
+            "JACKPOT_SIGNS_BIND": self.signs_bind,
+            "JACKPOT_SIGNS_MAX_CONNECTIONS": str(self.signs_max_connections),
         }
         optional = {
             "JACKPOT_REDIS_URL": self.redis_url,

@@ -19,6 +19,7 @@ from jackpot.settings import Settings, SettingsError
 # each command and the module that declares and runs it, in the order `--help` lists them
 COMMANDS = {
     "serve": "jackpot.cli.serve",
+    "signs": "jackpot.cli.signs",
     "worker": "jackpot.cli.worker",
     "archive": "jackpot.cli.archive",
     "verify": "jackpot.cli.verify",

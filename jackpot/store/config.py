@@ -132,6 +132,16 @@ class ConfigStore:
             pipe.hgetall(self._k.pool(pool))
         return [pool_state(p, raw) for p, raw in zip(ids, pipe.execute(), strict=True) if raw]
 
+    def meter_fields(
+        self, pools: list[str], fields: tuple[str, ...]
+    ) -> dict[str, list[str | None]]:
+        """Some fields of several pools' hashes in one round trip: pool -> values (None for
+        a field, or a pool, that is not there)."""
+        pipe = self._r.pipeline(transaction=False)
+        for pool in pools:
+            pipe.hmget(self._k.pool(pool), fields)
+        return dict(zip(pools, pipe.execute(), strict=True))
+
     def last_hits(self, pool: str) -> list[dict[str, object]]:
         return [json.loads(x) for x in self._r.lrange(self._k.pool_hits(pool), 0, 24)]
 

@@ -47,20 +47,28 @@ def jackpot(
     )
 
 
-def start_service(cwd: Path, extra_env: dict[str, str] | None = None) -> Service:
-    port = free_port()
+def start_service(
+    cwd: Path,
+    extra_env: dict[str, str] | None = None,
+    command: str = "serve",
+    port: int | None = None,
+) -> Service:
+    """`jackpot serve` (or `jackpot signs`, the sign process) on `port` (default a free one),
+    once it answers."""
+    port = port or free_port()
+    bind = "JACKPOT_SIGNS_BIND" if command == "signs" else "JACKPOT_BIND"
     env = {
         **os.environ,
-        "JACKPOT_BIND": f"127.0.0.1:{port}",
+        bind: f"127.0.0.1:{port}",
         "JACKPOT_WORKERS": "2",
         "JACKPOT_KEY_CACHE_SECONDS": "0",
         **(extra_env or {}),
     }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    log = cwd / f"serve-{port}.log"
+    log = cwd / f"{command}-{port}.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "jackpot.cli.main", "serve"],
+            [sys.executable, "-m", "jackpot.cli.main", command],
             cwd=cwd,
             env=env,
             stdout=out,
@@ -76,7 +84,7 @@ def start_service(cwd: Path, extra_env: dict[str, str] | None = None) -> Service
             pass  # not listening yet, or still booting its workers
         if process.poll() is not None or time.monotonic() > deadline:
             Service(base, process, cwd, env, log).stop()  # never leave a half-started service
-            raise RuntimeError(f"jackpot serve did not start:\n{log.read_text()}")
+            raise RuntimeError(f"jackpot {command} did not start:\n{log.read_text()}")
         time.sleep(0.1)
     return Service(base, process, cwd, env, log)
 

@@ -41,6 +41,8 @@ EVERY_FIELD_SET = Settings(
     gaming_day_start="04:30",
     time_zone="America/New_York",
     handpay_approval_cents=1_000_000,
+    signs_bind="0.0.0.0:9001",
+    signs_max_connections=500,
 )
 
 

@@ -1,0 +1,206 @@
+"use strict";
+// A progressive sign: one event stream from the sign process carries its whole state, then
+// every change. Amounts are integer cents, written with BigInt arithmetic (never floats).
+const SIGN = decodeURIComponent(location.pathname.split("/")[2] || "");
+const SILENT_MS = 6000;      // no word for this long: the sign shows the progressive closed
+const TAKEOVER_MS = 9000;    // how long a hit is celebrated
+const COUNT_MS = 1200;       // how long the meter takes to count up to a new value
+let state = null;            // the last `state` event
+let shown = {};              // pool -> the value on screen (cents, may lag behind while counting)
+let target = {};             // pool -> the real value
+let counting = {};           // pool -> {from, to, start}
+let seen = null;             // payout ids already announced (null: none known yet)
+let heard = 0;               // when the controller was last heard from (performance.now())
+let storeUp = true;
+let queue = [];              // hits waiting for their takeover
+let inTakeover = false;
+let money = null;            // cents -> text, for the sign's currency and locale
+
+function formatter(locale, currency) {
+  const whole = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+  const parts = new Intl.NumberFormat(locale, { style: "currency", currency }).formatToParts(1234.5);
+  return (cents) => {
+    const c = BigInt(cents);
+    const negative = c < 0n, abs = negative ? -c : c;
+    const units = whole.format(abs / 100n), fraction = String(abs % 100n).padStart(2, "0");
+    let out = "", integerDone = false;
+    for (const p of parts) {
+      if (p.type === "integer" || p.type === "group") {
+        if (!integerDone) { out += units; integerDone = true; }
+      } else if (p.type === "fraction") out += fraction;
+      else out += p.value;
+    }
+    return (negative ? "−" : "") + out;
+  };
+}
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+function timeOf(ms) {
+  if (!state || !ms) return "";
+  return new Intl.DateTimeFormat(state.sign.locale, { hour: "numeric", minute: "2-digit" })
+    .format(new Date(Number(ms)));
+}
+
+// ---- the state ----
+function applyState(next) {
+  if (!next || next.sign === null) { state = null; setOffline(true); return; }
+  const first = state === null;
+  state = next;
+  money = formatter(state.sign.locale, state.sign.currency);
+  document.body.classList.toggle("portrait", state.sign.orientation === "portrait");
+  document.body.classList.toggle("landscape", state.sign.orientation !== "portrait");
+  document.getElementById("title").textContent = state.sign.title;
+  document.getElementById("branding").textContent = state.sign.branding || "";
+  document.title = state.sign.title;
+  const announce = [];
+  for (const w of state.winners) {
+    if (seen !== null && !seen.has(w.id)) announce.push(w);
+  }
+  seen = new Set([...(seen || []), ...state.winners.map((w) => w.id)]);
+  renderLevels(first);
+  renderPaytable();
+  renderWinners();
+  for (const w of announce.reverse()) queue.push(w);
+  if (!inTakeover) nextTakeover();
+}
+function renderLevels(first) {
+  const box = document.getElementById("levels");
+  const cards = state.levels.map((lv) => {
+    const card = el("section", "level" + (lv.closed ? " closed" : ""));
+    card.dataset.pool = lv.pool;
+    card.append(el("div", "name", lv.name), el("div", "meter"), el("div", "closed-note", "PROGRESSIVE CLOSED"));
+    if (first || !(lv.pool in shown) || inTakeover) shown[lv.pool] = lv.value;
+    target[lv.pool] = lv.value;
+    return card;
+  });
+  box.replaceChildren(...cards);
+  for (const lv of state.levels) setTarget(lv.pool, lv.value);
+  paint();
+}
+function renderPaytable() {
+  const table = document.getElementById("paytable");
+  const lines = (state.levels[0] && state.levels[0].paytable) || [];
+  table.replaceChildren(...lines.map((line) => {
+    const tr = el("tr");
+    tr.append(el("td", "outcome", line.outcome), el("td", "pays", line.pays));
+    return tr;
+  }));
+  const envy = lines.filter((l) => l.envy).map((l) => l.outcome + ": " + l.envy);
+  document.getElementById("envy-note").textContent = envy.length ? "Envy bonus — " + envy.join(" · ") : "";
+}
+function renderWinners() {
+  const list = document.getElementById("winners");
+  if (!state.winners.length) {
+    list.replaceChildren(el("li", "empty", "Be the first winner tonight!"));
+    return;
+  }
+  list.replaceChildren(...state.winners.map((w) => {
+    const li = el("li");
+    li.dataset.payout = w.id;
+    const where = [w.location, w.asset ? "table " + w.asset : ""].filter(Boolean).join(" · ");
+    li.append(el("span", "amount", money(w.amount)), el("span", "what", w.outcome + " · " + w.level));
+    const when = el("span", "when " + (w.status === "verified" ? "verified" : "awaiting"),
+      [timeOf(w.time), where, w.status === "verified" ? "" : "won, awaiting verification"]
+        .filter(Boolean).join(" · "));
+    li.append(when);
+    return li;
+  }));
+}
+
+// ---- the meters: counting up, never past the real value, down only on a hit or adjustment ----
+function setTarget(pool, value) {
+  target[pool] = value;
+  const now = shown[pool];
+  if (now === undefined || value < now) { shown[pool] = value; delete counting[pool]; return; }
+  if (value > now && !(counting[pool] && counting[pool].to === value))
+    counting[pool] = { from: now, to: value, start: performance.now() };
+}
+function tick(t) {
+  for (const [pool, c] of Object.entries(counting)) {
+    const k = Math.max(0, Math.min(1, (t - c.start) / COUNT_MS));
+    // integer cents, eased; BigInt keeps every step exact and never beyond `to`
+    const span = BigInt(c.to - c.from);
+    const step = BigInt(Math.floor(k * 1000));
+    shown[pool] = Number(BigInt(c.from) + (span * step) / 1000n);
+    if (k >= 1) { shown[pool] = c.to; delete counting[pool]; }
+  }
+  paint();
+  if (performance.now() - heard > SILENT_MS) setOffline(true);
+}
+function frame(t) { tick(t); requestAnimationFrame(frame); }
+function paint() {
+  if (!money) return;
+  for (const card of document.querySelectorAll(".level")) {
+    const value = shown[card.dataset.pool];
+    if (value === undefined) continue;
+    const m = card.querySelector(".meter"), text = money(value);
+    if (m.textContent === text) continue;
+    const refit = m.textContent.length !== text.length;
+    m.textContent = text;
+    if (refit) fit(m);
+  }
+}
+// a meter never spills out of its card, however large: shrink it to the card's width
+function fit(m) {
+  m.style.fontSize = "";
+  if (m.scrollWidth <= m.clientWidth) return;
+  const size = parseFloat(getComputedStyle(m).fontSize);
+  m.style.fontSize = Math.floor(size * m.clientWidth / m.scrollWidth * 0.97) + "px";
+}
+window.addEventListener("resize", () => document.querySelectorAll(".level .meter").forEach(fit));
+
+// ---- a hit: the takeover, then the new base ----
+function nextTakeover() {
+  const w = queue.shift();
+  if (!w) { inTakeover = false; document.body.classList.remove("takeover"); return; }
+  inTakeover = true;
+  document.getElementById("win-amount").textContent = money(w.amount);
+  document.getElementById("win-what").textContent = w.outcome + " · " + w.level;
+  const where = [w.asset ? "Table " + w.asset : "", w.location].filter(Boolean).join(" · ");
+  document.getElementById("win-where").textContent = where;
+  const level = state.levels.find((l) => l.pool === w.pool);
+  document.getElementById("win-base").textContent = level ? "New " + level.name + ": " + money(level.value) : "";
+  document.body.classList.add("takeover");
+  setTimeout(() => {
+    if (level) shown[level.pool] = target[level.pool];  // the new base, at once
+    nextTakeover();
+  }, TAKEOVER_MS);
+}
+
+// ---- the link to the controller ----
+function setOffline(off) {
+  document.body.classList.toggle("offline", off);
+  if (off) document.body.classList.remove("takeover");
+}
+function hear() {
+  heard = performance.now();
+  if (storeUp && state) setOffline(false);
+}
+function connect() {
+  const source = new EventSource("/signs/" + encodeURIComponent(SIGN) + "/stream");
+  source.addEventListener("state", (e) => { storeUp = true; applyState(JSON.parse(e.data)); hear(); document.body.classList.remove("booting"); });
+  source.addEventListener("meters", (e) => {
+    const m = JSON.parse(e.data);
+    for (const [pool, value] of Object.entries(m.values)) setTarget(pool, value);
+    hear();
+  });
+  source.addEventListener("ping", (e) => {
+    storeUp = JSON.parse(e.data).up;
+    if (!storeUp) setOffline(true); else hear();
+  });
+  source.onerror = () => { /* EventSource reconnects by itself; silence shows closed */ };
+}
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/signs/sw.js", { scope: "/signs/" }).catch(() => {});
+}
+heard = performance.now();
+setTimeout(() => { if (!state) { setOffline(true); } }, 3000);
+connect();
+requestAnimationFrame(frame);
+// a screen the browser does not paint (hidden, throttled) still keeps its meter true
+setInterval(() => tick(performance.now()), 250);

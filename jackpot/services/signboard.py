@@ -1,0 +1,140 @@
+"""What the progressive signs show, read from the store in a few calls for all of them.
+
+`meters()` is the fast read, made several times a second by each sign process: every shown
+pool's visible meter and hit count in one pipeline, whatever the number of signs. `states()`
+is the full picture, read about once a second and at once after a hit: each sign's levels
+(name, meter, reset, cap, open or closed and why, the paytable in words) and its recent
+winners (pending ones as "awaiting verification", disputed and void ones never).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
+from jackpot.domain.outcomes import Outcome
+from jackpot.domain.signs import OUTCOME_WORDS, Sign, paytable_words
+from jackpot.store.config import ConfigStore, TableRecord
+from jackpot.store.payouts import PayoutStore
+from jackpot.store.signs import SignStore
+
+WINNERS = 10  # recent winners a sign lists
+SHOWN = {
+    "pending": "awaiting verification",
+    "awaiting_approval": "awaiting verification",
+    "paid": "verified",
+}  # fmt: skip  (disputed and void hits are never shown)
+
+
+@dataclass(frozen=True, slots=True)
+class Meters:
+    time: int  # the controller's clock, ms
+    values: dict[str, int]  # pool -> visible meter, cents
+    hits: dict[str, int]  # pool -> hits so far (a change means a hit to announce)
+
+
+class SignBoard:
+    def __init__(
+        self,
+        signs: SignStore,
+        config: ConfigStore,
+        payouts: PayoutStore,
+        clock: Callable[[], int],
+        offline_after_ms: int,
+    ) -> None:
+        self._signs = signs
+        self._config = config
+        self._payouts = payouts
+        self._clock = clock
+        self._offline_after_ms = offline_after_ms
+
+    def definitions(self) -> list[Sign]:
+        return self._signs.all()
+
+    def meters(self, pools: list[str]) -> Meters:
+        """The shown pools' meters and hit counts, in one round trip."""
+        raw = self._config.meter_fields(pools, ("value", "hits"))
+        values = {p: int(f[0]) // UNITS_PER_CENT for p, f in raw.items() if f[0] is not None}
+        hits = {p: int(f[1] or 0) for p, f in raw.items() if f[0] is not None}
+        return Meters(self._clock(), values, hits)
+
+    def states(self, signs: list[Sign]) -> dict[str, dict[str, Any]]:
+        """Every sign's full state."""
+        now = self._clock()
+        pools = {p.pool: p for p in self._config.pools()}
+        tables = self._config.tables()
+        wanted = sorted({pool for s in signs for pool in s.pools})
+        hits = {pool: self._config.last_hits(pool) for pool in wanted if pool in pools}
+        ids = [str(h["id"]) for shown in hits.values() for h in shown]
+        status = {p["id"]: p["status"] for p in self._payouts.many(ids)}
+        return {s.sign: self._state(s, pools, tables, hits, status, now) for s in signs}
+
+    def _state(
+        self,
+        sign: Sign,
+        pools: dict[str, PoolState],
+        tables: list[TableRecord],
+        hits: dict[str, list[dict[str, Any]]],
+        status: dict[str, str],
+        now: int,
+    ) -> dict[str, Any]:
+        names = {lv.pool: lv.name for lv in sign.levels}
+        by_table = {t.table: t for t in tables}
+        levels = []
+        for level in sign.levels:
+            pool = pools.get(level.pool)
+            if pool is None or pool.link is LinkState.RETIRED or not pool.public:
+                continue  # a pool gone from the floor leaves the sign
+            feeding = [t for t in tables if level.pool in t.config.pools]
+            levels.append(
+                {
+                    "pool": level.pool,
+                    "name": level.name,
+                    "value": pool.value,
+                    "reset": pool.config.reset,
+                    "cap": pool.config.cap,
+                    "closed": self._closed(pool, feeding, now),
+                    "paytable": paytable_words(
+                        feeding[0].config.paytable, feeding[0].config.pools[0], names
+                    )
+                    if feeding
+                    else [],
+                }
+            )
+        winners = []
+        for level in sign.levels:
+            for h in hits.get(level.pool, []):
+                shown = SHOWN.get(status.get(str(h["id"]), str(h.get("status", ""))))
+                if shown is None:
+                    continue
+                table = by_table.get(str(h.get("table")))
+                winners.append(
+                    {
+                        "id": h["id"],
+                        "pool": level.pool,
+                        "level": level.name,
+                        "amount": h["amount"],
+                        "outcome": OUTCOME_WORDS.get(Outcome(h["outcome"]), h["outcome"]),
+                        "status": shown,
+                        "time": h.get("created"),
+                        "asset": table.config.asset if table else "",
+                        "location": table.config.location if table else "",
+                    }
+                )
+        winners.sort(key=lambda w: int(w["time"] or 0), reverse=True)
+        return {"sign": sign.to_json(), "time": now, "levels": levels, "winners": winners[:WINNERS]}
+
+    def _closed(self, pool: PoolState, feeding: list[TableRecord], now: int) -> str:
+        """Why the progressive is closed for patrons ('' : open)."""
+        if pool.link is LinkState.SUSPENDED:
+            return "suspended"
+        live = [
+            t
+            for t in feeding
+            if t.config.enabled
+            and t.last_seen is not None
+            and now - t.last_seen <= self._offline_after_ms
+        ]
+        return "" if live else "no table online"

@@ -1,0 +1,45 @@
+"""The sign process's application: the sign pages and their event streams, over the store.
+
+It reads the store only (meters, pools, tables, hits, sign definitions) and writes nothing:
+a sign process can be added, restarted or lost without touching the money.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from jackpot.api import errors, signpage
+from jackpot.api.signfeed import Fanout
+from jackpot.bootstrap import redis_client
+from jackpot.services.clock import now_ms
+from jackpot.services.signboard import SignBoard
+from jackpot.settings import Settings
+from jackpot.store.config import ConfigStore
+from jackpot.store.keys import Keys
+from jackpot.store.payouts import PayoutStore
+from jackpot.store.scripts import Scripts
+from jackpot.store.signs import SignStore
+
+FEED_SECONDS = 0.1  # how often a sign process reads the meters
+
+
+def create_signs_app(settings: Settings | None = None, redis_url: str | None = None) -> Flask:
+    settings = settings or Settings.from_env()
+    url = redis_url or settings.redis_url
+    if url is None:
+        raise RuntimeError("no store: set JACKPOT_REDIS_URL, or start through `jackpot signs`")
+    client, keys = redis_client(url, settings), Keys(settings.namespace)
+    scripts = Scripts.register(client)
+    board = SignBoard(
+        SignStore(client, keys, scripts),
+        ConfigStore(client, keys, scripts),
+        PayoutStore(client, keys, scripts),
+        now_ms,
+        settings.offline_after_seconds * 1000,
+    )
+    app = Flask(__name__, static_folder="api/static", static_url_path="/static")
+    app.config["JACKPOT_SETTINGS"] = settings
+    app.extensions["signs"] = Fanout(board, FEED_SECONDS, settings.signs_max_connections)
+    app.register_blueprint(signpage.bp)
+    errors.register(app)
+    return app

@@ -1,0 +1,227 @@
+"""A progressive sign in a real headless Chromium, fed by the sign process (`jackpot signs`)
+over its event stream, against the real service: it shows only its pools, in order, follows
+the meter without reload, celebrates a hit with the table's asset number and location, never
+shows a disputed hit, and shows the progressive closed when the sign process is gone, when a
+pool is suspended, and when it boots during an outage.
+
+Screenshots are kept in build/test-artefacts/signs/ at 1920x1080, 1080x1920 and 3840x2160."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from tests.support.service import Service, auth, key, start_service
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARTEFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artefacts" / "signs"
+SCREENS = {"1080p": (1920, 1080), "portrait": (1080, 1920), "4k": (3840, 2160)}
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None and not os.environ.get("CI"),
+    reason="no chromium here (CI installs Debian's chromium and runs this)",
+)
+
+
+@pytest.fixture
+def floor(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """Pools grand (shown first), main, and internal (never shown); tables T1 and T2 with
+    their asset numbers and locations; the sign `lobby`; the sign process."""
+    base = service.base
+    operator = key(service, "operator", label="Dana Reyes")
+    table = key(service, "table", "T1", "T2")
+
+    def put(path: str, body: dict[str, Any]) -> None:
+        requests.put(f"{base}{path}", headers=auth(operator), json=body).raise_for_status()
+
+    put("/v1/pools/main", {"reset": 500_000, "rate_bp": 400, "reserve_rate_bp": 100})
+    # the largest reset the controller allows: its meter must fit every screen
+    put("/v1/pools/grand", {"reset": 10_000_000_000, "rate_bp": 100, "reserve_rate_bp": 0})
+    put("/v1/pools/internal", {"reset": 100, "rate_bp": 100, "reserve_rate_bp": 0,
+                               "public": False})  # fmt: skip
+    for t, asset, where in (("T1", "WAR-0042", "Pit 3"), ("T2", "WAR-0043", "High Limit")):
+        put(f"/v1/tables/{t}", {"pools": ["main", "grand"], "asset": asset, "location": where})
+        requests.post(f"{base}/v1/tables/{t}/heartbeat", headers=auth(table)).raise_for_status()
+    put("/v1/signs/lobby", {
+        "levels": [{"pool": "grand", "name": "Grand Jackpot"}, {"pool": "main", "name": "Major"}],
+        "title": "Casino War Progressive",
+        "branding": "Only at the Riverside",
+    })  # fmt: skip
+    signs = start_service(
+        tmp_path, {"JACKPOT_REDIS_URL": service.env["JACKPOT_REDIS_URL"]}, command="signs"
+    )
+    world = {"base": base, "signs": signs, "operator": operator, "table": table}
+    yield world
+    world["signs"].stop()  # (a test may have restarted it)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM is not None, "CI must install chromium"
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+def screen(browser: Any, size: str) -> Any:
+    width, height = SCREENS[size]
+    return browser.new_context(viewport={"width": width, "height": height}).new_page()
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTEFACTS / f"{name}.png"))
+
+
+def meter(page: Any, pool: str) -> str:
+    return str(page.inner_text(f".level[data-pool={pool}] .meter"))
+
+
+def wait_meter(page: Any, pool: str, text: str, seconds: float = 3.0) -> None:
+    deadline = time.monotonic() + seconds
+    while meter(page, pool) != text:
+        assert time.monotonic() < deadline, f"{pool} shows {meter(page, pool)}, not {text}: " + str(
+            page.evaluate("() => JSON.stringify([shown, target, counting])")
+        )
+        time.sleep(0.05)
+
+
+def report(floor: dict[str, Any], body: dict[str, Any]) -> Any:
+    r = requests.post(f"{floor['base']}/v1/rounds", json=body, headers=auth(floor["table"]))
+    r.raise_for_status()
+    return r.json()
+
+
+def fits(page: Any) -> bool:
+    """No meter spills out of its card."""
+    return bool(
+        page.evaluate(
+            """() => [...document.querySelectorAll('.level .meter')].every(m => {
+                 const card = m.parentElement.getBoundingClientRect();
+                 const range = document.createRange(); range.selectNodeContents(m);
+                 const text = range.getBoundingClientRect();
+                 return m.scrollWidth <= m.clientWidth && text.left >= card.left
+                   && text.right <= card.right && card.right <= window.innerWidth;
+               })"""
+        )
+    )
+
+
+def test_a_sign_shows_its_pools_follows_the_meter_and_celebrates_a_hit(
+    floor: dict[str, Any], browser: Any
+) -> None:
+    url = f"{floor['signs'].base}/signs/lobby"
+    pages = {size: screen(browser, size) for size in SCREENS}
+    for size, page in pages.items():
+        page.goto(url)
+        page.wait_for_selector("body:not(.booting):not(.offline)")
+        assert page.eval_on_selector_all(".level", "ls => ls.map(l => l.dataset.pool)") == [
+            "grand",
+            "main",
+        ], "only its pools, in its order (the internal pool never)"
+        assert page.inner_text(".level[data-pool=grand] .name").upper() == "GRAND JACKPOT"
+        assert meter(page, "grand") == "$100,000,000.00"
+        assert fits(page), size
+        assert "Suited 4 of a Kind" in page.inner_text("#paytable")
+        shot(page, f"01-open-{size}")
+    page = pages["1080p"]
+
+    # a round: the open page counts up to the new value without reload, within a second
+    started = time.monotonic()
+    report(floor, {"table": "T1", "round": "r1", "dealer": {"card": "4c"},
+                   "spots": [{"spot": 1, "wager": 2500, "card": "9d"}]})  # fmt: skip
+    value = requests.get(f"{floor['base']}/v1/pools/main").json()["value"]
+    assert value > 500_000
+    wait_meter(page, "main", f"${value // 100:,}.{value % 100:02d}")
+    assert time.monotonic() - started < 1.5  # the stream's latency is measured in bench/
+
+    # a hit: the takeover names the table's asset number and location, then the new base
+    hit = report(floor, {"table": "T2", "round": "r2", "dealer": {"card": "Jh", "war_card": "Jh"},
+                         "spots": [{"spot": 3, "wager": 500, "card": "Jh", "war": True,
+                                    "war_card": "Jh"}]})  # fmt: skip
+    payout = next(j for j in hit["jackpots"] if j["pool"] == "main")
+    page.wait_for_selector("body.takeover", timeout=3000)
+    text = page.inner_text("#takeover")
+    assert "JACKPOT" in text and "WAR-0043" in text and "High Limit" in text
+    shot(page, "02-takeover-1080p")
+    page.wait_for_selector("body:not(.takeover)", timeout=15000)
+    assert meter(page, "main") == "$5,000.00"
+    winner = page.inner_text(f"#winners li[data-payout={payout['id']}]")
+    assert "awaiting verification" in winner
+    shot(page, "03-pending-winner-1080p")
+
+    # confirmed: verified; a disputed hit never shows
+    requests.post(
+        f"{floor['base']}/v1/payouts/{payout['id']}/confirm", headers=auth(floor["operator"])
+    ).raise_for_status()
+    page.wait_for_function(
+        f"() => !document.querySelector('#winners li[data-payout={payout['id']}]')"
+        ".textContent.includes('awaiting')",
+        timeout=4000,
+    )
+    second = report(floor, {"table": "T1", "round": "r3",
+                            "dealer": {"card": "Qs", "war_card": "Qs"},
+                            "spots": [{"spot": 1, "wager": 500, "card": "Qs", "war": True,
+                                       "war_card": "Qs"}]})  # fmt: skip
+    disputed = next(j for j in second["jackpots"] if j["pool"] == "main")["id"]
+    requests.post(
+        f"{floor['base']}/v1/payouts/{disputed}/dispute",
+        headers=auth(floor["operator"]),
+        json={"reason": "surveillance review"},
+    ).raise_for_status()
+    time.sleep(2.5)
+    assert page.locator(f"#winners li[data-payout={disputed}]").count() == 0
+
+
+def test_a_sign_shows_the_progressive_closed_when_it_cannot_be_played(
+    floor: dict[str, Any], browser: Any, tmp_path: Path
+) -> None:
+    url = f"{floor['signs'].base}/signs/lobby"
+    page = screen(browser, "1080p")
+    page.goto(url)
+    page.wait_for_selector("body:not(.booting):not(.offline)")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
+    # a suspended pool: its level says so
+    requests.post(
+        f"{floor['base']}/v1/pools/main/suspend",
+        headers=auth(floor["operator"]),
+        json={"reason": "sign test"},
+    ).raise_for_status()
+    page.wait_for_selector(".level[data-pool=main].closed", timeout=4000)
+    assert not page.locator(".level[data-pool=grand].closed").count()
+    shot(page, "04-suspended-1080p")
+    requests.post(
+        f"{floor['base']}/v1/pools/main/resume", headers=auth(floor["operator"])
+    ).raise_for_status()
+    page.wait_for_selector(".level[data-pool=main]:not(.closed)", timeout=4000)
+
+    # the sign process stops: closed within a few seconds, back when it returns
+    signs: Service = floor["signs"]
+    port = signs.base.rsplit(":", 1)[1]
+    signs.stop()
+    page.wait_for_selector("body.offline", timeout=10000)
+    for size, (width, height) in SCREENS.items():
+        other = page.context.new_page()  # the same screen, rebooted during the outage
+        other.set_viewport_size({"width": width, "height": height})
+        other.goto(url)  # its service worker's copy of the page, saying closed
+        other.wait_for_selector("body.offline", timeout=10000)
+        assert other.is_visible("#closed-banner")
+        shot(other, f"05-boot-in-outage-{size}")
+    restarted = start_service(
+        tmp_path,
+        {"JACKPOT_REDIS_URL": floor["signs"].env["JACKPOT_REDIS_URL"]},
+        command="signs",
+        port=int(port),
+    )
+    floor["signs"] = restarted
+    page.wait_for_selector("body:not(.offline)", timeout=15000)
