@@ -32,7 +32,7 @@ import httpx
 from rich.console import Console
 
 from jackpot.cli.argtypes import non_negative, positive
-from jackpot.cli.local import local_controller
+from jackpot.cli.local import local_controller, sign_process
 from jackpot.cli.main import exit_on_sigterm
 from jackpot.cli.remote import CONSOLE_KEY_FILE
 from jackpot.domain.auth import digest, key_id_of
@@ -247,8 +247,8 @@ def run_demo(argv: list[str]) -> int:
     console_key = args.data_dir / CONSOLE_KEY_FILE
     heading = Heading(
         "war-floor DEMO",
-        f"meter page http://{settings.bind}/ · console http://{settings.bind}/console with the "
-        f"key in {console_key} · Ctrl-C stops",
+        f"sign http://{settings.signs_bind}/signs/DEMO · console http://{settings.bind}/console "
+        f"with the key in {console_key} · Ctrl-C stops",
         demo.LABEL,
     )
     if sys.stdout.isatty():
@@ -269,7 +269,9 @@ def run_demo(argv: list[str]) -> int:
             operator_key(local.store, "war-floor demo supervisor") as key,
             operator_key(local.store, "demo floor supervisor (console)") as console,
             key_file(console_key, console),
+            sign_process(settings, local.store, args.data_dir / "demo-signs.log"),
         ):
+            demo_sign(local.base, key, plan.pool_id)
             supervisor = Supervisor(local.base, key, [plan.pool_id], args.confirm_after)
             options = FloorOptions(on_answer=_answers(feed, verbose=False))
             floor = Floor(plan, local.base, local.table_key, journal, options)
@@ -321,6 +323,17 @@ def operator_key(store: str, label: str) -> Iterator[str]:
             timeout=60,
             check=False,
         )
+
+
+def demo_sign(base: str, operator_key: str, pool: str) -> None:
+    """The sign DEMO, showing the DEMO pool (defined again at each start: the same)."""
+    body = {
+        "levels": [{"pool": pool, "name": "Progressive Jackpot"}],
+        "title": "Casino War Progressive",
+        "branding": "DEMO · war-floor",
+    }
+    headers = {"Authorization": f"Bearer {operator_key}"}
+    httpx.put(f"{base}/v1/signs/DEMO", json=body, headers=headers, timeout=10).raise_for_status()
 
 
 @contextmanager

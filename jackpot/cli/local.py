@@ -8,6 +8,7 @@ meter), makes a table key for the tables, serves the API under gunicorn exactly 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 import urllib.request
@@ -105,6 +106,36 @@ def local_controller(
             base = f"http://{settings.bind}"
             wait_http(f"{base}/readyz", server=server)
             yield LocalController(base, secret, url, server.pid)
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+@contextmanager
+def sign_process(settings: Settings, store: str, log: Path | None = None) -> Iterator[str]:
+    """The sign process (`jackpot signs`' gunicorn) on `settings.signs_bind` over `store`;
+    yields its base URL once it answers, stops it on leaving."""
+    from jackpot.cli.signs import gunicorn_command as signs_command  # noqa: PLC0415
+
+    with ExitStack() as stack:
+        out: IO[bytes] | None = None
+        if log is not None:
+            out = stack.enter_context(open(log, "ab"))
+        env = {**os.environ, **settings.to_env(), "JACKPOT_REDIS_URL": store}
+        server = subprocess.Popen(
+            signs_command(),
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT if out is not None else None,
+        )
+        try:
+            base = f"http://{settings.signs_bind}"
+            wait_http(f"{base}/healthz", server=server)
+            yield base
         finally:
             server.terminate()
             try:

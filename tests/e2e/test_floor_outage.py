@@ -345,7 +345,7 @@ def test_war_floor_runs_its_own_controller_and_prints_a_json_summary(tmp_path: P
     )
     assert (tmp_path / "var" / "adapter" / "journal.sqlite").exists()
 
-    port = free_port()
+    port, signs_port = free_port(), free_port()
     demo = subprocess.run(
         [
             sys.executable,
@@ -360,7 +360,11 @@ def test_war_floor_runs_its_own_controller_and_prints_a_json_summary(tmp_path: P
             "50",
         ],
         cwd=tmp_path,
-        env={**env, "JACKPOT_BIND": f"127.0.0.1:{port}"},
+        env={
+            **env,
+            "JACKPOT_BIND": f"127.0.0.1:{port}",
+            "JACKPOT_SIGNS_BIND": f"127.0.0.1:{signs_port}",
+        },
         capture_output=True,
         text=True,
         timeout=180,
@@ -371,7 +375,7 @@ def test_war_floor_runs_its_own_controller_and_prints_a_json_summary(tmp_path: P
     assert "\x1b" not in demo.stdout and "\r" not in demo.stdout
     lines = demo.stdout.splitlines()
     assert (
-        f"war-floor DEMO: meter page http://127.0.0.1:{port}/ · console "
+        f"war-floor DEMO: sign http://127.0.0.1:{signs_port}/signs/DEMO · console "
         f"http://127.0.0.1:{port}/console with the key in var/console.key · Ctrl-C stops"
     ) in lines
     assert not (tmp_path / "var" / "console.key").exists(), "the console key ends with the demo"
