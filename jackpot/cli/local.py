@@ -92,27 +92,11 @@ def local_controller(
             secret = provision(services, pools, tables, {*tables, *key_tables}, who)
         finally:
             services.close()
-        out: IO[bytes] | None = None
-        if log is not None:
-            log.parent.mkdir(parents=True, exist_ok=True)
-            out = stack.enter_context(open(log, "ab"))
-        server = subprocess.Popen(
-            gunicorn_command(),
-            env=gunicorn_env(settings, url),
-            stdout=out,
-            stderr=subprocess.STDOUT if out is not None else None,
+        base = f"http://{settings.bind}"
+        pid = stack.enter_context(
+            _serving(gunicorn_command(), gunicorn_env(settings, url), f"{base}/readyz", log)
         )
-        try:
-            base = f"http://{settings.bind}"
-            wait_http(f"{base}/readyz", server=server)
-            yield LocalController(base, secret, url, server.pid)
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+        yield LocalController(base, secret, url, pid)
 
 
 @contextmanager
@@ -121,21 +105,28 @@ def sign_process(settings: Settings, store: str, log: Path | None = None) -> Ite
     yields its base URL once it answers, stops it on leaving."""
     from jackpot.cli.signs import gunicorn_command as signs_command  # noqa: PLC0415
 
+    env = {**os.environ, **settings.to_env(), "JACKPOT_REDIS_URL": store}
+    base = f"http://{settings.signs_bind}"
+    with _serving(signs_command(), env, f"{base}/healthz", log):
+        yield base
+
+
+@contextmanager
+def _serving(
+    command: list[str], env: dict[str, str], ready: str, log: Path | None
+) -> Iterator[int]:
+    """A server process, once `ready` answers (its pid); terminated (then killed) on leaving."""
     with ExitStack() as stack:
         out: IO[bytes] | None = None
         if log is not None:
+            log.parent.mkdir(parents=True, exist_ok=True)
             out = stack.enter_context(open(log, "ab"))
-        env = {**os.environ, **settings.to_env(), "JACKPOT_REDIS_URL": store}
         server = subprocess.Popen(
-            signs_command(),
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT if out is not None else None,
+            command, env=env, stdout=out, stderr=subprocess.STDOUT if out is not None else None
         )
         try:
-            base = f"http://{settings.signs_bind}"
-            wait_http(f"{base}/healthz", server=server)
-            yield base
+            wait_http(ready, server=server)
+            yield server.pid
         finally:
             server.terminate()
             try:

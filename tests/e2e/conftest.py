@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.support.browser import chromium
 from tests.support.service import Service, start_service
 
 
@@ -16,3 +18,10 @@ def service(tmp_path: Path, redis_server: object, redis: object) -> Iterator[Ser
     svc = start_service(tmp_path, {"JACKPOT_REDIS_URL": redis_server.url})  # type: ignore[attr-defined]
     yield svc
     svc.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """A headless Chromium (Debian's, driven by Playwright) for a page's test."""
+    with chromium() as launched:
+        yield launched

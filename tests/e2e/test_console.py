@@ -8,8 +8,6 @@ view of each step: look at them when the page changes)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,16 +15,13 @@ from typing import Any
 import pytest
 import requests
 
+from tests.support.browser import artefacts, needs_chromium
 from tests.support.service import Service, auth, key, start_service
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARTEFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artefacts" / "console"
+ARTEFACTS = artefacts("console")
 TABLET = {"width": 1180, "height": 820}  # a 10.9" tablet held landscape, CSS pixels
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None and not os.environ.get("CI"),
-    reason="no chromium here (CI installs Debian's chromium and runs this)",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture
@@ -42,18 +37,6 @@ def floor(tmp_path: Path, redis_server: Any, redis: Any) -> Iterator[Service]:
     )
     yield svc
     svc.stop()
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    assert CHROMIUM is not None, "CI must install chromium"
-    ARTEFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield launched
-        launched.close()
 
 
 def tablet(browser: Any) -> Any:

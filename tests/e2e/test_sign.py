@@ -8,8 +8,6 @@ Screenshots are kept in build/test-artefacts/signs/ at 1920x1080, 1080x1920 and 
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,16 +16,13 @@ from typing import Any
 import pytest
 import requests
 
+from tests.support.browser import artefacts, needs_chromium
 from tests.support.service import Service, auth, key, start_service
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARTEFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artefacts" / "signs"
+ARTEFACTS = artefacts("signs")
 SCREENS = {"1080p": (1920, 1080), "portrait": (1080, 1920), "4k": (3840, 2160)}
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None and not os.environ.get("CI"),
-    reason="no chromium here (CI installs Debian's chromium and runs this)",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture
@@ -60,18 +55,6 @@ def floor(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
     world = {"base": base, "signs": signs, "operator": operator, "table": table}
     yield world
     world["signs"].stop()  # (a test may have restarted it)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    assert CHROMIUM is not None, "CI must install chromium"
-    ARTEFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield launched
-        launched.close()
 
 
 def screen(browser: Any, size: str) -> Any:
