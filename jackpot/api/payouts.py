@@ -59,49 +59,38 @@ def confirm(payout: str) -> Response:
 @require(Role.OPERATOR)
 def approve(payout: str) -> Response:
     """Two-person control: another operator approves a confirmed hand pay."""
-    parse_identifier(payout, "payout")
-    data = _body(APPROVE_REQUEST, required=False)
-    return _answer(
-        services().payouts.approve(
-            payout, _actor(), str(data.get("reason", "")), str(data.get("expect", ""))
-        )
-    )
+    return _step(payout, "approve", APPROVE_REQUEST, reason_required=False)
 
 
 @bp.post("/<payout>/dispute")
 @require(Role.OPERATOR)
 def dispute(payout: str) -> Response:
-    parse_identifier(payout, "payout")
-    data = _body(DISPUTE_REQUEST, required=True)
-    return _answer(
-        services().payouts.dispute(
-            payout, _actor(), str(data["reason"]), str(data.get("expect", ""))
-        )
-    )
+    return _step(payout, "dispute", DISPUTE_REQUEST, reason_required=True)
 
 
 @bp.post("/<payout>/void")
 @require(Role.OPERATOR)
 def void(payout: str) -> Response:
+    return _step(payout, "void", VOID_REQUEST, reason_required=True)
+
+
+def _step(payout: str, step: str, record: Record, reason_required: bool) -> Response:
+    """A step whose body is `{"reason", "expect"}` (the reason required or not)."""
     parse_identifier(payout, "payout")
-    data = _body(VOID_REQUEST, required=True)
-    return _answer(
-        services().payouts.void(payout, _actor(), str(data["reason"]), str(data.get("expect", "")))
-    )
+    if request_body():
+        data = record.check(json_body())
+    elif reason_required:
+        raise ValidationError("reason", "this step names its reason", "missing")
+    else:
+        data = {}
+    note, expect = str(data.get("reason", "")), str(data.get("expect", ""))
+    return _answer(services().payouts.step(payout, step, _actor(), note, expect))
 
 
 def _actor() -> Actor:
     """The key acting and the person it names (its label, else the key itself)."""
     key = current_key()
     return Actor(key.who, key.label or key.who)
-
-
-def _body(record: Record, required: bool) -> dict[str, Any]:
-    if not request_body():
-        if required:
-            raise ValidationError("reason", "this step names its reason", "missing")
-        return {}
-    return record.check(json_body())
 
 
 def _answer(result: tuple[bool, dict[str, Any]]) -> Response:

@@ -8,6 +8,7 @@ import sys
 from datetime import date
 
 from jackpot.archive.store import ArchiveUnavailableError
+from jackpot.cli.formatting import money
 from jackpot.cli.runtime import services
 from jackpot.errors import JackpotError
 from jackpot.settings import Settings
@@ -66,21 +67,16 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
     print(f"closed at {report['closed_at']}; balanced: {'yes' if report['balanced'] else 'NO'}")
     for p in report["pools"]:
         print(
-            f"  pool {p['pool']}: meter {_cents(p['opening_meter_cents'])} -> "
-            f"{_cents(p['closing_meter_cents'])}, reserve {_cents(p['opening_reserve_cents'])} "
-            f"-> {_cents(p['closing_reserve_cents'])}, {p['jackpots_count']} jackpot(s) "
-            f"{_cents(p['jackpots_cents'])}, liability {_cents(p['liability_cents'])}"
+            f"  pool {p['pool']}: meter {money(p['opening_meter_cents'])} -> "
+            f"{money(p['closing_meter_cents'])}, reserve {money(p['opening_reserve_cents'])} "
+            f"-> {money(p['closing_reserve_cents'])}, {p['jackpots_count']} jackpot(s) "
+            f"{money(p['jackpots_cents'])}, liability {money(p['liability_cents'])}"
             f"{'' if p['balanced'] else '  NOT BALANCED'}"
         )
     for t in report["tables"]:
         print(
-            f"  table {t['table']}: {t['rounds']} rounds, handle {_cents(t['handle_cents'])}, "
-            f"win {_cents(t['win_cents'])} ({t['hold_percent'] or '-'}%)"
+            f"  table {t['table']}: {t['rounds']} rounds, handle {money(t['handle_cents'])}, "
+            f"win {money(t['win_cents'])} ({t['hold_percent'] or '-'}%)"
         )
     print(f"  {len(report['hits'])} hit(s) in the register")
     return 0 if report["balanced"] else 1
-
-
-def _cents(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"

@@ -11,7 +11,9 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-UNITS_PER_DOLLAR = 1_000_000  # 100 cents of 10,000 units each
+from jackpot.domain.meter import UNITS_PER_CENT
+
+UNITS_PER_DOLLAR = 100 * UNITS_PER_CENT
 
 
 def money(cents: int) -> str:

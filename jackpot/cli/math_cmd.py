@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from jackpot.cli.argtypes import non_negative, positive
+from jackpot.cli.formatting import money
 from jackpot.domain.odds import MAX_DECKS, OutcomeReturn, PaytableReturn, paytable_return
 from jackpot.domain.paytable import FULL_METER_BP, SEED_PAYTABLE, PayLine, Paytable
 from jackpot.errors import ValidationError
@@ -127,8 +128,8 @@ def _to_json(result: PaytableReturn) -> dict[str, Any]:
 def _table(result: PaytableReturn, paytable: Paytable) -> str:
     play = "always surrenders" if not result.war else "always goes to war"
     lines = [
-        f"{result.decks} decks, player {play}; wager {_dollars(result.wager)}, "
-        f"meter {_dollars(result.meter_cents)}, {result.other_bets} other bets",
+        f"{result.decks} decks, player {play}; wager {money(result.wager)}, "
+        f"meter {money(result.meter_cents)}, {result.other_bets} other bets",
         f"{'outcome':<22} {'1 in':>11}  {'probability':<20} {'pays':<40}"
         f" {'fixed':>8} {'meter':>8} {'envy':>8}",
     ]
@@ -161,16 +162,12 @@ def _pays(line: PayLine | None, wager: int) -> str:
     if line.meter_bp:
         parts.append(f"+ {line.meter_bp * 100 / FULL_METER_BP:g}% meter")
     if line.envy is not None:
-        parts.append(f"+ envy {_dollars(line.envy.pay_for(wager))}")
+        parts.append(f"+ envy {money(line.envy.pay_for(wager))}")
     return " ".join(parts)
 
 
 def _percent(value: Fraction) -> str:
     return f"{float(value) * 100:.4f}%"
-
-
-def _dollars(cents: int) -> str:
-    return f"${cents // 100:,}.{cents % 100:02d}"
 
 
 def _decks(text: str) -> int:

@@ -144,15 +144,15 @@ def _step(api: Controller, args: argparse.Namespace, step: str, **given: str | N
     if args.expect is not None:
         body["expect"] = args.expect
     answer = api.post(f"/v1/payouts/{segment(args.payout)}/{step}", body)
-    if args.json:
-        emit_json(answer)
-        return 0
+    return reply(args, answer, _stepped)
+
+
+def _stepped(answer: dict[str, Any]) -> str:
     payout = dict(answer)
     # false: the step had been taken already (a second click), and nothing changed
     again = "" if payout.pop("changed", True) else " already (nothing changed)"
-    print(f"payout {payout['id']} is{again} {payout['status']}: {money(payout['amount'])}")
-    print(payout_detail(payout, time_zone()))
-    return 0
+    head = f"payout {payout['id']} is{again} {payout['status']}: {money(payout['amount'])}"
+    return f"{head}\n{payout_detail(payout, time_zone())}"
 
 
 def payout_detail(p: dict[str, Any], zone: ZoneInfo) -> str:

@@ -120,7 +120,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         moving.add_argument(
             "--id",
             help="the transfer's id, applied once (default: derived from POOL and OTHER, so "
-            "running the same command again replays it rather than moving anything twice)",
+            "running the same command, with the same reason, again replays it rather than "
+            "moving anything twice; another reason under the same id is refused)",
         )
 
 
@@ -205,9 +206,9 @@ def set_pool(api: Controller, args: argparse.Namespace) -> int:
     return reply(args, answer, lambda a: _headed(a, a["status"]))
 
 
-def _headed(answer: Any, what: str) -> str:
+def _headed(answer: Any, what: str, colon: str = ":") -> str:
     """`pool P: what`, then the pool as `show` prints it."""
-    return f"pool {answer['pool']}: {what}\n{pool_detail(answer, time_zone())}"
+    return f"pool {answer['pool']}{colon} {what}\n{pool_detail(answer, time_zone())}"
 
 
 def suspend_pool(api: Controller, args: argparse.Namespace) -> int:
@@ -222,14 +223,8 @@ def resume_pool(api: Controller, args: argparse.Namespace) -> int:
 
 
 def _link_answer(answer: Any, args: argparse.Namespace) -> int:
-    if args.json:
-        emit_json(answer)
-        return 0
-    pool, state = answer["pool"], answer["state"]
     already = "" if answer.get("changed", True) else "already "
-    print(f"pool {pool} is {already}{state}")
-    print(pool_detail(answer, time_zone()))
-    return 0
+    return reply(args, answer, lambda a: _headed(a, f"is {already}{a['state']}", ""))
 
 
 def retire_pool(api: Controller, args: argparse.Namespace) -> int:

@@ -82,8 +82,6 @@ class UsageError(RemoteError):
 class Unreachable(RemoteError):
     """No answer, or a failure of the controller's own (5xx, not its JSON)."""
 
-    exit_code = UNREACHABLE
-
 
 class Refused(RemoteError):
     """A 4xx: the API's error body, its code, message and the field at fault."""
@@ -278,7 +276,7 @@ class Controller(AbstractContextManager["Controller"]):
             with self._http.stream("GET", path, params=params) as response:
                 if not response.is_success:
                     response.read()
-                    _answer(response, self.url)
+                    self._answer(response)
                 yield self._chunks(response)
         except httpx.TransportError as exc:
             raise self._unreachable(exc) from None
@@ -300,6 +298,10 @@ class Controller(AbstractContextManager["Controller"]):
             response = self._http.request(method, path, params=params, json=body)
         except httpx.TransportError as exc:
             raise self._unreachable(exc) from None
+        return self._answer(response)
+
+    def _answer(self, response: httpx.Response) -> Any:
+        """The API's JSON answer; a refusal of a call made without a key says so."""
         try:
             return _answer(response, self.url)
         except Refused as exc:

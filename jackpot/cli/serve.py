@@ -24,9 +24,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def gunicorn_command() -> list[str]:
-    conf = resources.files("jackpot").joinpath("gunicorn_conf.py")
-    return [sys.executable, "-m", "gunicorn", "-c", str(conf), "jackpot.wsgi:app"]
+def gunicorn_command(
+    conf_file: str = "gunicorn_conf.py", app: str = "jackpot.wsgi:app"
+) -> list[str]:
+    """gunicorn with one of the package's config files: the API's by default."""
+    conf = resources.files("jackpot").joinpath(conf_file)
+    return [sys.executable, "-m", "gunicorn", "-c", str(conf), app]
 
 
 def gunicorn_env(settings: Settings, url: str) -> dict[str, str]:

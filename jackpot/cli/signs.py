@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import sys
-from importlib import resources
 
+from jackpot.cli import serve
 from jackpot.cli.runtime import store_url
 from jackpot.cli.serve import supervise
 from jackpot.settings import Settings
@@ -22,8 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def gunicorn_command() -> list[str]:
-    conf = resources.files("jackpot").joinpath("signs_gunicorn_conf.py")
-    return [sys.executable, "-m", "gunicorn", "-c", str(conf), "jackpot.signs_wsgi:app"]
+    return serve.gunicorn_command("signs_gunicorn_conf.py", "jackpot.signs_wsgi:app")
 
 
 def run(args: argparse.Namespace) -> int:

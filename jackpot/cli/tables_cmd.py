@@ -24,7 +24,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("tables", help="list, show and configure tables (over the HTTP API)")
     tables = p.add_subparsers(dest="tables_command", required=True, metavar="COMMAND")
     add_command(tables, "list", list_tables, "every table (operator or auditor)")
-    show = add_command(tables, "show", show_table, "one table and its paytable")
+    show = add_command(
+        tables, "show", show_table, "one table and its paytable (operator or auditor)"
+    )
     show.add_argument("table", metavar="TABLE")
 
     put = add_command(
@@ -130,12 +132,9 @@ def disable_table(api: Controller, args: argparse.Namespace) -> int:
 
 def _put(api: Controller, args: argparse.Namespace, body: dict[str, Any]) -> int:
     answer = api.put(f"/v1/tables/{segment(args.table)}", body)
-    if args.json:
-        emit_json(answer)
-    else:
-        print(f"table {answer['table']}: {answer['status']}")
-        print(table_detail(answer, time_zone()))
-    return 0
+    return reply(
+        args, answer, lambda a: f"table {a['table']}: {a['status']}\n{table_detail(a, time_zone())}"
+    )
 
 
 def table_detail(t: dict[str, Any], zone: ZoneInfo) -> str:

@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from jackpot.domain.fields import (
+    MAX_REASON,
     Boolean,
     Choice,
     Field,
@@ -114,8 +115,6 @@ class PoolConfig:
         }
 
 
-MAX_STAGE_REASON = 500  # as every reason in a journal (requests.MAX_REASON)
-
 #: The body of POST /v1/pools/{pool}/staged: a parameter change for later.
 STAGE_REQUEST = Record(
     {
@@ -127,7 +126,7 @@ STAGE_REQUEST = Record(
                 "left out or null: at the pool's next suspension"
             ),
         ),
-        "reason": Field(Text(MAX_STAGE_REASON), Presence.REQUIRED, "why, for the journal"),
+        "reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why, for the journal"),
     },
     "A change of a running pool's parameters, staged: it takes effect while the pool is "
     "suspended, or at a scheduled time, never in the middle of play.",

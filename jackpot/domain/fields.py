@@ -65,6 +65,9 @@ class Boolean:
         return {"type": "boolean"}
 
 
+MAX_REASON = 500  # a reason or note, as a journal keeps it
+
+
 @dataclass(frozen=True, slots=True)
 class Text:
     """Free text with at least one non-blank character."""

@@ -9,6 +9,7 @@ from typing import Any
 from jackpot.domain.cards import RANK_CHARS, SUIT_CHARS, Card, CardError
 from jackpot.domain.config import MAX_SPOTS, MAX_WAGER
 from jackpot.domain.fields import (
+    MAX_REASON,
     Boolean,
     Choice,
     Either,
@@ -27,7 +28,6 @@ from jackpot.domain.paytable import PAYTABLE
 from jackpot.domain.report import MAX_BETS_PER_SPOT
 from jackpot.errors import ValidationError
 
-MAX_REASON = 500
 MAX_ADJUSTMENT_CENTS = 10**13
 MAX_TIMESTAMP_MS = 2**53
 

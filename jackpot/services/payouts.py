@@ -13,8 +13,6 @@ from typing import Any
 
 from jackpot.store.payouts import PayoutStore
 
-STATUSES = ("pending", "awaiting_approval", "paid", "disputed", "void")
-
 
 @dataclass(frozen=True, slots=True)
 class HandPay:
@@ -61,20 +59,10 @@ class Payouts:
             self.approval_cents,
         )
 
-    def approve(
-        self, payout: str, actor: Actor, note: str, expect: str = ""
+    def step(
+        self, payout: str, step: str, actor: Actor, note: str, expect: str = ""
     ) -> tuple[bool, dict[str, Any]]:
-        """A second operator's approval of a confirmed hand pay: now it is paid."""
-        return self._store.step(payout, "approve", actor.who, actor.person, note, expect=expect)
-
-    def dispute(
-        self, payout: str, actor: Actor, reason: str, expect: str = ""
-    ) -> tuple[bool, dict[str, Any]]:
-        """Hold a pending or awaiting jackpot back, with the reason."""
-        return self._store.step(payout, "dispute", actor.who, actor.person, reason, expect=expect)
-
-    def void(
-        self, payout: str, actor: Actor, reason: str, expect: str = ""
-    ) -> tuple[bool, dict[str, Any]]:
-        """Cancel a confirmed, awaiting or disputed jackpot for good, with the reason."""
-        return self._store.step(payout, "void", actor.who, actor.person, reason, expect=expect)
+        """A step that takes a note or reason: `approve` (a second operator's approval of a
+        confirmed hand pay: now it is paid), `dispute` (hold a pending or awaiting jackpot
+        back) or `void` (cancel a confirmed, awaiting or disputed one for good)."""
+        return self._store.step(payout, step, actor.who, actor.person, note, expect=expect)

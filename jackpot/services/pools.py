@@ -112,9 +112,7 @@ class Pools:
 
     def stage(self, pool: str, body: Any, who: str) -> PoolState:
         """Stage a change of a pool's parameters, for its next suspension or a set time."""
-        state = self._config.pool(pool)
-        if state.link is LinkState.RETIRED:
-            raise PoolStateError(pool, "retired", "a retired pool keeps its last parameters")
+        state = self._config.pool(pool)  # (stage_pool.lua refuses a retired pool)
         change = StagedChange.from_request(body, state.config, who)
         self._config.stage(pool, change, who, change.reason)
         return self._config.pool(pool)
