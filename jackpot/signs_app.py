@@ -20,8 +20,6 @@ from jackpot.store.payouts import PayoutStore
 from jackpot.store.scripts import Scripts
 from jackpot.store.signs import SignStore
 
-FEED_SECONDS = 0.1  # how often a sign process reads the meters
-
 
 def create_signs_app(settings: Settings | None = None, redis_url: str | None = None) -> Flask:
     settings = settings or Settings.from_env()
@@ -39,7 +37,9 @@ def create_signs_app(settings: Settings | None = None, redis_url: str | None = N
     )
     app = Flask(__name__, static_folder="api/static", static_url_path="/static")
     app.config["JACKPOT_SETTINGS"] = settings
-    app.extensions["signs"] = Fanout(board, FEED_SECONDS, settings.signs_max_connections)
+    app.extensions["signs"] = Fanout(
+        board, settings.signs_feed_ms / 1000, settings.signs_max_connections
+    )
     app.register_blueprint(signpage.bp)
     errors.register(app)
     return app

@@ -2,40 +2,65 @@
 
 A single loop per process reads the shown pools' meters every `interval` (one pipeline,
 whatever the number of signs) and the signs' full states about once a second and at once
-after a hit, and hands each change to the signs that show it as a server-sent event:
-`state` (everything a sign shows) or `meters` (only values, with the controller's time).
-A sign's queue is bounded: one that falls behind is cut off (its screen reconnects and gets
-the whole state again) rather than holding memory or slowing anyone. The loop never waits on
-a sign, so signs cannot slow the tables; it only reads the store.
+after a hit. Each change is framed once per sign as a server-sent event — `state`
+(everything a sign shows) or `meters` (only values, with the controller's time) — and kept in
+that sign's `Channel`, which wakes the sign's screens.
+
+Both events are snapshots, not deltas: a screen needs only the newest of each to be right
+(a hit stays in the state's recent winners, so one that wakes late still announces it). So a
+channel keeps just the newest two, a screen that falls behind skips straight to them, and
+nothing queues up for a slow or stuck screen: the loop never waits on a sign and a sign costs
+the same memory whether it reads or not. A screen whose socket stays blocked is cut off by
+the stream's send timeout (signpage.SEND_TIMEOUT) and reconnects to the newest state.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import queue
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from jackpot.services.signboard import SignBoard
 
 log = logging.getLogger("jackpot.signs")
 
-QUEUE = 64  # events a sign may have waiting before it is cut off
 FULL_EVERY = 1.0  # seconds between full reads (definitions, link state, tables, winners)
+PING_SECONDS = 2.0  # a sign hears at least this often (a screen that hears nothing, closes)
 
 
 class TooManySigns(Exception):
     """The process holds as many streams as it may."""
 
 
+def frame(kind: str, data: str) -> bytes:
+    return f"event: {kind}\ndata: {data}\n\n".encode()
+
+
 @dataclass(eq=False)
-class Subscriber:
-    sign: str
-    events: queue.Queue[tuple[str, str] | None] = field(default_factory=lambda: queue.Queue(QUEUE))
-    cut: bool = False  # fell behind: its stream ends, its screen reconnects
+class Channel:
+    """What one sign's screens are sent: the newest `state`, `meters` and `ping` events,
+    framed, each with the number of the publication that set it (so that they are written in
+    the order they were made), and an event that wakes the screens waiting on this channel."""
+
+    slots: dict[str, tuple[int, bytes]] = field(default_factory=dict)
+    seq: int = 0
+    at: float = 0.0  # when it last published (monotonic)
+    screens: int = 0
+    changed: threading.Event = field(default_factory=threading.Event)
+
+    def publish(self, kind: str, data: str) -> None:
+        self.seq += 1
+        self.slots[kind] = (self.seq, frame(kind, data))
+        self.at = time.monotonic()
+        # waiters hold the event they waited on: a new one for the next change, then wake all
+        changed, self.changed = self.changed, threading.Event()
+        changed.set()
+
+    def since(self, seen: int) -> bytes:
+        """What a screen that has been sent publication `seen` still needs, oldest first."""
+        return b"".join(data for s, data in sorted(self.slots.values()) if s > seen)
 
 
 class Fanout:
@@ -44,8 +69,8 @@ class Fanout:
         self._interval = interval
         self._max = max_subscribers
         self._lock = threading.Lock()
-        self._subscribers: dict[str, set[Subscriber]] = {}
-        self._states: dict[str, str] = {}  # sign -> its newest state (JSON), sent on connect
+        self._channels: dict[str, Channel] = {}
+        self._screens = 0
         self._shown: dict[str, str] = {}  # sign -> its last state sent, without clock or meters
         self._values: dict[str, dict[str, int]] = {}  # sign -> the values last sent
         self._pools: dict[str, list[str]] = {}  # sign -> its pools
@@ -55,23 +80,30 @@ class Fanout:
 
     # -- signs connecting ---------------------------------------------------------------------
 
-    def subscribe(self, sign: str) -> tuple[Subscriber, str | None]:
-        """A new stream for `sign` and the state to send first (None: not known yet)."""
+    def subscribe(self, sign: str) -> Channel:
+        """The channel a new stream for `sign` reads (raises TooManySigns when full)."""
         self._start()
         with self._lock:
-            if sum(len(s) for s in self._subscribers.values()) >= self._max:
+            if self._screens >= self._max:
                 raise TooManySigns
-            sub = Subscriber(sign)
-            self._subscribers.setdefault(sign, set()).add(sub)
-            return sub, self._states.get(sign)
+            self._screens += 1
+            channel = self._channel(sign)
+            channel.screens += 1
+            return channel
 
-    def unsubscribe(self, sub: Subscriber) -> None:
+    def unsubscribe(self, sign: str) -> None:
         with self._lock:
-            self._subscribers.get(sub.sign, set()).discard(sub)
+            self._screens -= 1
+            self._channels[sign].screens -= 1
 
     def connected(self) -> int:
-        with self._lock:
-            return sum(len(s) for s in self._subscribers.values())
+        return self._screens
+
+    def _channel(self, sign: str) -> Channel:
+        channel = self._channels.get(sign)
+        if channel is None:
+            channel = self._channels[sign] = Channel()
+        return channel
 
     # -- the loop -----------------------------------------------------------------------------
 
@@ -85,7 +117,7 @@ class Fanout:
     def _run(self) -> None:
         last_full = 0.0
         while True:
-            started = time.monotonic()
+            started, up = time.monotonic(), self.up
             try:
                 hit = self._read_meters()
                 if hit or started - last_full >= FULL_EVERY or not self.up:
@@ -98,7 +130,19 @@ class Fanout:
                         "signs: the store does not answer; signs show closed", exc_info=True
                     )
                 self.up = False
+            self._ping(up)
             time.sleep(max(0.0, self._interval - (time.monotonic() - started)))
+
+    def _ping(self, was_up: bool) -> None:
+        """A `ping` (is the store answering?) to every sign that heard nothing for a while,
+        and to all of them at once when the answer changed."""
+        now = time.monotonic()
+        data = json.dumps({"up": self.up})
+        with self._lock:
+            channels = list(self._channels.values())
+        for channel in channels:
+            if self.up != was_up or now - channel.at >= PING_SECONDS:
+                channel.publish("ping", data)
 
     def _read_meters(self) -> bool:
         """Send each sign its changed values; True when a shown pool has a new hit."""
@@ -118,43 +162,28 @@ class Fanout:
     def _read_states(self) -> None:
         signs = self._board.definitions()
         states = self._board.states(signs)
-        known = set(states)
-        for sign in list(self._states):
-            if sign not in known:  # deleted: its screens show closed
-                self._states.pop(sign)
+        for sign in list(self._pools):
+            if sign not in states:  # deleted: its screens show closed
                 self._shown.pop(sign, None)
-                self._pools.pop(sign, None)
+                self._pools.pop(sign)
+                self._values.pop(sign, None)
                 self._send(sign, "state", json.dumps({"sign": None}))
         for sign, state in states.items():
             self._pools[sign] = [lv["pool"] for lv in state["levels"]]
-            self._values[sign] = {lv["pool"]: lv["value"] for lv in state["levels"]}
             # a state is sent when what it shows changed, not its clock or its meters (the
-            # `meters` events carry those)
+            # `meters` events carry those); a screen connecting gets it with the newest values
             shown = {**state, "time": 0, "levels": [{**lv, "value": 0} for lv in state["levels"]]}
             key = json.dumps(shown)
             if key != self._shown.get(sign):
                 self._shown[sign] = key
-                self._states[sign] = json.dumps(state)
-                self._send(sign, "state", self._states[sign])
-            else:
-                self._states[sign] = json.dumps(state)  # the newest, for a sign connecting
+                self._values[sign] = {lv["pool"]: lv["value"] for lv in state["levels"]}
+                self._send(sign, "state", json.dumps(state))
+        with self._lock:  # forget the channels of signs that are gone and watched by no one
+            for sign in [s for s, c in self._channels.items() if not c.screens]:
+                if sign not in states:
+                    del self._channels[sign]
 
     def _send(self, sign: str, kind: str, data: str) -> None:
         with self._lock:
-            subscribers = list(self._subscribers.get(sign, ()))
-        for sub in subscribers:
-            if sub.cut:
-                continue
-            try:
-                sub.events.put_nowait((kind, data))
-            except queue.Full:
-                sub.cut = True  # it fell behind: end its stream; it comes back with a state
-                try:
-                    sub.events.get_nowait()
-                    sub.events.put_nowait(None)
-                except (queue.Empty, queue.Full):
-                    pass
-
-    def state_of(self, sign: str) -> Any:
-        text = self._states.get(sign)
-        return None if text is None else json.loads(text)
+            channel = self._channel(sign)
+        channel.publish(kind, data)

@@ -6,18 +6,19 @@ stream), not by the API's threads, so a thousand screens hold no thread the tabl
 
 from __future__ import annotations
 
-import json
-import queue
+import socket
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from jackpot.api.signfeed import Fanout, TooManySigns
 from jackpot.domain.validate import parse_identifier
 
 bp = Blueprint("signpage", __name__)
 
-PING_SECONDS = 2.0  # a screen that hears nothing for a few of these shows closed
+SEND_TIMEOUT = 20.0  # a screen whose socket takes nothing for this long is cut off
+SEND_BUFFER = 64 * 1024  # bytes the kernel may hold for one screen (it doubles this)
+RETRY = b"retry: 2000\n\n"  # how soon a screen's browser reconnects
 
 
 def fanout() -> Fanout:
@@ -47,7 +48,7 @@ def stream(sign: str) -> Response:
     parse_identifier(sign, "sign")
     feed = fanout()
     try:
-        sub, first = feed.subscribe(sign)
+        channel = feed.subscribe(sign)
     except TooManySigns:
         response = jsonify(
             {"error": {"code": "too_many_signs", "message": "this sign process is full"}}
@@ -55,27 +56,33 @@ def stream(sign: str) -> Response:
         response.status_code = 503
         response.headers["Retry-After"] = "5"
         return response
+    sock = request.environ.get("gunicorn.socket")
+    if sock is not None:
+        # a screen that stops reading is cut off, not waited on for ever, and what the
+        # kernel holds for it is bounded (a thousand stuck screens: 128 MiB at most)
+        sock.settimeout(SEND_TIMEOUT)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
-    def events() -> Iterator[str]:
+    def events() -> Iterator[bytes]:
+        seen = 0  # the channel's publications this screen has been sent
         try:
-            yield "retry: 2000\n\n"
-            if first is not None:
-                yield f"event: state\ndata: {first}\n\n"
-            while not sub.cut:
-                try:
-                    item = sub.events.get(timeout=PING_SECONDS)
-                except queue.Empty:
-                    yield f"event: ping\ndata: {json.dumps({'up': feed.up})}\n\n"
-                    continue
-                if item is None:
-                    break
-                kind, data = item
-                yield f"event: {kind}\ndata: {data}\n\n"
+            yield RETRY
+            while True:
+                changed = channel.changed  # before reading: a change after this wakes us
+                news = channel.since(seen)
+                if news:
+                    seen = channel.seq
+                    yield news
+                else:  # the feed pings every channel that is silent, so this never hangs
+                    changed.wait()
         finally:
-            feed.unsubscribe(sub)
+            feed.unsubscribe(sign)
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(events(), mimetype="text/event-stream", headers=headers)
+    # direct_passthrough: the events are bytes already, framed once for all the screens
+    return Response(
+        events(), mimetype="text/event-stream", headers=headers, direct_passthrough=True
+    )
 
 
 @bp.get("/healthz")

@@ -30,7 +30,7 @@ SHOWN = {
 
 @dataclass(frozen=True, slots=True)
 class Meters:
-    time: int  # the controller's clock, ms
+    time: int  # the controller's clock when the read began, ms
     values: dict[str, int]  # pool -> visible meter, cents
     hits: dict[str, int]  # pool -> hits so far (a change means a hit to announce)
 
@@ -54,11 +54,13 @@ class SignBoard:
         return self._signs.all()
 
     def meters(self, pools: list[str]) -> Meters:
-        """The shown pools' meters and hit counts, in one round trip."""
+        """The shown pools' meters and hit counts, in one round trip, with the time the read
+        began (every round acknowledged before that time is in these values)."""
+        now = self._clock()
         raw = self._config.meter_fields(pools, ("value", "hits"))
         values = {p: int(f[0]) // UNITS_PER_CENT for p, f in raw.items() if f[0] is not None}
         hits = {p: int(f[1] or 0) for p, f in raw.items() if f[0] is not None}
-        return Meters(self._clock(), values, hits)
+        return Meters(now, values, hits)
 
     def states(self, signs: list[Sign]) -> dict[str, dict[str, Any]]:
         """Every sign's full state."""

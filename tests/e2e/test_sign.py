@@ -28,7 +28,8 @@ pytestmark = needs_chromium
 @pytest.fixture
 def floor(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
     """Pools grand (shown first), main, and internal (never shown); tables T1 and T2 with
-    their asset numbers and locations; the sign `lobby`; the sign process."""
+    their asset numbers and locations; the signs `lobby` (landscape) and `tower` (portrait,
+    the same levels); the sign process."""
     base = service.base
     operator = key(service, "operator", label="Dana Reyes")
     table = key(service, "table", "T1", "T2")
@@ -44,11 +45,14 @@ def floor(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
     for t, asset, where in (("T1", "WAR-0042", "Pit 3"), ("T2", "WAR-0043", "High Limit")):
         put(f"/v1/tables/{t}", {"pools": ["main", "grand"], "asset": asset, "location": where})
         requests.post(f"{base}/v1/tables/{t}/heartbeat", headers=auth(table)).raise_for_status()
-    put("/v1/signs/lobby", {
-        "levels": [{"pool": "grand", "name": "Grand Jackpot"}, {"pool": "main", "name": "Major"}],
-        "title": "Casino War Progressive",
-        "branding": "Only at the Riverside",
-    })  # fmt: skip
+    for sign, orientation in (("lobby", "landscape"), ("tower", "portrait")):
+        put(f"/v1/signs/{sign}", {
+            "levels": [{"pool": "grand", "name": "Grand Jackpot"},
+                       {"pool": "main", "name": "Major"}],
+            "title": "Casino War Progressive",
+            "branding": "Only at the Riverside",
+            "orientation": orientation,
+        })  # fmt: skip
     signs = start_service(
         tmp_path, {"JACKPOT_REDIS_URL": service.env["JACKPOT_REDIS_URL"]}, command="signs"
     )
@@ -106,7 +110,8 @@ def test_a_sign_shows_its_pools_follows_the_meter_and_celebrates_a_hit(
     url = f"{floor['signs'].base}/signs/lobby"
     pages = {size: screen(browser, size) for size in SCREENS}
     for size, page in pages.items():
-        page.goto(url)
+        page.goto(url.replace("lobby", "tower") if size == "portrait" else url)
+        assert not page.evaluate("document.body.classList.contains('rotated')")
         page.wait_for_selector("body:not(.booting):not(.offline)")
         assert page.eval_on_selector_all(".level", "ls => ls.map(l => l.dataset.pool)") == [
             "grand",
@@ -208,3 +213,30 @@ def test_a_sign_shows_the_progressive_closed_when_it_cannot_be_played(
     )
     floor["signs"] = restarted
     page.wait_for_selector("body:not(.offline)", timeout=15000)
+
+
+def test_a_sign_turns_when_the_screen_stands_the_other_way(
+    floor: dict[str, Any], browser: Any
+) -> None:
+    """A portrait sign on a player that outputs landscape (the panel is turned, the output is
+    not), and the reverse: the whole sign turns a quarter and still fits."""
+    for sign, size in (("tower", "1080p"), ("lobby", "portrait")):
+        page = screen(browser, size)
+        page.goto(f"{floor['signs'].base}/signs/{sign}")
+        page.wait_for_selector("body:not(.booting):not(.offline)")
+        assert page.evaluate("document.body.classList.contains('rotated')")
+        width, height = SCREENS[size]
+        box = page.evaluate(
+            "(() => { const r = document.getElementById('screen').getBoundingClientRect();"
+            " return [r.left, r.top, r.width, r.height]; })()"
+        )
+        assert [round(v) for v in box] == [0, 0, width, height], "the turned sign fills the screen"
+        # in the sign's own frame it stands as defined: a portrait sign is one column
+        frame = page.evaluate(
+            "(() => { const f = document.getElementById('frame');"
+            " return [f.clientWidth, f.clientHeight]; })()"
+        )
+        assert (frame[0] < frame[1]) == (sign == "tower")
+        assert meter(page, "grand") == "$100,000,000.00"
+        assert fits(page), sign
+        shot(page, f"06-turned-{sign}-on-{size}")

@@ -23,6 +23,14 @@ class Service:
     env: dict[str, str]
     log: Path
 
+    @property
+    def host(self) -> str:
+        return self.base.split("//", 1)[1].rsplit(":", 1)[0]
+
+    @property
+    def port(self) -> int:
+        return int(self.base.rsplit(":", 1)[1])
+
     def stop(self) -> int:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)

@@ -43,6 +43,7 @@ EVERY_FIELD_SET = Settings(
     handpay_approval_cents=1_000_000,
     signs_bind="0.0.0.0:9001",
     signs_max_connections=500,
+    signs_feed_ms=250,
 )
 
 

@@ -51,8 +51,7 @@ function applyState(next) {
   const first = state === null;
   state = next;
   money = formatter(state.sign.locale, state.sign.currency);
-  document.body.classList.toggle("portrait", state.sign.orientation === "portrait");
-  document.body.classList.toggle("landscape", state.sign.orientation !== "portrait");
+  orient(state.sign.orientation);
   document.getElementById("title").textContent = state.sign.title;
   document.getElementById("branding").textContent = state.sign.branding || "";
   document.title = state.sign.title;
@@ -151,7 +150,19 @@ function fit(m) {
   const size = parseFloat(getComputedStyle(m).fontSize);
   m.style.fontSize = Math.floor(size * m.clientWidth / m.scrollWidth * 0.97) + "px";
 }
-window.addEventListener("resize", () => document.querySelectorAll(".level .meter").forEach(fit));
+window.addEventListener("resize", () => {
+  orient(wanted);
+  document.querySelectorAll(".level .meter").forEach(fit);
+});
+// the sign's orientation, as defined; when the screen's output stands the other way (its
+// player does not rotate it), the sign turns a quarter. Kept for a boot during an outage.
+let wanted = null;
+function orient(orientation) {
+  wanted = orientation || null;
+  const output = window.innerWidth >= window.innerHeight ? "landscape" : "portrait";
+  document.body.classList.toggle("rotated", wanted !== null && wanted !== output);
+  try { if (wanted) localStorage.setItem("sign-orientation:" + SIGN, wanted); } catch (e) { /* private mode */ }
+}
 
 // ---- a hit: the takeover, then the new base ----
 function nextTakeover() {
@@ -198,6 +209,7 @@ function connect() {
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/signs/sw.js", { scope: "/signs/" }).catch(() => {});
 }
+try { orient(localStorage.getItem("sign-orientation:" + SIGN)); } catch (e) { /* private mode */ }
 heard = performance.now();
 setTimeout(() => { if (!state) { setOffline(true); } }, 3000);
 connect();
