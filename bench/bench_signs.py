@@ -1,8 +1,9 @@
-"""Signs: round acknowledged -> value on N connected signs (p50/p99), the round path's
-rounds/s with and without the signs connected, and the sign process's memory and CPU per
-connected sign. Real streaming clients (raw HTTP/1.1 event streams, asyncio) on this machine.
+"""Signs: round acknowledged -> value on N connected signs (p50/p99, with the round path idle
+and at full load), the round path's rounds/s with and without the signs connected (phases
+alternating, each with signs against the two around it), and the sign process's memory and
+CPU per connected sign. Real streaming clients (raw HTTP/1.1 event streams, asyncio).
 
-    python bench/bench_signs.py [--signs 1000] [--seconds 10] [--probes 30]
+    python bench/bench_signs.py [--signs 1000] [--seconds 20] [--pairs 5] [--probes 30]
 
 Everything runs as production runs it: redis-server with the embedded store's arguments,
 `jackpot serve`'s gunicorn, `jackpot signs`' gunicorn (gevent), provisioning through the API.

@@ -192,3 +192,24 @@ def test_a_screen_hears_a_ping_when_nothing_changes(floor: dict[str, Any]) -> No
         assert data == {"up": True}
     finally:
         screen.close()
+
+
+def test_a_changed_definition_reaches_the_open_screens(floor: dict[str, Any]) -> None:
+    screen = Screen(floor["signs"])
+    try:
+        screen.next()
+        requests.put(
+            f"{floor['service'].base}/v1/signs/lobby",
+            headers=auth(floor["operator"]),
+            json={"levels": [{"pool": "main", "name": "Mega"}], "title": "Tonight's Progressive"},
+        ).raise_for_status()
+        kind, state = screen.until(lambda k, d: k == "state", seconds=2.5)
+        assert state["sign"]["title"] == "Tonight's Progressive"
+        assert state["levels"][0]["name"] == "Mega"
+        requests.delete(
+            f"{floor['service'].base}/v1/signs/lobby", headers=auth(floor["operator"])
+        ).raise_for_status()
+        kind, state = screen.until(lambda k, d: k == "state", seconds=2.5)
+        assert state == {"sign": None}  # deleted: the screen shows closed
+    finally:
+        screen.close()
