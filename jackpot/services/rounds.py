@@ -84,6 +84,8 @@ class Rounds:
             if earlier is not None:
                 return earlier
             if dealt is not None and dealt < now - w.retention_ms:
+                # a body that is not a valid report is a 400 naming its field, expired or not
+                parse_report(body, self._tables.cached(table, False).config)
                 raise RoundExpiredError(table, round_id, w.retention_ms // 1000)
         key_digest = digest(secret)
         refresh = False
