@@ -22,7 +22,7 @@ from jackpot.api import (
 )
 from jackpot.api.body import MAX_BODY_BYTES
 from jackpot.bootstrap import Services, bootstrap
-from jackpot.metrics import observe_request
+from jackpot.metrics import mark_started, observe_request
 from jackpot.settings import Settings
 
 
@@ -76,4 +76,5 @@ def create_app(
         return response
 
     hotpath.mount(app, services)
+    mark_started()
     return app

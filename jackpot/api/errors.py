@@ -15,6 +15,7 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from jackpot.errors import JackpotError, StoreUnavailableError
+from jackpot.metrics.instruments import count_refusal
 
 log = logging.getLogger("jackpot.api")
 
@@ -30,6 +31,7 @@ class ErrorReply:
 
 
 def error_reply(status: int, code: str, message: str, field: str | None = None) -> ErrorReply:
+    count_refusal(code, status)
     error: dict[str, str] = {"code": code, "message": message}
     if field is not None:
         error["field"] = field

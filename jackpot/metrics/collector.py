@@ -11,7 +11,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
 from jackpot.bootstrap import Services
-from jackpot.domain.meter import UNITS_PER_CENT
+from jackpot.domain.meter import UNITS_PER_CENT, LinkState
 
 
 class MeterCollector(Collector):
@@ -24,6 +24,7 @@ class MeterCollector(Collector):
             pools = self._s.pools.all()
             tables = self._s.tables.all()
             pending = self._s.payouts.list("pending", 10_000)
+            awaiting = self._s.payouts.list("awaiting_approval", 10_000)
         except Exception:  # noqa: BLE001 - a scrape must still answer when Redis does not
             up.add_metric([], 0)
             yield up
@@ -34,6 +35,14 @@ class MeterCollector(Collector):
         gauges = {
             "value": GaugeMetricFamily(
                 "jackpot_pool_value_cents", "Visible meter, cents rounded down", labels=["pool"]
+            ),
+            "cap": GaugeMetricFamily(
+                "jackpot_pool_cap_cents", "The meter's cap (pools with one)", labels=["pool"]
+            ),
+            "running": GaugeMetricFamily(
+                "jackpot_pool_running",
+                "1 while the pool's link runs (0: suspended or retired)",
+                labels=["pool"],
             ),
         }
         counters = {
@@ -55,6 +64,9 @@ class MeterCollector(Collector):
         }
         for p in pools:
             gauges["value"].add_metric([p.pool], p.value)
+            if p.config.cap is not None:
+                gauges["cap"].add_metric([p.pool], p.config.cap)
+            gauges["running"].add_metric([p.pool], 1 if p.link is LinkState.RUNNING else 0)
             counters["wagered"].add_metric([p.pool], p.wagered)
             counters["hits"].add_metric([p.pool], p.hits)
             counters["won"].add_metric([p.pool], p.won)
@@ -69,6 +81,12 @@ class MeterCollector(Collector):
         cents = GaugeMetricFamily(
             "jackpot_payouts_pending_cents", "Amount awaiting verification", labels=["pool"]
         )
+        oldest = GaugeMetricFamily(
+            "jackpot_payouts_oldest_pending_timestamp_seconds",
+            "When the oldest jackpot still waiting for its hand pay (pending, or awaiting "
+            "its second person's approval) hit",
+            labels=["pool"],
+        )
         by_pool: dict[str, list[int]] = {p.pool: [0, 0] for p in pools}
         for payout in pending:
             slot = by_pool.setdefault(payout["pool"], [0, 0])
@@ -77,8 +95,15 @@ class MeterCollector(Collector):
         for pool, (n, amount) in sorted(by_pool.items()):
             count.add_metric([pool], n)
             cents.add_metric([pool], amount)
+        first: dict[str, int] = {}
+        for payout in [*pending, *awaiting]:
+            created = int(payout["created"])
+            first[payout["pool"]] = min(created, first.get(payout["pool"], created))
+        for pool, created in sorted(first.items()):
+            oldest.add_metric([pool], created / 1000)
         yield count
         yield cents
+        yield oldest
 
         online = GaugeMetricFamily(
             "jackpot_table_online", "1 while the table is heard from", labels=["table"]
@@ -88,13 +113,78 @@ class MeterCollector(Collector):
             "When the table was last heard from",
             labels=["table"],
         )
+        enabled = GaugeMetricFamily(
+            "jackpot_table_enabled", "1 while the table may take side bets", labels=["table"]
+        )
+        linked = GaugeMetricFamily(
+            "jackpot_table_pool_info",
+            "The pools each table feeds (always 1)",
+            labels=["table", "pool"],
+        )
         for t in tables:
             online.add_metric([t.table], 1 if self._s.tables.online(t) else 0)
+            enabled.add_metric([t.table], 1 if t.config.enabled else 0)
+            for pool in t.config.pools:
+                linked.add_metric([t.table, pool], 1)
             if t.last_seen is not None:
                 seen.add_metric([t.table], t.last_seen / 1000)
         yield online
+        yield enabled
+        yield linked
         yield seen
+        yield from self._durability()
+        yield from self._queue()
         yield from self._archive()
+
+    def _durability(self) -> Iterator[Metric]:
+        """The store's persistence settings: an alert sees a store that could lose a round."""
+        info = GaugeMetricFamily(
+            "jackpot_store_durability_info",
+            "The store's appendonly, appendfsync and maxmemory-policy (always 1)",
+            labels=["appendonly", "appendfsync", "maxmemory_policy"],
+        )
+        try:
+            config: dict[str, str] = {}
+            for name in ("appendonly", "appendfsync", "maxmemory-policy"):
+                config.update(self._s.client.config_get(name))
+        except Exception:  # noqa: BLE001 - CONFIG may be disabled (a managed store): INFO
+            try:
+                persistence = self._s.client.info("persistence")
+            except Exception:  # noqa: BLE001 - the store's state is already in jackpot_store_up
+                return
+            config = {"appendonly": "yes" if persistence.get("aof_enabled") else "no"}
+        info.add_metric(
+            [
+                config.get("appendonly", "unknown"),
+                config.get("appendfsync", "unknown"),
+                config.get("maxmemory-policy", "unknown"),
+            ],
+            1,
+        )
+        yield info
+
+    def _queue(self) -> Iterator[Metric]:
+        try:
+            health = self._s.reports.queue_health()
+        except Exception:  # noqa: BLE001 - the store's state is already in jackpot_store_up
+            return
+        labels = [health.name]
+        for name, text, value in (
+            ("jackpot_queue_jobs", "Background jobs waiting", health.queued),
+            ("jackpot_queue_failed_jobs", "Background jobs in the failed registry", health.failed),
+            ("jackpot_workers", "Workers serving the queue (heartbeat alive)", health.workers),
+        ):
+            gauge = GaugeMetricFamily(name, text, labels=["queue"])
+            gauge.add_metric(labels, value)
+            yield gauge
+        beat = GaugeMetricFamily(
+            "jackpot_worker_last_heartbeat_timestamp_seconds",
+            "The newest heartbeat of a worker serving the queue",
+            labels=["queue"],
+        )
+        if health.last_heartbeat is not None:
+            beat.add_metric(labels, health.last_heartbeat)
+        yield beat
 
     def _archive(self) -> Iterator[Metric]:
         try:

@@ -5,11 +5,14 @@ is right whichever worker answers."""
 from __future__ import annotations
 
 import collections
+import platform
+import time
 from collections.abc import Sequence
 from typing import Any
 
-from prometheus_client import Counter, Histogram
+from prometheus_client import Counter, Gauge, Histogram
 
+from jackpot import __version__
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.settlement import Settlement
 
@@ -27,6 +30,33 @@ LATENCY = Histogram(
     ["endpoint"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
+
+REFUSALS = Counter(
+    "jackpot_refusals_total",
+    "Requests refused or failed, by the error code of their JSON answer",
+    ["code", "status"],
+)
+STARTED = Gauge(
+    "jackpot_start_time_seconds",
+    "When the service's oldest running worker started (a restart moves it)",
+    multiprocess_mode="livemin",
+)
+BUILD = Gauge(
+    "jackpot_build_info",
+    "The running version (always 1)",
+    ["version", "python"],
+    multiprocess_mode="livemax",
+)
+
+
+def mark_started() -> None:
+    """This worker is up: its start time and the version it runs."""
+    STARTED.set(time.time())
+    BUILD.labels(__version__, platform.python_version()).set(1)
+
+
+def count_refusal(code: str, status: int) -> None:
+    REFUSALS.labels(code, str(status)).inc()
 
 
 # the labelled children a round touches, looked up once

@@ -13,7 +13,7 @@ from jackpot.domain.validate import parse_identifier, parse_timestamp
 from jackpot.errors import NotFoundError, ValidationError
 from jackpot.store.config import ConfigStore
 from jackpot.store.journal import EVERYTHING, JournalEntry, JournalStore, Span
-from jackpot.store.queue import ReportJob, ReportQueue
+from jackpot.store.queue import QueueHealth, ReportJob, ReportQueue
 
 
 class Reports:
@@ -85,3 +85,6 @@ class Reports:
         period = self._journal.scan(pool, start - 1, span=Span(None, to_ts))
         entries = chain([] if opening is None else [opening], period)
         return reconcile(pool, (e.to_json() for e in entries), from_ts, to_ts)
+
+    def queue_health(self) -> QueueHealth:
+        return self._queue.health()

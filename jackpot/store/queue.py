@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis import Redis
-from rq import Queue
+from rq import Queue, Worker
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
+from rq.registry import FailedJobRegistry
 
 RECONCILE_JOB = "jackpot.jobs.reconcile.reconcile_pool"
 KEEP_SECONDS = 30 * 24 * 3600  # results and failures stay a month for accounting
@@ -51,6 +52,17 @@ def reconcile_timeout(from_ts: int, to_ts: int) -> int:
     return RECONCILE_BASE_SECONDS + RECONCILE_SECONDS_PER_DAY * days
 
 
+@dataclass(frozen=True, slots=True)
+class QueueHealth:
+    """What monitoring needs of the background queue."""
+
+    name: str
+    queued: int  # jobs waiting
+    failed: int  # jobs in RQ's failed registry
+    workers: int  # workers registered on the queue (a worker's key expires with its heartbeat)
+    last_heartbeat: float | None  # seconds since the epoch: the newest worker heartbeat
+
+
 class ReportQueue:
     def __init__(self, client: Redis, name: str) -> None:
         self._r = client  # RQ keeps pickles: a client that does not decode replies
@@ -84,4 +96,16 @@ class ReportQueue:
             from_ts=from_ts,
             to_ts=to_ts,
             result=job.return_value() if status == "finished" else None,
+        )
+
+    def health(self) -> QueueHealth:
+        """The queue's depth, its failed jobs and its live workers (listing them, RQ forgets
+        the workers whose key expired with their last heartbeat)."""
+        queue = Queue(self._name, connection=self._r)
+        failed = FailedJobRegistry(queue=queue)
+        queued, failed_count = self._r.llen(queue.key), self._r.zcard(failed.key)
+        workers = Worker.all(queue=queue)
+        beats = [w.last_heartbeat.timestamp() for w in workers if w.last_heartbeat]
+        return QueueHealth(
+            self._name, int(queued), int(failed_count), len(workers), max(beats, default=None)
         )
