@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
@@ -20,21 +21,37 @@ class MeterCollector(Collector):
 
     def collect(self) -> Iterator[Metric]:
         up = GaugeMetricFamily("jackpot_store_up", "1 when the store answered this scrape")
+        ping = GaugeMetricFamily(
+            "jackpot_store_ping_seconds", "How long the store took to answer a PING this scrape"
+        )
         try:
+            started = time.perf_counter()
+            self._s.client.ping()
+            ping.add_metric([], time.perf_counter() - started)
             pools = self._s.pools.all()
             tables = self._s.tables.all()
-            pending = self._s.payouts.list("pending", 10_000)
-            awaiting = self._s.payouts.list("awaiting_approval", 10_000)
+            unsettled = self._s.payouts.unsettled()
         except Exception:  # noqa: BLE001 - a scrape must still answer when Redis does not
             up.add_metric([], 0)
             yield up
             return
         up.add_metric([], 1)
         yield up
+        yield ping
 
         gauges = {
             "value": GaugeMetricFamily(
                 "jackpot_pool_value_cents", "Visible meter, cents rounded down", labels=["pool"]
+            ),
+            "reserve": GaugeMetricFamily(
+                "jackpot_pool_reserve_cents",
+                "The reserve that funds the next reset, cents rounded down",
+                labels=["pool"],
+            ),
+            "liability": GaugeMetricFamily(
+                "jackpot_pool_liability_cents",
+                "What the pool owes: its meter, its reserve and its jackpots won and not yet paid",
+                labels=["pool"],
             ),
             "cap": GaugeMetricFamily(
                 "jackpot_pool_cap_cents", "The meter's cap (pools with one)", labels=["pool"]
@@ -55,6 +72,11 @@ class MeterCollector(Collector):
             "won": CounterMetricFamily(
                 "jackpot_pool_won_cents", "Total won from the meter", labels=["pool"]
             ),
+            "contributions": CounterMetricFamily(
+                "jackpot_pool_contributions_cents",
+                "Contributions to the meter and the reserve, cents rounded down",
+                labels=["pool"],
+            ),
             "overflow": CounterMetricFamily(
                 "jackpot_pool_overflow_cents", "Contributions diverted by the cap", labels=["pool"]
             ),
@@ -62,8 +84,15 @@ class MeterCollector(Collector):
                 "jackpot_pool_seed_funding_cents", "House funding of resets", labels=["pool"]
             ),
         }
+        unpaid: dict[str, int] = {}
+        for payout in unsettled:
+            unpaid[payout["pool"]] = unpaid.get(payout["pool"], 0) + int(payout["amount"])
         for p in pools:
             gauges["value"].add_metric([p.pool], p.value)
+            gauges["reserve"].add_metric([p.pool], p.reserve)
+            liability = p.value_units + p.reserve_units + unpaid.get(p.pool, 0) * UNITS_PER_CENT
+            gauges["liability"].add_metric([p.pool], liability // UNITS_PER_CENT)
+            counters["contributions"].add_metric([p.pool], p.contributions_units // UNITS_PER_CENT)
             if p.config.cap is not None:
                 gauges["cap"].add_metric([p.pool], p.config.cap)
             gauges["running"].add_metric([p.pool], 1 if p.link is LinkState.RUNNING else 0)
@@ -88,7 +117,7 @@ class MeterCollector(Collector):
             labels=["pool"],
         )
         by_pool: dict[str, list[int]] = {p.pool: [0, 0] for p in pools}
-        for payout in pending:
+        for payout in (p for p in unsettled if p["status"] == "pending"):
             slot = by_pool.setdefault(payout["pool"], [0, 0])
             slot[0] += 1
             slot[1] += int(payout["amount"])
@@ -96,7 +125,9 @@ class MeterCollector(Collector):
             count.add_metric([pool], n)
             cents.add_metric([pool], amount)
         first: dict[str, int] = {}
-        for payout in [*pending, *awaiting]:
+        for payout in unsettled:
+            if payout["status"] not in ("pending", "awaiting_approval"):
+                continue  # a disputed hit waits on surveillance, not on the floor
             created = int(payout["created"])
             first[payout["pool"]] = min(created, first.get(payout["pool"], created))
         for pool, created in sorted(first.items()):
@@ -116,6 +147,9 @@ class MeterCollector(Collector):
         enabled = GaugeMetricFamily(
             "jackpot_table_enabled", "1 while the table may take side bets", labels=["table"]
         )
+        played = CounterMetricFamily(
+            "jackpot_table_rounds", "Rounds the table reported and were settled", labels=["table"]
+        )
         linked = GaugeMetricFamily(
             "jackpot_table_pool_info",
             "The pools each table feeds (always 1)",
@@ -124,12 +158,14 @@ class MeterCollector(Collector):
         for t in tables:
             online.add_metric([t.table], 1 if self._s.tables.online(t) else 0)
             enabled.add_metric([t.table], 1 if t.config.enabled else 0)
+            played.add_metric([t.table], t.rounds)
             for pool in t.config.pools:
                 linked.add_metric([t.table, pool], 1)
             if t.last_seen is not None:
                 seen.add_metric([t.table], t.last_seen / 1000)
         yield online
         yield enabled
+        yield played
         yield linked
         yield seen
         yield from self._durability()

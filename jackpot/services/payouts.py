@@ -8,6 +8,7 @@ disputed one for good. Each step is journaled once, with the key and the person 
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,10 @@ class Payouts:
 
     def get(self, payout: str) -> dict[str, Any]:
         return self._store.get(payout)
+
+    def unsettled(self) -> builtins.list[dict[str, Any]]:
+        """Jackpots won and not yet paid or voided."""
+        return self._store.unsettled()
 
     def confirm(
         self, payout: str, actor: Actor, hand_pay: HandPay, expect: str = ""

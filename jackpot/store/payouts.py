@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 from typing import Any
 
@@ -15,6 +16,8 @@ from jackpot.errors import (
 )
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
+
+SETTLED = ("paid", "void")  # a payout in these owes nothing more
 
 
 class PayoutStore:
@@ -45,6 +48,16 @@ class PayoutStore:
                 out.append(payout)
         out.sort(key=lambda p: int(p["id"][1:]), reverse=True)  # P000123: numeric order
         return out[:limit]
+
+    def unsettled(self) -> builtins.list[dict[str, Any]]:
+        """Every jackpot won and not yet paid or voided (pending, awaiting approval,
+        disputed): what the floor still owes, in one pass over the payouts."""
+        out = []
+        for _, raw in self._r.hscan_iter(self._k.payouts, count=1000):
+            payout = json.loads(raw)
+            if payout["status"] not in SETTLED:
+                out.append(payout)
+        return out
 
     def step(
         self,
