@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify
 
-from jackpot.api.auth import services
+from jackpot.api.auth import require, services
 from jackpot.api.openapi import document
-from jackpot.metrics.collector import exposition
+from jackpot.domain.auth import Role
+from jackpot.metrics.collector import accounting_exposition, exposition
 
 bp = Blueprint("health", __name__)
 
@@ -26,6 +27,13 @@ def readyz() -> tuple[Response, int]:
 @bp.get("/metrics")
 def metrics() -> Response:
     return Response(exposition(services()), mimetype="text/plain; version=0.0.4")
+
+
+@bp.get("/metrics/accounting")
+@require(Role.OPERATOR, Role.AUDITOR)
+def accounting_metrics() -> Response:
+    """The reserve, contributions and liability: for Prometheus with an auditor's key."""
+    return Response(accounting_exposition(services()), mimetype="text/plain; version=0.0.4")
 
 
 @bp.get("/openapi.json")

@@ -229,6 +229,14 @@ def document() -> dict[str, Any]:
         "/metrics": {
             "get": _op("Prometheus text exposition", [], {"type": "string"}, content="text/plain")
         },
+        "/metrics/accounting": {
+            "get": _op(
+                "Prometheus text exposition of the hidden reserve, contributions and liability",
+                ["operator", "auditor"],
+                {"type": "string"},
+                content="text/plain",
+            )
+        },
         "/openapi.json": {"get": _op("this document", [])},
         "/": {"get": _op("the meter display page", [], {"type": "string"}, content="text/html")},
         "/console": {

@@ -43,16 +43,6 @@ class MeterCollector(Collector):
             "value": GaugeMetricFamily(
                 "jackpot_pool_value_cents", "Visible meter, cents rounded down", labels=["pool"]
             ),
-            "reserve": GaugeMetricFamily(
-                "jackpot_pool_reserve_cents",
-                "The reserve that funds the next reset, cents rounded down",
-                labels=["pool"],
-            ),
-            "liability": GaugeMetricFamily(
-                "jackpot_pool_liability_cents",
-                "What the pool owes: its meter, its reserve and its jackpots won and not yet paid",
-                labels=["pool"],
-            ),
             "cap": GaugeMetricFamily(
                 "jackpot_pool_cap_cents", "The meter's cap (pools with one)", labels=["pool"]
             ),
@@ -72,11 +62,6 @@ class MeterCollector(Collector):
             "won": CounterMetricFamily(
                 "jackpot_pool_won_cents", "Total won from the meter", labels=["pool"]
             ),
-            "contributions": CounterMetricFamily(
-                "jackpot_pool_contributions_cents",
-                "Contributions to the meter and the reserve, cents rounded down",
-                labels=["pool"],
-            ),
             "overflow": CounterMetricFamily(
                 "jackpot_pool_overflow_cents", "Contributions diverted by the cap", labels=["pool"]
             ),
@@ -84,15 +69,8 @@ class MeterCollector(Collector):
                 "jackpot_pool_seed_funding_cents", "House funding of resets", labels=["pool"]
             ),
         }
-        unpaid: dict[str, int] = {}
-        for payout in unsettled:
-            unpaid[payout["pool"]] = unpaid.get(payout["pool"], 0) + int(payout["amount"])
         for p in pools:
             gauges["value"].add_metric([p.pool], p.value)
-            gauges["reserve"].add_metric([p.pool], p.reserve)
-            liability = p.value_units + p.reserve_units + unpaid.get(p.pool, 0) * UNITS_PER_CENT
-            gauges["liability"].add_metric([p.pool], liability // UNITS_PER_CENT)
-            counters["contributions"].add_metric([p.pool], p.contributions_units // UNITS_PER_CENT)
             if p.config.cap is not None:
                 gauges["cap"].add_metric([p.pool], p.config.cap)
             gauges["running"].add_metric([p.pool], 1 if p.link is LinkState.RUNNING else 0)
@@ -254,6 +232,54 @@ class MeterCollector(Collector):
             held.add_metric([journal], js.in_redis)
         yield behind
         yield held
+
+
+class AccountingCollector(Collector):
+    """What only operators and auditors see (`/metrics/accounting`, with their key): the
+    hidden reserve, and what can be worked back to it (contributions, liability)."""
+
+    def __init__(self, services: Services) -> None:
+        self._s = services
+
+    def collect(self) -> Iterator[Metric]:
+        try:
+            pools = self._s.pools.all()
+            unsettled = self._s.payouts.unsettled()
+        except Exception:  # noqa: BLE001 - a scrape must still answer when Redis does not
+            return
+        reserve = GaugeMetricFamily(
+            "jackpot_pool_reserve_cents",
+            "The reserve that funds the next reset, cents rounded down",
+            labels=["pool"],
+        )
+        liability = GaugeMetricFamily(
+            "jackpot_pool_liability_cents",
+            "What the pool owes: its meter, its reserve and its jackpots won and not yet paid "
+            "(pending, awaiting approval, disputed), cents rounded down",
+            labels=["pool"],
+        )
+        contributions = CounterMetricFamily(
+            "jackpot_pool_contributions_cents",
+            "Contributions to the meter and the reserve, cents rounded down",
+            labels=["pool"],
+        )
+        unpaid: dict[str, int] = {}
+        for payout in unsettled:
+            unpaid[payout["pool"]] = unpaid.get(payout["pool"], 0) + int(payout["amount"])
+        for p in pools:
+            reserve.add_metric([p.pool], p.reserve)
+            owed = p.value_units + p.reserve_units + unpaid.get(p.pool, 0) * UNITS_PER_CENT
+            liability.add_metric([p.pool], owed // UNITS_PER_CENT)
+            contributions.add_metric([p.pool], p.contributions_units // UNITS_PER_CENT)
+        yield reserve
+        yield liability
+        yield contributions
+
+
+def accounting_exposition(services: Services) -> bytes:
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(AccountingCollector(services))
+    return generate_latest(registry)
 
 
 def exposition(services: Services) -> bytes:

@@ -9,6 +9,7 @@ import io
 import json
 
 import redis as redis_lib
+from prometheus_client.parser import text_string_to_metric_families
 
 from jackpot.bootstrap import Services
 from jackpot.settings import Settings
@@ -42,6 +43,30 @@ def test_the_public_metrics_do_not_show_the_hidden_reserve(linked: Api) -> None:
     text = linked.client.get("/metrics").get_data(as_text=True)
     assert "jackpot_pool_value_cents" in text
     assert "reserve" not in text
+
+
+def test_the_accounting_metrics_show_reserve_and_liability_to_auditors_only(linked: Api) -> None:
+    hit = {"table": "T1", "round": "hit", "dealer": {"card": "9s", "war_card": "9s"},
+           "spots": [{"spot": 1, "wager": 500, "card": "9s", "war": True, "war_card": "9s"}]}  # fmt: skip
+    linked.report(round_body())
+    won = linked.report(hit).get_json()["jackpots"]
+    assert won
+    assert linked.client.get("/metrics/accounting").status_code == 401
+    text = linked.client.get("/metrics/accounting", headers=linked.keys.header("auditor")).get_data(
+        as_text=True
+    )
+    samples = {
+        (s.name, s.labels.get("pool")): s.value
+        for f in text_string_to_metric_families(text)
+        for s in f.samples
+    }
+    meters = linked.meters()
+    unpaid = sum(j["amount"] for j in won if j["pool"] == "main")
+    assert samples[("jackpot_pool_reserve_cents", "main")] == meters["reserve_units"] // 10_000
+    assert (
+        samples[("jackpot_pool_liability_cents", "main")]
+        == (meters["value_units"] + meters["reserve_units"] + unpaid * 10_000) // 10_000
+    )
 
 
 def test_an_adjustment_id_used_on_another_pool_is_a_conflict(linked: Api) -> None:

@@ -55,6 +55,13 @@ MATRIX: list[Endpoint] = [
     Endpoint("healthz", "GET", "/healthz", "/healthz"),
     Endpoint("readyz", "GET", "/readyz", "/readyz"),
     Endpoint("metrics", "GET", "/metrics", "/metrics"),
+    Endpoint(
+        "accounting metrics",
+        "GET",
+        "/metrics/accounting",
+        "/metrics/accounting",
+        roles=roles("operator", "auditor"),
+    ),
     Endpoint("openapi", "GET", "/openapi.json", "/openapi.json"),
     Endpoint("display page", "GET", "/", "/"),
     Endpoint("console page", "GET", "/console", "/console"),
