@@ -46,8 +46,9 @@ def test_the_public_metrics_do_not_show_the_hidden_reserve(linked: Api) -> None:
 
 
 def test_the_accounting_metrics_show_reserve_and_liability_to_auditors_only(linked: Api) -> None:
-    hit = {"table": "T1", "round": "hit", "dealer": {"card": "9s", "war_card": "9s"},
-           "spots": [{"spot": 1, "wager": 500, "card": "9s", "war": True, "war_card": "9s"}]}  # fmt: skip
+    spot = {"spot": 1, "wager": 500, "card": "9s", "war": True, "war_card": "9s"}
+    dealer = {"card": "9s", "war_card": "9s"}
+    hit = {"table": "T1", "round": "hit", "dealer": dealer, "spots": [spot]}
     linked.report(round_body())
     won = linked.report(hit).get_json()["jackpots"]
     assert won
