@@ -20,10 +20,12 @@ ENV JACKPOT_BIND=0.0.0.0:8000 \
 VOLUME ["/data"]
 # 8000: the API (jackpot serve); 8001: the signs, when the container runs `signs` instead
 EXPOSE 8000 8001
-HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD python -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=2)" || exit 1
+# healthy means doing its job, for whichever process the container runs (PID 1's command):
+# serve answers /readyz, signs answers /healthz and reads the store, a worker's heartbeat in
+# the store is fresh (`jackpot healthcheck --help`)
+HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["jackpot", "healthcheck"]
 # `jackpot serve` forwards SIGTERM to gunicorn for a graceful stop. The sign process is the
-# same image with the command `signs` (and the same JACKPOT_REDIS_URL); its health is
-# /healthz on 8001, so override the healthcheck for it.
+# same image with the command `signs`, the worker with `worker` (compose.yaml runs all three).
 ENTRYPOINT ["jackpot"]
 CMD ["serve"]

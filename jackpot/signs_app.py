@@ -37,9 +37,9 @@ def create_signs_app(settings: Settings | None = None, redis_url: str | None = N
     )
     app = Flask(__name__, static_folder="api/static", static_url_path="/static")
     app.config["JACKPOT_SETTINGS"] = settings
-    app.extensions["signs"] = Fanout(
-        board, settings.signs_feed_ms / 1000, settings.signs_max_connections
-    )
+    feed = Fanout(board, settings.signs_feed_ms / 1000, settings.signs_max_connections)
+    app.extensions["signs"] = feed
     app.register_blueprint(signpage.bp)
     errors.register(app)
+    feed.start()
     return app

@@ -82,7 +82,7 @@ class Fanout:
 
     def subscribe(self, sign: str) -> Channel:
         """The channel a new stream for `sign` reads (raises TooManySigns when full)."""
-        self._start()
+        self.start()
         with self._lock:
             if self._screens >= self._max:
                 raise TooManySigns
@@ -107,7 +107,9 @@ class Fanout:
 
     # -- the loop -----------------------------------------------------------------------------
 
-    def _start(self) -> None:
+    def start(self) -> None:
+        """Begin reading the store (once; the sign process starts it with the app, so that
+        its /healthz says whether it reads the store before any screen connects)."""
         with self._lock:
             if self._started:
                 return

@@ -30,6 +30,7 @@ COMMANDS = {
     "tables": "jackpot.cli.tables_cmd",
     "payouts": "jackpot.cli.payouts_cmd",
     "journal": "jackpot.cli.journal_cmd",
+    "healthcheck": "jackpot.cli.healthcheck",
 }
 
 
