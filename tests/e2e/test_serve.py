@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import time
 from pathlib import Path
+from typing import Any
 
 import requests
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.service import Service, auth, jackpot, key, start_service
 
@@ -114,3 +119,61 @@ def test_keys_create_prints_the_key_alone_on_the_last_line(tmp_path: Path) -> No
     nameless = jackpot("keys", "create", "--role", "operator", cwd=tmp_path, env=env)
     assert nameless.returncode == 2 and "--label" in nameless.stderr
     assert "operator" not in jackpot("keys", "list", cwd=tmp_path, env=env).stdout
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _samples(service: Service) -> dict[str, list[Any]]:
+    text = requests.get(f"{service.base}/metrics", timeout=10).text
+    out: dict[str, list[Any]] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            out.setdefault(sample.name, []).append(sample)
+    return out
+
+
+def test_a_killed_worker_leaves_the_totals_right(service: Service) -> None:
+    """gunicorn replaces a worker killed mid-life: its counts stay in the totals (not lost,
+    not doubled) and its live gauges leave with it."""
+    operator = key(service, "operator", label="Dana Reyes")
+    table = key(service, "table", "T1")
+    pool = {"reset": 500_000, "rate_bp": 400, "reserve_rate_bp": 100}
+    put = requests.put(f"{service.base}/v1/pools/main", headers=auth(operator), json=pool)
+    put.raise_for_status()
+    put = requests.put(
+        f"{service.base}/v1/tables/T1", headers=auth(operator), json={"pools": ["main"]}
+    )
+    put.raise_for_status()
+
+    def play(n: int, tag: str) -> None:
+        for i in range(n):
+            body = {"table": "T1", "round": f"{tag}{i}", "dealer": {"card": "4c"},
+                    "spots": [{"spot": 1, "wager": 2500, "card": "9d"}]}  # fmt: skip
+            r = requests.post(f"{service.base}/v1/rounds", headers=auth(table), json=body)
+            assert r.status_code == 200, r.text
+
+    play(20, "a")
+    assert _samples(service)["jackpot_rounds_total"][0].value == 20
+    (master,) = _children(service.process.pid)
+    workers = _children(master)
+    assert len(workers) == 2
+    os.kill(workers[0], signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while sorted(_children(master)) == sorted(workers) or len(_children(master)) < 2:
+        assert time.monotonic() < deadline, "gunicorn did not replace the worker"
+        time.sleep(0.2)
+    after = _samples(service)
+    assert after["jackpot_rounds_total"][0].value == 20, "the killed worker's rounds are kept"
+    assert len(after["jackpot_build_info"]) == 1 and after["jackpot_build_info"][0].value == 1
+    play(5, "b")
+    assert _samples(service)["jackpot_rounds_total"][0].value == 25
