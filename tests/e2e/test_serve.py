@@ -157,7 +157,7 @@ def test_a_killed_worker_leaves_the_totals_right(service: Service) -> None:
 
     def play(n: int, tag: str) -> None:
         for i in range(n):
-            body = {"table": "T1", "round": f"{tag}{i}", "dealer": {"card": "4c"},
+            body: dict[str, Any] = {"table": "T1", "round": f"{tag}{i}", "dealer": {"card": "4c"},
                     "spots": [{"spot": 1, "wager": 2500, "card": "9d"}]}  # fmt: skip
             r = requests.post(f"{service.base}/v1/rounds", headers=auth(table), json=body)
             assert r.status_code == 200, r.text
