@@ -16,6 +16,8 @@ WORKDIR /data
 ENV JACKPOT_BIND=0.0.0.0:8000 \
     JACKPOT_SIGNS_BIND=0.0.0.0:8001 \
     JACKPOT_DATA_DIR=/data/var \
+    JACKPOT_LOG_FORMAT=json \
+    JACKPOT_ACCESS_LOG=- \
     PYTHONUNBUFFERED=1
 VOLUME ["/data"]
 # 8000: the API (jackpot serve); 8001: the signs, when the container runs `signs` instead

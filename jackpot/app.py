@@ -6,6 +6,7 @@ import time
 
 from flask import Flask, Response, g, request
 
+from jackpot import logs
 from jackpot.api import (
     accounting,
     console,
@@ -65,15 +66,21 @@ def create_app(
     @app.before_request
     def start_timer() -> None:
         g.started = time.perf_counter()
+        g.request_id = logs.begin_request(request.headers.get("X-Request-Id"))
 
     @app.after_request
     def observe(response: Response) -> Response:
         endpoint = request.url_rule.rule if request.url_rule else "unmatched"
-        started = g.get("started", time.perf_counter())
-        observe_request(
-            request.method, endpoint, response.status_code, time.perf_counter() - started
-        )
+        seconds = time.perf_counter() - g.get("started", time.perf_counter())
+        observe_request(request.method, endpoint, response.status_code, seconds)
+        if "request_id" in g:
+            response.headers["X-Request-Id"] = g.request_id
+        logs.access_line(request.method, request.path, response.status_code, seconds)
         return response
+
+    @app.teardown_request
+    def end_request(_exc: BaseException | None) -> None:
+        logs.end_request()
 
     hotpath.mount(app, services)
     mark_started()

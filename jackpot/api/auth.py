@@ -8,6 +8,7 @@ from typing import Any, TypeVar, cast
 
 from flask import current_app, g, request
 
+from jackpot import logs
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import ApiKey, Role
 from jackpot.errors import ForbiddenError
@@ -45,6 +46,7 @@ def require(*roles: Role, rechecked_by_store: bool = False) -> Callable[[F], F]:
         @wraps(view)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             key = services().credentials.authenticate(bearer(), rechecked_by_store)
+            logs.tag_request(key=key.key_id)
             check_role(key, roles)
             g.api_key = key
             return view(*args, **kwargs)

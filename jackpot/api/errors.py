@@ -14,6 +14,7 @@ import redis
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
+from jackpot import logs
 from jackpot.errors import JackpotError, StoreUnavailableError
 from jackpot.metrics.instruments import count_refusal
 
@@ -32,6 +33,9 @@ class ErrorReply:
 
 def error_reply(status: int, code: str, message: str, field: str | None = None) -> ErrorReply:
     count_refusal(code, status)
+    logs.tag_request(code=code)
+    if status < 500:  # faults are logged where they are met, with what went wrong
+        log.info("refused %d %s%s", status, code, f" field={field}" if field else "")
     error: dict[str, str] = {"code": code, "message": message}
     if field is not None:
         error["field"] = field
@@ -44,18 +48,20 @@ def error_reply(status: int, code: str, message: str, field: str | None = None) 
 
 
 def domain_error(exc: JackpotError) -> ErrorReply:
+    reply = error_reply(exc.status, exc.code, exc.message, exc.field)
     if exc.status >= 500:
         log.error("%s: %s", type(exc).__name__, exc.message)
-    return error_reply(exc.status, exc.code, exc.message, exc.field)
+    return reply
 
 
 def store_down(exc: redis.RedisError) -> ErrorReply:
-    log.warning("store unavailable: %s", exc)
     err = StoreUnavailableError(
         "the meter store did not answer; resend the same request: rounds and adjustments "
         "are idempotent, so a resend applies them at most once"
     )
-    return error_reply(err.status, err.code, err.message)
+    reply = error_reply(err.status, err.code, err.message)
+    log.warning("store unavailable: %s", exc)
+    return reply
 
 
 def http_error(exc: HTTPException) -> ErrorReply:

@@ -44,14 +44,21 @@ class RoundsHotPath:
         if environ.get("PATH_INFO") != ROUTE or environ.get("REQUEST_METHOD") != "POST":
             return self._next(environ, start_response)
         started = time.perf_counter()
-        with logs.round_scope():  # the round named on log lines is this request's only
-            status, body, headers = self._answer(environ)
-        data = jsonio.dumps(body) + b"\n"
-        start_response(
-            _STATUS_LINES[status],
-            [("Content-Type", "application/json"), ("Content-Length", str(len(data))), *headers],
-        )
-        observe_request("POST", ROUTE, status, time.perf_counter() - started)
+        request_id = logs.begin_request(environ.get("HTTP_X_REQUEST_ID"))
+        try:
+            with logs.round_scope():  # the round named on log lines is this request's only
+                status, body, headers = self._answer(environ)
+                data = jsonio.dumps(body) + b"\n"
+                start_response(
+                    _STATUS_LINES[status],
+                    [("Content-Type", "application/json"), ("Content-Length", str(len(data))),
+                     ("X-Request-Id", request_id), *headers],
+                )  # fmt: skip
+                seconds = time.perf_counter() - started
+                observe_request("POST", ROUTE, status, seconds)
+                logs.access_line("POST", ROUTE, status, seconds)
+        finally:
+            logs.end_request()
         return [data]
 
     def _answer(self, environ: WSGIEnvironment) -> tuple[int, Any, tuple[tuple[str, str], ...]]:

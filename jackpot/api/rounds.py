@@ -36,6 +36,7 @@ def report_round(svc: Services, authorization: str | None, raw: bytes) -> dict[s
     secret = bearer_secret(authorization)
     # the round script refuses a revoked key itself, so a cached key is not looked up again
     key = svc.credentials.authenticate(secret, rechecked_by_store=True)
+    logs.tag_request(key=key.key_id)
     check_role(key, REPORTERS)
     if bad_body is not None:
         raise bad_body

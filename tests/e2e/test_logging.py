@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -77,3 +78,62 @@ def test_a_malformed_variable_stops_a_command_with_a_message_naming_it(tmp_path:
     assert done.returncode == 2
     assert done.stderr == "jackpot: JACKPOT_WORKERS='abc' is not a whole number\n"
     assert not (tmp_path / "var").exists()  # refused before the store started
+
+
+def test_json_lines_name_the_request_key_table_round_and_code_and_never_a_secret(
+    tmp_path: Path,
+) -> None:
+    store = start_server(tmp_path / "redis")
+    access = tmp_path / "access.log"
+    service = start_service(
+        tmp_path,
+        {"JACKPOT_REDIS_URL": store.url, "JACKPOT_ACCESS_LOG": str(access),
+         "JACKPOT_LOG_FORMAT": "json"},
+    )  # fmt: skip
+    try:
+        operator, table = key(service, "operator", label="Dana Reyes"), key(service, "table", "T1")
+        requests.put(f"{service.base}/v1/pools/main", headers=auth(operator),
+                     json={"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 0})  # fmt: skip
+        requests.put(
+            f"{service.base}/v1/tables/T1", headers=auth(operator), json={"pools": ["main"]}
+        )
+        ok = requests.post(
+            f"{service.base}/v1/rounds",
+            json=round_body("r-1"),
+            headers={**auth(table), "X-Request-Id": "floor-req-1"},
+        )
+        assert ok.status_code == 200 and ok.headers["X-Request-Id"] == "floor-req-1"
+        bad = dict(round_body("r-2"), spots=[])
+        refused = requests.post(f"{service.base}/v1/rounds", json=bad, headers=auth(table))
+        assert refused.status_code == 400
+        rid = refused.headers["X-Request-Id"]
+        store.stop()
+        down = requests.post(
+            f"{service.base}/v1/rounds", json=round_body("r-3"), headers=auth(table)
+        )
+        assert down.status_code == 503
+    finally:
+        assert service.stop() == 0
+        store.stop()
+
+    text = service.log.read_text() + access.read_text()
+    assert table not in text and operator not in text, "a secret in the log"
+    lines = [json.loads(x) for x in service.log.read_text().splitlines()]
+    for line in lines:
+        assert {"time", "level", "logger", "pid", "message"} <= set(line), line
+    table_key = next(k for k in (line.get("key") for line in lines) if k)
+    refusal = next(x for x in lines if x["message"].startswith("refused 400"))
+    assert (refusal["message"], refusal["code"]) == ("refused 400 empty field=spots", "empty")
+    assert (refusal["request_id"], refusal["table"], refusal["round"]) == (rid, "T1", "r-2")
+    assert refusal["key"] == table_key
+    fault = next(x for x in lines if x["message"].startswith("store unavailable"))
+    assert (fault["level"], fault["round"], fault["code"]) == (
+        "WARNING",
+        "r-3",
+        "store_unavailable",
+    )
+    logged = [json.loads(x) for x in access.read_text().splitlines()]
+    rounds = [x for x in logged if x.get("path") == "/v1/rounds"]
+    assert [(x["status"], x["round"]) for x in rounds] == [(200, "r-1"), (400, "r-2"), (503, "r-3")]
+    assert rounds[0]["request_id"] == "floor-req-1" and rounds[0]["duration_ms"] > 0
+    assert rounds[1]["code"] and rounds[2]["code"] == "store_unavailable"

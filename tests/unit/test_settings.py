@@ -33,6 +33,7 @@ EVERY_FIELD_SET = Settings(
     queue="reports",
     log_level="debug",
     access_log="/var/log/jackpot/access.log",
+    log_format="json",
     redis_server="/opt/redis/bin/redis-server",
     archive_url="postgresql+psycopg://jackpot@db.internal/jackpot",
     retention_seconds=86_400,
