@@ -7,9 +7,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ import requests
 import yaml  # type: ignore[import-untyped]
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.support.service import Service, auth, key
+from tests.support.service import Service, auth, key, running_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "dashboards" / "prometheus" / "alerts.yml"
@@ -96,16 +94,7 @@ def test_every_metric_the_alerts_read_is_exported_by_the_service(
     assert answer.status_code == 200 and answer.json()["jackpots"], answer.text
     requests.post(f"{base}/v1/rounds", headers=auth(table), json={"table": "T1"})  # a refusal
 
-    env = {**os.environ, "JACKPOT_REDIS_URL": redis_server.url}
-    log = open(tmp_path / "worker.log", "wb")  # noqa: SIM115 - for the worker's life
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "jackpot.cli.main", "worker"],
-        cwd=tmp_path,
-        env=env,
-        stdout=log,
-        stderr=log,
-    )
-    try:
+    with running_worker(tmp_path, redis_server.url):
         deadline = time.monotonic() + 30
         while True:
             text = requests.get(f"{base}/metrics", timeout=10).text
@@ -118,10 +107,6 @@ def test_every_metric_the_alerts_read_is_exported_by_the_service(
                 break
             assert time.monotonic() < deadline, "the worker never showed on /metrics"
             time.sleep(0.5)
-    finally:
-        worker.send_signal(signal.SIGTERM)
-        worker.wait(timeout=30)
-        log.close()
 
     used = set().union(*(metric_names(rule["expr"]) for rule in alerts()))
     assert used, "the rules read no jackpot metric?"

@@ -23,7 +23,7 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from jackpot.store.embedded import free_port
-from tests.support.service import Service, auth, key
+from tests.support.service import Service, auth, key, running_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 DASHBOARDS = ROOT / "dashboards" / "grafana" / "dashboards"
@@ -139,12 +139,7 @@ def test_every_panel_reads_exported_metrics_and_returns_data_from_a_real_prometh
     operator = key(service, "operator", label="Dana Reyes")
     tables = key(service, "table", "T1", "T2", "T3")
     env = {**os.environ, "JACKPOT_REDIS_URL": redis_server.url}
-    log = open(tmp_path / "worker.log", "wb")  # noqa: SIM115 - for the worker's life
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "jackpot.cli.main", "worker"],
-        cwd=tmp_path, env=env, stdout=log, stderr=log,
-    )  # fmt: skip
-    try:
+    with running_worker(tmp_path, redis_server.url):
         floor = subprocess.run(
             [sys.executable, "-m", "table_adapter.cli", "--controller", service.base,
              "--key", tables, "--operator-key", operator, "--tables", "3", "--rounds", "150",
@@ -197,7 +192,3 @@ def test_every_panel_reads_exported_metrics_and_returns_data_from_a_real_prometh
                     timeout=10,
                 ).json()["data"]
                 assert values, f"{d['title']}: the variable {variable['name']} has no values"
-    finally:
-        worker.send_signal(signal.SIGTERM)
-        worker.wait(timeout=30)
-        log.close()

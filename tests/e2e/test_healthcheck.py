@@ -4,14 +4,12 @@ it does its job, unhealthy (exit 1, with the reason) once it stops."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from tests.support.service import Service, jackpot, start_service
+from tests.support.service import Service, jackpot, running_worker, start_service
 
 
 def check(kind: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -42,19 +40,10 @@ def test_a_worker_is_healthy_while_its_heartbeat_is_fresh(
     env = {"JACKPOT_REDIS_URL": redis_server.url}
     nobody = check("worker", env, tmp_path)
     assert nobody.returncode == 1 and "no worker" in nobody.stderr, nobody.stderr
-    log = open(tmp_path / "worker.log", "wb")  # noqa: SIM115 - for the worker's life
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "jackpot.cli.main", "worker"],
-        cwd=tmp_path, env={**os.environ, **env}, stdout=log, stderr=log,
-    )  # fmt: skip
-    try:
+    with running_worker(tmp_path, redis_server.url) as worker:
         deadline = time.monotonic() + 30
         while check("worker", env, tmp_path).returncode != 0:
             assert worker.poll() is None, (tmp_path / "worker.log").read_text()
             assert time.monotonic() < deadline, "the worker never became healthy"
             time.sleep(0.5)
-    finally:
-        worker.send_signal(signal.SIGTERM)
-        worker.wait(timeout=30)
-        log.close()
     assert check("worker", env, tmp_path).returncode == 1  # it left the registry as it stopped

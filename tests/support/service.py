@@ -7,6 +7,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,3 +113,23 @@ def key(service: Service, role: str, *tables: str, label: str = "") -> str:
 
 def auth(secret: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {secret}"}
+
+
+@contextmanager
+def running_worker(cwd: Path, redis_url: str) -> Iterator[subprocess.Popen[bytes]]:
+    """`jackpot worker` on `redis_url` for the length of the block, stopped with SIGTERM as a
+    service manager stops it; its output in cwd/worker.log."""
+    env = {**os.environ, "JACKPOT_REDIS_URL": redis_url}
+    with open(cwd / "worker.log", "wb") as log:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "jackpot.cli.main", "worker"],
+            cwd=cwd,
+            env=env,
+            stdout=log,
+            stderr=log,
+        )
+        try:
+            yield worker
+        finally:
+            worker.send_signal(signal.SIGTERM)
+            worker.wait(timeout=30)
