@@ -44,7 +44,7 @@ class Settings:
     handpay_approval_cents: int = 0  # from this amount a second operator approves; 0: never
     signs_bind: str = "127.0.0.1:8001"  # the sign process (jackpot signs)
     signs_max_connections: int = 2000  # open sign streams one sign process holds
-    signs_feed_ms: int = 150  # how often a sign process reads the meters it shows
+    signs_feed_ms: int = 120  # how often a sign process reads the meters it shows
 
     @property
     def archive(self) -> str:
@@ -83,7 +83,7 @@ class Settings:
             handpay_approval_cents=read.integer("JACKPOT_HANDPAY_APPROVAL_CENTS", 0, low=0),
             signs_bind=read.text("JACKPOT_SIGNS_BIND") or "127.0.0.1:8001",
             signs_max_connections=read.integer("JACKPOT_SIGNS_MAX_CONNECTIONS", 2000, low=1),
-            signs_feed_ms=read.integer("JACKPOT_SIGNS_FEED_MS", 150, low=20),
+            signs_feed_ms=read.integer("JACKPOT_SIGNS_FEED_MS", 120, low=20),
         )
 
     def to_env(self) -> dict[str, str]:

@@ -21,6 +21,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from jackpot.services.signboard import SignBoard
 
@@ -38,22 +39,65 @@ def frame(kind: str, data: str) -> bytes:
     return f"event: {kind}\ndata: {data}\n\n".encode()
 
 
+def chunk(data: bytes) -> bytes:
+    """`data` as one chunk of HTTP/1.1 chunked coding: how gunicorn frames a stream's body."""
+    return b"%X\r\n%s\r\n" % (len(data), data)
+
+
+@dataclass(eq=False)
+class Screen:
+    """One open stream that the feed writes to itself, once its answer has begun: one `send`
+    per event, with no greenlet woken. While `behind` (a send that would have waited, or a
+    part left over) the feed leaves it alone and the stream's own greenlet catches it up
+    from the channel's newest events."""
+
+    sock: Any
+    seen: int  # the channel's publications it has been sent
+    behind: bool = True
+    gone: bool = False  # its connection failed: its greenlet ends the stream
+    pending: bytes = b""  # the rest of a chunk the socket took only part of
+    wake: threading.Event = field(default_factory=threading.Event)
+
+    def send(self, data: bytes, seq: int) -> None:
+        """The feed's write: all at once or not at all, never waiting."""
+        try:
+            sent = self.sock.send(data, 0, 0.0)  # gevent: a timeout of 0 never waits
+        except BlockingIOError:
+            self.behind = True
+        except OSError:
+            self.behind = self.gone = True
+        else:
+            self.seen = seq
+            if sent < len(data):
+                self.pending, self.behind = data[sent:], True
+        if self.behind:
+            self.wake.set()
+
+
 @dataclass(eq=False)
 class Channel:
     """What one sign's screens are sent: the newest `state`, `meters` and `ping` events,
     framed, each with the number of the publication that set it (so that they are written in
-    the order they were made), and an event that wakes the screens waiting on this channel."""
+    the order they were made); the screens the feed writes to itself; and an event that wakes
+    the streams that write for themselves."""
 
     slots: dict[str, tuple[int, bytes]] = field(default_factory=dict)
     seq: int = 0
     at: float = 0.0  # when it last published (monotonic)
     screens: int = 0
+    direct: set[Screen] = field(default_factory=set)
     changed: threading.Event = field(default_factory=threading.Event)
 
     def publish(self, kind: str, data: str) -> None:
         self.seq += 1
-        self.slots[kind] = (self.seq, frame(kind, data))
+        framed = frame(kind, data)
+        self.slots[kind] = (self.seq, framed)
         self.at = time.monotonic()
+        if self.direct:
+            body = chunk(framed)
+            for screen in list(self.direct):
+                if not screen.behind:
+                    screen.send(body, self.seq)
         # waiters hold the event they waited on: a new one for the next change, then wake all
         changed, self.changed = self.changed, threading.Event()
         changed.set()

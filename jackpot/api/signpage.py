@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from jackpot.api.signfeed import Fanout, TooManySigns
+from jackpot.api.signfeed import Fanout, Screen, TooManySigns, chunk
 from jackpot.domain.validate import parse_identifier
 
 bp = Blueprint("signpage", __name__)
@@ -64,18 +64,47 @@ def stream(sign: str) -> Response:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
     def events() -> Iterator[bytes]:
-        seen = 0  # the channel's publications this screen has been sent
+        """Under gunicorn's gevent worker: the answer's head and the newest events through
+        gunicorn, then every later event written by the feed itself (Screen), this greenlet
+        only catching the screen up when a write could not be made at once. Elsewhere: every
+        event through the server, this greenlet waking on each change."""
+        seen = channel.seq
+        first = RETRY + channel.since(0)
+        screen = None
         try:
-            yield RETRY
+            yield first  # the server writes the head and these, then asks for more
+            if sock is None:
+                while True:
+                    changed = channel.changed  # before reading: a change after this wakes us
+                    news = channel.since(seen)
+                    if news:
+                        seen = channel.seq
+                        yield news
+                    else:  # the feed pings every channel that is silent: this never hangs
+                        changed.wait()
+            screen = Screen(sock, seen, behind=channel.seq > seen)
+            channel.direct.add(screen)
             while True:
-                changed = channel.changed  # before reading: a change after this wakes us
-                news = channel.since(seen)
+                if not screen.behind:
+                    screen.wake.wait()
+                    screen.wake.clear()
+                    continue
+                if screen.gone:
+                    return
+                if screen.pending:
+                    rest, screen.pending = screen.pending, b""
+                    sock.sendall(rest)  # waits up to SEND_TIMEOUT, then the stream ends
+                latest = channel.seq
+                news = channel.since(screen.seen)
                 if news:
-                    seen = channel.seq
-                    yield news
-                else:  # the feed pings every channel that is silent, so this never hangs
-                    changed.wait()
+                    sock.sendall(chunk(news))
+                    screen.seen = latest
+                # the feed skipped this screen while it was behind: caught up only when the
+                # channel has published nothing since what was just written
+                screen.behind = channel.seq != screen.seen
         finally:
+            if screen is not None:
+                channel.direct.discard(screen)
             feed.unsubscribe(sign)
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
