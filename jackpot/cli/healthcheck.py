@@ -90,16 +90,16 @@ def worker(settings: Settings, timeout: float) -> str:
     if url is None:
         return "no JACKPOT_REDIS_URL, and no embedded store running under JACKPOT_DATA_DIR"
     from redis import Redis
-    from rq import Queue, Worker
 
+    from jackpot.store.queue import ReportQueue
+
+    # RQ keeps pickles: a client that does not decode replies, as the worker's own
     connection = Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
     here = socket.gethostname()
-    queue = Queue(settings.queue, connection=connection)
-    mine = [w for w in Worker.all(queue=queue) if w.hostname == here]
-    if not mine:
+    health = ReportQueue(connection, settings.queue).health(hostname=here)
+    if not health.workers:
         return f"no worker of queue {settings.queue!r} registered from host {here!r}"
-    newest = max((w.last_heartbeat.timestamp() for w in mine if w.last_heartbeat), default=0.0)
-    age = time.time() - newest
+    age = time.time() - (health.last_heartbeat or 0.0)
     if age > HEARTBEAT_SECONDS:
         return f"the worker's last heartbeat was {age:.0f} s ago"
     return ""

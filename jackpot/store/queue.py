@@ -98,13 +98,14 @@ class ReportQueue:
             result=job.return_value() if status == "finished" else None,
         )
 
-    def health(self) -> QueueHealth:
-        """The queue's depth, its failed jobs and its live workers (listing them, RQ forgets
-        the workers whose key expired with their last heartbeat)."""
+    def health(self, hostname: str | None = None) -> QueueHealth:
+        """The queue's depth, its failed jobs and its live workers, or only those running on
+        `hostname` (listing them, RQ forgets the workers whose key expired with their last
+        heartbeat)."""
         queue = Queue(self._name, connection=self._r)
         failed = FailedJobRegistry(queue=queue)
         queued, failed_count = self._r.llen(queue.key), self._r.zcard(failed.key)
-        workers = Worker.all(queue=queue)
+        workers = [w for w in Worker.all(queue=queue) if hostname is None or w.hostname == hostname]
         beats = [w.last_heartbeat.timestamp() for w in workers if w.last_heartbeat]
         return QueueHealth(
             self._name, int(queued), int(failed_count), len(workers), max(beats, default=None)

@@ -17,7 +17,7 @@ import requests
 import yaml  # type: ignore[import-untyped]
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.support.service import Service, auth, key, running_worker
+from tests.support.service import Service, auth, key, link_main, running_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "dashboards" / "prometheus" / "alerts.yml"
@@ -79,14 +79,7 @@ def test_every_metric_the_alerts_read_is_exported_by_the_service(
     operator = key(service, "operator", label="Dana Reyes")
     table = key(service, "table", "T1")
     base = service.base
-    requests.put(
-        f"{base}/v1/pools/main",
-        headers=auth(operator),
-        json={"reset": 500_000, "rate_bp": 400, "reserve_rate_bp": 100, "cap": 10_000_000},
-    ).raise_for_status()
-    requests.put(
-        f"{base}/v1/tables/T1", headers=auth(operator), json={"pools": ["main"]}
-    ).raise_for_status()
+    link_main(service, operator, cap=10_000_000)
     spot = {"spot": 1, "wager": 500, "card": "9s", "war": True, "war_card": "9s"}
     dealer = {"card": "9s", "war_card": "9s"}
     hit: dict[str, Any] = {"table": "T1", "round": "r1", "dealer": dealer, "spots": [spot]}

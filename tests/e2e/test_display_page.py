@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.support.service import Service, auth, key
+from tests.support.service import Service, auth, key, link_main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -62,14 +62,7 @@ def test_the_meter_page_follows_the_meter_and_shows_a_pending_jackpot(
 ) -> None:
     operator, table = key(service, "operator"), key(service, "table", "T1")
     base = service.base
-    requests.put(
-        f"{base}/v1/pools/main",
-        headers=auth(operator),
-        json={"reset": 123_456, "rate_bp": 100, "reserve_rate_bp": 0},
-    ).raise_for_status()
-    requests.put(
-        f"{base}/v1/tables/T1", headers=auth(operator), json={"pools": ["main"]}
-    ).raise_for_status()
+    link_main(service, operator, reset=123_456, rate_bp=100, reserve_rate_bp=0)
     profile = tmp_path / "chromium"
 
     assert shown_value(render(f"{base}/", profile), "main") == "$1,234.56"

@@ -19,7 +19,7 @@ import pytest
 import requests
 
 from tests.support.proxy import needs_nginx, nginx
-from tests.support.service import Service, auth, key, start_service
+from tests.support.service import Service, auth, key, link_main, start_service
 
 pytestmark = needs_nginx
 
@@ -29,14 +29,7 @@ def proxied(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
     operator = key(service, "operator", label="Dana Reyes")
     table = key(service, "table", "T1")
     base = service.base
-    requests.put(
-        f"{base}/v1/pools/main",
-        headers=auth(operator),
-        json={"reset": 500_000, "rate_bp": 400, "reserve_rate_bp": 100},
-    ).raise_for_status()
-    requests.put(
-        f"{base}/v1/tables/T1", headers=auth(operator), json={"pools": ["main"]}
-    ).raise_for_status()
+    link_main(service, operator)
     requests.put(
         f"{base}/v1/signs/lobby", headers=auth(operator), json={"levels": [{"pool": "main"}]}
     ).raise_for_status()

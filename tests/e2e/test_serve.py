@@ -12,7 +12,7 @@ from typing import Any
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.support.service import Service, auth, jackpot, key, start_service
+from tests.support.service import Service, auth, jackpot, key, link_main, start_service
 
 
 def metric(text: str, name: str, labels: str = "") -> float:
@@ -147,13 +147,7 @@ def test_a_killed_worker_leaves_the_totals_right(service: Service) -> None:
     not doubled) and its live gauges leave with it."""
     operator = key(service, "operator", label="Dana Reyes")
     table = key(service, "table", "T1")
-    pool = {"reset": 500_000, "rate_bp": 400, "reserve_rate_bp": 100}
-    put = requests.put(f"{service.base}/v1/pools/main", headers=auth(operator), json=pool)
-    put.raise_for_status()
-    put = requests.put(
-        f"{service.base}/v1/tables/T1", headers=auth(operator), json={"pools": ["main"]}
-    )
-    put.raise_for_status()
+    link_main(service, operator)
 
     def play(n: int, tag: str) -> None:
         for i in range(n):

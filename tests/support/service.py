@@ -111,6 +111,16 @@ def key(service: Service, role: str, *tables: str, label: str = "") -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
+def link_main(service: Service, operator: str, **pool: int) -> None:
+    """Pool `main` (the given parameters over a 4 % meter, 1 % reserve) fed by table T1."""
+    body = {"reset": 500_000, "rate_bp": 400, "reserve_rate_bp": 100, **pool}
+    base = service.base
+    requests.put(f"{base}/v1/pools/main", headers=auth(operator), json=body).raise_for_status()
+    requests.put(
+        f"{base}/v1/tables/T1", headers=auth(operator), json={"pools": ["main"]}
+    ).raise_for_status()
+
+
 def auth(secret: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {secret}"}
 
