@@ -45,13 +45,8 @@ _SHOWN = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 
 
 def tag_round(table: object, round_id: object) -> None:
-    """Name the round being served on this context's log lines (ends with `round_scope`)."""
+    """Name the round being served on this context's log lines (until `end_request`)."""
     _round.set((_shown(table), _shown(round_id)))
-
-
-def forget_round() -> None:
-    """Stop naming a round on this context's log lines."""
-    _round.set(None)
 
 
 @contextmanager
@@ -74,7 +69,9 @@ def begin_request(request_id: str | None) -> str:
 
 
 def end_request() -> None:
+    """The request is answered: this thread's next one may be another round, or none."""
     _request.set(None)
+    _round.set(None)
 
 
 def tag_request(**fields: str) -> None:

@@ -43,11 +43,6 @@ def report_round(svc: Services, authorization: str | None, raw: bytes) -> dict[s
     return svc.rounds.report(body, key, secret or "")
 
 
-@bp.teardown_request
-def forget_round(_exc: BaseException | None) -> None:
-    logs.forget_round()  # the thread's next request may be another round, or none
-
-
 @bp.post("")
 def report() -> Response:
     raw = request_body()
