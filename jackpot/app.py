@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 
 from flask import Flask, Response, g, request
@@ -22,7 +23,9 @@ from jackpot.api import (
     tables,
 )
 from jackpot.api.body import MAX_BODY_BYTES
+from jackpot.api.errors import STORE_DOWN
 from jackpot.bootstrap import Services, bootstrap
+from jackpot.errors import StoreUnavailableError
 from jackpot.metrics import mark_started, observe_request
 from jackpot.settings import Settings
 
@@ -36,7 +39,7 @@ def create_app(
     JACKPOT_REDIS_URL)."""
     settings = settings or Settings.from_env()
     if services is None:
-        url = redis_url or settings.redis_url
+        url = redis_url or settings.store
         if url is None:
             raise RuntimeError(
                 "no store: set JACKPOT_REDIS_URL, or start through `jackpot serve`, which runs "
@@ -83,5 +86,9 @@ def create_app(
         logs.end_request()
 
     hotpath.mount(app, services)
-    mark_started()
+    try:
+        services.health.run()  # before the first request: the software, the store, the meters
+    except (*STORE_DOWN, StoreUnavailableError) as exc:  # again at the first request
+        logging.getLogger("jackpot.selfcheck").warning("self-check deferred: %s", exc)
+    mark_started(services.health.software.digest, services.health.software.crc32)
     return app

@@ -6,11 +6,15 @@ Everything that runs the controller (the Flask app, the RQ jobs, the CLI) gets i
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import redis
 
+from jackpot import integrity
 from jackpot.archive.archiver import Archiver
 from jackpot.archive.store import Archive, ArchiveUnavailableError
 from jackpot.archive.verify import Verifier
@@ -24,6 +28,7 @@ from jackpot.services.payouts import Payouts
 from jackpot.services.pools import Pools
 from jackpot.services.reports import Reports
 from jackpot.services.rounds import Rounds, Window
+from jackpot.services.selfcheck import SelfCheck
 from jackpot.services.signs import Signs
 from jackpot.services.tables import Tables
 from jackpot.settings import Settings
@@ -31,23 +36,21 @@ from jackpot.store.activity import ActivityStore
 from jackpot.store.adjustments import AdjustmentStore
 from jackpot.store.apikeys import KeyStore
 from jackpot.store.config import ConfigStore
+from jackpot.store.connect import connect
+from jackpot.store.health import HealthStore
 from jackpot.store.journal import JournalStore
 from jackpot.store.keys import Keys
 from jackpot.store.payouts import PayoutStore
 from jackpot.store.queue import ReportQueue
 from jackpot.store.rounds import RoundStore
-from jackpot.store.scripts import Scripts
+from jackpot.store.scripts import ReplicaWait, Scripts
 from jackpot.store.signs import SignStore
 
 
 def redis_client(url: str, settings: Settings, decode: bool = True) -> redis.Redis:
     """A client whose retried commands are safe: every money write is an idempotent script."""
-    return redis.Redis.from_url(
-        url,
-        decode_responses=decode,
-        socket_timeout=settings.redis_timeout_seconds,
-        socket_connect_timeout=settings.redis_timeout_seconds,
-        health_check_interval=30,
+    return connect(
+        url, decode=decode, timeout=settings.redis_timeout_seconds, health_check_interval=30
     )
 
 
@@ -69,6 +72,7 @@ class Services:
     accounting: Accounting
     activity: Activity
     signs: Signs
+    health: SelfCheck
 
     def ready(self) -> bool:
         """True while the store answers."""
@@ -88,7 +92,8 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     client = redis_client(url, settings)
     rq_client = redis_client(url, settings, decode=False)
     keys = Keys(settings.namespace)
-    scripts = Scripts.register(client)
+    wait = ReplicaWait(settings.wait_replicas, settings.wait_ms) if settings.wait_replicas else None
+    scripts = Scripts.register(client, wait)
     config = ConfigStore(client, keys, scripts)
     payout_store = PayoutStore(client, keys, scripts)
     credentials = Credentials(KeyStore(client, keys, scripts), settings.key_cache_seconds)
@@ -108,12 +113,29 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     archiver = Archiver(
         client, keys, archive, settings.retention_seconds, settings.clock_skew_seconds, clock
     )
+    verifier = Verifier(client, keys, archive)
+    health = SelfCheck(
+        partial(integrity.check, approved=settings.approved_digest),
+        HealthStore(client, keys, scripts),
+        config,
+        verifier,
+        settings.wait_replicas,
+        settings.self_check_seconds,
+        socket.gethostname(),
+        f"{socket.gethostname()}/{os.getpid()}",
+    )
     return Services(
         credentials=credentials,
         pools=Pools(config, AdjustmentStore(client, keys, scripts), payout_store),
         tables=tables,
         rounds=Rounds(
-            RoundStore(client, keys, scripts), tables, credentials, archived_round, window, clock
+            RoundStore(client, keys, scripts),
+            tables,
+            credentials,
+            archived_round,
+            window,
+            clock,
+            health,
         ),
         payouts=Payouts(payout_store, settings.handpay_approval_cents),
         reports=Reports(
@@ -126,7 +148,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         client=client,
         rq_client=rq_client,
         archive=archive,
-        verifier=Verifier(client, keys, archive),
+        verifier=verifier,
         archiver=archiver,
         accounting=Accounting(
             archive,
@@ -139,4 +161,5 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         ),
         activity=Activity(ActivityStore(client, keys), credentials.list),
         signs=Signs(SignStore(client, keys, scripts), config),
+        health=health,
     )

@@ -25,7 +25,9 @@ JackpotError
 │   ├── DayNotClosedError(day)                               over, its close still to come
 │   └── BrokenChainError(problems)                           a journal's hash chain is broken
 ├── RoundExpiredError(table, round_id)                  422  dealt before the retention window
-└── StoreUnavailableError                               503  the store did not answer
+├── StoreUnavailableError                               503  the store did not answer
+│   └── ReplicationTimeoutError                              no replica confirmed the write
+└── ControllerInoperableError(problems)                 503  the self-check failed
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class JackpotError(Exception):
     status = 500
     code = "internal"
     field: str | None = None
+    retry_after = 1  # seconds, on a 503: when the client should try again
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -285,3 +288,28 @@ class BrokenChainError(ConflictError):
 class StoreUnavailableError(JackpotError):
     status = 503
     code = "store_unavailable"
+
+
+class ReplicationTimeoutError(StoreUnavailableError):
+    """The round was written but no replica confirmed it within the wait: the controller does
+    not acknowledge what a failover could lose. The table resends; the resend is answered as
+    the replay of what was written, once a replica has it (or settles it, if it was lost)."""
+
+    code = "replication_timeout"
+
+
+class ControllerInoperableError(JackpotError):
+    """The self-check found the software, the store or the meters not as they must be: the
+    controller settles nothing until the cause is fixed (New York 5321.18(b)(2))."""
+
+    status = 503
+    code = "controller_inoperable"
+    retry_after = 10
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(
+            "the controller is inoperable and settles nothing until the cause is fixed: "
+            + "; ".join(problems)
+            + ". Resend later: the report is kept by the table and settled once it operates."
+        )
+        self.problems = problems

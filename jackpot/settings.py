@@ -45,6 +45,22 @@ class Settings:
     signs_bind: str = "127.0.0.1:8001"  # the sign process (jackpot signs)
     signs_max_connections: int = 2000  # open sign streams one sign process holds
     signs_feed_ms: int = 120  # how often a sign process reads the meters it shows
+    redis_sentinels: str | None = None  # host:port,... of Redis Sentinels (redis_url: master)
+    redis_master: str = "jackpot"  # the master's name the sentinels monitor
+    wait_replicas: int = 0  # replicas that must confirm a write before it is acknowledged
+    wait_ms: int = 1000  # how long a write waits for them; then 503 replication_timeout
+    self_check_seconds: float = 30.0  # how often a running process checks itself again
+    approved_digest: str | None = None  # the software digest a regulator approved
+
+    @property
+    def store(self) -> str | None:
+        """The store's URL as configured: JACKPOT_REDIS_URL, else a redis+sentinel:// URL of
+        JACKPOT_REDIS_SENTINELS and JACKPOT_REDIS_MASTER; None: the embedded store."""
+        if self.redis_url:
+            return self.redis_url
+        if self.redis_sentinels:
+            return f"redis+sentinel://{self.redis_sentinels}/{self.redis_master}/0"
+        return None
 
     @property
     def archive(self) -> str:
@@ -84,6 +100,12 @@ class Settings:
             signs_bind=read.text("JACKPOT_SIGNS_BIND") or "127.0.0.1:8001",
             signs_max_connections=read.integer("JACKPOT_SIGNS_MAX_CONNECTIONS", 2000, low=1),
             signs_feed_ms=read.integer("JACKPOT_SIGNS_FEED_MS", 120, low=20),
+            redis_sentinels=read.sentinels("JACKPOT_REDIS_SENTINELS"),
+            redis_master=read.text("JACKPOT_REDIS_MASTER") or "jackpot",
+            wait_replicas=read.integer("JACKPOT_REDIS_WAIT_REPLICAS", 0, low=0),
+            wait_ms=read.integer("JACKPOT_REDIS_WAIT_MS", 1000, low=1),
+            self_check_seconds=read.seconds("JACKPOT_SELF_CHECK_SECONDS", 30.0, zero=False),
+            approved_digest=read.text("JACKPOT_APPROVED_DIGEST"),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -109,6 +131,10 @@ class Settings:
             "JACKPOT_SIGNS_BIND": self.signs_bind,
             "JACKPOT_SIGNS_MAX_CONNECTIONS": str(self.signs_max_connections),
             "JACKPOT_SIGNS_FEED_MS": str(self.signs_feed_ms),
+            "JACKPOT_REDIS_MASTER": self.redis_master,
+            "JACKPOT_REDIS_WAIT_REPLICAS": str(self.wait_replicas),
+            "JACKPOT_REDIS_WAIT_MS": str(self.wait_ms),
+            "JACKPOT_SELF_CHECK_SECONDS": str(self.self_check_seconds),
         }
         optional = {
             "JACKPOT_REDIS_URL": self.redis_url,
@@ -116,6 +142,8 @@ class Settings:
             "JACKPOT_ACCESS_LOG": self.access_log,
             "JACKPOT_REDIS_SERVER": self.redis_server,
             "JACKPOT_ARCHIVE_URL": self.archive_url,
+            "JACKPOT_REDIS_SENTINELS": self.redis_sentinels,
+            "JACKPOT_APPROVED_DIGEST": self.approved_digest,
         }
         env.update({name: value for name, value in optional.items() if value})
         return env
@@ -183,6 +211,17 @@ class _Reader:
         except (ValueError, ZoneInfoNotFoundError):
             raise SettingsError(f"{name}={raw!r} is not an IANA time zone") from None
         return raw
+
+    def sentinels(self, name: str) -> str | None:
+        """host:port[,host:port...]: each part an address a client can reach."""
+        raw = self.text(name)
+        if raw is None:
+            return None
+        for part in raw.split(","):
+            host, _, port = part.strip().rpartition(":")
+            if not host or not port.isdigit() or not 0 < int(port) < 65536:
+                raise SettingsError(f"{name}={raw!r} must be host:port[,host:port...]")
+        return ",".join(p.strip() for p in raw.split(","))
 
     def namespace(self, name: str, default: str) -> str:
         raw = self.text(name)

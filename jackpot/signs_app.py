@@ -15,6 +15,7 @@ from jackpot.services.clock import now_ms
 from jackpot.services.signboard import SignBoard
 from jackpot.settings import Settings
 from jackpot.store.config import ConfigStore
+from jackpot.store.health import HealthStore
 from jackpot.store.keys import Keys
 from jackpot.store.payouts import PayoutStore
 from jackpot.store.scripts import Scripts
@@ -23,7 +24,7 @@ from jackpot.store.signs import SignStore
 
 def create_signs_app(settings: Settings | None = None, redis_url: str | None = None) -> Flask:
     settings = settings or Settings.from_env()
-    url = redis_url or settings.redis_url
+    url = redis_url or settings.store
     if url is None:
         raise RuntimeError("no store: set JACKPOT_REDIS_URL, or start through `jackpot signs`")
     client, keys = redis_client(url, settings), Keys(settings.namespace)
@@ -34,6 +35,7 @@ def create_signs_app(settings: Settings | None = None, redis_url: str | None = N
         PayoutStore(client, keys, scripts),
         now_ms,
         settings.offline_after_seconds * 1000,
+        HealthStore(client, keys, scripts),
     )
     app = Flask(__name__, static_folder="api/static", static_url_path="/static")
     app.config["JACKPOT_SETTINGS"] = settings

@@ -12,6 +12,7 @@ import redis as redis_lib
 from flask import Flask
 from flask.testing import FlaskClient
 
+from jackpot import integrity
 from jackpot.app import create_app
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
@@ -19,6 +20,12 @@ from jackpot.settings import Settings
 from tests.support.api import Api, Keys
 from tests.support.postgres_server import PostgresServer, PostgresUnavailable, start_postgres
 from tests.support.redis_server import RedisServer, start_server
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # the test run builds the tree it tests: each controller process checks its own files
+    # against this seal before it operates (jackpot/integrity.py)
+    integrity.seal(integrity.package_root())
 
 
 @pytest.fixture(scope="session")

@@ -31,7 +31,9 @@ class ErrorReply:
     headers: tuple[tuple[str, str], ...]
 
 
-def error_reply(status: int, code: str, message: str, field: str | None = None) -> ErrorReply:
+def error_reply(
+    status: int, code: str, message: str, field: str | None = None, retry_after: int = 1
+) -> ErrorReply:
     count_refusal(code, status)
     logs.tag_request(code=code)
     if status < 500:  # faults are logged where they are met, with what went wrong
@@ -43,12 +45,12 @@ def error_reply(status: int, code: str, message: str, field: str | None = None) 
     if status == 401:
         headers = (("WWW-Authenticate", 'Bearer realm="jackpot"'),)
     elif status == 503:
-        headers = (("Retry-After", "1"),)
+        headers = (("Retry-After", str(retry_after)),)
     return ErrorReply(status, {"error": error}, headers)
 
 
 def domain_error(exc: JackpotError) -> ErrorReply:
-    reply = error_reply(exc.status, exc.code, exc.message, exc.field)
+    reply = error_reply(exc.status, exc.code, exc.message, exc.field, exc.retry_after)
     if exc.status >= 500:
         log.error("%s: %s", type(exc).__name__, exc.message)
     return reply

@@ -5,8 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify
 
 from jackpot.api.auth import require, services
+from jackpot.api.errors import STORE_DOWN
 from jackpot.api.openapi import document
 from jackpot.domain.auth import Role
+from jackpot.errors import StoreUnavailableError
 from jackpot.metrics.collector import accounting_exposition, exposition
 
 bp = Blueprint("health", __name__)
@@ -19,9 +21,18 @@ def healthz() -> Response:
 
 @bp.get("/readyz")
 def readyz() -> tuple[Response, int]:
-    if services().ready():
-        return jsonify({"status": "ready", "store": "up"}), 200
-    return jsonify({"status": "unavailable", "store": "down"}), 503
+    """Ready: the store answers and the self-check passed; else 503 and why."""
+    built = services()
+    if not built.ready():
+        return jsonify({"status": "unavailable", "store": "down"}), 503
+    try:
+        health = built.health.latest()
+    except (*STORE_DOWN, StoreUnavailableError):
+        return jsonify({"status": "unavailable", "store": "down"}), 503
+    status = "ready" if health.operable else "inoperable"
+    return jsonify({"status": status, "store": "up", **health.to_json()}), (
+        200 if health.operable else 503
+    )
 
 
 @bp.get("/metrics")

@@ -54,13 +54,17 @@ def heartbeat(table: str) -> Response:
     record = services().tables.heartbeat(table, current_key())
     # the link state of each pool the table feeds: its side bet is open only while all run
     links = {p: services().pools.get(p).link.value for p in record.config.pools}
+    # an inoperable controller settles nothing: the side bet closes until it operates again
+    operable = services().health.latest().operable
     return jsonify(
         {
             "table": table,
             "enabled": record.config.enabled,
             "online": True,
             "pools": links,
-            "side_bet_open": record.config.enabled
+            "controller": "operable" if operable else "inoperable",
+            "side_bet_open": operable
+            and record.config.enabled
             and all(state == "running" for state in links.values()),
         }
     )

@@ -72,11 +72,7 @@ class Verifier:
 
     def run(self) -> Verification:
         out = Verification()
-        pools = sorted(self._r.smembers(self._k.pools))
-        journals = [(HOUSE, self._k.journal, None)] + [
-            (pool_journal(p), self._k.pool_journal(p), p) for p in pools
-        ]
-        for journal, stream, pool in journals:
+        for journal, stream, pool in self._journals():
             walk = self._journal(journal, stream, out)
             out.checked[journal] = walk.checked
             self._end(journal, pool, walk, out)
@@ -84,6 +80,35 @@ class Verifier:
                 self._balances(journal, stream, pool, out)
         self._days(out)
         return out
+
+    def tail(self, count: int = 64) -> Verification:
+        """The self-check's quick look: the newest `count` entries of each journal in Redis
+        linked to each other, the journal's recorded end, and each pool's meter against its
+        newest balance. The archive is read only where Redis holds none of a journal (all of
+        it archived and trimmed) or no balance among the newest entries."""
+        out = Verification()
+        for journal, stream, pool in self._journals():
+            rows = self._r.xrevrange(stream, count=count)
+            entries = [ChainedEntry.from_stream(i, f) for i, f in reversed(rows)]
+            if entries:
+                walk = ChainWalk(journal, entries[0].seq - 1, entries[0].prev)
+                walk.feed(entries)
+                out.findings += [_finding(b, "Redis") for b in walk.problems()]
+            else:
+                seq, head = self._archive.tip(journal)
+                walk = ChainWalk(journal, seq, head)
+            out.checked[journal] = walk.checked
+            self._end(journal, pool, walk, out)
+            if pool is not None:
+                self._balances(journal, stream, pool, out)
+        return out
+
+    def _journals(self) -> list[tuple[str, str, str | None]]:
+        """(journal name, its stream, its pool or None for the house's) of every journal."""
+        pools = sorted(self._r.smembers(self._k.pools))
+        return [(HOUSE, self._k.journal, None)] + [
+            (pool_journal(p), self._k.pool_journal(p), p) for p in pools
+        ]
 
     def _journal(self, journal: str, stream: str, out: Verification) -> ChainWalk:
         first_live = self._r.xrange(stream, count=1)
@@ -176,7 +201,11 @@ class Verifier:
     def _last_balance(self, journal: str, stream: str) -> tuple[int, int, int] | None:
         for entry_id, fields in self._r.xrevrange(stream, count=BATCH):
             if "value_units" in fields:
-                return _seq(entry_id), int(fields["value_units"]), int(fields["reserve_units"])
+                return (
+                    _seq(entry_id),
+                    int(fields["value_units"]),
+                    int(fields.get("reserve_units") or 0),
+                )
         tip, _ = self._archive.tip(journal)
         step = 64
         while tip > 0:  # newest first, a widening window back from the archive's tip

@@ -86,15 +86,14 @@ def http(settings: Settings, kind: str, timeout: float) -> str:
 
 
 def worker(settings: Settings, timeout: float) -> str:
-    url = settings.redis_url or _embedded_url(settings)
+    url = settings.store or _embedded_url(settings)
     if url is None:
         return "no JACKPOT_REDIS_URL, and no embedded store running under JACKPOT_DATA_DIR"
-    from redis import Redis
-
+    from jackpot.store.connect import connect
     from jackpot.store.queue import ReportQueue
 
     # RQ keeps pickles: a client that does not decode replies, as the worker's own
-    connection = Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+    connection = connect(url, decode=False, timeout=timeout)
     here = socket.gethostname()
     health = ReportQueue(connection, settings.queue).health(hostname=here)
     if not health.workers:

@@ -13,8 +13,8 @@ from jackpot.store.embedded import attach_or_start
 @contextmanager
 def store_url(settings: Settings) -> Iterator[str]:
     """The store's URL for the length of a command; starts the embedded one if needed."""
-    if settings.redis_url:
-        yield settings.redis_url
+    if settings.store:
+        yield settings.store
         return
     embedded = attach_or_start(settings.data_dir, settings.redis_server)
     try:

@@ -55,15 +55,21 @@ class PoolState:
     def reserve(self) -> int:
         return self.reserve_units // UNITS_PER_CENT
 
-    def invariant_holds(self) -> bool:
-        """visible + reserve = reset_initial + Σ contributions − Σ pays + Σ seed ± adjustments."""
-        return self.value_units + self.reserve_units == (
+    @property
+    def accounted_units(self) -> int:
+        """reset_initial + Σ contributions − Σ pays + Σ seed ± adjustments: what visible +
+        reserve must hold."""
+        return (
             self.reset_initial_units
             + self.contributions_units
             - self.won * UNITS_PER_CENT
             + self.seed_units
             + self.adjustments_units
         )
+
+    def invariant_holds(self) -> bool:
+        """visible + reserve = reset_initial + Σ contributions − Σ pays + Σ seed ± adjustments."""
+        return self.value_units + self.reserve_units == self.accounted_units
 
 
 def new_pool(pool: str, config: PoolConfig) -> PoolState:

@@ -11,6 +11,6 @@ from jackpot.settings import Settings
 @cache
 def services() -> Services:
     settings = Settings.from_env()
-    if settings.redis_url is None:
+    if settings.store is None:
         raise RuntimeError("the worker sets JACKPOT_REDIS_URL for its jobs")
-    return bootstrap(settings, settings.redis_url)
+    return bootstrap(settings, settings.store)

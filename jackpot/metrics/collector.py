@@ -147,6 +147,7 @@ class MeterCollector(Collector):
         yield linked
         yield seen
         yield from self._durability()
+        yield from self._controller()
         yield from self._queue()
         yield from self._archive()
 
@@ -176,6 +177,32 @@ class MeterCollector(Collector):
             1,
         )
         yield info
+
+    def _controller(self) -> Iterator[Metric]:
+        """The self-check's latest result (jackpot/services/selfcheck.py)."""
+        try:
+            health = self._s.health.latest()
+        except Exception:  # noqa: BLE001 - the store's state is already in jackpot_store_up
+            return
+        operable = GaugeMetricFamily(
+            "jackpot_controller_operable",
+            "1 while the self-check passes; 0: inoperable, rounds are refused",
+        )
+        operable.add_metric([], 1 if health.operable else 0)
+        yield operable
+        problem = GaugeMetricFamily(
+            "jackpot_controller_problem",
+            "Each problem the self-check found (always 1; none while operable)",
+            labels=["check", "code"],
+        )
+        for p in sorted({(p.check, p.code) for p in health.problems}):
+            problem.add_metric(list(p), 1)
+        yield problem
+        checked = GaugeMetricFamily(
+            "jackpot_controller_checked_timestamp_seconds", "When the self-check last ran"
+        )
+        checked.add_metric([], health.checked)
+        yield checked
 
     def _queue(self) -> Iterator[Metric]:
         try:

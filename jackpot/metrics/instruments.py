@@ -43,16 +43,16 @@ STARTED = Gauge(
 )
 BUILD = Gauge(
     "jackpot_build_info",
-    "The running version (always 1)",
-    ["version", "python"],
+    "The running version and the digest of its sealed build (always 1)",
+    ["version", "python", "digest", "crc32"],
     multiprocess_mode="livemax",
 )
 
 
-def mark_started() -> None:
-    """This worker is up: its start time and the version it runs."""
+def mark_started(digest: str = "", crc32: str = "") -> None:
+    """This worker is up: its start time, the version it runs and its software's digest."""
     STARTED.set(time.time())
-    BUILD.labels(__version__, platform.python_version()).set(1)
+    BUILD.labels(__version__, platform.python_version(), digest, crc32).set(1)
 
 
 def count_refusal(code: str, status: int) -> None:

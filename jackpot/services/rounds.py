@@ -12,6 +12,7 @@ from jackpot.domain.auth import ApiKey, authorize_table, digest
 from jackpot.domain.report import body_digest, parse_dealt_at, parse_envelope, parse_report
 from jackpot.domain.settlement import Settlement, settle
 from jackpot.errors import (
+    ControllerInoperableError,
     RoundConflictError,
     RoundExpiredError,
     StoreUnavailableError,
@@ -21,6 +22,7 @@ from jackpot.errors import (
 )
 from jackpot.metrics.instruments import record_round
 from jackpot.services.credentials import Credentials
+from jackpot.services.selfcheck import SelfCheck
 from jackpot.services.tables import MAX_STALE_RETRIES, Tables
 from jackpot.store.config import TableRecord
 from jackpot.store.rounds import MeterPlan, RoundStore, SettleStatus, StoredRound, parse_dynamic
@@ -49,7 +51,9 @@ class Rounds:
         archived: ArchivedRounds,
         window: Window,
         clock: Callable[[], int],
+        health: SelfCheck,
     ) -> None:
+        self._health = health
         self._store = store
         self._tables = tables
         self._credentials = credentials
@@ -69,6 +73,7 @@ class Rounds:
         """
         table, round_id = parse_envelope(body)
         authorize_table(key, table)
+        self._health.require_operable()
         report_digest = body_digest(body)
         dealt = parse_dealt_at(body)
         now, w = self._clock(), self._window
@@ -107,7 +112,11 @@ class Rounds:
                 raise
             settlement = settle(report, record.config)
             plan = _plan(record, report.round, report_digest, key, key_digest, settlement)
-            stored = self._store.settle(plan)
+            try:
+                stored = self._store.settle(plan)
+            except ControllerInoperableError:
+                self._health.run()  # record it, journal it, and stop the other rounds too
+                raise
             if stored.status is SettleStatus.STALE:
                 refresh = True
                 continue
@@ -126,23 +135,30 @@ class Rounds:
         return None if found is None else _response(found[1], replayed=False)
 
     def _replay(self, table: str, round_id: str, report_digest: str) -> dict[str, Any] | None:
-        found = self._find(table, round_id)
+        found = self._find(table, round_id, acknowledge=True)
         if found is None or found[0] != report_digest:
             return None
         return _response(found[1], replayed=True)
 
     def _earlier(self, table: str, round_id: str, report_digest: str) -> dict[str, Any] | None:
         """The first result of a round reported before, a conflict, or None if it never was."""
-        found = self._find(table, round_id)
+        found = self._find(table, round_id, acknowledge=True)
         if found is None:
             return None
         if found[0] != report_digest:
             raise RoundConflictError(table, round_id)
         return _response(found[1], replayed=True)
 
-    def _find(self, table: str, round_id: str) -> tuple[str, StoredRound] | None:
+    def _find(
+        self, table: str, round_id: str, acknowledge: bool = False
+    ) -> tuple[str, StoredRound] | None:
+        """(digest, first result) of a round from Redis or the archive. To `acknowledge` it
+        (answer a resend), one found in Redis must first be on the replicas (a no-op without
+        a replica wait): it may have been written a moment ago, on another connection."""
         found = self._store.stored(table, round_id)
         if found is not None:
+            if acknowledge:
+                self._store.confirm(table, round_id)
             return found
         # Redis forgets a round only after the archive has committed it
         archived = self._archived(table, round_id)

@@ -17,6 +17,7 @@ from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.signs import OUTCOME_WORDS, Sign, paytable_words
 from jackpot.store.config import ConfigStore, TableRecord
+from jackpot.store.health import HealthStore
 from jackpot.store.payouts import PayoutStore
 from jackpot.store.signs import SignStore
 
@@ -43,7 +44,9 @@ class SignBoard:
         payouts: PayoutStore,
         clock: Callable[[], int],
         offline_after_ms: int,
+        health: HealthStore,
     ) -> None:
+        self._health = health
         self._signs = signs
         self._config = config
         self._payouts = payouts
@@ -67,11 +70,13 @@ class SignBoard:
         now = self._clock()
         pools = {p.pool: p for p in self._config.pools()}
         tables = self._config.tables()
+        recorded = self._health.recorded()
+        inoperable = recorded is not None and recorded.state == "inoperable"
         wanted = sorted({pool for s in signs for pool in s.pools})
         hits = {pool: self._config.last_hits(pool) for pool in wanted if pool in pools}
         ids = [str(h["id"]) for shown in hits.values() for h in shown]
         status = {p["id"]: p["status"] for p in self._payouts.many(ids)}
-        return {s.sign: self._state(s, pools, tables, hits, status, now) for s in signs}
+        return {s.sign: self._state(s, pools, tables, hits, status, now, inoperable) for s in signs}
 
     def _state(
         self,
@@ -81,6 +86,7 @@ class SignBoard:
         hits: dict[str, list[dict[str, Any]]],
         status: dict[str, str],
         now: int,
+        inoperable: bool,
     ) -> dict[str, Any]:
         names = {lv.pool: lv.name for lv in sign.levels}
         by_table = {t.table: t for t in tables}
@@ -97,7 +103,9 @@ class SignBoard:
                     "value": pool.value,
                     "reset": pool.config.reset,
                     "cap": pool.config.cap,
-                    "closed": self._closed(pool, feeding, now),
+                    "closed": "controller inoperable"
+                    if inoperable
+                    else self._closed(pool, feeding, now),
                     "paytable": paytable_words(
                         feeding[0].config.paytable, feeding[0].config.pools[0], names
                     )

@@ -88,5 +88,10 @@ class Keys:
         return f"{self.tag}/archive/status"
 
     @property
+    def controller(self) -> str:
+        """Hash: the latest self-check's state (operable|inoperable), problems and since."""
+        return f"{self.tag}/controller"
+
+    @property
     def exports(self) -> str:
         return f"{self.tag}/exports"

@@ -11,6 +11,7 @@ from redis import Redis
 
 from jackpot import jsonio
 from jackpot.errors import (
+    ControllerInoperableError,
     JackpotError,
     MeterLimitError,
     ProgressiveClosedError,
@@ -76,6 +77,7 @@ class RoundStore:
         ]
         for pool in plan.pools:
             keys += [k.pool(pool), k.pool_journal(pool), k.pool_hits(pool)]
+        keys.append(k.controller)
         body = {
             "table": plan.table,
             "round": plan.round,
@@ -107,8 +109,33 @@ class RoundStore:
             raise MeterLimitError(str(result[1]))
         if status == "closed":
             raise ProgressiveClosedError(str(result[1]), str(result[2]))
+        if status == "inoperable":
+            raise ControllerInoperableError(
+                ["a self-check found the store or the meters not as they must be (/readyz)"]
+            )
+        if status == "tampered":
+            raise ControllerInoperableError(
+                [
+                    f"pool {result[1]}: its meter and reserve are not what its reset, "
+                    "contributions, pays, seed and adjustments give: they were changed outside "
+                    "the controller"
+                ]
+            )
         # missing_pool: configuration the service validated has gone wrong
         raise JackpotError(f"round refused by the meter: {result}")
+
+    def confirm(self, table: str, round_id: str) -> None:
+        """With a replica wait, return only once the replicas have the stored round: mark the
+        replay on its record (a write, later in the replication stream than the round's own)
+        and WAIT behind it on the same connection. ReplicationTimeoutError otherwise."""
+        wait = self._s.wait
+        if wait is None:
+            return
+        with self._r.pipeline(transaction=False) as pipe:
+            pipe.hincrby(self._k.round(table, round_id), "replays", 1)
+            pipe.execute_command(*wait.command())
+            _, acknowledged = pipe.execute()
+        wait.confirm(int(acknowledged))
 
     def stored(self, table: str, round_id: str) -> tuple[str, StoredRound] | None:
         """(digest, result) of a reported round, or None."""

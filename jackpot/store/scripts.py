@@ -7,12 +7,14 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
 from redis import Redis
 from redis.commands.core import Script
 from redis.connection import AbstractConnection
 from redis.exceptions import ConnectionError, NoScriptError, ResponseError
+
+from jackpot.errors import ReplicationTimeoutError
 
 
 def _read(name: str) -> str:
@@ -32,6 +34,7 @@ CLOCKED = frozenset(
         "retire_pool",
         "stage_pool",
         "put_sign",
+        "controller_state",
     }
 )
 # scripts that write a journal get its hash chain's append() put before them
@@ -44,6 +47,34 @@ def source(name: str) -> str:
         _read(part) for part, uses in (("clock", CLOCKED), ("chain", CHAINED)) if name in uses
     ]
     return "\n".join([*prelude, _read(name)])
+
+
+class ScriptCall(Protocol):
+    """A script as the stores call it (redis-py's Script, or one held to a replica wait)."""
+
+    def __call__(self, keys: Sequence[str] = ..., args: Sequence[Any] = ...) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicaWait:
+    """Acknowledge a write only once `replicas` replicas have it: Redis's WAIT, sent on the
+    connection that wrote, right behind the script (one round trip for both). A master that
+    dies after the answer then loses nothing acknowledged, provided a confirmed replica is the
+    one promoted (Sentinel promotes the most up-to-date replica)."""
+
+    replicas: int
+    timeout_ms: int
+
+    def command(self) -> tuple[str, int, int]:
+        return ("WAIT", self.replicas, self.timeout_ms)
+
+    def confirm(self, acknowledged: int) -> None:
+        if acknowledged < self.replicas:
+            raise ReplicationTimeoutError(
+                f"the write reached {acknowledged} of {self.replicas} replica(s) within "
+                f"{self.timeout_ms} ms, so it is not acknowledged; resend the same request: "
+                "it is answered from what was written, once a replica has it"
+            )
 
 
 class HotScript:
@@ -61,9 +92,10 @@ class HotScript:
     and TimeoutError are by the client, for the API to answer 503 and the table to resend.
     """
 
-    def __init__(self, client: Redis, script: Script) -> None:
+    def __init__(self, client: Redis, script: Script, wait: ReplicaWait | None = None) -> None:
         self._client = client
         self._script = script
+        self._wait = wait
         self._local = threading.local()
 
     def _connection(self) -> AbstractConnection:
@@ -80,9 +112,14 @@ class HotScript:
             conn = self._connection()
             if packed is None:
                 packed = conn.pack_command("EVALSHA", self._script.sha, len(keys), *keys, *args)
+                if self._wait is not None:
+                    packed += conn.pack_command(*self._wait.command())
             try:
+                # connect() first: a sentinel-managed connection finds the master there (a
+                # bare send would connect to its default address); once connected, a no-op
+                conn.connect()
                 conn.send_packed_command(packed, check_health=False)
-                return conn.read_response()
+                return self._answer(conn)
             except NoScriptError:
                 if attempt == 2:
                     raise
@@ -98,22 +135,69 @@ class HotScript:
                 raise
         raise AssertionError("unreachable")
 
+    def _answer(self, conn: AbstractConnection) -> Any:
+        """The script's answer; with a replica wait, its answer read too (always, so the
+        connection stays in step) and held to the wait when the script wrote."""
+        if self._wait is None:
+            return conn.read_response()
+        try:
+            answer = conn.read_response()
+        except ResponseError:
+            conn.read_response()  # WAIT's answer to a script that failed
+            raise
+        acknowledged = int(conn.read_response())
+        if answer[0] in WRITES:
+            self._wait.confirm(acknowledged)
+        return answer
+
+
+# the round script's answers that acknowledge a round: it was written (ok) or was found
+# written (replay, which writes a mark so that WAIT covers the first write too)
+WRITES = frozenset({"ok", "replay", b"ok", b"replay"})
+
+
+class ReplicatedScript:
+    """A registered script whose call returns only once the replicas have its writes: the
+    script and WAIT in one pipeline, on one connection (operators' writes: not the hot path).
+    """
+
+    def __init__(self, client: Redis, script: Script, wait: ReplicaWait) -> None:
+        self._client = client
+        self._script = script
+        self._wait = wait
+
+    def __call__(self, keys: Sequence[str] = (), args: Sequence[Any] = ()) -> Any:
+        with self._client.pipeline(transaction=False) as pipe:
+            self._script(keys=keys, args=args, client=pipe)
+            pipe.execute_command(*self._wait.command())
+            answer, acknowledged = pipe.execute()
+        self._wait.confirm(int(acknowledged))
+        return answer
+
 
 @dataclass(frozen=True, slots=True)
 class Scripts:
     settle_round: HotScript
-    put_pool: Script
-    put_table: Script
-    change_game: Script
-    payout_status: Script
-    adjust_pool: Script
-    key_event: Script
-    link_state: Script
-    retire_pool: Script
-    stage_pool: Script
-    put_sign: Script
+    put_pool: ScriptCall
+    put_table: ScriptCall
+    change_game: ScriptCall
+    payout_status: ScriptCall
+    adjust_pool: ScriptCall
+    key_event: ScriptCall
+    link_state: ScriptCall
+    retire_pool: ScriptCall
+    stage_pool: ScriptCall
+    put_sign: ScriptCall
+    controller_state: ScriptCall
+    wait: ReplicaWait | None = None  # what every write waits for (None: no replica wait)
 
     @classmethod
-    def register(cls, client: Redis) -> Scripts:
-        scripts = {name: client.register_script(source(name)) for name in cls.__slots__}
-        return cls(**{**scripts, "settle_round": HotScript(client, scripts["settle_round"])})
+    def register(cls, client: Redis, wait: ReplicaWait | None = None) -> Scripts:
+        """Every script over `client`; with `wait`, each call returns once replicas have it."""
+        scripts: dict[str, Any] = {
+            name: client.register_script(source(name)) for name in cls.__slots__ if name != "wait"
+        }
+        hot = HotScript(client, scripts.pop("settle_round"), wait)
+        if wait is not None:
+            scripts = {n: ReplicatedScript(client, s, wait) for n, s in scripts.items()}
+        return cls(settle_round=hot, wait=wait, **scripts)

@@ -109,6 +109,7 @@ def test_a_heartbeat_tells_the_table_whether_its_side_bet_is_open(api: Api) -> N
         "enabled": True,
         "online": True,
         "pools": {"other": "running"},
+        "controller": "operable",
         "side_bet_open": True,
     }
     link(api, "other", "suspend", {"reason": "meter sign replaced"})

@@ -45,6 +45,12 @@ EVERY_FIELD_SET = Settings(
     signs_bind="0.0.0.0:9001",
     signs_max_connections=500,
     signs_feed_ms=250,
+    redis_sentinels="10.0.0.1:26379,10.0.0.2:26379",
+    redis_master="casino-7",
+    wait_replicas=1,
+    wait_ms=250,
+    self_check_seconds=10.0,
+    approved_digest="0" * 64,
 )
 
 

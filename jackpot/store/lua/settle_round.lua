@@ -9,6 +9,7 @@
 -- KEYS[7] {ns}/payouts/pending         zset: pending payout ids
 -- KEYS[8+3i], KEYS[9+3i], KEYS[10+3i]  pool i: hash (with its journal's seq and head),
 --                                      journal stream, last-hits list
+-- KEYS[#KEYS] {ns}/controller         hash: the self-check's recorded state (store:state)
 --
 -- ARGV[1] report digest   ARGV[2] table config version
 -- ARGV[3] plan JSON: {table, round, who, wagered, bets, fixed, envy (decimal strings),
@@ -19,6 +20,9 @@
 -- returns: {"ok", "", dynamic} | {"replay", static, dynamic} | {"conflict"}
 --        | {"stale"} | {"revoked"} | {"missing_pool", id} | {"overflow", id}
 --        | {"closed", id, state} (side wagers for a pool whose link is not running)
+--        | {"inoperable"} (a self-check found the store or the meters not as they must be)
+--        | {"tampered", id} (the pool's meters break its invariant: changed behind the
+--                           controller's back; nothing is settled on them)
 -- dynamic = JSON {jackpots: [{id, pool, bet, amount}], pools: {id: value_cents}}
 --
 -- Money inside is exact units of 1/10,000 cent. Lua numbers are doubles, exact below 2^53;
@@ -46,6 +50,31 @@ local function share(bp, m, n)
   return s + extra, num - extra * 1e8 * n
 end
 
+-- visible + reserve = reset_initial + contributions - pays + seed + adjustments (RULES.md §4),
+-- checked on the stored decimal texts, whose sums may pass 2^53: in limbs of 1e8 each
+local LIMB = 1e8
+local function limbs(s)
+  s = s or '0'
+  local sign = 1
+  if string.sub(s, 1, 1) == '-' then sign, s = -1, string.sub(s, 2) end
+  local n = #s
+  local low = tonumber(string.sub(s, math.max(n - 7, 1)))
+  local high = 0
+  if n > 8 then high = tonumber(string.sub(s, 1, n - 8)) end
+  return sign * high, sign * low
+end
+
+local function balanced(h)
+  local high, low = 0, 0
+  local function add(text, sign)
+    local a, b = limbs(text)
+    high, low = high + sign * a, low + sign * b
+  end
+  add(h[1], 1); add(h[2], 1); add((h[13] or '0') .. '0000', 1)  -- value, reserve, pays
+  add(h[11], -1); add(h[12], -1); add(h[14], -1); add(h[15], -1)  -- reset, in, seed, adjust
+  return math.fmod(low, LIMB) == 0 and high + low / LIMB == 0
+end
+
 local round_key, table_key, house_key, counters_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local apikey_key, payouts_key, pending_key = KEYS[5], KEYS[6], KEYS[7]
 local digest, version = ARGV[1], ARGV[2]
@@ -53,9 +82,14 @@ local digest, version = ARGV[1], ARGV[2]
 -- 1. Idempotency: the same report gets its first result, another report under the id a conflict.
 local stored = redis.call('HMGET', round_key, 'digest', 'static', 'dynamic')
 if stored[1] then
-  if stored[1] == digest then return {'replay', stored[2], stored[3]} end
+  if stored[1] == digest then
+    -- a write, however small: a replica wait behind this call then covers the first one too
+    redis.call('HINCRBY', round_key, 'replays', 1)
+    return {'replay', stored[2], stored[3]}
+  end
   return {'conflict'}
 end
+if redis.call('HGET', KEYS[#KEYS], 'store:state') == 'inoperable' then return {'inoperable'} end
 local key_state = redis.call('HMGET', apikey_key, 'role', 'revoked')
 if not key_state[1] or key_state[2] then return {'revoked'} end
 local table_row = redis.call('HMGET', table_key, 'version', 'rounds')
@@ -71,7 +105,8 @@ local wagered = plan.wagered
 
 -- 2. Compute every pool's new state in locals.
 local fields = {'value', 'reserve', 'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy', 'seq',
-  'head', 'state'}
+  'head', 'state', 'reset_initial_units', 'contrib_units', 'won_cents', 'seed_units',
+  'adjust_units'}
 local pools = {}
 local payout_seq = tonumber(counters[1] or '0')
 local jackpots = {}
@@ -112,6 +147,7 @@ for i, id in ipairs(plan.pools) do
   local base = 5 + 3 * i
   local h = redis.call('HMGET', KEYS[base], unpack(fields))
   if not h[1] then return {'missing_pool', id} end
+  if not balanced(h) then return {'tampered', id} end
   -- a suspended link takes no side wagers (rounds without any still settle)
   if wagered > 0 and h[10] and h[10] ~= 'running' then return {'closed', id, h[10]} end
   local p = {

@@ -1,0 +1,146 @@
+"""What the replication wait costs per round: rounds/s and latency of `jackpot serve` on
+
+  A. one redis-server, AOF with `appendfsync always` (the single-server production setting);
+  B. the same master with one replica, each round acknowledged after WAIT 1
+     (JACKPOT_REDIS_WAIT_REPLICAS=1): the high-availability setting;
+  C. as B with the master's AOF at `appendfsync everysec`: the replica's confirmation
+     instead of an fsync per write.
+
+    python bench/bench_replication.py [--seconds 10] [--pairs 3] [--concurrency 16]
+
+The three stacks run side by side (each its own redis-servers and gunicorn) and are measured
+in turn, A B C A B C ..., so whatever else loads the machine weighs on all of them alike; the
+ratios B/A and C/A are taken within each turn, and their medians reported. Everything is on
+127.0.0.1: the replica's round trip is a loopback one, so B measures the wait's CPU and
+protocol cost, not a network's latency (add the link's round trip per round for that).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import redis  # noqa: E402
+
+from bench.loadgen import LoadGenerator, PhaseResult, Target  # noqa: E402
+from bench.service import (  # noqa: E402
+    RedisServer,
+    Service,
+    provision,
+    start_redis,
+    start_service,
+)
+
+TABLES = [f"T{i}" for i in range(1, 9)]
+
+
+@dataclass
+class Stack:
+    name: str
+    master: RedisServer
+    replica: RedisServer | None
+    service: Service
+    secret: str
+
+    def stop(self) -> None:
+        self.service.stop()
+        self.master.stop()
+        if self.replica is not None:
+            self.replica.stop()
+
+
+def start_stack(name: str, root: Path, fsync: str, replica: bool) -> Stack:
+    run = root / name
+    master = start_redis(run / "master", fsync)
+    copy = None
+    if replica:
+        copy = start_redis(run / "replica", "always")
+        port = int(master.url.rsplit(":", 1)[1].split("/")[0])
+        copy.client().replicaof("127.0.0.1", port)
+        deadline = time.monotonic() + 30
+        while copy.client().info("replication").get("master_link_status") != "up":
+            if time.monotonic() > deadline:
+                raise RuntimeError("the replica did not link to its master")
+            time.sleep(0.05)
+    os.environ["JACKPOT_REDIS_WAIT_REPLICAS"] = "1" if replica else "0"
+    try:
+        service = start_service(run, master.url)
+    finally:
+        os.environ.pop("JACKPOT_REDIS_WAIT_REPLICAS", None)
+    secret = provision(service, master.url, run, TABLES)
+    return Stack(name, master, copy, service, secret)
+
+
+def measure(stack: Stack, seconds: float, concurrency: int, turn: int) -> PhaseResult:
+    target = Target(stack.service.host, stack.service.port, stack.secret, TABLES,
+                    f"{stack.name}-{turn}-{time.time_ns()}")  # fmt: skip
+    load = LoadGenerator(target, concurrency, processes=2, seed=turn)
+    try:
+        load.run("rounds", 1.0)  # warm: connections, caches
+        return load.run("rounds", seconds)
+    finally:
+        load.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="each measured phase")
+    parser.add_argument("--pairs", type=int, default=3, help="turns of A, B, C")
+    parser.add_argument("--concurrency", type=int, default=16)
+    args = parser.parse_args()
+    version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True)
+    print(f"redis: {version.stdout.strip()}; python {sys.version.split()[0]}; "
+          f"{os.cpu_count()} cpus; {args.concurrency} connections, "
+          f"{args.seconds:.0f} s phases")  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="bench-replication-") as tmp:
+        root = Path(tmp)
+        stacks: list[Stack] = []
+        try:
+            stacks.append(start_stack("A-single-always", root, "always", replica=False))
+            stacks.append(start_stack("B-replica-wait-always", root, "always", replica=True))
+            stacks.append(start_stack("C-replica-wait-everysec", root, "everysec", replica=True))
+            results: dict[str, list[PhaseResult]] = {s.name: [] for s in stacks}
+            for turn in range(args.pairs):
+                for stack in stacks:
+                    phase = measure(stack, args.seconds, args.concurrency, turn)
+                    results[stack.name].append(phase)
+                    errors = f" errors {phase.errors}" if phase.errors else ""
+                    print(f"  turn {turn + 1} {stack.name:26s} {phase.rate:8,.0f} rounds/s  "
+                          f"p50 {phase.percentile(50):6.2f} ms  p99 {phase.percentile(99):6.2f} ms"
+                          f"{errors}")  # fmt: skip
+            base = results[stacks[0].name]
+            print()
+            print(f"{'':28s} {'rounds/s':>10s} {'÷ A':>6s} {'p50 ms':>8s} {'p99 ms':>8s}")
+            for stack in stacks:
+                mine = results[stack.name]
+                ratios = [
+                    m.ok / m.elapsed / (b.ok / b.elapsed) for m, b in zip(mine, base, strict=True)
+                ]
+                rate = statistics.median(m.ok / m.elapsed for m in mine)
+                p50 = statistics.median(m.percentile(50) for m in mine)
+                p99 = statistics.median(m.percentile(99) for m in mine)
+                print(f"{stack.name:28s} {rate:10,.0f} {statistics.median(ratios):6.2f} "
+                      f"{p50:8.2f} {p99:8.2f}")  # fmt: skip
+            for stack in stacks[1:]:
+                assert stack.replica is not None
+                lag = stack.master.client().info("replication")["master_repl_offset"]
+                seen = stack.replica.client().info("replication")["slave_repl_offset"]
+                wait = redis.Redis.from_url(stack.master.url).execute_command("WAIT", 1, 1000)
+                print(f"{stack.name}: replica at offset {seen} of {lag}; WAIT 1 -> {wait}")
+        finally:
+            for stack in stacks:
+                stack.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

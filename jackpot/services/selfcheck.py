@@ -1,0 +1,235 @@
+"""The controller checks itself (New York 5321.18(b)(2)-(3), Florida 75-14.033(4)).
+
+At start-up, before a process answers ready, and again every `period` seconds while it runs:
+
+* **software**: the files it runs from against the manifest sealed when the package was
+  built (jackpot/integrity.py); checked once per process, since a process runs the code it
+  loaded;
+* **durability**: the store keeps every acknowledged write through a crash: an append-only
+  file fsynced on every write, or (JACKPOT_REDIS_WAIT_REPLICAS) each write confirmed by a
+  replica; and it may not evict keys;
+* **pools**: every pool's invariant, visible + reserve = reset + contributions - pays + seed
+  + adjustments, in exact units;
+* **journals**: the newest entries of every journal linked by their hashes, its recorded end,
+  and each meter equal to the balance its journal last recorded.
+
+Any failure makes the controller **inoperable**: rounds get 503 `controller_inoperable`,
+heartbeats close the tables' side bet, `/readyz` says why, signs show closed. The store's
+state is recorded in `{ns}/controller` and each change is journaled (controller_inoperable,
+controller_operable). Nothing clears it but a check that passes: restarting with the cause
+still there finds it again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from jackpot.archive.store import ArchiveUnavailableError
+from jackpot.archive.verify import Verifier
+from jackpot.errors import ControllerInoperableError, StoreUnavailableError
+from jackpot.integrity import SoftwareCheck
+from jackpot.store.config import ConfigStore
+from jackpot.store.health import Durability, HealthStore
+
+log = logging.getLogger("jackpot.selfcheck")
+
+CHECKS = ("software", "durability", "pools", "journals")
+RECHECK_INOPERABLE = 1.0  # seconds: an inoperable process looks again this often, on demand
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    check: str  # one of CHECKS
+    code: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"check": self.check, "code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    software: SoftwareCheck
+    problems: tuple[Problem, ...] = ()
+    checked: float = field(default_factory=time.time)  # when, seconds since the epoch
+    durability: Durability | None = None
+
+    @property
+    def operable(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "state": "operable" if self.operable else "inoperable",
+            "problems": [p.to_json() for p in self.problems],
+            "checked": round(self.checked, 3),
+            "software": {
+                "digest": self.software.digest,
+                "crc32": self.software.crc32,
+                "authentic": self.software.authentic,
+            },
+        }
+
+
+def durability_problems(found: Durability, wait_replicas: int) -> list[Problem]:
+    """What in the store's settings could lose an acknowledged write."""
+    problems = []
+    fsynced = found.appendonly == "yes" and found.appendfsync == "always"
+    if not fsynced and wait_replicas == 0:
+        problems.append(
+            Problem(
+                "durability",
+                "store_not_durable",
+                f"the store runs with appendonly={found.appendonly} "
+                f"appendfsync={found.appendfsync}: a crash could lose acknowledged rounds. Set "
+                "appendonly yes and appendfsync always, or have each write confirmed by a "
+                "replica (JACKPOT_REDIS_WAIT_REPLICAS)",
+            )
+        )
+    if found.maxmemory != 0 and found.maxmemory_policy != "noeviction":
+        limit = "unknown" if found.maxmemory is None else str(found.maxmemory)
+        problems.append(
+            Problem(
+                "durability",
+                "store_evicts",
+                f"the store may evict keys (maxmemory {limit}, "
+                f"maxmemory-policy {found.maxmemory_policy}): set maxmemory-policy noeviction",
+            )
+        )
+    if found.role not in ("master", "unknown"):
+        problems.append(
+            Problem(
+                "durability",
+                "store_is_replica",
+                f"the store is a {found.role}: the controller writes only to a master",
+            )
+        )
+    return problems
+
+
+class SelfCheck:
+    def __init__(
+        self,
+        software: Callable[[], SoftwareCheck],
+        store: HealthStore,
+        config: ConfigStore,
+        verifier: Verifier,
+        wait_replicas: int,
+        period: float,
+        host: str,
+        who: str,
+    ) -> None:
+        self._host = host
+        self._software_check = software
+        self._software: SoftwareCheck | None = None
+        self._store = store
+        self._config = config
+        self._verifier = verifier
+        self._wait_replicas = wait_replicas
+        self._period = period
+        self._who = who
+        self._latest: Health | None = None
+        self._lock = threading.Lock()  # one check at a time in a process
+        self._running = False
+
+    @property
+    def software(self) -> SoftwareCheck:
+        if self._software is None:
+            self._software = self._software_check()
+        return self._software
+
+    def run(self) -> Health:
+        """Check everything now, record the store's state, and return what was found.
+
+        A store that does not answer raises (the caller answers 503 store_unavailable): an
+        unreachable store is unavailable, not inoperable."""
+        with self._lock:
+            software = self.software
+            problems = [Problem("software", "software_unverified", p) for p in software.problems]
+            found = self._store.durability()
+            store_problems = durability_problems(found, self._wait_replicas)
+            store_problems += self._pools()
+            store_problems += self._journals()
+            health = Health(software, tuple(problems + store_problems), durability=found)
+            first = self._latest is None
+            self._latest = health  # this process acts on it, recorded or not
+            if found.role != "slave":
+                self._record("store", store_problems)
+                if problems or first:  # once a process, and while it fails
+                    self._record(f"software@{self._host}", problems)
+            return health
+
+    def _record(self, scope: str, problems: list[Problem]) -> None:
+        """Record (and journal a change of) the state; a store that cannot take it now gets
+        it at the next check, which finds the recorded state still different."""
+        state = "inoperable" if problems else "operable"
+        try:
+            changed = self._store.record(scope, state, [p.to_json() for p in problems], self._who)
+        except StoreUnavailableError as exc:
+            log.warning("self-check: the %s state was not recorded: %s", scope, exc.message)
+            return
+        if changed:
+            level = logging.ERROR if problems else logging.WARNING
+            log.log(level, "controller %s (%s): %s", state.upper(), scope, _summary(problems))
+
+    def latest(self) -> Health:
+        """The newest result. A check runs first when there is none, and again once it is
+        older than the period: in the background while operable (no request waits for it),
+        while inoperable, at once by the request that finds it a second old (a fixed cause is
+        found by the first request after it)."""
+        health = self._latest
+        if health is None:
+            return self.run()
+        age = time.time() - health.checked
+        if not health.operable and age >= min(self._period, RECHECK_INOPERABLE):
+            return self.run()  # it refuses everything anyway: check before answering
+        stale = age >= self._period
+        if stale and not self._running:
+            self._running = True
+            threading.Thread(target=self._background, name="selfcheck", daemon=True).start()
+        return health
+
+    def require_operable(self) -> None:
+        health = self.latest()
+        if not health.operable:
+            raise ControllerInoperableError([p.message for p in health.problems])
+
+    def _background(self) -> None:
+        try:
+            self.run()
+        except Exception:  # noqa: BLE001 - the store is down: the next request tries again
+            log.warning("self-check could not run", exc_info=True)
+        finally:
+            self._running = False
+
+    def _pools(self) -> list[Problem]:
+        problems = []
+        for pool in self._config.pools():
+            if not pool.invariant_holds():
+                total = pool.value_units + pool.reserve_units
+                problems.append(
+                    Problem(
+                        "pools",
+                        "pool_invariant",
+                        f"pool {pool.pool}: meter and reserve hold {total} units but its reset, "
+                        f"contributions, pays, seed and adjustments give {pool.accounted_units}: "
+                        "the meters were changed outside the controller",
+                    )
+                )
+        return problems
+
+    def _journals(self) -> list[Problem]:
+        try:
+            done = self._verifier.tail()
+        except ArchiveUnavailableError as exc:
+            log.warning("self-check: the archive did not answer (%s); checked Redis only", exc)
+            return []
+        return [Problem("journals", "journal_tampered", str(f)) for f in done.findings]
+
+
+def _summary(problems: list[Problem]) -> str:
+    return "; ".join(p.message for p in problems) or "every check passed"

@@ -1,0 +1,81 @@
+"""What the self-check reads of the store (its durability settings, its role) and the state it
+records: `{ns}/controller`, with each change of state journaled (controller_state.lua)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from redis import Redis
+from redis.exceptions import RedisError, ResponseError
+
+from jackpot.errors import StoreUnavailableError
+from jackpot.store.keys import Keys
+from jackpot.store.scripts import Scripts
+
+
+@dataclass(frozen=True, slots=True)
+class Durability:
+    """The store's persistence settings, as far as it lets them be read."""
+
+    appendonly: str  # yes | no | unknown
+    appendfsync: str  # always | everysec | no | unknown
+    maxmemory: int | None  # bytes; 0: no limit; None: unknown
+    maxmemory_policy: str  # e.g. noeviction; unknown
+    role: str  # master | slave | unknown
+    replicas: int  # replicas connected to it (a master's count)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedState:
+    state: str  # operable | inoperable
+    problems: list[dict[str, str]]
+    since: int  # ms, the controller clock
+
+
+class HealthStore:
+    def __init__(self, client: Redis, keys: Keys, scripts: Scripts) -> None:
+        self._r = client
+        self._k = keys
+        self._s = scripts
+
+    def durability(self) -> Durability:
+        """CONFIG GET where the store allows it (a managed store may not: then INFO)."""
+        config: dict[str, Any] = {}
+        try:
+            for name in ("appendonly", "appendfsync", "maxmemory", "maxmemory-policy"):
+                config.update(self._r.config_get(name))
+        except ResponseError:  # CONFIG renamed or not permitted
+            persistence = self._r.info("persistence")
+            config = {"appendonly": "yes" if persistence.get("aof_enabled") else "no"}
+        replication = self._r.info("replication")
+        limit = config.get("maxmemory")
+        return Durability(
+            appendonly=str(config.get("appendonly", "unknown")),
+            appendfsync=str(config.get("appendfsync", "unknown")),
+            maxmemory=int(limit) if limit is not None else None,
+            maxmemory_policy=str(config.get("maxmemory-policy", "unknown")),
+            role=str(replication.get("role", "unknown")),
+            replicas=int(replication.get("connected_slaves", 0)),
+        )
+
+    def record(self, scope: str, state: str, problems: list[dict[str, str]], who: str) -> bool:
+        """Record the state a check of `scope` found ('store', or 'software@<host>'); True
+        when it changed (and was journaled)."""
+        k = self._k
+        try:
+            result = self._s.controller_state(
+                keys=[k.controller, k.counters, k.journal, k.activity],
+                args=[state, json.dumps(problems, sort_keys=True), who, scope],
+            )
+        except RedisError as exc:  # e.g. READONLY: the master just became a replica
+            raise StoreUnavailableError(f"the store did not take the state: {exc}") from exc
+        return bool(result[0] == "changed")
+
+    def recorded(self, scope: str = "store") -> RecordedState | None:
+        fields = (f"{scope}:state", f"{scope}:problems", f"{scope}:since")
+        raw = self._r.hmget(self._k.controller, *fields)
+        if not raw[0]:
+            return None
+        return RecordedState(raw[0], json.loads(raw[1] or "[]"), int(raw[2] or 0))

@@ -1,0 +1,249 @@
+"""High availability on Redis Sentinel: the real `jackpot serve` finds its master through three
+real sentinels, acknowledges a round only once a replica has it (WAIT), and loses no
+acknowledged round when the master is SIGKILLed under load, the old master comes back, or the
+replica falls behind.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from jackpot.store.keys import Keys
+from tests.support.sentinel import SentinelSet, sentinel_available, start_sentinels
+from tests.support.service import Service, auth, key, link_main, start_service
+
+pytestmark = pytest.mark.slow
+
+RESET, RATE_BP, WAGER = 500_000, 400, 2500  # each round puts 2500 x 400 units on the meter
+UNITS_PER_CENT = 10_000
+
+
+def body(round_id: str) -> dict[str, Any]:
+    # the player's 9 beats the dealer's 4: the side bet loses, nothing but contributions
+    return {"table": "T1", "round": round_id, "dealer": {"card": "4c"},
+            "spots": [{"spot": 1, "wager": WAGER, "card": "9d"}]}  # fmt: skip
+
+
+@pytest.fixture
+def sentinels(tmp_path: Path) -> Iterator[SentinelSet]:
+    if not sentinel_available():
+        if os.environ.get("CI"):
+            raise RuntimeError("CI installs redis-sentinel: it must be here")
+        pytest.skip("redis-sentinel is not installed")
+    deployment = start_sentinels(tmp_path / "redis", replicas=1)
+    yield deployment
+    deployment.stop()
+
+
+def serve(tmp_path: Path, deployment: SentinelSet, **extra: str) -> Service:
+    hosts = ",".join(f"{h}:{p}" for h, p in deployment.sentinel_addresses)
+    return start_service(
+        tmp_path,
+        {
+            "JACKPOT_REDIS_SENTINELS": hosts,
+            "JACKPOT_REDIS_MASTER": deployment.master_name,
+            "JACKPOT_REDIS_WAIT_REPLICAS": "1",
+            "JACKPOT_REDIS_WAIT_MS": "500",
+            "JACKPOT_REDIS_TIMEOUT_SECONDS": "1",
+            **extra,
+        },
+    )
+
+
+class Table:
+    """A table's adapter, as far as this test needs it: each report is resent, the same body,
+    until it is acknowledged; what was acknowledged is remembered with its answer."""
+
+    def __init__(self, service: Service, secret: str) -> None:
+        self.service, self.secret = service, secret
+        self.acknowledged: dict[str, dict[str, Any]] = {}
+        self.refusals: Counter[str] = Counter()
+        self.lock = threading.Lock()
+
+    def send(self, round_id: str, deadline: float) -> None:
+        while time.monotonic() < deadline:
+            try:
+                r = requests.post(
+                    f"{self.service.base}/v1/rounds",
+                    json=body(round_id),
+                    headers=auth(self.secret),
+                    timeout=10,
+                )
+            except requests.RequestException:
+                self.refusals["no answer"] += 1
+                time.sleep(0.05)
+                continue
+            if r.status_code == 200:
+                with self.lock:
+                    self.acknowledged[round_id] = r.json()
+                return
+            assert r.status_code == 503, r.text  # never a 4xx or 5xx other than "resend"
+            self.refusals[r.json()["error"]["code"]] += 1
+            time.sleep(0.05)
+        raise AssertionError(f"round {round_id} never acknowledged; refusals {self.refusals}")
+
+    def play(self, name: str, stop: threading.Event, deadline: float) -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            self.send(f"{name}-{n}", deadline)
+
+
+def house_rounds(deployment: SentinelSet) -> Counter[str]:
+    """How many times each round is in the house journal, on the current master."""
+    client = deployment.master().client(timeout=5)
+    found: Counter[str] = Counter()
+    for _, fields in client.xrange(Keys().journal):
+        if fields.get("type") == "round":
+            found[fields["round"]] += 1
+    client.close()
+    return found
+
+
+def test_killing_the_master_under_load_loses_no_acknowledged_round(
+    tmp_path: Path, sentinels: SentinelSet
+) -> None:
+    service = serve(tmp_path, sentinels)
+    try:
+        operator = key(service, "operator")
+        link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
+        table = Table(service, key(service, "table", "T1"))
+        stop, deadline = threading.Event(), time.monotonic() + 120
+        players = [
+            threading.Thread(target=table.play, args=(f"R{t}", stop, deadline)) for t in range(4)
+        ]
+        for p in players:
+            p.start()
+        time.sleep(2)
+        before = len(table.acknowledged)
+        old = sentinels.master_address()
+        killed = sentinels.kill_master()  # SIGKILL, mid-load
+        sentinels.wait_for_failover(old)
+        # the new master has no replica until the old one comes back as one: meanwhile no
+        # round can be acknowledged (503 replication_timeout), and none is lost
+        time.sleep(1)
+        sentinels.restart(killed)
+        sentinels.wait_role(killed, "slave")
+        time.sleep(3)
+        stop.set()
+        for p in players:
+            p.join()
+        assert before > 20 and len(table.acknowledged) > before
+        assert table.refusals["replication_timeout"] + table.refusals["store_unavailable"] > 0
+
+        # every acknowledged round is present exactly once
+        journal = house_rounds(sentinels)
+        assert set(journal) == set(table.acknowledged)
+        assert set(journal.values()) == {1}
+        # every resent report is answered as the replay of its first answer
+        for round_id, first in table.acknowledged.items():
+            r = requests.post(
+                f"{service.base}/v1/rounds", json=body(round_id), headers=auth(table.secret)
+            )
+            assert r.status_code == 200, r.text
+            again = r.json()
+            assert again["replayed"] is True
+            # (a first answer may itself be a replay: the write of an attempt answered 503
+            # replication_timeout, acknowledged once a replica had it)
+            assert {**again, "replayed": first["replayed"]} == first
+        # and the meter is the model's: one contribution per acknowledged round
+        meters = requests.get(f"{service.base}/v1/pools/main/meters", headers=auth(operator))
+        n = len(table.acknowledged)
+        assert meters.json()["bets"] == n
+        assert meters.json()["value_units"] == RESET * UNITS_PER_CENT + n * WAGER * RATE_BP
+        assert meters.json()["invariant_holds"] is True
+    finally:
+        service.stop()
+
+
+def test_a_replica_that_falls_behind_gets_no_round_acknowledged(
+    tmp_path: Path, sentinels: SentinelSet
+) -> None:
+    service = serve(tmp_path, sentinels)
+    replica = next(s for s in sentinels.servers if s.address != sentinels.master_address())
+    try:
+        operator = key(service, "operator")
+        link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
+        secret = key(service, "table", "T1")
+        url, headers = f"{service.base}/v1/rounds", auth(secret)
+        assert requests.post(url, json=body("A"), headers=headers).status_code == 200
+
+        sentinels.stop_process(replica)  # SIGSTOP: it takes nothing more
+        try:
+            r = requests.post(url, json=body("B"), headers=headers)
+            assert r.status_code == 503
+            assert r.json()["error"]["code"] == "replication_timeout"
+            assert r.headers["Retry-After"] == "1"
+            # the resend while it is still behind: still not acknowledged
+            assert requests.post(url, json=body("B"), headers=headers).status_code == 503
+        finally:
+            sentinels.continue_process(replica)
+        # once the replica has it, the resend is answered from what was written: the round
+        # was settled once, by the first attempt
+        deadline = time.monotonic() + 10
+        while (r := requests.post(url, json=body("B"), headers=headers)).status_code != 200:
+            assert time.monotonic() < deadline, r.text
+            time.sleep(0.1)
+        assert r.json()["replayed"] is True
+        meters = requests.get(f"{service.base}/v1/pools/main/meters", headers=auth(operator))
+        assert meters.json()["bets"] == 2
+    finally:
+        service.stop()
+
+
+def test_sentinels_that_name_no_reachable_master_make_every_round_a_503(
+    tmp_path: Path, sentinels: SentinelSet
+) -> None:
+    service = serve(tmp_path, sentinels, JACKPOT_REDIS_MASTER="no-such-master")
+    try:
+        ready = requests.get(f"{service.base}/readyz", timeout=10)
+        assert ready.status_code == 503 and ready.json()["store"] == "down"
+        r = requests.post(
+            f"{service.base}/v1/rounds", json=body("R1"), headers=auth("jpk_" + "x" * 43)
+        )
+        assert r.status_code == 503
+        assert r.json()["error"]["code"] == "store_unavailable"
+    finally:
+        service.stop()
+
+
+def test_the_old_master_coming_back_is_made_a_replica_and_loses_nothing(
+    tmp_path: Path, sentinels: SentinelSet
+) -> None:
+    """Split brain: the old master returns believing it is the master. The controller asks
+    the sentinels and writes only to the new one; the old one is turned into its replica,
+    and the rounds acknowledged meanwhile are all there."""
+    service = serve(tmp_path, sentinels)
+    try:
+        operator = key(service, "operator")
+        link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
+        table = Table(service, key(service, "table", "T1"))
+        deadline = time.monotonic() + 60
+        for n in range(5):
+            table.send(f"before-{n}", deadline)
+        old = sentinels.master_address()
+        killed = sentinels.kill_master()
+        sentinels.wait_for_failover(old)
+        sentinels.restart(killed)  # it starts as a master of its own, with its AOF
+        for n in range(5):
+            table.send(f"after-{n}", deadline)  # acknowledged once it is a replica again
+        sentinels.wait_role(killed, "slave")
+        assert set(house_rounds(sentinels)) == set(table.acknowledged)
+        # the old master, now a replica, has every acknowledged round too
+        client = killed.client(timeout=5)
+        deadline = time.monotonic() + 10
+        while client.hget(Keys().pool("main"), "bets") != "10":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        client.close()
+    finally:
+        service.stop()

@@ -1,0 +1,89 @@
+"""The Sentinel harness (tests/support/sentinel.py) with plain redis-py: a failover keeps an
+acknowledged write, and the old master comes back as a replica of the new one."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from redis.sentinel import Sentinel
+
+from tests.support.sentinel import SentinelSet, sentinel_available, start_sentinels
+
+if not sentinel_available():
+    message = "no redis-sentinel and no redis-server --sentinel: install Debian's redis-sentinel"
+    if os.environ.get("CI"):
+        pytest.fail(message, pytrace=False)  # CI installs it: missing is a broken set-up
+    pytest.skip(message, allow_module_level=True)
+
+
+@pytest.fixture
+def deployment(tmp_path: Path) -> Iterator[SentinelSet]:
+    started = start_sentinels(tmp_path)
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+def test_the_harness_describes_its_deployment_and_freezes_a_replica(
+    deployment: SentinelSet,
+) -> None:
+    ports = [port for _, port in deployment.sentinel_addresses]
+    assert len(ports) == 3 and 6379 not in ports
+    hosts = ",".join(f"127.0.0.1:{port}" for port in ports)
+    assert deployment.url == f"redis+sentinel://{hosts}/jackpot/0"
+    master, replica = deployment.servers
+    assert deployment.master_address() == master.address
+    assert deployment.role_of(master) == "master"
+    assert deployment.role_of(replica) == "slave"
+    for server in deployment.servers:
+        assert server.data_dir.is_relative_to(deployment.base_dir)
+
+    with master.client() as client:
+        resumed = deployment.pause(replica, 0.5)  # under down-after-milliseconds
+        client.set("jackpot:meter", "1")
+        assert client.wait(1, 100) == 0  # the frozen replica cannot acknowledge
+        resumed.join()
+        assert client.wait(1, 5000) == 1
+
+    deployment.stop()
+    deployment.stop()  # idempotent: the fixture stops it once more
+    assert not any(node.running for node in [*deployment.servers, *deployment.sentinels])
+
+
+def test_a_failover_keeps_an_acknowledged_write_and_the_old_master_rejoins(
+    deployment: SentinelSet,
+) -> None:
+    name = deployment.master_name
+    sentinel = Sentinel(deployment.sentinel_addresses, socket_timeout=1)
+    client = sentinel.master_for(name, socket_timeout=1, decode_responses=True)
+    old = deployment.master_address()
+    assert sentinel.discover_master(name) == old
+
+    client.set("jackpot:meter", "12345")
+    assert client.wait(1, 5000) == 1  # on the replica before the master dies
+
+    killed = deployment.kill_master()
+    assert killed.address == old and not killed.running
+    new = deployment.wait_for_failover(old, timeout=20)
+    assert new != old
+    assert sentinel.discover_master(name) == new
+    try:
+        value = client.get("jackpot:meter")
+    except redis.ConnectionError:
+        # its pooled connection went down with the old master; the next one asks the sentinels
+        value = client.get("jackpot:meter")
+    assert value == "12345"
+
+    deployment.restart(killed)
+    role = deployment.wait_role(killed, "slave", timeout=25)
+    assert (role[1], int(role[2])) == new
+    assert deployment.master_address() == new
+    client.set("jackpot:meter", "12346")
+    assert client.wait(1, 5000) == 1
+    with killed.client() as old_master:
+        assert old_master.get("jackpot:meter") == "12346"
