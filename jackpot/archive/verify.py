@@ -64,6 +64,15 @@ class Verification:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    entries: list[ChainedEntry]  # the journal's newest entries, oldest first
+    seq: int  # the recorded end: seq and head of its last entry
+    head: str
+    value: int  # a pool's meter and reserve, units (0 for the house's)
+    reserve: int
+
+
 class Verifier:
     def __init__(self, client: Redis, keys: Keys, archive: Archive) -> None:
         self._r = client
@@ -74,34 +83,59 @@ class Verifier:
         out = Verification()
         for journal, stream, pool in self._journals():
             walk = self._journal(journal, stream, out)
+            # the journal's end as it is now: entries appended during the walk, then its
+            # recorded end and the meter, read at one instant
+            snap = self._snapshot(stream, pool, BATCH)
+            breaks = len(walk.breaks)
+            walk.feed([e for e in snap.entries if e.seq > walk.seq])
+            out.findings += [_finding(b, "Redis") for b in walk.breaks[breaks:]]
             out.checked[journal] = walk.checked
-            self._end(journal, pool, walk, out)
+            self._end(journal, walk, snap, out)
             if pool is not None:
-                self._balances(journal, stream, pool, out)
+                self._balances(journal, stream, snap, out)
         self._days(out)
         return out
 
     def tail(self, count: int = 64) -> Verification:
         """The self-check's quick look: the newest `count` entries of each journal in Redis
         linked to each other, the journal's recorded end, and each pool's meter against its
-        newest balance. The archive is read only where Redis holds none of a journal (all of
-        it archived and trimmed) or no balance among the newest entries."""
+        newest balance, all read at one instant (rounds go on meanwhile). The archive is read
+        only where Redis holds none of a journal (all of it archived and trimmed) or no
+        balance among the newest entries."""
         out = Verification()
         for journal, stream, pool in self._journals():
-            rows = self._r.xrevrange(stream, count=count)
-            entries = [ChainedEntry.from_stream(i, f) for i, f in reversed(rows)]
-            if entries:
-                walk = ChainWalk(journal, entries[0].seq - 1, entries[0].prev)
-                walk.feed(entries)
+            snap = self._snapshot(stream, pool, count)
+            if snap.entries:
+                first = snap.entries[0]
+                walk = ChainWalk(journal, first.seq - 1, first.prev)
+                walk.feed(snap.entries)
                 out.findings += [_finding(b, "Redis") for b in walk.problems()]
             else:
                 seq, head = self._archive.tip(journal)
                 walk = ChainWalk(journal, seq, head)
             out.checked[journal] = walk.checked
-            self._end(journal, pool, walk, out)
+            self._end(journal, walk, snap, out)
             if pool is not None:
-                self._balances(journal, stream, pool, out)
+                self._balances(journal, stream, snap, out)
         return out
+
+    def _snapshot(self, stream: str, pool: str | None, count: int) -> _Snapshot:
+        """The newest `count` entries of a journal, its recorded end, and (for a pool's) the
+        meter and reserve, in one transaction: no round lands between the reads."""
+        end = self._k.counters if pool is None else self._k.pool(pool)
+        fields = ("house_seq", "house_head") if pool is None else ("seq", "head")
+        with self._r.pipeline(transaction=True) as pipe:
+            pipe.xrevrange(stream, count=count)
+            pipe.hmget(end, *fields)
+            pipe.hmget(self._k.pool(pool or ""), "value", "reserve")
+            rows, (seq, head), (value, reserve) = pipe.execute()
+        return _Snapshot(
+            [ChainedEntry.from_stream(i, f) for i, f in reversed(rows)],
+            int(seq or 0),
+            head or "",
+            int(value or 0),
+            int(reserve or 0),
+        )
 
     def _journals(self) -> list[tuple[str, str, str | None]]:
         """(journal name, its stream, its pool or None for the house's) of every journal."""
@@ -156,22 +190,17 @@ class Verifier:
                 return
             after = _seq(rows[-1][0])
 
-    def _end(self, journal: str, pool: str | None, walk: ChainWalk, out: Verification) -> None:
-        if pool is None:
-            seq, head = self._r.hmget(self._k.counters, "house_seq", "house_head")
-        else:
-            seq, head = self._r.hmget(self._k.pool(pool), "seq", "head")
-        recorded_seq, recorded_head = int(seq or 0), head or ""
-        if walk.seq != recorded_seq:
+    def _end(self, journal: str, walk: ChainWalk, snap: _Snapshot, out: Verification) -> None:
+        if walk.seq != snap.seq:
             out.findings.append(
                 Finding(
                     journal,
                     walk.seq,
                     f"the journal ends at seq {walk.seq} but "
-                    f"{recorded_seq} is recorded as its last: entries were removed or added",
+                    f"{snap.seq} is recorded as its last: entries were removed or added",
                 )
             )
-        elif walk.head != recorded_head:
+        elif walk.head != snap.head:
             out.findings.append(
                 Finding(
                     journal,
@@ -181,18 +210,24 @@ class Verifier:
                 )
             )
 
-    def _balances(self, journal: str, stream: str, pool: str, out: Verification) -> None:
-        value, reserve = self._r.hmget(self._k.pool(pool), "value", "reserve")
-        last = self._last_balance(journal, stream)
+    def _balances(self, journal: str, stream: str, snap: _Snapshot, out: Verification) -> None:
+        last = next(
+            (
+                (e.seq, int(e.get("value_units") or 0), int(e.get("reserve_units") or 0))
+                for e in reversed(snap.entries)
+                if e.get("value_units") is not None
+            ),
+            None,
+        ) or self._last_balance(journal, stream)
         if last is None:
             return
         seq, v, r = last
-        if (int(value or 0), int(reserve or 0)) != (v, r):
+        if (snap.value, snap.reserve) != (v, r):
             out.findings.append(
                 Finding(
                     journal,
                     seq,
-                    f"the live meter ({value} units) and reserve ({reserve} "
+                    f"the live meter ({snap.value} units) and reserve ({snap.reserve} "
                     f"units) are not the journal's last balances ({v} and {r} units): the "
                     "meter was changed outside the controller",
                 )

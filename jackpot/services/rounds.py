@@ -114,9 +114,12 @@ class Rounds:
             plan = _plan(record, report.round, report_digest, key, key_digest, settlement)
             try:
                 stored = self._store.settle(plan)
-            except ControllerInoperableError:
-                self._health.run()  # record it, journal it, and stop the other rounds too
-                raise
+            except ControllerInoperableError as refused:
+                # check now: record it, journal it, stop the other rounds, and say why
+                health = self._health.run()
+                if health.operable:
+                    raise
+                raise ControllerInoperableError([p.message for p in health.problems]) from refused
             if stored.status is SettleStatus.STALE:
                 refresh = True
                 continue

@@ -212,8 +212,15 @@ def test_a_meter_edited_behind_the_controllers_back_makes_it_inoperable(
     tmp_path: Path, store: RedisServer
 ) -> None:
     env = {"JACKPOT_REDIS_URL": store.url, "JACKPOT_SELF_CHECK_SECONDS": "0.5"}
-    service = start_service(tmp_path, env)
     signs = start_service(tmp_path, {**env, "JACKPOT_SIGNS_FEED_MS": "50"}, command="signs")
+    try:
+        edited_meter(tmp_path, store, env, signs)
+    finally:
+        signs.stop()
+
+
+def edited_meter(tmp_path: Path, store: RedisServer, env: dict[str, str], signs: Service) -> None:
+    service = start_service(tmp_path, env)
     r = redis_lib.Redis.from_url(store.url, decode_responses=True)
     pool_key = Keys().pool("main")
     try:
@@ -264,5 +271,4 @@ def test_a_meter_edited_behind_the_controllers_back_makes_it_inoperable(
         assert kinds == ["controller_inoperable", "controller_operable"]
     finally:
         service.stop()
-        signs.stop()
         r.close()
