@@ -5,6 +5,7 @@ against this manifest at start-up (jackpot/integrity.py) and will not operate wi
 """
 
 import importlib.util
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -17,6 +18,7 @@ def _integrity():  # type: ignore[no-untyped-def]
     spec = importlib.util.spec_from_file_location("_jackpot_integrity", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 

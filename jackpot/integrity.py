@@ -92,7 +92,6 @@ class SoftwareCheck:
 
     digest: str  # of the files as found ('' when nothing could be read)
     crc32: str
-    sealed_digest: str  # the manifest's own digest ('' without a manifest)
     problems: tuple[str, ...] = field(default=())
 
     @property
@@ -119,7 +118,6 @@ def check(root: Path | None = None, approved: str | None = None) -> SoftwareChec
         return SoftwareCheck(
             found.digest,
             found.crc32,
-            "",
             (
                 f"no {MANIFEST} in {root}: this build was not sealed, so its software cannot "
                 "be authenticated (a built package carries one; for a source tree run "
@@ -128,7 +126,7 @@ def check(root: Path | None = None, approved: str | None = None) -> SoftwareChec
         )
     except (ValueError, KeyError, TypeError, AttributeError):
         return SoftwareCheck(
-            found.digest, found.crc32, "", (f"{MANIFEST} in {root} is not a manifest",)
+            found.digest, found.crc32, (f"{MANIFEST} in {root} is not a manifest",)
         )
     problems = []
     for name in sorted(files):
@@ -144,7 +142,7 @@ def check(root: Path | None = None, approved: str | None = None) -> SoftwareChec
             f"the software's digest {found.digest} is not the approved "
             f"JACKPOT_APPROVED_DIGEST {approved}"
         )
-    return SoftwareCheck(found.digest, found.crc32, Manifest(files).digest, tuple(problems))
+    return SoftwareCheck(found.digest, found.crc32, tuple(problems))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -74,7 +74,7 @@ class Settings:
         """The settings from `env` (default os.environ); SettingsError names a bad variable."""
         read = _Reader(os.environ if env is None else env)
         metrics = read.text("JACKPOT_METRICS_DIR") or read.env.get("PROMETHEUS_MULTIPROC_DIR")
-        return cls(
+        settings = cls(
             redis_url=read.text("JACKPOT_REDIS_URL"),
             data_dir=Path(read.text("JACKPOT_DATA_DIR") or "var"),
             bind=read.text("JACKPOT_BIND") or "127.0.0.1:8000",
@@ -107,6 +107,13 @@ class Settings:
             self_check_seconds=read.seconds("JACKPOT_SELF_CHECK_SECONDS", 30.0, zero=False),
             approved_digest=read.text("JACKPOT_APPROVED_DIGEST"),
         )
+        if settings.wait_replicas and settings.wait_ms >= settings.redis_timeout_seconds * 1000:
+            # the wait's answer must come back before the client gives up on the connection
+            raise SettingsError(
+                f"JACKPOT_REDIS_WAIT_MS={settings.wait_ms} must be shorter than "
+                f"JACKPOT_REDIS_TIMEOUT_SECONDS={settings.redis_timeout_seconds:g} s"
+            )
+        return settings
 
     def to_env(self) -> dict[str, str]:
         """The variables that reproduce these settings in a child process."""

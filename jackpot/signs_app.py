@@ -6,8 +6,11 @@ a sign process can be added, restarted or lost without touching the money.
 
 from __future__ import annotations
 
+import logging
+
 from flask import Flask
 
+from jackpot import integrity
 from jackpot.api import errors, signpage
 from jackpot.api.signfeed import Fanout
 from jackpot.bootstrap import redis_client
@@ -20,6 +23,17 @@ from jackpot.store.keys import Keys
 from jackpot.store.payouts import PayoutStore
 from jackpot.store.scripts import Scripts
 from jackpot.store.signs import SignStore
+
+log = logging.getLogger("jackpot.signs")
+
+
+def software_authentic(settings: Settings) -> bool:
+    """The sign process authenticates its own files too: signs run by tampered software show
+    the progressive closed (the patrons cannot trust what they show)."""
+    found = integrity.check(approved=settings.approved_digest)
+    for problem in found.problems:
+        log.error("signs: software not authentic, every sign shows closed: %s", problem)
+    return found.authentic
 
 
 def create_signs_app(settings: Settings | None = None, redis_url: str | None = None) -> Flask:
@@ -36,6 +50,7 @@ def create_signs_app(settings: Settings | None = None, redis_url: str | None = N
         now_ms,
         settings.offline_after_seconds * 1000,
         HealthStore(client, keys, scripts),
+        software_authentic(settings),
     )
     app = Flask(__name__, static_folder="api/static", static_url_path="/static")
     app.config["JACKPOT_SETTINGS"] = settings

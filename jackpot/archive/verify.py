@@ -127,8 +127,10 @@ class Verifier:
         with self._r.pipeline(transaction=True) as pipe:
             pipe.xrevrange(stream, count=count)
             pipe.hmget(end, *fields)
-            pipe.hmget(self._k.pool(pool or ""), "value", "reserve")
-            rows, (seq, head), (value, reserve) = pipe.execute()
+            if pool is not None:
+                pipe.hmget(self._k.pool(pool), "value", "reserve")
+            rows, (seq, head), *meter = pipe.execute()
+        value, reserve = meter[0] if meter else (0, 0)
         return _Snapshot(
             [ChainedEntry.from_stream(i, f) for i, f in reversed(rows)],
             int(seq or 0),

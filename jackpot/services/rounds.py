@@ -73,7 +73,6 @@ class Rounds:
         """
         table, round_id = parse_envelope(body)
         authorize_table(key, table)
-        self._health.require_operable()
         report_digest = body_digest(body)
         dealt = parse_dealt_at(body)
         now, w = self._clock(), self._window
@@ -113,12 +112,15 @@ class Rounds:
             settlement = settle(report, record.config)
             plan = _plan(record, report.round, report_digest, key, key_digest, settlement)
             try:
-                stored = self._store.settle(plan)
+                # an inoperable controller still answers a resend of a settled round (the
+                # script finds it first); it settles nothing new
+                stored = self._store.settle(plan, self._health.latest().operable)
             except ControllerInoperableError as refused:
                 # check now: record it, journal it, stop the other rounds, and say why
                 health = self._health.run()
                 if health.operable:
-                    raise
+                    refresh = False  # another process's finding, fixed since: once more
+                    continue
                 raise ControllerInoperableError([p.message for p in health.problems]) from refused
             if stored.status is SettleStatus.STALE:
                 refresh = True

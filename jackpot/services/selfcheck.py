@@ -28,16 +28,22 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from redis.exceptions import BusyLoadingError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
 from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.archive.verify import Verifier
-from jackpot.errors import ControllerInoperableError, StoreUnavailableError
+from jackpot.errors import StoreUnavailableError
 from jackpot.integrity import SoftwareCheck
 from jackpot.store.config import ConfigStore
 from jackpot.store.health import Durability, HealthStore
 
 log = logging.getLogger("jackpot.selfcheck")
 
-CHECKS = ("software", "durability", "pools", "journals")
+# the store did not answer: unavailable, not inoperable (the caller answers 503 and retries)
+STORE_ERRORS = (RedisConnectionError, RedisTimeoutError, BusyLoadingError, StoreUnavailableError)
+
 RECHECK_INOPERABLE = 1.0  # seconds: an inoperable process looks again this often, on demand
 
 
@@ -56,7 +62,6 @@ class Health:
     software: SoftwareCheck
     problems: tuple[Problem, ...] = ()
     checked: float = field(default_factory=time.time)  # when, seconds since the epoch
-    durability: Durability | None = None
 
     @property
     def operable(self) -> bool:
@@ -100,6 +105,24 @@ def durability_problems(found: Durability, wait_replicas: int) -> list[Problem]:
                 f"maxmemory-policy {found.maxmemory_policy}): set maxmemory-policy noeviction",
             )
         )
+    if wait_replicas and found.appendonly != "yes":
+        problems.append(
+            Problem(
+                "durability",
+                "store_not_durable",
+                "the store keeps no append-only file (appendonly no): set appendonly yes",
+            )
+        )
+    if wait_replicas and found.role == "master" and found.replicas < wait_replicas:
+        problems.append(
+            Problem(
+                "durability",
+                "store_replicas",
+                f"the master has {found.replicas} replica(s) connected and each write must "
+                f"be confirmed by {wait_replicas} (JACKPOT_REDIS_WAIT_REPLICAS): no round can "
+                "be acknowledged until a replica links",
+            )
+        )
     if found.role not in ("master", "unknown"):
         problems.append(
             Problem(
@@ -134,7 +157,9 @@ class SelfCheck:
         self._who = who
         self._latest: Health | None = None
         self._lock = threading.Lock()  # one check at a time in a process
-        self._running = False
+        self._start = threading.Lock()  # guards _running
+        self._running = False  # a background check is under way
+        self._checked_at = 0.0  # time.monotonic() of the latest check
 
     @property
     def software(self) -> SoftwareCheck:
@@ -146,22 +171,42 @@ class SelfCheck:
         """Check everything now, record the store's state, and return what was found.
 
         A store that does not answer raises (the caller answers 503 store_unavailable): an
-        unreachable store is unavailable, not inoperable."""
-        with self._lock:
-            software = self.software
-            problems = [Problem("software", "software_unverified", p) for p in software.problems]
-            found = self._store.durability()
-            store_problems = durability_problems(found, self._wait_replicas)
-            store_problems += self._pools()
-            store_problems += self._journals()
-            health = Health(software, tuple(problems + store_problems), durability=found)
-            first = self._latest is None
-            self._latest = health  # this process acts on it, recorded or not
-            if found.role != "slave":
-                self._record("store", store_problems)
-                if problems or first:  # once a process, and while it fails
-                    self._record(f"software@{self._host}", problems)
-            return health
+        unreachable store is unavailable, not inoperable. A check that fails for any other
+        reason (a field the controller cannot read) is itself a problem: inoperable.
+        Callers that arrive while a check runs wait for it and get its result."""
+        if not self._lock.acquire(blocking=False):
+            with self._lock:  # one is under way: its result is as fresh as ours would be
+                if self._latest is not None:
+                    return self._latest
+            return self.run()
+        try:
+            return self._check()
+        finally:
+            self._lock.release()
+
+    def _check(self) -> Health:
+        software = self.software
+        problems = [Problem("software", "software_unverified", p) for p in software.problems]
+        found = self._store.durability()
+        store_problems = durability_problems(found, self._wait_replicas)
+        for check in (self._pools, self._journals):
+            try:
+                store_problems += check()
+            except STORE_ERRORS:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a check that cannot run has failed
+                log.exception("self-check: %s could not be checked", check.__name__[1:])
+                store_problems.append(
+                    Problem(check.__name__[1:], "check_failed", f"could not be checked: {exc!r}")
+                )
+        health = Health(software, tuple(problems + store_problems))
+        first = self._latest is None
+        self._latest, self._checked_at = health, time.monotonic()  # acted on, recorded or not
+        if found.role != "slave":
+            self._record("store", store_problems)
+            if problems or first:  # once a process, and while it fails
+                self._record(f"software@{self._host}", problems)
+        return health
 
     def _record(self, scope: str, problems: list[Problem]) -> None:
         """Record (and journal a change of) the state; a store that cannot take it now gets
@@ -184,19 +229,16 @@ class SelfCheck:
         health = self._latest
         if health is None:
             return self.run()
-        age = time.time() - health.checked
+        age = time.monotonic() - self._checked_at
         if not health.operable and age >= min(self._period, RECHECK_INOPERABLE):
             return self.run()  # it refuses everything anyway: check before answering
-        stale = age >= self._period
-        if stale and not self._running:
-            self._running = True
+        if age >= self._period:
+            with self._start:
+                if self._running:
+                    return health
+                self._running = True
             threading.Thread(target=self._background, name="selfcheck", daemon=True).start()
         return health
-
-    def require_operable(self) -> None:
-        health = self.latest()
-        if not health.operable:
-            raise ControllerInoperableError([p.message for p in health.problems])
 
     def _background(self) -> None:
         try:

@@ -45,8 +45,10 @@ class SignBoard:
         clock: Callable[[], int],
         offline_after_ms: int,
         health: HealthStore,
+        software_authentic: bool = True,
     ) -> None:
         self._health = health
+        self._software_authentic = software_authentic
         self._signs = signs
         self._config = config
         self._payouts = payouts
@@ -71,7 +73,9 @@ class SignBoard:
         pools = {p.pool: p for p in self._config.pools()}
         tables = self._config.tables()
         recorded = self._health.recorded()
-        inoperable = recorded is not None and recorded.state == "inoperable"
+        inoperable = not self._software_authentic or (
+            recorded is not None and recorded.state == "inoperable"
+        )
         wanted = sorted({pool for s in signs for pool in s.pools})
         hits = {pool: self._config.last_hits(pool) for pool in wanted if pool in pools}
         ids = [str(h["id"]) for shown in hits.values() for h in shown]

@@ -46,9 +46,13 @@ class HealthStore:
         try:
             for name in ("appendonly", "appendfsync", "maxmemory", "maxmemory-policy"):
                 config.update(self._r.config_get(name))
-        except ResponseError:  # CONFIG renamed or not permitted
-            persistence = self._r.info("persistence")
-            config = {"appendonly": "yes" if persistence.get("aof_enabled") else "no"}
+        except ResponseError:  # CONFIG renamed or not permitted: what INFO says
+            persistence, memory = self._r.info("persistence"), self._r.info("memory")
+            config = {
+                "appendonly": "yes" if persistence.get("aof_enabled") else "no",
+                "maxmemory": memory.get("maxmemory"),
+                "maxmemory-policy": memory.get("maxmemory_policy", "unknown"),
+            }
         replication = self._r.info("replication")
         limit = config.get("maxmemory")
         return Durability(

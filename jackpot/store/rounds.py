@@ -62,7 +62,7 @@ class RoundStore:
         self._k = keys
         self._s = scripts
 
-    def settle(self, plan: MeterPlan) -> StoredRound:
+    def settle(self, plan: MeterPlan, operable: bool = True) -> StoredRound:
         """Apply the plan in one script call; raises RoundConflictError on another body."""
 
         k = self._k
@@ -92,7 +92,13 @@ class RoundStore:
         }
         result = self._s.settle_round(
             keys=keys,
-            args=[plan.digest, plan.table_version, jsonio.dumps(body), plan.static_json],
+            args=[
+                plan.digest,
+                plan.table_version,
+                jsonio.dumps(body),
+                plan.static_json,
+                "1" if operable else "0",
+            ],
         )
         status = result[0]
         if status == "conflict":

@@ -31,6 +31,13 @@ BODY = {
 }
 
 
+def linked_floor(service: Service) -> tuple[str, str, str]:
+    """Pool main fed by T1; the operator's, the table's and an auditor's keys."""
+    operator = key(service, "operator")
+    link_main(service, operator)
+    return operator, key(service, "table", "T1"), key(service, "auditor")
+
+
 def play(service: Service, table: str, round_id: str) -> requests.Response:
     return requests.post(
         f"{service.base}/v1/rounds", json={**BODY, "round": round_id}, headers=auth(table)
@@ -121,10 +128,7 @@ def test_a_tampered_script_file_makes_the_controller_inoperable(
 
     service = start_service(tmp_path, env)
     try:
-        operator = key(service, "operator")
-        table = key(service, "table", "T1")
-        auditor = key(service, "auditor")
-        link_main(service, operator)
+        operator, table, auditor = linked_floor(service)
         status, body = ready(service)
         assert status == 503 and body["status"] == "inoperable"
         assert codes(body) == {"software_unverified"}
@@ -186,10 +190,7 @@ def test_a_store_without_its_append_only_file_makes_the_controller_inoperable(
         tmp_path, {"JACKPOT_REDIS_URL": url, "JACKPOT_SELF_CHECK_SECONDS": "0.5"}
     )
     try:
-        operator = key(service, "operator")
-        table = key(service, "table", "T1")
-        auditor = key(service, "auditor")
-        link_main(service, operator)
+        operator, table, auditor = linked_floor(service)
         status, body = ready(service)
         assert status == 503 and codes(body) == {"store_not_durable"}
         assert "appendonly=no" in body["problems"][0]["message"]
@@ -224,10 +225,7 @@ def edited_meter(tmp_path: Path, store: RedisServer, env: dict[str, str], signs:
     r = redis_lib.Redis.from_url(store.url, decode_responses=True)
     pool_key = Keys().pool("main")
     try:
-        operator = key(service, "operator")
-        table = key(service, "table", "T1")
-        auditor = key(service, "auditor")
-        link_main(service, operator)
+        operator, table, auditor = linked_floor(service)
         requests.put(
             f"{service.base}/v1/signs/lobby",
             headers=auth(operator),

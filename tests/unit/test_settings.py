@@ -48,7 +48,7 @@ EVERY_FIELD_SET = Settings(
     redis_sentinels="10.0.0.1:26379,10.0.0.2:26379",
     redis_master="casino-7",
     wait_replicas=1,
-    wait_ms=250,
+    wait_ms=200,
     self_check_seconds=10.0,
     approved_digest="0" * 64,
 )

@@ -16,6 +16,8 @@
 --                     pools: [id...] (KEYS order), hits: [{pool, bet, bp, spot, player, outcome}],
 --                     envies: [{spot, outcome, receivers, total}]}
 -- ARGV[4] the static part of the result (stored verbatim, returned on replay)
+-- ARGV[5] '1' while the calling process's own self-check passes, else '0'
+--         (the store's recorded state is read here too)
 --
 -- returns: {"ok", "", dynamic} | {"replay", static, dynamic} | {"conflict"}
 --        | {"stale"} | {"revoked"} | {"missing_pool", id} | {"overflow", id}
@@ -75,6 +77,18 @@ local function balanced(h)
   return math.fmod(low, LIMB) == 0 and high + low / LIMB == 0
 end
 
+-- the meter and reserve are what the pool's journal last recorded (an edit that keeps the
+-- sums, e.g. reserve moved to the meter, is found here)
+local function as_journaled(journal, value, reserve)
+  local last = redis.call('XREVRANGE', journal, '+', '-', 'COUNT', 1)[1]
+  if not last then return true end  -- all of it archived and trimmed: the sums stand alone
+  local f, v, r = last[2], nil, '0'  -- a pool's opening entry records no reserve: 0
+  for i = 1, #f - 1, 2 do
+    if f[i] == 'value_units' then v = f[i + 1] elseif f[i] == 'reserve_units' then r = f[i + 1] end
+  end
+  return v == nil or (v == value and r == reserve)  -- nil: a configuration entry
+end
+
 local round_key, table_key, house_key, counters_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local apikey_key, payouts_key, pending_key = KEYS[5], KEYS[6], KEYS[7]
 local digest, version = ARGV[1], ARGV[2]
@@ -89,7 +103,10 @@ if stored[1] then
   end
   return {'conflict'}
 end
-if redis.call('HGET', KEYS[#KEYS], 'store:state') == 'inoperable' then return {'inoperable'} end
+-- a controller whose self-check failed settles nothing (it still answers replays, above)
+if ARGV[5] ~= '1' or redis.call('HGET', KEYS[#KEYS], 'store:state') == 'inoperable' then
+  return {'inoperable'}
+end
 local key_state = redis.call('HMGET', apikey_key, 'role', 'revoked')
 if not key_state[1] or key_state[2] then return {'revoked'} end
 local table_row = redis.call('HMGET', table_key, 'version', 'rounds')
@@ -147,7 +164,9 @@ for i, id in ipairs(plan.pools) do
   local base = 5 + 3 * i
   local h = redis.call('HMGET', KEYS[base], unpack(fields))
   if not h[1] then return {'missing_pool', id} end
-  if not balanced(h) then return {'tampered', id} end
+  if not balanced(h) or not as_journaled(KEYS[base + 1], h[1], h[2]) then
+    return {'tampered', id}
+  end
   -- a suspended link takes no side wagers (rounds without any still settle)
   if wagered > 0 and h[10] and h[10] ~= 'running' then return {'closed', id, h[10]} end
   local p = {
