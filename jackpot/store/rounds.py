@@ -20,6 +20,11 @@ from jackpot.errors import (
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
+MARK_REPLAY = """if redis.call('EXISTS', KEYS[1]) == 1 then
+  return redis.call('HINCRBY', KEYS[1], 'replays', 1)
+end
+return 0"""
+
 
 class SettleStatus(StrEnum):
     APPLIED = "ok"
@@ -137,11 +142,9 @@ class RoundStore:
         wait = self._s.wait
         if wait is None:
             return
-        with self._r.pipeline(transaction=False) as pipe:
-            pipe.hincrby(self._k.round(table, round_id), "replays", 1)
-            pipe.execute_command(*wait.command())
-            _, acknowledged = pipe.execute()
-        wait.confirm(int(acknowledged))
+        key = self._k.round(table, round_id)
+        # only on a record still there: one the archiver has just taken is in the archive
+        wait.pipelined(self._r, lambda pipe: pipe.eval(MARK_REPLAY, 1, key))
 
     def stored(self, table: str, round_id: str) -> tuple[str, StoredRound] | None:
         """(digest, result) of a reported round, or None."""

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from importlib import resources
 from typing import Any, Protocol
 
@@ -67,6 +68,16 @@ class ReplicaWait:
 
     def command(self) -> tuple[str, int, int]:
         return ("WAIT", self.replicas, self.timeout_ms)
+
+    def pipelined(self, client: Redis, stage: Callable[[Any], Any]) -> list[Any]:
+        """The commands `stage` puts on a pipeline, then WAIT, on one connection; their
+        answers once the replicas have them (ReplicationTimeoutError otherwise)."""
+        with client.pipeline(transaction=False) as pipe:
+            stage(pipe)
+            pipe.execute_command(*self.command())
+            *answers, acknowledged = list(pipe.execute())
+        self.confirm(int(acknowledged))
+        return answers
 
     def confirm(self, acknowledged: int) -> None:
         if acknowledged < self.replicas:
@@ -167,12 +178,8 @@ class ReplicatedScript:
         self._wait = wait
 
     def __call__(self, keys: Sequence[str] = (), args: Sequence[Any] = ()) -> Any:
-        with self._client.pipeline(transaction=False) as pipe:
-            self._script(keys=keys, args=args, client=pipe)
-            pipe.execute_command(*self._wait.command())
-            answer, acknowledged = pipe.execute()
-        self._wait.confirm(int(acknowledged))
-        return answer
+        stage = partial(self._script, keys=keys, args=args)
+        return self._wait.pipelined(self._client, lambda pipe: stage(client=pipe))[0]
 
 
 @dataclass(frozen=True, slots=True)
