@@ -90,7 +90,7 @@ class Services:
 def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -> Services:
     """Build every store and use case over the Redis server at `url`."""
     client = redis_client(url, settings)
-    rq_client = redis_client(url, settings, decode=False)
+    rq_client = redis_client(settings.queue_store(url), settings, decode=False)
     keys = Keys(settings.namespace)
     wait = ReplicaWait(settings.wait_replicas, settings.wait_ms) if settings.wait_replicas else None
     scripts = Scripts.register(client, wait)

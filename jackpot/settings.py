@@ -51,6 +51,7 @@ class Settings:
     wait_ms: int = 1000  # how long a write waits for them; then 503 replication_timeout
     self_check_seconds: float = 30.0  # how often a running process checks itself again
     approved_digest: str | None = None  # the software digest a regulator approved
+    queue_redis_url: str | None = None  # RQ's own Redis (never a cluster); None: the store
 
     @property
     def store(self) -> str | None:
@@ -61,6 +62,10 @@ class Settings:
         if self.redis_sentinels:
             return f"redis+sentinel://{self.redis_sentinels}/{self.redis_master}/0"
         return None
+
+    def queue_store(self, store: str) -> str:
+        """The URL of the Redis the background jobs' queue lives on: its own, else `store`."""
+        return self.queue_redis_url or store
 
     @property
     def archive(self) -> str:
@@ -106,6 +111,7 @@ class Settings:
             wait_ms=read.integer("JACKPOT_REDIS_WAIT_MS", 1000, low=1),
             self_check_seconds=read.seconds("JACKPOT_SELF_CHECK_SECONDS", 30.0, zero=False),
             approved_digest=read.text("JACKPOT_APPROVED_DIGEST"),
+            queue_redis_url=read.text("JACKPOT_QUEUE_REDIS_URL"),
         )
         if settings.wait_replicas and settings.wait_ms >= settings.redis_timeout_seconds * 1000:
             # the wait's answer must come back before the client gives up on the connection
@@ -151,6 +157,7 @@ class Settings:
             "JACKPOT_ARCHIVE_URL": self.archive_url,
             "JACKPOT_REDIS_SENTINELS": self.redis_sentinels,
             "JACKPOT_APPROVED_DIGEST": self.approved_digest,
+            "JACKPOT_QUEUE_REDIS_URL": self.queue_redis_url,
         }
         env.update({name: value for name, value in optional.items() if value})
         return env

@@ -93,7 +93,7 @@ def worker(settings: Settings, timeout: float) -> str:
     from jackpot.store.queue import ReportQueue
 
     # RQ keeps pickles: a client that does not decode replies, as the worker's own
-    connection = connect(url, decode=False, timeout=timeout)
+    connection = connect(settings.queue_store(url), decode=False, timeout=timeout)
     here = socket.gethostname()
     health = ReportQueue(connection, settings.queue).health(hostname=here)
     if not health.workers:

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     with store_url(settings) as url:
         os.environ["JACKPOT_REDIS_URL"] = url  # the jobs' forked processes find the store here
         # RQ stores pickled bytes: its connection must not decode responses.
-        connection = redis_client(url, settings, decode=False)
+        connection = redis_client(settings.queue_store(url), settings, decode=False)
         queue = Queue(settings.queue, connection=connection)
         worker = Worker([queue], connection=connection)
         worker.max_connection_wait_time = RECONNECT_MAX_SECONDS

@@ -11,11 +11,13 @@ import sys
 import time
 from pathlib import Path
 
+import redis as redis_lib
 import requests
 
 from tests.support.api import Api
 from tests.support.model import random_round
-from tests.support.service import Service, auth, jackpot, key, start_service
+from tests.support.redis_server import start_server
+from tests.support.service import Service, auth, jackpot, key, link_main, start_service
 
 
 def test_the_worker_reconciles_a_pool_from_its_journal(
@@ -135,3 +137,32 @@ def test_a_running_worker_keeps_working_after_serve_restarts_the_embedded_store(
     assert not info.exists(), "the last user out stops the store"
     lines = worker_log.read_text().splitlines()
     assert any(" INFO pid=" in line and " rq.worker: " in line for line in lines), lines
+
+
+def test_the_queue_may_live_on_a_redis_of_its_own(tmp_path: Path) -> None:
+    """JACKPOT_QUEUE_REDIS_URL: RQ's keys on their own server (as on a Redis Cluster, whose
+    slots RQ cannot share), the meters on the store; the API queues there, the worker runs
+    from there, and the report reads the store."""
+    store = start_server(tmp_path / "store")
+    queue = start_server(tmp_path / "queue")
+    env = {"JACKPOT_REDIS_URL": store.url, "JACKPOT_QUEUE_REDIS_URL": queue.url}
+    service = start_service(tmp_path, env)
+    try:
+        operator, auditor = key(service, "operator"), key(service, "auditor")
+        link_main(service, operator)
+        report_id = reconcile(service, auditor)
+        on_store = redis_lib.Redis.from_url(store.url)
+        on_queue = redis_lib.Redis.from_url(queue.url)
+        assert list(on_queue.scan_iter("rq:*")) and not list(on_store.scan_iter("rq:*"))
+        assert not list(on_queue.scan_iter("{jackpot}*"))
+        done = jackpot("worker", "--burst", cwd=tmp_path, env=service.env, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        wait_finished(service, auditor, report_id, tmp_path / "none.log")
+        r = requests.get(f"{service.base}/v1/reports/{report_id}", headers=auth(auditor))
+        assert r.json()["result"]["balanced"] is True
+        on_store.close()
+        on_queue.close()
+    finally:
+        service.stop()
+        store.stop()
+        queue.stop()

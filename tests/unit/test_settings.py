@@ -51,6 +51,7 @@ EVERY_FIELD_SET = Settings(
     wait_ms=200,
     self_check_seconds=10.0,
     approved_digest="0" * 64,
+    queue_redis_url="redis://queue.internal:6379/2",
 )
 
 
