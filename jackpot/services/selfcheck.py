@@ -187,6 +187,7 @@ class SelfCheck:
     def _check(self) -> Health:
         software = self.software
         problems = [Problem("software", "software_unverified", p) for p in software.problems]
+        began = self._store.clock()
         found = self._store.durability()
         store_problems = durability_problems(found, self._wait_replicas)
         for check in (self._pools, self._journals):
@@ -203,17 +204,19 @@ class SelfCheck:
         first = self._latest is None
         self._latest, self._checked_at = health, time.monotonic()  # acted on, recorded or not
         if found.role != "slave":
-            self._record("store", store_problems)
+            self._record("store", store_problems, began)
             if problems or first:  # once a process, and while it fails
-                self._record(f"software@{self._host}", problems)
+                self._record(f"software@{self._host}", problems, began)
         return health
 
-    def _record(self, scope: str, problems: list[Problem]) -> None:
+    def _record(self, scope: str, problems: list[Problem], began: int) -> None:
         """Record (and journal a change of) the state; a store that cannot take it now gets
         it at the next check, which finds the recorded state still different."""
         state = "inoperable" if problems else "operable"
         try:
-            changed = self._store.record(scope, state, [p.to_json() for p in problems], self._who)
+            changed = self._store.record(
+                scope, state, [p.to_json() for p in problems], self._who, began
+            )
         except StoreUnavailableError as exc:
             log.warning("self-check: the %s state was not recorded: %s", scope, exc.message)
             return

@@ -64,14 +64,25 @@ class HealthStore:
             replicas=int(replication.get("connected_slaves", 0)),
         )
 
-    def record(self, scope: str, state: str, problems: list[dict[str, str]], who: str) -> bool:
+    def clock(self) -> int:
+        """The controller clock now, ms (clock.lua's: the store's TIME, never earlier than a
+        time it stamped): when a check began, on the clock its records are stamped by."""
+        with self._r.pipeline(transaction=False) as pipe:
+            pipe.time()
+            pipe.hget(self._k.counters, "clock")
+            (seconds, micros), stamped = pipe.execute()
+        return max(int(seconds) * 1000 + int(micros) // 1000, int(stamped or 0))
+
+    def record(
+        self, scope: str, state: str, problems: list[dict[str, str]], who: str, began: int
+    ) -> bool:
         """Record the state a check of `scope` found ('store', or 'software@<host>'); True
         when it changed (and was journaled)."""
         k = self._k
         try:
             result = self._s.controller_state(
                 keys=[k.controller, k.counters, k.journal, k.activity],
-                args=[state, json.dumps(problems, sort_keys=True), who, scope],
+                args=[state, json.dumps(problems, sort_keys=True), who, scope, began],
             )
         except RedisError as exc:  # e.g. READONLY: the master just became a replica
             raise StoreUnavailableError(f"the store did not take the state: {exc}") from exc

@@ -11,7 +11,9 @@ from flask.testing import FlaskClient
 
 from jackpot.bootstrap import Services
 from jackpot.settings import Settings
+from jackpot.store.health import HealthStore
 from jackpot.store.keys import Keys as StoreKeys
+from jackpot.store.scripts import Scripts
 from tests.support.api import Api, round_body
 
 SPOT = [{"spot": 1, "wager": 500, "card": "9d"}]  # against the default dealer card: no hit
@@ -87,3 +89,20 @@ def test_a_settled_round_is_answered_while_the_controller_is_inoperable(
         redis.config_set("appendfsync", "always")
     assert services.health.run().operable
     assert play(linked, "r2").status_code == 200
+
+
+def test_an_older_operable_finding_does_not_undo_a_newer_inoperable_one(
+    redis: redis_lib.Redis, settings: Settings, services: Services
+) -> None:
+    """Two processes check at once: the one that began before the other recorded a problem
+    cannot record "operable" over it; a check that began after it can."""
+    store = HealthStore(redis, StoreKeys(settings.namespace), Scripts.register(redis))
+    before = store.clock()
+    problem = [{"check": "pools", "code": "pool_invariant", "message": "edited"}]
+    assert store.record("store", "inoperable", problem, "a/1", store.clock())
+    recorded = store.recorded()
+    assert recorded is not None and recorded.state == "inoperable"
+    assert not store.record("store", "operable", [], "b/2", before - 1)
+    assert store.recorded().state == "inoperable"  # type: ignore[union-attr]
+    assert store.record("store", "operable", [], "b/2", store.clock() + 1)
+    assert store.recorded().state == "operable"  # type: ignore[union-attr]

@@ -9,6 +9,8 @@
 -- ARGV[3] who (the process that checked: host/pid)
 -- ARGV[4] scope: 'store' (what every process finds alike: durability, pools, journals) or
 --         'software@<host>' (the files one host runs from)
+-- ARGV[5] when the check began (ms, the store's clock): an "operable" from a check that began
+--         before an "inoperable" was recorded is older news and changes nothing
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"changed", since} | {"unchanged", since}
 --
@@ -23,6 +25,10 @@ local state_f, problems_f, since_f = scope .. ':state', scope .. ':problems', sc
 local current = redis.call('HMGET', KEYS[1], state_f, problems_f, since_f)
 redis.call('HSET', KEYS[1], scope .. ':checked', now)
 if current[1] == ARGV[1] and current[2] == ARGV[2] then
+  return {'unchanged', current[3]}
+end
+if ARGV[1] == 'operable' and current[1] == 'inoperable'
+    and tonumber(current[3]) > tonumber(ARGV[5]) then
   return {'unchanged', current[3]}
 end
 if not current[1] and ARGV[1] == 'operable' then
