@@ -152,31 +152,31 @@ class MeterCollector(Collector):
         yield from self._archive()
 
     def _durability(self) -> Iterator[Metric]:
-        """The store's persistence settings: an alert sees a store that could lose a round."""
+        """The store's persistence settings and replicas, and the replica wait the controller
+        holds writes to: an alert sees a store that could lose a round."""
+        try:
+            found = self._s.health.durability()
+        except Exception:  # noqa: BLE001 - the store's state is already in jackpot_store_up
+            return
         info = GaugeMetricFamily(
             "jackpot_store_durability_info",
             "The store's appendonly, appendfsync and maxmemory-policy (always 1)",
             labels=["appendonly", "appendfsync", "maxmemory_policy"],
         )
-        try:
-            config: dict[str, str] = {}
-            for name in ("appendonly", "appendfsync", "maxmemory-policy"):
-                config.update(self._s.client.config_get(name))
-        except Exception:  # noqa: BLE001 - CONFIG may be disabled (a managed store): INFO
-            try:
-                persistence = self._s.client.info("persistence")
-            except Exception:  # noqa: BLE001 - the store's state is already in jackpot_store_up
-                return
-            config = {"appendonly": "yes" if persistence.get("aof_enabled") else "no"}
-        info.add_metric(
-            [
-                config.get("appendonly", "unknown"),
-                config.get("appendfsync", "unknown"),
-                config.get("maxmemory-policy", "unknown"),
-            ],
-            1,
-        )
+        info.add_metric([found.appendonly, found.appendfsync, found.maxmemory_policy], 1)
         yield info
+        replicas = GaugeMetricFamily(
+            "jackpot_store_replicas", "Replicas connected to the store (a master's count)"
+        )
+        replicas.add_metric([], found.replicas)
+        yield replicas
+        wait = GaugeMetricFamily(
+            "jackpot_store_wait_replicas",
+            "Replicas that must confirm each write before it is acknowledged "
+            "(JACKPOT_REDIS_WAIT_REPLICAS; 0: the store's fsync alone)",
+        )
+        wait.add_metric([], self._s.health.wait_replicas)
+        yield wait
 
     def _controller(self) -> Iterator[Metric]:
         """The self-check's latest result (jackpot/services/selfcheck.py)."""

@@ -162,6 +162,15 @@ class SelfCheck:
         self._checked_at = 0.0  # time.monotonic() of the latest check
 
     @property
+    def wait_replicas(self) -> int:
+        """Replicas that must confirm each write (JACKPOT_REDIS_WAIT_REPLICAS)."""
+        return self._wait_replicas
+
+    def durability(self) -> Durability:
+        """The store's persistence settings and replicas, as the check reads them."""
+        return self._store.durability()
+
+    @property
     def software(self) -> SoftwareCheck:
         if self._software is None:
             self._software = self._software_check()

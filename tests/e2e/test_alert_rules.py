@@ -110,6 +110,8 @@ def test_every_metric_the_alerts_read_is_exported_by_the_service(
         "appendfsync": "always",
         "maxmemory_policy": "noeviction",
     }
+    assert samples["jackpot_store_wait_replicas"].value == 0  # the store's fsync alone
+    assert samples["jackpot_store_replicas"].value == 0
     assert samples["jackpot_pool_cap_cents"].value == 10_000_000
     assert samples["jackpot_payouts_oldest_pending_timestamp_seconds"].value > 0
     assert samples["jackpot_build_info"].labels["version"]
