@@ -23,11 +23,11 @@ from jackpot.api import (
     tables,
 )
 from jackpot.api.body import MAX_BODY_BYTES
-from jackpot.api.errors import STORE_DOWN
 from jackpot.bootstrap import Services, bootstrap
 from jackpot.errors import StoreUnavailableError
 from jackpot.metrics import mark_started, observe_request
 from jackpot.settings import Settings
+from jackpot.store.connect import STORE_DOWN
 
 
 def create_app(

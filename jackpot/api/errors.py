@@ -20,9 +20,6 @@ from jackpot.metrics.instruments import count_refusal
 
 log = logging.getLogger("jackpot.api")
 
-# the store did not answer (a timeout may come after the script ran)
-STORE_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)
-
 
 @dataclass(frozen=True, slots=True)
 class ErrorReply:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify
 
 from jackpot.api.auth import require, services
-from jackpot.api.errors import STORE_DOWN
 from jackpot.api.openapi import document
 from jackpot.domain.auth import Role
 from jackpot.errors import StoreUnavailableError
 from jackpot.metrics.collector import accounting_exposition, exposition
+from jackpot.store.connect import STORE_DOWN
 
 bp = Blueprint("health", __name__)
 

@@ -20,11 +20,12 @@ from werkzeug.exceptions import ClientDisconnected, InternalServerError, Request
 
 from jackpot import jsonio, logs
 from jackpot.api.body import MAX_BODY_BYTES, UNREADABLE, unreadable
-from jackpot.api.errors import STORE_DOWN, domain_error, http_error, store_down
+from jackpot.api.errors import domain_error, http_error, store_down
 from jackpot.api.rounds import report_round
 from jackpot.bootstrap import Services
 from jackpot.errors import JackpotError
 from jackpot.metrics import observe_request
+from jackpot.store.connect import STORE_DOWN
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment

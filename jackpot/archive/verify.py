@@ -122,15 +122,16 @@ class Verifier:
     def _snapshot(self, stream: str, pool: str | None, count: int) -> _Snapshot:
         """The newest `count` entries of a journal, its recorded end, and (for a pool's) the
         meter and reserve, in one transaction: no round lands between the reads."""
-        end = self._k.counters if pool is None else self._k.pool(pool)
-        fields = ("house_seq", "house_head") if pool is None else ("seq", "head")
+        fields: tuple[str, ...]
+        if pool is None:
+            end, fields = self._k.counters, ("house_seq", "house_head")
+        else:
+            end, fields = self._k.pool(pool), ("seq", "head", "value", "reserve")
         with self._r.pipeline(transaction=True) as pipe:
             pipe.xrevrange(stream, count=count)
             pipe.hmget(end, *fields)
-            if pool is not None:
-                pipe.hmget(self._k.pool(pool), "value", "reserve")
-            rows, (seq, head), *meter = pipe.execute()
-        value, reserve = meter[0] if meter else (0, 0)
+            rows, found = pipe.execute()
+        seq, head, value, reserve = [*found, 0, 0][:4]
         return _Snapshot(
             [ChainedEntry.from_stream(i, f) for i, f in reversed(rows)],
             int(seq or 0),

@@ -165,18 +165,17 @@ class MeterCollector(Collector):
         )
         info.add_metric([found.appendonly, found.appendfsync, found.maxmemory_policy], 1)
         yield info
-        replicas = GaugeMetricFamily(
-            "jackpot_store_replicas", "Replicas connected to the store (a master's count)"
+        yield GaugeMetricFamily(
+            "jackpot_store_replicas",
+            "Replicas connected to the store (a master's count)",
+            value=found.replicas,
         )
-        replicas.add_metric([], found.replicas)
-        yield replicas
-        wait = GaugeMetricFamily(
+        yield GaugeMetricFamily(
             "jackpot_store_wait_replicas",
             "Replicas that must confirm each write before it is acknowledged "
             "(JACKPOT_REDIS_WAIT_REPLICAS; 0: the store's fsync alone)",
+            value=self._s.health.wait_replicas,
         )
-        wait.add_metric([], self._s.health.wait_replicas)
-        yield wait
 
     def _controller(self) -> Iterator[Metric]:
         """The self-check's latest result (jackpot/services/selfcheck.py)."""
@@ -184,12 +183,11 @@ class MeterCollector(Collector):
             health = self._s.health.latest()
         except Exception:  # noqa: BLE001 - the store's state is already in jackpot_store_up
             return
-        operable = GaugeMetricFamily(
+        yield GaugeMetricFamily(
             "jackpot_controller_operable",
             "1 while the self-check passes; 0: inoperable, rounds are refused",
+            value=1 if health.operable else 0,
         )
-        operable.add_metric([], 1 if health.operable else 0)
-        yield operable
         problem = GaugeMetricFamily(
             "jackpot_controller_problem",
             "Each problem the self-check found (always 1; none while operable)",
@@ -198,11 +196,11 @@ class MeterCollector(Collector):
         for p in sorted({(p.check, p.code) for p in health.problems}):
             problem.add_metric(list(p), 1)
         yield problem
-        checked = GaugeMetricFamily(
-            "jackpot_controller_checked_timestamp_seconds", "When the self-check last ran"
+        yield GaugeMetricFamily(
+            "jackpot_controller_checked_timestamp_seconds",
+            "When the self-check last ran",
+            value=health.checked,
         )
-        checked.add_metric([], health.checked)
-        yield checked
 
     def _queue(self) -> Iterator[Metric]:
         try:
@@ -232,18 +230,16 @@ class MeterCollector(Collector):
             status = self._s.archiver.status()
         except Exception:  # noqa: BLE001 - the store's state is already in jackpot_store_up
             return
-        last = GaugeMetricFamily(
+        yield GaugeMetricFamily(
             "jackpot_archive_last_success_timestamp_seconds",
             "When an archive run last archived every journal (0: never)",
+            value=(status.last_success or 0) / 1000,
         )
-        last.add_metric([], (status.last_success or 0) / 1000)
-        yield last
-        problems = GaugeMetricFamily(
+        yield GaugeMetricFamily(
             "jackpot_archive_chain_problems",
             "Chain breaks the last archive run found (it archives and trims nothing past them)",
+            value=status.last_problems,
         )
-        problems.add_metric([], status.last_problems)
-        yield problems
         behind = GaugeMetricFamily(
             "jackpot_archive_lag_entries",
             "Journal entries in Redis not yet archived",

@@ -28,21 +28,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from redis.exceptions import BusyLoadingError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
-
 from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.archive.verify import Verifier
 from jackpot.errors import StoreUnavailableError
 from jackpot.integrity import SoftwareCheck
 from jackpot.store.config import ConfigStore
+from jackpot.store.connect import STORE_DOWN
 from jackpot.store.health import Durability, HealthStore
 
 log = logging.getLogger("jackpot.selfcheck")
 
 # the store did not answer: unavailable, not inoperable (the caller answers 503 and retries)
-STORE_ERRORS = (RedisConnectionError, RedisTimeoutError, BusyLoadingError, StoreUnavailableError)
+STORE_ERRORS = (*STORE_DOWN, StoreUnavailableError)
 
 RECHECK_INOPERABLE = 1.0  # seconds: an inoperable process looks again this often, on demand
 
@@ -83,8 +80,9 @@ class Health:
 def durability_problems(found: Durability, wait_replicas: int) -> list[Problem]:
     """What in the store's settings could lose an acknowledged write."""
     problems = []
-    fsynced = found.appendonly == "yes" and found.appendfsync == "always"
-    if not fsynced and wait_replicas == 0:
+    # with a replica confirming each write the AOF need not be fsynced on every write
+    fsynced = found.appendfsync == "always" or wait_replicas > 0
+    if found.appendonly != "yes" or not fsynced:
         problems.append(
             Problem(
                 "durability",
@@ -103,14 +101,6 @@ def durability_problems(found: Durability, wait_replicas: int) -> list[Problem]:
                 "store_evicts",
                 f"the store may evict keys (maxmemory {limit}, "
                 f"maxmemory-policy {found.maxmemory_policy}): set maxmemory-policy noeviction",
-            )
-        )
-    if wait_replicas and found.appendonly != "yes":
-        problems.append(
-            Problem(
-                "durability",
-                "store_not_durable",
-                "the store keeps no append-only file (appendonly no): set appendonly yes",
             )
         )
     if wait_replicas and found.role == "master" and found.replicas < wait_replicas:

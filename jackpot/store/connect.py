@@ -21,6 +21,9 @@ from redis.sentinel import Sentinel
 
 SENTINEL_SCHEME = "redis+sentinel"
 
+# the store did not answer (a timeout may come after a script ran): 503, and the client resends
+STORE_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)
+
 
 class StoreUrlError(ValueError):
     """The store URL cannot be used; the message says what is wrong with it."""

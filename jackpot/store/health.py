@@ -43,17 +43,25 @@ class HealthStore:
     def durability(self) -> Durability:
         """CONFIG GET where the store allows it (a managed store may not: then INFO)."""
         config: dict[str, Any] = {}
-        try:
-            for name in ("appendonly", "appendfsync", "maxmemory", "maxmemory-policy"):
-                config.update(self._r.config_get(name))
-        except ResponseError:  # CONFIG renamed or not permitted: what INFO says
+        names = ("appendonly", "appendfsync", "maxmemory", "maxmemory-policy")
+        with self._r.pipeline(transaction=False) as pipe:  # one round trip
+            pipe.info("replication")
+            for name in names:
+                pipe.config_get(name)
+            replication, *found = pipe.execute(raise_on_error=False)
+        if isinstance(replication, Exception):
+            raise replication
+        if any(isinstance(f, ResponseError) for f in found):
+            # CONFIG renamed or not permitted (a managed store): what INFO says
             persistence, memory = self._r.info("persistence"), self._r.info("memory")
             config = {
                 "appendonly": "yes" if persistence.get("aof_enabled") else "no",
                 "maxmemory": memory.get("maxmemory"),
                 "maxmemory-policy": memory.get("maxmemory_policy", "unknown"),
             }
-        replication = self._r.info("replication")
+        else:
+            for pairs in found:
+                config.update(pairs)
         limit = config.get("maxmemory")
         return Durability(
             appendonly=str(config.get("appendonly", "unknown")),
