@@ -48,9 +48,14 @@ from jackpot.store.signs import SignStore
 
 
 def redis_client(url: str, settings: Settings, decode: bool = True) -> redis.Redis:
-    """A client whose retried commands are safe: every money write is an idempotent script."""
+    """A client whose retried commands are safe: every money write is an idempotent script.
+    On a Redis Cluster: of the master holding the namespace's hash tag."""
     return connect(
-        url, decode=decode, timeout=settings.redis_timeout_seconds, health_check_interval=30
+        url,
+        decode=decode,
+        timeout=settings.redis_timeout_seconds,
+        tag=Keys(settings.namespace).tag,
+        health_check_interval=30,
     )
 
 
@@ -73,13 +78,16 @@ class Services:
     activity: Activity
     signs: Signs
     health: SelfCheck
+    probe_key: str  # a key of the controller's: on a cluster, in the slot of its meters
 
     def ready(self) -> bool:
-        """True while the store answers."""
+        """True while the store answers for the controller's keys (a cluster node answers
+        PING while it refuses every key with CLUSTERDOWN: a key is read instead)."""
         try:
-            return bool(self.client.ping())
+            self.client.exists(self.probe_key)
         except Exception:  # noqa: BLE001 - any failure to answer means not ready
             return False
+        return True
 
     def close(self) -> None:
         self.client.close()
@@ -162,4 +170,5 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         activity=Activity(ActivityStore(client, keys), credentials.list),
         signs=Signs(SignStore(client, keys, scripts), config),
         health=health,
+        probe_key=keys.counters,
     )

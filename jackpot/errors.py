@@ -26,6 +26,7 @@ JackpotError
 │   └── BrokenChainError(problems)                           a journal's hash chain is broken
 ├── RoundExpiredError(table, round_id)                  422  dealt before the retention window
 ├── StoreUnavailableError                               503  the store did not answer
+│   ├── ClusterUnavailableError                              the cluster cannot serve the slot
 │   └── ReplicationTimeoutError                              no replica confirmed the write
 └── ControllerInoperableError(problems)                 503  the self-check failed
 """
@@ -288,6 +289,14 @@ class BrokenChainError(ConflictError):
 class StoreUnavailableError(JackpotError):
     status = 503
     code = "store_unavailable"
+
+
+class ClusterUnavailableError(StoreUnavailableError):
+    """The Redis Cluster cannot serve the slot of the keys asked for now: CLUSTERDOWN (a
+    master lost and not yet replaced), the slot moving, or its master not answering while
+    the cluster fails over. Nothing was run; the table resends."""
+
+    code = "cluster_unavailable"
 
 
 class ReplicationTimeoutError(StoreUnavailableError):

@@ -8,10 +8,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import time
 from pathlib import Path
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 LOG_FORMATS = ("text", "json")
+
+
+def _cluster(url: str | None) -> bool:
+    """A Redis Cluster's URL (jackpot.store.connect reads it)."""
+    return bool(url) and urlsplit(url or "").scheme == "redis+cluster"
 
 
 class SettingsError(ValueError):
@@ -52,6 +58,7 @@ class Settings:
     self_check_seconds: float = 30.0  # how often a running process checks itself again
     approved_digest: str | None = None  # the software digest a regulator approved
     queue_redis_url: str | None = None  # RQ's own Redis (never a cluster); None: the store
+    # (a cluster store: redis+cluster://host:port,... needs it)
 
     @property
     def store(self) -> str | None:
@@ -118,6 +125,17 @@ class Settings:
             raise SettingsError(
                 f"JACKPOT_REDIS_WAIT_MS={settings.wait_ms} must be shorter than "
                 f"JACKPOT_REDIS_TIMEOUT_SECONDS={settings.redis_timeout_seconds:g} s"
+            )
+        # RQ's keys hash to slots of their own: its queue cannot live on a cluster
+        if _cluster(settings.queue_redis_url):
+            raise SettingsError(
+                f"JACKPOT_QUEUE_REDIS_URL={settings.queue_redis_url!r} is a Redis Cluster: the "
+                "background jobs' queue needs a Redis server"
+            )
+        if _cluster(settings.redis_url) and not settings.queue_redis_url:
+            raise SettingsError(
+                f"JACKPOT_REDIS_URL={settings.redis_url!r} is a Redis Cluster: set "
+                "JACKPOT_QUEUE_REDIS_URL to a Redis server for the background jobs' queue"
             )
         return settings
 

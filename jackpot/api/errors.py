@@ -15,8 +15,9 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from jackpot import logs
-from jackpot.errors import JackpotError, StoreUnavailableError
+from jackpot.errors import ClusterUnavailableError, JackpotError, StoreUnavailableError
 from jackpot.metrics.instruments import count_refusal
+from jackpot.store.cluster import SlotUnavailableError
 
 log = logging.getLogger("jackpot.api")
 
@@ -54,10 +55,18 @@ def domain_error(exc: JackpotError) -> ErrorReply:
 
 
 def store_down(exc: redis.RedisError) -> ErrorReply:
-    err = StoreUnavailableError(
-        "the meter store did not answer; resend the same request: rounds and adjustments "
-        "are idempotent, so a resend applies them at most once"
-    )
+    err: StoreUnavailableError
+    if isinstance(exc, SlotUnavailableError):
+        err = ClusterUnavailableError(  # the cluster's addresses stay in the log
+            "the Redis Cluster cannot serve these meters now (down, failing over or moving "
+            "them); resend the same request: rounds and adjustments are idempotent, so a "
+            "resend applies them at most once"
+        )
+    else:
+        err = StoreUnavailableError(
+            "the meter store did not answer; resend the same request: rounds and adjustments "
+            "are idempotent, so a resend applies them at most once"
+        )
     reply = error_reply(err.status, err.code, err.message)
     log.warning("store unavailable: %s", exc)
     return reply

@@ -1,7 +1,9 @@
-"""A Redis client for a store URL: a server (`redis://`, `rediss://`, `unix://`) or a master
-found through Redis Sentinel (`redis+sentinel://`).
+"""A Redis client for a store URL: a server (`redis://`, `rediss://`, `unix://`), a master
+found through Redis Sentinel (`redis+sentinel://`), or the master of a Redis Cluster that
+holds one hash tag's slot (`redis+cluster://`, see jackpot/store/cluster.py).
 
     redis+sentinel://[[user]:password@]host:port[,host:port...]/<master name>[/<db>]
+    redis+cluster://[[user]:password@]host:port[,host:port...][/]
 
 The password (and user) is the master's and the sentinels'. The client asks the sentinels
 for the master on every new connection, so after a failover the next connection reaches the
@@ -19,7 +21,10 @@ from urllib.parse import unquote, urlsplit
 import redis
 from redis.sentinel import Sentinel
 
+from jackpot.store.cluster import Address, slot_client
+
 SENTINEL_SCHEME = "redis+sentinel"
+CLUSTER_SCHEME = "redis+cluster"
 
 # the store did not answer (a timeout may come after a script ran): 503, and the client resends
 STORE_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)
@@ -38,19 +43,46 @@ class SentinelTarget:
     password: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class ClusterTarget:
+    nodes: tuple[Address, ...]  # any of the cluster's nodes: the client asks them for the map
+    username: str | None
+    password: str | None
+
+
+def _hosts(url: str, netloc: str, what: str) -> tuple[list[Address], str | None, str | None]:
+    userinfo, _, hosts = netloc.rpartition("@")
+    username, _, password = userinfo.partition(":")
+    found = []
+    for host in hosts.split(","):
+        name, _, port = host.rpartition(":")
+        if not name or not port.isdigit():
+            raise StoreUrlError(f"{url!r}: each {what} must be host:port")
+        found.append((name.strip("[]"), int(port)))
+    return found, unquote(username) or None, unquote(password) or None
+
+
+def cluster_target(url: str) -> ClusterTarget | None:
+    """The nodes a redis+cluster:// URL names; None for any other URL."""
+    parts = urlsplit(url)
+    if parts.scheme != CLUSTER_SCHEME:
+        return None
+    nodes, username, password = _hosts(url, parts.netloc, "node")
+    if parts.path.strip("/") not in ("", "0") or parts.query:
+        raise StoreUrlError(f"{url!r}: a cluster has database 0 only and takes no options")
+    return ClusterTarget(tuple(nodes), username, password)
+
+
+def is_cluster(url: str) -> bool:
+    return urlsplit(url).scheme == CLUSTER_SCHEME
+
+
 def sentinel_target(url: str) -> SentinelTarget | None:
     """The sentinels and master a redis+sentinel:// URL names; None for any other URL."""
     parts = urlsplit(url)
     if parts.scheme != SENTINEL_SCHEME:
         return None
-    userinfo, _, hosts = parts.netloc.rpartition("@")
-    username, _, password = userinfo.partition(":")
-    sentinels = []
-    for host in hosts.split(","):
-        name, _, port = host.rpartition(":")
-        if not name or not port.isdigit():
-            raise StoreUrlError(f"{url!r}: each sentinel must be host:port")
-        sentinels.append((name.strip("[]"), int(port)))
+    sentinels, username, password = _hosts(url, parts.netloc, "sentinel")
     path = [p for p in parts.path.split("/") if p]
     if not path or len(path) > 2 or (len(path) == 2 and not path[1].isdigit()):
         raise StoreUrlError(f"{url!r}: the path must be /<master name>[/<db>]")
@@ -58,19 +90,32 @@ def sentinel_target(url: str) -> SentinelTarget | None:
         tuple(sentinels),
         unquote(path[0]),
         int(path[1]) if len(path) == 2 else 0,
-        unquote(username) or None,
-        unquote(password) or None,
+        username,
+        password,
     )
 
 
-def connect(url: str, *, decode: bool, timeout: float, **options: Any) -> redis.Redis:
-    """A client of the store at `url` (for a sentinel URL: of its current master)."""
+def connect(
+    url: str, *, decode: bool, timeout: float, tag: str | None = None, **options: Any
+) -> redis.Redis:
+    """A client of the store at `url` (for a sentinel URL: of its current master; for a
+    cluster URL: of the master that holds the slot of hash tag `tag`, e.g. "{jackpot}")."""
     kwargs: dict[str, Any] = {
         "decode_responses": decode,
         "socket_timeout": timeout,
         "socket_connect_timeout": timeout,
         **options,
     }
+    cluster = cluster_target(url)
+    if cluster is not None:
+        if tag is None:
+            raise StoreUrlError(
+                f"{url!r}: a Redis Cluster serves the controller's keys only; this client "
+                "(e.g. the background jobs' queue) needs a server URL of its own"
+            )
+        return slot_client(
+            cluster.nodes, tag, username=cluster.username, password=cluster.password, **kwargs
+        )
     target = sentinel_target(url)
     if target is None:
         return redis.Redis.from_url(url, **kwargs)

@@ -8,18 +8,18 @@ from flask import Flask
 from jackpot.app import create_app
 from jackpot.settings import Settings
 from tests.support.api import Api, round_body
-from tests.support.redis_server import RedisServer
+from tests.support.stores import Store
 
 
-def other_worker(redis_server: RedisServer, settings: Settings, api: Api) -> Api:
-    app: Flask = create_app(settings, redis_server.url)
+def other_worker(store: Store, settings: Settings, api: Api) -> Api:
+    app: Flask = create_app(settings, store.url)
     return Api(app.test_client(), api.keys)
 
 
 def test_a_table_re_enabled_through_one_worker_plays_on_every_worker(
-    linked: Api, redis_server: RedisServer, settings: Settings
+    linked: Api, store: Store, settings: Settings
 ) -> None:
-    second = other_worker(redis_server, settings, linked)
+    second = other_worker(store, settings, linked)
     assert second.report(round_body("r1")).status_code == 200  # caches T1 as enabled
     linked.put_table("T1", enabled=False)
     refused = second.report(round_body("r2"))
@@ -30,9 +30,9 @@ def test_a_table_re_enabled_through_one_worker_plays_on_every_worker(
 
 
 def test_a_wager_limit_raised_through_one_worker_is_accepted_by_every_worker(
-    linked: Api, redis_server: RedisServer, settings: Settings
+    linked: Api, store: Store, settings: Settings
 ) -> None:
-    second = other_worker(redis_server, settings, linked)
+    second = other_worker(store, settings, linked)
     assert second.report(round_body("r1")).status_code == 200  # caches max_wager 2500
     linked.put_table("T1", max_wager=10_000)
     big = round_body("r2", spots=[{"spot": 1, "wager": 10_000, "card": "4d"}])
@@ -42,9 +42,9 @@ def test_a_wager_limit_raised_through_one_worker_is_accepted_by_every_worker(
 
 
 def test_a_heartbeat_answers_with_the_table_state_as_it_is_now(
-    linked: Api, redis_server: RedisServer, settings: Settings
+    linked: Api, store: Store, settings: Settings
 ) -> None:
-    second = other_worker(redis_server, settings, linked)
+    second = other_worker(store, settings, linked)
     beat = second.client.post("/v1/tables/T1/heartbeat", headers=linked.keys.header("table"))
     assert beat.get_json()["enabled"] is True
     linked.put_table("T1", enabled=False)

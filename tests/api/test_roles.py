@@ -19,7 +19,6 @@ from jackpot.domain.auth import digest, key_id_of
 from jackpot.settings import Settings
 from tests.support.api import Api, Keys, round_body
 from tests.support.checks import assert_error, snapshot
-from tests.support.redis_server import RedisServer
 from tests.support.roles import (
     MATRIX,
     ROLES,
@@ -28,6 +27,7 @@ from tests.support.roles import (
     build_world,
     credential,
 )
+from tests.support.stores import Store
 
 BY_NAME = {e.name: e for e in MATRIX}
 
@@ -54,6 +54,7 @@ def status_class(status: int) -> int:
     return status - status % 100 if 200 <= status < 300 else status
 
 
+@pytest.mark.one_store  # who may call what is decided before the store is touched
 @pytest.mark.parametrize("who", CALLERS)
 @pytest.mark.parametrize("endpoint", MATRIX, ids=lambda e: e.name)
 def test_each_caller_gets_what_the_role_matrix_says(
@@ -152,10 +153,11 @@ def test_a_revoked_key_gets_401_everywhere_it_was_allowed(
 
 
 def test_a_table_key_revoked_while_cached_cannot_report_a_round(
-    redis_server: RedisServer, api: Api, keys: Keys, world: World, redis: redis_lib.Redis
+    store: Store, api: Api, keys: Keys, world: World, redis: redis_lib.Redis
 ) -> None:
     # an app that trusts its key cache for a minute: the round script re-checks the key
-    cached = create_app(Settings(key_cache_seconds=60.0), redis_server.url).test_client()
+    settings = Settings(key_cache_seconds=60.0, queue_redis_url=store.queue_url)
+    cached = create_app(settings, store.url).test_client()
     heartbeat = cached.post("/v1/tables/T1/heartbeat", headers=keys.header("table"))
     assert heartbeat.status_code == 200
     revoke(api, keys.table)

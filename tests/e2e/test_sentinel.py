@@ -12,25 +12,16 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import requests
 
 from jackpot.store.keys import Keys
+from tests.support.floor_table import RATE_BP, RESET, UNITS_PER_CENT, WAGER, Table, body
 from tests.support.sentinel import SentinelSet, sentinel_available, start_sentinels
 from tests.support.service import Service, auth, key, link_main, start_service
 
 pytestmark = pytest.mark.slow
-
-RESET, RATE_BP, WAGER = 500_000, 400, 2500  # each round puts 2500 x 400 units on the meter
-UNITS_PER_CENT = 10_000
-
-
-def body(round_id: str) -> dict[str, Any]:
-    # the player's 9 beats the dealer's 4: the side bet loses, nothing but contributions
-    return {"table": "T1", "round": round_id, "dealer": {"card": "4c"},
-            "spots": [{"spot": 1, "wager": WAGER, "card": "9d"}]}  # fmt: skip
 
 
 @pytest.fixture
@@ -57,45 +48,6 @@ def serve(tmp_path: Path, deployment: SentinelSet, **extra: str) -> Service:
             **extra,
         },
     )
-
-
-class Table:
-    """A table's adapter, as far as this test needs it: each report is resent, the same body,
-    until it is acknowledged; what was acknowledged is remembered with its answer."""
-
-    def __init__(self, service: Service, secret: str) -> None:
-        self.service, self.secret = service, secret
-        self.acknowledged: dict[str, dict[str, Any]] = {}
-        self.refusals: Counter[str] = Counter()
-        self.lock = threading.Lock()
-
-    def send(self, round_id: str, deadline: float) -> None:
-        while time.monotonic() < deadline:
-            try:
-                r = requests.post(
-                    f"{self.service.base}/v1/rounds",
-                    json=body(round_id),
-                    headers=auth(self.secret),
-                    timeout=10,
-                )
-            except requests.RequestException:
-                self.refusals["no answer"] += 1
-                time.sleep(0.05)
-                continue
-            if r.status_code == 200:
-                with self.lock:
-                    self.acknowledged[round_id] = r.json()
-                return
-            assert r.status_code == 503, r.text  # never a 4xx or 5xx other than "resend"
-            self.refusals[r.json()["error"]["code"]] += 1
-            time.sleep(0.05)
-        raise AssertionError(f"round {round_id} never acknowledged; refusals {self.refusals}")
-
-    def play(self, name: str, stop: threading.Event, deadline: float) -> None:
-        n = 0
-        while not stop.is_set():
-            n += 1
-            self.send(f"{name}-{n}", deadline)
 
 
 def house_rounds(deployment: SentinelSet) -> Counter[str]:
@@ -145,16 +97,7 @@ def test_killing_the_master_under_load_loses_no_acknowledged_round(
         assert set(journal) == set(table.acknowledged)
         assert set(journal.values()) == {1}
         # every resent report is answered as the replay of its first answer
-        for round_id, first in table.acknowledged.items():
-            r = requests.post(
-                f"{service.base}/v1/rounds", json=body(round_id), headers=auth(table.secret)
-            )
-            assert r.status_code == 200, r.text
-            again = r.json()
-            assert again["replayed"] is True
-            # (a first answer may itself be a replay: the write of an attempt answered 503
-            # replication_timeout, acknowledged once a replica had it)
-            assert {**again, "replayed": first["replayed"]} == first
+        table.resend_all()
         # and the meter is the model's: one contribution per acknowledged round
         meters = requests.get(f"{service.base}/v1/pools/main/meters", headers=auth(operator))
         n = len(table.acknowledged)

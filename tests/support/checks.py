@@ -8,6 +8,7 @@ from typing import Any
 
 import redis as redis_lib
 
+from jackpot.store.cluster import SlotConnection, SlotRoute
 from tests.support.api import Api, round_body
 
 DELETE = object()  # a patch value: remove the key
@@ -16,32 +17,52 @@ DELETE = object()  # a patch value: remove the key
 def snapshot(client: redis_lib.Redis) -> dict[bytes, tuple[bytes, Any]]:
     """Every key of the store as (type, content): what "changes nothing" is checked against.
 
-    Read as bytes: the store also holds binary values (the worker's queued jobs)."""
-    where = client.connection_pool.connection_kwargs
-    r = redis_lib.Redis(host=where["host"], port=where["port"], db=where.get("db", 0))
+    Read as bytes: the store also holds binary values (the worker's queued jobs). On a Redis
+    Cluster, every master's keys."""
     state: dict[bytes, tuple[bytes, Any]] = {}
-    try:
-        for key in r.scan_iter(count=1000):
-            kind = r.type(key)
-            content: Any
-            if kind == b"string":
-                content = r.get(key)
-            elif kind == b"hash":
-                content = r.hgetall(key)
-            elif kind == b"list":
-                content = r.lrange(key, 0, -1)
-            elif kind == b"set":
-                content = sorted(r.smembers(key))
-            elif kind == b"zset":
-                content = r.zrange(key, 0, -1, withscores=True)
-            elif kind == b"stream":
-                content = r.xrange(key)
-            else:  # pragma: no cover - the controller uses no other type
-                content = r.dump(key)
-            state[key] = (kind, content)
-    finally:
-        r.close()
+    for r in _servers(client):
+        try:
+            _read_all(r, state)
+        finally:
+            r.close()
     return state
+
+
+def _servers(client: redis_lib.Redis) -> list[redis_lib.Redis]:
+    """Plain clients of every server (every master of a cluster) `client` reads from."""
+    pool = client.connection_pool
+    where = pool.connection_kwargs
+    if pool.connection_class is not SlotConnection:
+        return [redis_lib.Redis(host=where["host"], port=where["port"], db=where.get("db", 0))]
+    route: SlotRoute = where["route"]
+    route.owner()  # the route has asked the cluster for its map: it knows every node
+    servers = [redis_lib.Redis(host=host, port=port) for host, port in route.nodes()]
+    masters = [r for r in servers if r.execute_command("ROLE")[0] == b"master"]
+    for r in servers:
+        if r not in masters:
+            r.close()
+    return masters
+
+
+def _read_all(r: redis_lib.Redis, state: dict[bytes, tuple[bytes, Any]]) -> None:
+    for key in r.scan_iter(count=1000):
+        kind = r.type(key)
+        content: Any
+        if kind == b"string":
+            content = r.get(key)
+        elif kind == b"hash":
+            content = r.hgetall(key)
+        elif kind == b"list":
+            content = r.lrange(key, 0, -1)
+        elif kind == b"set":
+            content = sorted(r.smembers(key))
+        elif kind == b"zset":
+            content = r.zrange(key, 0, -1, withscores=True)
+        elif kind == b"stream":
+            content = r.xrange(key)
+        else:  # pragma: no cover - the controller uses no other type
+            content = r.dump(key)
+        state[key] = (kind, content)
 
 
 def assert_error(response: Any, status: int, field: str | None) -> dict[str, Any]:

@@ -1,0 +1,134 @@
+"""Rounds/s of `jackpot serve` on one redis-server and on a Redis Cluster of three masters:
+
+  A. one redis-server, AOF with `appendfsync always`;
+  B. a three-master Redis Cluster (each master as A's server), the background jobs' queue on
+     a redis-server of its own; the controller's keys share one hash tag, so one master
+     holds them all and does all of the work (the other two idle).
+
+    python bench/bench_cluster.py [--seconds 10] [--pairs 3] [--concurrency 16]
+
+B/A is what the cluster client costs (it finds the slot's master from the cluster's map and
+then talks to it as to one server) and what a cluster buys while every key carries one tag:
+nothing in throughput, failover in availability. The stacks are measured in turn, A B A B
+..., and the ratio is taken within each turn (see bench_replication.py for why).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.loadgen import LoadGenerator, PhaseResult, Target  # noqa: E402
+from bench.service import (  # noqa: E402
+    Service,
+    provision,
+    start_redis,
+    start_service,
+)
+from tests.support.cluster import cluster_binary, start_cluster  # noqa: E402
+
+TABLES = [f"T{i}" for i in range(1, 9)]
+
+
+@dataclass
+class Stack:
+    name: str
+    url: str
+    service: Service
+    secret: str
+    stops: list[Any] = field(default_factory=list)
+
+    def stop(self) -> None:
+        self.service.stop()
+        for stop in self.stops:
+            stop()
+
+
+def single(root: Path) -> Stack:
+    server = start_redis(root / "A" / "redis", "always")
+    service = start_service(root / "A", server.url)
+    return Stack("A-one-server", server.url, service, provision(service, server.url, root / "A", TABLES), [server.stop])  # fmt: skip
+
+
+def cluster(root: Path) -> Stack:
+    nodes = start_cluster(root / "B" / "cluster", masters=3)
+    queue = start_redis(root / "B" / "queue", "always")
+    url = "redis+cluster://" + ",".join(f"127.0.0.1:{n.port}" for n in nodes.nodes)
+    os.environ["JACKPOT_QUEUE_REDIS_URL"] = queue.url
+    try:
+        service = start_service(root / "B", url)
+        secret = provision(service, url, root / "B", TABLES)
+    finally:
+        os.environ.pop("JACKPOT_QUEUE_REDIS_URL", None)
+    return Stack("B-cluster-3-masters", url, service, secret, [nodes.stop, queue.stop])
+
+
+def measure(stack: Stack, seconds: float, concurrency: int, turn: int) -> PhaseResult:
+    target = Target(stack.service.host, stack.service.port, stack.secret, TABLES,
+                    f"{stack.name}-{turn}")  # fmt: skip
+    load = LoadGenerator(target, concurrency, processes=2, seed=turn)
+    try:
+        load.run("rounds", 1.0)  # warm: connections, caches
+        return load.run("rounds", seconds)
+    finally:
+        load.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="each measured phase")
+    parser.add_argument("--pairs", type=int, default=3, help="turns of A, B")
+    parser.add_argument("--concurrency", type=int, default=16)
+    args = parser.parse_args()
+    # both stacks on the same redis-server: the cluster needs 7.0 or later
+    binary = cluster_binary()
+    os.environ["PATH"] = f"{Path(binary).parent}{os.pathsep}{os.environ['PATH']}"
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True)
+    print(f"redis: {version.stdout.strip()}; python {sys.version.split()[0]}; "
+          f"{os.cpu_count()} cpus; {args.concurrency} connections, "
+          f"{args.seconds:.0f} s phases")  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="bench-cluster-") as tmp:
+        root = Path(tmp)
+        stacks: list[Stack] = []
+        try:
+            stacks.append(single(root))
+            stacks.append(cluster(root))
+            results: dict[str, list[PhaseResult]] = {s.name: [] for s in stacks}
+            for turn in range(args.pairs):
+                for stack in stacks:
+                    phase = measure(stack, args.seconds, args.concurrency, turn)
+                    results[stack.name].append(phase)
+                    errors = f" errors {phase.errors}" if phase.errors else ""
+                    print(f"  turn {turn + 1} {stack.name:22s} {phase.rate:8,.0f} rounds/s  "
+                          f"p50 {phase.percentile(50):6.2f} ms  p99 {phase.percentile(99):6.2f} ms"
+                          f"{errors}")  # fmt: skip
+            base = results[stacks[0].name]
+            print()
+            print(f"{'':24s} {'rounds/s':>10s} {'÷ A':>6s} {'p50 ms':>8s} {'p99 ms':>8s}")
+            for stack in stacks:
+                mine = results[stack.name]
+                ratios = [
+                    m.ok / m.elapsed / (b.ok / b.elapsed) for m, b in zip(mine, base, strict=True)
+                ]
+                rate = statistics.median(m.ok / m.elapsed for m in mine)
+                p50 = statistics.median(m.percentile(50) for m in mine)
+                p99 = statistics.median(m.percentile(99) for m in mine)
+                print(f"{stack.name:24s} {rate:10,.0f} {statistics.median(ratios):6.2f} "
+                      f"{p50:8.2f} {p99:8.2f}")  # fmt: skip
+        finally:
+            for stack in stacks:
+                stack.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,232 @@
+"""The real `jackpot serve` and `jackpot worker` on a Redis Cluster started by the tests: the
+controller's keys in their hash tag's slot, on the master that holds it; the background
+jobs' queue on a server of its own. Faults: a cluster that answers CLUSTERDOWN, and the
+master holding the meters SIGKILLed under load (its replica takes over).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis as redis_lib
+import requests
+
+from jackpot.store.keys import Keys
+from tests.support.checks import snapshot
+from tests.support.cluster import RedisCluster, cluster_unsupported, start_cluster
+from tests.support.floor_table import RATE_BP, RESET, UNITS_PER_CENT, WAGER, Table, body
+from tests.support.redis_server import RedisServer, start_server
+from tests.support.service import Service, auth, jackpot, key, link_main, start_service
+
+pytestmark = pytest.mark.slow
+
+TAG = Keys().tag
+
+
+def need_cluster() -> None:
+    why = cluster_unsupported()
+    if why is not None:
+        if os.environ.get("CI"):
+            raise RuntimeError(why)  # CI installs Debian's redis-server 7
+        pytest.skip(why)
+
+
+@pytest.fixture
+def queue(tmp_path: Path) -> Iterator[RedisServer]:
+    server = start_server(tmp_path / "queue")
+    yield server
+    server.stop()
+
+
+def cluster_url(cluster: RedisCluster) -> str:
+    return "redis+cluster://" + ",".join(f"127.0.0.1:{n.port}" for n in cluster.nodes)
+
+
+def serve(tmp_path: Path, cluster: RedisCluster, queue: RedisServer, **extra: str) -> Service:
+    return start_service(
+        tmp_path,
+        {
+            "JACKPOT_REDIS_URL": cluster_url(cluster),
+            "JACKPOT_QUEUE_REDIS_URL": queue.url,
+            "JACKPOT_REDIS_TIMEOUT_SECONDS": "1",
+            **extra,
+        },
+    )
+
+
+def house_rounds(client: redis_lib.Redis) -> Counter[str]:
+    found: Counter[str] = Counter()
+    for _, fields in client.xrange(Keys().journal):
+        if fields.get("type") == "round":
+            found[fields["round"]] += 1
+    return found
+
+
+def test_the_service_and_its_worker_run_on_a_redis_cluster(
+    tmp_path: Path, queue: RedisServer
+) -> None:
+    need_cluster()
+    cluster = start_cluster(tmp_path / "cluster", masters=3)
+    service = serve(tmp_path, cluster, queue)
+    try:
+        operator, auditor = key(service, "operator"), key(service, "auditor")
+        link_main(service, operator)
+        table = key(service, "table", "T1")
+        url = f"{service.base}/v1/rounds"
+        first = requests.post(url, json=body("R1"), headers=auth(table))
+        assert first.status_code == 200 and first.json()["replayed"] is False, first.text
+        again = requests.post(url, json=body("R1"), headers=auth(table))
+        assert again.json() == {**first.json(), "replayed": True}
+        hit = {"table": "T1", "round": "R2", "dealer": {"card": "9s", "war_card": "9s"},
+               "spots": [{"spot": 1, "wager": 500, "card": "9s", "war": True,
+                          "war_card": "9s"}]}  # fmt: skip
+        jackpots = requests.post(url, json=hit, headers=auth(table)).json()["jackpots"]
+        assert len(jackpots) == 1
+        payouts = requests.get(f"{service.base}/v1/payouts?status=pending", headers=auth(auditor))
+        assert [p["id"] for p in payouts.json()["payouts"]] == [jackpots[0]["id"]]
+        journal = requests.get(f"{service.base}/v1/journal?pool=main", headers=auth(auditor))
+        assert [e["round"] for e in journal.json()["entries"] if e["type"] == "hit"] == ["R2"]
+        ready = requests.get(f"{service.base}/readyz")
+        assert ready.status_code == 200 and ready.json()["state"] == "operable", ready.text
+
+        # every key of the controller is on the master that holds the tag's slot
+        owner = cluster.node_for_key(TAG)
+        for node in cluster.masters:
+            found = list(node.admin.scan_iter(count=1000))
+            assert found if node is owner else not found, (node.port, found)
+        assert all(k.startswith(TAG) for k in owner.admin.scan_iter(count=1000))
+
+        # the reconciliation is queued on the queue's server and run by the worker
+        r = requests.post(
+            f"{service.base}/v1/reports/reconcile", json={"pool": "main"}, headers=auth(auditor)
+        )
+        assert r.status_code == 202, r.text
+        done = jackpot("worker", "--burst", cwd=tmp_path, env=service.env, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        report = requests.get(f"{service.base}/v1/reports/{r.json()['id']}", headers=auth(auditor))
+        assert report.json()["status"] == "finished", report.text
+        assert report.json()["result"]["balanced"] is True
+        assert report.json()["result"]["hits"] == 1
+
+        verified = jackpot("verify", cwd=tmp_path, env=service.env)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+    finally:
+        service.stop()
+        cluster.stop()
+
+
+def test_a_cluster_that_answers_clusterdown_gets_503_and_nothing_half_applied(
+    tmp_path: Path, queue: RedisServer
+) -> None:
+    need_cluster()
+    cluster = start_cluster(tmp_path / "cluster", masters=3, node_timeout_ms=1000)
+    service = serve(tmp_path, cluster, queue)
+    try:
+        operator = key(service, "operator")
+        link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
+        table = key(service, "table", "T1")
+        url = f"{service.base}/v1/rounds"
+        assert requests.post(url, json=body("A"), headers=auth(table)).status_code == 200
+
+        # another master dies and has no replica: the cluster no longer covers every slot,
+        # and every node, the meters' own included, answers CLUSTERDOWN
+        owner = cluster.node_for_key(TAG)
+        other = next(n for n in cluster.masters if n is not owner)
+        store = redis_lib.Redis(host="127.0.0.1", port=owner.port)
+        before = snapshot(store)
+        cluster.kill(other)
+        cluster.wait_state("fail", [owner])
+        r = requests.post(url, json=body("B"), headers=auth(table), timeout=60)
+        assert r.status_code == 503, r.text
+        assert r.json()["error"]["code"] == "cluster_unavailable"
+        assert r.headers["Retry-After"] == "1"
+        assert "127.0.0.1" not in r.text  # the cluster's addresses stay in the log
+        assert requests.get(f"{service.base}/readyz", timeout=60).status_code == 503
+
+        # the node comes back: nothing was written meanwhile; the resend settles the round
+        cluster.restart(other)
+        cluster.wait_healthy()
+        assert snapshot(store) == before
+        deadline = time.monotonic() + 30
+        while (r := requests.post(url, json=body("B"), headers=auth(table))).status_code != 200:
+            assert r.status_code == 503 and time.monotonic() < deadline, r.text
+            time.sleep(0.2)
+        assert r.json()["replayed"] is False
+        meters = requests.get(f"{service.base}/v1/pools/main/meters", headers=auth(operator))
+        assert meters.json()["bets"] == 2
+        store.close()
+    finally:
+        service.stop()
+        cluster.stop()
+
+
+def test_killing_the_master_of_the_meters_under_load_loses_no_acknowledged_round(
+    tmp_path: Path, queue: RedisServer
+) -> None:
+    """Each master has a replica, and every write waits for it (WAIT 1): SIGKILL the master
+    holding the meters mid-load; the cluster promotes its replica, the controller follows
+    the slot there, and every acknowledged round is on it exactly once."""
+    need_cluster()
+    cluster = start_cluster(tmp_path / "cluster", masters=3, replicas_per_master=1)
+    service = serve(
+        tmp_path,
+        cluster,
+        queue,
+        JACKPOT_REDIS_WAIT_REPLICAS="1",
+        JACKPOT_REDIS_WAIT_MS="500",
+        # while the slot has no replica, appendfsync always keeps the store durable
+    )
+    try:
+        operator = key(service, "operator")
+        link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
+        table = Table(service, key(service, "table", "T1"))
+        stop, deadline = threading.Event(), time.monotonic() + 120
+        players = [
+            threading.Thread(target=table.play, args=(f"R{t}", stop, deadline)) for t in range(4)
+        ]
+        for p in players:
+            p.start()
+        time.sleep(2)
+        before = len(table.acknowledged)
+        old = cluster.node_for_key(TAG)
+        cluster.kill(old)  # SIGKILL, mid-load
+        cluster.wait_for(
+            lambda: None if cluster.node_for_key(TAG) is not old else "no failover yet",
+            30,
+            "failed over",
+        )
+        # the new master has no replica until the old one comes back as one: meanwhile no
+        # round can be acknowledged (503 replication_timeout), and none is lost
+        time.sleep(1)
+        cluster.restart(old)
+        cluster.wait_healthy(30)
+        time.sleep(3)
+        stop.set()
+        for p in players:
+            p.join()
+        assert before > 20 and len(table.acknowledged) > before
+        assert sum(table.refusals.values()) > 0
+
+        new = cluster.node_for_key(TAG)
+        # split brain: the old master came back with its AOF, believing it held the slot;
+        # the cluster made it its replacement's replica, and nothing it took alone was
+        # acknowledged (every acknowledgement waited for a replica)
+        assert new is not old and old.admin.execute_command("ROLE")[0] == "slave"
+        journal = house_rounds(new.admin)
+        assert set(journal) == set(table.acknowledged)
+        assert set(journal.values()) == {1}
+        table.resend_all()
+        meters = requests.get(f"{service.base}/v1/pools/main/meters", headers=auth(operator))
+        n = len(table.acknowledged)
+        assert meters.json()["bets"] == n
+        assert meters.json()["value_units"] == RESET * UNITS_PER_CENT + n * WAGER * RATE_BP
+        assert meters.json()["invariant_holds"] is True
+    finally:
+        service.stop()
+        cluster.stop()
