@@ -56,7 +56,8 @@ class Stack:
 def single(root: Path) -> Stack:
     server = start_redis(root / "A" / "redis", "always")
     service = start_service(root / "A", server.url)
-    return Stack("A-one-server", server.url, service, provision(service, server.url, root / "A", TABLES), [server.stop])  # fmt: skip
+    secret = provision(service, server.url, root / "A", TABLES)
+    return Stack("A-one-server", server.url, service, secret, [server.stop])
 
 
 def cluster(root: Path) -> Stack:
