@@ -103,6 +103,10 @@ class SlotRoute:
                     self._nodes.append(address)
                 if first <= self.slot <= last:
                     self._owner, self._stale = address, False
+                    # ask this node first next time: a dead node early in the list would
+                    # cost every refresh its connect timeout
+                    self._nodes.remove(node)
+                    self._nodes.insert(0, node)
                     return
             errors.append(f"{node[0]}:{node[1]}: slot {self.slot} is not covered")
         raise SlotUnavailableError(
@@ -145,9 +149,12 @@ class SlotConnection(Connection):  # type: ignore[misc]  # redis is untyped here
             super().connect_check_health(
                 check_health=check_health, retry_socket_connect=retry_socket_connect
             )
-        except redis.ConnectionError:
-            self.route.lost()
+        except (SlotUnavailableError, redis.AuthenticationError):
             raise
+        except redis.ConnectionError as exc:
+            # the master the map names does not answer: dead, or failing over
+            self.route.lost()
+            raise SlotUnavailableError(f"the master of slot {self.route.slot}: {exc}") from exc
 
     def read_response(self, *args: Any, **kwargs: Any) -> Any:
         try:

@@ -16,10 +16,16 @@ from pathlib import Path
 import pytest
 import redis as redis_lib
 import requests
+from redis.crc import key_slot
 
 from jackpot.store.keys import Keys
 from tests.support.checks import snapshot
-from tests.support.cluster import RedisCluster, cluster_unsupported, start_cluster
+from tests.support.cluster import (
+    ClusterNodeProcess,
+    RedisCluster,
+    cluster_unsupported,
+    start_cluster,
+)
 from tests.support.floor_table import RATE_BP, RESET, UNITS_PER_CENT, WAGER, Table, body
 from tests.support.redis_server import RedisServer, start_server
 from tests.support.service import Service, auth, jackpot, key, link_main, start_service
@@ -227,6 +233,134 @@ def test_killing_the_master_of_the_meters_under_load_loses_no_acknowledged_round
         assert meters.json()["bets"] == n
         assert meters.json()["value_units"] == RESET * UNITS_PER_CENT + n * WAGER * RATE_BP
         assert meters.json()["invariant_holds"] is True
+    finally:
+        service.stop()
+        cluster.stop()
+
+
+def migrate_slot(cluster: RedisCluster, slot: int, source: ClusterNodeProcess,
+                 target: ClusterNodeProcess) -> int:  # fmt: skip
+    """Move a slot and its keys from `source` to `target` as a resharding does (IMPORTING,
+    MIGRATING, MIGRATE in batches, then SETSLOT NODE everywhere); the keys moved."""
+    target.admin.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", source.node_id)
+    source.admin.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", target.node_id)
+    moved = 0
+    while keys := source.admin.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 10):
+        source.admin.execute_command(
+            "MIGRATE", "127.0.0.1", target.port, "", 0, 5000, "KEYS", *keys
+        )
+        moved += len(keys)
+        time.sleep(0.01)  # rounds keep arriving between the batches
+    for node in [target, source, *(n for n in cluster.masters if n not in (source, target))]:
+        node.admin.execute_command("CLUSTER", "SETSLOT", slot, "NODE", target.node_id)
+    return moved
+
+
+def test_the_meters_moved_to_another_shard_under_load_lose_nothing_and_pay_nothing_twice(
+    tmp_path: Path, queue: RedisServer
+) -> None:
+    """A resharding moves the slot of the controller's keys to another master while tables
+    report: a round whose keys are mid-move is refused (TRYAGAIN / ASK: 503, resent), none
+    is half-applied, and once the slot is moved the controller follows it (MOVED)."""
+    need_cluster()
+    cluster = start_cluster(tmp_path / "cluster", masters=3)
+    service = serve(tmp_path, cluster, queue)
+    try:
+        operator = key(service, "operator")
+        link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
+        table = Table(service, key(service, "table", "T1"))
+        stop, deadline = threading.Event(), time.monotonic() + 120
+        players = [
+            threading.Thread(target=table.play, args=(f"R{t}", stop, deadline)) for t in range(4)
+        ]
+        for p in players:
+            p.start()
+        time.sleep(2)
+        source = cluster.node_for_key(TAG)
+        target = next(n for n in cluster.masters if n is not source)
+        slot = key_slot(TAG.encode())
+        moved = migrate_slot(cluster, slot, source, target)
+        cluster.wait_healthy()
+        before = len(table.acknowledged)
+        time.sleep(2)
+        stop.set()
+        for p in players:
+            p.join()
+        assert moved > 20 and len(table.acknowledged) > before > 20
+        # rounds met the slot mid-move and were refused, not half-applied
+        assert table.refusals["cluster_unavailable"] > 0, table.refusals
+
+        assert cluster.node_for_key(TAG) is target
+        assert source.admin.execute_command("CLUSTER", "COUNTKEYSINSLOT", slot) == 0
+        journal = house_rounds(target.admin)
+        assert set(journal) == set(table.acknowledged)
+        assert set(journal.values()) == {1}
+        table.resend_all()
+        meters = requests.get(f"{service.base}/v1/pools/main/meters", headers=auth(operator))
+        n = len(table.acknowledged)
+        assert meters.json()["bets"] == n
+        assert meters.json()["value_units"] == RESET * UNITS_PER_CENT + n * WAGER * RATE_BP
+        assert meters.json()["invariant_holds"] is True
+        verified = jackpot("verify", cwd=tmp_path, env=service.env)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+    finally:
+        service.stop()
+        cluster.stop()
+
+
+def test_a_replica_of_the_meters_master_that_falls_behind_gets_no_round_acknowledged(
+    tmp_path: Path, queue: RedisServer
+) -> None:
+    need_cluster()
+    cluster = start_cluster(tmp_path / "cluster", masters=3, replicas_per_master=1)
+    service = serve(
+        tmp_path, cluster, queue, JACKPOT_REDIS_WAIT_REPLICAS="1", JACKPOT_REDIS_WAIT_MS="300"
+    )
+    try:
+        operator = key(service, "operator")
+        link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
+        url, headers = f"{service.base}/v1/rounds", auth(key(service, "table", "T1"))
+        assert requests.post(url, json=body("A"), headers=headers).status_code == 200
+        owner = cluster.node_for_key(TAG)
+        replica = cluster.nodes[3 + owner.index]  # replica j of master i: 3 + i
+        cluster.pause(replica)  # SIGSTOP: it takes nothing more
+        try:
+            r = requests.post(url, json=body("B"), headers=headers)
+            assert r.status_code == 503, r.text
+            assert r.json()["error"]["code"] == "replication_timeout"
+        finally:
+            cluster.resume(replica)
+        deadline = time.monotonic() + 10
+        while (r := requests.post(url, json=body("B"), headers=headers)).status_code != 200:
+            assert time.monotonic() < deadline, r.text
+            time.sleep(0.1)
+        assert r.json()["replayed"] is True  # settled once, by the first attempt
+        meters = requests.get(f"{service.base}/v1/pools/main/meters", headers=auth(operator))
+        assert meters.json()["bets"] == 2
+    finally:
+        service.stop()
+        cluster.stop()
+
+
+def test_a_cluster_whose_master_keeps_no_aof_is_inoperable(
+    tmp_path: Path, queue: RedisServer
+) -> None:
+    """The self-check reads the durability of the master that holds the meters."""
+    need_cluster()
+    cluster = start_cluster(tmp_path / "cluster", masters=3, extra_args=["--appendonly", "no"])
+    service = serve(tmp_path, cluster, queue)
+    try:
+        ready = requests.get(f"{service.base}/readyz")
+        assert ready.status_code == 503, ready.text
+        assert "store_not_durable" in {p["code"] for p in ready.json()["problems"]}
+        exposition = requests.get(f"{service.base}/metrics").text
+        assert "jackpot_controller_operable 0.0" in exposition
+        assert 'code="store_not_durable"' in exposition
+        cluster.node_for_key(TAG).admin.config_set("appendonly", "yes")
+        deadline = time.monotonic() + 30
+        while requests.get(f"{service.base}/readyz").status_code != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
     finally:
         service.stop()
         cluster.stop()
