@@ -15,6 +15,16 @@ LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 LOG_FORMATS = ("text", "json")
 
 
+def redacted(url: str) -> str:
+    """`url` without its password (for logs and messages)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    userinfo, _, hosts = parts.netloc.rpartition("@")
+    user = userinfo.partition(":")[0]
+    return parts._replace(netloc=f"{user}:***@{hosts}").geturl()
+
+
 def _cluster(url: str | None) -> bool:
     """A Redis Cluster's URL (jackpot.store.connect reads it)."""
     return bool(url) and urlsplit(url or "").scheme == "redis+cluster"
@@ -129,12 +139,13 @@ class Settings:
         # RQ's keys hash to slots of their own: its queue cannot live on a cluster
         if _cluster(settings.queue_redis_url):
             raise SettingsError(
-                f"JACKPOT_QUEUE_REDIS_URL={settings.queue_redis_url!r} is a Redis Cluster: the "
+                f"JACKPOT_QUEUE_REDIS_URL={redacted(settings.queue_redis_url or '')!r} is a "
+                "Redis Cluster: the "
                 "background jobs' queue needs a Redis server"
             )
         if _cluster(settings.redis_url) and not settings.queue_redis_url:
             raise SettingsError(
-                f"JACKPOT_REDIS_URL={settings.redis_url!r} is a Redis Cluster: set "
+                f"JACKPOT_REDIS_URL={redacted(settings.redis_url or '')!r} is a Redis Cluster: set "
                 "JACKPOT_QUEUE_REDIS_URL to a Redis server for the background jobs' queue"
             )
         return settings

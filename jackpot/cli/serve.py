@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from jackpot.cli.runtime import store_url
-from jackpot.settings import Settings
+from jackpot.settings import Settings, redacted
 
 log = logging.getLogger("jackpot.cli")
 
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ["JACKPOT_BIND"] = args.bind
         settings = Settings.from_env()
     with store_url(settings) as url:
-        log.info("store %s; serving on http://%s/", url, settings.bind)
+        log.info("store %s; serving on http://%s/", redacted(url), settings.bind)
         return supervise(gunicorn_command(), gunicorn_env(settings, url))
 
 

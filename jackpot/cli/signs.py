@@ -9,7 +9,7 @@ import os
 from jackpot.cli import serve
 from jackpot.cli.runtime import store_url
 from jackpot.cli.serve import supervise
-from jackpot.settings import Settings
+from jackpot.settings import Settings, redacted
 
 log = logging.getLogger("jackpot.cli")
 
@@ -29,6 +29,6 @@ def run(args: argparse.Namespace) -> int:
         os.environ["JACKPOT_SIGNS_BIND"] = args.bind
     settings = Settings.from_env()
     with store_url(settings) as url:
-        log.info("store %s; signs on http://%s/signs/", url, settings.signs_bind)
+        log.info("store %s; signs on http://%s/signs/", redacted(url), settings.signs_bind)
         env = {**os.environ, **settings.to_env(), "JACKPOT_REDIS_URL": url}
         return supervise(gunicorn_command(), env)

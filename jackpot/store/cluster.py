@@ -9,12 +9,16 @@ money. redis-py's own cluster client cannot do all of that (it refuses EVALSHA, 
 and TIME in a pipeline).
 
 When the slot moves (a failover, a resharding), the master that lost it answers MOVED: the
-connection takes the new address, drops its socket and raises ConnectionError, so the
-client's retry sends the command again to the new owner; a command answered MOVED was not
-run. A node that does not answer, CLUSTERDOWN, TRYAGAIN (keys of the slot being migrated) and
-ASK mark the route stale: the next connection asks the cluster again. Each of these reaches
-the API as a store fault (503, the table resends): nothing is half-applied, because every
-money write is one script in that slot.
+connection takes the new address, drops its socket and raises SlotUnavailableError, and the
+client sends the command once more, to the new owner. It is resent only when it surely did
+not run: after MOVED, ASK, TRYAGAIN or CLUSTERDOWN (the node refused it) or a failure to
+connect (nothing was sent); a connection lost while an answer was awaited is not resent (the
+API answers 503 and the table resends; the money scripts are idempotent, not every operator
+step is). A node that does not answer, or times out, and every refusal mark the route stale:
+the next connection asks the cluster again. A pooled connection still open to a node that
+no longer holds the slot is closed at its next use once the route knows the new owner.
+Whatever cannot be served reaches the API as 503 (`cluster_unavailable`, the table resends):
+nothing is half-applied, because every money write is one script in that slot.
 """
 
 from __future__ import annotations
@@ -69,6 +73,10 @@ class SlotRoute:
                 )
             return self._owner
 
+    def known(self) -> Address | None:
+        """The owner as last learned, without asking the cluster."""
+        return self._owner
+
     def moved(self, address: Address) -> None:
         """A node answered MOVED: the slot is at `address` now."""
         with self._lock:
@@ -119,7 +127,9 @@ class SlotRoute:
 
 
 def _host(announced: Any, asked: str) -> str:
-    """The address a node announces for a master ('' or '?' means: the one you asked)."""
+    """The address a node announces for a master (none, '' or '?' mean: the one you asked)."""
+    if announced is None:
+        return asked
     text = announced.decode() if isinstance(announced, bytes) else str(announced)
     return asked if text in ("", "?") else text
 
@@ -143,6 +153,12 @@ class SlotConnection(Connection):  # type: ignore[misc]  # redis is untyped here
     def connect_check_health(
         self, check_health: bool = True, retry_socket_connect: bool = True
     ) -> None:
+        # a socket still open to a node the slot has left (a resharding, a failover that
+        # kept the old master up as a replica) would run key-less commands (INFO, CONFIG,
+        # SCRIPT LOAD) there: closed once the route knows better
+        where: Address = (self.host, self.port)  # type: ignore[has-type]
+        if self._sock is not None and self.route.known() not in (None, where):
+            self.disconnect()
         if self._sock is None:
             self.host, self.port = self.route.owner()
         try:
@@ -151,8 +167,9 @@ class SlotConnection(Connection):  # type: ignore[misc]  # redis is untyped here
             )
         except (SlotUnavailableError, redis.AuthenticationError):
             raise
-        except redis.ConnectionError as exc:
-            # the master the map names does not answer: dead, or failing over
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            # the master the map names does not answer (dead, unreachable, failing over):
+            # nothing was sent, so the command may go to the owner the cluster names next
             self.route.lost()
             raise SlotUnavailableError(f"the master of slot {self.route.slot}: {exc}") from exc
 
@@ -160,17 +177,19 @@ class SlotConnection(Connection):  # type: ignore[misc]  # redis is untyped here
         try:
             return super().read_response(*args, **kwargs)
         except MovedError as exc:
-            self.route.moved((exc.host, int(exc.port)))
+            self.route.moved((exc.host or self.host, int(exc.port)))
             self.disconnect()
             raise SlotUnavailableError(
-                f"slot {exc.slot_id} moved to {exc.host}:{exc.port}; nothing was run"
+                f"slot {exc.slot_id} moved to {exc.host or self.host}:{exc.port}; nothing was run"
             ) from exc
         except (ClusterDownError, TryAgainError, AskError) as exc:
             self.route.lost()
             self.disconnect()
             raise SlotUnavailableError(f"the cluster cannot serve the slot now: {exc}") from exc
+        except redis.AuthenticationError:
+            raise
         except (redis.ConnectionError, redis.TimeoutError):
-            self.route.lost()
+            self.route.lost()  # the answer may have been on its way: not resent
             raise
 
 
@@ -194,7 +213,8 @@ def slot_client(
 
 
 def default_retry() -> Retry:
-    """One more try, at once, of a command that met a connection error: after a MOVED answer
-    it goes to the slot's new master (a command answered MOVED was not run). A client of a
-    plain server URL does not retry at all; a timeout is not retried here either."""
-    return Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
+    """One more try, at once, of a command the cluster surely did not run: refused by a node
+    that does not hold the slot (MOVED, ASK, TRYAGAIN, CLUSTERDOWN) or never sent (its
+    master did not take the connection). After MOVED it goes to the slot's new master. A
+    client of a plain server URL does not retry at all."""
+    return Retry(NoBackoff(), 1, supported_errors=(SlotUnavailableError,))

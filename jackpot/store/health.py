@@ -45,10 +45,13 @@ class HealthStore:
         config: dict[str, Any] = {}
         names = ("appendonly", "appendfsync", "maxmemory", "maxmemory-policy")
         with self._r.pipeline(transaction=False) as pipe:  # one round trip
+            # a key first: on a cluster, a node the meters' slot has left answers MOVED and
+            # the pipeline is sent to the one that holds it (INFO alone would be answered)
+            pipe.exists(self._k.counters)
             pipe.info("replication")
             for name in names:
                 pipe.config_get(name)
-            replication, *found = pipe.execute(raise_on_error=False)
+            _, replication, *found = pipe.execute(raise_on_error=False)
         if isinstance(replication, Exception):
             raise replication
         if any(isinstance(f, ResponseError) for f in found):

@@ -71,11 +71,21 @@ class ReplicaWait:
 
     def pipelined(self, client: Redis, stage: Callable[[Any], Any]) -> list[Any]:
         """The commands `stage` puts on a pipeline, then WAIT, on one connection; their
-        answers once the replicas have them (ReplicationTimeoutError otherwise)."""
-        with client.pipeline(transaction=False) as pipe:
-            stage(pipe)
-            pipe.execute_command(*self.command())
-            *answers, acknowledged = list(pipe.execute())
+        answers once the replicas have them (ReplicationTimeoutError otherwise).
+
+        A pipeline loads its scripts before it sends them; if the store's master changed
+        in between (a cluster's slot moved and the pipeline followed it), the new one
+        answers NOSCRIPT, which ran nothing: the pipeline is built and sent once more."""
+        for attempt in range(2):
+            try:
+                with client.pipeline(transaction=False) as pipe:
+                    stage(pipe)
+                    pipe.execute_command(*self.command())
+                    *answers, acknowledged = list(pipe.execute())
+                break
+            except NoScriptError:
+                if attempt:
+                    raise
         self.confirm(int(acknowledged))
         return answers
 

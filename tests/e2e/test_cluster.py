@@ -10,8 +10,9 @@ import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis as redis_lib
@@ -41,6 +42,21 @@ def need_cluster() -> None:
         if os.environ.get("CI"):
             raise RuntimeError(why)  # CI installs Debian's redis-server 7
         pytest.skip(why)
+
+
+@pytest.fixture
+def clusters(tmp_path: Path) -> Iterator[Callable[..., RedisCluster]]:
+    """start_cluster(**options) for the test; every cluster it started is stopped after."""
+    need_cluster()
+    made: list[RedisCluster] = []
+
+    def start(**options: Any) -> RedisCluster:
+        made.append(start_cluster(tmp_path / f"cluster{len(made)}", **options))
+        return made[-1]
+
+    yield start
+    for cluster in made:
+        cluster.stop()
 
 
 @pytest.fixture
@@ -75,10 +91,9 @@ def house_rounds(client: redis_lib.Redis) -> Counter[str]:
 
 
 def test_the_service_and_its_worker_run_on_a_redis_cluster(
-    tmp_path: Path, queue: RedisServer
+    tmp_path: Path, clusters: Callable[..., RedisCluster], queue: RedisServer
 ) -> None:
-    need_cluster()
-    cluster = start_cluster(tmp_path / "cluster", masters=3)
+    cluster = clusters(masters=3)
     service = serve(tmp_path, cluster, queue)
     try:
         operator, auditor = key(service, "operator"), key(service, "auditor")
@@ -124,14 +139,12 @@ def test_the_service_and_its_worker_run_on_a_redis_cluster(
         assert verified.returncode == 0, verified.stdout + verified.stderr
     finally:
         service.stop()
-        cluster.stop()
 
 
 def test_a_cluster_that_answers_clusterdown_gets_503_and_nothing_half_applied(
-    tmp_path: Path, queue: RedisServer
+    tmp_path: Path, clusters: Callable[..., RedisCluster], queue: RedisServer
 ) -> None:
-    need_cluster()
-    cluster = start_cluster(tmp_path / "cluster", masters=3, node_timeout_ms=1000)
+    cluster = clusters(masters=3, node_timeout_ms=1000)
     service = serve(tmp_path, cluster, queue)
     try:
         operator = key(service, "operator")
@@ -169,17 +182,15 @@ def test_a_cluster_that_answers_clusterdown_gets_503_and_nothing_half_applied(
         store.close()
     finally:
         service.stop()
-        cluster.stop()
 
 
 def test_killing_the_master_of_the_meters_under_load_loses_no_acknowledged_round(
-    tmp_path: Path, queue: RedisServer
+    tmp_path: Path, clusters: Callable[..., RedisCluster], queue: RedisServer
 ) -> None:
     """Each master has a replica, and every write waits for it (WAIT 1): SIGKILL the master
     holding the meters mid-load; the cluster promotes its replica, the controller follows
     the slot there, and every acknowledged round is on it exactly once."""
-    need_cluster()
-    cluster = start_cluster(tmp_path / "cluster", masters=3, replicas_per_master=1)
+    cluster = clusters(masters=3, replicas_per_master=1)
     service = serve(
         tmp_path,
         cluster,
@@ -235,7 +246,6 @@ def test_killing_the_master_of_the_meters_under_load_loses_no_acknowledged_round
         assert meters.json()["invariant_holds"] is True
     finally:
         service.stop()
-        cluster.stop()
 
 
 def migrate_slot(cluster: RedisCluster, slot: int, source: ClusterNodeProcess,
@@ -257,13 +267,12 @@ def migrate_slot(cluster: RedisCluster, slot: int, source: ClusterNodeProcess,
 
 
 def test_the_meters_moved_to_another_shard_under_load_lose_nothing_and_pay_nothing_twice(
-    tmp_path: Path, queue: RedisServer
+    tmp_path: Path, clusters: Callable[..., RedisCluster], queue: RedisServer
 ) -> None:
     """A resharding moves the slot of the controller's keys to another master while tables
     report: a round whose keys are mid-move is refused (TRYAGAIN / ASK: 503, resent), none
     is half-applied, and once the slot is moved the controller follows it (MOVED)."""
-    need_cluster()
-    cluster = start_cluster(tmp_path / "cluster", masters=3)
+    cluster = clusters(masters=3)
     service = serve(tmp_path, cluster, queue)
     try:
         operator = key(service, "operator")
@@ -305,14 +314,12 @@ def test_the_meters_moved_to_another_shard_under_load_lose_nothing_and_pay_nothi
         assert verified.returncode == 0, verified.stdout + verified.stderr
     finally:
         service.stop()
-        cluster.stop()
 
 
 def test_a_replica_of_the_meters_master_that_falls_behind_gets_no_round_acknowledged(
-    tmp_path: Path, queue: RedisServer
+    tmp_path: Path, clusters: Callable[..., RedisCluster], queue: RedisServer
 ) -> None:
-    need_cluster()
-    cluster = start_cluster(tmp_path / "cluster", masters=3, replicas_per_master=1)
+    cluster = clusters(masters=3, replicas_per_master=1)
     service = serve(
         tmp_path, cluster, queue, JACKPOT_REDIS_WAIT_REPLICAS="1", JACKPOT_REDIS_WAIT_MS="300"
     )
@@ -339,15 +346,13 @@ def test_a_replica_of_the_meters_master_that_falls_behind_gets_no_round_acknowle
         assert meters.json()["bets"] == 2
     finally:
         service.stop()
-        cluster.stop()
 
 
 def test_a_cluster_whose_master_keeps_no_aof_is_inoperable(
-    tmp_path: Path, queue: RedisServer
+    tmp_path: Path, clusters: Callable[..., RedisCluster], queue: RedisServer
 ) -> None:
     """The self-check reads the durability of the master that holds the meters."""
-    need_cluster()
-    cluster = start_cluster(tmp_path / "cluster", masters=3, extra_args=["--appendonly", "no"])
+    cluster = clusters(masters=3, extra_args=["--appendonly", "no"])
     service = serve(tmp_path, cluster, queue)
     try:
         ready = requests.get(f"{service.base}/readyz")
@@ -363,4 +368,3 @@ def test_a_cluster_whose_master_keeps_no_aof_is_inoperable(
             time.sleep(0.2)
     finally:
         service.stop()
-        cluster.stop()

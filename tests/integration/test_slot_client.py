@@ -66,7 +66,9 @@ def test_the_client_talks_to_the_master_that_holds_its_tag_whichever_node_it_was
     assert owner.admin.get(f"{tag}/x") == "2"
     # INFO and CONFIG are the owner's: the self-check reads the durability of that master
     assert client.info("server")["tcp_port"] == owner.port
-    assert client.config_get("appendfsync") == {"appendfsync": "always"}
+    owner.admin.config_set("appendfsync", "everysec")  # the owner alone
+    assert client.config_get("appendfsync") == {"appendfsync": "everysec"}
+    assert other.admin.config_get("appendfsync") == {"appendfsync": "always"}
     client.close()
 
 
@@ -74,7 +76,6 @@ def test_a_moved_slot_is_followed_and_the_command_runs_once_there(cluster: Redis
     tag = "{" + tags_on_distinct_shards(cluster, 1)[0] + "}"
     client = connect(url(cluster), decode=True, timeout=2, tag=tag)
     hot = HotScript(client, client.register_script(INCR))
-    assert client.exists(f"{tag}/n") == 0  # connected to the owner
     assert hot([f"{tag}/n"], []) == 1
     client.delete(f"{tag}/n")  # an empty slot moves without MIGRATE
 
@@ -119,3 +120,55 @@ def test_a_cluster_no_node_of_which_answers_is_a_connection_error(tmp_path: Path
     with pytest.raises(redis.ConnectionError, match="slot"):
         client.get("{t}/x")
     client.close()
+
+
+def test_an_owner_that_does_not_answer_is_dropped_and_the_cluster_asked_again(
+    cluster: RedisCluster,
+) -> None:
+    """The route believes the slot is at an address nothing answers on (a machine powered
+    off: the connection times out, or is refused): the command is sent once more, to the
+    master the cluster names, having run nowhere."""
+    tag = "{" + tags_on_distinct_shards(cluster, 1)[0] + "}"
+    client = connect(url(cluster), decode=True, timeout=0.5, tag=tag)
+    route = client.connection_pool.connection_kwargs["route"]
+    route.moved(("192.0.2.1", 7000))  # TEST-NET-1: never answers
+    assert client.incr(f"{tag}/n") == 1
+    assert route.known() == ("127.0.0.1", cluster.node_for_key(tag).port)
+    client.close()
+
+
+def test_a_pooled_connection_follows_a_graceful_failover_for_key_less_commands(
+    tmp_path: Path,
+) -> None:
+    """CLUSTER FAILOVER keeps the old master up, as a replica: a pooled socket still open to
+    it is closed once the route knows the new owner, so INFO (the self-check's durability)
+    and script loading go to the new master, not the old one."""
+    cluster = start_cluster(tmp_path / "ha", masters=3, replicas_per_master=1)
+    try:
+        tag = "{" + tags_on_distinct_shards(cluster, 1)[0] + "}"
+        client = connect(url(cluster), decode=True, timeout=2, tag=tag)
+        pool = client.connection_pool
+        idle, busy = pool.get_connection(), pool.get_connection()  # two sockets to the owner
+        pool.release(idle)
+        pool.release(busy)  # the next command takes `busy` (the pool is last in, first out)
+        old = cluster.node_for_key(tag)
+        assert (idle.port, busy.port) == (old.port, old.port)
+        replica = cluster.nodes[3 + old.index]
+        replica.admin.execute_command("CLUSTER", "FAILOVER")
+        cluster.wait_for(
+            lambda: None if cluster.node_for_key(tag) is replica else "not yet", 20, "failed over"
+        )
+        assert client.set(f"{tag}/k", "v")  # on `busy`: MOVED, and the route learns
+        taken = [pool.get_connection(), pool.get_connection()]  # `busy`, then `idle`
+        assert idle in taken and idle.port == replica.port  # closed and opened again there
+        for conn in taken:
+            pool.release(conn)
+        assert client.info("replication")["role"] == "master"
+        assert client.info("server")["tcp_port"] == replica.port
+        script = client.register_script(INCR)
+        with client.pipeline(transaction=False) as pipe:
+            script(keys=[f"{tag}/n"], client=pipe)
+            assert pipe.execute() == [1]
+        client.close()
+    finally:
+        cluster.stop()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jackpot.settings import Settings, SettingsError
+from jackpot.settings import Settings, SettingsError, redacted
 from jackpot.store.cluster import SlotConnection
 from jackpot.store.connect import StoreUrlError, cluster_target, connect, sentinel_target
 
@@ -60,3 +60,14 @@ def test_a_cluster_store_needs_a_queue_server_of_its_own():
         {"JACKPOT_REDIS_URL": cluster, "JACKPOT_QUEUE_REDIS_URL": "redis://10.0.0.2:6379/0"}
     )
     assert settings.queue_store(settings.store or "") == "redis://10.0.0.2:6379/0"
+
+
+def test_a_url_is_quoted_without_its_password():
+    assert redacted("redis+cluster://app:s3cret@h1:7000,h2:7000") == (
+        "redis+cluster://app:***@h1:7000,h2:7000"
+    )
+    assert redacted("redis://:pw@h:6379/0") == "redis://:***@h:6379/0"
+    assert redacted("redis://h:6379/0") == "redis://h:6379/0"
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({"JACKPOT_REDIS_URL": "redis+cluster://:s3cret@10.0.0.1:7000"})
+    assert "s3cret" not in str(refused.value)
