@@ -10,14 +10,13 @@
 B/A is what the cluster client costs (it finds the slot's master from the cluster's map and
 then talks to it as to one server) and what a cluster buys while every key carries one tag:
 nothing in throughput, failover in availability. The stacks are measured in turn, A B A B
-..., and the ratio is taken within each turn (see bench_replication.py for why).
+..., and the ratio is taken within each turn (bench/turns.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,13 +26,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.loadgen import LoadGenerator, PhaseResult, Target  # noqa: E402
 from bench.service import (  # noqa: E402
     Service,
     provision,
     start_redis,
     start_service,
 )
+from bench.turns import in_turns, summary  # noqa: E402
 from tests.support.cluster import cluster_binary, start_cluster  # noqa: E402
 
 TABLES = [f"T{i}" for i in range(1, 9)]
@@ -73,17 +72,6 @@ def cluster(root: Path) -> Stack:
     return Stack("B-cluster-3-masters", url, service, secret, [nodes.stop, queue.stop])
 
 
-def measure(stack: Stack, seconds: float, concurrency: int, turn: int) -> PhaseResult:
-    target = Target(stack.service.host, stack.service.port, stack.secret, TABLES,
-                    f"{stack.name}-{turn}")  # fmt: skip
-    load = LoadGenerator(target, concurrency, processes=2, seed=turn)
-    try:
-        load.run("rounds", 1.0)  # warm: connections, caches
-        return load.run("rounds", seconds)
-    finally:
-        load.close()
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="each measured phase")
@@ -103,28 +91,11 @@ def main() -> int:
         try:
             stacks.append(single(root))
             stacks.append(cluster(root))
-            results: dict[str, list[PhaseResult]] = {s.name: [] for s in stacks}
-            for turn in range(args.pairs):
-                for stack in stacks:
-                    phase = measure(stack, args.seconds, args.concurrency, turn)
-                    results[stack.name].append(phase)
-                    errors = f" errors {phase.errors}" if phase.errors else ""
-                    print(f"  turn {turn + 1} {stack.name:22s} {phase.rate:8,.0f} rounds/s  "
-                          f"p50 {phase.percentile(50):6.2f} ms  p99 {phase.percentile(99):6.2f} ms"
-                          f"{errors}")  # fmt: skip
-            base = results[stacks[0].name]
-            print()
-            print(f"{'':24s} {'rounds/s':>10s} {'÷ A':>6s} {'p50 ms':>8s} {'p99 ms':>8s}")
-            for stack in stacks:
-                mine = results[stack.name]
-                ratios = [
-                    m.ok / m.elapsed / (b.ok / b.elapsed) for m, b in zip(mine, base, strict=True)
-                ]
-                rate = statistics.median(m.ok / m.elapsed for m in mine)
-                p50 = statistics.median(m.percentile(50) for m in mine)
-                p99 = statistics.median(m.percentile(99) for m in mine)
-                print(f"{stack.name:24s} {rate:10,.0f} {statistics.median(ratios):6.2f} "
-                      f"{p50:8.2f} {p99:8.2f}")  # fmt: skip
+            results = in_turns(
+                [(s.name, s.service, s.secret) for s in stacks],
+                TABLES, args.seconds, args.concurrency, args.pairs,
+            )  # fmt: skip
+            summary(results)
         finally:
             for stack in stacks:
                 stack.stop()

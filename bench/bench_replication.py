@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,7 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import redis  # noqa: E402
 
-from bench.loadgen import LoadGenerator, PhaseResult, Target  # noqa: E402
 from bench.service import (  # noqa: E402
     RedisServer,
     Service,
@@ -39,6 +37,7 @@ from bench.service import (  # noqa: E402
     start_redis,
     start_service,
 )
+from bench.turns import in_turns, summary  # noqa: E402
 
 TABLES = [f"T{i}" for i in range(1, 9)]
 
@@ -80,17 +79,6 @@ def start_stack(name: str, root: Path, fsync: str, replica: bool) -> Stack:
     return Stack(name, master, copy, service, secret)
 
 
-def measure(stack: Stack, seconds: float, concurrency: int, turn: int) -> PhaseResult:
-    target = Target(stack.service.host, stack.service.port, stack.secret, TABLES,
-                    f"{stack.name}-{turn}-{time.time_ns()}")  # fmt: skip
-    load = LoadGenerator(target, concurrency, processes=2, seed=turn)
-    try:
-        load.run("rounds", 1.0)  # warm: connections, caches
-        return load.run("rounds", seconds)
-    finally:
-        load.close()
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="each measured phase")
@@ -108,28 +96,11 @@ def main() -> int:
             stacks.append(start_stack("A-single-always", root, "always", replica=False))
             stacks.append(start_stack("B-replica-wait-always", root, "always", replica=True))
             stacks.append(start_stack("C-replica-wait-everysec", root, "everysec", replica=True))
-            results: dict[str, list[PhaseResult]] = {s.name: [] for s in stacks}
-            for turn in range(args.pairs):
-                for stack in stacks:
-                    phase = measure(stack, args.seconds, args.concurrency, turn)
-                    results[stack.name].append(phase)
-                    errors = f" errors {phase.errors}" if phase.errors else ""
-                    print(f"  turn {turn + 1} {stack.name:26s} {phase.rate:8,.0f} rounds/s  "
-                          f"p50 {phase.percentile(50):6.2f} ms  p99 {phase.percentile(99):6.2f} ms"
-                          f"{errors}")  # fmt: skip
-            base = results[stacks[0].name]
-            print()
-            print(f"{'':28s} {'rounds/s':>10s} {'÷ A':>6s} {'p50 ms':>8s} {'p99 ms':>8s}")
-            for stack in stacks:
-                mine = results[stack.name]
-                ratios = [
-                    m.ok / m.elapsed / (b.ok / b.elapsed) for m, b in zip(mine, base, strict=True)
-                ]
-                rate = statistics.median(m.ok / m.elapsed for m in mine)
-                p50 = statistics.median(m.percentile(50) for m in mine)
-                p99 = statistics.median(m.percentile(99) for m in mine)
-                print(f"{stack.name:28s} {rate:10,.0f} {statistics.median(ratios):6.2f} "
-                      f"{p50:8.2f} {p99:8.2f}")  # fmt: skip
+            results = in_turns(
+                [(s.name, s.service, s.secret) for s in stacks],
+                TABLES, args.seconds, args.concurrency, args.pairs,
+            )  # fmt: skip
+            summary(results)
             for stack in stacks[1:]:
                 assert stack.replica is not None
                 lag = stack.master.client().info("replication")["master_repl_offset"]

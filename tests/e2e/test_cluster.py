@@ -6,10 +6,7 @@ master holding the meters SIGKILLed under load (its replica takes over).
 
 from __future__ import annotations
 
-import os
-import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,24 +21,16 @@ from tests.support.checks import snapshot
 from tests.support.cluster import (
     ClusterNodeProcess,
     RedisCluster,
-    cluster_unsupported,
+    need_cluster,
     start_cluster,
 )
-from tests.support.floor_table import RATE_BP, RESET, UNITS_PER_CENT, WAGER, Table, body
+from tests.support.floor_table import RATE_BP, RESET, Table, body
 from tests.support.redis_server import RedisServer, start_server
 from tests.support.service import Service, auth, jackpot, key, link_main, start_service
 
 pytestmark = pytest.mark.slow
 
 TAG = Keys().tag
-
-
-def need_cluster() -> None:
-    why = cluster_unsupported()
-    if why is not None:
-        if os.environ.get("CI"):
-            raise RuntimeError(why)  # CI installs Debian's redis-server 7
-        pytest.skip(why)
 
 
 @pytest.fixture
@@ -80,14 +69,6 @@ def serve(tmp_path: Path, cluster: RedisCluster, queue: RedisServer, **extra: st
             **extra,
         },
     )
-
-
-def house_rounds(client: redis_lib.Redis) -> Counter[str]:
-    found: Counter[str] = Counter()
-    for _, fields in client.xrange(Keys().journal):
-        if fields.get("type") == "round":
-            found[fields["round"]] += 1
-    return found
 
 
 def test_the_service_and_its_worker_run_on_a_redis_cluster(
@@ -203,30 +184,22 @@ def test_killing_the_master_of_the_meters_under_load_loses_no_acknowledged_round
         operator = key(service, "operator")
         link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
         table = Table(service, key(service, "table", "T1"))
-        stop, deadline = threading.Event(), time.monotonic() + 120
-        players = [
-            threading.Thread(target=table.play, args=(f"R{t}", stop, deadline)) for t in range(4)
-        ]
-        for p in players:
-            p.start()
-        time.sleep(2)
-        before = len(table.acknowledged)
-        old = cluster.node_for_key(TAG)
-        cluster.kill(old)  # SIGKILL, mid-load
-        cluster.wait_for(
-            lambda: None if cluster.node_for_key(TAG) is not old else "no failover yet",
-            30,
-            "failed over",
-        )
-        # the new master has no replica until the old one comes back as one: meanwhile no
-        # round can be acknowledged (503 replication_timeout), and none is lost
-        time.sleep(1)
-        cluster.restart(old)
-        cluster.wait_healthy(30)
-        time.sleep(3)
-        stop.set()
-        for p in players:
-            p.join()
+        with table.playing():
+            time.sleep(2)
+            before = len(table.acknowledged)
+            old = cluster.node_for_key(TAG)
+            cluster.kill(old)  # SIGKILL, mid-load
+            cluster.wait_for(
+                lambda: None if cluster.node_for_key(TAG) is not old else "no failover yet",
+                30,
+                "failed over",
+            )
+            # the new master has no replica until the old one comes back as one: meanwhile
+            # no round can be acknowledged (503 replication_timeout), and none is lost
+            time.sleep(1)
+            cluster.restart(old)
+            cluster.wait_healthy(30)
+            time.sleep(3)
         assert before > 20 and len(table.acknowledged) > before
         assert sum(table.refusals.values()) > 0
 
@@ -235,15 +208,7 @@ def test_killing_the_master_of_the_meters_under_load_loses_no_acknowledged_round
         # the cluster made it its replacement's replica, and nothing it took alone was
         # acknowledged (every acknowledgement waited for a replica)
         assert new is not old and old.admin.execute_command("ROLE")[0] == "slave"
-        journal = house_rounds(new.admin)
-        assert set(journal) == set(table.acknowledged)
-        assert set(journal.values()) == {1}
-        table.resend_all()
-        meters = requests.get(f"{service.base}/v1/pools/main/meters", headers=auth(operator))
-        n = len(table.acknowledged)
-        assert meters.json()["bets"] == n
-        assert meters.json()["value_units"] == RESET * UNITS_PER_CENT + n * WAGER * RATE_BP
-        assert meters.json()["invariant_holds"] is True
+        table.assert_settled_once_each(new.admin, operator)
     finally:
         service.stop()
 
@@ -278,38 +243,22 @@ def test_the_meters_moved_to_another_shard_under_load_lose_nothing_and_pay_nothi
         operator = key(service, "operator")
         link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
         table = Table(service, key(service, "table", "T1"))
-        stop, deadline = threading.Event(), time.monotonic() + 120
-        players = [
-            threading.Thread(target=table.play, args=(f"R{t}", stop, deadline)) for t in range(4)
-        ]
-        for p in players:
-            p.start()
-        time.sleep(2)
-        source = cluster.node_for_key(TAG)
-        target = next(n for n in cluster.masters if n is not source)
-        slot = key_slot(TAG.encode())
-        moved = migrate_slot(cluster, slot, source, target)
-        cluster.wait_healthy()
-        before = len(table.acknowledged)
-        time.sleep(2)
-        stop.set()
-        for p in players:
-            p.join()
+        with table.playing():
+            time.sleep(2)
+            source = cluster.node_for_key(TAG)
+            target = next(n for n in cluster.masters if n is not source)
+            slot = key_slot(TAG.encode())
+            moved = migrate_slot(cluster, slot, source, target)
+            cluster.wait_healthy()
+            before = len(table.acknowledged)
+            time.sleep(2)
         assert moved > 20 and len(table.acknowledged) > before > 20
         # rounds met the slot mid-move and were refused, not half-applied
         assert table.refusals["cluster_unavailable"] > 0, table.refusals
 
         assert cluster.node_for_key(TAG) is target
         assert source.admin.execute_command("CLUSTER", "COUNTKEYSINSLOT", slot) == 0
-        journal = house_rounds(target.admin)
-        assert set(journal) == set(table.acknowledged)
-        assert set(journal.values()) == {1}
-        table.resend_all()
-        meters = requests.get(f"{service.base}/v1/pools/main/meters", headers=auth(operator))
-        n = len(table.acknowledged)
-        assert meters.json()["bets"] == n
-        assert meters.json()["value_units"] == RESET * UNITS_PER_CENT + n * WAGER * RATE_BP
-        assert meters.json()["invariant_holds"] is True
+        table.assert_settled_once_each(target.admin, operator)
         verified = jackpot("verify", cwd=tmp_path, env=service.env)
         assert verified.returncode == 0, verified.stdout + verified.stderr
     finally:

@@ -7,7 +7,6 @@ replica falls behind.
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -17,7 +16,8 @@ import pytest
 import requests
 
 from jackpot.store.keys import Keys
-from tests.support.floor_table import RATE_BP, RESET, UNITS_PER_CENT, WAGER, Table, body
+from tests.support.floor_table import RATE_BP, RESET, Table, body
+from tests.support.floor_table import house_rounds as journal_rounds
 from tests.support.sentinel import SentinelSet, sentinel_available, start_sentinels
 from tests.support.service import Service, auth, key, link_main, start_service
 
@@ -53,12 +53,10 @@ def serve(tmp_path: Path, deployment: SentinelSet, **extra: str) -> Service:
 def house_rounds(deployment: SentinelSet) -> Counter[str]:
     """How many times each round is in the house journal, on the current master."""
     client = deployment.master().client(timeout=5)
-    found: Counter[str] = Counter()
-    for _, fields in client.xrange(Keys().journal):
-        if fields.get("type") == "round":
-            found[fields["round"]] += 1
-    client.close()
-    return found
+    try:
+        return journal_rounds(client)
+    finally:
+        client.close()
 
 
 def test_killing_the_master_under_load_loses_no_acknowledged_round(
@@ -69,41 +67,24 @@ def test_killing_the_master_under_load_loses_no_acknowledged_round(
         operator = key(service, "operator")
         link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
         table = Table(service, key(service, "table", "T1"))
-        stop, deadline = threading.Event(), time.monotonic() + 120
-        players = [
-            threading.Thread(target=table.play, args=(f"R{t}", stop, deadline)) for t in range(4)
-        ]
-        for p in players:
-            p.start()
-        time.sleep(2)
-        before = len(table.acknowledged)
-        old = sentinels.master_address()
-        killed = sentinels.kill_master()  # SIGKILL, mid-load
-        sentinels.wait_for_failover(old)
-        # the new master has no replica until the old one comes back as one: meanwhile no
-        # round can be acknowledged (503 replication_timeout), and none is lost
-        time.sleep(1)
-        sentinels.restart(killed)
-        sentinels.wait_role(killed, "slave")
-        time.sleep(3)
-        stop.set()
-        for p in players:
-            p.join()
+        with table.playing():
+            time.sleep(2)
+            before = len(table.acknowledged)
+            old = sentinels.master_address()
+            killed = sentinels.kill_master()  # SIGKILL, mid-load
+            sentinels.wait_for_failover(old)
+            # the new master has no replica until the old one comes back as one: meanwhile
+            # no round can be acknowledged (503 replication_timeout), and none is lost
+            time.sleep(1)
+            sentinels.restart(killed)
+            sentinels.wait_role(killed, "slave")
+            time.sleep(3)
         assert before > 20 and len(table.acknowledged) > before
         assert table.refusals["replication_timeout"] + table.refusals["store_unavailable"] > 0
 
-        # every acknowledged round is present exactly once
-        journal = house_rounds(sentinels)
-        assert set(journal) == set(table.acknowledged)
-        assert set(journal.values()) == {1}
-        # every resent report is answered as the replay of its first answer
-        table.resend_all()
-        # and the meter is the model's: one contribution per acknowledged round
-        meters = requests.get(f"{service.base}/v1/pools/main/meters", headers=auth(operator))
-        n = len(table.acknowledged)
-        assert meters.json()["bets"] == n
-        assert meters.json()["value_units"] == RESET * UNITS_PER_CENT + n * WAGER * RATE_BP
-        assert meters.json()["invariant_holds"] is True
+        master = sentinels.master().client(timeout=5)
+        table.assert_settled_once_each(master, operator)
+        master.close()
     finally:
         service.stop()
 

@@ -5,7 +5,6 @@ loopback with short timeouts, so that a change in redis-py shows up here first."
 
 from __future__ import annotations
 
-import os
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -35,16 +34,12 @@ from tests.support.cluster import (
     RESERVED_PORTS,
     ClusterNodeProcess,
     RedisCluster,
-    cluster_unsupported,
+    need_cluster,
     start_cluster,
     tags_on_distinct_shards,
 )
 
-UNSUPPORTED = cluster_unsupported()
-if UNSUPPORTED is not None:
-    if os.environ.get("CI"):
-        pytest.fail(f"CI must provide a cluster-capable redis-server: {UNSUPPORTED}", pytrace=False)
-    pytest.skip(UNSUPPORTED, allow_module_level=True)
+need_cluster(module=True)
 
 INCR = "return redis.call('INCR', KEYS[1])"
 BOTH = "return {redis.call('INCR', KEYS[1]), redis.call('INCR', KEYS[2])}"

@@ -4,7 +4,6 @@ error the API answers 503, and runs the round path's script on a connection of i
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,16 +16,12 @@ from jackpot.store.scripts import HotScript
 from tests.support.cluster import (
     ClusterNodeProcess,
     RedisCluster,
-    cluster_unsupported,
+    need_cluster,
     start_cluster,
     tags_on_distinct_shards,
 )
 
-UNSUPPORTED = cluster_unsupported()
-if UNSUPPORTED is not None:
-    if os.environ.get("CI"):
-        pytest.fail(f"CI must provide a cluster-capable redis-server: {UNSUPPORTED}", pytrace=False)
-    pytest.skip(UNSUPPORTED, allow_module_level=True)
+need_cluster(module=True)
 
 INCR = "return redis.call('INCR', KEYS[1])"
 

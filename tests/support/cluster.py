@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 import redis
 import redis.cluster
 from redis.backoff import NoBackoff
@@ -87,6 +88,17 @@ def cluster_binary(binary: str | None = None) -> str:
         f"no redis-server 7.0 or later (tried {', '.join(seen) or fallback}): the cluster "
         "harness needs one"
     )
+
+
+def need_cluster(module: bool = False) -> None:
+    """Skip the test (the module, with `module`) where this machine cannot run the harness's
+    cluster; on CI, which installs Debian's redis-server 7, fail instead."""
+    why = cluster_unsupported()
+    if why is None:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must provide a cluster-capable redis-server: {why}", pytrace=False)
+    pytest.skip(why, allow_module_level=module)
 
 
 def cluster_unsupported(binary: str | None = None) -> str | None:

@@ -6,10 +6,14 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import redis
 import requests
 
+from jackpot.store.keys import Keys
 from tests.support.service import Service, auth
 
 RESET, RATE_BP, WAGER = 500_000, 400, 2500  # each round puts 2500 x 400 units on the meter
@@ -57,6 +61,40 @@ class Table:
             n += 1
             self.send(f"{name}-{n}", deadline)
 
+    @contextmanager
+    def playing(self, players: int = 4, seconds: float = 120) -> Iterator[None]:
+        """`players` threads report rounds until the block ends, each resending its round
+        until it is acknowledged (for at most `seconds` in all)."""
+        stop, deadline = threading.Event(), time.monotonic() + seconds
+        threads = [
+            threading.Thread(target=self.play, args=(f"R{t}", stop, deadline))
+            for t in range(players)
+        ]
+        for thread in threads:
+            thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join()
+
+    def assert_settled_once_each(self, store: redis.Redis, operator: str) -> None:
+        """Every acknowledged round is in the house journal on `store` exactly once, every
+        resend is answered as its replay, and the meter is the model's: one contribution
+        per acknowledged round (after link_main with RESET, RATE_BP, no reserve)."""
+        journal = house_rounds(store)
+        assert set(journal) == set(self.acknowledged)
+        assert set(journal.values()) == {1}
+        self.resend_all()
+        meters = requests.get(
+            f"{self.service.base}/v1/pools/main/meters", headers=auth(operator)
+        ).json()
+        n = len(self.acknowledged)
+        assert meters["bets"] == n
+        assert meters["value_units"] == RESET * UNITS_PER_CENT + n * WAGER * RATE_BP
+        assert meters["invariant_holds"] is True
+
     def resend_all(self) -> None:
         """Every acknowledged report sent again: each is answered as the replay of its first
         answer."""
@@ -72,3 +110,12 @@ class Table:
             # (a first answer may itself be a replay: the write of an attempt answered 503
             # replication_timeout, acknowledged once a replica had it)
             assert {**again, "replayed": first["replayed"]} == first
+
+
+def house_rounds(store: redis.Redis) -> Counter[str]:
+    """How many times each round is in the house journal (a client decoding replies)."""
+    found: Counter[str] = Counter()
+    for _, fields in store.xrange(Keys().journal):
+        if fields.get("type") == "round":
+            found[fields["round"]] += 1
+    return found

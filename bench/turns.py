@@ -1,0 +1,65 @@
+"""Stacks measured in turn under the same round load, and their ratios to the first one.
+
+    results = in_turns([(name, service, secret), ...], TABLES, seconds, concurrency, pairs)
+    summary(results)
+
+Each stack's phase is measured in turn (A B C A B C ...), so whatever else loads the machine
+weighs on all of them alike; a ratio is taken within each turn, and their median reported.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from bench.loadgen import LoadGenerator, PhaseResult, Target
+from bench.service import Service
+
+
+def measure(
+    name: str, service: Service, secret: str, tables: list[str], seconds: float,
+    concurrency: int, turn: int,
+) -> PhaseResult:  # fmt: skip
+    """One phase of rounds (16 connections' worth by default) after a second's warm-up."""
+    target = Target(service.host, service.port, secret, tables, f"{name}-{turn}-{time.time_ns()}")
+    load = LoadGenerator(target, concurrency, processes=2, seed=turn)
+    try:
+        load.run("rounds", 1.0)  # warm: connections, caches
+        return load.run("rounds", seconds)
+    finally:
+        load.close()
+
+
+def in_turns(
+    stacks: list[tuple[str, Service, str]], tables: list[str], seconds: float,
+    concurrency: int, pairs: int,
+) -> dict[str, list[PhaseResult]]:  # fmt: skip
+    """Each stack's phases, measured in turn; each printed as it ends."""
+    results: dict[str, list[PhaseResult]] = {name: [] for name, _, _ in stacks}
+    width = max(len(name) for name, _, _ in stacks) + 2
+    for turn in range(pairs):
+        for name, service, secret in stacks:
+            phase = measure(name, service, secret, tables, seconds, concurrency, turn)
+            results[name].append(phase)
+            errors = f" errors {phase.errors}" if phase.errors else ""
+            print(f"  turn {turn + 1} {name:{width}s} {phase.rate:8,.0f} rounds/s  "
+                  f"p50 {phase.percentile(50):6.2f} ms  p99 {phase.percentile(99):6.2f} ms"
+                  f"{errors}")  # fmt: skip
+    return results
+
+
+def summary(results: dict[str, list[PhaseResult]]) -> None:
+    """Median rounds/s, the median of the per-turn ratios to the first stack, p50 and p99."""
+    names = list(results)
+    base = results[names[0]]
+    width = max(len(name) for name in names) + 2
+    print()
+    print(f"{'':{width}s} {'rounds/s':>10s} {'÷ A':>6s} {'p50 ms':>8s} {'p99 ms':>8s}")
+    for name in names:
+        mine = results[name]
+        ratios = [m.ok / m.elapsed / (b.ok / b.elapsed) for m, b in zip(mine, base, strict=True)]
+        rate = statistics.median(m.ok / m.elapsed for m in mine)
+        p50 = statistics.median(m.percentile(50) for m in mine)
+        p99 = statistics.median(m.percentile(99) for m in mine)
+        print(f"{name:{width}s} {rate:10,.0f} {statistics.median(ratios):6.2f} "
+              f"{p50:8.2f} {p99:8.2f}")  # fmt: skip
