@@ -26,6 +26,7 @@ from tests.support.cluster import (
 )
 from tests.support.floor_table import RATE_BP, RESET, Table, body
 from tests.support.redis_server import RedisServer, start_server
+from tests.support.screen import Screen, value_of
 from tests.support.service import Service, auth, jackpot, key, link_main, start_service
 
 pytestmark = pytest.mark.slow
@@ -76,13 +77,26 @@ def test_the_service_and_its_worker_run_on_a_redis_cluster(
 ) -> None:
     cluster = clusters(masters=3)
     service = serve(tmp_path, cluster, queue)
+    signs: Service | None = None
     try:
         operator, auditor = key(service, "operator"), key(service, "auditor")
         link_main(service, operator)
         table = key(service, "table", "T1")
+        sign = {"levels": [{"pool": "main", "name": "Major"}], "title": "Casino War"}
+        requests.put(
+            f"{service.base}/v1/signs/lobby", json=sign, headers=auth(operator)
+        ).raise_for_status()
+        signs = start_service(tmp_path, service.env, command="signs")
+        screen = Screen(signs)
+        opening = value_of(*screen.until(lambda kind, data: kind == "state"))
         url = f"{service.base}/v1/rounds"
         first = requests.post(url, json=body("R1"), headers=auth(table))
         assert first.status_code == 200 and first.json()["replayed"] is False, first.text
+        # the sign process reads the meters from the cluster too
+        shown = first.json()["pools"]["main"]["value"]
+        assert opening is not None and shown > opening
+        screen.until(lambda kind, data: value_of(kind, data) == shown)
+        screen.close()
         again = requests.post(url, json=body("R1"), headers=auth(table))
         assert again.json() == {**first.json(), "replayed": True}
         hit = {"table": "T1", "round": "R2", "dealer": {"card": "9s", "war_card": "9s"},
@@ -119,6 +133,8 @@ def test_the_service_and_its_worker_run_on_a_redis_cluster(
         verified = jackpot("verify", cwd=tmp_path, env=service.env)
         assert verified.returncode == 0, verified.stdout + verified.stderr
     finally:
+        if signs is not None:
+            signs.stop()
         service.stop()
 
 
