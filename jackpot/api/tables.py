@@ -55,7 +55,7 @@ def heartbeat(table: str) -> Response:
     # the link state of each pool the table feeds: its side bet is open only while all run
     links = {p: services().pools.get(p).link.value for p in record.config.pools}
     # an inoperable controller settles nothing: the side bet closes until it operates again
-    operable = services().health.latest().operable
+    operable = services().health.settles()
     return jsonify(
         {
             "table": table,

@@ -242,6 +242,16 @@ class SelfCheck:
             threading.Thread(target=self._background, name="selfcheck", daemon=True).start()
         return health
 
+    def settles(self) -> bool:
+        """Whether rounds settle now, as the round script decides it: this process's newest
+        check passed, and no process has recorded the store inoperable since (a process
+        that has not looked again yet would otherwise tell a table its side bet is open
+        while the script refuses every round)."""
+        if not self.latest().operable:
+            return False
+        recorded = self._store.recorded("store")
+        return recorded is None or recorded.state != "inoperable"
+
     def _background(self) -> None:
         try:
             self.run()
