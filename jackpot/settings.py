@@ -16,13 +16,25 @@ LOG_FORMATS = ("text", "json")
 
 
 def redacted(url: str) -> str:
-    """`url` without its password (for logs and messages)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    userinfo, _, hosts = parts.netloc.rpartition("@")
-    user = userinfo.partition(":")[0]
-    return parts._replace(netloc=f"{user}:***@{hosts}").geturl()
+    """`url` without its password (for logs and messages): the user part's, and a
+    `password=` option's; a URL that cannot be read surely is shown as its scheme alone."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if parts.password is not None:
+            userinfo, _, hosts = netloc.rpartition("@")
+            netloc = f"{userinfo.partition(':')[0]}:***@{hosts}"
+        query = "&".join(
+            "password=***" if item.partition("=")[0] == "password" else item
+            for item in parts.query.split("&")
+        )
+        shown = parts._replace(netloc=netloc, query=query).geturl()
+    except ValueError:
+        shown = ""
+    if not shown or ("@" in url and parts.username is None and parts.password is None):
+        # e.g. a password holding '/', '?' or '#' unescaped: where it ends is unsure
+        return f"{url.partition(':')[0]}://(not shown)"
+    return url if shown == parts.geturl() else shown  # untouched when there was nothing to hide
 
 
 def _cluster(url: str | None) -> bool:

@@ -18,7 +18,9 @@ step is). A node that does not answer, or times out, and every refusal mark the 
 the next connection asks the cluster again. A pooled connection still open to a node that
 no longer holds the slot is closed at its next use once the route knows the new owner.
 Whatever cannot be served reaches the API as 503 (`cluster_unavailable`, the table resends):
-nothing is half-applied, because every money write is one script in that slot.
+nothing is half-applied, because every money write is one script in that slot. (A pipeline
+without MULTI is resent whole after a MOVED answer to any of its commands: it may hold at
+most one write, as the controller's do: reads, or one script and WAIT.)
 """
 
 from __future__ import annotations
@@ -58,7 +60,8 @@ class SlotRoute:
         self._node_kwargs = node_kwargs
         self._owner: Address | None = None
         self._stale = True
-        self._asked = 0.0
+        self._asked = -REFRESH_SECONDS  # when the cluster was last asked (monotonic)
+        self._failure = ""  # why that look failed ("" if it did not)
         self._lock = threading.Lock()
 
     def owner(self) -> Address:
@@ -94,10 +97,23 @@ class SlotRoute:
         self._stale = True
 
     def _refresh(self) -> None:
-        now = time.monotonic()
-        if self._owner is not None and now - self._asked < REFRESH_SECONDS:
-            return  # asked a moment ago: keep the address until then
-        self._asked = now
+        if time.monotonic() - self._asked < REFRESH_SECONDS:
+            # asked a moment ago: keep the owner found then, or fail as that look failed
+            # (threads queued behind a slow look over dead nodes do not each look again)
+            if self._owner is not None:
+                return
+            if self._failure:
+                raise SlotUnavailableError(self._failure)
+        try:
+            self._scan()
+            self._failure = ""
+        except SlotUnavailableError as exc:
+            self._failure = str(exc)
+            raise
+        finally:
+            self._asked = time.monotonic()
+
+    def _scan(self) -> None:
         errors = []
         for node in [*self._nodes]:  # the owner may be anywhere: ask each until one answers
             try:
@@ -177,6 +193,8 @@ class SlotConnection(Connection):  # type: ignore[misc]  # redis is untyped here
         try:
             return super().read_response(*args, **kwargs)
         except MovedError as exc:
+            if exc.slot_id != self.route.slot:
+                raise  # a key without the route's hash tag: a fault of the caller's, not a move
             self.route.moved((exc.host or self.host, int(exc.port)))
             self.disconnect()
             raise SlotUnavailableError(

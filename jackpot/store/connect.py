@@ -21,6 +21,7 @@ from urllib.parse import unquote, urlsplit
 import redis
 from redis.sentinel import Sentinel
 
+from jackpot.settings import redacted
 from jackpot.store.cluster import Address, slot_client
 
 SENTINEL_SCHEME = "redis+sentinel"
@@ -57,7 +58,7 @@ def _hosts(url: str, netloc: str, what: str) -> tuple[list[Address], str | None,
     for host in hosts.split(","):
         name, _, port = host.rpartition(":")
         if not name or not port.isdigit():
-            raise StoreUrlError(f"{url!r}: each {what} must be host:port")
+            raise StoreUrlError(f"{redacted(url)!r}: each {what} must be host:port")
         found.append((name.strip("[]"), int(port)))
     return found, unquote(username) or None, unquote(password) or None
 
@@ -69,7 +70,9 @@ def cluster_target(url: str) -> ClusterTarget | None:
         return None
     nodes, username, password = _hosts(url, parts.netloc, "node")
     if parts.path.strip("/") not in ("", "0") or parts.query:
-        raise StoreUrlError(f"{url!r}: a cluster has database 0 only and takes no options")
+        raise StoreUrlError(
+            f"{redacted(url)!r}: a cluster has database 0 only and takes no options"
+        )
     return ClusterTarget(tuple(nodes), username, password)
 
 
@@ -85,7 +88,7 @@ def sentinel_target(url: str) -> SentinelTarget | None:
     sentinels, username, password = _hosts(url, parts.netloc, "sentinel")
     path = [p for p in parts.path.split("/") if p]
     if not path or len(path) > 2 or (len(path) == 2 and not path[1].isdigit()):
-        raise StoreUrlError(f"{url!r}: the path must be /<master name>[/<db>]")
+        raise StoreUrlError(f"{redacted(url)!r}: the path must be /<master name>[/<db>]")
     return SentinelTarget(
         tuple(sentinels),
         unquote(path[0]),
@@ -110,8 +113,8 @@ def connect(
     if cluster is not None:
         if tag is None:
             raise StoreUrlError(
-                f"{url!r}: a Redis Cluster serves the controller's keys only; this client "
-                "(e.g. the background jobs' queue) needs a server URL of its own"
+                f"{redacted(url)!r}: a Redis Cluster serves the controller's keys only; this "
+                "client (e.g. the background jobs' queue) needs a server URL of its own"
             )
         return slot_client(
             cluster.nodes, tag, username=cluster.username, password=cluster.password, **kwargs

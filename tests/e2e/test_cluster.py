@@ -88,15 +88,17 @@ def test_the_service_and_its_worker_run_on_a_redis_cluster(
         ).raise_for_status()
         signs = start_service(tmp_path, service.env, command="signs")
         screen = Screen(signs)
-        opening = value_of(*screen.until(lambda kind, data: kind == "state"))
-        url = f"{service.base}/v1/rounds"
-        first = requests.post(url, json=body("R1"), headers=auth(table))
-        assert first.status_code == 200 and first.json()["replayed"] is False, first.text
-        # the sign process reads the meters from the cluster too
-        shown = first.json()["pools"]["main"]["value"]
-        assert opening is not None and shown > opening
-        screen.until(lambda kind, data: value_of(kind, data) == shown)
-        screen.close()
+        try:
+            opening = value_of(*screen.until(lambda kind, data: kind == "state"))
+            url = f"{service.base}/v1/rounds"
+            first = requests.post(url, json=body("R1"), headers=auth(table))
+            assert first.status_code == 200 and first.json()["replayed"] is False, first.text
+            # the sign process reads the meters from the cluster too
+            shown = first.json()["pools"]["main"]["value"]
+            assert opening is not None and shown > opening
+            screen.until(lambda kind, data: value_of(kind, data) == shown)
+        finally:
+            screen.close()
         again = requests.post(url, json=body("R1"), headers=auth(table))
         assert again.json() == {**first.json(), "replayed": True}
         hit = {"table": "T1", "round": "R2", "dealer": {"card": "9s", "war_card": "9s"},

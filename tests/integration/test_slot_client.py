@@ -37,6 +37,12 @@ def url(cluster: RedisCluster, *nodes: ClusterNodeProcess) -> str:
     return "redis+cluster://" + ",".join(f"127.0.0.1:{n.port}" for n in nodes or cluster.nodes)
 
 
+def close(client: redis.Redis) -> None:
+    """A client over a pool of its own making: close() leaves such a pool's sockets open."""
+    client.close()
+    client.connection_pool.disconnect()
+
+
 def move_slot(cluster: RedisCluster, slot: int, to: ClusterNodeProcess) -> None:
     """Give an empty slot to another master, as a resharding's last step does."""
     for node in cluster.masters:
@@ -64,7 +70,7 @@ def test_the_client_talks_to_the_master_that_holds_its_tag_whichever_node_it_was
     owner.admin.config_set("appendfsync", "everysec")  # the owner alone
     assert client.config_get("appendfsync") == {"appendfsync": "everysec"}
     assert other.admin.config_get("appendfsync") == {"appendfsync": "always"}
-    client.close()
+    close(client)
 
 
 def test_a_moved_slot_is_followed_and_the_command_runs_once_there(cluster: RedisCluster) -> None:
@@ -84,7 +90,7 @@ def test_a_moved_slot_is_followed_and_the_command_runs_once_there(cluster: Redis
     assert hot([f"{tag}/n"], []) == 2
     assert new.admin.get(f"{tag}/n") == "2"
     assert old.admin.execute_command("CLUSTER", "COUNTKEYSINSLOT", slot) == 0
-    client.close()
+    close(client)
 
 
 def test_clusterdown_is_a_connection_error_and_nothing_runs(cluster: RedisCluster) -> None:
@@ -103,7 +109,7 @@ def test_clusterdown_is_a_connection_error_and_nothing_runs(cluster: RedisCluste
     cluster.restart(other)
     cluster.wait_healthy()
     assert hot([f"{tag}/n"], []) == 2  # neither refused call ran
-    client.close()
+    close(client)
 
 
 def test_a_cluster_no_node_of_which_answers_is_a_connection_error(tmp_path: Path) -> None:
@@ -114,22 +120,22 @@ def test_a_cluster_no_node_of_which_answers_is_a_connection_error(tmp_path: Path
     )
     with pytest.raises(redis.ConnectionError, match="slot"):
         client.get("{t}/x")
-    client.close()
+    close(client)
 
 
 def test_an_owner_that_does_not_answer_is_dropped_and_the_cluster_asked_again(
     cluster: RedisCluster,
 ) -> None:
     """The route believes the slot is at an address nothing answers on (a machine powered
-    off: the connection times out, or is refused): the command is sent once more, to the
-    master the cluster names, having run nowhere."""
+    off: the connection times out, or is refused): the connection is tried again at the
+    master the cluster names, and the command, sent nowhere before, runs there once."""
     tag = "{" + tags_on_distinct_shards(cluster, 1)[0] + "}"
     client = connect(url(cluster), decode=True, timeout=0.5, tag=tag)
     route = client.connection_pool.connection_kwargs["route"]
     route.moved(("192.0.2.1", 7000))  # TEST-NET-1: never answers
     assert client.incr(f"{tag}/n") == 1
     assert route.known() == ("127.0.0.1", cluster.node_for_key(tag).port)
-    client.close()
+    close(client)
 
 
 def test_a_pooled_connection_follows_a_graceful_failover_for_key_less_commands(
@@ -153,6 +159,7 @@ def test_a_pooled_connection_follows_a_graceful_failover_for_key_less_commands(
         cluster.wait_for(
             lambda: None if cluster.node_for_key(tag) is replica else "not yet", 20, "failed over"
         )
+        assert not idle.can_read()  # still open to the old master: no EOF waiting on it
         assert client.set(f"{tag}/k", "v")  # on `busy`: MOVED, and the route learns
         taken = [pool.get_connection(), pool.get_connection()]  # `busy`, then `idle`
         assert idle in taken and idle.port == replica.port  # closed and opened again there
@@ -164,6 +171,6 @@ def test_a_pooled_connection_follows_a_graceful_failover_for_key_less_commands(
         with client.pipeline(transaction=False) as pipe:
             script(keys=[f"{tag}/n"], client=pipe)
             assert pipe.execute() == [1]
-        client.close()
+        close(client)
     finally:
         cluster.stop()

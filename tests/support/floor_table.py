@@ -66,10 +66,15 @@ class Table:
         """`players` threads report rounds until the block ends, each resending its round
         until it is acknowledged (for at most `seconds` in all)."""
         stop, deadline = threading.Event(), time.monotonic() + seconds
-        threads = [
-            threading.Thread(target=self.play, args=(f"R{t}", stop, deadline))
-            for t in range(players)
-        ]
+        failures: list[BaseException] = []
+
+        def player(name: str) -> None:
+            try:
+                self.play(name, stop, deadline)
+            except BaseException as exc:  # noqa: BLE001 - raised again in the test's thread
+                failures.append(exc)
+
+        threads = [threading.Thread(target=player, args=(f"R{t}",)) for t in range(players)]
         for thread in threads:
             thread.start()
         try:
@@ -78,6 +83,8 @@ class Table:
             stop.set()
             for thread in threads:
                 thread.join()
+        if failures:
+            raise failures[0]
 
     def assert_settled_once_each(self, store: redis.Redis, operator: str) -> None:
         """Every acknowledged round is in the house journal on `store` exactly once, every
@@ -88,7 +95,7 @@ class Table:
         assert set(journal.values()) == {1}
         self.resend_all()
         meters = requests.get(
-            f"{self.service.base}/v1/pools/main/meters", headers=auth(operator)
+            f"{self.service.base}/v1/pools/main/meters", headers=auth(operator), timeout=10
         ).json()
         n = len(self.acknowledged)
         assert meters["bets"] == n
@@ -103,6 +110,7 @@ class Table:
                 f"{self.service.base}/v1/rounds",
                 json=body(round_id, self.table),
                 headers=auth(self.secret),
+                timeout=10,
             )
             assert r.status_code == 200, r.text
             again = r.json()

@@ -23,7 +23,10 @@ class Screen:
         deadline = time.monotonic() + seconds
         kind, data = "", None
         while time.monotonic() < deadline:
-            line = self.response.readline().decode().rstrip("\n")
+            raw = self.response.readline()
+            if not raw:
+                raise AssertionError(f"the stream ended (after event {kind!r})")
+            line = raw.decode().rstrip("\n")
             if line.startswith("event: "):
                 kind = line[7:]
             elif line.startswith("data: "):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import redis as redis_lib
 
 from jackpot.settings import Settings, SettingsError, redacted
 from jackpot.store.cluster import SlotConnection
@@ -68,6 +69,28 @@ def test_a_url_is_quoted_without_its_password():
     )
     assert redacted("redis://:pw@h:6379/0") == "redis://:***@h:6379/0"
     assert redacted("redis://h:6379/0") == "redis://h:6379/0"
+    assert redacted("unix:///var/redis.sock?db=0") == "unix:///var/redis.sock?db=0"
+    assert redacted("redis://h/0?password=s3cret&db=1") == "redis://h/0?password=***&db=1"
+    assert redacted("redis://:pa/ss@h:6379/0") == "redis://(not shown)"
     with pytest.raises(SettingsError) as refused:
         Settings.from_env({"JACKPOT_REDIS_URL": "redis+cluster://:s3cret@10.0.0.1:7000"})
     assert "s3cret" not in str(refused.value)
+
+
+def test_threads_behind_a_failed_look_at_the_cluster_fail_at_once(monkeypatch):
+    """A look over nodes that do not answer may take each node's timeout: callers within
+    the next 100 ms get that look's answer instead of each looking again."""
+    from jackpot.store import cluster
+
+    asked = []
+
+    def unanswered(node, kwargs):
+        asked.append(node)
+        raise redis_lib.ConnectionError(f"{node} does not answer")
+
+    monkeypatch.setattr(cluster, "_cluster_slots", unanswered)
+    route = cluster.SlotRoute([("10.0.0.1", 7000), ("10.0.0.2", 7000)], "{jackpot}")
+    for _ in range(3):
+        with pytest.raises(cluster.SlotUnavailableError, match="10.0.0.2"):
+            route.owner()
+    assert len(asked) == 2  # one look, at both nodes
