@@ -15,9 +15,7 @@ nothing in throughput, failover in availability. The stacks are measured in turn
 
 from __future__ import annotations
 
-import argparse
 import os
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -32,7 +30,7 @@ from bench.service import (  # noqa: E402
     start_redis,
     start_service,
 )
-from bench.turns import in_turns, summary  # noqa: E402
+from bench.turns import arguments, header, in_turns, summary  # noqa: E402
 from tests.support.cluster import cluster_binary, start_cluster  # noqa: E402
 
 TABLES = [f"T{i}" for i in range(1, 9)]
@@ -73,18 +71,11 @@ def cluster(root: Path) -> Stack:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="each measured phase")
-    parser.add_argument("--pairs", type=int, default=3, help="turns of A, B")
-    parser.add_argument("--concurrency", type=int, default=16)
-    args = parser.parse_args()
+    args = arguments(__doc__, "A, B")
     # both stacks on the same redis-server: the cluster needs 7.0 or later
     binary = cluster_binary()
     os.environ["PATH"] = f"{Path(binary).parent}{os.pathsep}{os.environ['PATH']}"
-    version = subprocess.run([binary, "--version"], capture_output=True, text=True)
-    print(f"redis: {version.stdout.strip()}; python {sys.version.split()[0]}; "
-          f"{os.cpu_count()} cpus; {args.concurrency} connections, "
-          f"{args.seconds:.0f} s phases")  # fmt: skip
+    header(binary, args)
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as tmp:
         root = Path(tmp)
         stacks: list[Stack] = []

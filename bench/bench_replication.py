@@ -17,9 +17,7 @@ protocol cost, not a network's latency (add the link's round trip per round for 
 
 from __future__ import annotations
 
-import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,7 +35,7 @@ from bench.service import (  # noqa: E402
     start_redis,
     start_service,
 )
-from bench.turns import in_turns, summary  # noqa: E402
+from bench.turns import arguments, header, in_turns, summary  # noqa: E402
 
 TABLES = [f"T{i}" for i in range(1, 9)]
 
@@ -80,15 +78,8 @@ def start_stack(name: str, root: Path, fsync: str, replica: bool) -> Stack:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="each measured phase")
-    parser.add_argument("--pairs", type=int, default=3, help="turns of A, B, C")
-    parser.add_argument("--concurrency", type=int, default=16)
-    args = parser.parse_args()
-    version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True)
-    print(f"redis: {version.stdout.strip()}; python {sys.version.split()[0]}; "
-          f"{os.cpu_count()} cpus; {args.concurrency} connections, "
-          f"{args.seconds:.0f} s phases")  # fmt: skip
+    args = arguments(__doc__, "A, B, C")
+    header("redis-server", args)
     with tempfile.TemporaryDirectory(prefix="bench-replication-") as tmp:
         root = Path(tmp)
         stacks: list[Stack] = []

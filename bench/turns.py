@@ -9,11 +9,32 @@ weighs on all of them alike; a ratio is taken within each turn, and their median
 
 from __future__ import annotations
 
+import argparse
+import os
 import statistics
+import subprocess
+import sys
 import time
 
 from bench.loadgen import LoadGenerator, PhaseResult, Target
 from bench.service import Service
+
+
+def arguments(doc: str, turns: str) -> argparse.Namespace:
+    """--seconds, --pairs and --concurrency, as every benchmark of stacks in turn takes them."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="each measured phase")
+    parser.add_argument("--pairs", type=int, default=3, help=f"turns of {turns}")
+    parser.add_argument("--concurrency", type=int, default=16)
+    return parser.parse_args()
+
+
+def header(redis_server: str, args: argparse.Namespace) -> None:
+    """What the figures were measured with."""
+    version = subprocess.run([redis_server, "--version"], capture_output=True, text=True)
+    print(f"redis: {version.stdout.strip()}; python {sys.version.split()[0]}; "
+          f"{os.cpu_count()} cpus; {args.concurrency} connections, "
+          f"{args.seconds:.0f} s phases")  # fmt: skip
 
 
 def measure(

@@ -79,8 +79,8 @@ class Settings:
     wait_ms: int = 1000  # how long a write waits for them; then 503 replication_timeout
     self_check_seconds: float = 30.0  # how often a running process checks itself again
     approved_digest: str | None = None  # the software digest a regulator approved
-    queue_redis_url: str | None = None  # RQ's own Redis (never a cluster); None: the store
-    # (a cluster store: redis+cluster://host:port,... needs it)
+    queue_redis_url: str | None = None  # RQ's own Redis (never a cluster; a cluster store
+    # needs it); None: the store
 
     @property
     def store(self) -> str | None:
@@ -152,8 +152,7 @@ class Settings:
         if _cluster(settings.queue_redis_url):
             raise SettingsError(
                 f"JACKPOT_QUEUE_REDIS_URL={redacted(settings.queue_redis_url or '')!r} is a "
-                "Redis Cluster: the "
-                "background jobs' queue needs a Redis server"
+                "Redis Cluster: the background jobs' queue needs a Redis server"
             )
         if _cluster(settings.redis_url) and not settings.queue_redis_url:
             raise SettingsError(

@@ -55,18 +55,18 @@ def domain_error(exc: JackpotError) -> ErrorReply:
 
 
 def store_down(exc: redis.RedisError) -> ErrorReply:
+    resend = (
+        "resend the same request: rounds and adjustments are idempotent, so a resend applies "
+        "them at most once"
+    )
     err: StoreUnavailableError
-    if isinstance(exc, SlotUnavailableError):
-        err = ClusterUnavailableError(  # the cluster's addresses stay in the log
-            "the Redis Cluster cannot serve these meters now (down, failing over or moving "
-            "them); resend the same request: rounds and adjustments are idempotent, so a "
-            "resend applies them at most once"
+    if isinstance(exc, SlotUnavailableError):  # the cluster's addresses stay in the log
+        err = ClusterUnavailableError(
+            f"the Redis Cluster cannot serve these meters now (down, failing over or moving "
+            f"them); {resend}"
         )
     else:
-        err = StoreUnavailableError(
-            "the meter store did not answer; resend the same request: rounds and adjustments "
-            "are idempotent, so a resend applies them at most once"
-        )
+        err = StoreUnavailableError(f"the meter store did not answer; {resend}")
     reply = error_reply(err.status, err.code, err.message)
     log.warning("store unavailable: %s", exc)
     return reply

@@ -68,12 +68,8 @@ class SlotRoute:
         """The slot's master; asks the cluster first if the route is stale."""
         with self._lock:
             if self._stale or self._owner is None:
-                self._refresh()
-            if self._owner is None:
-                raise SlotUnavailableError(
-                    f"no node of the cluster ({self._list()}) says which master holds slot "
-                    f"{self.slot} (hash tag {self.tag})"
-                )
+                self._refresh()  # finds the owner or raises
+            assert self._owner is not None
             return self._owner
 
     def known(self) -> Address | None:
@@ -137,9 +133,6 @@ class SlotRoute:
             f"no node of the cluster said which master holds slot {self.slot} "
             f"(hash tag {self.tag}): {'; '.join(errors)}"
         )
-
-    def _list(self) -> str:
-        return ", ".join(f"{host}:{port}" for host, port in self._nodes)
 
 
 def _host(announced: Any, asked: str) -> str:

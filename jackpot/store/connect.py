@@ -76,10 +76,6 @@ def cluster_target(url: str) -> ClusterTarget | None:
     return ClusterTarget(tuple(nodes), username, password)
 
 
-def is_cluster(url: str) -> bool:
-    return urlsplit(url).scheme == CLUSTER_SCHEME
-
-
 def sentinel_target(url: str) -> SentinelTarget | None:
     """The sentinels and master a redis+sentinel:// URL names; None for any other URL."""
     parts = urlsplit(url)

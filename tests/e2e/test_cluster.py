@@ -24,7 +24,7 @@ from tests.support.cluster import (
     need_cluster,
     start_cluster,
 )
-from tests.support.floor_table import RATE_BP, RESET, Table, body
+from tests.support.floor_table import RATE_BP, RESET, body, linked_floor
 from tests.support.redis_server import RedisServer, start_server
 from tests.support.screen import Screen, value_of
 from tests.support.service import Service, auth, jackpot, key, link_main, start_service
@@ -199,9 +199,7 @@ def test_killing_the_master_of_the_meters_under_load_loses_no_acknowledged_round
         # while the slot has no replica, appendfsync always keeps the store durable
     )
     try:
-        operator = key(service, "operator")
-        link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
-        table = Table(service, key(service, "table", "T1"))
+        operator, table = linked_floor(service)
         with table.playing():
             time.sleep(2)
             before = len(table.acknowledged)
@@ -258,9 +256,7 @@ def test_the_meters_moved_to_another_shard_under_load_lose_nothing_and_pay_nothi
     cluster = clusters(masters=3)
     service = serve(tmp_path, cluster, queue)
     try:
-        operator = key(service, "operator")
-        link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
-        table = Table(service, key(service, "table", "T1"))
+        operator, table = linked_floor(service)
         with table.playing():
             time.sleep(2)
             source = cluster.node_for_key(TAG)

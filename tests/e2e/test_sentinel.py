@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from jackpot.store.keys import Keys
-from tests.support.floor_table import RATE_BP, RESET, Table, body
+from tests.support.floor_table import RATE_BP, RESET, body, linked_floor
 from tests.support.floor_table import house_rounds as journal_rounds
 from tests.support.sentinel import SentinelSet, sentinel_available, start_sentinels
 from tests.support.service import Service, auth, key, link_main, start_service
@@ -64,9 +64,7 @@ def test_killing_the_master_under_load_loses_no_acknowledged_round(
 ) -> None:
     service = serve(tmp_path, sentinels)
     try:
-        operator = key(service, "operator")
-        link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
-        table = Table(service, key(service, "table", "T1"))
+        operator, table = linked_floor(service)
         with table.playing():
             time.sleep(2)
             before = len(table.acknowledged)
@@ -148,9 +146,7 @@ def test_the_old_master_coming_back_is_made_a_replica_and_loses_nothing(
     and the rounds acknowledged meanwhile are all there."""
     service = serve(tmp_path, sentinels)
     try:
-        operator = key(service, "operator")
-        link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
-        table = Table(service, key(service, "table", "T1"))
+        operator, table = linked_floor(service)
         deadline = time.monotonic() + 60
         for n in range(5):
             table.send(f"before-{n}", deadline)

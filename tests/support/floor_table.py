@@ -14,7 +14,7 @@ import redis
 import requests
 
 from jackpot.store.keys import Keys
-from tests.support.service import Service, auth
+from tests.support.service import Service, auth, key, link_main
 
 RESET, RATE_BP, WAGER = 500_000, 400, 2500  # each round puts 2500 x 400 units on the meter
 UNITS_PER_CENT = 10_000
@@ -127,3 +127,11 @@ def house_rounds(store: redis.Redis) -> Counter[str]:
         if fields.get("type") == "round":
             found[fields["round"]] += 1
     return found
+
+
+def linked_floor(service: Service) -> tuple[str, Table]:
+    """An operator's key, pool `main` (RESET, RATE_BP, no reserve) fed by T1, and T1's
+    table with a key of its own: what assert_settled_once_each's model assumes."""
+    operator = key(service, "operator")
+    link_main(service, operator, reset=RESET, rate_bp=RATE_BP, reserve_rate_bp=0)
+    return operator, Table(service, key(service, "table", "T1"))
