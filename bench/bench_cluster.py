@@ -1,16 +1,21 @@
 """Rounds/s of `jackpot serve` on one redis-server and on a Redis Cluster of three masters:
 
-  A. one redis-server, AOF with `appendfsync always`;
+  A. one redis-server, AOF with `appendfsync always`, one link group (every table feeds one
+     pool);
   B. a three-master Redis Cluster (each master as A's server), the background jobs' queue on
-     a redis-server of its own; the controller's keys share one hash tag, so one master
-     holds them all and does all of the work (the other two idle).
+     a redis-server of its own, one link group: one hash tag, so one master holds every key
+     and does all of the work (the other two idle);
+  C. the same cluster with six link groups, two on each master: a pool per group, the twelve
+     tables dealt over them, so the rounds' script calls are spread over the three masters;
+  D. one redis-server with the same six link groups (what the groups cost on one server).
 
     python bench/bench_cluster.py [--seconds 10] [--pairs 3] [--concurrency 16]
 
 B/A is what the cluster client costs (it finds the slot's master from the cluster's map and
-then talks to it as to one server) and what a cluster buys while every key carries one tag:
-nothing in throughput, failover in availability. The stacks are measured in turn, A B A B
-..., and the ratio is taken within each turn (bench/turns.py).
+then talks to it as to one server); C/A what spreading the link groups over the shards buys
+on this machine, where the service, the load generator and all three masters share two
+cores. The stacks are measured in turn, A B C D A B C D ..., and each ratio is taken within
+its turn (bench/turns.py).
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from redis.crc import key_slot
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.service import (  # noqa: E402
@@ -31,9 +38,11 @@ from bench.service import (  # noqa: E402
     start_service,
 )
 from bench.turns import arguments, header, in_turns, summary  # noqa: E402
-from tests.support.cluster import cluster_binary, start_cluster  # noqa: E402
+from jackpot.store.keys import Keys  # noqa: E402
+from tests.support.cluster import RedisCluster, cluster_binary, start_cluster  # noqa: E402
 
-TABLES = [f"T{i}" for i in range(1, 9)]
+TABLES = [f"T{i}" for i in range(1, 13)]
+GROUPS = 6
 
 
 @dataclass
@@ -50,28 +59,43 @@ class Stack:
             stop()
 
 
-def single(root: Path) -> Stack:
-    server = start_redis(root / "A" / "redis", "always")
-    service = start_service(root / "A", server.url)
-    secret = provision(service, server.url, root / "A", TABLES)
-    return Stack("A-one-server", server.url, service, secret, [server.stop])
+def single(root: Path, name: str, groups: list[str] | None = None) -> Stack:
+    server = start_redis(root / name / "redis", "always")
+    service = start_service(root / name, server.url)
+    secret = provision(service, server.url, root / name, TABLES, groups)
+    return Stack(name, server.url, service, secret, [server.stop])
 
 
-def cluster(root: Path) -> Stack:
-    nodes = start_cluster(root / "B" / "cluster", masters=3)
-    queue = start_redis(root / "B" / "queue", "always")
+def groups_over(nodes: RedisCluster, count: int) -> list[str]:
+    """`count` link group names dealt evenly over the masters (by their tags' slots)."""
+    owners = nodes.slot_owners()
+    by_master: dict[int, list[str]] = {m.port: [] for m in nodes.masters}
+    for i in range(10_000):
+        name = f"g{i}"
+        port = owners[key_slot(Keys("jackpot", name).tag.encode())].port
+        if len(by_master[port]) < count // len(by_master):
+            by_master[port].append(name)
+        if sum(map(len, by_master.values())) == count:
+            break
+    return [g for pair in zip(*by_master.values(), strict=True) for g in pair]
+
+
+def cluster(root: Path, name: str, groups: int = 0) -> Stack:
+    nodes = start_cluster(root / name / "cluster", masters=3)
+    queue = start_redis(root / name / "queue", "always")
     url = "redis+cluster://" + ",".join(f"127.0.0.1:{n.port}" for n in nodes.nodes)
     os.environ["JACKPOT_QUEUE_REDIS_URL"] = queue.url
     try:
-        service = start_service(root / "B", url)
-        secret = provision(service, url, root / "B", TABLES)
+        service = start_service(root / name, url)
+        names = groups_over(nodes, groups) if groups else None
+        secret = provision(service, url, root / name, TABLES, names)
     finally:
         os.environ.pop("JACKPOT_QUEUE_REDIS_URL", None)
-    return Stack("B-cluster-3-masters", url, service, secret, [nodes.stop, queue.stop])
+    return Stack(name, url, service, secret, [nodes.stop, queue.stop])
 
 
 def main() -> int:
-    args = arguments(__doc__, "A, B")
+    args = arguments(__doc__, "A, B, C, D")
     # both stacks on the same redis-server: the cluster needs 7.0 or later
     binary = cluster_binary()
     os.environ["PATH"] = f"{Path(binary).parent}{os.pathsep}{os.environ['PATH']}"
@@ -80,8 +104,11 @@ def main() -> int:
         root = Path(tmp)
         stacks: list[Stack] = []
         try:
-            stacks.append(single(root))
-            stacks.append(cluster(root))
+            stacks.append(single(root, "A-one-server"))
+            stacks.append(cluster(root, "B-cluster-one-group"))
+            stacks.append(cluster(root, "C-cluster-six-groups", GROUPS))
+            six = [f"g{i}" for i in range(1, GROUPS + 1)]
+            stacks.append(single(root, "D-one-server-six-groups", six))
             results = in_turns(
                 [(s.name, s.service, s.secret) for s in stacks],
                 TABLES, args.seconds, args.concurrency, args.pairs,

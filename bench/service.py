@@ -245,15 +245,26 @@ POOL = "bench"
 POOL_CONFIG = {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}
 
 
-def provision(service: Service, redis_url: str, run_dir: Path, tables: list[str]) -> str:
-    """Pool and tables through the API with an operator key; returns a table key."""
+def provision(
+    service: Service,
+    redis_url: str,
+    run_dir: Path,
+    tables: list[str],
+    groups: list[str] | None = None,
+) -> str:
+    """Pools and tables through the API with an operator key; returns a table key. Without
+    `groups`, one pool all tables feed; with them, a pool per link group, the tables dealt
+    over the groups in turn."""
     operator = create_key(redis_url, run_dir, "operator", [])
-    status, body = service.call("PUT", f"/v1/pools/{POOL}", POOL_CONFIG, operator)
-    if status not in (200, 201):
-        raise RuntimeError(f"PUT pool: {status} {body!r}")
-    for table in tables:
-        config = {"pools": [POOL], "decks": 6, "spots": 7}
-        status, body = service.call("PUT", f"/v1/tables/{table}", config, operator)
+    pools = [(POOL, None)] if not groups else [(f"{POOL}-{g}", g) for g in groups]
+    for pool, group in pools:
+        body = POOL_CONFIG if group is None else {**POOL_CONFIG, "group": group}
+        status, answer = service.call("PUT", f"/v1/pools/{pool}", body, operator)
         if status not in (200, 201):
-            raise RuntimeError(f"PUT table {table}: {status} {body!r}")
+            raise RuntimeError(f"PUT pool {pool}: {status} {answer!r}")
+    for i, table in enumerate(tables):
+        config = {"pools": [pools[i % len(pools)][0]], "decks": 6, "spots": 7}
+        status, answer = service.call("PUT", f"/v1/tables/{table}", config, operator)
+        if status not in (200, 201):
+            raise RuntimeError(f"PUT table {table}: {status} {answer!r}")
     return create_key(redis_url, run_dir, "table", tables)

@@ -10,13 +10,13 @@ import os
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 
 import redis
 
 from jackpot import integrity
 from jackpot.archive.archiver import Archiver
-from jackpot.archive.store import Archive, ArchiveUnavailableError
+from jackpot.archive.store import Archive, ArchiveUnavailableError, house_journal
 from jackpot.archive.verify import Verifier
 from jackpot.domain.gamingday import GamingDays
 from jackpot.errors import StoreUnavailableError
@@ -24,6 +24,21 @@ from jackpot.services.accounting import Accounting
 from jackpot.services.activity import Activity
 from jackpot.services.clock import now_ms
 from jackpot.services.credentials import Credentials
+from jackpot.services.groups import (
+    Group,
+    GroupedActivity,
+    GroupedArchiver,
+    GroupedConfig,
+    GroupedHealth,
+    GroupedJournal,
+    GroupedPayouts,
+    GroupedPools,
+    GroupedRounds,
+    GroupedTables,
+    GroupedVerifier,
+    LinkGroups,
+)
+from jackpot.services.moves import TableMoves
 from jackpot.services.payouts import Payouts
 from jackpot.services.pools import Pools
 from jackpot.services.reports import Reports
@@ -36,10 +51,11 @@ from jackpot.store.activity import ActivityStore
 from jackpot.store.adjustments import AdjustmentStore
 from jackpot.store.apikeys import KeyStore
 from jackpot.store.config import ConfigStore
-from jackpot.store.connect import connect
+from jackpot.store.connect import cluster_target, connect
+from jackpot.store.groups import GroupRegistry
 from jackpot.store.health import HealthStore
 from jackpot.store.journal import JournalStore
-from jackpot.store.keys import Keys
+from jackpot.store.keys import MAIN_GROUP, Keys
 from jackpot.store.payouts import PayoutStore
 from jackpot.store.queue import ReportQueue
 from jackpot.store.rounds import RoundStore
@@ -47,14 +63,16 @@ from jackpot.store.scripts import ReplicaWait, Scripts
 from jackpot.store.signs import SignStore
 
 
-def redis_client(url: str, settings: Settings, decode: bool = True) -> redis.Redis:
+def redis_client(
+    url: str, settings: Settings, decode: bool = True, group: str = MAIN_GROUP
+) -> redis.Redis:
     """A client whose retried commands are safe: every money write is an idempotent script.
-    On a Redis Cluster: of the master holding the namespace's hash tag."""
+    On a Redis Cluster: of the master holding the link group's hash tag."""
     return connect(
         url,
         decode=decode,
         timeout=settings.redis_timeout_seconds,
-        tag=Keys(settings.namespace).tag,
+        tag=Keys(settings.namespace, group).tag,
         health_check_interval=30,
     )
 
@@ -64,20 +82,23 @@ class Services:
     """The use cases by area, over one store."""
 
     credentials: Credentials
-    pools: Pools
-    tables: Tables
-    rounds: Rounds
-    payouts: Payouts
+    pools: GroupedPools
+    tables: GroupedTables
+    rounds: GroupedRounds
+    payouts: GroupedPayouts
     reports: Reports
-    client: redis.Redis
+    client: redis.Redis  # of the main link group's keys (and the registry, keys, signs)
     rq_client: redis.Redis  # RQ keeps pickles: a client that does not decode replies
     archive: Archive
-    archiver: Archiver
-    verifier: Verifier
+    archiver: GroupedArchiver
+    verifier: GroupedVerifier
     accounting: Accounting
     activity: Activity
     signs: Signs
-    health: SelfCheck
+    health: GroupedHealth
+    groups: LinkGroups
+    config: GroupedConfig  # what readers read of every group's pools and tables
+    moves: TableMoves
     probe_key: str  # a key of the controller's: on a cluster, in the slot of its meters
 
     def ready(self) -> bool:
@@ -90,6 +111,9 @@ class Services:
         return True
 
     def close(self) -> None:
+        for group in self.groups.opened():
+            if group.client is not self.client:
+                group.client.close()
         self.client.close()
         self.rq_client.close()
         self.archive.close()
@@ -102,11 +126,15 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     keys = Keys(settings.namespace)
     wait = ReplicaWait(settings.wait_replicas, settings.wait_ms) if settings.wait_replicas else None
     scripts = Scripts.register(client, wait)
-    config = ConfigStore(client, keys, scripts)
-    payout_store = PayoutStore(client, keys, scripts)
-    credentials = Credentials(KeyStore(client, keys, scripts), settings.key_cache_seconds)
-    tables = Tables(config, clock, settings.offline_after_seconds)
     archive = Archive(settings.archive)
+    days = GamingDays.of(settings.gaming_day_start, settings.time_zone)
+    software = cache(partial(integrity.check, approved=settings.approved_digest))
+    on_cluster = cluster_target(url) is not None
+    groups: LinkGroups
+    key_store = KeyStore(
+        client, keys, scripts, lambda: [(g.client, g.keys) for g in groups.others()]
+    )
+    credentials = Credentials(key_store, settings.key_cache_seconds)
 
     def archived_round(table: str, round_id: str) -> tuple[str, str, str] | None:
         try:
@@ -115,48 +143,72 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             raise StoreUnavailableError(f"the archive did not answer: {exc}") from exc
         return None if found is None else (found.digest, found.static, found.dynamic)
 
-    window = Window(settings.retention_seconds * 1000, settings.clock_skew_seconds * 1000)
-    journal = JournalStore(client, keys, archive)
-    days = GamingDays.of(settings.gaming_day_start, settings.time_zone)
-    archiver = Archiver(
-        client, keys, archive, settings.retention_seconds, settings.clock_skew_seconds, clock
+    def build(name: str) -> Group:
+        """A link group's stores and use cases; on a cluster over a client of its slot."""
+        if name == MAIN_GROUP or not on_cluster:
+            c, s = client, scripts
+        else:
+            c = redis_client(url, settings, group=name)
+            s = Scripts.register(c, wait)
+        k = keys.of_group(name)
+        config = ConfigStore(c, k, s)
+        payout_store = PayoutStore(c, k, s)
+        tables = Tables(config, clock, settings.offline_after_seconds)
+        verifier = Verifier(c, k, archive)
+        health_store = HealthStore(c, k, s)
+        health = SelfCheck(
+            software,
+            health_store,
+            config,
+            verifier,
+            settings.wait_replicas,
+            settings.self_check_seconds,
+            socket.gethostname(),
+            f"{socket.gethostname()}/{os.getpid()}",
+        )
+        window = Window(settings.retention_seconds * 1000, settings.clock_skew_seconds * 1000)
+        return Group(
+            name=name,
+            keys=k,
+            client=c,
+            config=config,
+            pools=Pools(config, AdjustmentStore(c, k, s), payout_store),
+            tables=tables,
+            rounds=Rounds(
+                RoundStore(c, k, s), tables, credentials, archived_round, window, clock, health
+            ),
+            payouts=Payouts(payout_store, settings.handpay_approval_cents),
+            payout_store=payout_store,
+            journal=JournalStore(c, k, archive),
+            health=health,
+            health_store=health_store,
+            archiver=Archiver(
+                c, k, archive, settings.retention_seconds, settings.clock_skew_seconds, clock
+            ),
+            verifier=verifier,
+            activity=ActivityStore(c, k),
+        )
+
+    groups = LinkGroups(
+        GroupRegistry(client, keys), build, lambda g: key_store.copy_all(g.client, g.keys)
     )
-    verifier = Verifier(client, keys, archive)
-    health = SelfCheck(
-        partial(integrity.check, approved=settings.approved_digest),
-        HealthStore(client, keys, scripts),
-        config,
-        verifier,
-        settings.wait_replicas,
-        settings.self_check_seconds,
-        socket.gethostname(),
-        f"{socket.gethostname()}/{os.getpid()}",
-    )
+    config = GroupedConfig(groups)
+    journal = GroupedJournal(groups)
+    archiver = GroupedArchiver(groups)
+    pools = GroupedPools(groups, clock)
+    tables = GroupedTables(groups, clock)
+    keep_ms = (settings.retention_seconds + settings.clock_skew_seconds) * 1000
     return Services(
         credentials=credentials,
-        pools=Pools(config, AdjustmentStore(client, keys, scripts), payout_store),
+        pools=pools,
         tables=tables,
-        rounds=Rounds(
-            RoundStore(client, keys, scripts),
-            tables,
-            credentials,
-            archived_round,
-            window,
-            clock,
-            health,
-        ),
-        payouts=Payouts(payout_store, settings.handpay_approval_cents),
-        reports=Reports(
-            config,
-            journal,
-            ReportQueue(rq_client, settings.queue),
-            clock,
-            days,
-        ),
+        rounds=GroupedRounds(groups),
+        payouts=GroupedPayouts(groups, settings.handpay_approval_cents),
+        reports=Reports(config, journal, ReportQueue(rq_client, settings.queue), clock, days),
         client=client,
         rq_client=rq_client,
         archive=archive,
-        verifier=verifier,
+        verifier=GroupedVerifier(groups),
         archiver=archiver,
         accounting=Accounting(
             archive,
@@ -166,9 +218,13 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             days,
             clock,
             settings.clock_skew_seconds * 1000,
+            lambda: [house_journal(name) for name in groups.names()],
         ),
-        activity=Activity(ActivityStore(client, keys), credentials.list),
+        activity=Activity(GroupedActivity(groups), credentials.list),
         signs=Signs(SignStore(client, keys, scripts), config),
-        health=health,
+        health=GroupedHealth(groups),
+        groups=groups,
+        config=config,
+        moves=TableMoves(groups, tables, keep_ms, clock),
         probe_key=keys.counters,
     )

@@ -14,6 +14,8 @@ JackpotError
 │   ├── PoolRunningError(pool)                               a running pool's parameters
 │   ├── PoolInUseError(pool, tables)                         retiring a pool tables feed
 │   ├── LinkedTableError(table, other, pool, difference)     linked tables play one game
+│   ├── LinkGroupError(kind, ident, group, wanted, field)    another link group's pool/table
+│   ├── TableMoveError(table, code, reason)                  a move the table is not ready for
 │   ├── UnlinkedPoolError(pool)                              no table feeds the pool
 │   ├── CapBelowValueError(value)                            a cap under the current meter
 │   ├── PayoutStateError(payout, status, step)               e.g. disputing a paid jackpot
@@ -188,6 +190,30 @@ class LinkedTableError(ConflictError):
         self.other = other
         self.pool = pool
         self.difference = difference
+
+
+class LinkGroupError(ConflictError):
+    """A pool or table asked for in one link group is already in another (a pool's group is
+    fixed when it is created; a table changes group only by a move)."""
+
+    code = "link_group"
+
+    def __init__(
+        self, kind: str, ident: str, group: str, wanted: str, hint: str, field: str = "group"
+    ) -> None:
+        super().__init__(f"{kind} {ident!r} is in link group {group!r}, not {wanted!r}: {hint}")
+        self.field = field
+        self.group = group
+
+
+class TableMoveError(ConflictError):
+    """A table that cannot move now: enabled (`table_enabled`), or another move of it is
+    under way (`move_under_way`)."""
+
+    def __init__(self, table: str, code: str, reason: str) -> None:
+        super().__init__(f"table {table!r} cannot move: {reason}")
+        self.code = code
+        self.table = table
 
 
 class UnlinkedPoolError(ConflictError):

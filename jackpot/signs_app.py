@@ -13,14 +13,11 @@ from flask import Flask
 from jackpot import integrity
 from jackpot.api import errors, signpage
 from jackpot.api.signfeed import Fanout
-from jackpot.bootstrap import redis_client
+from jackpot.bootstrap import bootstrap
 from jackpot.services.clock import now_ms
 from jackpot.services.signboard import SignBoard
 from jackpot.settings import Settings
-from jackpot.store.config import ConfigStore
-from jackpot.store.health import HealthStore
 from jackpot.store.keys import Keys
-from jackpot.store.payouts import PayoutStore
 from jackpot.store.scripts import Scripts
 from jackpot.store.signs import SignStore
 
@@ -41,15 +38,14 @@ def create_signs_app(settings: Settings | None = None, redis_url: str | None = N
     url = redis_url or settings.store
     if url is None:
         raise RuntimeError("no store: set JACKPOT_REDIS_URL, or start through `jackpot signs`")
-    client, keys = redis_client(url, settings), Keys(settings.namespace)
-    scripts = Scripts.register(client)
+    services = bootstrap(settings, url)  # read only: every link group's pools and hits
     board = SignBoard(
-        SignStore(client, keys, scripts),
-        ConfigStore(client, keys, scripts),
-        PayoutStore(client, keys, scripts),
+        SignStore(services.client, Keys(settings.namespace), Scripts.register(services.client)),
+        services.config,
+        services.payouts,
         now_ms,
         settings.offline_after_seconds * 1000,
-        HealthStore(client, keys, scripts),
+        services.health.inoperable_pools,
         software_authentic(settings),
     )
     app = Flask(__name__, static_folder="api/static", static_url_path="/static")

@@ -11,9 +11,13 @@ from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from jackpot.api.auth import require, services
 from jackpot.api.body import known_query, query_int
+from jackpot.archive.store import house_journal
 from jackpot.domain.auth import Role
 from jackpot.domain.validate import parse_identifier
+from jackpot.errors import ValidationError
+from jackpot.store.groups import group_name
 from jackpot.store.journal import Span
+from jackpot.store.keys import MAIN_GROUP
 
 bp = Blueprint("journal", __name__, url_prefix="/v1")
 
@@ -45,6 +49,15 @@ def _pool() -> str | None:
     return None if raw is None else parse_identifier(raw, "pool")
 
 
+def _group(pool: str | None) -> str:
+    """Whose house journal: the `group` query names a link group (the main one if absent);
+    a pool's journal is found by the pool alone."""
+    raw = request.args.get("group")
+    if raw is not None and pool is not None:
+        raise ValidationError("group", "names a house journal: give a pool or a group, not both")
+    return group_name(raw)
+
+
 def _span() -> Span:
     return services().reports.span(
         request.args.get("from"), request.args.get("to"), request.args.get("table")
@@ -54,21 +67,26 @@ def _span() -> Span:
 @bp.get("/journal")
 @require(Role.AUDITOR)
 def journal() -> Response:
-    known_query("pool", "after", "limit", "from", "to", "table")
+    known_query("pool", "group", "after", "limit", "from", "to", "table")
     pool = _pool()
+    group = _group(pool)
     after = query_int("after", 0, 0, 2**62)
     limit = query_int("limit", 100, 1, 5000)
-    entries = services().reports.journal(pool, after, limit, _span())
-    return jsonify({"pool": pool, "entries": [e.to_json() for e in entries]})
+    entries = services().reports.journal(pool, after, limit, _span(), group)
+    answer: dict[str, object] = {"pool": pool}
+    if pool is None and group != MAIN_GROUP:
+        answer["group"] = group
+    return jsonify({**answer, "entries": [e.to_json() for e in entries]})
 
 
 @bp.get("/journal.csv")
 @require(Role.AUDITOR)
 def journal_csv() -> Response:
-    known_query("pool", "after", "from", "to", "table")
+    known_query("pool", "group", "after", "from", "to", "table")
     pool = _pool()
+    group = _group(pool)
     after = query_int("after", 0, 0, 2**62)
-    entries = services().reports.export(pool, after, _span())  # 404 before streaming starts
+    entries = services().reports.export(pool, after, _span(), group)  # 404 before streaming
 
     def rows() -> Iterator[str]:
         buf = io.StringIO()
@@ -85,7 +103,7 @@ def journal_csv() -> Response:
             buf.truncate()
         yield buf.getvalue()
 
-    name = f"journal-{pool or 'house'}.csv"
+    name = f"journal-{pool or house_journal(group)}.csv"
     return Response(
         stream_with_context(rows()),
         mimetype="text/csv",

@@ -22,6 +22,7 @@ from jackpot.domain.requests import (
     CONFIRM_REQUEST,
     DISPUTE_REQUEST,
     GAME_CHANGE_REQUEST,
+    MOVE_REQUEST,
     PAYOUT_STATUSES,
     RECONCILE_REQUEST,
     RESUME_REQUEST,
@@ -124,6 +125,7 @@ SCHEMAS: dict[str, Any] = {
     "Suspend": SUSPEND_REQUEST.schema(),
     "Resume": RESUME_REQUEST.schema(),
     "Retire": RETIRE_REQUEST.schema(),
+    "TableMove": MOVE_REQUEST.schema(),
     "StageChange": STAGE_REQUEST.schema(),
     "Sign": SIGN_REQUEST.schema(),
     "CancelStaged": CANCEL_STAGED_REQUEST.schema(),
@@ -352,6 +354,15 @@ def document() -> dict[str, Any]:
         "/v1/tables/{table}": {
             "get": _op("config plus online and last_seen", ["operator", "auditor"], params=table),
             "put": _op("create or update a table", ["operator"], body="TableConfig", params=table),
+        },
+        "/v1/tables/{table}/move": {
+            "post": _op(
+                "move a disabled table to the link group of the pools named, with its recent "
+                "rounds; journaled in both groups' house journals, resumable",
+                ["operator"],
+                body="TableMove",
+                params=table,
+            ),
         },
         "/v1/tables/{table}/heartbeat": {
             "post": _op(

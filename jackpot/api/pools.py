@@ -55,6 +55,7 @@ def meters(state: PoolState) -> dict[str, Any]:
         "invariant_holds": state.invariant_holds(),
         "staged": state.staged.to_json() if state.staged else None,
         "public": state.public,
+        "group": services().pools.group_of(state.pool),
     }
 
 

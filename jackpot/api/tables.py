@@ -23,6 +23,7 @@ def serialise(record: TableRecord) -> dict[str, Any]:
         "last_seen": record.last_seen,
         "rounds": record.rounds,
         "version": record.version,
+        "group": services().tables.group_of(record.table),
     }
 
 
@@ -47,6 +48,16 @@ def put_table(table: str) -> tuple[Response, int]:
     return jsonify({**serialise(record), "status": status}), 201 if status == "created" else 200
 
 
+@bp.post("/<table>/move")
+@require(Role.OPERATOR)
+def move_table(table: str) -> Response:
+    """Move a disabled table to another link group, with its recent rounds (journaled in
+    both groups' house journals)."""
+    parse_identifier(table, "table")
+    moved = services().moves.move(table, json_body(), current_key().who)
+    return jsonify({**moved.to_json(), "config": serialise(moved.record)})
+
+
 @bp.post("/<table>/heartbeat")
 @require(Role.TABLE)
 def heartbeat(table: str) -> Response:
@@ -55,7 +66,7 @@ def heartbeat(table: str) -> Response:
     # the link state of each pool the table feeds: its side bet is open only while all run
     links = {p: services().pools.get(p).link.value for p in record.config.pools}
     # an inoperable controller settles nothing: the side bet closes until it operates again
-    operable = services().health.settles()
+    operable = services().health.settles(table)
     return jsonify(
         {
             "table": table,

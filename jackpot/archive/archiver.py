@@ -30,10 +30,10 @@ from typing import Any, TypeVar
 from redis import Redis
 
 from jackpot.archive.store import (
-    HOUSE,
     Archive,
     ArchiveUnavailableError,
     entry_row,
+    house_journal,
     pool_journal,
 )
 from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk, flat_hash
@@ -161,7 +161,7 @@ class Archiver:
     def streams(self) -> list[tuple[str, str]]:
         """(archive journal name, Redis stream) of every journal."""
         pools = sorted(self._r.smembers(self._k.pools))
-        return [(HOUSE, self._k.journal)] + [
+        return [(house_journal(self._k.group), self._k.journal)] + [
             (pool_journal(p), self._k.pool_journal(p)) for p in pools
         ]
 
@@ -323,7 +323,7 @@ class Archiver:
         """Batches of rows of the entries after `seq`, chain-checked, with their rounds' rows;
         a break ends them with the sound entries before it (what comes before it is kept)."""
         walk = ChainWalk(journal, seq, head)
-        house = journal == HOUSE
+        house = journal == house_journal(self._k.group)
         while True:
             rows = self._raw.xrange(stream, min=f"{seq + 1}-0", max="+", count=self._batch)
             if not rows:
@@ -388,7 +388,7 @@ class Archiver:
                 done.append((seq, fields))
             if not done:
                 return trimmed, forgotten
-            if journal == HOUSE:
+            if journal == house_journal(self._k.group):
                 round_keys = [
                     self._k.round(f.get("table", ""), f.get("round", ""))
                     for _, f in done

@@ -20,7 +20,13 @@ from jackpot import jsonio
 from jackpot.archive.schema import gaming_days, journal_entries, rounds
 from jackpot.domain.chain import ChainedEntry
 
-HOUSE = "house"
+HOUSE = "house"  # the main link group's house journal
+
+
+def house_journal(group: str) -> str:
+    """The archive's name of a link group's house journal: 'house' for the main group (as
+    before there were groups), 'house@<group>' for another."""
+    return HOUSE if group == "main" else f"{HOUSE}@{group}"
 
 
 def pool_journal(pool: str) -> str:

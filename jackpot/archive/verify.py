@@ -24,7 +24,7 @@ from typing import Any
 
 from redis import Redis
 
-from jackpot.archive.store import HOUSE, Archive, pool_journal
+from jackpot.archive.store import Archive, house_journal, pool_journal
 from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk
 from jackpot.store.keys import Keys
 
@@ -143,7 +143,7 @@ class Verifier:
     def _journals(self) -> list[tuple[str, str, str | None]]:
         """(journal name, its stream, its pool or None for the house's) of every journal."""
         pools = sorted(self._r.smembers(self._k.pools))
-        return [(HOUSE, self._k.journal, None)] + [
+        return [(house_journal(self._k.group), self._k.journal, None)] + [
             (pool_journal(p), self._k.pool_journal(p), p) for p in pools
         ]
 

@@ -11,6 +11,7 @@ from jackpot.domain.fields import (
     Boolean,
     Choice,
     Field,
+    GroupName,
     Identifier,
     Integer,
     ListOf,
@@ -71,6 +72,14 @@ POOL_REQUEST = Record(
             description=(
                 "shown on signs and the public read (default true); false for internal and "
                 "test pools. Not a game parameter: it may change while the pool runs"
+            ),
+        ),
+        "group": Field(
+            GroupName(),
+            description=(
+                "the link group of a new pool (default `main`): 1 to 32 of a-z, 0-9, _ and -. "
+                "Rounds touch the pools of one group, whose keys share one slot on a Redis "
+                "Cluster; a pool stays in its group (another group is 409 `link_group`)"
             ),
         ),
     },

@@ -16,11 +16,13 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from jackpot.domain.validate import (
+    GROUP_NAME,
     IDENTIFIER,
     expect_bool,
     expect_int,
     expect_object,
     expect_str,
+    parse_group,
     parse_identifier,
     parse_timestamp,
 )
@@ -108,6 +110,17 @@ class Identifier:
 
     def schema(self) -> dict[str, Any]:
         return {"type": "string", "pattern": f"^{IDENTIFIER.pattern}$"}
+
+
+@dataclass(frozen=True, slots=True)
+class GroupName:
+    """A link group's name: 1-32 characters of a-z 0-9 _ -, the first a letter or digit."""
+
+    def check(self, raw: Any, field: str) -> str:
+        return parse_group(raw, field)
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": f"^{GROUP_NAME.pattern}$"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -277,6 +277,26 @@ RETIRE_REQUEST = Record(
 )
 
 
+#: The body of POST /v1/tables/{table}/move.
+MOVE_REQUEST = Record(
+    {
+        "pools": Field(
+            ListOf(Identifier(), "pool ids", min_items=1, unique=True, one="a pool"),
+            Presence.REQUIRED,
+            "the pools the table feeds in its new link group (all of that one group)",
+        ),
+        "reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why, for both house journals"),
+    },
+    "Moves a disabled table to the link group of the pools named, with its recent rounds.",
+    notes=(
+        "An enabled table is 409 `table_enabled` (disable it first: no round may settle "
+        "while it moves); pools of two groups are 400 naming `pools[i]`; pools of the "
+        "table's own group are 409 `link_group`. A move cut short is finished by the next "
+        "request naming the same pools (another move of that table meanwhile is 409).",
+    ),
+)
+
+
 # -- round reports -------------------------------------------------------------------------
 
 

@@ -10,6 +10,8 @@ from typing import Any
 from jackpot.errors import ValidationError
 
 IDENTIFIER = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+# a link group's name: part of a Redis hash tag ({namespace:group}) and of payout ids
+GROUP_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 TIMESTAMP = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})"
 )
@@ -68,6 +70,17 @@ def parse_identifier(raw: Any, field: str) -> str:
     if not isinstance(raw, str) or not IDENTIFIER.fullmatch(raw):
         raise ValidationError(
             field, "must be 1-128 characters of A-Z a-z 0-9 . _ : -", "invalid_identifier"
+        )
+    return raw
+
+
+def parse_group(raw: Any, field: str = "group") -> str:
+    """A link group's name: 1 to 32 of a-z 0-9 _ -, starting with a letter or digit."""
+    if not isinstance(raw, str) or not GROUP_NAME.fullmatch(raw):
+        raise ValidationError(
+            field,
+            "must be a link group name: 1 to 32 of a-z, 0-9, '_' and '-', starting with a "
+            "letter or digit",
         )
     return raw
 

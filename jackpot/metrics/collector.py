@@ -180,9 +180,10 @@ class MeterCollector(Collector):
     def _controller(self) -> Iterator[Metric]:
         """The self-check's latest result (jackpot/services/selfcheck.py)."""
         try:
-            health = self._s.health.latest()
+            groups = self._s.health.by_group()
         except Exception:  # noqa: BLE001 - the store's state is already in jackpot_store_up
             return
+        health = self._s.health.merged(groups)
         yield GaugeMetricFamily(
             "jackpot_controller_operable",
             "1 while the self-check passes; 0: inoperable, rounds are refused",
@@ -196,6 +197,14 @@ class MeterCollector(Collector):
         for p in sorted({(p.check, p.code) for p in health.problems}):
             problem.add_metric(list(p), 1)
         yield problem
+        group = GaugeMetricFamily(
+            "jackpot_link_group_operable",
+            "1 while the link group's self-check passes; 0: its rounds are refused",
+            labels=["group"],
+        )
+        for name, found in groups.items():
+            group.add_metric([name], 1 if found.operable else 0)
+        yield group
         yield GaugeMetricFamily(
             "jackpot_controller_checked_timestamp_seconds",
             "When the self-check last ran",

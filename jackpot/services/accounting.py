@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from datetime import date, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jackpot.archive.archiver import Archiver
 from jackpot.archive.store import HOUSE, Archive, pool_journal
 from jackpot.domain.accounting import (
     LAYOUT_VERSION,
@@ -31,7 +30,11 @@ from jackpot.errors import (
     DayNotOverError,
     NotFoundError,
 )
-from jackpot.store.journal import JournalEntry, JournalStore, Span
+from jackpot.store.journal import JournalEntry, Span
+
+if TYPE_CHECKING:
+    from jackpot.services.groups import GroupedArchiver, GroupedJournal
+
 
 SECTIONS = ("pools", "tables", "hits")
 
@@ -40,13 +43,15 @@ class Accounting:
     def __init__(
         self,
         archive: Archive,
-        archiver: Archiver,
-        journal: JournalStore,
+        archiver: GroupedArchiver,
+        journal: GroupedJournal,
         pools: Callable[[], list[str]],
         days: GamingDays,
         clock: Callable[[], int],
         grace_ms: int,
+        houses: Callable[[], list[str]] = lambda: [HOUSE],
     ) -> None:
+        self._houses = houses  # every link group's house journal, as the archive names it
         self._archive = archive
         self._archiver = archiver
         self._journal = journal
@@ -214,7 +219,7 @@ class Accounting:
     def _heads(self, end: int) -> dict[str, list[Any]]:
         """Each journal's last entry before the day's end: [seq, hash] (0, '' if none)."""
         heads: dict[str, list[Any]] = {}
-        for journal in [HOUSE] + [pool_journal(p) for p in sorted(self._pools())]:
+        for journal in self._houses() + [pool_journal(p) for p in sorted(self._pools())]:
             last = self._archive.last_before(journal, end)
             heads[journal] = [0, ""] if last is None else [last[0].seq, last[1]]
         return heads

@@ -9,17 +9,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jackpot.domain.auth import ApiKey
-from jackpot.store.activity import ActivityStore
+
+if TYPE_CHECKING:
+    from jackpot.services.groups import GroupedActivity
+
 
 MAX_ACTIVITY = 500
 PEOPLE_SECONDS = 30.0  # how long the key -> person map is reused (keys are rarely made)
 
 
 class Activity:
-    def __init__(self, store: ActivityStore, keys: Callable[[], list[tuple[ApiKey, bool]]]) -> None:
+    def __init__(
+        self, store: GroupedActivity, keys: Callable[[], list[tuple[ApiKey, bool]]]
+    ) -> None:
         self._store = store
         self._keys = keys
         self._people: dict[str, str] = {}

@@ -50,9 +50,15 @@ class Payouts:
         return self._store.unsettled()
 
     def confirm(
-        self, payout: str, actor: Actor, hand_pay: HandPay, expect: str = ""
+        self,
+        payout: str,
+        actor: Actor,
+        hand_pay: HandPay,
+        expect: str = "",
+        approval_cents: int | None = None,
     ) -> tuple[bool, dict[str, Any]]:
-        """Record the hand pay: paid, or awaiting approval from the threshold up."""
+        """Record the hand pay: paid, or awaiting approval from the threshold up (this
+        service's, or `approval_cents`: the controller's, set once for every link group)."""
         return self._store.step(
             payout,
             "confirm",
@@ -61,7 +67,7 @@ class Payouts:
             hand_pay.note,
             (hand_pay.paid_by, hand_pay.witness, hand_pay.slip),
             expect,
-            self.approval_cents,
+            self.approval_cents if approval_cents is None else approval_cents,
         )
 
     def step(

@@ -4,23 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jackpot.domain.gamingday import DAY, GamingDays, parse_day
 from jackpot.domain.reconcile import BALANCE, Reconciliation, reconcile
 from jackpot.domain.requests import ReconcileRequest
 from jackpot.domain.validate import parse_identifier, parse_timestamp
 from jackpot.errors import NotFoundError, ValidationError
-from jackpot.store.config import ConfigStore
-from jackpot.store.journal import EVERYTHING, JournalEntry, JournalStore, Span
+from jackpot.store.journal import EVERYTHING, JournalEntry, Span
+from jackpot.store.keys import MAIN_GROUP
 from jackpot.store.queue import QueueHealth, ReportJob, ReportQueue
+
+if TYPE_CHECKING:
+    from jackpot.services.groups import GroupedConfig, GroupedJournal
 
 
 class Reports:
     def __init__(
         self,
-        config: ConfigStore,
-        journal: JournalStore,
+        config: GroupedConfig,
+        journal: GroupedJournal,
         queue: ReportQueue,
         clock: Callable[[], int],
         days: GamingDays,
@@ -41,21 +44,26 @@ class Reports:
         return Span(from_ts, to_ts, None if table is None else parse_identifier(table, "table"))
 
     def journal(
-        self, pool: str | None, after: int, limit: int, span: Span = EVERYTHING
+        self,
+        pool: str | None,
+        after: int,
+        limit: int,
+        span: Span = EVERYTHING,
+        group: str = MAIN_GROUP,
     ) -> list[JournalEntry]:
-        """A page of a pool's journal (None: the house journal), oldest first: the archive
-        and Redis's tail read as one sequence."""
+        """A page of a pool's journal (None: the house journal of link group `group`),
+        oldest first: the archive and Redis's tail read as one sequence."""
         if pool is not None:
             self._config.pool(pool)  # 404 for an unknown pool
-        return self._journal.read(pool, after, limit, span)
+        return self._journal.read(pool, after, limit, span, group)
 
     def export(
-        self, pool: str | None, after: int, span: Span = EVERYTHING
+        self, pool: str | None, after: int, span: Span = EVERYTHING, group: str = MAIN_GROUP
     ) -> Iterator[JournalEntry]:
         """Every entry after `after` in `span`; checks the pool before the first is read."""
         if pool is not None:
             self._config.pool(pool)
-        return self._journal.scan(pool, after, span=span)
+        return self._journal.scan(pool, after, span=span, group=group)
 
     def _instant(self, raw: str, field: str, end: bool) -> int:
         if DAY.fullmatch(raw):

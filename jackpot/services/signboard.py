@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.signs import OUTCOME_WORDS, Sign, paytable_words
-from jackpot.store.config import ConfigStore, TableRecord
-from jackpot.store.health import HealthStore
-from jackpot.store.payouts import PayoutStore
+from jackpot.store.config import TableRecord
 from jackpot.store.signs import SignStore
+
+if TYPE_CHECKING:
+    from jackpot.services.groups import GroupedConfig, GroupedPayouts
 
 WINNERS = 10  # recent winners a sign lists
 SHOWN = {
@@ -40,14 +41,14 @@ class SignBoard:
     def __init__(
         self,
         signs: SignStore,
-        config: ConfigStore,
-        payouts: PayoutStore,
+        config: GroupedConfig,
+        payouts: GroupedPayouts,
         clock: Callable[[], int],
         offline_after_ms: int,
-        health: HealthStore,
+        inoperable: Callable[[list[str]], set[str]],
         software_authentic: bool = True,
     ) -> None:
-        self._health = health
+        self._inoperable = inoperable  # of these pools, those whose store is inoperable
         self._software_authentic = software_authentic
         self._signs = signs
         self._config = config
@@ -72,15 +73,12 @@ class SignBoard:
         now = self._clock()
         pools = {p.pool: p for p in self._config.pools()}
         tables = self._config.tables()
-        recorded = self._health.recorded()
-        inoperable = not self._software_authentic or (
-            recorded is not None and recorded.state == "inoperable"
-        )
         wanted = sorted({pool for s in signs for pool in s.pools})
+        closed = set(wanted) if not self._software_authentic else self._inoperable(wanted)
         hits = {pool: self._config.last_hits(pool) for pool in wanted if pool in pools}
         ids = [str(h["id"]) for shown in hits.values() for h in shown]
         status = {p["id"]: p["status"] for p in self._payouts.many(ids)}
-        return {s.sign: self._state(s, pools, tables, hits, status, now, inoperable) for s in signs}
+        return {s.sign: self._state(s, pools, tables, hits, status, now, closed) for s in signs}
 
     def _state(
         self,
@@ -90,7 +88,7 @@ class SignBoard:
         hits: dict[str, list[dict[str, Any]]],
         status: dict[str, str],
         now: int,
-        inoperable: bool,
+        inoperable: set[str],
     ) -> dict[str, Any]:
         names = {lv.pool: lv.name for lv in sign.levels}
         by_table = {t.table: t for t in tables}
@@ -108,7 +106,7 @@ class SignBoard:
                     "reset": pool.config.reset,
                     "cap": pool.config.cap,
                     "closed": "controller inoperable"
-                    if inoperable
+                    if level.pool in inoperable
                     else self._closed(pool, feeding, now),
                     "paytable": paytable_words(
                         feeding[0].config.paytable, feeding[0].config.pools[0], names

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jackpot.domain.meter import LinkState
 from jackpot.domain.signs import Sign
 from jackpot.errors import NotFoundError, PoolStateError
-from jackpot.store.config import ConfigStore
 from jackpot.store.signs import SignStore
+
+if TYPE_CHECKING:
+    from jackpot.services.groups import GroupedConfig
 
 
 class Signs:
-    def __init__(self, store: SignStore, config: ConfigStore) -> None:
+    def __init__(self, store: SignStore, config: GroupedConfig) -> None:
         self._store = store
         self._config = config
 

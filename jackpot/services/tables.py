@@ -59,19 +59,28 @@ class Tables:
             except NotFoundError:
                 current = None
             config = TableConfig.from_json(body, current)
-            known = {p.pool: p.link for p in self._config.pools()}
-            for i, pool in enumerate(config.pools):
-                if pool not in known:
-                    raise NotFoundError("pool", pool, f"pools[{i}]")
-                if known[pool] is LinkState.RETIRED:
-                    raise PoolStateError(pool, "retired", "no table may feed it", f"pools[{i}]")
-            check_linked(table, config, self._configs())
+            self.check(table, config)
             status, _ = self._config.put_table(table, config, seen, who)
             if status != "stale":
                 record = self._config.table(table)
                 self._cache[table] = record
                 return status, record
         raise ConflictError("table configuration kept changing; try again")
+
+    def check(self, table: str, config: TableConfig) -> None:
+        """That the pools `config` names are this group's and open to tables, and that it
+        plays the game of the tables it is linked with."""
+        known = {p.pool: p.link for p in self._config.pools()}
+        for i, pool in enumerate(config.pools):
+            if pool not in known:
+                raise NotFoundError("pool", pool, f"pools[{i}]")
+            if known[pool] is LinkState.RETIRED:
+                raise PoolStateError(pool, "retired", "no table may feed it", f"pools[{i}]")
+        check_linked(table, config, self._configs())
+
+    def forget(self, table: str) -> None:
+        """Drop this process's copy of a table (it moved to another link group)."""
+        self._cache.pop(table, None)
 
     def game(self, pool: str) -> tuple[TableRecord, ...]:
         """The tables of `pool`'s linked group, which all play one game."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from redis import Redis
 
-from jackpot.store.keys import Keys
+from jackpot.store.keys import MAIN_GROUP, Keys
 
 
 class ActivityStore:
@@ -34,6 +34,8 @@ class ActivityStore:
             else:
                 entry["journal"] = "pool"
                 entry["pool"] = stream.removeprefix(pool_prefix).removesuffix(pool_suffix)
+            if self._k.group != MAIN_GROUP:
+                entry["group"] = self._k.group
             entry["seq"] = int(entry["seq"])
             entry["ts"] = int(entry["ts"])
             out.append(entry)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from redis import Redis
 
@@ -14,11 +15,23 @@ from jackpot.store.scripts import Scripts
 LOCAL_OPERATOR = "cli"
 
 
+# where a key's copy goes: each link group outside the main one (its client and keys)
+Mirrors = Callable[[], list[tuple[Redis, Keys]]]
+
+
 class KeyStore:
-    def __init__(self, client: Redis, keys: Keys, scripts: Scripts) -> None:
+    """The keys live with the main link group's keys. The round script checks the reporting
+    key in the round's own slot, so every other link group holds a copy of each key (role,
+    tables, revoked), written after each creation and revocation before it is answered: once
+    a revocation is acknowledged, no group settles a round with that key."""
+
+    def __init__(
+        self, client: Redis, keys: Keys, scripts: Scripts, mirrors: Mirrors | None = None
+    ) -> None:
         self._r = client
         self._k = keys
         self._s = scripts
+        self._mirrors = mirrors
 
     def create(
         self, secret: str, role: Role, tables: frozenset[str], label: str, who: str = LOCAL_OPERATOR
@@ -29,6 +42,7 @@ class KeyStore:
             keys=self._event_keys(key_digest),
             args=["create", key_id, who, role.value, json.dumps(sorted(tables)), label],
         )
+        self._mirror(key_digest)
         return ApiKey(key_id, role, tables, int(result[1]), label)
 
     def lookup(self, key_digest: str) -> ApiKey | None:
@@ -43,7 +57,22 @@ class KeyStore:
         if key_digest is None:
             return False
         result = self._s.key_event(keys=self._event_keys(key_digest), args=["revoke", key_id, who])
+        self._mirror(key_digest)  # again for a key revoked before: a copy a crash left behind
         return bool(result[0] != "missing")
+
+    def copy_all(self, client: Redis, keys: Keys) -> int:
+        """Copy every key to a link group (one just made, or one whose copies are doubted)."""
+        digests = list(self._r.hvals(self._k.api_key_ids))
+        for key_digest in digests:
+            _copy(self._r.hgetall(self._k.api_key(key_digest)), client, keys.api_key(key_digest))
+        return len(digests)
+
+    def _mirror(self, key_digest: str) -> None:
+        targets = self._mirrors() if self._mirrors is not None else []
+        if targets:
+            raw = self._r.hgetall(self._k.api_key(key_digest))
+            for client, keys in targets:
+                _copy(raw, client, keys.api_key(key_digest))
 
     def _event_keys(self, key_digest: str) -> list[str]:
         k = self._k
@@ -57,6 +86,14 @@ class KeyStore:
             if raw:
                 out.append((_record(raw), "revoked" in raw))
         return sorted(out, key=lambda pair: pair[0].created)
+
+
+def _copy(raw: dict[str, str], client: Redis, key: str) -> None:
+    with client.pipeline(transaction=True) as pipe:  # one slot: all or nothing
+        pipe.delete(key)
+        if raw:
+            pipe.hset(key, mapping=raw)
+        pipe.execute()
 
 
 def _record(raw: dict[str, str]) -> ApiKey:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from redis import Redis
@@ -10,9 +11,27 @@ from redis import Redis
 from jackpot.domain.config import Layout, Policy, PoolConfig, StagedChange, TableConfig
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.paytable import Paytable
-from jackpot.errors import CapBelowValueError, NotFoundError, PoolRunningError, PoolStateError
+from jackpot.errors import (
+    CapBelowValueError,
+    NotFoundError,
+    PoolRunningError,
+    PoolStateError,
+    TableMoveError,
+)
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
+
+
+@dataclass(frozen=True, slots=True)
+class TableMove:
+    """A table's move between link groups, as each step journals it."""
+
+    move: str  # the move's id
+    source: str  # the group it leaves
+    target: str  # the group it arrives in
+    who: str
+    reason: str
+    rounds_copied: int | None = None  # None until the copy is done
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +173,7 @@ class ConfigStore:
         self, table: str, config: TableConfig, seen_version: str, who: str
     ) -> tuple[str, str]:
         """Write a table's config if no config changed since `seen_version`: (status, version)."""
-        body = _canonical(config.to_json())
+        body = canonical(config.to_json())
         result = self._s.put_table(
             keys=[
                 self._k.table(table),
@@ -165,7 +184,65 @@ class ConfigStore:
             ],
             args=[table, seen_version, body, who],
         )
+        if result[0] == "moving":
+            raise _moving(table)
         return str(result[0]), str(result[1]) if len(result) > 1 else ""
+
+    def move_table(self, mode: str, table: str, move: TableMove, config: str, *args: object) -> str:
+        """One journaled step of a table's move between link groups (move_table.lua):
+        'seal' and 'leave' in the group it leaves, 'arrive' in the one it goes to."""
+        k = self._k
+        copied = "" if move.rounds_copied is None else move.rounds_copied
+        result = self._s.move_table(
+            keys=[k.table(table), k.counters, k.journal, k.tables, k.activity],
+            args=[
+                mode,
+                table,
+                move.move,
+                move.source,
+                move.target,
+                move.who,
+                move.reason,
+                copied,
+                config,
+                *args,
+            ],
+        )
+        return str(result[0])
+
+    def round_keys(self, table: str, batch: int = 500) -> Iterator[list[str]]:
+        """The keys of a table's round records in this group, a batch at a time (SCAN on
+        the master holding the group's slot: a move's copy, not the round path)."""
+        pattern = self._k.round(table, "*")
+        found: list[str] = []
+        for key in self._r.scan_iter(match=pattern, count=1000):
+            found.append(key)
+            if len(found) == batch:
+                yield found
+                found = []
+        if found:
+            yield found
+
+    def copy_rounds(self, keys: list[str], into: ConfigStore, keep_ms: int) -> int:
+        """Copy round records into another group's keys, each kept there until its
+        retention ends (the original stays here, archived and trimmed by this group)."""
+        with self._r.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.hgetall(key)
+            records = pipe.execute()
+        copied = 0
+        with into._r.pipeline(transaction=False) as pipe:
+            for key, record in zip(keys, records, strict=True):
+                if not record:
+                    continue  # trimmed meanwhile: its retention ended
+                table, round_id = key.rsplit("/", 2)[-2:]
+                there = into._k.round(table, round_id)
+                pipe.hset(there, mapping=record)
+                if record.get("ts"):
+                    pipe.pexpireat(there, int(record["ts"]) + keep_ms)
+                copied += 1
+            pipe.execute()
+        return copied
 
     def change_game(
         self,
@@ -192,13 +269,15 @@ class ConfigStore:
                 who,
                 reason,
                 pool,
-                _canonical(game),
-                _canonical(tables),
-                *(_canonical(configs[t].to_json()) for t in tables),
+                canonical(game),
+                canonical(tables),
+                *(canonical(configs[t].to_json()) for t in tables),
             ],
         )
         if result[0] == "missing":
             raise NotFoundError("table", str(result[1]))
+        if result[0] == "moving":
+            raise _moving(str(result[1]))
         return str(result[0]), str(result[1]) if len(result) > 1 else ""
 
     def table(self, table: str) -> TableRecord:
@@ -222,7 +301,15 @@ class ConfigStore:
         self._r.hset(self._k.table(table), "last_seen", now)
 
 
-def _canonical(value: object) -> str:
+def _moving(table: str) -> TableMoveError:
+    return TableMoveError(
+        table,
+        "move_under_way",
+        "it is moving to another link group: repeat the move request to finish it",
+    )
+
+
+def canonical(value: object) -> str:
     """The stored JSON of a configuration: one text per value, so equal configs compare equal."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 

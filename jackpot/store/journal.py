@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from redis import Redis
 
-from jackpot.archive.store import HOUSE, Archive, pool_journal
+from jackpot.archive.store import Archive, house_journal, pool_journal
 from jackpot.domain.chain import ChainedEntry
 from jackpot.store.keys import Keys
 
@@ -85,7 +85,7 @@ class JournalStore:
         """Up to `limit` of a pool's entries (None: the house journal's) with seq > after in
         `span`, oldest first: from the archive while the seqs are older than Redis's tail."""
         stream = self._stream(pool)
-        name = HOUSE if pool is None else pool_journal(pool)
+        name = self._name(pool)
         out: list[JournalEntry] = []
         cursor = after
         while len(out) < limit:
@@ -128,7 +128,7 @@ class JournalStore:
         """The seq of the first entry stamped at or after `ts` (the next seq if none is):
         a binary search over Redis's tail or the archive's time index, never a scan."""
         stream = self._stream(pool)
-        name = HOUSE if pool is None else pool_journal(pool)
+        name = self._name(pool)
         first = self._r.xrange(stream, count=1)
         last = self._r.xrevrange(stream, count=1)
         if first and int(first[0][1].get("ts", 0)) < ts:
@@ -162,7 +162,7 @@ class JournalStore:
                 continue
             if self._archive is None:
                 return
-            name = HOUSE if pool is None else pool_journal(pool)
+            name = self._name(pool)
             older = self._archive.entries(name, seq - 1, 1, until_seq=seq)
             if not older:
                 return
@@ -178,6 +178,9 @@ class JournalStore:
             if len(entries) < batch:
                 return
             after = entries[-1].seq
+
+    def _name(self, pool: str | None) -> str:
+        return house_journal(self._k.group) if pool is None else pool_journal(pool)
 
     def _stream(self, pool: str | None) -> str:
         return self._k.journal if pool is None else self._k.pool_journal(pool)

@@ -1,5 +1,7 @@
-"""Every Redis key the controller uses. All share one {hash tag}, so one script can touch
-any of them and the same code runs on Redis Cluster (one controller = one slot).
+"""Every Redis key the controller uses. The keys of one link group share one {hash tag}, so
+one script can touch any of them and, on a Redis Cluster, each link group lives in one slot:
+the main group's tag is `{<namespace>}` (as before there were groups), another group's is
+`{<namespace>:<group>}`, so independent link groups may live on different shards.
 
 Identifiers may contain `:` but never `/`, so `/` separates the parts unambiguously.
 """
@@ -8,14 +10,45 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# the link group every pool and table is in unless it was put in another
+MAIN_GROUP = "main"
+
 
 @dataclass(frozen=True, slots=True)
 class Keys:
     namespace: str = "jackpot"
+    group: str = MAIN_GROUP
 
     @property
     def tag(self) -> str:
-        return "{" + self.namespace + "}"
+        if self.group == MAIN_GROUP:
+            return "{" + self.namespace + "}"
+        return "{" + self.namespace + ":" + self.group + "}"
+
+    def of_group(self, group: str) -> Keys:
+        return Keys(self.namespace, group)
+
+    # the link groups' registry: kept with the main group's keys ------------------------
+
+    @property
+    def groups(self) -> str:
+        """Hash: link group -> JSON {created, who}; the main group is not in it."""
+        return "{" + self.namespace + "}/groups"
+
+    @property
+    def pool_groups(self) -> str:
+        """Hash: pool -> its link group, for every pool outside the main group."""
+        return "{" + self.namespace + "}/groups/pools"
+
+    @property
+    def table_groups(self) -> str:
+        """Hash: table -> its link group, for every table outside the main group."""
+        return "{" + self.namespace + "}/groups/tables"
+
+    @property
+    def moves(self) -> str:
+        """Hash: table -> JSON of its move between link groups while one is under way."""
+        return "{" + self.namespace + "}/groups/moves"
 
     def pool(self, pool: str) -> str:
         return f"{self.tag}/pool/{pool}"

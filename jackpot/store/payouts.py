@@ -20,6 +20,11 @@ from jackpot.store.scripts import Scripts
 SETTLED = ("paid", "void")  # a payout in these owes nothing more
 
 
+def payout_order(payout: dict[str, Any]) -> tuple[int, int]:
+    """Newest first when reversed: by creation, then by number (P000123, east:P000123)."""
+    return int(payout.get("created", 0)), int(payout["id"].rpartition(":")[2][1:])
+
+
 class PayoutStore:
     def __init__(self, client: Redis, keys: Keys, scripts: Scripts) -> None:
         self._r = client
@@ -46,7 +51,7 @@ class PayoutStore:
             payout = json.loads(raw)
             if status is None or payout["status"] == status:
                 out.append(payout)
-        out.sort(key=lambda p: int(p["id"][1:]), reverse=True)  # P000123: numeric order
+        out.sort(key=payout_order, reverse=True)
         return out[:limit]
 
     def unsettled(self) -> builtins.list[dict[str, Any]]:

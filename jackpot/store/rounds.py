@@ -17,13 +17,25 @@ from jackpot.errors import (
     ProgressiveClosedError,
     RoundConflictError,
 )
-from jackpot.store.keys import Keys
+from jackpot.store.keys import MAIN_GROUP, Keys
 from jackpot.store.scripts import Scripts
 
 MARK_REPLAY = """if redis.call('EXISTS', KEYS[1]) == 1 then
   return redis.call('HINCRBY', KEYS[1], 'replays', 1)
 end
 return 0"""
+
+
+def payout_prefix(group: str) -> str:
+    """What comes before a payout id of `group` (P000123 in the main group, east:P000123 in
+    group east): a payout's id says which link group holds it."""
+    return "" if group == MAIN_GROUP else f"{group}:"
+
+
+def payout_group(payout: str) -> str:
+    """The link group a payout id names."""
+    group, _, _ = payout.rpartition(":")
+    return group or MAIN_GROUP
 
 
 class SettleStatus(StrEnum):
@@ -103,6 +115,7 @@ class RoundStore:
                 jsonio.dumps(body),
                 plan.static_json,
                 "1" if operable else "0",
+                payout_prefix(k.group),
             ],
         )
         status = result[0]

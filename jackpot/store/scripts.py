@@ -36,6 +36,7 @@ CLOCKED = frozenset(
         "stage_pool",
         "put_sign",
         "controller_state",
+        "move_table",
     }
 )
 # scripts that write a journal get its hash chain's append() put before them
@@ -206,6 +207,7 @@ class Scripts:
     stage_pool: ScriptCall
     put_sign: ScriptCall
     controller_state: ScriptCall
+    move_table: ScriptCall
     wait: ReplicaWait | None = None  # what every write waits for (None: no replica wait)
 
     @classmethod

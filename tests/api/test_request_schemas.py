@@ -133,7 +133,8 @@ def test_pool_put_answers_as_its_schema_promises(api: Api, world: Any) -> None:
         if not creating:  # parameters change only while the link is suspended
             send(api, "POST", f"/v1/pools/{pool}/suspend", {"reason": "change"}, "operator")
         response = send(api, "PUT", f"/v1/pools/{pool}", body, "operator")
-        held(operation, body, response, answers, creating, frozenset({"cap_below_value"}))
+        states = frozenset({"cap_below_value", "link_group"})
+        held(operation, body, response, answers, creating, states)
 
     generated(run)
 
@@ -281,6 +282,22 @@ def test_a_retirement_answers_as_its_schema_promises(api: Api, world: dict[str, 
     generated(run)
 
 
+def test_a_move_answers_as_its_schema_promises(api: Api, world: dict[str, Any]) -> None:
+    fresh = iter(range(10**6))
+    api.put_pool("east", group="east")
+    api.put_pool("home")  # the moving tables' own link: T1 of the world plays another game
+
+    def run(data: Any, answers: Counter[int]) -> None:
+        operation = ("/v1/tables/{table}/move", "POST")
+        body = data.draw(bodies(operation).map(_naming("pools", ["east"])), label="body")
+        table = f"moving-{next(fresh)}"  # a disabled table, moved by a valid body
+        api.put_table(table, pools=["home"], enabled=False)
+        response = send(api, "POST", f"/v1/tables/{table}/move", body, "operator")
+        held(operation, body, response, answers)
+
+    generated(run)
+
+
 def test_every_body_reading_operation_is_exercised_here() -> None:
     exercised = {
         ("/v1/pools/{pool}", "PUT"),
@@ -299,6 +316,7 @@ def test_every_body_reading_operation_is_exercised_here() -> None:
         ("/v1/pools/{pool}/suspend", "POST"),
         ("/v1/pools/{pool}/resume", "POST"),
         ("/v1/pools/{pool}/retire", "POST"),
+        ("/v1/tables/{table}/move", "POST"),
         ("/v1/pools/{pool}/staged", "POST"),
         ("/v1/pools/{pool}/staged/cancel", "POST"),
         ("/v1/signs/{sign}", "PUT"),
@@ -306,7 +324,7 @@ def test_every_body_reading_operation_is_exercised_here() -> None:
     assert set(OPERATIONS) == exercised
 
 
-def _naming(key: str, value: str) -> Callable[[Any], Any]:
+def _naming(key: str, value: Any) -> Callable[[Any], Any]:
     """Name an existing table or pool in a generated body: the rest is what is tested."""
     return lambda body: {**body, key: value} if isinstance(body, dict) else body
 

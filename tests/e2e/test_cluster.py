@@ -72,6 +72,19 @@ def serve(tmp_path: Path, cluster: RedisCluster, queue: RedisServer, **extra: st
     )
 
 
+def reconciled(tmp_path: Path, service: Service, auditor: str, pool: str) -> dict[str, Any]:
+    """A reconciliation of `pool` requested, run by `jackpot worker --burst`: its result."""
+    r = requests.post(
+        f"{service.base}/v1/reports/reconcile", json={"pool": pool}, headers=auth(auditor)
+    )
+    assert r.status_code == 202, r.text
+    done = jackpot("worker", "--burst", cwd=tmp_path, env=service.env, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = requests.get(f"{service.base}/v1/reports/{r.json()['id']}", headers=auth(auditor))
+    assert report.json()["status"] == "finished", report.text
+    return dict(report.json()["result"])
+
+
 def test_the_service_and_its_worker_run_on_a_redis_cluster(
     tmp_path: Path, clusters: Callable[..., RedisCluster], queue: RedisServer
 ) -> None:
@@ -121,16 +134,8 @@ def test_the_service_and_its_worker_run_on_a_redis_cluster(
         assert all(k.startswith(TAG) for k in owner.admin.scan_iter(count=1000))
 
         # the reconciliation is queued on the queue's server and run by the worker
-        r = requests.post(
-            f"{service.base}/v1/reports/reconcile", json={"pool": "main"}, headers=auth(auditor)
-        )
-        assert r.status_code == 202, r.text
-        done = jackpot("worker", "--burst", cwd=tmp_path, env=service.env, timeout=120)
-        assert done.returncode == 0, done.stdout + done.stderr
-        report = requests.get(f"{service.base}/v1/reports/{r.json()['id']}", headers=auth(auditor))
-        assert report.json()["status"] == "finished", report.text
-        assert report.json()["result"]["balanced"] is True
-        assert report.json()["result"]["hits"] == 1
+        result = reconciled(tmp_path, service, auditor, "main")
+        assert result["balanced"] is True and result["hits"] == 1
 
         verified = jackpot("verify", cwd=tmp_path, env=service.env)
         assert verified.returncode == 0, verified.stdout + verified.stderr
@@ -329,5 +334,85 @@ def test_a_cluster_whose_master_keeps_no_aof_is_inoperable(
         while requests.get(f"{service.base}/readyz").status_code != 200:
             assert time.monotonic() < deadline
             time.sleep(0.2)
+    finally:
+        service.stop()
+
+
+def test_link_groups_on_their_own_masters_settle_apart_and_a_lost_master_stops_only_its_own(
+    tmp_path: Path, clusters: Callable[..., RedisCluster], queue: RedisServer
+) -> None:
+    # a cluster that serves the slots it still covers (cluster-require-full-coverage no):
+    # the deployment link groups on several shards want, so a lost shard stops only its groups
+    cluster = clusters(
+        masters=3, node_timeout_ms=1000, extra_args=["--cluster-require-full-coverage", "no"]
+    )
+    service = serve(tmp_path, cluster, queue)
+    owners = cluster.slot_owners()
+    main_port = owners[key_slot(TAG.encode())].port
+    names: dict[int, str] = {}
+    for i in range(1000):  # a group on each master other than the main group's
+        port = owners[key_slot(Keys("jackpot", f"g{i}").tag.encode())].port
+        if port != main_port:
+            names.setdefault(port, f"g{i}")
+    (a_port, a), (b_port, b) = sorted(names.items())
+    try:
+        operator, auditor = key(service, "operator"), key(service, "auditor")
+        base = service.base
+        pool = {"reset": RESET, "rate_bp": RATE_BP, "reserve_rate_bp": 0}
+        for name, group, table in (("east", a, "T1"), ("west", b, "T2")):
+            r = requests.put(
+                f"{base}/v1/pools/{name}", json={**pool, "group": group}, headers=auth(operator)
+            )
+            assert r.status_code == 201, r.text
+            r = requests.put(
+                f"{base}/v1/tables/{table}", json={"pools": [name]}, headers=auth(operator)
+            )
+            assert r.status_code == 201 and r.json()["group"] == group, r.text
+        table = key(service, "table", "T1", "T2")
+        url = f"{base}/v1/rounds"
+        for t in ("T1", "T2"):
+            r = requests.post(url, json=body("R1", t), headers=auth(table))
+            assert r.status_code == 200, r.text
+        # each group's keys are on its own master
+        for port, group in ((a_port, a), (b_port, b)):
+            tag = Keys("jackpot", group).tag
+            found = list(cluster.node(port).admin.scan_iter(match=f"{tag}*", count=1000))
+            assert found, (port, group)
+            for other in cluster.masters:
+                if other.port != port:
+                    assert not list(other.admin.scan_iter(match=f"{tag}*", count=1000))
+
+        # group B's master dies (no replica): B's rounds are 503, A's settle on
+        cluster.kill(cluster.node(b_port))
+        deadline = time.monotonic() + 30
+        while (r := requests.post(url, json=body("R2", "T2"), headers=auth(table))).ok:
+            assert time.monotonic() < deadline, "the lost master's group kept settling"
+            time.sleep(0.2)
+        assert r.status_code == 503, r.text
+        assert r.json()["error"]["code"] in ("cluster_unavailable", "store_unavailable")
+        for i in range(2, 6):
+            r = requests.post(url, json=body(f"R{i}", "T1"), headers=auth(table), timeout=30)
+            assert r.status_code == 200, r.text
+
+        # it comes back (its AOF holds every acknowledged round): the resend settles once
+        cluster.restart(cluster.node(b_port))
+        cluster.wait_healthy()
+        deadline = time.monotonic() + 30
+        while (
+            r := requests.post(url, json=body("R2", "T2"), headers=auth(table))
+        ).status_code != 200:
+            assert r.status_code == 503 and time.monotonic() < deadline, r.text
+            time.sleep(0.2)
+        meters = {
+            p: requests.get(f"{base}/v1/pools/{p}/meters", headers=auth(auditor)).json()
+            for p in ("east", "west")
+        }
+        assert (meters["east"]["bets"], meters["west"]["bets"]) == (5, 2)
+
+        # the worker reconciles a group's pool; every group's journals verify
+        result = reconciled(tmp_path, service, auditor, "west")
+        assert result["balanced"] is True and result["rounds"] == 2
+        verified = jackpot("verify", cwd=tmp_path, env=service.env)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
     finally:
         service.stop()

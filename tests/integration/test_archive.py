@@ -29,12 +29,12 @@ def world(redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path) -> 
 
 
 def stream_lengths(w: World) -> dict[str, int]:
-    k = w.services.archiver._k
+    k = w.services.groups.main.keys
     return {"house": w.redis.xlen(k.journal), "main": w.redis.xlen(k.pool_journal("main"))}
 
 
 def round_records(w: World) -> int:
-    return sum(1 for _ in w.redis.scan_iter(match=w.services.archiver._k.round("*", "*")))
+    return sum(1 for _ in w.redis.scan_iter(match=w.services.groups.main.keys.round("*", "*")))
 
 
 def test_archived_history_leaves_redis_and_old_resends_are_answered_from_the_archive(
@@ -85,7 +85,7 @@ def test_a_round_dealt_before_the_window_and_never_settled_is_refused_not_settle
     error = answer.get_json()["error"]
     assert (error["code"], error["field"]) == ("round_expired", "dealt_at")
     assert w.api.meters() == before
-    assert w.redis.exists(w.services.archiver._k.round("T1", "late")) == 0
+    assert w.redis.exists(w.services.groups.main.keys.round("T1", "late")) == 0
 
     ahead = round_body("ahead", dealt_at=dealt(w.clock, -(SKEW + 2)))
     answer = w.api.report(ahead)
@@ -146,7 +146,7 @@ def test_a_run_cut_short_leaves_no_gap_and_no_duplicate(
 def test_a_broken_chain_is_neither_archived_past_nor_trimmed(world: World) -> None:
     w = world
     deal(w, 6)
-    k = w.services.archiver._k
+    k = w.services.groups.main.keys
     ids = [entry_id for entry_id, _ in w.redis.xrange(k.pool_journal("main"))]
     w.redis.xdel(k.pool_journal("main"), ids[3])  # someone deletes an entry by hand
     w.clock.pass_window()
@@ -167,7 +167,7 @@ def test_long_backlogs_are_archived_side_by_side_in_processes_of_their_own(
 ) -> None:
     w = world
     rounds = deal(w, 25)
-    a = w.services.archiver
+    a = w.services.groups.main.archiver
     archiver = Archiver(
         a._r, a._k, a._archive, RETENTION, SKEW, w.clock, batch=4, parallel_backlog=8
     )
@@ -201,7 +201,7 @@ def test_long_backlogs_are_archived_side_by_side_in_processes_of_their_own(
 def test_a_killed_archiving_process_loses_nothing(world: World) -> None:
     w = world
     deal(w, 25)
-    a = w.services.archiver
+    a = w.services.groups.main.archiver
     archiver = Archiver(
         a._r, a._k, a._archive, RETENTION, SKEW, w.clock, batch=4, parallel_backlog=8
     )
@@ -239,7 +239,7 @@ def test_a_killed_archiving_process_loses_nothing(world: World) -> None:
 
 def with_batch(w: World, batch: int) -> Archiver:
     """The world's archiver, moving `batch` entries per transaction."""
-    a = w.services.archiver
+    a = w.services.groups.main.archiver
     return Archiver(a._r, a._k, a._archive, RETENTION, SKEW, w.clock, batch=batch)
 
 
@@ -291,7 +291,7 @@ def test_a_reconciliation_after_trimming_is_the_one_before(world: World) -> None
     w.services.archiver.run()
     w.clock.pass_window()
     w.services.archiver.run()
-    assert w.redis.xlen(w.services.archiver._k.pool_journal("main")) == 0
+    assert w.redis.xlen(w.services.groups.main.keys.pool_journal("main")) == 0
     after = [reports.reconcile("main", a, b).to_json() for a, b in periods]
     assert after == before
     assert all(r["balanced"] for r in after)
@@ -346,7 +346,7 @@ def test_an_untouched_history_verifies_intact(world: World) -> None:
     settled_and_archived(world)
     done = world.services.verifier.run()
     assert done.intact, done.findings
-    counters = world.services.archiver._k.counters
+    counters = world.services.groups.main.keys.counters
     assert done.checked[HOUSE] == int(world.redis.hget(counters, "house_seq"))
     assert done.checked[pool_journal("main")] > 17
 
@@ -354,7 +354,7 @@ def test_an_untouched_history_verifies_intact(world: World) -> None:
 def test_deleting_the_newest_entry_is_found(world: World) -> None:
     w = world
     settled_and_archived(w)
-    stream = w.services.archiver._k.pool_journal("main")
+    stream = w.services.groups.main.keys.pool_journal("main")
     [(newest, _)] = w.redis.xrevrange(stream, count=1)
     w.redis.xdel(stream, newest)
     assert any("ends at seq" in f and f.startswith("pool/main") for f in findings(w))
@@ -363,7 +363,7 @@ def test_deleting_the_newest_entry_is_found(world: World) -> None:
 def test_deleting_an_entry_in_the_middle_is_found(world: World) -> None:
     w = world
     settled_and_archived(w)
-    stream = w.services.archiver._k.journal
+    stream = w.services.groups.main.keys.journal
     ids = [i for i, _ in w.redis.xrange(stream)]
     victim = ids[-2]  # not archived yet
     w.redis.xdel(stream, victim)
@@ -374,7 +374,7 @@ def test_deleting_an_entry_in_the_middle_is_found(world: World) -> None:
 def test_raising_a_meter_behind_the_controllers_back_is_found(world: World) -> None:
     w = world
     settled_and_archived(w)
-    w.redis.hincrby(w.services.archiver._k.pool("main"), "value", 10_000_000)
+    w.redis.hincrby(w.services.groups.main.keys.pool("main"), "value", 10_000_000)
     assert any("changed outside the controller" in f for f in findings(w))
 
 
@@ -414,7 +414,7 @@ def test_jackpot_verify_exits_non_zero_and_names_the_place(
     monkeypatch.setenv("JACKPOT_DATA_DIR", str(tmp_path / "var"))
     assert main(["verify"]) == 0
     assert "intact" in capsys.readouterr().out
-    w.redis.hincrby(w.services.archiver._k.pool("main"), "reserve", 1)
+    w.redis.hincrby(w.services.groups.main.keys.pool("main"), "reserve", 1)
     assert main(["verify"]) == 1
     assert "TAMPERED: pool/main seq" in capsys.readouterr().out
 

@@ -172,7 +172,7 @@ def world(
 
 
 def in_redis(w: World) -> dict[str, int]:
-    k = w.services.archiver._k
+    k = w.services.groups.main.keys
     return {
         "house": w.redis.xlen(k.journal),
         "main": w.redis.xlen(k.pool_journal("main")),
@@ -255,7 +255,7 @@ def test_a_redis_restart_during_archiving_loses_nothing(
 
     w = world
     deal(w, 30)
-    a = w.services.archiver
+    a = w.services.groups.main.archiver
     archiver = Archiver(a._r, a._k, a._archive, 60, 5, w.clock, batch=8)
     real = w.services.archive.append_rows
     calls = 0

@@ -177,6 +177,14 @@ MATRIX: list[Endpoint] = [
         roles("operator"),
     ),
     Endpoint(
+        "move table",
+        "POST",
+        "/v1/tables/<table>/move",
+        "/v1/tables/T5/move",
+        {"pools": ["east"], "reason": "role matrix"},
+        roles("operator"),
+    ),
+    Endpoint(
         "heartbeat",
         "POST",
         "/v1/tables/<table>/heartbeat",
@@ -291,10 +299,14 @@ class World:
 
 def build_world(api: Api) -> World:
     """Pool `main`, table T1, a jackpot hit on it (round r-hit, a pending payout), a report;
-    pool `spare`, which no table feeds (it can be retired)."""
+    pool `spare`, which no table feeds (it can be retired); table T5, disabled, feeding pool
+    `away`, and pool `east` in link group `east` (T5 can move there)."""
     api.put_pool()
     api.put_pool("spare")
+    api.put_pool("away")
+    api.put_pool("east", group="east")
     api.put_table()
+    api.put_table("T5", pools=["away"], enabled=False)
     payouts = [hit(api, round_id) for round_id in ("r-hit", "r-hit-2", "r-hit-3")]
     services = api.client.application.extensions["jackpot"]
     # another operator confirms the second above a threshold: it awaits a second person

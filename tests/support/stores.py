@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import redis as redis_lib
+from redis.crc import key_slot
 
 from jackpot.store.connect import connect
 from jackpot.store.keys import Keys
@@ -34,6 +35,28 @@ class Store:
     def client(self, namespace: str = "jackpot") -> redis_lib.Redis:
         """A client where the namespace's keys are (on a cluster: their slot's master)."""
         return connect(self.url, decode=True, timeout=5, tag=Keys(namespace).tag)
+
+    def groups_apart(self, count: int, namespace: str = "jackpot") -> list[str]:
+        """`count` link group names whose keys live on different masters, none on the main
+        group's (on one server: any names)."""
+        if self.cluster is None:
+            return [f"g{i}" for i in range(1, count + 1)]
+        owners = self.cluster.slot_owners()
+        taken = {owners[key_slot(Keys(namespace).tag.encode())].port}
+        found: list[str] = []
+        for i in range(1000):
+            name = f"g{i}"
+            port = owners[key_slot(Keys(namespace, name).tag.encode())].port
+            if port not in taken:
+                taken.add(port)
+                found.append(name)
+                if len(found) == count:
+                    return found
+        raise AssertionError(f"no {count} link groups on masters of their own")
+
+    def node_of(self, key: str) -> int | None:
+        """The port of the master that holds `key` (None on one server)."""
+        return None if self.cluster is None else self.cluster.node_for_key(key).port
 
     def flush(self) -> None:
         for url in self.servers():

@@ -21,6 +21,7 @@ from jackpot.domain.requests import (
     APPROVE_REQUEST,
     CANCEL_STAGED_REQUEST,
     DISPUTE_REQUEST,
+    MOVE_REQUEST,
     RESUME_REQUEST,
     RETIRE_REQUEST,
     SUSPEND_REQUEST,
@@ -204,6 +205,12 @@ VALIDATORS = [
         "retire",
         lambda body, _: RETIRE_REQUEST.check(body),
         {"id": "retire-1", "to": "main", "reason": "bank re-themed"},
+    ),
+    Validator(
+        ("/v1/tables/{table}/move", "POST"),
+        "move table",
+        lambda body, _: MOVE_REQUEST.check(body),
+        {"pools": ["west"], "reason": "east link closed"},
     ),
     Validator(
         ("/v1/pools/{pool}/resume", "POST"),

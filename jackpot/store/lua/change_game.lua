@@ -8,14 +8,16 @@
 -- ARGV[6] the group's table ids as a JSON list  ARGV[7..] each table's new config JSON
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"changed", version} | {"unchanged", version} | {"stale"} | {"missing", table}
+--        | {"moving", table} (a table of the group is moving to another link group)
 -- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
 activity = KEYS[#KEYS]  -- the activity stream (chain.lua): this step's entries
 local seen = redis.call('HGET', KEYS[1], 'config_version') or '0'
 if seen ~= ARGV[1] then return {'stale'} end
 local changed = false
 for i = 3, #KEYS - 1 do
-  local current = redis.call('HGET', KEYS[i], 'config')
+  local current, moving = unpack(redis.call('HMGET', KEYS[i], 'config', 'moving'))
   if not current then return {'missing', cjson.decode(ARGV[6])[i - 2]} end
+  if moving then return {'moving', cjson.decode(ARGV[6])[i - 2]} end
   if current ~= ARGV[i + 4] then changed = true end
 end
 if not changed then return {'unchanged', seen} end

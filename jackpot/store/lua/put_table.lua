@@ -6,11 +6,13 @@
 -- ARGV[3] config JSON (canonical)  ARGV[4] who
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"created", version} | {"updated", version} | {"unchanged", version} | {"stale"}
+--        | {"moving", move} (the table is moving to another link group: move_table.lua)
 -- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
 activity = KEYS[#KEYS]  -- the activity stream (chain.lua): this step's entries
 local seen = redis.call('HGET', KEYS[2], 'config_version') or '0'
 if seen ~= ARGV[2] then return {'stale'} end
-local current = redis.call('HMGET', KEYS[1], 'config', 'version')
+local current = redis.call('HMGET', KEYS[1], 'config', 'version', 'moving')
+if current[3] then return {'moving', current[3]} end
 if current[1] == ARGV[3] then return {'unchanged', current[2]} end
 
 local now = string.format('%d', clock(KEYS[2]))

@@ -17,6 +17,8 @@
 --                     envies: [{spot, outcome, receivers, total}]}
 -- ARGV[4] the static part of the result (stored verbatim, returned on replay)
 -- ARGV[5] '1' while the calling process's own self-check passes, else '0'
+-- ARGV[6] what comes before the payout ids of this link group ('' in the main group,
+--         '<group>:' in another: payout ids stay unique over every group)
 --         (the store's recorded state is read here too)
 --
 -- returns: {"ok", "", dynamic} | {"replay", static, dynamic} | {"conflict"}
@@ -147,7 +149,7 @@ end
 
 local function pay(p, hit, amount)
   payout_seq = payout_seq + 1
-  local id = string.format('P%06d', payout_seq)
+  local id = ARGV[6] .. string.format('P%06d', payout_seq)
   p.v = p.v - amount * UNIT
   p.d_hits, p.d_won = p.d_hits + 1, p.d_won + amount
   local player = hit.player
@@ -254,7 +256,7 @@ for _, p in ipairs(pools) do
     for _, record in ipairs(p.hit_records) do
       local json = cjson.encode(record)
       redis.call('HSET', payouts_key, record.id, json)
-      redis.call('ZADD', pending_key, tonumber(string.sub(record.id, 2)), record.id)
+      redis.call('ZADD', pending_key, tonumber(string.match(record.id, 'P(%d+)$')), record.id)
       redis.call('LPUSH', p.hits_key, json)
     end
     redis.call('LTRIM', p.hits_key, 0, 24)

@@ -1,0 +1,632 @@
+"""Link groups: each group's stores and use cases, and the views that route a request to the
+group that holds its pool, table or payout (or read every group, for a list).
+
+A link group is a set of pools and the tables feeding them. A round touches one group's keys
+only (one hash tag: one slot, one script call), so on a Redis Cluster independent groups live
+on different shards. The main group's keys are the keys of a controller without groups.
+
+Which group holds a pool or table is in the registry (jackpot/store/groups.py); each process
+keeps what it read of it. A pool never leaves its group. A table leaves its group only by a
+move (jackpot/services/moves.py), which deletes it from the old group's keys last: a process
+that still sends its rounds there finds the table gone (the round script answers stale, the
+table is not found) and looks it up again.
+"""
+
+from __future__ import annotations
+
+import builtins
+import heapq
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from redis import Redis
+
+from jackpot.archive.archiver import Archiver, ArchiveRun, ArchiveStatus
+from jackpot.archive.verify import Verification, Verifier
+from jackpot.domain.auth import ApiKey, authorize_table
+from jackpot.domain.config import PoolConfig, TableConfig
+from jackpot.domain.meter import LinkState, PoolState
+from jackpot.domain.report import parse_envelope
+from jackpot.errors import JackpotError, LinkGroupError, NotFoundError, ValidationError
+from jackpot.services.payouts import Actor, HandPay, Payouts
+from jackpot.services.pools import Adjusted, Pools, Retired
+from jackpot.services.rounds import Rounds
+from jackpot.services.selfcheck import Health, SelfCheck
+from jackpot.services.tables import GameChanged, Tables
+from jackpot.store.activity import ActivityStore
+from jackpot.store.config import ConfigStore, TableRecord
+from jackpot.store.groups import GroupRegistry, group_name
+from jackpot.store.health import Durability, HealthStore
+from jackpot.store.journal import EVERYTHING, JournalEntry, JournalStore, Span
+from jackpot.store.keys import MAIN_GROUP, Keys
+from jackpot.store.payouts import PayoutStore, payout_order
+from jackpot.store.rounds import payout_group
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One link group's stores and use cases, over the client of its slot."""
+
+    name: str
+    keys: Keys
+    client: Redis
+    config: ConfigStore
+    pools: Pools
+    tables: Tables
+    rounds: Rounds
+    payouts: Payouts
+    payout_store: PayoutStore
+    journal: JournalStore
+    health: SelfCheck
+    health_store: HealthStore
+    archiver: Archiver
+    verifier: Verifier
+    activity: ActivityStore
+
+
+class LinkGroups:
+    """Every link group, each built on first use; where each pool and table is."""
+
+    def __init__(
+        self,
+        registry: GroupRegistry,
+        build: Callable[[str], Group],
+        on_new_group: Callable[[Group], object],
+    ) -> None:
+        self.registry = registry
+        self._build = build
+        self._on_new_group = on_new_group
+        self._groups: dict[str, Group] = {}
+        # pool or table -> its group, as this process last found it
+        self._known: dict[str, dict[str, str]] = {"pool": {}, "table": {}}
+        self._lock = threading.Lock()
+
+    def of(self, name: str) -> Group:
+        group = self._groups.get(name)
+        if group is None:
+            with self._lock:
+                group = self._groups.get(name)
+                if group is None:
+                    group = self._groups[name] = self._build(name)
+        return group
+
+    @property
+    def main(self) -> Group:
+        return self.of(MAIN_GROUP)
+
+    def names(self) -> list[str]:
+        return self.registry.groups()
+
+    def all(self) -> list[Group]:
+        return [self.of(name) for name in self.names()]
+
+    def opened(self) -> list[Group]:
+        """The groups this process has built."""
+        return list(self._groups.values())
+
+    def others(self) -> list[Group]:
+        """Every group but the main one (where the API keys are copied to)."""
+        return [self.of(name) for name in self.names() if name != MAIN_GROUP]
+
+    def of_pool(self, pool: str, refresh: bool = False) -> Group:
+        return self._find("pool", pool, refresh)
+
+    def of_table(self, table: str, refresh: bool = False) -> Group:
+        return self._find("table", table, refresh)
+
+    def found(self, kind: str, ident: str, group: str) -> None:
+        """A read found the pool or table in `group`: keep it."""
+        self._known[kind][ident] = group
+
+    def forget_table(self, table: str) -> None:
+        self._known["table"].pop(table, None)
+
+    def _find(self, kind: str, ident: str, refresh: bool) -> Group:
+        """The group of a pool or table, as this process knows it or the registry says. What
+        the registry names is kept; the main group, which it need not name (pools and tables
+        made before there were groups), is kept once a call there found it (routed)."""
+        known = self._known[kind]
+        name = None if refresh else known.get(ident)
+        if name is None:
+            name = self.registry.entry(kind, ident)
+            if name is not None:
+                known[ident] = name
+        return self.of(name or MAIN_GROUP)
+
+    def add(self, name: str, who: str, now: int) -> Group:
+        """Make sure a group is registered and holds a copy of every API key, before a pool
+        is created in it. Registered first: a key made meanwhile is copied by its maker,
+        who reads the registry after writing the key; copied each time, so a copy a crash
+        left undone is made by the next pool's creation."""
+        group = self.of(name)
+        if name != MAIN_GROUP:
+            self.registry.add(name, who, now)
+            self._on_new_group(group)
+        return group
+
+    def routed(self, kind: str, ident: str, call: Callable[[Group], T]) -> T:
+        """`call` on the group of a pool or table; once more on its group as the registry
+        says now when the group this process knew does not have it (a table moved)."""
+        group = self._find(kind, ident, False)
+        try:
+            result = call(group)
+        except NotFoundError as exc:
+            if exc.code != f"unknown_{kind}":
+                raise
+            again = self._find(kind, ident, True)
+            if again.name == group.name:
+                raise
+            result, group = call(again), again
+        self.found(kind, ident, group.name)  # it is there
+        return result
+
+
+class GroupedPools:
+    """The pools of every link group, as one."""
+
+    def __init__(self, groups: LinkGroups, clock: Callable[[], int]) -> None:
+        self._groups = groups
+        self._clock = clock
+
+    def put(self, pool: str, body: Any, who: str) -> tuple[str, PoolState]:
+        """Create or update a pool. A new pool goes to the link group its `group` names (the
+        main group when none is named); a pool stays in the group it was created in."""
+        current = self._groups.registry.pool_group(pool)
+        state = self._state(current, pool)
+        exists = state is not None
+        # the body first (400 naming its field), before anything is written or refused
+        PoolConfig.from_json(body, None if state is None else state.config)
+        raw = body.get("group")
+        wanted = group_name(raw) if raw is not None else current if exists else MAIN_GROUP
+        if exists:
+            if wanted != current:
+                raise LinkGroupError("pool", pool, current, wanted, "a pool stays in its group")
+            return self._groups.of(current).pools.put(pool, body, who)
+        group = self._groups.add(wanted, who, self._clock())
+        self._groups.registry.claim_pool(pool, wanted)
+        return group.pools.put(pool, body, who)
+
+    def _state(self, group: str, pool: str) -> PoolState | None:
+        try:
+            return self._groups.of(group).config.pool(pool)
+        except NotFoundError:
+            return None
+
+    def _exists(self, group: str, pool: str) -> bool:
+        return self._state(group, pool) is not None
+
+    def set_link(
+        self, pool: str, state: LinkState, reason: str, who: str
+    ) -> tuple[bool, PoolState]:
+        return self._on(pool, lambda g: g.pools.set_link(pool, state, reason, who))
+
+    def stage(self, pool: str, body: Any, who: str) -> PoolState:
+        return self._on(pool, lambda g: g.pools.stage(pool, body, who))
+
+    def cancel_staged(self, pool: str, reason: str, who: str) -> tuple[bool, PoolState]:
+        return self._on(pool, lambda g: g.pools.cancel_staged(pool, reason, who))
+
+    def apply_staged(self, pool: str, who: str) -> str | None:
+        return self._on(pool, lambda g: g.pools.apply_staged(pool, who))
+
+    def apply_due(self, now_ms: int, who: str = "scheduler") -> dict[str, str]:
+        done: dict[str, str] = {}
+        for group in self._groups.all():
+            done.update(group.pools.apply_due(now_ms, who))
+        return done
+
+    def retire(self, pool: str, body: Any, who: str) -> Retired:
+        """Retire a pool into another of its own link group (one script, one slot)."""
+        group = self._groups.of_pool(pool)
+        to = body.get("to") if isinstance(body, dict) else None
+        if isinstance(to, str) and to != pool:
+            there = self._groups.of_pool(to)
+            if there.name != group.name and self._exists(there.name, to):
+                raise LinkGroupError(
+                    "pool",
+                    to,
+                    there.name,
+                    group.name,
+                    "a retired pool's balance goes to a pool of its own link group",
+                    field="to",
+                )
+        return group.pools.retire(pool, body, who)
+
+    def get(self, pool: str) -> PoolState:
+        return self._on(pool, lambda g: g.pools.get(pool))
+
+    def public(self, pool: str) -> PoolState:
+        return self._on(pool, lambda g: g.pools.public(pool))
+
+    def all(self) -> list[PoolState]:
+        return sorted((p for g in self._groups.all() for p in g.pools.all()), key=_pool_id)
+
+    def all_public(self) -> list[PoolState]:
+        return sorted((p for g in self._groups.all() for p in g.pools.all_public()), key=_pool_id)
+
+    def last_hits(self, pool: str) -> list[dict[str, Any]]:
+        return self._on(pool, lambda g: g.pools.last_hits(pool))
+
+    def adjust(self, pool: str, body: Any, who: str) -> Adjusted:
+        return self._on(pool, lambda g: g.pools.adjust(pool, body, who))
+
+    def group_of(self, pool: str) -> str:
+        return self._groups.of_pool(pool).name
+
+    def _on(self, pool: str, call: Callable[[Group], T]) -> T:
+        return self._groups.routed("pool", pool, call)
+
+
+def _pool_id(state: PoolState) -> str:
+    return state.pool
+
+
+class GroupedTables:
+    """The tables of every link group, as one."""
+
+    def __init__(self, groups: LinkGroups, clock: Callable[[], int]) -> None:
+        self._groups = groups
+        self._clock = clock
+
+    def put(self, table: str, body: Any, who: str) -> tuple[str, TableRecord]:
+        """Create or update a table, in the link group of the pools it feeds (all of one
+        group); a table changes group only by a move."""
+        current = self._groups.registry.table_group(table)
+        record = self._record(current, table)
+        config = TableConfig.from_json(body, None if record is None else record.config)
+        wanted = self.pools_group(config.pools)
+        if record is not None:
+            if wanted != current:
+                raise LinkGroupError(
+                    "table",
+                    table,
+                    current,
+                    wanted,
+                    "move it with POST /tables/{id}/move, naming the new group's pools",
+                    field="pools",
+                )
+            return self._groups.of(current).tables.put(table, body, who)
+        group = self._groups.of(wanted)
+        group.tables.check(table, config)  # refused before anything is written
+        self._groups.registry.claim_table(table, wanted)
+        self._groups.forget_table(table)
+        try:
+            return group.tables.put(table, body, who)
+        except JackpotError:
+            self._groups.registry.release_table(table, wanted)  # it was not made
+            raise
+
+    def pools_group(self, pools: tuple[str, ...]) -> str:
+        """The one link group of the pools a table feeds (400 naming a pool of another)."""
+        seen: dict[str, str] = {}
+        for i, pool in enumerate(pools):
+            name = self._groups.of_pool(pool, refresh=True).name
+            if seen and name not in seen.values():
+                first = next(iter(seen))
+                raise ValidationError(
+                    f"pools[{i}]",
+                    f"pool {pool!r} is in link group {name!r} and pool {first!r} in "
+                    f"{seen[first]!r}: a table feeds the pools of one link group",
+                    "link_group",
+                )
+            seen[pool] = name
+        return next(iter(seen.values()))
+
+    def _record(self, group: str, table: str) -> TableRecord | None:
+        try:
+            return self._groups.of(group).tables.get(table)
+        except NotFoundError:
+            return None
+
+    def game(self, pool: str) -> tuple[TableRecord, ...]:
+        return self._groups.routed("pool", pool, lambda g: g.tables.game(pool))
+
+    def change_game(self, pool: str, body: Any, who: str) -> GameChanged:
+        return self._groups.routed("pool", pool, lambda g: g.tables.change_game(pool, body, who))
+
+    def get(self, table: str) -> TableRecord:
+        return self._on(table, lambda g: g.tables.get(table))
+
+    def all(self) -> list[TableRecord]:
+        records = (r for g in self._groups.all() for r in g.tables.all())
+        return sorted(records, key=lambda r: r.table)
+
+    def online(self, record: TableRecord) -> bool:
+        return self._groups.main.tables.online(record)
+
+    def heartbeat(self, table: str, key: ApiKey) -> TableRecord:
+        return self._on(table, lambda g: g.tables.heartbeat(table, key))
+
+    def cached(self, table: str, refresh: bool = False) -> TableRecord:
+        return self._on(table, lambda g: g.tables.cached(table, refresh))
+
+    def group_of(self, table: str) -> str:
+        return self._groups.of_table(table).name
+
+    def _on(self, table: str, call: Callable[[Group], T]) -> T:
+        return self._groups.routed("table", table, call)
+
+
+class GroupedRounds:
+    """Each round settles in its table's link group: one script call in that group's slot."""
+
+    def __init__(self, groups: LinkGroups) -> None:
+        self._groups = groups
+
+    def report(self, body: Any, key: ApiKey, secret: str) -> dict[str, Any]:
+        table, _ = parse_envelope(body)
+        authorize_table(key, table)  # before the registry is asked: a key's own tables only
+        return self._groups.routed("table", table, lambda g: g.rounds.report(body, key, secret))
+
+    def stored(self, table: str, round_id: str) -> dict[str, Any] | None:
+        found = self._groups.of_table(table).rounds.stored(table, round_id)
+        if found is None:  # a moved table's round is copied to its new group first
+            found = self._groups.of_table(table, refresh=True).rounds.stored(table, round_id)
+        return found
+
+
+class GroupedPayouts:
+    """The payouts of every link group; a payout's id names its group (east:P000001)."""
+
+    def __init__(self, groups: LinkGroups, approval_cents: int) -> None:
+        self._groups = groups
+        self.approval_cents = approval_cents
+
+    def list(self, status: str | None, limit: int) -> builtins.list[dict[str, Any]]:
+        found = [g.payouts.list(status, limit) for g in self._groups.all()]
+        if len(found) == 1:
+            return found[0]
+        merged = heapq.merge(*found, key=payout_order, reverse=True)
+        return [p for _, p in zip(range(limit), merged, strict=False)]
+
+    def get(self, payout: str) -> dict[str, Any]:
+        return self._of(payout).payouts.get(payout)
+
+    def unsettled(self) -> builtins.list[dict[str, Any]]:
+        return [p for g in self._groups.all() for p in g.payouts.unsettled()]
+
+    def confirm(
+        self, payout: str, actor: Actor, hand_pay: HandPay, expect: str = ""
+    ) -> tuple[bool, dict[str, Any]]:
+        return self._of(payout).payouts.confirm(
+            payout, actor, hand_pay, expect, self.approval_cents
+        )
+
+    def step(
+        self, payout: str, step: str, actor: Actor, note: str, expect: str = ""
+    ) -> tuple[bool, dict[str, Any]]:
+        return self._of(payout).payouts.step(payout, step, actor, note, expect)
+
+    def many(self, ids: builtins.list[str]) -> builtins.list[dict[str, Any]]:
+        """The payouts with these ids that exist (for the signs' last hits)."""
+        by_group: dict[str, builtins.list[str]] = {}
+        for payout in ids:
+            by_group.setdefault(payout_group(payout), []).append(payout)
+        return [
+            p
+            for name, wanted in by_group.items()
+            if name in self._groups.names()
+            for p in self._groups.of(name).payout_store.many(wanted)
+        ]
+
+    def _of(self, payout: str) -> Group:
+        name = payout_group(payout)
+        if name not in self._groups.names():
+            raise NotFoundError("payout", payout)
+        return self._groups.of(name)
+
+
+class GroupedConfig:
+    """What readers (signs, reports, accounting) read of pools and tables, over every group."""
+
+    def __init__(self, groups: LinkGroups) -> None:
+        self._groups = groups
+
+    def pool(self, pool: str) -> PoolState:
+        return self._groups.routed("pool", pool, lambda g: g.config.pool(pool))
+
+    def pool_ids(self) -> list[str]:
+        return sorted(p for g in self._groups.all() for p in g.config.pool_ids())
+
+    def pools(self) -> list[PoolState]:
+        return sorted((p for g in self._groups.all() for p in g.config.pools()), key=_pool_id)
+
+    def table(self, table: str) -> TableRecord:
+        return self._groups.routed("table", table, lambda g: g.config.table(table))
+
+    def tables(self) -> list[TableRecord]:
+        return sorted((t for g in self._groups.all() for t in g.config.tables()), key=_table_id)
+
+    def meter_fields(
+        self, pools: list[str], fields: tuple[str, ...]
+    ) -> dict[str, list[str | None]]:
+        by_group: dict[str, list[str]] = {}
+        for pool in pools:
+            by_group.setdefault(self._groups.of_pool(pool).name, []).append(pool)
+        out: dict[str, list[str | None]] = {}
+        for name, wanted in by_group.items():
+            found = self._groups.of(name).config.meter_fields(wanted, fields)
+            for pool, values in found.items():
+                if any(v is not None for v in values):
+                    self._groups.found("pool", pool, name)
+            out.update(found)
+        return {pool: out[pool] for pool in pools}
+
+    def last_hits(self, pool: str) -> list[dict[str, object]]:
+        return self._groups.of_pool(pool).config.last_hits(pool)
+
+
+def _table_id(record: TableRecord) -> str:
+    return record.table
+
+
+class GroupedJournal:
+    """The journals of every group: a pool's in its group, each group's house journal."""
+
+    def __init__(self, groups: LinkGroups) -> None:
+        self._groups = groups
+
+    def read(
+        self,
+        pool: str | None,
+        after: int,
+        limit: int,
+        span: Span = EVERYTHING,
+        group: str = MAIN_GROUP,
+    ) -> list[JournalEntry]:
+        return self._of(pool, group).read(pool, after, limit, span)
+
+    def seq_at(self, pool: str | None, ts: int, group: str = MAIN_GROUP) -> int:
+        return self._of(pool, group).seq_at(pool, ts)
+
+    def before(self, pool: str | None, seq: int, group: str = MAIN_GROUP) -> Iterator[JournalEntry]:
+        return self._of(pool, group).before(pool, seq)
+
+    def scan(
+        self,
+        pool: str | None,
+        after: int = 0,
+        batch: int = 1000,
+        span: Span = EVERYTHING,
+        group: str = MAIN_GROUP,
+    ) -> Iterator[JournalEntry]:
+        return self._of(pool, group).scan(pool, after, batch, span)
+
+    def _of(self, pool: str | None, group: str) -> JournalStore:
+        if pool is not None:
+            return self._groups.of_pool(pool).journal
+        if group not in self._groups.names():
+            raise NotFoundError("group", group, "group")
+        return self._groups.of(group).journal
+
+
+class GroupedHealth:
+    """The self-check of every link group. A group whose store or meters fail is inoperable
+    (its rounds are refused); the controller reports every group's problems, each naming
+    its group, and is ready only while every group is operable."""
+
+    def __init__(self, groups: LinkGroups) -> None:
+        self._groups = groups
+
+    @property
+    def wait_replicas(self) -> int:
+        return self._groups.main.health.wait_replicas
+
+    @property
+    def software(self) -> Any:
+        return self._groups.main.health.software
+
+    def durability(self) -> Durability:
+        return self._groups.main.health.durability()
+
+    def run(self) -> Health:
+        return self.merged({g.name: g.health.run() for g in self._groups.all()})
+
+    def latest(self) -> Health:
+        return self.merged(self.by_group())
+
+    def by_group(self) -> dict[str, Health]:
+        """Each link group's newest self-check result."""
+        return {g.name: g.health.latest() for g in self._groups.all()}
+
+    def settles(self, table: str | None = None) -> bool:
+        group = self._groups.main if table is None else self._groups.of_table(table)
+        return group.health.settles()
+
+    def of(self, group: str) -> SelfCheck:
+        return self._groups.of(group).health
+
+    def inoperable_pools(self, pools: builtins.list[str]) -> set[str]:
+        """Of these pools, those whose link group a self-check recorded inoperable (what a
+        sign shows closed)."""
+        by_group: dict[str, builtins.list[str]] = {}
+        for pool in pools:
+            by_group.setdefault(self._groups.of_pool(pool).name, []).append(pool)
+        out: set[str] = set()
+        for name, wanted in by_group.items():
+            recorded = self._groups.of(name).health_store.recorded()
+            if recorded is not None and recorded.state == "inoperable":
+                out.update(wanted)
+        return out
+
+    @staticmethod
+    def merged(found: dict[str, Health]) -> Health:
+        """One result: the main group's problems, then each other group's, naming it."""
+        found = dict(found)
+        main = found.pop(MAIN_GROUP)
+        problems = list(main.problems)
+        for name, health in found.items():
+            problems += [
+                replace(p, message=f"link group {name}: {p.message}")
+                for p in health.problems
+                if p.check != "software"  # the process's own: the same in every group
+            ]
+        checked = min([main.checked, *(h.checked for h in found.values())])
+        return Health(main.software, tuple(problems), checked)
+
+
+class GroupedArchiver:
+    """Archives every group's journals (each group under its own lock and status)."""
+
+    def __init__(self, groups: LinkGroups) -> None:
+        self._groups = groups
+
+    def run(self, trim: bool = True) -> ArchiveRun:
+        out = ArchiveRun()
+        for group in self._groups.all():
+            done = group.archiver.run(trim=trim)
+            out.archived.update(done.archived)
+            out.trimmed.update(done.trimmed)
+            out.rounds += done.rounds
+            out.forgotten_rounds += done.forgotten_rounds
+            out.problems += done.problems
+        return out
+
+    def status(self) -> ArchiveStatus:
+        found = [g.archiver.status() for g in self._groups.all()]
+        runs = [s.last_run for s in found]
+        successes = [s.last_success for s in found]
+        return ArchiveStatus(
+            last_run=None if None in runs else min(r for r in runs if r is not None),
+            last_success=None if None in successes else min(s for s in successes if s),
+            last_problems=sum(s.last_problems for s in found),
+            journals={j: v for s in found for j, v in s.journals.items()},
+        )
+
+
+class GroupedVerifier:
+    """Verifies every group's journals against the archive."""
+
+    def __init__(self, groups: LinkGroups) -> None:
+        self._groups = groups
+
+    def run(self) -> Verification:
+        return self._merged([g.verifier.run() for g in self._groups.all()])
+
+    def tail(self, count: int = 64) -> Verification:
+        return self._merged([g.verifier.tail(count) for g in self._groups.all()])
+
+    @staticmethod
+    def _merged(found: list[Verification]) -> Verification:
+        out = Verification()
+        for done in found:
+            out.checked.update(done.checked)
+            out.findings += done.findings
+        out.days = max(d.days for d in found)
+        return out
+
+
+class GroupedActivity:
+    """The operators' steps of every group, newest first."""
+
+    def __init__(self, groups: LinkGroups) -> None:
+        self._groups = groups
+
+    def recent(self, limit: int) -> list[dict[str, Any]]:
+        found = [g.activity.recent(limit) for g in self._groups.all()]
+        merged = heapq.merge(*found, key=lambda e: int(e["ts"]), reverse=True)
+        return [e for _, e in zip(range(limit), merged, strict=False)]

@@ -1,0 +1,181 @@
+"""Moving a table between link groups: a defined, journaled, resumable operation.
+
+A table feeds the pools of its link group, and its recent round records (what answers a
+resent report as a replay) are in that group's keys. A move gives the table pools of another
+group and takes those records along, in steps that can each be done again:
+
+1. the move is recorded in the registry (who, why, from, to, the new pools): a move cut short
+   is finished by the next request naming the same pools, and no other move of the table may
+   start meanwhile;
+2. the table is sealed in the old group (`table_move_started` in its house journal): it must
+   be disabled, and from then on its configuration cannot change there, so no round settles on
+   it while it moves (a plan made before is refused as stale by the round script);
+3. the round records still within retention are copied to the new group, each kept there until
+   its retention ends (the originals stay in the old group until its archiver has archived
+   and trimmed them): a report resent after the move is answered as the replay it is;
+4. the table arrives in the new group, still disabled, with its new pools (`table_arrived`);
+5. the registry names the new group: from now on every process sends the table's rounds there
+   (a process that still knows the old group finds the table gone from it and looks again);
+6. the table leaves the old group (`table_left`), and the record of the move is cleared.
+
+The operator enables the table again in its new group.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from jackpot.domain.config import TableConfig
+from jackpot.domain.requests import MOVE_REQUEST
+from jackpot.errors import ConflictError, LinkGroupError, NotFoundError, TableMoveError
+from jackpot.services.groups import GroupedTables, LinkGroups
+from jackpot.services.tables import MAX_STALE_RETRIES
+from jackpot.store.config import TableMove, TableRecord, canonical
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """What a move did."""
+
+    table: str
+    source: str
+    target: str
+    status: str  # moved | unchanged (it was in the target group with those pools already)
+    rounds_copied: int
+    record: TableRecord
+    move: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "from": self.source,
+            "to": self.target,
+            "status": self.status,
+            "move": self.move,
+            "rounds_copied": self.rounds_copied,
+        }
+
+
+class TableMoves:
+    def __init__(
+        self, groups: LinkGroups, tables: GroupedTables, keep_ms: int, clock: Callable[[], int]
+    ) -> None:
+        self._groups = groups
+        self._tables = tables
+        self._keep_ms = keep_ms
+        self._clock = clock
+
+    def move(self, table: str, body: Any, who: str) -> Moved:
+        request = MOVE_REQUEST.check(body)
+        pools, reason = tuple(request["pools"]), str(request["reason"])
+        registry = self._groups.registry
+        underway = registry.move_of(table)
+        if underway is not None:
+            if tuple(underway["pools"]) != pools:
+                raise TableMoveError(
+                    table,
+                    "move_under_way",
+                    f"its move to {underway['to']!r} with pools {underway['pools']} is under "
+                    "way: repeat that request to finish it",
+                )
+            plan = TableMove(
+                underway["move"], underway["from"], underway["to"], who, underway["reason"]
+            )
+            return self._finish(table, plan, pools)
+        source = self._groups.of_table(table, refresh=True)
+        record = source.tables.get(table)  # 404 for an unknown table
+        target = self._groups.of(self._tables.pools_group(pools))
+        if target.name == source.name:
+            if record.config.pools == pools:  # moved there before: a resent request
+                return Moved(table, source.name, target.name, "unchanged", 0, record, "")
+            raise LinkGroupError(
+                "table",
+                table,
+                source.name,
+                target.name,
+                "its new pools are in its own link group: change them with PUT /tables/{id}",
+                field="pools",
+            )
+        if record.config.enabled:
+            raise TableMoveError(
+                table, "table_enabled", "disable it first: no round may settle while it moves"
+            )
+        target.tables.check(table, self._new_config(record, pools))  # 404 naming pools[i]
+        plan = TableMove(f"M{secrets.token_hex(6)}", source.name, target.name, who, reason)
+        started = registry.begin_move(
+            table,
+            {
+                "move": plan.move,
+                "from": source.name,
+                "to": target.name,
+                "pools": list(pools),
+                "who": who,
+                "reason": reason,
+                "started": self._clock(),
+            },
+        )
+        if started["move"] != plan.move:  # another request began it first: finish that one
+            return self.move(table, body, who)
+        return self._finish(table, plan, pools)
+
+    @staticmethod
+    def _new_config(record: TableRecord, pools: tuple[str, ...]) -> TableConfig:
+        return TableConfig.from_json({"pools": list(pools), "enabled": False}, record.config)
+
+    def _finish(self, table: str, plan: TableMove, pools: tuple[str, ...]) -> Moved:
+        registry = self._groups.registry
+        source, target = self._groups.of(plan.source), self._groups.of(plan.target)
+        try:
+            old: TableRecord | None = source.tables.get(table)
+        except NotFoundError:
+            old = None  # it left already: only the record of the move was left to clear
+        if old is not None:
+            body = canonical(self._new_config(old, pools).to_json())
+            sealed = source.config.move_table("seal", table, plan, body)
+            if sealed == "enabled":
+                registry.end_move(table)  # nothing was done: the move did not begin
+                raise TableMoveError(
+                    table, "table_enabled", "disable it first: no round may settle while it moves"
+                )
+            if sealed == "moving":
+                raise TableMoveError(table, "move_under_way", "another move of it is under way")
+            if sealed == "missing":  # it left its group meanwhile: another request moved it
+                raise TableMoveError(table, "move_under_way", "it left its group meanwhile")
+            source.tables.forget(table)
+            copied = 0
+            for keys in source.config.round_keys(table):
+                copied += source.config.copy_rounds(keys, target.config, self._keep_ms)
+            plan = replace(plan, rounds_copied=copied)
+            self._arrive(table, plan, old, pools, body)
+        registry.set_table(table, target.name)
+        self._groups.forget_table(table)
+        if old is not None:
+            source.config.move_table("leave", table, plan, body)
+            source.tables.forget(table)
+        registry.end_move(table)
+        record = target.tables.get(table)
+        copied = plan.rounds_copied or 0
+        return Moved(table, source.name, target.name, "moved", copied, record, plan.move)
+
+    def _arrive(
+        self, table: str, plan: TableMove, old: TableRecord, pools: tuple[str, ...], body: str
+    ) -> None:
+        """The table in its new group, disabled, with its new pools."""
+        target = self._groups.of(plan.target)
+        last_seen = "" if old.last_seen is None else old.last_seen
+        for _ in range(MAX_STALE_RETRIES):
+            seen = target.config.config_version()
+            target.tables.check(table, self._new_config(old, pools))
+            done = target.config.move_table(
+                "arrive", table, plan, body, seen, old.rounds, last_seen
+            )
+            if done in ("arrived", "done"):
+                return
+            if done == "exists":
+                raise TableMoveError(
+                    table, "table_exists", f"a table {table!r} is in {plan.target!r} already"
+                )
+        raise ConflictError("table configuration kept changing; try again")
