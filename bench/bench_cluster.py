@@ -11,6 +11,11 @@
 
     python bench/bench_cluster.py [--seconds 10] [--pairs 3] [--concurrency 16]
 
+Each phase's line also shows the Redis masters' CPU (user + system, from INFO) while it ran,
+as a share of one core: the busiest master's, and all masters' together. The service and the
+load generator are what fill this machine's two cores; the masters' load says how far each
+stack is from Redis's own limit, one core per master, which is what a bigger deployment meets.
+
 B/A is what the cluster client costs (it finds the slot's master from the cluster's map and
 then talks to it as to one server); C/A what spreading the link groups over the shards buys
 on this machine, where the service, the load generator and all three masters share two
@@ -21,16 +26,21 @@ its turn (bench/turns.py).
 from __future__ import annotations
 
 import os
+import statistics
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import redis
 from redis.crc import key_slot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.loadgen import PhaseResult  # noqa: E402
 from bench.service import (  # noqa: E402
     Service,
     provision,
@@ -52,6 +62,28 @@ class Stack:
     service: Service
     secret: str
     stops: list[Any] = field(default_factory=list)
+    masters: list[str] = field(default_factory=list)  # redis:// URLs of the masters
+    loads: list[tuple[float, float]] = field(default_factory=list)  # (busiest, all) per phase
+
+    def watch(self) -> Callable[[PhaseResult], str]:
+        """The masters' CPU from now until the phase's end, as a share of one core."""
+        start, began = self._cpu(), time.monotonic()
+
+        def done(_phase: PhaseResult) -> str:
+            seconds = time.monotonic() - began
+            used = [(b - a) / seconds for a, b in zip(start, self._cpu(), strict=True)]
+            self.loads.append((max(used), sum(used)))
+            return f"redis cpu: busiest {max(used):4.0%}, all {sum(used):4.0%}"
+
+        return done
+
+    def _cpu(self) -> list[float]:
+        out = []
+        for url in self.masters:
+            with redis.Redis.from_url(url) as r:
+                info = r.info("cpu")
+            out.append(float(info["used_cpu_user"]) + float(info["used_cpu_sys"]))
+        return out
 
     def stop(self) -> None:
         self.service.stop()
@@ -63,7 +95,7 @@ def single(root: Path, name: str, groups: list[str] | None = None) -> Stack:
     server = start_redis(root / name / "redis", "always")
     service = start_service(root / name, server.url)
     secret = provision(service, server.url, root / name, TABLES, groups)
-    return Stack(name, server.url, service, secret, [server.stop])
+    return Stack(name, server.url, service, secret, [server.stop], [server.url])
 
 
 def groups_over(nodes: RedisCluster, count: int) -> list[str]:
@@ -91,7 +123,8 @@ def cluster(root: Path, name: str, groups: int = 0) -> Stack:
         secret = provision(service, url, root / name, TABLES, names)
     finally:
         os.environ.pop("JACKPOT_QUEUE_REDIS_URL", None)
-    return Stack(name, url, service, secret, [nodes.stop, queue.stop])
+    masters = [node.url for node in nodes.masters]
+    return Stack(name, url, service, secret, [nodes.stop, queue.stop], masters)
 
 
 def main() -> int:
@@ -109,11 +142,18 @@ def main() -> int:
             stacks.append(cluster(root, "C-cluster-six-groups", GROUPS))
             six = [f"g{i}" for i in range(1, GROUPS + 1)]
             stacks.append(single(root, "D-one-server-six-groups", six))
+            by_name = {s.name: s for s in stacks}
             results = in_turns(
                 [(s.name, s.service, s.secret) for s in stacks],
                 TABLES, args.seconds, args.concurrency, args.pairs,
+                lambda name: by_name[name].watch(),
             )  # fmt: skip
             summary(results)
+            print("\nRedis CPU (median of the phases), as a share of one core:")
+            for stack in stacks:
+                busiest = statistics.median(b for b, _ in stack.loads)
+                together = statistics.median(a for _, a in stack.loads)
+                print(f"  {stack.name:28s} busiest master {busiest:4.0%}, all {together:4.0%}")
         finally:
             for stack in stacks:
                 stack.stop()

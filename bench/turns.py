@@ -15,6 +15,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 from bench.loadgen import LoadGenerator, PhaseResult, Target
 from bench.service import Service
@@ -54,15 +55,21 @@ def measure(
 def in_turns(
     stacks: list[tuple[str, Service, str]], tables: list[str], seconds: float,
     concurrency: int, pairs: int,
+    watch: Callable[[str], Callable[[PhaseResult], str]] | None = None,
 ) -> dict[str, list[PhaseResult]]:  # fmt: skip
-    """Each stack's phases, measured in turn; each printed as it ends."""
+    """Each stack's phases, measured in turn; each printed as it ends. `watch(name)`, called
+    before a phase, returns what to call with its result after it: what it returns is
+    printed on the phase's line."""
     results: dict[str, list[PhaseResult]] = {name: [] for name, _, _ in stacks}
     width = max(len(name) for name, _, _ in stacks) + 2
     for turn in range(pairs):
         for name, service, secret in stacks:
+            done = watch(name) if watch is not None else None
             phase = measure(name, service, secret, tables, seconds, concurrency, turn)
             results[name].append(phase)
             errors = f" errors {phase.errors}" if phase.errors else ""
+            if done is not None:
+                errors += f"  {done(phase)}"
             print(f"  turn {turn + 1} {name:{width}s} {phase.rate:8,.0f} rounds/s  "
                   f"p50 {phase.percentile(50):6.2f} ms  p99 {phase.percentile(99):6.2f} ms"
                   f"{errors}")  # fmt: skip
