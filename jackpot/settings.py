@@ -282,6 +282,7 @@ class _Reader:
         if raw is None:
             return default
         # it goes between the braces of every key's {hash tag}
-        if any(c in raw for c in "{}") or not raw.isprintable() or " " in raw:
-            raise SettingsError(f"{name}={raw!r} may not contain braces or blanks")
+        # ... followed by ':<group>' in a link group's: a ':' of its own would be ambiguous
+        if any(c in raw for c in "{}:") or not raw.isprintable() or " " in raw:
+            raise SettingsError(f"{name}={raw!r} may not contain braces, colons or blanks")
         return raw

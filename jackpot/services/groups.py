@@ -29,7 +29,7 @@ from jackpot.domain.auth import ApiKey, authorize_table
 from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.report import parse_envelope
-from jackpot.errors import JackpotError, LinkGroupError, NotFoundError, ValidationError
+from jackpot.errors import LinkGroupError, NotFoundError, ValidationError
 from jackpot.services.payouts import Actor, HandPay, Payouts
 from jackpot.services.pools import Adjusted, Pools, Retired
 from jackpot.services.rounds import Rounds
@@ -186,9 +186,14 @@ class GroupedPools:
             if wanted != current:
                 raise LinkGroupError("pool", pool, current, wanted, "a pool stays in its group")
             return self._groups.of(current).pools.put(pool, body, who)
-        group = self._groups.add(wanted, who, self._clock())
-        self._groups.registry.claim_pool(pool, wanted)
-        return group.pools.put(pool, body, who)
+        self._groups.registry.claim_pool(pool, wanted)  # another group's claim: 409, unwritten
+        try:
+            group = self._groups.add(wanted, who, self._clock())
+            return group.pools.put(pool, body, who)
+        except Exception:
+            if not self._exists(wanted, pool):  # (a concurrent creation's keeps its claim)
+                self._groups.registry.release("pool", pool, wanted)
+            raise
 
     def _state(self, group: str, pool: str) -> PoolState | None:
         try:
@@ -296,8 +301,9 @@ class GroupedTables:
         self._groups.forget_table(table)
         try:
             return group.tables.put(table, body, who)
-        except JackpotError:
-            self._groups.registry.release_table(table, wanted)  # it was not made
+        except Exception:
+            if self._record(wanted, table) is None:  # (a concurrent creation's keeps it)
+                self._groups.registry.release("table", table, wanted)
             raise
 
     def pools_group(self, pools: tuple[str, ...]) -> str:
@@ -332,7 +338,15 @@ class GroupedTables:
         return self._on(table, lambda g: g.tables.get(table))
 
     def all(self) -> list[TableRecord]:
-        records = (r for g in self._groups.all() for r in g.tables.all())
+        """Every table once: while one moves it is in two groups for a moment, and the one
+        the registry names is where it is."""
+        named = self._groups.registry.table_groups()
+        records = (
+            r
+            for g in self._groups.all()
+            for r in g.tables.all()
+            if named.get(r.table, MAIN_GROUP) == g.name
+        )
         return sorted(records, key=lambda r: r.table)
 
     def online(self, record: TableRecord) -> bool:
@@ -439,7 +453,14 @@ class GroupedConfig:
         return self._groups.routed("table", table, lambda g: g.config.table(table))
 
     def tables(self) -> list[TableRecord]:
-        return sorted((t for g in self._groups.all() for t in g.config.tables()), key=_table_id)
+        named = self._groups.registry.table_groups()  # a moving table once: where it is
+        found = (
+            t
+            for g in self._groups.all()
+            for t in g.config.tables()
+            if named.get(t.table, MAIN_GROUP) == g.name
+        )
+        return sorted(found, key=_table_id)
 
     def meter_fields(
         self, pools: list[str], fields: tuple[str, ...]
@@ -576,14 +597,23 @@ class GroupedArchiver:
         self._groups = groups
 
     def run(self, trim: bool = True) -> ArchiveRun:
-        out = ArchiveRun()
+        """Every group in turn; a group that cannot be archived now (its master down, the
+        archive refusing) does not hold the others back: the first such failure is raised
+        once they are done."""
+        out, failed = ArchiveRun(), None
         for group in self._groups.all():
-            done = group.archiver.run(trim=trim)
+            try:
+                done = group.archiver.run(trim=trim)
+            except Exception as exc:  # noqa: BLE001 - raised below, after the other groups
+                failed = failed or exc
+                continue
             out.archived.update(done.archived)
             out.trimmed.update(done.trimmed)
             out.rounds += done.rounds
             out.forgotten_rounds += done.forgotten_rounds
             out.problems += done.problems
+        if failed is not None:
+            raise failed
         return out
 
     def status(self) -> ArchiveStatus:

@@ -10,14 +10,17 @@ group and takes those records along, in steps that can each be done again:
 2. the table is sealed in the old group (`table_move_started` in its house journal): it must
    be disabled, and from then on its configuration cannot change there, so no round settles on
    it while it moves (a plan made before is refused as stale by the round script);
-3. the round records still within retention are copied to the new group, each kept there until
-   its retention ends (the originals stay in the old group until its archiver has archived
-   and trimmed them): a report resent after the move is answered as the replay it is;
+3. the old group's journals are archived, then the round records still within retention are
+   copied to the new group, each kept there until its retention ends (by then the archive
+   answers for it; the originals stay in the old group until its archiver trims them): a
+   report resent after the move is answered as the replay it is;
 4. the table arrives in the new group, still disabled, with its new pools (`table_arrived`);
 5. the registry names the new group: from now on every process sends the table's rounds there
    (a process that still knows the old group finds the table gone from it and looks again);
 6. the table leaves the old group (`table_left`), and the record of the move is cleared.
 
+A move refused where it was going (its new pools retired meanwhile, another table by that
+id there) is called off before anything arrived: the seal is lifted (`table_move_called_off`).
 The operator enables the table again in its new group.
 """
 
@@ -28,10 +31,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.domain.config import TableConfig
 from jackpot.domain.requests import MOVE_REQUEST
-from jackpot.errors import ConflictError, LinkGroupError, NotFoundError, TableMoveError
-from jackpot.services.groups import GroupedTables, LinkGroups
+from jackpot.errors import (
+    ConflictError,
+    JackpotError,
+    LinkGroupError,
+    NotFoundError,
+    StoreUnavailableError,
+    TableMoveError,
+)
+from jackpot.services.groups import Group, GroupedTables, LinkGroups
 from jackpot.services.tables import MAX_STALE_RETRIES
 from jackpot.store.config import TableMove, TableRecord, canonical
 
@@ -128,37 +139,87 @@ class TableMoves:
     def _finish(self, table: str, plan: TableMove, pools: tuple[str, ...]) -> Moved:
         registry = self._groups.registry
         source, target = self._groups.of(plan.source), self._groups.of(plan.target)
-        try:
-            old: TableRecord | None = source.tables.get(table)
-        except NotFoundError:
-            old = None  # it left already: only the record of the move was left to clear
-        if old is not None:
-            body = canonical(self._new_config(old, pools).to_json())
-            sealed = source.config.move_table("seal", table, plan, body)
-            if sealed == "enabled":
-                registry.end_move(table)  # nothing was done: the move did not begin
-                raise TableMoveError(
-                    table, "table_enabled", "disable it first: no round may settle while it moves"
-                )
-            if sealed == "moving":
-                raise TableMoveError(table, "move_under_way", "another move of it is under way")
-            if sealed == "missing":  # it left its group meanwhile: another request moved it
+        old, body = self._seal(table, plan, pools)
+        if old is None:
+            # gone from the old group: this move took it (its arrival says so), or another
+            # request moved it meanwhile and this one has nothing to do
+            if target.config.moved_in(table) != plan.move:
+                registry.end_move(table)
                 raise TableMoveError(table, "move_under_way", "it left its group meanwhile")
-            source.tables.forget(table)
+        else:
+            self._archive_first(source, table)
             copied = 0
             for keys in source.config.round_keys(table):
                 copied += source.config.copy_rounds(keys, target.config, self._keep_ms)
             plan = replace(plan, rounds_copied=copied)
-            self._arrive(table, plan, old, pools, body)
+            try:
+                self._arrive(table, plan, old, pools, body)
+            except JackpotError:
+                # refused where it was going (its pools retired, another table by that id,
+                # another game meanwhile): nothing arrived, so the move is called off
+                source.config.move_table("unseal", table, plan, body)
+                source.tables.forget(table)
+                registry.end_move(table)
+                raise
         registry.set_table(table, target.name)
         self._groups.forget_table(table)
         if old is not None:
-            source.config.move_table("leave", table, plan, body)
+            left = source.config.move_table("leave", table, plan, body)
+            if left not in ("left", "done"):
+                raise TableMoveError(table, "move_under_way", "another move of it is under way")
             source.tables.forget(table)
         registry.end_move(table)
         record = target.tables.get(table)
         copied = plan.rounds_copied or 0
         return Moved(table, source.name, target.name, "moved", copied, record, plan.move)
+
+    def _seal(
+        self, table: str, plan: TableMove, pools: tuple[str, ...]
+    ) -> tuple[TableRecord | None, str]:
+        """The table as it is sealed in the old group, and its config in the new one; None
+        when it is no longer in the old group. A change made since the move was planned is
+        taken along (the seal is made on the version it read)."""
+        registry = self._groups.registry
+        source = self._groups.of(plan.source)
+        for _ in range(MAX_STALE_RETRIES):
+            try:
+                old = source.tables.get(table)
+            except NotFoundError:
+                return None, ""
+            body = canonical(self._new_config(old, pools).to_json())
+            sealed = source.config.move_table("seal", table, plan, body, old.version)
+            if sealed in ("sealed", "done"):
+                source.tables.forget(table)
+                return old, body
+            if sealed == "stale":
+                continue
+            registry.end_move(table)  # this move sealed nothing: it did not begin
+            if sealed == "enabled":
+                raise TableMoveError(
+                    table, "table_enabled", "disable it first: no round may settle while it moves"
+                )
+            if sealed == "missing":
+                raise TableMoveError(table, "move_under_way", "it left its group meanwhile")
+            raise TableMoveError(table, "move_under_way", "another move of it is under way")
+        raise ConflictError("table configuration kept changing; try again")
+
+    @staticmethod
+    def _archive_first(source: Group, table: str) -> None:
+        """The old group's journals archived, so every round record about to be copied is
+        in the archive before its copy may expire (a resend found in neither would be
+        settled again)."""
+        try:
+            done = source.archiver.run(trim=False)
+        except ArchiveUnavailableError as exc:
+            raise StoreUnavailableError(
+                f"the archive did not answer ({exc}); the move of {table!r} is under way: "
+                "repeat the request to finish it"
+            ) from exc
+        if done.problems:
+            raise StoreUnavailableError(
+                f"archiving link group {source.name!r} found problems ({done.problems[0]}); "
+                f"the move of {table!r} is under way: repeat the request once they are fixed"
+            )
 
     def _arrive(
         self, table: str, plan: TableMove, old: TableRecord, pools: tuple[str, ...], body: str

@@ -89,11 +89,11 @@ class KeyStore:
 
 
 def _copy(raw: dict[str, str], client: Redis, key: str) -> None:
-    with client.pipeline(transaction=True) as pipe:  # one slot: all or nothing
-        pipe.delete(key)
-        if raw:
-            pipe.hset(key, mapping=raw)
-        pipe.execute()
+    """Write a key's copy over the one there: fields are added or set, never removed, so a
+    copy read before a revocation and written after it cannot take the revocation back (a
+    key's other fields never change once it is made)."""
+    if raw:
+        client.hset(key, mapping=raw)
 
 
 def _record(raw: dict[str, str]) -> ApiKey:

@@ -21,6 +21,11 @@ from jackpot.errors import (
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
+TOUCH = """if redis.call('HEXISTS', KEYS[1], 'config') == 1 then
+  redis.call('HSET', KEYS[1], 'last_seen', ARGV[1])
+end
+return 0"""
+
 
 @dataclass(frozen=True, slots=True)
 class TableMove:
@@ -210,6 +215,11 @@ class ConfigStore:
         )
         return str(result[0])
 
+    def moved_in(self, table: str) -> str | None:
+        """The id of the move that brought the table into this group, if one did."""
+        found = self._r.hget(self._k.table(table), "moved_in")
+        return None if found is None else str(found)
+
     def round_keys(self, table: str, batch: int = 500) -> Iterator[list[str]]:
         """The keys of a table's round records in this group, a batch at a time (SCAN on
         the master holding the group's slot: a move's copy, not the round path)."""
@@ -225,22 +235,28 @@ class ConfigStore:
 
     def copy_rounds(self, keys: list[str], into: ConfigStore, keep_ms: int) -> int:
         """Copy round records into another group's keys, each kept there until its
-        retention ends (the original stays here, archived and trimmed by this group)."""
+        retention ends (the original stays here, archived and trimmed by this group); a
+        record there already is left as it is. How many are there now."""
         with self._r.pipeline(transaction=False) as pipe:
             for key in keys:
                 pipe.hgetall(key)
             records = pipe.execute()
+        theirs = [into._k.round(*key.rsplit("/", 2)[-2:]) for key in keys]
+        with into._r.pipeline(transaction=False) as pipe:
+            for there in theirs:
+                pipe.exists(there)
+            present = pipe.execute()
         copied = 0
         with into._r.pipeline(transaction=False) as pipe:
-            for key, record in zip(keys, records, strict=True):
+            for there, record, found in zip(theirs, records, present, strict=True):
                 if not record:
                     continue  # trimmed meanwhile: its retention ended
-                table, round_id = key.rsplit("/", 2)[-2:]
-                there = into._k.round(table, round_id)
+                copied += 1
+                if found:
+                    continue  # there already (a move finished again, or moved back)
                 pipe.hset(there, mapping=record)
                 if record.get("ts"):
                     pipe.pexpireat(there, int(record["ts"]) + keep_ms)
-                copied += 1
             pipe.execute()
         return copied
 
@@ -282,7 +298,7 @@ class ConfigStore:
 
     def table(self, table: str) -> TableRecord:
         raw = self._r.hgetall(self._k.table(table))
-        if not raw:
+        if "config" not in raw:
             raise NotFoundError("table", table)
         return table_record(table, raw)
 
@@ -294,11 +310,14 @@ class ConfigStore:
         pipe = self._r.pipeline(transaction=False)
         for table in ids:
             pipe.hgetall(self._k.table(table))
-        return [table_record(t, raw) for t, raw in zip(ids, pipe.execute(), strict=True) if raw]
+        found = zip(ids, pipe.execute(), strict=True)
+        return [table_record(t, raw) for t, raw in found if "config" in raw]
 
     def touch_table(self, table: str, now: int) -> None:
-        """Heartbeat: record that the table was heard from (moves no money)."""
-        self._r.hset(self._k.table(table), "last_seen", now)
+        """Heartbeat: record that the table was heard from (moves no money), if it is still
+        in this group (a heartbeat read just before the table moved out must not leave a
+        stray hash behind it)."""
+        self._r.eval(TOUCH, 1, self._k.table(table), now)
 
 
 def _moving(table: str) -> TableMoveError:

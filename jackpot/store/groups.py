@@ -78,14 +78,16 @@ class GroupRegistry:
             "move the table between link groups with POST /tables/{id}/move",
         )
 
-    def release_table(self, table: str, group: str) -> None:
-        """Drop a new table's claim when its creation was refused after all."""
+    def release(self, kind: str, ident: str, group: str) -> None:
+        """Drop a new pool's or table's claim when its creation failed after all (the caller
+        has found it absent from `group`: a concurrent creation there keeps the claim)."""
+        key = self._k.pool_groups if kind == "pool" else self._k.table_groups
         with self._r.pipeline(transaction=True) as pipe:
             try:
-                pipe.watch(self._k.table_groups)
-                if pipe.hget(self._k.table_groups, table) == group:
+                pipe.watch(key)
+                if pipe.hget(key, ident) == group:
                     pipe.multi()
-                    pipe.hdel(self._k.table_groups, table)
+                    pipe.hdel(key, ident)
                     pipe.execute()
             except WatchError:
                 pass  # changed meanwhile: someone else's claim, left as it is

@@ -14,7 +14,9 @@ import pytest
 import redis as redis_lib
 
 from jackpot.bootstrap import Services
-from jackpot.domain.auth import Role
+from jackpot.domain.auth import Role, digest
+from jackpot.services.moves import TableMoves
+from jackpot.store.apikeys import _copy as copy
 from jackpot.store.keys import Keys
 from tests.support.api import Api, round_body
 from tests.support.checks import refused
@@ -304,3 +306,53 @@ def test_reconciliation_and_archiving_cover_every_group(
     assert run.archived["pool/east"] == len(journal(api, "pool=east"))
     assert services.verifier.run().intact
     assert sum(services.archiver.run(trim=False).archived.values()) == 0  # nothing twice
+
+
+def test_a_move_refused_where_it_goes_is_called_off_and_the_table_may_change_again(
+    floor: Api, services: Services, groups: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api, (a, b) = floor, groups
+    header = api.keys.header("operator")
+    api.put_pool("spare", group=b)
+    assert put_table(api, "T1", {"enabled": False}).status_code == 200
+    archive_first = TableMoves._archive_first
+
+    def and_meanwhile(source: Any, table: str) -> None:
+        archive_first(source, table)
+        # another operator retires the pool the table is moving to, once it is sealed
+        retired = api.client.post(
+            "/v1/pools/spare/retire",
+            json={"id": "r-spare", "to": "west", "reason": "bank closed"},
+            headers=header,
+        )
+        assert retired.status_code == 200, retired.get_json()
+
+    monkeypatch.setattr(TableMoves, "_archive_first", staticmethod(and_meanwhile))
+    r = move(api, "T1", {"pools": ["spare"], "reason": "rebalancing"})
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "pool_state", r.get_json()
+    monkeypatch.undo()
+    kinds = [e["type"] for e in journal(api, f"group={a}") if e["type"].startswith("table_")]
+    assert kinds[-2:] == ["table_move_started", "table_move_called_off"]
+    assert services.groups.registry.move_of("T1") is None
+    # nothing arrived; the table may change again, and move elsewhere
+    assert put_table(api, "T1", {"spots": 5}).status_code == 200
+    done = move(api, "T1", {"pools": ["west"], "reason": "rebalancing"})
+    assert done.status_code == 200 and done.get_json()["to"] == b, done.get_json()
+
+
+def test_a_copy_of_a_key_read_before_its_revocation_cannot_take_it_back(
+    floor: Api, services: Services, groups: tuple[str, str]
+) -> None:
+    api, (a, _) = floor, groups
+    secret, key = services.credentials.create(Role.TABLE, frozenset({"T1"}))
+    main, there = services.groups.main, services.groups.of(a)
+    stored = Keys("jackpot").api_key(digest(secret))
+    header = {"Authorization": f"Bearer {secret}"}
+    # the worker knows the key: the round script's copy in the group is what refuses it
+    r = api.client.post("/v1/rounds", json=round_body("early", "T1"), headers=header)
+    assert r.status_code == 200, r.get_json()
+    before = main.client.hgetall(stored)  # a pool's creation in group a reads the key ...
+    assert services.credentials.revoke(key.key_id)
+    copy(before, there.client, Keys("jackpot", a).api_key(digest(secret)))  # ... writes late
+    r = api.client.post("/v1/rounds", json=round_body("late", "T1"), headers=header)
+    assert r.status_code == 401, r.get_json()

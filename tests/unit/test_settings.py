@@ -135,6 +135,7 @@ def test_values_are_normalised():
         ("JACKPOT_REDIS_TIMEOUT_SECONDS", "nan", "finite"),
         ("JACKPOT_LOG_LEVEL", "loud", "must be one of debug, info, warning, error, critical"),
         ("JACKPOT_NAMESPACE", "a}b", "may not contain braces"),
+        ("JACKPOT_NAMESPACE", "a:b", "colons"),
     ],
 )
 def test_a_malformed_value_is_refused_naming_the_variable(name: str, value: str, says: str):
