@@ -29,6 +29,7 @@ from jackpot.domain.auth import ApiKey, authorize_table
 from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.report import parse_envelope
+from jackpot.domain.requests import RETIRE_REQUEST
 from jackpot.errors import LinkGroupError, NotFoundError, ValidationError
 from jackpot.services.payouts import Actor, HandPay, Payouts
 from jackpot.services.pools import Adjusted, Pools, Retired
@@ -228,7 +229,8 @@ class GroupedPools:
         """Retire a pool into another of its own link group (one script, one slot)."""
         group = self._groups.of_pool(pool)
         to = body.get("to") if isinstance(body, dict) else None
-        if isinstance(to, str) and to != pool:
+        RETIRE_REQUEST.check(body)  # the body first, then the pools (404s before 409s)
+        if isinstance(to, str) and to != pool and self._exists(group.name, pool):
             there = self._groups.of_pool(to)
             if there.name != group.name and self._exists(there.name, to):
                 raise LinkGroupError(
@@ -307,10 +309,16 @@ class GroupedTables:
             raise
 
     def pools_group(self, pools: tuple[str, ...]) -> str:
-        """The one link group of the pools a table feeds (400 naming a pool of another)."""
+        """The one link group of the pools a table feeds (404 naming an unknown pool, 400
+        naming a pool of another group than the ones before it)."""
         seen: dict[str, str] = {}
         for i, pool in enumerate(pools):
             name = self._groups.of_pool(pool, refresh=True).name
+            if self._groups.registry.entry("pool", pool) is None:  # main, if anywhere
+                try:
+                    self._groups.main.config.pool(pool)
+                except NotFoundError:
+                    raise NotFoundError("pool", pool, f"pools[{i}]") from None
             if seen and name not in seen.values():
                 first = next(iter(seen))
                 raise ValidationError(

@@ -1,16 +1,24 @@
-"""The API's conformance tests run twice: on one redis-server, and on a Redis Cluster of
+"""The API's conformance tests run three times: on one redis-server; on a Redis Cluster of
 three masters started by the tests (the controller's keys in the slot of their hash tag, the
-background jobs' queue on a server of its own). A test marked `one_store` runs on the server
-only: what it checks is decided before the store is touched."""
+background jobs' queue on a server of its own); and on such a cluster with every pool the
+tests make put in a link group whose keys live on another master than the main group's (the
+API keys, the registry and the signs stay on the main group's): `groups`. A test marked
+`one_store` runs on the server only (what it checks is decided before the store is touched);
+one marked `main_group` not in `groups` (it reads the main group's keys itself, or is about
+link groups and makes its own)."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis as redis_lib
 from flask import Flask
+from flask.testing import FlaskClient
 
 from jackpot.app import create_app
 from jackpot.settings import Settings
@@ -22,8 +30,52 @@ from tests.support.stores import Store, cluster_store, server_store
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "store" in metafunc.fixturenames:
         one = metafunc.definition.get_closest_marker("one_store") is not None
-        kinds = ["server"] if one else ["server", "cluster"]
+        main = metafunc.definition.get_closest_marker("main_group") is not None
+        kinds = ["server"] if one else ["server", "cluster"] if main else KINDS
         metafunc.parametrize("store", kinds, indirect=True, scope="session")
+
+
+KINDS = ["server", "cluster", "groups"]
+
+
+class GroupingClient(FlaskClient):
+    """The test client of the `groups` run: a pool created without a `group` is created in
+    the run's link group (an explicit one is left as it is)."""
+
+    group = ""
+
+    def open(self, *args: Any, **kwargs: Any) -> Any:
+        path = args[0] if args and isinstance(args[0], str) else kwargs.get("path", "")
+        method = str(kwargs.get("method", "GET")).upper()
+        if method == "PUT" and POOL_PATH.fullmatch(path.split("?")[0]):
+            if isinstance(kwargs.get("json"), dict) and "group" not in kwargs["json"]:
+                kwargs["json"] = {**kwargs["json"], "group": self.group}
+            elif isinstance(kwargs.get("data"), str | bytes):
+                body = _object(kwargs["data"])
+                if isinstance(body, dict) and "group" not in body:
+                    kwargs["data"] = json.dumps({**body, "group": self.group})
+        return super().open(*args, **kwargs)
+
+    def put(self, *args: Any, **kwargs: Any) -> Any:
+        return self.open(*args, method="PUT", **kwargs)
+
+
+POOL_PATH = re.compile(r"/v1/pools/[^/]+")
+
+
+def _object(data: str | bytes) -> Any:
+    """A JSON body as a dict, when it is one a rewrite keeps as sent: no repeated key, not
+    too deep (a body that is neither is sent as it is: what it tests is its refusal)."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        if len({k for k, _ in items}) != len(items):
+            raise ValueError("a repeated key")
+        return dict(items)
+
+    try:
+        return json.loads(data, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return None
 
 
 @pytest.fixture(scope="session")
@@ -37,6 +89,8 @@ def store(
         return
     need_cluster()
     made = cluster_store(tmp_path_factory.mktemp("store"))
+    if request.param == "groups":
+        made.group = made.groups_apart(1)[0]
     yield made
     made.stop()
 
@@ -58,4 +112,8 @@ def settings(tmp_path: Path, store: Store) -> Settings:
 
 @pytest.fixture
 def app(redis: redis_lib.Redis, store: Store, settings: Settings) -> Flask:
-    return create_app(settings, store.url)
+    app = create_app(settings, store.url)
+    if store.group:
+        client = type("GroupingClient", (GroupingClient,), {"group": store.group})
+        app.test_client_class = client
+    return app

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 
+import pytest
 import redis as redis_lib
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -85,6 +86,7 @@ def test_an_adjustment_id_used_on_another_pool_is_a_conflict(linked: Api) -> Non
     assert linked.meters("other")["adjustments_units"] == 0
 
 
+@pytest.mark.main_group  # reads the main group's keys itself
 def test_journal_times_never_go_back_even_when_a_clock_does(
     linked: Api, redis: redis_lib.Redis, settings: Settings
 ) -> None:
@@ -166,6 +168,7 @@ def test_a_meter_that_would_pass_the_exact_bound_refuses_the_round(linked: Api) 
     assert linked.meters() == before
 
 
+@pytest.mark.main_group  # reads the main group's house journal
 def test_a_house_journal_total_beyond_two_to_the_53_is_exact(api: Api) -> None:
     api.put_pool("main")
     paytable = {

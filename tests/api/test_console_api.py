@@ -3,6 +3,7 @@ meters with retired ones, and the recent operators' steps naming their people, b
 
 from __future__ import annotations
 
+import pytest
 import redis as redis_lib
 
 from jackpot.bootstrap import Services
@@ -85,6 +86,7 @@ def test_activity_lists_the_operators_steps_newest_first_with_their_people(
     assert_error(api.client.get("/v1/activity?since=1", headers=header(secret)), 400, "since")
 
 
+@pytest.mark.main_group  # reads the main group's keys itself
 def test_activity_stays_bounded_however_many_steps(
     api: Api, services: Services, redis: redis_lib.Redis
 ) -> None:

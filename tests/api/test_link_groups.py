@@ -22,6 +22,8 @@ from tests.support.api import Api, round_body
 from tests.support.checks import refused
 from tests.support.stores import Store
 
+pytestmark = pytest.mark.main_group  # about link groups: it makes its own
+
 RESET = 100_000  # cents: the pools' reset (Api.put_pool)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import redis as redis_lib
 
 from jackpot.domain.paytable import SEED_PAYTABLE
@@ -44,6 +45,7 @@ def test_tables_of_every_layout_may_share_a_pool(api: Api) -> None:
     assert game["paytable"] == SEED_PAYTABLE.to_json()
 
 
+@pytest.mark.main_group  # reads the main group's house journal
 def test_a_group_s_game_changes_in_one_step_journaled_once_with_who_and_why(api: Api) -> None:
     group(api)
     assert api.report(round_body("before", spots=[TIE])).get_json()["spots"][0]["pay"] == 2500

@@ -30,6 +30,7 @@ class Store:
     queue_url: str | None  # None: the queue shares the store
     servers: Callable[[], list[str]]  # redis:// URLs of every server that holds data
     cluster: RedisCluster | None = None
+    group: str = ""  # the link group the tests' pools are made in ('': the main group)
     _stop: list[Callable[[], None]] = field(default_factory=list)
 
     def client(self, namespace: str = "jackpot") -> redis_lib.Redis:
