@@ -143,6 +143,8 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             raise StoreUnavailableError(f"the archive did not answer: {exc}") from exc
         return None if found is None else (found.digest, found.static, found.dynamic)
 
+    window = Window(settings.retention_seconds * 1000, settings.clock_skew_seconds * 1000)
+
     def build(name: str) -> Group:
         """A link group's stores and use cases; on a cluster over a client of its slot."""
         if name == MAIN_GROUP or not on_cluster:
@@ -166,7 +168,6 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             socket.gethostname(),
             f"{socket.gethostname()}/{os.getpid()}",
         )
-        window = Window(settings.retention_seconds * 1000, settings.clock_skew_seconds * 1000)
         return Group(
             name=name,
             keys=k,

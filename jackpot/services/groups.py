@@ -250,10 +250,11 @@ class GroupedPools:
         return self._on(pool, lambda g: g.pools.public(pool))
 
     def all(self) -> list[PoolState]:
-        return sorted((p for g in self._groups.all() for p in g.pools.all()), key=_pool_id)
+        return every_pool(self._groups)
 
     def all_public(self) -> list[PoolState]:
-        return sorted((p for g in self._groups.all() for p in g.pools.all_public()), key=_pool_id)
+        found = (p for g in self._groups.all() for p in g.pools.all_public())
+        return sorted(found, key=lambda state: state.pool)
 
     def last_hits(self, pool: str) -> list[dict[str, Any]]:
         return self._on(pool, lambda g: g.pools.last_hits(pool))
@@ -268,8 +269,27 @@ class GroupedPools:
         return self._groups.routed("pool", pool, call)
 
 
-def _pool_id(state: PoolState) -> str:
-    return state.pool
+def every_pool(groups: LinkGroups) -> list[PoolState]:
+    """Every group's pools by id, each noted where it was found."""
+    found = []
+    for group in groups.all():
+        for state in group.config.pools():
+            groups.found("pool", state.pool, group.name)
+            found.append(state)
+    return sorted(found, key=lambda state: state.pool)
+
+
+def every_table(groups: LinkGroups) -> list[TableRecord]:
+    """Every group's tables by id, each once and noted where it is: while a table moves it
+    is in two groups for a moment, and the one the registry names is where it is."""
+    named = groups.registry.table_groups()
+    found = []
+    for group in groups.all():
+        for record in group.config.tables():
+            if named.get(record.table, MAIN_GROUP) == group.name:
+                groups.found("table", record.table, group.name)
+                found.append(record)
+    return sorted(found, key=lambda record: record.table)
 
 
 class GroupedTables:
@@ -313,12 +333,13 @@ class GroupedTables:
         naming a pool of another group than the ones before it)."""
         seen: dict[str, str] = {}
         for i, pool in enumerate(pools):
-            name = self._groups.of_pool(pool, refresh=True).name
-            if self._groups.registry.entry("pool", pool) is None:  # main, if anywhere
+            name = self._groups.registry.entry("pool", pool)
+            if name is None:  # in the main group, if anywhere
                 try:
                     self._groups.main.config.pool(pool)
                 except NotFoundError:
                     raise NotFoundError("pool", pool, f"pools[{i}]") from None
+                name = MAIN_GROUP
             if seen and name not in seen.values():
                 first = next(iter(seen))
                 raise ValidationError(
@@ -346,16 +367,7 @@ class GroupedTables:
         return self._on(table, lambda g: g.tables.get(table))
 
     def all(self) -> list[TableRecord]:
-        """Every table once: while one moves it is in two groups for a moment, and the one
-        the registry names is where it is."""
-        named = self._groups.registry.table_groups()
-        records = (
-            r
-            for g in self._groups.all()
-            for r in g.tables.all()
-            if named.get(r.table, MAIN_GROUP) == g.name
-        )
-        return sorted(records, key=lambda r: r.table)
+        return every_table(self._groups)
 
     def online(self, record: TableRecord) -> bool:
         return self._groups.main.tables.online(record)
@@ -428,10 +440,11 @@ class GroupedPayouts:
         by_group: dict[str, builtins.list[str]] = {}
         for payout in ids:
             by_group.setdefault(payout_group(payout), []).append(payout)
+        names = self._groups.names() if by_group.keys() - {MAIN_GROUP} else [MAIN_GROUP]
         return [
             p
             for name, wanted in by_group.items()
-            if name in self._groups.names()
+            if name in names
             for p in self._groups.of(name).payout_store.many(wanted)
         ]
 
@@ -455,20 +468,13 @@ class GroupedConfig:
         return sorted(p for g in self._groups.all() for p in g.config.pool_ids())
 
     def pools(self) -> list[PoolState]:
-        return sorted((p for g in self._groups.all() for p in g.config.pools()), key=_pool_id)
+        return every_pool(self._groups)
 
     def table(self, table: str) -> TableRecord:
         return self._groups.routed("table", table, lambda g: g.config.table(table))
 
     def tables(self) -> list[TableRecord]:
-        named = self._groups.registry.table_groups()  # a moving table once: where it is
-        found = (
-            t
-            for g in self._groups.all()
-            for t in g.config.tables()
-            if named.get(t.table, MAIN_GROUP) == g.name
-        )
-        return sorted(found, key=_table_id)
+        return every_table(self._groups)
 
     def meter_fields(
         self, pools: list[str], fields: tuple[str, ...]
@@ -487,10 +493,6 @@ class GroupedConfig:
 
     def last_hits(self, pool: str) -> list[dict[str, object]]:
         return self._groups.of_pool(pool).config.last_hits(pool)
-
-
-def _table_id(record: TableRecord) -> str:
-    return record.table
 
 
 class GroupedJournal:
@@ -565,9 +567,6 @@ class GroupedHealth:
     def settles(self, table: str | None = None) -> bool:
         group = self._groups.main if table is None else self._groups.of_table(table)
         return group.health.settles()
-
-    def of(self, group: str) -> SelfCheck:
-        return self._groups.of(group).health
 
     def inoperable_pools(self, pools: builtins.list[str]) -> set[str]:
         """Of these pools, those whose link group a self-check recorded inoperable (what a

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 
 from redis import Redis
+from redis.client import Pipeline
 
 from jackpot.domain.auth import ApiKey, Role, digest, key_id_of
 from jackpot.store.keys import Keys
@@ -63,8 +64,14 @@ class KeyStore:
     def copy_all(self, client: Redis, keys: Keys) -> int:
         """Copy every key to a link group (one just made, or one whose copies are doubted)."""
         digests = list(self._r.hvals(self._k.api_key_ids))
-        for key_digest in digests:
-            _copy(self._r.hgetall(self._k.api_key(key_digest)), client, keys.api_key(key_digest))
+        with self._r.pipeline(transaction=False) as pipe:
+            for key_digest in digests:
+                pipe.hgetall(self._k.api_key(key_digest))
+            records = pipe.execute()
+        with client.pipeline(transaction=False) as pipe:
+            for key_digest, raw in zip(digests, records, strict=True):
+                _copy(raw, pipe, keys.api_key(key_digest))
+            pipe.execute()
         return len(digests)
 
     def _mirror(self, key_digest: str) -> None:
@@ -88,7 +95,7 @@ class KeyStore:
         return sorted(out, key=lambda pair: pair[0].created)
 
 
-def _copy(raw: dict[str, str], client: Redis, key: str) -> None:
+def _copy(raw: dict[str, str], client: Redis | Pipeline, key: str) -> None:
     """Write a key's copy over the one there: fields are added or set, never removed, so a
     copy read before a revocation and written after it cannot take the revocation back (a
     key's other fields never change once it is made)."""

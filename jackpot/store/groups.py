@@ -58,9 +58,6 @@ class GroupRegistry:
         found = self._r.hget(key, ident)
         return None if found is None else str(found)
 
-    def pool_groups(self) -> dict[str, str]:
-        return dict(self._r.hgetall(self._k.pool_groups))
-
     def table_groups(self) -> dict[str, str]:
         return dict(self._r.hgetall(self._k.table_groups))
 

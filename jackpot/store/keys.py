@@ -28,27 +28,28 @@ class Keys:
     def of_group(self, group: str) -> Keys:
         return Keys(self.namespace, group)
 
-    # the link groups' registry: kept with the main group's keys ------------------------
+    # the link groups' registry: kept with the main group's keys, whichever group asks ------
 
     @property
     def groups(self) -> str:
         """Hash: link group -> JSON {created, who}; the main group is not in it."""
-        return "{" + self.namespace + "}/groups"
+        return self.of_group(MAIN_GROUP).tag + "/groups"
 
     @property
     def pool_groups(self) -> str:
-        """Hash: pool -> its link group, for every pool outside the main group."""
-        return "{" + self.namespace + "}/groups/pools"
+        """Hash: pool -> its link group, for every pool made since there are link groups
+        (one made before has no entry: it is in the main group)."""
+        return f"{self.groups}/pools"
 
     @property
     def table_groups(self) -> str:
-        """Hash: table -> its link group, for every table outside the main group."""
-        return "{" + self.namespace + "}/groups/tables"
+        """Hash: table -> its link group, as for pools."""
+        return f"{self.groups}/tables"
 
     @property
     def moves(self) -> str:
         """Hash: table -> JSON of its move between link groups while one is under way."""
-        return "{" + self.namespace + "}/groups/moves"
+        return f"{self.groups}/moves"
 
     def pool(self, pool: str) -> str:
         return f"{self.tag}/pool/{pool}"

@@ -56,9 +56,6 @@ class GroupingClient(FlaskClient):
                     kwargs["data"] = json.dumps({**body, "group": self.group})
         return super().open(*args, **kwargs)
 
-    def put(self, *args: Any, **kwargs: Any) -> Any:
-        return self.open(*args, method="PUT", **kwargs)
-
 
 POOL_PATH = re.compile(r"/v1/pools/[^/]+")
 
