@@ -2,7 +2,9 @@
 # the container runs the embedded store in /data (mount a volume there to keep the meters).
 FROM python:3.11-slim AS build
 WORKDIR /src
-COPY pyproject.toml README.md constraints.txt ./
+# setup.py seals the package as it is built (MANIFEST.json): without it the controller is
+# inoperable. tests/e2e/test_image.py builds from exactly the files copied here.
+COPY pyproject.toml setup.py README.md constraints.txt ./
 COPY jackpot ./jackpot
 COPY table_adapter ./table_adapter
 RUN pip wheel --no-cache-dir --wheel-dir /wheels -c constraints.txt .

@@ -24,6 +24,7 @@ class Service:
     cwd: Path
     env: dict[str, str]
     log: Path
+    python: str = sys.executable  # the interpreter the service and its CLI run on
 
     @property
     def host(self) -> str:
@@ -44,10 +45,10 @@ class Service:
 
 
 def jackpot(
-    *args: str, cwd: Path, env: dict[str, str], timeout: float = 60
+    *args: str, cwd: Path, env: dict[str, str], timeout: float = 60, python: str = sys.executable
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "jackpot.cli.main", *args],
+        [python, "-m", "jackpot.cli.main", *args],
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -62,9 +63,10 @@ def start_service(
     extra_env: dict[str, str] | None = None,
     command: str = "serve",
     port: int | None = None,
+    python: str = sys.executable,
 ) -> Service:
     """`jackpot serve` (or `jackpot signs`, the sign process) on `port` (default a free one),
-    once it answers."""
+    run by `python` (default this one), once it answers."""
     port = port or free_port()
     bind = "JACKPOT_SIGNS_BIND" if command == "signs" else "JACKPOT_BIND"
     env = {
@@ -78,7 +80,7 @@ def start_service(
     log = cwd / f"{command}-{port}.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "jackpot.cli.main", command],
+            [python, "-m", "jackpot.cli.main", command],
             cwd=cwd,
             env=env,
             stdout=out,
@@ -96,7 +98,7 @@ def start_service(
             Service(base, process, cwd, env, log).stop()  # never leave a half-started service
             raise RuntimeError(f"jackpot {command} did not start:\n{log.read_text()}")
         time.sleep(0.1)
-    return Service(base, process, cwd, env, log)
+    return Service(base, process, cwd, env, log, python)
 
 
 def key(service: Service, role: str, *tables: str, label: str = "") -> str:
@@ -106,7 +108,7 @@ def key(service: Service, role: str, *tables: str, label: str = "") -> str:
     args = ["keys", "create", "--role", role, "--label", label]
     for t in tables:
         args += ["--table", t]
-    done = jackpot(*args, cwd=service.cwd, env=service.env)
+    done = jackpot(*args, cwd=service.cwd, env=service.env, python=service.python)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout.strip().splitlines()[-1]
 
