@@ -4,7 +4,6 @@ metric they read exported, with samples, by a real `jackpot serve` and `jackpot 
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -25,8 +24,8 @@ RULE_TESTS = ROOT / "dashboards" / "prometheus" / "alerts.test.yml"
 PROMTOOL = shutil.which("promtool")
 
 needs_promtool = pytest.mark.skipif(
-    PROMTOOL is None and not os.environ.get("CI"),
-    reason="no promtool here (CI installs Debian's prometheus and runs this)",
+    PROMTOOL is None,
+    reason="no promtool here (./dev test installs Debian's prometheus)",
 )
 
 
