@@ -206,7 +206,7 @@ def test_killing_the_master_of_the_meters_under_load_loses_no_acknowledged_round
     try:
         operator, table = linked_floor(service)
         with table.playing():
-            time.sleep(2)
+            table.wait_acknowledged(21)
             before = len(table.acknowledged)
             old = cluster.node_for_key(TAG)
             cluster.kill(old)  # SIGKILL, mid-load
@@ -217,10 +217,10 @@ def test_killing_the_master_of_the_meters_under_load_loses_no_acknowledged_round
             )
             # the new master has no replica until the old one comes back as one: meanwhile
             # no round can be acknowledged (503 replication_timeout), and none is lost
-            time.sleep(1)
+            table.wait_refused()
             cluster.restart(old)
             cluster.wait_healthy(30)
-            time.sleep(3)
+            table.wait_acknowledged(20)  # the floor plays on, on the new master
         assert before > 20 and len(table.acknowledged) > before
         assert sum(table.refusals.values()) > 0
 
@@ -263,14 +263,13 @@ def test_the_meters_moved_to_another_shard_under_load_lose_nothing_and_pay_nothi
     try:
         operator, table = linked_floor(service)
         with table.playing():
-            time.sleep(2)
+            table.wait_acknowledged(21)
             source = cluster.node_for_key(TAG)
             target = next(n for n in cluster.masters if n is not source)
             slot = key_slot(TAG.encode())
             moved = migrate_slot(cluster, slot, source, target)
             cluster.wait_healthy()
-            before = len(table.acknowledged)
-            time.sleep(2)
+            before = table.wait_acknowledged(20)  # the controller follows the slot's move
         assert moved > 20 and len(table.acknowledged) > before > 20
         # rounds met the slot mid-move and were refused, not half-applied
         assert table.refusals["cluster_unavailable"] > 0, table.refusals

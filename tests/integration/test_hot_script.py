@@ -91,6 +91,7 @@ def test_each_thread_reports_over_its_own_connection(
     api, client = setup(redis_server, tmp_path)
     before = {c["id"] for c in redis.client_list()}
     errors: list[object] = []
+    reported, listed = threading.Barrier(5), threading.Event()
 
     def report(i: int) -> None:
         for n in range(5):
@@ -101,14 +102,19 @@ def test_each_thread_reports_over_its_own_connection(
             )
             if r.status_code != 200:
                 errors.append(r.get_json())
+        # a thread's connection lives as long as the thread: each stays until it is listed
+        reported.wait(timeout=30)
+        listed.wait(timeout=30)
 
     threads = [threading.Thread(target=report, args=(i,)) for i in range(4)]
     for t in threads:
         t.start()
+    reported.wait(timeout=30)
+    new = [c for c in redis.client_list() if c["id"] not in before]
+    listed.set()
     for t in threads:
         t.join()
     assert errors == []
-    new = [c for c in redis.client_list() if c["id"] not in before]
     assert len([c for c in new if c["cmd"] == "evalsha"]) == 4
     assert sorted(rounds_in_journal(api)) == sorted(f"t{i}-{n}" for i in range(4) for n in range(5))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -85,6 +85,27 @@ class Table:
                 thread.join()
         if failures:
             raise failures[0]
+
+    def wait_acknowledged(self, more: int, seconds: float = 60) -> int:
+        """Until `more` rounds beyond those acknowledged now are acknowledged (the load has
+        reached the store, or got through again); how many were acknowledged at the start."""
+        start = len(self.acknowledged)
+        self._until(lambda: len(self.acknowledged) >= start + more, seconds, f"{more} rounds")
+        return start
+
+    def wait_refused(self, *codes: str, seconds: float = 60) -> None:
+        """Until a report has been refused (with one of `codes`, if any are named)."""
+        self._until(
+            lambda: any(n for c, n in self.refusals.items() if not codes or c in codes),
+            seconds,
+            f"a refusal {' or '.join(codes)}".rstrip(),
+        )
+
+    def _until(self, reached: Callable[[], bool], seconds: float, what: str) -> None:
+        deadline = time.monotonic() + seconds
+        while not reached():
+            assert time.monotonic() < deadline, f"waited {seconds:g} s for {what}; {self.refusals}"
+            time.sleep(0.02)
 
     def assert_settled_once_each(self, store: redis.Redis, operator: str) -> None:
         """Every acknowledged round is in the house journal on `store` exactly once, every

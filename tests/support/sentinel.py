@@ -36,6 +36,11 @@ HOST = "127.0.0.1"
 POLL = 0.05
 READY_SECONDS = 30.0
 STOP_SECONDS = 10.0
+# How long the sentinels may take to turn a returning old master into a replica, from their
+# own timers (sentinel.c): it must have been up for 4 hello periods (8 s) and reporting the
+# wrong role as long, and they INFO a replica every 10 s; then the replica's full sync. A
+# loaded machine stretches each of these: 25 s once fell short on CI.
+REJOIN_SECONDS = 60.0
 
 T = TypeVar("T")
 
@@ -207,7 +212,7 @@ class SentinelSet:
         except redis.RedisError:
             return None
 
-    def wait_role(self, server: Node, role: str, timeout: float = 30.0) -> list[Any]:
+    def wait_role(self, server: Node, role: str, timeout: float = REJOIN_SECONDS) -> list[Any]:
         """Until `server` answers ROLE as `role` ("master" or "slave"; a slave also with its
         link to the master up); the ROLE reply."""
 
