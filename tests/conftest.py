@@ -14,9 +14,8 @@ from flask.testing import FlaskClient
 from jackpot import integrity
 from jackpot.app import create_app
 from jackpot.bootstrap import Services
-from jackpot.domain.auth import Role
 from jackpot.settings import Settings
-from tests.support.api import Api, Keys
+from tests.support.api import Api, Keys, make_keys
 from tests.support.postgres_server import PostgresServer, PostgresUnavailable, start_postgres
 from tests.support.redis_server import RedisServer, start_server
 
@@ -88,16 +87,7 @@ def client(app: Flask) -> FlaskClient:
 
 @pytest.fixture
 def keys(services: Services) -> Keys:
-    def make(role: Role, *tables: str) -> str:
-        return services.credentials.create(role, frozenset(tables))[0]
-
-    return Keys(
-        operator=make(Role.OPERATOR),
-        auditor=make(Role.AUDITOR),
-        display=make(Role.DISPLAY),
-        table=make(Role.TABLE, "T1", "T2"),
-        other_table=make(Role.TABLE, "T9"),
-    )
+    return make_keys(services)
 
 
 @pytest.fixture

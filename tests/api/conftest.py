@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,11 +19,11 @@ import redis as redis_lib
 from flask import Flask
 from flask.testing import FlaskClient
 
-from jackpot.app import create_app
 from jackpot.settings import Settings
+from tests.support.api import Keys
 from tests.support.cluster import need_cluster
 from tests.support.redis_server import RedisServer
-from tests.support.stores import Store, cluster_store, server_store
+from tests.support.stores import SharedApp, Store, cluster_store, server_store, shared_app
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -92,25 +91,36 @@ def store(
     made.stop()
 
 
+@pytest.fixture(scope="session")
+def shared(store: Store, tmp_path_factory: pytest.TempPathFactory) -> SharedApp:
+    """The app of a store layout, shared by its tests and reset before each (SharedApp)."""
+    made = shared_app(store, tmp_path_factory.mktemp("app") / "var")
+    if store.group:
+        client = type("GroupingClient", (GroupingClient,), {"group": store.group})
+        made.app.test_client_class = client
+    return made
+
+
 @pytest.fixture
-def redis(store: Store) -> Iterator[redis_lib.Redis]:
-    store.flush()
+def redis(store: Store, shared: SharedApp) -> Iterator[redis_lib.Redis]:
+    shared.reset()
     client = store.client()
     yield client
     client.close()
 
 
 @pytest.fixture
-def settings(tmp_path: Path, store: Store) -> Settings:
-    return Settings(
-        data_dir=tmp_path / "var", key_cache_seconds=0.0, queue_redis_url=store.queue_url
-    )
+def settings(shared: SharedApp) -> Settings:
+    return shared.settings
 
 
 @pytest.fixture
-def app(redis: redis_lib.Redis, store: Store, settings: Settings) -> Flask:
-    app = create_app(settings, store.url)
-    if store.group:
-        client = type("GroupingClient", (GroupingClient,), {"group": store.group})
-        app.test_client_class = client
-    return app
+def app(redis: redis_lib.Redis, shared: SharedApp) -> Flask:
+    return shared.app
+
+
+@pytest.fixture
+def keys(app: Flask, shared: SharedApp) -> Keys:
+    """The shared app's keys: in the baseline every test starts from."""
+    assert shared.keys is not None
+    return shared.keys

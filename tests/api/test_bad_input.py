@@ -30,6 +30,7 @@ from tests.support.checks import (
     snapshot,
 )
 from tests.support.redis_server import start_server
+from tests.support.stores import SharedApp
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -38,9 +39,13 @@ from tests.support.redis_server import start_server
 
 
 @pytest.fixture
-def floor(api: Api) -> dict[str, Any]:
+def floor(api: Api, shared: SharedApp) -> dict[str, Any]:
     """Pool `main`, a 5-spot table T1, a jackpot hit (pending payout) and a later round, so
-    the meter sits above its reset."""
+    the meter sits above its reset: built once per store layout, restored for each test."""
+    return shared.world("bad-input", lambda: build_floor(api))
+
+
+def build_floor(api: Api) -> dict[str, Any]:
     api.put_pool()
     api.put_table("T1", spots=5)
     hit = api.report(jackpot_body("r-hit"))

@@ -162,6 +162,7 @@ if schemathesis is not None:
     # "/" and "/console" serve static files whose handles the generic client would leave open
     generated = schemathesis.pytest.from_fixture("api_schema").exclude(path=["/", "/console"])
 
+    @pytest.mark.slow  # ~10 s a store layout: the whole suite runs it, `./dev test fast` not
     @generated.parametrize()
     @settings(
         max_examples=12,

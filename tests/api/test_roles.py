@@ -27,14 +27,16 @@ from tests.support.roles import (
     build_world,
     credential,
 )
-from tests.support.stores import Store
+from tests.support.stores import SharedApp, Store
 
 BY_NAME = {e.name: e for e in MATRIX}
 
 
 @pytest.fixture
-def world(api: Api) -> World:
-    return build_world(api)
+def world(api: Api, shared: SharedApp) -> World:
+    """Built once per store layout, restored for each test (most only read it, or are
+    refused and change nothing)."""
+    return shared.world("roles", lambda: build_world(api))
 
 
 BROKEN = ("none", "unknown key", "empty bearer", "basic scheme", "key without scheme")

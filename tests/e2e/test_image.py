@@ -23,7 +23,7 @@ import requests
 
 from jackpot import integrity
 from tests.support.redis_server import RedisServer
-from tests.support.service import auth, key, link_main, start_service
+from tests.support.service import auth, cli_key, link_main, start_service
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -175,7 +175,7 @@ def test_the_image_is_sealed_and_settles_a_round(
     try:
         ready = requests.get(f"{service.base}/readyz", timeout=5)
         assert ready.status_code == 200, ready.text
-        operator, table = key(service, "operator"), key(service, "table", "T1")
+        operator, table = cli_key(service, "operator"), cli_key(service, "table", "T1")
         link_main(service, operator)
         body = {
             "table": "T1",

@@ -11,6 +11,7 @@ from werkzeug.test import Client
 from werkzeug.wrappers import Response
 
 from jackpot.api.hotpath import RoundsHotPath
+from jackpot.domain.auth import Role
 
 
 @dataclass
@@ -23,6 +24,21 @@ class Keys:
 
     def header(self, role: str) -> dict[str, str]:
         return {"Authorization": f"Bearer {getattr(self, role)}"}
+
+
+def make_keys(services: Any) -> Keys:
+    """A key of every role (and two table keys) in the services' store."""
+
+    def make(role: Role, *tables: str) -> str:
+        return str(services.credentials.create(role, frozenset(tables))[0])
+
+    return Keys(
+        operator=make(Role.OPERATOR),
+        auditor=make(Role.AUDITOR),
+        display=make(Role.DISPLAY),
+        table=make(Role.TABLE, "T1", "T2"),
+        other_table=make(Role.TABLE, "T9"),
+    )
 
 
 @dataclass

@@ -16,10 +16,38 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if fast(item):
-            item.add_marker(pytest.mark.fast)
+# The slowest tests first: pytest-xdist hands tests out in this order, so the long e2e and
+# integration tests start at once, and the short ones fill in around them and at the end,
+# instead of one worker finishing a long tail alone.
+FIRST = ("e2e", "integration", "api")
+
+
+class Order:
+    """The items' marks, before `-m` selects by them; their order, once collected (after
+    pytest's own grouping by fixture, which a stable sort keeps)."""
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        for item in items:
+            if fast(item):
+                item.add_marker(pytest.mark.fast)
+
+    @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's worker reports the order
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        session.items.sort(
+            key=lambda item: FIRST.index(f) if (f := folder(item)) in FIRST else len(FIRST)
+        )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(Order(), "jackpot-run-order")
+
+
+def folder(item: pytest.Item) -> str:
+    """The top folder of tests/ the item is in ('' outside it)."""
+    if not item.path.is_relative_to(TESTS):
+        return ""
+    return item.path.relative_to(TESTS).parts[0]
 
 
 def fast(item: pytest.Item) -> bool:
@@ -27,13 +55,11 @@ def fast(item: pytest.Item) -> bool:
     on one redis-server, less what is marked slow."""
     if item.get_closest_marker("slow") is not None:
         return False
-    if not item.path.is_relative_to(TESTS):
-        return False
-    folder = item.path.relative_to(TESTS).parts[0]
-    if folder in ("unit", "table_adapter", "test_suite_layout.py"):
+    top = folder(item)
+    if top in ("unit", "table_adapter", "test_suite_layout.py"):
         return True
     callspec = getattr(item, "callspec", None)
-    return folder == "api" and callspec is not None and callspec.params.get("store") == "server"
+    return top == "api" and callspec is not None and callspec.params.get("store") == "server"
 
 
 @pytest.hookimpl(wrapper=True)

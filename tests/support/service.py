@@ -9,11 +9,14 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import requests
 
+from jackpot.cli.runtime import services
+from jackpot.domain.auth import Role
+from jackpot.settings import Settings
 from jackpot.store.embedded import free_port
 
 
@@ -102,8 +105,21 @@ def start_service(
 
 
 def key(service: Service, role: str, *tables: str, label: str = "") -> str:
-    """A new API key made by `jackpot keys create`, as an operator would (a person's key
-    names its holder: `label`, default one made up for the role)."""
+    """A new API key in the service's store, made as `jackpot keys create` makes it (a
+    person's key names its holder: `label`, default one made up for the role), but in this
+    process: the command itself is tested in tests/e2e/test_serve.py and test_image.py,
+    and a second of a subprocess a key is the e2e tier's largest cost."""
+    label = label or f"{role} of {', '.join(tables) or 'the tests'}"
+    settings = Settings.from_env(service.env)
+    if not settings.data_dir.is_absolute():
+        settings = replace(settings, data_dir=service.cwd / settings.data_dir)
+    with services(settings) as built:
+        secret, _ = built.credentials.create(Role(role), frozenset(tables), label)
+    return secret
+
+
+def cli_key(service: Service, role: str, *tables: str, label: str = "") -> str:
+    """A new API key made by the service's own `jackpot keys create`, as an operator would."""
     label = label or f"{role} of {', '.join(tables) or 'the tests'}"
     args = ["keys", "create", "--role", role, "--label", label]
     for t in tables:

@@ -278,6 +278,7 @@ def test_every_request_body_of_the_document_has_its_validator_here() -> None:
     assert {v.operation for v in VALIDATORS} == set(OPERATIONS)
 
 
+@pytest.mark.slow  # 150 generated bodies a validator: the whole suite runs it, `fast` not
 @pytest.mark.parametrize("validator", VALIDATORS, ids=lambda v: v.name)
 def test_the_validator_answers_what_the_schema_promises(validator: Validator) -> None:
     schema, answers = validator.schema, Counter[str]()
