@@ -25,6 +25,7 @@ JackpotError
 │   ├── MeterLimitError(pool)                                past the bound of exact sums
 │   ├── DayNotOverError(day)                                 a gaming day still under way
 │   ├── DayNotClosedError(day)                               over, its close still to come
+│   ├── DayBoundsError(day, bounds, neighbour, its_bounds)   would overlap a closed day, or gap
 │   └── BrokenChainError(problems)                           a journal's hash chain is broken
 ├── RoundExpiredError(table, round_id)                  422  dealt before the retention window
 ├── StoreUnavailableError                               503  the store did not answer
@@ -288,6 +289,19 @@ class DayNotOverError(ConflictError):
 
     def __init__(self, day: str, end: str) -> None:
         super().__init__(f"gaming day {day} is not over: it ends at {end}")
+        self.field = "day"
+
+
+class DayBoundsError(ConflictError):
+    code = "day_bounds"
+
+    def __init__(self, day: str, bounds: str, neighbour: str, its_bounds: str) -> None:
+        super().__init__(
+            f"gaming day {day} would run {bounds} by this process's JACKPOT_GAMING_DAY_START "
+            f"and JACKPOT_TIME_ZONE, but the closed day {neighbour} ran {its_bounds}: the two "
+            "would overlap or leave a gap. Close it with the gaming-day settings the closed "
+            "days were closed with (the running controller's)"
+        )
         self.field = "day"
 
 

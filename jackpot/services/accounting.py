@@ -26,6 +26,7 @@ from jackpot.domain.gamingday import GamingDays
 from jackpot.domain.reconcile import BALANCE
 from jackpot.errors import (
     BrokenChainError,
+    DayBoundsError,
     DayNotClosedError,
     DayNotOverError,
     NotFoundError,
@@ -98,6 +99,7 @@ class Accounting:
         now = self._clock()
         if now < end + self._grace_ms:
             raise DayNotOverError(day.isoformat(), self._days.iso(end + self._grace_ms))
+        self._check_bounds(day, start, end)
         run = self._archiver.run(trim=False)
         if run.problems:
             raise BrokenChainError("; ".join(run.problems[:3]))
@@ -117,6 +119,24 @@ class Accounting:
         recorded = self._archive.day(day.isoformat())
         assert recorded is not None
         return dict(json.loads(recorded["report"]))
+
+    def _check_bounds(self, day: date, start: int, end: int) -> None:
+        """Days follow one another: the day before ends where this one starts, the day after
+        starts where it ends (a process with other gaming-day settings would close a day
+        overlapping a closed one, or leave hours in no day)."""
+        for neighbour, mine, theirs in (
+            (day - timedelta(days=1), start, "end_ts"),
+            (day + timedelta(days=1), end, "start_ts"),
+        ):
+            found = self._archive.day(neighbour.isoformat())
+            if found is not None and int(found[theirs]) != mine:
+                raise DayBoundsError(
+                    day.isoformat(),
+                    f"{self._days.iso(start)} to {self._days.iso(end)}",
+                    neighbour.isoformat(),
+                    f"{self._days.iso(int(found['start_ts']))} to "
+                    f"{self._days.iso(int(found['end_ts']))}",
+                )
 
     def close_due(self) -> list[str]:
         """Close every day that is over and not closed yet, oldest first (the worker's job)."""

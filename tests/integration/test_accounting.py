@@ -14,7 +14,10 @@ from typing import Any
 import pytest
 import redis as redis_lib
 
+from jackpot.bootstrap import bootstrap
 from jackpot.domain.meter import UNITS_PER_CENT
+from jackpot.errors import DayBoundsError
+from jackpot.settings import Settings
 from tests.support.api import round_body
 from tests.support.archive_world import World, dealt, world_of
 from tests.support.redis_server import RedisServer
@@ -199,3 +202,32 @@ def test_the_schedule_closes_every_day_that_is_over_once(world: World) -> None:
     # the closed days' heads stay verifiable
     done = w.services.verifier.run()
     assert done.intact and done.days == len(closed)
+
+
+def test_a_process_with_other_gaming_day_settings_cannot_close_an_overlapping_day(
+    world: World, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """`jackpot accounting close` run with JACKPOT_GAMING_DAY_START=07:00 beside a controller
+    at 06:00 would close a day overlapping the one the controller closed: refused, naming
+    both; the controller's own settings close it, following on from the day before."""
+    w = world
+    play(w)
+    first = today(w)
+    w.clock.pass_days(2)
+    w.services.accounting.close(first)
+    other = Settings(
+        data_dir=tmp_path / "var", key_cache_seconds=0.0, gaming_day_start="07:00", time_zone=ZONE
+    )
+    late = bootstrap(other, redis_server.url, w.clock)
+    try:
+        with pytest.raises(DayBoundsError) as refused:
+            late.accounting.close(first + timedelta(days=1))
+        message = refused.value.message
+        assert f"gaming day {first + timedelta(days=1)} would run" in message
+        assert f"the closed day {first} ran" in message
+        assert "T07:00:00.000-" in message and "T06:00:00.000-" in message
+        assert refused.value.status == 409 and refused.value.field == "day"
+        closed = w.services.accounting.close(first + timedelta(days=1))
+        assert closed["start"] == w.services.accounting.report(first)["end"]
+    finally:
+        late.close()
