@@ -16,9 +16,10 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 
-# The slowest tests first: pytest-xdist hands tests out in this order, so the long e2e and
-# integration tests start at once, and the short ones fill in around them and at the end,
-# instead of one worker finishing a long tail alone.
+# The slowest tests first: ./dev test's workers (pytest-xdist, --dist worksteal) each start
+# on half of this order and steal from the other's end, so the long e2e and integration tests
+# start at once and the short ones fill in at the end, instead of one worker finishing a long
+# tail alone.
 FIRST = ("e2e", "integration", "api")
 
 
