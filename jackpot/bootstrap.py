@@ -18,12 +18,12 @@ from jackpot import integrity
 from jackpot.archive.archiver import Archiver
 from jackpot.archive.store import Archive, ArchiveUnavailableError, house_journal
 from jackpot.archive.verify import Verifier
-from jackpot.domain.gamingday import GamingDays
 from jackpot.errors import StoreUnavailableError
 from jackpot.services.accounting import Accounting
 from jackpot.services.activity import Activity
 from jackpot.services.clock import now_ms
 from jackpot.services.credentials import Credentials
+from jackpot.services.gamingday import ControllerGamingDay
 from jackpot.services.groups import (
     Group,
     GroupedActivity,
@@ -52,6 +52,7 @@ from jackpot.store.adjustments import AdjustmentStore
 from jackpot.store.apikeys import KeyStore
 from jackpot.store.config import ConfigStore
 from jackpot.store.connect import cluster_target, connect
+from jackpot.store.gamingday import GamingDayStore
 from jackpot.store.groups import GroupRegistry
 from jackpot.store.health import HealthStore
 from jackpot.store.journal import JournalStore
@@ -100,6 +101,7 @@ class Services:
     config: GroupedConfig  # what readers read of every group's pools and tables
     moves: TableMoves
     probe_key: str  # a key of the controller's: on a cluster, in the slot of its meters
+    days: ControllerGamingDay  # the controller's gaming day, as every process closes days
 
     def ready(self) -> bool:
         """True while the store answers for the controller's keys (a cluster node answers
@@ -127,7 +129,8 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     wait = ReplicaWait(settings.wait_replicas, settings.wait_ms) if settings.wait_replicas else None
     scripts = Scripts.register(client, wait)
     archive = Archive(settings.archive)
-    days = GamingDays.of(settings.gaming_day_start, settings.time_zone)
+    who = f"{socket.gethostname()}/{os.getpid()}"
+    days = ControllerGamingDay(GamingDayStore(client, keys, scripts), settings, who)
     software = cache(partial(integrity.check, approved=settings.approved_digest))
     on_cluster = cluster_target(url) is not None
     groups: LinkGroups
@@ -166,7 +169,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             settings.wait_replicas,
             settings.self_check_seconds,
             socket.gethostname(),
-            f"{socket.gethostname()}/{os.getpid()}",
+            who,
         )
         return Group(
             name=name,
@@ -228,4 +231,5 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         config=config,
         moves=TableMoves(groups, tables, keep_ms, clock),
         probe_key=keys.counters,
+        days=days,
     )

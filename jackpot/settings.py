@@ -42,6 +42,10 @@ def _cluster(url: str | None) -> bool:
     return bool(url) and urlsplit(url or "").scheme == "redis+cluster"
 
 
+# the gaming day's definition: recorded with the controller's state by its first process
+GAMING_DAY_VARIABLES = ("JACKPOT_GAMING_DAY_START", "JACKPOT_TIME_ZONE")
+
+
 class SettingsError(ValueError):
     """A JACKPOT_* variable holds a value the controller cannot use; the message names it."""
 
@@ -69,6 +73,10 @@ class Settings:
     archive_interval_seconds: int = 60  # the worker archives this often
     gaming_day_start: str = "06:00"  # local time a gaming day begins
     time_zone: str = "UTC"  # the casino's IANA time zone
+    # which of the two this process was told (GAMING_DAY_VARIABLES it was given); the rest it
+    # takes from the controller's state, where its first process recorded them, and one it
+    # was told must agree with it: jackpot.services.gamingday
+    gaming_day_stated: frozenset[str] = frozenset()
     handpay_approval_cents: int = 0  # from this amount a second operator approves; 0: never
     signs_bind: str = "127.0.0.1:8001"  # the sign process (jackpot signs)
     signs_max_connections: int = 2000  # open sign streams one sign process holds
@@ -130,6 +138,7 @@ class Settings:
             archive_interval_seconds=read.integer("JACKPOT_ARCHIVE_INTERVAL_SECONDS", 60, low=1),
             gaming_day_start=read.time_of_day("JACKPOT_GAMING_DAY_START", "06:00"),
             time_zone=read.zone("JACKPOT_TIME_ZONE", "UTC"),
+            gaming_day_stated=frozenset(n for n in GAMING_DAY_VARIABLES if read.text(n)),
             handpay_approval_cents=read.integer("JACKPOT_HANDPAY_APPROVAL_CENTS", 0, low=0),
             signs_bind=read.text("JACKPOT_SIGNS_BIND") or "127.0.0.1:8001",
             signs_max_connections=read.integer("JACKPOT_SIGNS_MAX_CONNECTIONS", 2000, low=1),
@@ -178,8 +187,6 @@ class Settings:
             "JACKPOT_RETENTION_SECONDS": str(self.retention_seconds),
             "JACKPOT_CLOCK_SKEW_SECONDS": str(self.clock_skew_seconds),
             "JACKPOT_ARCHIVE_INTERVAL_SECONDS": str(self.archive_interval_seconds),
-            "JACKPOT_GAMING_DAY_START": self.gaming_day_start,
-            "JACKPOT_TIME_ZONE": self.time_zone,
             "JACKPOT_HANDPAY_APPROVAL_CENTS": str(self.handpay_approval_cents),
             "JACKPOT_SIGNS_BIND": self.signs_bind,
             "JACKPOT_SIGNS_MAX_CONNECTIONS": str(self.signs_max_connections),
@@ -190,6 +197,12 @@ class Settings:
             "JACKPOT_SELF_CHECK_SECONDS": str(self.self_check_seconds),
         }
         optional = {
+            "JACKPOT_GAMING_DAY_START": self.gaming_day_start
+            if "JACKPOT_GAMING_DAY_START" in self.gaming_day_stated
+            else None,
+            "JACKPOT_TIME_ZONE": self.time_zone
+            if "JACKPOT_TIME_ZONE" in self.gaming_day_stated
+            else None,
             "JACKPOT_REDIS_URL": self.redis_url,
             "JACKPOT_METRICS_DIR": str(self.metrics_dir) if self.metrics_dir else None,
             "JACKPOT_ACCESS_LOG": self.access_log,

@@ -33,14 +33,15 @@ def session() -> Response:
     """The key's role and person, and the casino's clock and rules the console shows."""
     key = current_key()
     settings: Settings = current_app.config["JACKPOT_SETTINGS"]
+    days = current_app.extensions["jackpot"].days()  # the controller's, not this process's env
     return jsonify(
         {
             "key": key.key_id,
             "who": key.who,
             "role": key.role.value,
             "person": key.label or key.who,
-            "time_zone": settings.time_zone,
-            "gaming_day_start": settings.gaming_day_start,
+            "time_zone": days.zone.key,
+            "gaming_day_start": days.start.strftime("%H:%M"),
             "handpay_approval_cents": settings.handpay_approval_cents,
             "offline_after_seconds": settings.offline_after_seconds,
         }

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
+import socket
 import sys
+from dataclasses import replace
 from datetime import date
 
 from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.cli.formatting import money
 from jackpot.cli.runtime import services
 from jackpot.errors import JackpotError
+from jackpot.services.gamingday import change_gaming_day, describe
 from jackpot.settings import Settings
 
 
@@ -38,6 +42,57 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     show.add_argument("--date", type=_day, required=True, metavar="YYYY-MM-DD")
     show.add_argument("--json", action="store_true", help="print the whole report as JSON")
     show.set_defaults(func=run_show)
+    day = commands.add_parser(
+        "gaming-day",
+        help="show the controller's gaming day, or change it before the first day is closed",
+        description="Every process of the controller closes days by one definition, recorded "
+        "with its state by its first process. Without --start and --zone this prints it; with "
+        "them it changes it (journaled: gaming_day_changed, with who and why), which is "
+        "refused once a gaming day is closed. Restart the controller's processes after a "
+        "change, and start them without JACKPOT_GAMING_DAY_START and JACKPOT_TIME_ZONE or "
+        "with the new values.",
+    )
+    day.add_argument("--start", metavar="HH:MM", help="the local time a gaming day begins")
+    day.add_argument("--zone", metavar="ZONE", help="the casino's IANA time zone")
+    day.add_argument("--reason", default="", help="why (required with a change)")
+    day.set_defaults(func=run_gaming_day)
+
+
+def run_gaming_day(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    if (args.start is None) != (args.zone is None):
+        print("jackpot accounting gaming-day: give both --start and --zone", file=sys.stderr)
+        return 2
+    if args.start is not None and not args.reason.strip():
+        print("jackpot accounting gaming-day: a change needs --reason", file=sys.stderr)
+        return 2
+    # told nothing of the gaming day: this command reads the controller's, or changes it
+    settings = replace(settings, gaming_day_stated=frozenset())
+    with services(settings) as built:
+        store = built.days.store
+        try:
+            if args.start is not None:
+                try:
+                    _, before = change_gaming_day(
+                        store,
+                        lambda: [d["day"] for d in built.accounting.closed()],
+                        args.start,
+                        args.zone,
+                        f"cli:{getpass.getuser()}@{socket.gethostname()}",
+                        args.reason.strip(),
+                    )
+                except ValueError as exc:
+                    print(f"jackpot accounting gaming-day: {exc}", file=sys.stderr)
+                    return 2
+                print(f"was: gaming days start at {describe(*before)}")
+            recorded = store.get() or store.record_first(
+                settings.gaming_day_start, settings.time_zone, "cli"
+            )
+        except JackpotError as exc:
+            print(f"jackpot accounting gaming-day: {exc.message}", file=sys.stderr)
+            return 1
+    print(f"gaming days start at {describe(*recorded)}")
+    return 0
 
 
 def run_close(args: argparse.Namespace) -> int:

@@ -12,7 +12,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from jackpot.cli.runtime import store_url
+from jackpot.cli.runtime import store_url, with_controller_gaming_day
 from jackpot.settings import Settings, redacted
 
 log = logging.getLogger("jackpot.cli")
@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ["JACKPOT_BIND"] = args.bind
         settings = Settings.from_env()
     with store_url(settings) as url:
+        settings = with_controller_gaming_day(settings, url)  # the workers close days by it
         log.info("store %s; serving on http://%s/", redacted(url), settings.bind)
         return supervise(gunicorn_command(), gunicorn_env(settings, url))
 

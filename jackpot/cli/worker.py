@@ -15,9 +15,9 @@ from rq import Queue, Worker
 from rq.cron import CronScheduler
 
 from jackpot.bootstrap import redis_client
-from jackpot.cli.runtime import store_url
+from jackpot.cli.runtime import store_url, with_controller_gaming_day
 from jackpot.jobs.archive import apply_staged, archive_run, close_days
-from jackpot.settings import Settings
+from jackpot.settings import GAMING_DAY_VARIABLES, Settings
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
     # a user of the embedded store like every command: it stays up while the worker runs
     with store_url(settings) as url:
         os.environ["JACKPOT_REDIS_URL"] = url  # the jobs' forked processes find the store here
+        # the controller's gaming day, which the gaming-day close job closes days by
+        settings = with_controller_gaming_day(settings, url)
+        os.environ.update((n, v) for n, v in settings.to_env().items() if n in GAMING_DAY_VARIABLES)
         # RQ stores pickled bytes: its connection must not decode responses.
         connection = redis_client(settings.queue_store(url), settings, decode=False)
         queue = Queue(settings.queue, connection=connection)

@@ -47,7 +47,7 @@ class Accounting:
         archiver: GroupedArchiver,
         journal: GroupedJournal,
         pools: Callable[[], list[str]],
-        days: GamingDays,
+        days: Callable[[], GamingDays],  # the controller's (services.gamingday)
         clock: Callable[[], int],
         grace_ms: int,
         houses: Callable[[], list[str]] = lambda: [HOUSE],
@@ -66,9 +66,9 @@ class Accounting:
         found = self._archive.day(day.isoformat())
         if found is not None:
             return dict(json.loads(found["report"]))
-        start, end = self._days.bounds(day)
+        start, end = self._days().bounds(day)
         if self._clock() < end + self._grace_ms:
-            raise DayNotOverError(day.isoformat(), self._days.iso(end + self._grace_ms))
+            raise DayNotOverError(day.isoformat(), self._days().iso(end + self._grace_ms))
         first = self.first_day()
         if first is None or day < first:
             raise NotFoundError("day", day.isoformat())
@@ -95,10 +95,10 @@ class Accounting:
         found = self._archive.day(day.isoformat())
         if found is not None:
             return dict(json.loads(found["report"]))
-        start, end = self._days.bounds(day)
+        start, end = self._days().bounds(day)
         now = self._clock()
         if now < end + self._grace_ms:
-            raise DayNotOverError(day.isoformat(), self._days.iso(end + self._grace_ms))
+            raise DayNotOverError(day.isoformat(), self._days().iso(end + self._grace_ms))
         self._check_bounds(day, start, end)
         run = self._archiver.run(trim=False)
         if run.problems:
@@ -132,10 +132,10 @@ class Accounting:
             if found is not None and int(found[theirs]) != mine:
                 raise DayBoundsError(
                     day.isoformat(),
-                    f"{self._days.iso(start)} to {self._days.iso(end)}",
+                    f"{self._days().iso(start)} to {self._days().iso(end)}",
                     neighbour.isoformat(),
-                    f"{self._days.iso(int(found['start_ts']))} to "
-                    f"{self._days.iso(int(found['end_ts']))}",
+                    f"{self._days().iso(int(found['start_ts']))} to "
+                    f"{self._days().iso(int(found['end_ts']))}",
                 )
 
     def close_due(self) -> list[str]:
@@ -146,7 +146,7 @@ class Accounting:
         closed = {d["day"] for d in self._archive.days()}
         done = []
         day = first
-        while self._days.bounds(day)[1] + self._grace_ms <= self._clock():
+        while self._days().bounds(day)[1] + self._grace_ms <= self._clock():
             if day.isoformat() not in closed:
                 self.close(day)
                 done.append(day.isoformat())
@@ -156,7 +156,7 @@ class Accounting:
     def first_day(self) -> date | None:
         """The gaming day of the controller's first journal entry."""
         first = self._journal.read(None, 0, 1)
-        return None if not first else self._days.of_time(int(first[0].fields["ts"]))
+        return None if not first else self._days().of_time(int(first[0].fields["ts"]))
 
     # --- the report ----------------------------------------------------------------------
 
@@ -193,11 +193,11 @@ class Accounting:
         hits.sort(key=lambda h: (h["time"], h["payout"]))
         return {
             "day": day.isoformat(),
-            "time_zone": self._days.zone.key,
-            "gaming_day_start": self._days.start.strftime("%H:%M"),
-            "start": self._days.iso(start),
-            "end": self._days.iso(end),
-            "closed_at": self._days.iso(now),
+            "time_zone": self._days().zone.key,
+            "gaming_day_start": self._days().start.strftime("%H:%M"),
+            "start": self._days().iso(start),
+            "end": self._days().iso(end),
+            "closed_at": self._days().iso(now),
             "layout_version": LAYOUT_VERSION,
             "balanced": all(p["balanced"] for p in pools),
             "pools": pools,
@@ -220,7 +220,7 @@ class Accounting:
             status = "pending" if verdict is None else VERDICTS[str(verdict["type"])]
             out.append(
                 {
-                    "time": self._days.iso(int(e["ts"])),
+                    "time": self._days().iso(int(e["ts"])),
                     "pool": pool,
                     "payout": e["payout"],
                     "table": e["table"],
@@ -231,7 +231,7 @@ class Accounting:
                     "amount_cents": e["amount"],
                     "status_at_close": status,
                     "verified_by": "" if verdict is None else verdict["who"],
-                    "verified_at": "" if verdict is None else self._days.iso(int(verdict["ts"])),
+                    "verified_at": "" if verdict is None else self._days().iso(int(verdict["ts"])),
                 }
             )
         return out

@@ -26,7 +26,7 @@ class Reports:
         journal: GroupedJournal,
         queue: ReportQueue,
         clock: Callable[[], int],
-        days: GamingDays,
+        days: Callable[[], GamingDays],  # the controller's (services.gamingday)
     ) -> None:
         self._config = config
         self._journal = journal
@@ -67,7 +67,7 @@ class Reports:
 
     def _instant(self, raw: str, field: str, end: bool) -> int:
         if DAY.fullmatch(raw):
-            start, stop = self._days.bounds(parse_day(raw, field))
+            start, stop = self._days().bounds(parse_day(raw, field))
             return stop if end else start
         return parse_timestamp(raw, field)
 

@@ -51,6 +51,12 @@ class Keys:
         """Hash: table -> JSON of its move between link groups while one is under way."""
         return f"{self.groups}/moves"
 
+    @property
+    def gaming_day(self) -> str:
+        """String: the controller's gaming day, JSON {start, zone}, kept with the main
+        group's keys: what every process of the controller closes days by."""
+        return self.of_group(MAIN_GROUP).tag + "/gaming_day"
+
     def pool(self, pool: str) -> str:
         return f"{self.tag}/pool/{pool}"
 

@@ -37,6 +37,7 @@ CLOCKED = frozenset(
         "put_sign",
         "controller_state",
         "move_table",
+        "gaming_day",
     }
 )
 # scripts that write a journal get its hash chain's append() put before them
@@ -208,6 +209,7 @@ class Scripts:
     put_sign: ScriptCall
     controller_state: ScriptCall
     move_table: ScriptCall
+    gaming_day: ScriptCall
     wait: ReplicaWait | None = None  # what every write waits for (None: no replica wait)
 
     @classmethod

@@ -171,3 +171,44 @@ def test_a_killed_worker_leaves_the_totals_right(service: Service) -> None:
     assert len(after["jackpot_build_info"]) == 1 and after["jackpot_build_info"][0].value == 1
     play(5, "b")
     assert _samples(service)["jackpot_rounds_total"][0].value == 25
+
+
+def test_every_process_closes_days_by_the_controllers_gaming_day(
+    tmp_path: Path, redis_server: Any, redis: Any
+) -> None:
+    """`jackpot accounting gaming-day` shows and changes the controller's gaming day;
+    `jackpot serve` told another refuses to start, naming both; told nothing, it serves the
+    controller's."""
+    env = {**os.environ, "JACKPOT_REDIS_URL": redis_server.url, "JACKPOT_TIME_ZONE": "UTC"}
+    shown = jackpot("accounting", "gaming-day", cwd=tmp_path, env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip() == "gaming days start at 06:00 UTC"
+    nameless = jackpot(
+        "accounting", "gaming-day", "--start", "05:00", "--zone", "America/Chicago",
+        cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert nameless.returncode == 2 and "--reason" in nameless.stderr
+    changed = jackpot(
+        "accounting", "gaming-day", "--start", "05:00", "--zone", "America/Chicago",
+        "--reason", "the casino's own zone", cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert changed.returncode == 0, changed.stderr
+    assert changed.stdout.splitlines() == [
+        "was: gaming days start at 06:00 UTC",
+        "gaming days start at 05:00 America/Chicago",
+    ]
+
+    told = {**env, "JACKPOT_GAMING_DAY_START": "07:00", "JACKPOT_BIND": "127.0.0.1:1"}
+    refused = jackpot("serve", cwd=tmp_path, env=told, timeout=60)
+    assert refused.returncode == 2
+    assert "JACKPOT_GAMING_DAY_START=07:00" in refused.stderr
+    assert "JACKPOT_TIME_ZONE=UTC" in refused.stderr
+    assert "starts at 05:00 America/Chicago" in refused.stderr
+
+    service = start_service(tmp_path, {"JACKPOT_REDIS_URL": redis_server.url})
+    try:
+        operator = key(service, "operator")
+        session = requests.get(f"{service.base}/v1/session", headers=auth(operator)).json()
+        assert (session["gaming_day_start"], session["time_zone"]) == ("05:00", "America/Chicago")
+    finally:
+        assert service.stop() == 0

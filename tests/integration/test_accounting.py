@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
@@ -18,6 +19,7 @@ from jackpot.bootstrap import bootstrap
 from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.errors import DayBoundsError
 from jackpot.settings import Settings
+from jackpot.store.keys import Keys as StoreKeys
 from tests.support.api import round_body
 from tests.support.archive_world import World, dealt, world_of
 from tests.support.redis_server import RedisServer
@@ -38,7 +40,7 @@ def world(redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path) -> 
 
 
 def today(w: World) -> date:
-    return w.services.reports._days.of_time(w.clock())
+    return w.services.reports._days().of_time(w.clock())
 
 
 def play(w: World) -> list[dict[str, Any]]:
@@ -204,21 +206,22 @@ def test_the_schedule_closes_every_day_that_is_over_once(world: World) -> None:
     assert done.intact and done.days == len(closed)
 
 
-def test_a_process_with_other_gaming_day_settings_cannot_close_an_overlapping_day(
+def test_a_day_that_would_overlap_a_closed_one_is_refused_naming_both(
     world: World, redis_server: RedisServer, tmp_path: Path
 ) -> None:
-    """`jackpot accounting close` run with JACKPOT_GAMING_DAY_START=07:00 beside a controller
-    at 06:00 would close a day overlapping the one the controller closed: refused, naming
-    both; the controller's own settings close it, following on from the day before."""
+    """The controller's gaming day edited behind its back (07:00 instead of 06:00, where no
+    command would change it after a close): the next day would overlap the closed one, and
+    its close is refused, naming both; by the closed days' definition it follows on."""
     w = world
     play(w)
     first = today(w)
     w.clock.pass_days(2)
     w.services.accounting.close(first)
-    other = Settings(
-        data_dir=tmp_path / "var", key_cache_seconds=0.0, gaming_day_start="07:00", time_zone=ZONE
+    w.redis.set(StoreKeys().gaming_day, json.dumps({"start": "07:00", "zone": ZONE}))
+    told_nothing = Settings(
+        data_dir=tmp_path / "var", key_cache_seconds=0.0, gaming_day_stated=frozenset()
     )
-    late = bootstrap(other, redis_server.url, w.clock)
+    late = bootstrap(told_nothing, redis_server.url, w.clock)
     try:
         with pytest.raises(DayBoundsError) as refused:
             late.accounting.close(first + timedelta(days=1))

@@ -208,13 +208,14 @@ class State:
 def forget(services: Services) -> None:
     """Make the process forget what it read of the store, as a process just started has: the
     link groups it built (their cached tables and self-checks) and where it found each pool
-    and table, and the API keys it trusts."""
+    and table, the API keys it trusts, and the controller's gaming day."""
     groups = services.groups
     with groups._lock:
         groups._groups.clear()
         for known in groups._known.values():
             known.clear()
     services.credentials._cache.clear()
+    services.days._days = None  # the controller's gaming day, read (or recorded) at first use
 
 
 def shared_app(store: Store, data_dir: Path) -> SharedApp:

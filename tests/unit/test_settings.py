@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from jackpot.settings import Settings, SettingsError
+from jackpot.settings import GAMING_DAY_VARIABLES, Settings, SettingsError
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIABLE = re.compile(r"\bJACKPOT_[A-Z][A-Z0-9_]*")
@@ -41,6 +41,7 @@ EVERY_FIELD_SET = Settings(
     archive_interval_seconds=15,
     gaming_day_start="04:30",
     time_zone="America/New_York",
+    gaming_day_stated=frozenset(GAMING_DAY_VARIABLES),
     handpay_approval_cents=1_000_000,
     signs_bind="0.0.0.0:9001",
     signs_max_connections=500,

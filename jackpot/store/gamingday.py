@@ -1,0 +1,47 @@
+"""The controller's gaming day as stored: one string with the main group's keys, written
+only through the gaming_day script (journaled: gaming_day_set, gaming_day_changed)."""
+
+from __future__ import annotations
+
+import json
+
+from redis import Redis
+
+from jackpot.store.keys import MAIN_GROUP, Keys
+from jackpot.store.scripts import Scripts
+
+
+class GamingDayStore:
+    def __init__(self, client: Redis, keys: Keys, scripts: Scripts) -> None:
+        self._r = client
+        self._k = keys
+        self._s = scripts
+
+    def get(self) -> tuple[str, str] | None:
+        """(start, zone) as recorded, or None before the controller's first process."""
+        raw = self._r.get(self._k.gaming_day)
+        return None if raw is None else _parse(raw)
+
+    def record_first(self, start: str, zone: str, who: str) -> tuple[str, str]:
+        """Record (start, zone) unless a definition is there already; the one there."""
+        _, definition = self._write(start, zone, who, "first", "")
+        return definition
+
+    def change(self, start: str, zone: str, who: str, reason: str) -> tuple[str, tuple[str, str]]:
+        """('changed' | 'unchanged', the definition before)."""
+        return self._write(start, zone, who, "change", reason)
+
+    def _write(
+        self, start: str, zone: str, who: str, mode: str, reason: str
+    ) -> tuple[str, tuple[str, str]]:
+        k = self._k.of_group(MAIN_GROUP)  # the house journal beside it: one slot
+        body = json.dumps({"start": start, "zone": zone}, sort_keys=True, separators=(",", ":"))
+        status, definition = self._s.gaming_day(
+            keys=[k.gaming_day, k.counters, k.journal, k.activity], args=[body, who, mode, reason]
+        )
+        return str(status), _parse(definition)
+
+
+def _parse(raw: str | bytes) -> tuple[str, str]:
+    found = json.loads(raw)
+    return str(found["start"]), str(found["zone"])
