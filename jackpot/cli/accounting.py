@@ -73,7 +73,7 @@ def run_gaming_day(args: argparse.Namespace) -> int:
         try:
             if args.start is not None:
                 try:
-                    _, before = change_gaming_day(
+                    status, before = change_gaming_day(
                         store,
                         lambda: [d["day"] for d in built.accounting.closed()],
                         args.start,
@@ -84,7 +84,8 @@ def run_gaming_day(args: argparse.Namespace) -> int:
                 except ValueError as exc:
                     print(f"jackpot accounting gaming-day: {exc}", file=sys.stderr)
                     return 2
-                print(f"was: gaming days start at {describe(*before)}")
+                if status == "changed":  # (on a store with none yet: "recorded")
+                    print(f"was: gaming days start at {describe(*before)}")
             recorded = store.get() or store.record_first(
                 settings.gaming_day_start, settings.time_zone, "cli"
             )

@@ -86,7 +86,8 @@ def change_gaming_day(
     reason: str,
 ) -> tuple[str, tuple[str, str]]:
     """Change the controller's definition (journaled), while no gaming day is closed;
-    ('changed' | 'unchanged', the definition before)."""
+    ('changed' | 'unchanged', the definition before), or ('recorded', it) on a store that
+    had none yet."""
     # a time and zone as the settings take them, or SettingsError naming the variable
     Settings.from_env({"JACKPOT_GAMING_DAY_START": start, "JACKPOT_TIME_ZONE": zone})
     closed = closed_days()

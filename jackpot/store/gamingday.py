@@ -28,7 +28,8 @@ class GamingDayStore:
         return definition
 
     def change(self, start: str, zone: str, who: str, reason: str) -> tuple[str, tuple[str, str]]:
-        """('changed' | 'unchanged', the definition before)."""
+        """('changed' | 'unchanged', the definition before), or ('recorded', the new one)
+        where there was none."""
         return self._write(start, zone, who, "change", reason)
 
     def _write(

@@ -107,3 +107,14 @@ def test_the_gaming_day_changes_journaled_until_the_first_day_is_closed(
         change_gaming_day(store, lambda: ["2026-11-20"], "07:00", ZONE, "cli:dana@host", "x")
     assert refused.value.status == 409 and "2026-11-20 is closed" in refused.value.message
     assert json.loads(redis.get(Keys().gaming_day)) == {"start": "05:00", "zone": ZONE}
+
+
+def test_a_change_on_a_store_without_a_gaming_day_records_it(
+    process, redis: redis_lib.Redis
+) -> None:
+    store = process().days.store
+    assert change_gaming_day(store, lambda: [], "05:00", ZONE, "cli:dana@host", "trial") == (
+        "recorded",
+        ("05:00", ZONE),
+    )
+    assert len(house(redis, "gaming_day_set")) == 1 and not house(redis, "gaming_day_changed")
