@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -12,7 +14,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, select
+from sqlalchemy import Engine, create_engine, event, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -101,6 +103,10 @@ class ArchivedRound:
         )
 
 
+# the advisory lock one PostgreSQL migration holds at a time (any fixed number of ours)
+LOCK_ID = 0x6A61636B706F74  # "jackpot"
+
+
 class Archive:
     """One archive database; safe to share between threads (an engine's connection pool)."""
 
@@ -135,12 +141,31 @@ class Archive:
             "script_location", str(resources.files("jackpot.archive").joinpath("migrations"))
         )
         try:
-            with self.engine.begin() as connection:
+            with self._one_migration(), self.engine.begin() as connection:
+                if self.dialect == "postgresql":  # until this transaction ends
+                    connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": LOCK_ID})
                 config.attributes["connection"] = connection
                 # Alembic configures logging from an ini file only; none is given here
                 command.upgrade(config, "head")
         except SQLAlchemyError as exc:
             raise ArchiveUnavailableError(f"archive migration failed: {exc}") from exc
+
+    @contextmanager
+    def _one_migration(self) -> Iterator[None]:
+        """One process migrates at a time: the controller's processes all start at once, and
+        two creating a new database's tables together fail ("table ... already exists").
+        SQLite: a lock file beside the database (its processes share one machine);
+        PostgreSQL: an advisory lock, taken in the migration's transaction."""
+        database = make_url(self.url).database
+        if self.dialect != "sqlite" or not database or database == ":memory:":
+            yield
+            return
+        with open(f"{database}.migrating", "a+b") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -5,6 +5,7 @@ archiver loses nothing and trims nothing uncommitted when the database or Redis 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,34 @@ def test_the_schema_migrates_once_and_again_is_a_no_op(archive_url: str) -> None
     assert {"journal_entries", "rounds", "gaming_days"} <= set(inspector.get_table_names())
     first.close()
     second.close()
+
+
+def test_processes_starting_together_migrate_a_new_archive_once(archive_url: str) -> None:
+    """The controller's processes all start at once, each migrating the archive first: on a
+    new database they must not create its tables together (one would fail: "already
+    exists"). Each Archive here stands for a process."""
+    processes = [Archive(archive_url) for _ in range(6)]
+    start = threading.Barrier(len(processes))
+    failures: list[BaseException] = []
+
+    def migrate(archive: Archive) -> None:
+        start.wait(timeout=30)
+        try:
+            archive.ensure()
+        except BaseException as exc:  # noqa: BLE001 - reported by the test's thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=migrate, args=(a,), daemon=True) for a in processes]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    try:
+        assert failures == []
+        assert all(a.tip(HOUSE) == (0, "") for a in processes)
+    finally:
+        for a in processes:
+            a.close()
 
 
 def test_entries_and_rounds_read_back_exactly(archive: Archive) -> None:
