@@ -26,6 +26,7 @@ JackpotError
 │   ├── DayNotOverError(day)                                 a gaming day still under way
 │   ├── DayNotClosedError(day)                               over, its close still to come
 │   ├── DayBoundsError(day, bounds, neighbour, its_bounds)   would overlap a closed day, or gap
+│   ├── GamingDayClosedError(closed)                         the gaming day changed after a close
 │   └── BrokenChainError(problems)                           a journal's hash chain is broken
 ├── RoundExpiredError(table, round_id)                  422  dealt before the retention window
 ├── StoreUnavailableError                               503  the store did not answer
@@ -297,12 +298,21 @@ class DayBoundsError(ConflictError):
 
     def __init__(self, day: str, bounds: str, neighbour: str, its_bounds: str) -> None:
         super().__init__(
-            f"gaming day {day} would run {bounds} by this process's JACKPOT_GAMING_DAY_START "
-            f"and JACKPOT_TIME_ZONE, but the closed day {neighbour} ran {its_bounds}: the two "
-            "would overlap or leave a gap. Close it with the gaming-day settings the closed "
-            "days were closed with (the running controller's)"
+            f"gaming day {day} would run {bounds} by the controller's gaming day, but the "
+            f"closed day {neighbour} ran {its_bounds}: the two would overlap or leave a gap "
+            "(the gaming day was changed after that day was closed)"
         )
         self.field = "day"
+
+
+class GamingDayClosedError(ConflictError):
+    code = "gaming_day_closed"
+
+    def __init__(self, closed: str) -> None:
+        super().__init__(
+            f"the controller's gaming day cannot change: gaming day {closed} is closed, and "
+            "the days after a closed day must follow on from it"
+        )
 
 
 class DayNotClosedError(ConflictError):

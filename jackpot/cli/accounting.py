@@ -15,7 +15,7 @@ from jackpot.cli.formatting import money
 from jackpot.cli.runtime import services
 from jackpot.errors import JackpotError
 from jackpot.services.gamingday import change_gaming_day, describe
-from jackpot.settings import Settings
+from jackpot.settings import Settings, SettingsError
 
 
 def _day(text: str) -> date:
@@ -68,27 +68,25 @@ def run_gaming_day(args: argparse.Namespace) -> int:
         return 2
     # told nothing of the gaming day: this command reads the controller's, or changes it
     settings = replace(settings, gaming_day_stated=frozenset())
+    who = f"cli:{getpass.getuser()}@{socket.gethostname()}"
     with services(settings) as built:
         store = built.days.store
         try:
             if args.start is not None:
-                try:
-                    status, before = change_gaming_day(
-                        store,
-                        lambda: [d["day"] for d in built.accounting.closed()],
-                        args.start,
-                        args.zone,
-                        f"cli:{getpass.getuser()}@{socket.gethostname()}",
-                        args.reason.strip(),
-                    )
-                except ValueError as exc:
-                    print(f"jackpot accounting gaming-day: {exc}", file=sys.stderr)
-                    return 2
+                status, before = change_gaming_day(
+                    store,
+                    lambda: [d["day"] for d in built.accounting.closed()],
+                    args.start,
+                    args.zone,
+                    who,
+                    args.reason.strip(),
+                )
                 if status == "changed":  # (on a store with none yet: "recorded")
                     print(f"was: gaming days start at {describe(*before)}")
-            recorded = store.get() or store.record_first(
-                settings.gaming_day_start, settings.time_zone, "cli"
-            )
+            recorded = store.record_first(settings.gaming_day_start, settings.time_zone, who)
+        except SettingsError as exc:  # a malformed --start or --zone, named
+            print(f"jackpot accounting gaming-day: {exc}", file=sys.stderr)
+            return 2
         except JackpotError as exc:
             print(f"jackpot accounting gaming-day: {exc.message}", file=sys.stderr)
             return 1

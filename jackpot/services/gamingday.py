@@ -14,23 +14,13 @@ import threading
 from collections.abc import Callable
 
 from jackpot.domain.gamingday import GamingDays
-from jackpot.errors import ConflictError
+from jackpot.errors import GamingDayClosedError
 from jackpot.settings import Settings, SettingsError
 from jackpot.store.gamingday import GamingDayStore
 
 
 class GamingDayMismatchError(SettingsError):
     """This process was told another gaming day than the controller's."""
-
-
-class GamingDayChangeError(ConflictError):
-    code = "gaming_day_closed"
-
-    def __init__(self, closed: str) -> None:
-        super().__init__(
-            f"the controller's gaming day cannot change: gaming day {closed} is closed, and "
-            "the days after a closed day must follow on from it"
-        )
 
 
 class ControllerGamingDay:
@@ -92,5 +82,5 @@ def change_gaming_day(
     Settings.from_env({"JACKPOT_GAMING_DAY_START": start, "JACKPOT_TIME_ZONE": zone})
     closed = closed_days()
     if closed:
-        raise GamingDayChangeError(closed[-1])
+        raise GamingDayClosedError(closed[-1])
     return store.change(start, zone, who, reason)

@@ -23,7 +23,11 @@ class GamingDayStore:
         return None if raw is None else _parse(raw)
 
     def record_first(self, start: str, zone: str, who: str) -> tuple[str, str]:
-        """Record (start, zone) unless a definition is there already; the one there."""
+        """Record (start, zone) unless a definition is there already; the one there. A read
+        first: every process asks once, and only the first writes (nor waits for replicas)."""
+        found = self.get()
+        if found is not None:
+            return found
         _, definition = self._write(start, zone, who, "first", "")
         return definition
 

@@ -12,8 +12,8 @@ import pytest
 import redis as redis_lib
 
 from jackpot.bootstrap import Services, bootstrap
+from jackpot.errors import GamingDayClosedError
 from jackpot.services.gamingday import (
-    GamingDayChangeError,
     GamingDayMismatchError,
     change_gaming_day,
 )
@@ -103,7 +103,7 @@ def test_the_gaming_day_changes_journaled_until_the_first_day_is_closed(
         change_gaming_day(store, lambda: [], "25:00", ZONE, "cli:dana@host", "typo")
     with pytest.raises(SettingsError, match="JACKPOT_TIME_ZONE"):
         change_gaming_day(store, lambda: [], "05:00", "Mars/Olympus", "cli:dana@host", "typo")
-    with pytest.raises(GamingDayChangeError) as refused:
+    with pytest.raises(GamingDayClosedError) as refused:
         change_gaming_day(store, lambda: ["2026-11-20"], "07:00", ZONE, "cli:dana@host", "x")
     assert refused.value.status == 409 and "2026-11-20 is closed" in refused.value.message
     assert json.loads(redis.get(Keys().gaming_day)) == {"start": "05:00", "zone": ZONE}
