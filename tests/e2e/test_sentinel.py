@@ -72,7 +72,7 @@ def test_killing_the_master_under_load_loses_no_acknowledged_round(
             # no round can be acknowledged (503 replication_timeout), and none is lost
             table.wait_refused("replication_timeout", "store_unavailable")
             sentinels.restart(killed)
-            sentinels.wait_role(killed, "slave")
+            sentinels.wait_rejoined(killed)
             table.wait_acknowledged(20)  # the floor plays on, on the new master
         assert before > 20 and len(table.acknowledged) > before
         assert table.refusals["replication_timeout"] + table.refusals["store_unavailable"] > 0
@@ -153,9 +153,9 @@ def test_the_old_master_coming_back_is_made_a_replica_and_loses_nothing(
         sentinels.restart(killed)  # it starts as a master of its own, with its AOF
         for n in range(5):
             table.send(f"after-{n}", deadline)  # acknowledged once it is a replica again
-        sentinels.wait_role(killed, "slave")
+        sentinels.wait_rejoined(killed)
         assert set(house_rounds(sentinels)) == set(table.acknowledged)
-        # the old master, now a replica, has every acknowledged round too
+        # the old master, a replica again (or promoted since), has every acknowledged round
         client = killed.client(timeout=5)
         deadline = time.monotonic() + 10
         while client.hget(Keys().pool("main"), "bets") != "10":

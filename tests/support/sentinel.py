@@ -213,20 +213,41 @@ class SentinelSet:
         except redis.RedisError:
             return None
 
-    def wait_role(self, server: Node, role: str, timeout: float = REJOIN_SECONDS) -> list[Any]:
-        """Until `server` answers ROLE as `role` ("master" or "slave"; a slave also with its
-        link to the master up); the ROLE reply."""
+    def wait_rejoined(self, server: Node, timeout: float = REJOIN_SECONDS) -> tuple[str, int]:
+        """Until the sentinels agree on one master and `server`, a killed master started
+        again, is back in the deployment: a connected replica of that master, or that master
+        itself when a later failover promoted it (on a loaded machine a master whose fsync
+        stalls past down-after-milliseconds is failed over, and Sentinel promotes only a
+        replica, so either way it was made one first). The master's address."""
 
-        def reached() -> list[Any] | None:
+        def rejoined() -> tuple[str, int] | None:
+            named = self._named_masters()
+            running = sum(node.running for node in self.sentinels)
+            if len(set(named)) != 1 or len(named) < running:
+                return None
+            master = named[0]
+            reply = server.role()
+            if server.address == master:
+                return master if reply[0] == "master" else None
+            linked = reply[0] == "slave" and (reply[1], int(reply[2])) == master
+            return master if linked and reply[3] == "connected" else None
+
+        return _until(rejoined, timeout, f"{server.name} to rejoin as a replica", self.events)
+
+    def events(self) -> str:
+        """The sentinels' own account of what happened (failovers, conversions, TILT), the
+        last lines of each log: for the message of a wait that timed out."""
+        wanted = ("switch-master", "convert-to-slave", "sdown", "odown", "tilt", "failover-end")
+        lines = []
+        for node in self.sentinels:
+            log = node.data_dir / "sentinel.log"
             try:
-                reply = server.role()
-            except redis.RedisError:
-                return None
-            if reply[0] != role or (role == "slave" and reply[3] != "connected"):
-                return None
-            return reply
-
-        return _until(reached, timeout, f"{server.name} to become {role}")
+                text = log.read_text()
+            except OSError:
+                continue
+            found = [line for line in text.splitlines() if any(w in line for w in wanted)]
+            lines += [f"{node.name}: {line}" for line in found[-12:]]
+        return "\n".join(lines)
 
     # -- failures -------------------------------------------------------------------------
 
@@ -250,7 +271,7 @@ class SentinelSet:
                 return None
             return address
 
-        return _until(promoted, timeout, f"a new master in place of {old}")
+        return _until(promoted, timeout, f"a new master in place of {old}", self.events)
 
     def restart(self, server: Node) -> None:
         """Start a killed server again with the same arguments (port, data dir, AOF)."""
@@ -413,8 +434,14 @@ def start_sentinels(
             deployment.stop()
 
 
-def _until(check: Callable[[], T | None], timeout: float, what: str) -> T:
-    """Poll `check` until it returns something other than None; that."""
+def _until(
+    check: Callable[[], T | None],
+    timeout: float,
+    what: str,
+    explain: Callable[[], str] | None = None,
+) -> T:
+    """Poll `check` until it returns something other than None; that. On timeout the error
+    says what was awaited and, given `explain`, what it returns."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -424,5 +451,6 @@ def _until(check: Callable[[], T | None], timeout: float, what: str) -> T:
         if found is not None:
             return found
         if time.monotonic() > deadline:
-            raise TimeoutError(f"waited {timeout:g} s for {what}")
+            detail = f"\n{explain()}" if explain is not None else ""
+            raise TimeoutError(f"waited {timeout:g} s for {what}{detail}")
         time.sleep(POLL)
