@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -101,13 +100,15 @@ class ReplicaWait:
 
 
 class HotScript:
-    """A script called over a connection that belongs to the calling thread.
+    """A script called over a connection the call has to itself.
 
     A call through redis-py's client takes a connection from the pool (polling the socket
     for stray data, a system call), runs its retry and event hooks, and gives it back: as
     much CPU again as sending the call and reading its answer. The round path makes
-    one script call per request, so it keeps one connection per thread instead, made with
-    the pool's own settings (address, timeouts, decoding, credentials).
+    one script call per request, so it keeps connections of its own instead, made with the
+    pool's own settings (address, timeouts, decoding, credentials): a call takes an idle one
+    (or makes one) and puts it back, so there are as many as calls ever ran at once (the API's
+    greenlets, or a process's threads), whatever the number of greenlets that come and go.
 
     Failures: a connection the server closed (e.g. after a restart) is replaced and the call
     sent once more, which is safe because the scripts are idempotent; a server that lost
@@ -119,20 +120,36 @@ class HotScript:
         self._client = client
         self._script = script
         self._wait = wait
-        self._local = threading.local()
+        self._idle: list[AbstractConnection] = []
+        self._pid = os.getpid()
 
-    def _connection(self) -> AbstractConnection:
-        conn: AbstractConnection | None = getattr(self._local, "conn", None)
-        if conn is None or self._local.pid != os.getpid():
+    def _take(self) -> AbstractConnection:
+        """An idle connection of this process, else a new one (list.pop is atomic)."""
+        if self._pid != os.getpid():  # forked: the parent's connections are not ours
+            self._idle, self._pid = [], os.getpid()
+        try:
+            return self._idle.pop()
+        except IndexError:
             pool = self._client.connection_pool
-            conn = pool.connection_class(**pool.connection_kwargs)
-            self._local.conn, self._local.pid = conn, os.getpid()
-        return conn
+            return pool.connection_class(**pool.connection_kwargs)
+
+    def close(self) -> None:
+        """Disconnect the idle connections (a call in progress keeps its own)."""
+        while self._idle:
+            self._idle.pop().disconnect()
 
     def __call__(self, keys: Sequence[str], args: Sequence[str | bytes]) -> Any:
+        conn = self._take()
+        try:
+            return self._call(conn, keys, args)
+        finally:
+            self._idle.append(conn)  # disconnected after a failure: it connects again
+
+    def _call(
+        self, conn: AbstractConnection, keys: Sequence[str], args: Sequence[str | bytes]
+    ) -> Any:
         packed = None
         for attempt in range(3):
-            conn = self._connection()
             if packed is None:
                 packed = conn.pack_command("EVALSHA", self._script.sha, len(keys), *keys, *args)
                 if self._wait is not None:

@@ -1,10 +1,11 @@
-"""The round script's own per-thread connection (jackpot.store.scripts.HotScript): it gets
+"""The round script's own connections (jackpot.store.scripts.HotScript): it gets
 over a server that forgot its scripts or dropped the connection, fails fast on a timeout,
 and never applies a round twice."""
 
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -85,38 +86,51 @@ def test_a_timeout_is_a_503_and_the_resend_applies_the_round_once(
     assert rounds_in_journal(api) == ["r1"]
 
 
-def test_each_thread_reports_over_its_own_connection(
+def test_calls_at_once_each_have_a_connection_and_later_calls_reuse_them(
     redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path
 ) -> None:
     api, client = setup(redis_server, tmp_path)
     before = {c["id"] for c in redis.client_list()}
+
+    def script_connections() -> list[dict[str, str]]:
+        new = [c for c in redis.client_list() if c["id"] not in before]
+        return [c for c in new if c["cmd"] == "evalsha"]
+
     errors: list[object] = []
-    reported, listed = threading.Barrier(5), threading.Event()
 
-    def report(i: int) -> None:
-        for n in range(5):
-            r = client.post(
-                "/v1/rounds",
-                json=report_body(f"t{i}-{n}"),
-                headers=api.keys.header("table"),
-            )
-            if r.status_code != 200:
-                errors.append(r.get_json())
-        # a thread's connection lives as long as the thread: each stays until it is listed
-        reported.wait(timeout=30)
-        listed.wait(timeout=30)
+    def report(round_id: str) -> None:
+        r = client.post("/v1/rounds", json=report_body(round_id), headers=api.keys.header("table"))
+        if r.status_code != 200:
+            errors.append(r.get_json())
 
-    threads = [threading.Thread(target=report, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    reported.wait(timeout=30)
-    new = [c for c in redis.client_list() if c["id"] not in before]
-    listed.set()
+    # four calls held at once (the server paused): none may share another's connection
+    redis.execute_command("CLIENT", "PAUSE", "10000", "WRITE")
+    threads = [threading.Thread(target=report, args=(f"held-{i}",)) for i in range(4)]
+    try:
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 10
+        while len(script_connections()) < 4:
+            assert time.monotonic() < deadline, redis.client_list()
+            time.sleep(0.02)
+    finally:
+        redis.execute_command("CLIENT", "UNPAUSE")
     for t in threads:
         t.join()
+    # calls one after another take an idle connection: no new ones, whatever calls them
+    for n in range(6):
+        threading.Thread(target=report, args=(f"later-{n}",)).start()
+        report(f"after-{n}")
+    deadline = time.monotonic() + 10
+    while len(rounds_in_journal(api)) < 16:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
     assert errors == []
-    assert len([c for c in new if c["cmd"] == "evalsha"]) == 4
-    assert sorted(rounds_in_journal(api)) == sorted(f"t{i}-{n}" for i in range(4) for n in range(5))
+    assert len(script_connections()) == 4
+    expected = [f"held-{i}" for i in range(4)] + [
+        f"{w}-{n}" for w in ("later", "after") for n in range(6)
+    ]
+    assert sorted(rounds_in_journal(api)) == sorted(expected)
 
 
 @pytest.mark.parametrize("flushes", [1, 2])

@@ -27,8 +27,8 @@ MADE: list[HotScript] = []
 def client(redis_server: RedisServer, redis: redis_lib.Redis) -> Iterator[redis_lib.Redis]:
     made = redis_lib.Redis.from_url(redis_server.url, decode_responses=True, socket_timeout=5)
     yield made
-    for script in MADE:  # each keeps a connection of its own for this thread
-        script._connection().disconnect()
+    for script in MADE:  # each keeps connections of its own
+        script.close()
     MADE.clear()
     made.close()
 
