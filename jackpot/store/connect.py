@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import redis
-from redis.sentinel import Sentinel
+from redis.sentinel import Sentinel, SentinelManagedConnection
 
 from jackpot.settings import redacted
 from jackpot.store.cluster import Address, slot_client
@@ -123,4 +123,17 @@ def connect(
         list(target.sentinels),
         sentinel_kwargs={"socket_timeout": timeout, "socket_connect_timeout": timeout, **auth},
     )
-    return sentinel.master_for(target.master, db=target.db, **auth, **kwargs)
+    return sentinel.master_for(
+        target.master, db=target.db, connection_class=SentinelConnection, **auth, **kwargs
+    )
+
+
+class SentinelConnection(SentinelManagedConnection):  # type: ignore[misc]
+    """redis-py's connection to the master the sentinels name, closed when a read is cut
+    short by anything at all, as redis-py's plain connection is: its own `read_response`
+    keeps the connection by default, so the answer of a command cut short (RQ's worker
+    stopping on SIGTERM in the middle of its blocking pop) arrived later as the answer to the
+    next command sent on it (RQ's MULTI/EXEC: "Wrong number of response items")."""
+
+    def read_response(self, *args: Any, disconnect_on_error: bool = True, **kwargs: Any) -> Any:
+        return super().read_response(*args, disconnect_on_error=disconnect_on_error, **kwargs)
