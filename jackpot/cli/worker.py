@@ -6,6 +6,7 @@ import argparse
 import logging
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -13,6 +14,7 @@ from redis import Redis
 from redis.exceptions import RedisError
 from rq import Queue, Worker
 from rq.cron import CronScheduler
+from rq.exceptions import StopRequested
 
 from jackpot.bootstrap import redis_client
 from jackpot.cli.runtime import store_url, with_controller_gaming_day
@@ -33,6 +35,9 @@ CLOSE_EVERY_SECONDS = 300
 STAGED_EVERY_SECONDS = 10
 # How often the schedule looks at the clock, at most (and how fast it stops).
 TICK_SECONDS = 5.0
+# RQ's loop ends, rather than waits, when the store fails in the middle of a job (a Sentinel
+# failover while a job runs); the worker starts it again after this long.
+RESTART_SECONDS = 2.0
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,14 +62,63 @@ def run(args: argparse.Namespace) -> int:
         # RQ stores pickled bytes: its connection must not decode responses.
         connection = redis_client(settings.queue_store(url), settings, decode=False)
         queue = Queue(settings.queue, connection=connection)
-        worker = Worker([queue], connection=connection)
-        worker.max_connection_wait_time = RECONNECT_MAX_SECONDS
         with schedule(connection, settings, enabled=not (args.burst or args.no_schedule)):
+            work_until_stopped(queue, settings, burst=args.burst)
+    return 0
+
+
+def work_until_stopped(queue: Queue, settings: Settings, burst: bool) -> None:
+    """RQ's worker on `queue` until it is asked to stop (or, in a burst, the queue is empty).
+    RQ ends its loop quietly, or raises, when the store fails in the middle of a job (a
+    Sentinel failover); the worker is started again then, not left ended."""
+    while True:
+        try:
+            worker = ControllerWorker([queue], connection=queue.connection)
+        except RedisError as exc:  # RQ names itself to the store as it starts
+            log.warning("the worker cannot reach the store: %s", exc)
+            if not _pause():
+                break
+            continue
+        worker.max_connection_wait_time = RECONNECT_MAX_SECONDS
+        try:
             # RQ logs through jackpot/logs.py's handlers (configured by `jackpot`'s main)
             worker.work(
-                burst=args.burst, with_scheduler=False, logging_level=settings.log_level.upper()
+                burst=burst,
+                with_scheduler=False,
+                logging_level=settings.log_level.upper(),
             )
-    return 0
+        except RedisError as exc:  # its teardown, recording its end, failed too
+            log.warning("the worker could not record its end: %s", exc)
+        if burst or worker.stop_requested:
+            break
+        log.warning(
+            "the worker's loop ended without being asked to (the store failed in the "
+            "middle of a job); starting it again"
+        )
+        if not _pause():
+            break
+
+
+def _pause() -> bool:
+    """Wait RESTART_SECONDS before starting the worker again; False when a SIGTERM came
+    meanwhile (RQ's handler, still installed, raises StopRequested)."""
+    try:
+        time.sleep(RESTART_SECONDS)
+    except StopRequested:
+        return False
+    return True
+
+
+class ControllerWorker(Worker):
+    """RQ's worker, remembering whether it was asked to stop (SIGTERM, SIGINT): RQ ends its
+    loop the same quiet way when the store fails in the middle of a job, and only the first
+    should end `jackpot worker`."""
+
+    stop_requested = False
+
+    def request_stop(self, signum: int, frame: object) -> None:
+        self.stop_requested = True
+        super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
 
 
 def scheduler(connection: Redis, settings: Settings) -> CronScheduler:

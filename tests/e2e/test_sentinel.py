@@ -6,6 +6,10 @@ replica falls behind.
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -164,3 +168,57 @@ def test_the_old_master_coming_back_is_made_a_replica_and_loses_nothing(
         client.close()
     finally:
         service.stop()
+
+
+def test_the_worker_stops_cleanly_on_sigterm_after_a_failover(
+    tmp_path: Path, sentinels: SentinelSet
+) -> None:
+    """A service manager stops `jackpot worker` with SIGTERM, which RQ turns into an exception
+    in the middle of its blocking pop: the connection it cut short must not be used again
+    (it was, and RQ's last write read the pop's answer and ended in a traceback)."""
+    hosts = ",".join(f"{h}:{p}" for h, p in sentinels.sentinel_addresses)
+    env = {
+        **os.environ,
+        "JACKPOT_REDIS_SENTINELS": hosts,
+        "JACKPOT_REDIS_MASTER": sentinels.master_name,
+        "JACKPOT_REDIS_TIMEOUT_SECONDS": "1",
+    }
+    log = tmp_path / "worker.log"
+    with open(log, "wb") as out:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "jackpot.cli.main", "worker"],
+            cwd=tmp_path, env=env, stdout=out, stderr=out,
+        )  # fmt: skip
+    try:
+
+        def registered() -> bool:
+            with sentinels.master().client() as client:
+                return bool(client.smembers("rq:workers"))
+
+        deadline = time.monotonic() + 30
+        while not registered():
+            assert worker.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+        mark = len(log.read_bytes())
+        old = sentinels.master_address()
+        killed = sentinels.kill_master()
+        sentinels.wait_for_failover(old)
+        sentinels.restart(killed)
+        sentinels.wait_rejoined(killed)
+        # the worker found the new master: a scheduled job (every 10 s) runs there
+        deadline = time.monotonic() + 60
+        while b"Job OK" not in log.read_bytes()[mark:]:
+            assert worker.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=30) == 0, log.read_text()
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+    # (a failover in the middle of a job ends RQ's loop, with its traceback; the worker
+    # starts it again) and the stop itself is clean
+    before, asked, stopping = log.read_text().partition("warm shut down requested")
+    assert asked and "Traceback" not in stopping, stopping
+    if "quitting" in before:
+        assert "starting it again" in before, before
