@@ -103,6 +103,15 @@ class Services:
     probe_key: str  # a key of the controller's: on a cluster, in the slot of its meters
     days: ControllerGamingDay  # the controller's gaming day, as every process closes days
 
+    def forget(self) -> None:
+        """Forget what this process read of the store, as a process just started has: the
+        link groups it built (their cached tables and self-checks) and where it found each
+        pool and table, the API keys it trusts, and the controller's gaming day. For a store
+        replaced under a running process (restored from a backup, or emptied by a test)."""
+        self.groups.forget()
+        self.credentials.forget_all()
+        self.days.forget()
+
     def ready(self) -> bool:
         """True while the store answers for the controller's keys (a cluster node answers
         PING while it refuses every key with CLUSTERDOWN: a key is read instead)."""

@@ -61,6 +61,10 @@ class Credentials:
         """Drop a key the store refused as revoked from this worker's cache."""
         self._cache.pop(key_digest, None)
 
+    def forget_all(self) -> None:
+        """Drop every cached key: the next use of each looks it up again."""
+        self._cache.clear()
+
     @property
     def cached(self) -> int:
         """How many keys this worker remembers."""

@@ -34,6 +34,11 @@ class ControllerGamingDay:
         self._days: GamingDays | None = None
         self._lock = threading.Lock()
 
+    def forget(self) -> None:
+        """Read (or record) the controller's gaming day again at next use."""
+        with self._lock:
+            self._days = None
+
     def __call__(self) -> GamingDays:
         if self._days is None:
             with self._lock:

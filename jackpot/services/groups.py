@@ -86,6 +86,14 @@ class LinkGroups:
         self._known: dict[str, dict[str, str]] = {"pool": {}, "table": {}}
         self._lock = threading.Lock()
 
+    def forget(self) -> None:
+        """Drop the groups built (their cached tables and self-checks) and where each pool
+        and table was found: the next use reads the store again."""
+        with self._lock:
+            self._groups.clear()
+            for known in self._known.values():
+                known.clear()
+
     def of(self, name: str) -> Group:
         group = self._groups.get(name)
         if group is None:

@@ -169,7 +169,7 @@ class SharedApp:
                     pipe.restore(name, ttl, dump)
                 pipe.execute()
         self._write_archive(state.archive)
-        forget(services)
+        services.forget()
         services.health.run()
 
     # The archive (SQLite) is read and written through SQLite's backup, which every other
@@ -203,19 +203,6 @@ class State:
 
     keys: dict[str, list[tuple[bytes, int, bytes]]]
     archive: bytes
-
-
-def forget(services: Services) -> None:
-    """Make the process forget what it read of the store, as a process just started has: the
-    link groups it built (their cached tables and self-checks) and where it found each pool
-    and table, the API keys it trusts, and the controller's gaming day."""
-    groups = services.groups
-    with groups._lock:
-        groups._groups.clear()
-        for known in groups._known.values():
-            known.clear()
-    services.credentials._cache.clear()
-    services.days._days = None  # the controller's gaming day, read (or recorded) at first use
 
 
 def shared_app(store: Store, data_dir: Path) -> SharedApp:
