@@ -84,11 +84,9 @@ def meters(service: Service, operator: str) -> dict[str, Any]:
     return r.json()  # type: ignore[no-any-return]
 
 
-def sign_state(signs: Service, sign: str, seconds: float = 10.0) -> dict[str, Any]:
-    """The sign's state as its screen is sent it (the first event of a new stream), once the
-    sign process has read the store since the change (it reads it every second)."""
-    time.sleep(1.5)
-    with requests.get(f"{signs.base}/signs/{sign}/stream", stream=True, timeout=seconds) as r:
+def first_state(signs: Service, sign: str) -> dict[str, Any]:
+    """The state a new stream of the sign's starts with, as its screen is sent it."""
+    with requests.get(f"{signs.base}/signs/{sign}/stream", stream=True, timeout=10) as r:
         kind = ""
         for line in r.iter_lines(decode_unicode=True):
             if line.startswith("event: "):
@@ -96,6 +94,17 @@ def sign_state(signs: Service, sign: str, seconds: float = 10.0) -> dict[str, An
             elif line.startswith("data: ") and kind == "state":
                 return json.loads(line[6:])  # type: ignore[no-any-return]
     raise AssertionError("no state event")
+
+
+def shows_closed(signs: Service, sign: str, why: str, seconds: float = 10.0) -> bool:
+    """Whether the sign's first level comes to show it closed for `why` within `seconds`
+    (the sign process reads the store every second): asked of a new stream each time."""
+    deadline = time.monotonic() + seconds
+    while (shown := first_state(signs, sign)["levels"][0]["closed"]) != why:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the sign shows closed={shown!r}, not {why!r}")
+        time.sleep(0.2)
+    return True
 
 
 def metric(service: Service, name: str) -> str:
@@ -157,7 +166,7 @@ def test_a_tampered_script_file_makes_the_controller_inoperable(
         ).raise_for_status()
         signs = start_service(tmp_path, env, command="signs")
         try:
-            assert sign_state(signs, "lobby")["levels"][0]["closed"] == "controller inoperable"
+            assert shows_closed(signs, "lobby", "controller inoperable")
         finally:
             signs.stop()
     finally:
@@ -260,7 +269,7 @@ def edited_meter(tmp_path: Path, store: RedisServer, env: dict[str, str], signs:
         assert meters(service, operator)["bets"] == before["bets"]
         beat = requests.post(f"{service.base}/v1/tables/T1/heartbeat", headers=auth(table))
         assert beat.json()["side_bet_open"] is False
-        assert sign_state(signs, "lobby")["levels"][0]["closed"] == "controller inoperable"
+        assert shows_closed(signs, "lobby", "controller inoperable")
         # journaled when it stopped, and again only when what was found changed (the round
         # script's own check may find the pool first, a worker's full check the journal too);
         # never back to operable
