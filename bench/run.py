@@ -289,7 +289,7 @@ def run_configuration(args: argparse.Namespace, fsync: str, root: Path) -> dict[
             "appendfsync": fsync,
             "redis_version": store.version,
             "workers": service.settings.workers,
-            "threads": service.settings.threads,
+            "max_connections": service.settings.max_connections,
             "healthz": {**phase_json(health), "cpu": cpu_report(cpu_sum(health_cpu), health)},
             "rounds": {**phase_json(rounds), "cpu": cpu_report(cpu_sum(round_cpu), rounds)},
             "ratio": ratio,

@@ -1,4 +1,4 @@
-"""gunicorn settings for `jackpot serve` (threaded workers, bounded timeouts), from Settings."""
+"""gunicorn settings for `jackpot serve` (gevent workers with client deadlines), from Settings."""
 
 from typing import Any
 
@@ -12,12 +12,15 @@ settings = Settings.from_env()
 
 bind = settings.bind
 workers = settings.workers
-worker_class = "gthread"
-threads = settings.threads
+# a greenlet per connection, the head and body read under a deadline: jackpot/gunicorn_worker.py
+worker_class = "jackpot.gunicorn_worker.ApiWorker"
+worker_connections = settings.max_connections
 # A round is one script call of well under a millisecond; 30 s means a stuck worker.
 timeout = 30
 graceful_timeout = 20
-keepalive = 5
+# gunicorn's gevent worker reads every request head within keepalive seconds (and closes an
+# idle kept-alive connection after as long); ApiWorker reads the body within as long
+keepalive = settings.client_deadline_seconds
 max_requests = 0
 # gunicorn's error log, its access log and the app's loggers share jackpot/logs.py's format
 errorlog = "-"

@@ -50,6 +50,14 @@ class SettingsError(ValueError):
     """A JACKPOT_* variable holds a value the controller cannot use; the message names it."""
 
 
+# variables an earlier version read: set, they are refused (naming what replaced them), not
+# silently ignored
+RETIRED = {
+    "JACKPOT_THREADS": "the API's workers are gevent, a greenlet per connection; "
+    "JACKPOT_MAX_CONNECTIONS bounds them",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     redis_url: str | None = None  # None: the embedded default store under data_dir
@@ -57,7 +65,8 @@ class Settings:
     bind: str = "127.0.0.1:8000"
     namespace: str = "jackpot"  # the {hash tag} of every key
     workers: int = 2
-    threads: int = 8
+    max_connections: int = 1000  # client connections one API process holds at once
+    client_deadline_seconds: int = 5  # to send a request's head, and its body; idle keep-alive
     offline_after_seconds: int = 30
     key_cache_seconds: float = 5.0
     redis_timeout_seconds: float = 2.0
@@ -115,6 +124,8 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """The settings from `env` (default os.environ); SettingsError names a bad variable."""
         read = _Reader(os.environ if env is None else env)
+        for name, why in RETIRED.items():
+            read.retired(name, why)
         metrics = read.text("JACKPOT_METRICS_DIR") or read.env.get("PROMETHEUS_MULTIPROC_DIR")
         settings = cls(
             redis_url=read.text("JACKPOT_REDIS_URL"),
@@ -122,7 +133,8 @@ class Settings:
             bind=read.text("JACKPOT_BIND") or "127.0.0.1:8000",
             namespace=read.namespace("JACKPOT_NAMESPACE", "jackpot"),
             workers=read.integer("JACKPOT_WORKERS", 2, low=1),
-            threads=read.integer("JACKPOT_THREADS", 8, low=1),
+            max_connections=read.integer("JACKPOT_MAX_CONNECTIONS", 1000, low=1),
+            client_deadline_seconds=read.integer("JACKPOT_CLIENT_DEADLINE_SECONDS", 5, low=1),
             offline_after_seconds=read.integer("JACKPOT_OFFLINE_AFTER_SECONDS", 30, low=1),
             key_cache_seconds=read.seconds("JACKPOT_KEY_CACHE_SECONDS", 5.0, zero=True),
             redis_timeout_seconds=read.seconds("JACKPOT_REDIS_TIMEOUT_SECONDS", 2.0, zero=False),
@@ -177,7 +189,8 @@ class Settings:
             "JACKPOT_BIND": self.bind,
             "JACKPOT_NAMESPACE": self.namespace,
             "JACKPOT_WORKERS": str(self.workers),
-            "JACKPOT_THREADS": str(self.threads),
+            "JACKPOT_MAX_CONNECTIONS": str(self.max_connections),
+            "JACKPOT_CLIENT_DEADLINE_SECONDS": str(self.client_deadline_seconds),
             "JACKPOT_OFFLINE_AFTER_SECONDS": str(self.offline_after_seconds),
             "JACKPOT_KEY_CACHE_SECONDS": str(self.key_cache_seconds),
             "JACKPOT_REDIS_TIMEOUT_SECONDS": str(self.redis_timeout_seconds),
@@ -226,6 +239,11 @@ class _Reader:
         """The value, or None when unset or blank (blank means "the default")."""
         raw = self.env.get(name, "").strip()
         return raw or None
+
+    def retired(self, name: str, why: str) -> None:
+        """Refuse a variable this version no longer reads, rather than ignore it."""
+        if self.text(name) is not None:
+            raise SettingsError(f"{name} is no longer read ({why}); unset it")
 
     def integer(self, name: str, default: int, low: int) -> int:
         raw = self.text(name)

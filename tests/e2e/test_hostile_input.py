@@ -1,4 +1,4 @@
-"""Hostile bodies over real HTTP, to `jackpot serve` (gunicorn's gthread workers): a chunked
+"""Hostile bodies over real HTTP, to `jackpot serve` (gunicorn's gevent workers): a chunked
 body gunicorn cannot decode, and the JSON faults of tests/api/test_hostile_input.py, each a
 400 with the error body that changes nothing."""
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from jackpot.settings import GAMING_DAY_VARIABLES, Settings, SettingsError
+from jackpot.settings import GAMING_DAY_VARIABLES, RETIRED, Settings, SettingsError
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIABLE = re.compile(r"\bJACKPOT_[A-Z][A-Z0-9_]*")
@@ -25,7 +25,8 @@ EVERY_FIELD_SET = Settings(
     bind="0.0.0.0:9000",
     namespace="casino-7",
     workers=5,
-    threads=3,
+    max_connections=300,
+    client_deadline_seconds=3,
     offline_after_seconds=90,
     key_cache_seconds=0.5,
     redis_timeout_seconds=0.25,
@@ -77,7 +78,7 @@ def names_in_source() -> set[str]:
     for package in ("jackpot", "table_adapter"):
         for path in (ROOT / package).rglob("*.py"):
             found |= set(VARIABLE.findall(path.read_text()))
-    return found - NOT_VARIABLES
+    return found - NOT_VARIABLES - set(RETIRED)
 
 
 def names_in_readme_table() -> set[str]:
@@ -113,6 +114,13 @@ def test_every_jackpot_variable_in_the_source_is_a_setting_read_by_from_env_and_
     )
 
 
+def test_a_retired_variable_is_refused_not_ignored():
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({"JACKPOT_THREADS": "8"})
+    assert "JACKPOT_THREADS is no longer read" in str(refused.value)
+    assert "JACKPOT_MAX_CONNECTIONS" in str(refused.value)
+
+
 def test_blank_means_the_default():
     blank = {name: " " for name in EVERY_FIELD_SET.to_env()}
     assert Settings.from_env(blank) == Settings()
@@ -128,7 +136,8 @@ def test_values_are_normalised():
     [
         ("JACKPOT_WORKERS", "abc", "is not a whole number"),
         ("JACKPOT_WORKERS", "0", "must be at least 1"),
-        ("JACKPOT_THREADS", "2.5", "is not a whole number"),
+        ("JACKPOT_MAX_CONNECTIONS", "2.5", "is not a whole number"),
+        ("JACKPOT_CLIENT_DEADLINE_SECONDS", "0", "must be at least 1"),
         ("JACKPOT_OFFLINE_AFTER_SECONDS", "-3", "must be at least 1"),
         ("JACKPOT_KEY_CACHE_SECONDS", "soon", "is not a number of seconds"),
         ("JACKPOT_KEY_CACHE_SECONDS", "-1", "0 or more"),

@@ -1,0 +1,87 @@
+"""The API's gunicorn worker: gevent, a greenlet per connection, and a deadline on all a
+client sends, so that slow or idle clients reaching `jackpot serve` directly cost a few
+kilobytes each instead of a worker (docs/DECISIONS.md, "Slow clients").
+
+* **The head:** gunicorn's gevent worker reads each request head, the first and every
+  later one on a kept-alive connection, under `gevent.Timeout(keepalive)`, and closes the
+  connection when it is late; `jackpot/gunicorn_conf.py` sets keepalive to
+  JACKPOT_CLIENT_DEADLINE_SECONDS.
+* **The body:** the app would read it with no deadline. This worker reads it first, whole
+  (up to MAX_BODY_BYTES and one byte more), under the same deadline, and hands the app the
+  bytes. A body that is late is answered 408 `request_timeout` and the connection closed,
+  as the recommended nginx (deploy/nginx) answers it; nothing reached the app.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import gevent
+from gunicorn.http.body import LengthReader
+from gunicorn.workers.ggevent import GeventWorker
+
+from jackpot.api.body import MAX_BODY_BYTES, UNREADABLE
+
+CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+LATE_BODY = (
+    b"HTTP/1.1 408 Request Timeout\r\n"
+    b"Content-Type: application/json\r\n"
+    b"Connection: close\r\n"
+    b"Content-Length: 88\r\n"
+    b"\r\n"
+    b'{"error": {"code": "request_timeout", "message": "the request did not arrive in time"}}\n'
+)
+
+
+class ApiWorker(GeventWorker):  # type: ignore[misc]
+    """gunicorn's gevent worker, reading each request's body under the client deadline."""
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        if req.body is not None:
+            reader = req.body.reader
+            if isinstance(reader, LengthReader) and reader.length > MAX_BODY_BYTES:
+                # the app answers 413 from the header alone; the body stays unread, so the
+                # connection cannot carry another request
+                req.must_close = True
+                req.body = io.BytesIO()
+            else:
+                if req._expected_100_continue:
+                    # the client waits for this before it sends the body; gunicorn would send
+                    # it only once the app starts, after the body it is waiting for
+                    sock.sendall(CONTINUE)
+                    req._expected_100_continue = False
+                try:
+                    with gevent.Timeout(self.cfg.keepalive):
+                        data = req.body.read(MAX_BODY_BYTES + 1)
+                except gevent.Timeout:
+                    sock.sendall(LATE_BODY)
+                    raise StopIteration() from None  # gunicorn closes the connection
+                except UNREADABLE as exc:
+                    # a malformed chunk, a connection cut short: the app answers it (400
+                    # unreadable_body) as it would have on reading it, and the rest of the
+                    # connection cannot be trusted
+                    req.must_close = True
+                    req.body = Unreadable(exc)
+                else:
+                    if len(data) > MAX_BODY_BYTES:
+                        req.must_close = True  # a chunked body over the limit: the rest unread
+                    req.body = io.BytesIO(data)
+        return super().handle_request(listener_name, req, sock, addr)
+
+
+class Unreadable(io.RawIOBase):
+    """A body the worker could not read: reading it raises what reading it raised."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__()
+        self._error = error
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        raise self._error
+
+    def readline(self, size: int | None = -1) -> bytes:
+        raise self._error
