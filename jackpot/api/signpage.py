@@ -46,6 +46,9 @@ def service_worker() -> Response:
 def stream(sign: str) -> Response:
     """Server-sent events: the sign's whole state first, then every change it shows."""
     parse_identifier(sign, "sign")
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    if request.method == "HEAD":  # the head only: no stream, so no place taken
+        return Response(mimetype="text/event-stream", headers=headers)
     feed = fanout()
     try:
         channel = feed.subscribe(sign)
@@ -105,13 +108,25 @@ def stream(sign: str) -> Response:
         finally:
             if screen is not None:
                 channel.direct.discard(screen)
+            release()
+
+    released = False
+
+    def release() -> None:
+        """Give the place back, once: when the stream ends, or when the answer is closed
+        without its events ever being asked for (a generator never started runs no
+        `finally`)."""
+        nonlocal released
+        if not released:
+            released = True
             feed.unsubscribe(sign)
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     # direct_passthrough: the events are bytes already, framed once for all the screens
-    return Response(
+    response = Response(
         events(), mimetype="text/event-stream", headers=headers, direct_passthrough=True
     )
+    response.call_on_close(release)
+    return response
 
 
 @bp.get("/healthz")

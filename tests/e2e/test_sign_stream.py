@@ -101,6 +101,24 @@ def test_a_flood_of_screens_is_refused_beyond_the_cap(floor: dict[str, Any]) -> 
             screen.close()
 
 
+def test_head_requests_take_no_place_from_the_screens(floor: dict[str, Any]) -> None:
+    """A HEAD of the stream is answered with its head and no place taken: 200 of them (a
+    proxy's or a monitor's checks) once locked every screen out until a restart."""
+    signs = floor["signs"]
+    with requests.Session() as session:
+        for _ in range(CAP * 10):
+            head = session.head(f"{signs.base}/signs/lobby/stream", timeout=5)
+            assert head.status_code == 200
+            assert head.headers["Content-Type"].startswith("text/event-stream")
+    assert requests.get(f"{signs.base}/healthz", timeout=5).json()["signs"] == 0
+    screens = [Screen(signs) for _ in range(CAP)]
+    try:
+        assert all(screen.next()[0] == "state" for screen in screens)
+    finally:
+        for screen in screens:
+            screen.close()
+
+
 def test_a_screen_that_stops_reading_holds_back_no_one(floor: dict[str, Any]) -> None:
     signs = floor["signs"]
     stuck = socket.socket()
