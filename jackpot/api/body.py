@@ -44,9 +44,15 @@ _NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b'[]{}"')))
 def request_body() -> bytes:
     """The Flask request's body; one the server cannot read is a 400 naming no field."""
     try:
-        return request.get_data(cache=True)
+        data = request.get_data(cache=True)
+        expected = request.content_length
+        if expected is not None and len(data) < expected:
+            # gunicorn marks its input terminated, so Werkzeug reads it as it comes: a body
+            # that ends before its length must be refused here, as the round path does
+            raise ClientDisconnected()
     except UNREADABLE as exc:
         raise unreadable(exc) from None
+    return data
 
 
 def unreadable(exc: BaseException) -> ValidationError:

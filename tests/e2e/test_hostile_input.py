@@ -117,3 +117,58 @@ def test_repeated_keys_lone_surrogates_and_deep_nesting_are_400_over_http(
         )
     assert snapshot(redis) == before
     assert "Traceback" not in service.log.read_text()
+
+
+def exchange(service: Service, request: bytes, finish: bool = True) -> bytes:
+    """`request` sent as is on a connection of its own (its sending side then shut when
+    `finish`); all the server answers until it closes."""
+    url = urlsplit(service.base)
+    with socket.create_connection((url.hostname, url.port), timeout=30) as sock:
+        sock.sendall(request)
+        if finish:
+            sock.shutdown(socket.SHUT_WR)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_a_body_shorter_than_its_length_is_400_and_changes_nothing(
+    service: Service, redis: redis_lib.Redis
+) -> None:
+    operator, table, _ = floor(service)
+    before = snapshot(redis)
+    bodies = [
+        ("PUT", "/v1/pools/second", operator,
+         b'{"reset": 100000, "rate_bp": 100, "reserve_rate_bp": 0}'),
+        ("PUT", "/v1/tables/T2", operator, b'{"pools": ["main"]}'),
+        ("POST", "/v1/rounds", table,
+         b'{"table": "T1", "round": "r-short", "dealer": {"card": "Qs"}, '
+         b'"spots": [{"spot": 1, "wager": 500, "card": "4d"}]}'),
+    ]  # fmt: skip
+    for method, path, secret, body in bodies:
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {secret}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body) + 10}\r\n\r\n"
+        ).encode()
+        answer = exchange(service, head + body)  # 10 bytes short, then the client is done
+        status, _, rest = answer.partition(b"\r\n")
+        assert status.startswith(b"HTTP/1.1 400 "), answer
+        error = json.loads(rest.partition(b"\r\n\r\n")[2])["error"]
+        assert error["code"] == "unreadable_body", error
+    assert snapshot(redis) == before
+
+
+def test_a_body_over_the_limit_is_413_and_the_answer_says_the_connection_closes(
+    service: Service,
+) -> None:
+    operator = key(service, "operator")
+    head = (
+        f"PUT /v1/pools/main HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {operator}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 2000000\r\n\r\n{"
+    ).encode()
+    answer = exchange(service, head, finish=False)
+    status, _, rest = answer.partition(b"\r\n")
+    assert status.startswith(b"HTTP/1.1 413 "), answer
+    headers = rest.partition(b"\r\n\r\n")[0].lower()
+    assert b"connection: close" in headers and b"keep-alive" not in headers, headers
