@@ -185,7 +185,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             keys=k,
             client=c,
             config=config,
-            pools=Pools(config, AdjustmentStore(c, k, s), payout_store),
+            pools=Pools(config, AdjustmentStore(c, k, s), payout_store, clock),
             tables=tables,
             rounds=Rounds(
                 RoundStore(c, k, s), tables, credentials, archived_round, window, clock, health

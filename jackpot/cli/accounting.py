@@ -13,16 +13,17 @@ from datetime import date
 from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.cli.formatting import money
 from jackpot.cli.runtime import services
-from jackpot.errors import JackpotError
+from jackpot.domain.gamingday import parse_day
+from jackpot.errors import JackpotError, ValidationError
 from jackpot.services.gamingday import change_gaming_day, describe
 from jackpot.settings import Settings, SettingsError
 
 
 def _day(text: str) -> date:
     try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("must be a date such as 2026-11-23") from None
+        return parse_day(text, "day")
+    except ValidationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from jackpot.domain.validate import check_date
 from jackpot.errors import ValidationError
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -53,6 +54,7 @@ def parse_day(raw: str, field: str) -> date:
     try:
         if not DAY.fullmatch(raw):
             raise ValueError
-        return date.fromisoformat(raw)
+        day = date.fromisoformat(raw)
     except ValueError:
         raise ValidationError(field, "must be a gaming day such as 2026-11-23", "invalid") from None
+    return check_date(day, field)

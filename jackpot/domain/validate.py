@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from jackpot.errors import ValidationError
@@ -16,6 +16,21 @@ TIMESTAMP = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})"
 )
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+DOT_SEGMENTS = frozenset({".", ".."})
+# The dates the controller takes in any field (a time, a gaming day): from the epoch its times
+# count from to a year before the calendar ends, so that the end of any day, in any time
+# zone, still has a date (9999-12-31 was a 500).
+FIRST_DATE = date(1970, 1, 1)
+LAST_DATE = date(9998, 12, 31)
+
+
+def check_date(day: date, field: str) -> date:
+    """`day`, or a ValidationError when it is outside FIRST_DATE..LAST_DATE."""
+    if not FIRST_DATE <= day <= LAST_DATE:
+        raise ValidationError(field, f"must be from {FIRST_DATE} to {LAST_DATE}", "out_of_range")
+    return day
+
+
 MILLISECOND = timedelta(milliseconds=1)
 
 
@@ -66,11 +81,14 @@ def expect_str(raw: Any, field: str, max_len: int = 1000) -> str:
 
 
 def parse_identifier(raw: Any, field: str) -> str:
-    """1-128 characters of A-Z a-z 0-9 . _ : - (docs/API.md)."""
+    """1-128 characters of A-Z a-z 0-9 . _ : -, other than `.` and `..` (docs/API.md)."""
     if not isinstance(raw, str) or not IDENTIFIER.fullmatch(raw):
         raise ValidationError(
             field, "must be 1-128 characters of A-Z a-z 0-9 . _ : -", "invalid_identifier"
         )
+    if raw in DOT_SEGMENTS:
+        # a URL path cannot hold them: every client resolves them away (RFC 3986 5.2.4)
+        raise ValidationError(field, "may not be . or ..", "invalid_identifier")
     return raw
 
 
@@ -94,6 +112,7 @@ def parse_timestamp(raw: Any, field: str) -> int:
         when = datetime.fromisoformat(raw)
     except ValueError:
         raise ValidationError(field, message, "invalid_time") from None
+    check_date(when.date(), field)
     return (when - EPOCH) // MILLISECOND
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,8 +78,13 @@ class Adjusted:
 
 class Pools:
     def __init__(
-        self, config: ConfigStore, adjustments: AdjustmentStore, payouts: PayoutStore
+        self,
+        config: ConfigStore,
+        adjustments: AdjustmentStore,
+        payouts: PayoutStore,
+        clock: Callable[[], int],
     ) -> None:
+        self._clock = clock  # epoch ms
         self._config = config
         self._adjustments = adjustments
         self._payouts = payouts
@@ -114,6 +120,13 @@ class Pools:
         """Stage a change of a pool's parameters, for its next suspension or a set time."""
         state = self._config.pool(pool)  # (stage_pool.lua refuses a retired pool)
         change = StagedChange.from_request(body, state.config, who)
+        if change.effective_at is not None and change.effective_at <= self._clock():
+            raise ValidationError(
+                "effective_at",
+                "must be in the future: a change for now is made by suspending the pool "
+                "(a change staged without a time takes effect then)",
+                "in_the_past",
+            )
         self._config.stage(pool, change, who, change.reason)
         return self._config.pool(pool)
 

@@ -67,7 +67,8 @@ class Reports:
 
     def _instant(self, raw: str, field: str, end: bool) -> int:
         if DAY.fullmatch(raw):
-            start, stop = self._days().bounds(parse_day(raw, field))
+            day = parse_day(raw, field)  # before the gaming day is read, or recorded: a 400
+            start, stop = self._days().bounds(day)  # changes nothing
             return stop if end else start
         return parse_timestamp(raw, field)
 

@@ -640,6 +640,11 @@ JOURNAL_REFUSALS = [
     ("pool=bad%20id", "pool"),
     ("pool=", "pool"),
     ("pool=" + LONG_ID, "pool"),
+    # the last day of the calendar has no end (it was a 500); dates run 1970 to 9998
+    ("from=9999-12-31", "from"),
+    ("to=9999-12-31", "to"),
+    ("from=9999-12-31T23:00:00-05:00", "from"),
+    ("to=0001-01-01T00:00:00Z", "to"),
 ]
 LIMIT_REFUSALS = [
     ("limit=0", "limit"),
@@ -952,3 +957,10 @@ def test_a_report_id_that_cannot_exist_is_a_4xx_not_a_crash(
     assert_error(response, response.status_code, response.get_json()["error"].get("field"))
     assert response.get_json()["error"].get("field") in (None, "report", "report_id")
     assert snapshot(redis) == before
+
+
+@pytest.mark.parametrize("day", ["9999-12-31", "0001-01-01", "1969-12-31"])
+def test_a_gaming_day_outside_the_calendar_is_400_naming_the_day(api: Api, day: str) -> None:
+    for path in (f"/v1/accounting/days/{day}", f"/v1/accounting/days/{day}/tables.csv"):
+        error = assert_error(api.client.get(path, headers=api.keys.header("auditor")), 400, "day")
+        assert error["code"] == "out_of_range" and "9998-12-31" in error["message"]

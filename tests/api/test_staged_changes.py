@@ -18,7 +18,7 @@ from tests.support.checks import assert_error, snapshot
 
 POOL = {"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 20}
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-NEW_YEAR_2026 = (datetime(2026, 1, 1, tzinfo=UTC) - EPOCH) // timedelta(milliseconds=1)
+NEW_YEAR_2031 = (datetime(2031, 1, 1, tzinfo=UTC) - EPOCH) // timedelta(milliseconds=1)
 
 
 def post(api: Api, path: str, body: Any = None) -> Any:
@@ -138,20 +138,20 @@ def test_a_staged_cap_below_the_meter_stays_staged_and_says_why(
         assert api.report(body).status_code == 200
     assert post(api, "/v1/pools/main/suspend", {"reason": "raise the cap"}).status_code == 200
     assert post(api, "/v1/pools/main/resume").status_code == 200
-    stage = {"cap": 100_000, "reset": 90_000, "effective_at": "2026-01-01T00:00:00Z",
+    stage = {"cap": 100_000, "reset": 90_000, "effective_at": "2031-01-01T00:00:00Z",
              "reason": "lower reset"}  # fmt: skip
     assert post(api, "/v1/pools/main/staged", stage).status_code == 200
     # (the meter holds 1,000.00 and the overflow went to the reserve: equal to the cap is fine)
-    assert services.pools.apply_due(NEW_YEAR_2026) == {"main": "updated"}
+    assert services.pools.apply_due(NEW_YEAR_2031) == {"main": "updated"}
     # a cap below the meter: refused when it would take effect, kept for the operator
     api.put_pool(reset=90_000, cap=None)
     for n in range(3, 6):
         body = round_body(f"r{n}", spots=[{"spot": 1, "wager": 2500, "card": "9d"}])
         assert api.report(body).status_code == 200
     value = meters(api)["value"]
-    stage = {"cap": value - 1, "effective_at": "2026-01-01T00:00:00Z", "reason": "cap"}
+    stage = {"cap": value - 1, "effective_at": "2031-01-01T00:00:00Z", "reason": "cap"}
     assert post(api, "/v1/pools/main/staged", stage).status_code == 200
-    done = services.pools.apply_due(NEW_YEAR_2026)
+    done = services.pools.apply_due(NEW_YEAR_2031)
     assert done["main"].startswith("refused:") and str(value) in done["main"]
     assert meters(api)["staged"]["cap"] == value - 1 and meters(api)["cap"] is None
 
@@ -170,6 +170,13 @@ def test_bad_staged_changes_name_the_field_and_change_nothing(
         ("/v1/pools/main/staged", {"rate_bp": 150}, 400, "reason"),
         ("/v1/pools/main/staged", {"rate_bp": 150, "reason": ""}, 400, "reason"),
         ("/v1/pools/main/staged", {"effective_at": "tomorrow", "reason": "x"}, 400, "effective_at"),
+        # a time gone by would take effect at the next tick: a change for now is a suspension
+        ("/v1/pools/main/staged", {"effective_at": "2020-01-01T00:00:00Z", "reason": "x"},
+         400, "effective_at"),
+        ("/v1/pools/main/staged", {"effective_at": "0001-01-01T00:00:00Z", "reason": "x"},
+         400, "effective_at"),
+        ("/v1/pools/main/staged", {"effective_at": "9999-12-31T23:00:00-05:00", "reason": "x"},
+         400, "effective_at"),
         ("/v1/pools/main/staged", {"rate_bp": 9_000, "reserve_rate_bp": 2_000, "reason": "x"},
          400, "reserve_rate_bp"),
         ("/v1/pools/main/staged", {"cap": 50_000, "reason": "x"}, 400, "cap"),

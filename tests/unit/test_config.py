@@ -182,6 +182,9 @@ def table_body(**fields: Any) -> dict[str, Any]:
         (table_body(pools=["main", "side pool"]), "pools[1]", "invalid_identifier"),
         (table_body(pools=[7]), "pools[0]", "invalid_identifier"),
         (table_body(pools=["X" * 129]), "pools[0]", "invalid_identifier"),
+        # a URL cannot hold them: clients resolve dot segments away
+        (table_body(pools=["."]), "pools[0]", "invalid_identifier"),
+        (table_body(pools=[".."]), "pools[0]", "invalid_identifier"),
         (table_body(pools=["main", "side", "main"]), "pools", "invalid"),
         (table_body(decks=5), "decks", "out_of_range"),
         (table_body(decks=9), "decks", "out_of_range"),
