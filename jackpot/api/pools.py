@@ -18,7 +18,8 @@ bp = Blueprint("pools", __name__, url_prefix="/v1/pools")
 
 
 def public(state: PoolState, hits: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """What anyone may read: the visible meter, never the hidden reserve."""
+    """What anyone may read: the visible meter, never the hidden reserve, nor its rate (with
+    the wagers, which /metrics counts, the rate would give the reserve away)."""
     cfg = state.config
     out: dict[str, Any] = {
         "pool": state.pool,
@@ -26,7 +27,6 @@ def public(state: PoolState, hits: list[dict[str, Any]] | None = None) -> dict[s
         "reset": cfg.reset,
         "cap": cfg.cap,
         "rate_bp": cfg.rate_bp,
-        "reserve_rate_bp": cfg.reserve_rate_bp,
         "policy": cfg.policy.value,
         "state": state.link.value,
         "hits": state.hits,
@@ -40,6 +40,7 @@ def meters(state: PoolState) -> dict[str, Any]:
     """The regulator's meters (NJ 13:69E-1.39A, NY 5320.8), exact units alongside cents."""
     return {
         **public(state),
+        "reserve_rate_bp": state.config.reserve_rate_bp,
         "value_units": state.value_units,
         "reserve": state.reserve,
         "reserve_units": state.reserve_units,

@@ -142,14 +142,14 @@ def list_pools(api: Controller, args: argparse.Namespace) -> int:
             money(p["reset"]),
             cap(p["cap"]),
             rate(p["rate_bp"]),
-            rate(p["reserve_rate_bp"]),
             p["policy"],
             str(p["hits"]),
         ]
         for p in pools
     ]
-    headers = ["POOL", "STATE", "METER", "RESET", "CAP", "RATE", "RESERVE RATE", "POLICY", "HITS"]
-    print(table(headers, rows, right={2, 3, 4, 5, 6, 8}))
+    # the public read: no reserve, nor its rate (`jackpot pools show` with an operator's key)
+    headers = ["POOL", "STATE", "METER", "RESET", "CAP", "RATE", "POLICY", "HITS"]
+    print(table(headers, rows, right={2, 3, 4, 5, 7}))
     return 0
 
 
@@ -275,12 +275,12 @@ def pool_detail(p: dict[str, Any], zone: ZoneInfo) -> str:
         ("reset", money(p["reset"])),
         ("cap", cap(p["cap"])),
         ("rate", f"{rate(p['rate_bp'])} ({p['rate_bp']} bp)"),
-        ("reserve rate", f"{rate(p['reserve_rate_bp'])} ({p['reserve_rate_bp']} bp)"),
         ("policy", str(p["policy"])),
         ("hits", str(p["hits"])),
     ]
     if "reserve" in p:  # the regulator's meters: an operator's or auditor's read
         lines += [
+            ("reserve rate", f"{rate(p['reserve_rate_bp'])} ({p['reserve_rate_bp']} bp)"),
             ("reserve", f"{money(p['reserve'])}  (exact {exact(p['reserve_units'])})"),
             ("wagered", money(p["wagered"])),
             ("side bets", str(p["bets"])),

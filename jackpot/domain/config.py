@@ -53,6 +53,13 @@ RATES_WITHIN_FULL = Rule(
     "reserve_rate_bp", "rate_bp + reserve_rate_bp must not exceed 10000 (100%)"
 )
 CAP_FROM_RESET = Rule("cap", "must be at least reset", "out_of_range")
+# checked against the controller's clock when the change is staged (services/pools.py)
+IN_THE_FUTURE = Rule(
+    "effective_at",
+    "must be in the future: a change for now is made by suspending the pool (a change "
+    "staged without a time takes effect then)",
+    "in_the_past",
+)
 
 #: The body of PUT /v1/pools/{pool}.
 POOL_REQUEST = Record(
@@ -139,7 +146,7 @@ STAGE_REQUEST = Record(
     },
     "A change of a running pool's parameters, staged: it takes effect while the pool is "
     "suspended, or at a scheduled time, never in the middle of play.",
-    rules=(RATES_WITHIN_FULL, CAP_FROM_RESET),
+    rules=(RATES_WITHIN_FULL, CAP_FROM_RESET, IN_THE_FUTURE),
     notes=(
         "Fields left out keep the values the pool has when the change is staged. A new "
         "staged change replaces the one waiting. The cap is checked against the meter when "

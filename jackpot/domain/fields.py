@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from jackpot.domain.validate import (
     GROUP_NAME,
     IDENTIFIER,
+    TIMESTAMP_PATTERN,
     expect_bool,
     expect_int,
     expect_object,
@@ -84,10 +85,7 @@ class Text:
         return {"type": "string", "minLength": 1, "maxLength": self.max_len, "pattern": r"\S"}
 
 
-RFC3339 = (
-    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?"
-    r"(Z|[+-][0-9]{2}:[0-9]{2})$"
-)
+RFC3339 = f"^{TIMESTAMP_PATTERN}$"
 
 
 @dataclass(frozen=True, slots=True)

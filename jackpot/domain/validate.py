@@ -12,9 +12,14 @@ from jackpot.errors import ValidationError
 IDENTIFIER = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 # a link group's name: part of a Redis hash tag ({namespace:group}) and of payout ids
 GROUP_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
-TIMESTAMP = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})"
+# An RFC 3339 time with its offset, its year from 1970 to 9998 (FIRST_DATE..LAST_DATE below);
+# the request schemas publish the same pattern
+YEAR_1970_TO_9998 = r"(19[7-9][0-9]|[2-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])"
+TIMESTAMP_PATTERN = (
+    YEAR_1970_TO_9998
+    + r"-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})"
 )
+TIMESTAMP = re.compile(TIMESTAMP_PATTERN)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 DOT_SEGMENTS = frozenset({".", ".."})
 # The dates the controller takes in any field (a time, a gaming day): from the epoch its times
@@ -105,14 +110,16 @@ def parse_group(raw: Any, field: str = "group") -> str:
 
 def parse_timestamp(raw: Any, field: str) -> int:
     """An RFC 3339 time with its offset (2026-11-24T10:34:17.123Z), as epoch milliseconds."""
-    message = "must be an RFC 3339 time with its offset, such as 2026-11-24T10:34:17.123Z"
+    message = (
+        "must be an RFC 3339 time with its offset, such as 2026-11-24T10:34:17.123Z, "
+        f"from {FIRST_DATE.year} to {LAST_DATE.year}"
+    )
     if not isinstance(raw, str) or not TIMESTAMP.fullmatch(raw):
         raise ValidationError(field, message, "invalid_time")
     try:
         when = datetime.fromisoformat(raw)
     except ValueError:
         raise ValidationError(field, message, "invalid_time") from None
-    check_date(when.date(), field)
     return (when - EPOCH) // MILLISECOND
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jackpot.domain.adjustment import Adjustment
-from jackpot.domain.config import PoolConfig, StagedChange
+from jackpot.domain.config import IN_THE_FUTURE, PoolConfig, StagedChange
 from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
 from jackpot.domain.requests import RETIRE_REQUEST
 from jackpot.errors import (
@@ -121,12 +121,7 @@ class Pools:
         state = self._config.pool(pool)  # (stage_pool.lua refuses a retired pool)
         change = StagedChange.from_request(body, state.config, who)
         if change.effective_at is not None and change.effective_at <= self._clock():
-            raise ValidationError(
-                "effective_at",
-                "must be in the future: a change for now is made by suspending the pool "
-                "(a change staged without a time takes effect then)",
-                "in_the_past",
-            )
+            raise IN_THE_FUTURE.error()
         self._config.stage(pool, change, who, change.reason)
         return self._config.pool(pool)
 

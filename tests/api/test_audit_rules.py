@@ -46,6 +46,17 @@ def test_the_public_metrics_do_not_show_the_hidden_reserve(linked: Api) -> None:
     assert "reserve" not in text
 
 
+def test_the_public_pool_reads_show_neither_the_reserve_nor_its_rate(linked: Api) -> None:
+    """/metrics counts the wagers: with the reserve's rate, anyone could work out the
+    reserve to the unit. The rate is for operators and auditors (the meters)."""
+    linked.report(round_body())
+    for path in ("/v1/pools", "/v1/pools/main"):
+        text = linked.client.get(path).get_data(as_text=True)
+        assert "reserve" not in text, text
+    meters = linked.client.get("/v1/pools/main/meters", headers=linked.keys.header("auditor"))
+    assert meters.get_json()["reserve_rate_bp"] > 0
+
+
 def test_the_accounting_metrics_show_reserve_and_liability_to_auditors_only(linked: Api) -> None:
     spot = {"spot": 1, "wager": 500, "card": "9s", "war": True, "war_card": "9s"}
     dealer = {"card": "9s", "war_card": "9s"}
