@@ -21,6 +21,7 @@ JackpotError
 │   ├── PayoutStateError(payout, status, step)               e.g. disputing a paid jackpot
 │   ├── PayoutChangedError(payout, status, expected)         a stale console's step
 │   ├── SecondPersonError(payout)                            approving one's own hand pay
+│   ├── LabelCollisionError(label, key_id, theirs)           a name passing for another's
 │   ├── AdjustmentError(adjustment, reason, field)           replayed id, or no funds
 │   ├── MeterLimitError(pool)                                past the bound of exact sums
 │   ├── DayNotOverError(day)                                 a gaming day still under way
@@ -265,6 +266,20 @@ class SecondPersonError(ConflictError):
             f"payout {payout!r} was confirmed or paid by this key or person: another "
             "operator approves it"
         )
+
+
+class LabelCollisionError(ConflictError):
+    """A key's label reads as another person's name, written differently."""
+
+    code = "label_collides"
+
+    def __init__(self, label: str, key_id: str, theirs: str) -> None:
+        super().__init__(
+            f"the label {label!r} reads as the same person as key {key_id}'s {theirs!r}: to "
+            f"give that person another key, label it exactly {theirs!r}; another person "
+            "needs a name of their own"
+        )
+        self.field = "label"
 
 
 class AdjustmentError(ConflictError):

@@ -21,6 +21,8 @@ log = logging.getLogger("table_adapter")
 
 FAILURES_LOGGED = 3  # a look that fails now and then (the service stopping first) is no news
 NOTE = "war-floor demo: hand pay verified by the demo's supervisor"
+# the demo's hand pay: a simulated witness (never the supervisor's own key) and a slip
+WITNESS = "war-floor demo cashier"
 
 
 class Supervisor:
@@ -77,7 +79,8 @@ class Supervisor:
 
     def _confirm(self, payout: str) -> None:
         try:
-            response = self._http.post(f"/v1/payouts/{payout}/confirm", json={"reason": NOTE})
+            hand_pay = {"witness": WITNESS, "slip": f"DEMO-{payout}", "reason": NOTE}
+            response = self._http.post(f"/v1/payouts/{payout}/confirm", json=hand_pay)
         except httpx.HTTPError as exc:
             log.warning("demo supervisor: cannot confirm payout %s: %s", payout, exc)
             return

@@ -47,10 +47,12 @@ def get_payout(payout: str) -> Response:
 def confirm(payout: str) -> Response:
     """Record a hand pay: who paid it, who witnessed it, the slip."""
     parse_identifier(payout, "payout")
-    given = Confirmation.from_json(json_body()) if request_body() else Confirmation("", "", "", "")
+    # a confirmation without a body is refused like one without a witness: nothing is paid
+    # on an empty form
+    given = Confirmation.from_json(json_body() if request_body() else {})
     actor = _actor()
     paid_by = given.paid_by or actor.person
-    given.check_witness(paid_by)
+    given.check_people(paid_by, actor.person)
     hand_pay = HandPay(paid_by, given.witness, given.slip, given.note)
     return _answer(services().payouts.confirm(payout, actor, hand_pay, given.expect))
 

@@ -8,12 +8,11 @@ import time
 
 from jackpot.bootstrap import bootstrap
 from jackpot.cli.runtime import store_url
-from jackpot.domain.auth import Role
+from jackpot.domain.auth import PEOPLES_ROLES, Role
 from jackpot.errors import JackpotError
 from jackpot.settings import Settings
 
 # keys held by people, whose every step must name the person
-PEOPLES_ROLES = (Role.OPERATOR, Role.AUDITOR)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -44,8 +44,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     confirm.add_argument("payout", metavar="ID")
     confirm.add_argument("--paid-by", metavar="NAME", help="the person who paid it")
-    confirm.add_argument("--witness", metavar="NAME", help="who witnessed it (not the payer)")
-    confirm.add_argument("--slip", metavar="REF", help="the hand-pay slip or reference")
+    confirm.add_argument(
+        "--witness", metavar="NAME", required=True, help="who witnessed it (not the payer)"
+    )
+    confirm.add_argument(
+        "--slip", metavar="REF", required=True, help="the hand-pay slip or reference"
+    )
     confirm.add_argument("--reason", metavar="TEXT", help="a note")
     approve = add_command(
         payouts,

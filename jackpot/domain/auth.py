@@ -19,6 +19,10 @@ class Role(StrEnum):
     AUDITOR = "auditor"  # read journal, exports, reports
 
 
+# the roles whose keys belong to a person, named by the key's label (jackpot.domain.people)
+PEOPLES_ROLES = frozenset({Role.OPERATOR, Role.AUDITOR})
+
+
 @dataclass(frozen=True, slots=True)
 class ApiKey:
     key_id: str  # public: names the key in the journal's "who"

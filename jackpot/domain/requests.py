@@ -25,6 +25,7 @@ from jackpot.domain.fields import (
 )
 from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.domain.paytable import PAYTABLE
+from jackpot.domain.people import person_of, same_person
 from jackpot.domain.report import MAX_BETS_PER_SPOT
 from jackpot.errors import ValidationError
 
@@ -144,7 +145,18 @@ GAME_CHANGE_REQUEST = Record(
 MAX_PERSON = 100
 MAX_SLIP = 64
 PAYOUT_STATUSES = ("pending", "awaiting_approval", "paid", "disputed", "void")
-WITNESS_IS_NOT_THE_PAYER = Rule("witness", "must be another person than paid_by")
+WITNESS_IS_NOT_THE_PAYER = Rule(
+    "witness", "must be another person than the one who paid", "same_person"
+)
+WITNESS_IS_NOT_THE_CONFIRMER = Rule(
+    "witness", "must be another person than the operator confirming", "same_person"
+)
+PAYER_NAMES_A_PERSON = Rule(
+    "paid_by", "must name a person, not only spaces or invisible characters", "not_a_person"
+)
+WITNESS_NAMES_A_PERSON = Rule(
+    "witness", "must name a person, not only spaces or invisible characters", "not_a_person"
+)
 EXPECT = Field(
     Choice(PAYOUT_STATUSES),
     description=(
@@ -158,13 +170,20 @@ CONFIRM_REQUEST = Record(
             Text(MAX_PERSON),
             description="who paid the jackpot by hand (default: the key's label, else the key)",
         ),
-        "witness": Field(Text(MAX_PERSON), description="who witnessed the hand pay"),
-        "slip": Field(Text(MAX_SLIP), description="the hand-pay slip or reference number"),
+        "witness": Field(
+            Text(MAX_PERSON), Presence.REQUIRED, "who witnessed the hand pay: another person"
+        ),
+        "slip": Field(Text(MAX_SLIP), Presence.REQUIRED, "the hand-pay slip or reference number"),
         "reason": Field(Text(MAX_REASON), description="a note for the journal"),
         "expect": EXPECT,
     },
-    "The hand pay's record; every field is optional and the body may be left out.",
-    rules=(WITNESS_IS_NOT_THE_PAYER,),
+    "The hand pay's record: who witnessed it and its slip, always; who paid it.",
+    rules=(
+        WITNESS_IS_NOT_THE_PAYER,
+        WITNESS_IS_NOT_THE_CONFIRMER,
+        PAYER_NAMES_A_PERSON,
+        WITNESS_NAMES_A_PERSON,
+    ),
     notes=(
         "From the approval threshold (JACKPOT_HANDPAY_APPROVAL_CENTS) up, a confirmed "
         "jackpot is `awaiting_approval` until another operator approves it.",
@@ -176,7 +195,7 @@ CONFIRM_REQUEST = Record(
 class Confirmation:
     """A checked confirm body: the hand pay as the operator recorded it."""
 
-    paid_by: str  # empty: not given (the key's label stands in)
+    paid_by: str  # empty: not given (the key's person stands in)
     witness: str
     slip: str
     note: str
@@ -192,13 +211,19 @@ class Confirmation:
             str(data.get("reason", "")),
             str(data.get("expect", "")),
         )
-        done.check_witness(done.paid_by)
+        if "paid_by" in data and not person_of(done.paid_by):
+            raise PAYER_NAMES_A_PERSON.error()
+        if not person_of(done.witness):
+            raise WITNESS_NAMES_A_PERSON.error()
         return done
 
-    def check_witness(self, paid_by: str) -> None:
-        """A witness is another person than the one who paid."""
-        if self.witness and self.witness.strip().casefold() == paid_by.strip().casefold():
+    def check_people(self, paid_by: str, confirmer: str) -> None:
+        """The witness is another person than the one who paid and the one confirming,
+        compared as people (jackpot.domain.people: "Dana " and "Ｄａｎａ" are Dana)."""
+        if same_person(self.witness, paid_by):
             raise WITNESS_IS_NOT_THE_PAYER.error()
+        if same_person(self.witness, confirmer):
+            raise WITNESS_IS_NOT_THE_CONFIRMER.error()
 
 
 #: The optional body of POST /v1/payouts/{payout}/approve.

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 
-from jackpot.domain.auth import ApiKey, Role, digest, new_secret
-from jackpot.errors import UnauthenticatedError, ValidationError
+from jackpot.domain.auth import PEOPLES_ROLES, ApiKey, Role, digest, new_secret
+from jackpot.domain.people import person_of
+from jackpot.errors import LabelCollisionError, UnauthenticatedError, ValidationError
 from jackpot.store.apikeys import KeyStore
 
 MAX_CACHED_KEYS = 10_000
@@ -23,8 +24,26 @@ class Credentials:
             raise ValidationError("table", "a table key names at least one table")
         if role is not Role.TABLE and tables:
             raise ValidationError("table", "only table keys are limited to tables")
+        if role in PEOPLES_ROLES:
+            self._check_person(label)
         secret = new_secret()
         return secret, self._store.create(secret, role, tables, label)
+
+    def _check_person(self, label: str) -> None:
+        """An operator's or auditor's key names the person who holds it. A label that reads
+        as another key's person (equal once normalised: jackpot.domain.people) but is written
+        otherwise ("Dana " for "Dana", "Dana\u200b", "Ｄａｎａ") is refused: a second key of
+        the same person carries the same label, exactly, and nobody else may pass for them."""
+        person = person_of(label)
+        if not person:
+            raise ValidationError(
+                "label", "an operator's or auditor's key names the person who holds it", "missing"
+            )
+        for key, revoked in self._store.list():
+            if revoked or key.role not in PEOPLES_ROLES:
+                continue
+            if person_of(key.label) == person and key.label != label:
+                raise LabelCollisionError(label, key.key_id, key.label)
 
     def list(self) -> list[tuple[ApiKey, bool]]:
         """Every key, oldest first, with whether it is revoked."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from redis import Redis
 
+from jackpot.domain.people import person_of
 from jackpot.errors import (
     NotFoundError,
     PayoutChangedError,
@@ -80,7 +81,11 @@ class PayoutStore:
         `who` is the key, `person` the one acting (its label, else the key); `hand_pay` is a
         confirmation's (paid_by, witness, slip); `expect` the status the caller last saw
         ('' = any); `threshold` the amount in cents from which an approval is needed (0: none).
+        The script compares people as jackpot.domain.people has them (it cannot normalise
+        Unicode itself): those of the one acting and of the payer and witness go with it.
         """
+        paid_by, witness, _ = hand_pay
+        compared = [person_of(person), person_of(paid_by), person_of(witness)]
         current = self.get(payout)
         pool = current["pool"]
         result = self._s.payout_status(
@@ -92,7 +97,7 @@ class PayoutStore:
                 self._k.counters,
                 self._k.activity,
             ],
-            args=[payout, step, who, note, *hand_pay, expect, threshold, person],
+            args=[payout, step, who, note, *hand_pay, expect, threshold, person, *compared],
         )
         verdict = result[0]
         if verdict == "missing":

@@ -16,6 +16,7 @@ from jackpot.bootstrap import Services
 from jackpot.settings import Settings
 from jackpot.store.keys import Keys as StoreKeys
 from tests.support.api import Api, round_body
+from tests.support.checks import HAND_PAY
 
 JACKPOT = {
     "table": "T1",
@@ -119,7 +120,7 @@ def test_a_disputed_jackpot_leaves_the_pending_list(linked: Api) -> None:
     assert pending == []
     disputed = linked.client.get("/v1/payouts?status=disputed", headers=op).get_json()
     assert [p["id"] for p in disputed["payouts"]] == [payout]
-    paid = linked.client.post(f"/v1/payouts/{payout}/confirm", headers=op).get_json()
+    paid = linked.client.post(f"/v1/payouts/{payout}/confirm", json=HAND_PAY, headers=op).get_json()
     assert paid["status"] == "paid"
 
 

@@ -25,9 +25,9 @@ def test_the_session_names_the_person_and_the_casinos_clock(api: Api, services: 
     assert (session["role"], session["person"], session["key"]) == ("operator", "Dana Reyes",
                                                                     key.key_id)  # fmt: skip
     assert session["time_zone"] == "UTC" and session["handpay_approval_cents"] == 0
-    # a key without a label is named by the key itself
-    bare = api.client.get("/v1/session", headers=api.keys.header("auditor")).get_json()
-    assert bare["person"] == bare["who"] and bare["role"] == "auditor"
+    # every person's key names its holder (a key made before that was named by the key)
+    auditor = api.client.get("/v1/session", headers=api.keys.header("auditor")).get_json()
+    assert (auditor["person"], auditor["role"]) == ("auditor of the tests", "auditor")
 
 
 def test_every_pools_meters_include_retired_pools(api: Api) -> None:

@@ -121,7 +121,9 @@ def test_payout_ids_name_their_group_and_every_group_is_listed(
     got = api.client.get(f"/v1/payouts/{east}", headers=api.keys.header("auditor")).get_json()
     assert (got["pool"], got["table"], got["status"]) == ("east", "T1", "pending")
     paid = api.client.post(
-        f"/v1/payouts/{east}/confirm", json={"witness": "Sam"}, headers=api.keys.header("operator")
+        f"/v1/payouts/{east}/confirm",
+        json={"witness": "Sam", "slip": "HP-1"},
+        headers=api.keys.header("operator"),
     )
     assert paid.status_code == 200 and paid.get_json()["status"] == "paid", paid.get_json()
     assert [e["type"] for e in journal(api, "pool=east")][-1] == "payout_paid"

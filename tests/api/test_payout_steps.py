@@ -11,9 +11,10 @@ import redis as redis_lib
 
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
+from jackpot.errors import LabelCollisionError, ValidationError
 from jackpot.settings import Settings
 from tests.support.api import Api, hit
-from tests.support.checks import assert_error, snapshot
+from tests.support.checks import HAND_PAY, assert_error, snapshot
 
 
 def operator(services: Services, label: str) -> dict[str, str]:
@@ -72,9 +73,9 @@ def test_from_the_threshold_a_second_person_approves_before_it_counts_as_paid(
     assert (again.status_code, again.get_json()["changed"]) == (200, False)
     assert len(entries(api, "payout_confirmed")) == 1
 
-    # neither the confirming key, nor the payer on another key, nor another key of the
-    # confirmer approves
-    for header in (dana, operator(approval, "dana reyes"), operator(approval, "DANA REYES")):
+    # neither the confirming key, nor another key of the confirmer (and payer), nor the
+    # witness's own key approves
+    for header in (dana, operator(approval, "Dana Reyes"), operator(approval, "Sam Okafor")):
         assert_error(step(api, payout, "approve", None, header), 409, None)
     refused = step(api, payout, "approve", None, dana).get_json()["error"]
     assert refused["code"] == "second_person_required"
@@ -103,7 +104,9 @@ def test_below_the_threshold_a_confirmation_pays(api: Api, approval: Services) -
         "amount"
     ]
     approval.payouts.approval_cents = amount + 1
-    r = step(api, payout, "confirm", {"witness": "Sam"}, api.keys.header("operator"))
+    r = step(
+        api, payout, "confirm", {"witness": "Sam", "slip": "HP-2"}, api.keys.header("operator")
+    )
     assert r.get_json()["status"] == "paid", r.get_json()
     # approving what needed no approval is neither needed nor refused: it is paid already
     r = step(api, payout, "approve", None, operator(approval, "Lee Chan"))
@@ -124,12 +127,18 @@ def test_a_stale_console_gets_a_conflict_not_an_overwrite(
     payout = hit(api)
     tablet_a, tablet_b = operator(services, "Dana Reyes"), operator(services, "Lee Chan")
     # both tablets show the jackpot pending; A confirms it
-    a = step(api, payout, "confirm", {"slip": "HP-7", "expect": "pending"}, tablet_a)
+    a = step(
+        api,
+        payout,
+        "confirm",
+        {"witness": "Sam Okafor", "slip": "HP-7", "expect": "pending"},
+        tablet_a,
+    )
     assert a.get_json()["status"] == "paid", a.get_json()
     before = snapshot(redis)
     # B, still showing it pending, confirms with its own slip, then disputes it
     for name, body in (
-        ("confirm", {"slip": "HP-8", "expect": "pending"}),
+        ("confirm", {"witness": "Sam Okafor", "slip": "HP-8", "expect": "pending"}),
         ("dispute", {"reason": "camera", "expect": "pending"}),
     ):
         error = assert_error(step(api, payout, name, body, tablet_b), 409, "expect")
@@ -151,7 +160,7 @@ def test_a_void_cancels_a_disputed_or_paid_jackpot_with_its_reason(
     assert error["code"] == "payout_state"
     assert snapshot(redis) == before
     assert step(api, disputed, "dispute", {"reason": "camera review"}, header).status_code == 200
-    assert step(api, paid, "confirm", None, header).status_code == 200
+    assert step(api, paid, "confirm", HAND_PAY, header).status_code == 200
 
     for payout, was in ((disputed, "disputed"), (paid, "paid")):
         assert_error(step(api, payout, "void", None, header), 400, "reason")
@@ -164,7 +173,7 @@ def test_a_void_cancels_a_disputed_or_paid_jackpot_with_its_reason(
         # a resend changes nothing; nothing brings a void jackpot back
         again = step(api, payout, "void", {"reason": "again"}, header)
         assert (again.status_code, again.get_json()["changed"]) == (200, False)
-        for name, body in (("confirm", None), ("dispute", {"reason": "x"}), ("approve", None)):
+        for name, body in (("confirm", HAND_PAY), ("dispute", {"reason": "x"}), ("approve", None)):
             assert_error(step(api, payout, name, body, header), 409, None)
     voided = entries(api, "payout_voided")
     assert [(e["payout"], e["from"]) for e in voided] == [(disputed, "disputed"), (paid, "paid")]
@@ -178,7 +187,7 @@ def test_bad_step_bodies_name_the_field(api: Api, redis: redis_lib.Redis) -> Non
     header = api.keys.header("operator")
     before = snapshot(redis)
     for name, body, field in (
-        ("confirm", {"expect": "paid-ish"}, "expect"),
+        ("confirm", {**HAND_PAY, "expect": "paid-ish"}, "expect"),
         ("approve", {"expect": 3}, "expect"),
         ("approve", {"reason": "x" * 10_000}, "reason"),
         ("dispute", {"reason": "x", "who": "me"}, "who"),
@@ -191,3 +200,37 @@ def test_bad_step_bodies_name_the_field(api: Api, redis: redis_lib.Redis) -> Non
         "status",
     )
     assert snapshot(redis) == before
+
+
+def test_people_are_compared_as_people_not_as_the_strings_they_are_typed_as(
+    api: Api, approval: Services
+) -> None:
+    """A pay confirmed with its payer typed as Dana's name written otherwise (spaces, a
+    zero-width space, full-width letters, another case) is still Dana's: Dana's own key may
+    not approve it."""
+    dana = operator(approval, "Dana")
+    for n, written in enumerate(["Dana ", " Dana", "Dana\t", "Dana\u200b", "Ｄａｎａ", "DANA"]):
+        payout = hit(api, f"r-variant-{n}")
+        lee = operator(approval, "Lee Chan")
+        body = {"paid_by": written, "witness": "Sam Okafor", "slip": f"HP-{n}"}
+        assert step(api, payout, "confirm", body, lee).status_code == 200
+        refused = step(api, payout, "approve", None, dana)
+        assert refused.get_json()["error"]["code"] == "second_person_required", written
+        assert status_of(api, payout) == "awaiting_approval"
+
+
+def test_a_key_labelled_as_another_persons_name_written_otherwise_is_refused(
+    services: Services,
+) -> None:
+    """Keys labelled "Dana " or "Dana\u200b" could approve Dana's pays: a label that reads
+    as an existing person's name is refused unless it is that name exactly (the same
+    person's second key)."""
+    services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
+    for written in ("Dana Reyes ", "dana reyes", "Dana\u200bReyes", "ＤＡＮＡ ＲＥＹＥＳ"):
+        with pytest.raises(LabelCollisionError) as refused:
+            services.credentials.create(Role.OPERATOR, frozenset(), written)
+        assert "'Dana Reyes'" in refused.value.message
+    services.credentials.create(Role.AUDITOR, frozenset(), "Dana Reyes")  # her second key
+    for empty in ("", "  ", "\u200b"):
+        with pytest.raises(ValidationError):
+            services.credentials.create(Role.OPERATOR, frozenset(), empty)

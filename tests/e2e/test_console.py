@@ -120,18 +120,34 @@ def test_a_supervisor_works_the_floor_from_the_console(floor: Service, browser: 
     assert "rate 4.00% → 4.50%" in note and "2031-01-01, 06:00:00" in note, note
     shot(page, "02-floor")
 
-    # confirm with the payer as witness: refused, naming the field; nothing paid
+    # an empty form: refused in people's words, field by field; nothing paid
     card.locator("[data-action=confirm]").click()
     assert page.input_value("#f-paid_by") == "Dana Reyes"
-    page.fill("#f-witness", "dana reyes")
+    page.click("#act-submit")
+    page.wait_for_selector("#f-witness[aria-invalid=true]")
+    assert "who witnessed the hand pay" in page.inner_text("#e-witness")
+    assert "hand-pay slip" in page.inner_text("#e-slip")
+    shot(page, "03-empty-form-refused")
+    # the payer as witness, typed otherwise: still the same person
+    page.fill("#f-witness", "DANA\u200b reyes")
     page.fill("#f-slip", "HP-1001")
     page.click("#act-submit")
     page.wait_for_selector("#f-witness[aria-invalid=true]")
-    assert "paid_by" in page.inner_text("#e-witness")
+    said = page.inner_text("#e-witness")
+    assert "someone other than the person who paid" in said and "paid_by" not in said
     shot(page, "03-witness-refused")
     assert get(base, operator, f"/v1/payouts/{payout}")["status"] == "pending"
 
+    # a last step shows what will be recorded; only then is it sent
     page.fill("#f-witness", "Sam Okafor")
+    page.click("#act-submit")
+    review = page.locator("#act-review")
+    review.wait_for()
+    shown = review.inner_text()
+    for expected in (f"${cents}", "table T1, spot 3", "Dana Reyes", "Sam Okafor", "HP-1001"):
+        assert expected in shown, shown
+    shot(page, "03-review")
+    assert get(base, operator, f"/v1/payouts/{payout}")["status"] == "pending"
     page.click("#act-submit")
     page.wait_for_selector("#toast.show:has-text('confirmed paid')")
     paid = get(base, operator, f"/v1/payouts/{payout}")
@@ -184,16 +200,20 @@ def test_a_stale_tablet_gets_a_conflict_and_pays_nothing_twice(
         page.locator(f"[data-payout='{payout}'] [data-action=confirm]").click()
     # A confirms; B's dialog still shows the jackpot pending
     a.fill("#f-witness", "Sam Okafor")
+    a.fill("#f-slip", "HP-1")
+    a.click("#act-submit")
+    a.locator("#act-review").wait_for()
     a.click("#act-submit")
     a.wait_for_selector("#toast.show")
     b.fill("#f-witness", "Kim Park")
     b.fill("#f-slip", "HP-2")
     b.click("#act-submit")
+    b.locator("#act-review").wait_for()
+    b.click("#act-submit")
     b.wait_for_selector("#act-error:has-text('Someone else acted on this jackpot')")
     shot(b, "07-stale-tablet")
     paid = get(base, operator, f"/v1/payouts/{payout}")
-    assert (paid["paid_by"], paid["witness"], paid.get("slip")) == ("Dana Reyes", "Sam Okafor",
-                                                                    None)  # fmt: skip
+    assert (paid["paid_by"], paid["witness"], paid["slip"]) == ("Dana Reyes", "Sam Okafor", "HP-1")
     entries = get(base, key(floor, "auditor"), "/v1/journal?pool=main&limit=5000")["entries"]
     assert [e["type"] for e in entries].count("payout_paid") == 1
 

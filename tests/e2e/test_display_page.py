@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.support.checks import HAND_PAY
 from tests.support.service import Service, auth, key, link_main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -90,7 +91,9 @@ def test_the_meter_page_follows_the_meter_and_shows_a_pending_jackpot(
     assert (tmp_path / "meter.png").stat().st_size > 0
 
     payout = jackpot["jackpots"][0]["id"]
-    requests.post(f"{base}/v1/payouts/{payout}/confirm", headers=auth(operator)).raise_for_status()
+    requests.post(
+        f"{base}/v1/payouts/{payout}/confirm", json=HAND_PAY, headers=auth(operator)
+    ).raise_for_status()
     assert 'class="hit paid"' in render(f"{base}/", profile)
 
     # an operator suspends the link: the sign says the progressive is closed, then not

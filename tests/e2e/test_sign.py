@@ -17,6 +17,7 @@ import pytest
 import requests
 
 from tests.support.browser import artefacts, needs_chromium
+from tests.support.checks import HAND_PAY
 from tests.support.service import Service, auth, key, start_service
 
 ARTEFACTS = artefacts("signs")
@@ -150,7 +151,9 @@ def test_a_sign_shows_its_pools_follows_the_meter_and_celebrates_a_hit(
 
     # confirmed: verified; a disputed hit never shows
     requests.post(
-        f"{floor['base']}/v1/payouts/{payout['id']}/confirm", headers=auth(floor["operator"])
+        f"{floor['base']}/v1/payouts/{payout['id']}/confirm",
+        json=HAND_PAY,
+        headers=auth(floor["operator"]),
     ).raise_for_status()
     page.wait_for_function(
         f"() => !document.querySelector('#winners li[data-payout={payout['id']}]')"

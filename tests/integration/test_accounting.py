@@ -22,6 +22,7 @@ from jackpot.settings import Settings
 from jackpot.store.keys import Keys as StoreKeys
 from tests.support.api import round_body
 from tests.support.archive_world import World, dealt, world_of
+from tests.support.checks import HAND_PAY
 from tests.support.redis_server import RedisServer
 
 ZONE = "America/New_York"
@@ -86,7 +87,7 @@ def test_a_closed_day_is_what_the_tables_were_answered(world: World) -> None:
     answers = play(w)
     [jackpot] = [jp for a in answers for jp in a["jackpots"]]
     confirmed = w.api.client.post(
-        f"/v1/payouts/{jackpot['id']}/confirm", json={}, headers=w.api.keys.header("operator")
+        f"/v1/payouts/{jackpot['id']}/confirm", json=HAND_PAY, headers=w.api.keys.header("operator")
     )
     assert confirmed.status_code == 200, confirmed.get_json()
     after = w.api.meters()

@@ -38,7 +38,9 @@ def _crash_and_recover(server: Any, tmp_path: Path) -> None:
     services = app.extensions["jackpot"]
 
     def key(role: Role, *tables: str) -> str:
-        return str(services.credentials.create(role, frozenset(tables))[0])
+        return str(
+            services.credentials.create(role, frozenset(tables), f"{role.value} of the tests")[0]
+        )
 
     keys = Keys(
         key(Role.OPERATOR),

@@ -27,8 +27,8 @@ def setup(server: RedisServer, tmp_path: Path, timeout: float = 5.0) -> tuple[Ap
     app = create_app(settings, server.url)
     services = app.extensions["jackpot"]
     table_key = services.credentials.create(Role.TABLE, frozenset({"T1"}))[0]
-    operator_key = services.credentials.create(Role.OPERATOR, frozenset())[0]
-    auditor_key = services.credentials.create(Role.AUDITOR, frozenset())[0]
+    operator_key = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")[0]
+    auditor_key = services.credentials.create(Role.AUDITOR, frozenset(), "Lee Chan")[0]
     client = app.test_client()
     api = Api(client, Keys(operator_key, auditor_key, "", table_key, ""))
     api.put_pool()

@@ -30,7 +30,9 @@ def make_keys(services: Any) -> Keys:
     """A key of every role (and two table keys) in the services' store."""
 
     def make(role: Role, *tables: str) -> str:
-        return str(services.credentials.create(role, frozenset(tables))[0])
+        return str(
+            services.credentials.create(role, frozenset(tables), f"{role.value} of the tests")[0]
+        )
 
     return Keys(
         operator=make(Role.OPERATOR),

@@ -67,7 +67,7 @@ def world_of(redis: redis_lib.Redis, url: str, data_dir: Path, **settings: Any) 
     app = create_app(config, services=services)
 
     def make(role: Role, *tables: str) -> str:
-        return services.credentials.create(role, frozenset(tables))[0]
+        return services.credentials.create(role, frozenset(tables), f"{role.value} of the tests")[0]
 
     keys = Keys(
         operator=make(Role.OPERATOR),

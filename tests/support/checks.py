@@ -111,6 +111,11 @@ def patched(body: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# a hand pay's record as a confirmation needs it: a witness (not the payer, not the operator
+# confirming) and the slip
+HAND_PAY = {"witness": "Sam Okafor", "slip": "HP-1001"}
+
+
 def report_body(
     round_id: str = "r-new", changes: dict[str, Any] | None = None, **fields: Any
 ) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from jackpot.domain.auth import Role
 from tests.support.api import Api, Keys, hit, round_body
+from tests.support.checks import HAND_PAY
 
 ROLES = ("table", "display", "operator", "auditor")
 
@@ -224,6 +225,7 @@ MATRIX: list[Endpoint] = [
         "POST",
         "/v1/payouts/<payout>/confirm",
         "/v1/payouts/{payout}/confirm",
+        HAND_PAY,
         roles=roles("operator"),
     ),
     Endpoint(
@@ -313,7 +315,9 @@ def build_world(api: Api) -> World:
     other, _ = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
     services.payouts.approval_cents, approval = 1, services.payouts.approval_cents
     confirmed = api.client.post(
-        f"/v1/payouts/{payouts[1]}/confirm", headers={"Authorization": f"Bearer {other}"}
+        f"/v1/payouts/{payouts[1]}/confirm",
+        json=HAND_PAY,
+        headers={"Authorization": f"Bearer {other}"},
     )
     services.payouts.approval_cents = approval
     assert confirmed.get_json()["status"] == "awaiting_approval", confirmed.get_json()

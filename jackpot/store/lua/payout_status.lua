@@ -18,7 +18,11 @@
 -- (each may be empty)  ARGV[8] expect: the status the caller saw ('' = any)
 -- ARGV[9] the approval threshold in cents (0: no second person needed)
 -- ARGV[10] the person acting (the key's label, else the key): a confirmation records it as
--- `confirmer`; an approval by the confirmer or the payer is refused (ASCII case ignored)
+-- `confirmer`, an approval as `approver`
+-- ARGV[11..13] the people as compared (jackpot.domain.people.person_of: NFKC, case folded, no
+-- spaces or invisible characters) of the one acting, and of a confirmation's payer and
+-- witness: a confirmation keeps them as `people`; an approval by the confirming key, or by
+-- the person who confirmed, paid or witnessed, is refused
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"changed", json} | {"unchanged", json} | {"missing"} | {"refused", json}
 --   | {"stale", json} | {"same_person", json}
@@ -42,10 +46,14 @@ if step == 'confirm' then
 elseif step == 'approve' then
   if status == 'paid' then return {'unchanged', raw} end
   if status ~= 'awaiting_approval' then return {'refused', raw} end
-  -- two-person control: neither the confirming key nor the person who paid approves
-  local person = string.lower(ARGV[10])
-  if who == payout.confirmed_by or person == string.lower(payout.paid_by or '')
-      or person == string.lower(payout.confirmer or '') then
+  -- two-person control: the approver is another key and another person than the one who
+  -- confirmed, paid or witnessed (a payout confirmed before `people` was kept: its names
+  -- as they were compared then, lower-cased)
+  local me = ARGV[11]
+  local people = payout.people or {confirmer = string.lower(payout.confirmer or ''),
+    paid_by = string.lower(payout.paid_by or ''), witness = string.lower(payout.witness or '')}
+  if who == payout.confirmed_by or me == people.confirmer or me == people.paid_by
+      or me == people.witness then
     return {'same_person', raw}
   end
   target = 'paid'
@@ -70,6 +78,7 @@ if step == 'confirm' then
   payout.paid_by = ARGV[5]
   payout.witness = ARGV[6] ~= '' and ARGV[6] or nil
   payout.slip = ARGV[7] ~= '' and ARGV[7] or nil
+  payout.people = {confirmer = ARGV[11], paid_by = ARGV[12], witness = ARGV[13]}
   if target == 'paid' then payout.paid_at = now end
   extra = {'paid_by', ARGV[5], 'witness', ARGV[6], 'slip', ARGV[7]}
 elseif step == 'approve' then
