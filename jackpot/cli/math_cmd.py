@@ -11,7 +11,14 @@ from typing import Any
 
 from jackpot.cli.argtypes import non_negative, positive
 from jackpot.cli.formatting import money
-from jackpot.domain.odds import MAX_DECKS, OutcomeReturn, PaytableReturn, paytable_return
+from jackpot.domain.odds import (
+    MAX_DECKS,
+    BaseGame,
+    OutcomeReturn,
+    PaytableReturn,
+    base_game,
+    paytable_return,
+)
 from jackpot.domain.paytable import FULL_METER_BP, SEED_PAYTABLE, PayLine, Paytable
 from jackpot.errors import ValidationError
 
@@ -71,12 +78,48 @@ def run(args: argparse.Namespace) -> int:
         )
         for decks in (args.decks or DEFAULT_DECKS)
     ]
+    games = [
+        (base_game(decks, tie_bonus=True), base_game(decks, tie_bonus=False))
+        for decks in (args.decks or DEFAULT_DECKS)
+    ]
     if args.json:
-        body = {"paytable": paytable.to_json(), "results": [_to_json(r) for r in results]}
+        body = {
+            "paytable": paytable.to_json(),
+            "results": [_to_json(r) for r in results],
+            "base_game": [_game_json(bonus, plain) for bonus, plain in games],
+        }
         print(json.dumps(body, indent=2))
     else:
-        print("\n\n".join(_table(r, paytable) for r in results))
+        print("\n\n".join([*(_table(r, paytable) for r in results), _games(games)]))
     return 0
+
+
+def _game_json(bonus: BaseGame, plain: BaseGame) -> dict[str, Any]:
+    return {
+        "decks": bonus.decks,
+        "house_edge_always_war_tie_bonus": _number(bonus.war_edge),
+        "house_edge_always_war_no_tie_bonus": _number(plain.war_edge),
+        "house_edge_always_surrender": _number(bonus.surrender_edge),
+    }
+
+
+def _games(games: list[tuple[BaseGame, BaseGame]]) -> str:
+    """The base game's house edge (the initial wager's), beside the side bet's."""
+    lines = [
+        "base game house edge, of the initial wager",
+        f"{'decks':>5}  {'always war, tie bonus':>22} {'always war, no bonus':>21}"
+        f" {'always surrender':>17}",
+    ]
+    for bonus, plain in games:
+        lines.append(
+            f"{bonus.decks:>5}  {_percent(bonus.war_edge):>22} {_percent(plain.war_edge):>21}"
+            f" {_percent(bonus.surrender_edge):>17}"
+        )
+    lines.append(
+        "(war won +1, lost -2; a tie at war +2 with the tie-after-war bonus, +1 without; "
+        "surrender -1/2)"
+    )
+    return "\n".join(lines)
 
 
 def _load_paytable(path: Path | None) -> Paytable:

@@ -160,3 +160,38 @@ def paytable_return(
                 envy = other_bets * probability * Fraction(line.envy.pay_for(wager), wager)
         rows.append(OutcomeReturn(outcome, probability, fixed, meter_part, envy))
     return PaytableReturn(decks, war, wager, meter, other_bets, tuple(rows))
+
+
+@dataclass(frozen=True, slots=True)
+class BaseGame:
+    """The base game's house edge, as exact fractions of the initial wager.
+
+    The pays, per initial wager of 1: a spot that does not tie wins or loses 1 (even money,
+    the same chance either way); a tie surrenders (−½) or goes to war (a war wager of 1
+    more): the war card above the dealer's wins 1 (the war wager paid even money, the initial
+    wager a push), below it loses 2, and a tie at war wins 1, or 2 with the tie-after-war
+    bonus (the initial wager paid even money too; seed rules paying a war wager 2:1 and 3:1
+    on a war tie after collecting the initial wager come to the same +1 / −2 / +2).
+    """
+
+    decks: int
+    tie_bonus: bool
+    war_edge: Fraction  # the player always goes to war
+    surrender_edge: Fraction  # the player always surrenders
+
+
+def base_game(decks: int, tie_bonus: bool = True) -> BaseGame:
+    """Exact house edge of the base game at `decks` decks: cards drawn without replacement,
+    counted by rank class (the tied rank has two cards fewer at war)."""
+    if not 1 <= decks <= MAX_DECKS:
+        raise ValueError(f"decks must be 1..{MAX_DECKS}, not {decks}")
+    cards = DECK_SIZE * decks
+    of_rank = SUITS * decks
+    tie = Fraction(of_rank - 1, cards - 1)
+    left = cards - 2
+    war_tie = Fraction(of_rank - 2, left) * Fraction(of_rank - 3, left - 1) + Fraction(
+        left - (of_rank - 2), left
+    ) * Fraction(of_rank - 1, left - 1)
+    war_win = (1 - war_tie) / 2  # the two war cards are exchangeable
+    war_value = war_win * 1 + war_win * -2 + war_tie * (2 if tie_bonus else 1)
+    return BaseGame(decks, tie_bonus, -tie * war_value, tie * Fraction(1, 2))

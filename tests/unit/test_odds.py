@@ -12,7 +12,7 @@ import pytest
 
 from jackpot.cli import math_cmd
 from jackpot.domain.cards import FULL_DECK
-from jackpot.domain.odds import outcome_probabilities, paytable_return
+from jackpot.domain.odds import base_game, outcome_probabilities, paytable_return
 from jackpot.domain.outcomes import WAR_OUTCOMES, WINNING_OUTCOMES, Outcome, evaluate
 from jackpot.domain.paytable import SEED_PAYTABLE, Envy, PayLine, Paytable
 
@@ -189,3 +189,52 @@ def test_math_refuses_a_bad_paytable_file(tmp_path, capsys):
     path.write_text(json.dumps({"tie": {"odds": 5}}))
     assert run_math("--paytable", str(path)) == 2
     assert "suited_four_of_a_kind" in capsys.readouterr().err
+
+
+# -- the base game ---------------------------------------------------------------------------
+
+
+def test_the_base_games_house_edge_at_six_decks_is_the_published_one():
+    """2.330% always at war with the tie-after-war bonus (2.877% without), 3.698% always
+    surrendering: the figures every Casino War table card prints."""
+    game = base_game(6)
+    assert f"{float(game.war_edge) * 100:.3f}" == "2.330"
+    assert f"{float(game.surrender_edge) * 100:.3f}" == "3.698"
+    assert f"{float(base_game(6, tie_bonus=False).war_edge) * 100:.3f}" == "2.877"
+    assert game.surrender_edge == Fraction(23, 311) / 2  # a tie, 23 in 311, loses half
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+@pytest.mark.parametrize("tie_bonus", [True, False])
+def test_the_base_games_edge_matches_enumerating_every_rank_draw(decks, tie_bonus):
+    """Every ordered draw of four ranks (P1, D1, P2, D2) without replacement, weighted by
+    how many card draws give it: an independent count of the same game."""
+    of_rank, cards = 4 * decks, 52 * decks
+    total = Fraction(0)
+    for p1 in range(13):
+        for d1 in range(13):
+            left = {r: of_rank for r in range(13)}
+            weight = Fraction(left[p1], cards)
+            left[p1] -= 1
+            weight *= Fraction(left[d1], cards - 1)
+            left[d1] -= 1
+            if p1 != d1:
+                total += weight * (1 if p1 > d1 else -1)
+                continue
+            for p2 in range(13):
+                for d2 in range(13):
+                    w = weight * Fraction(left[p2], cards - 2)
+                    w *= Fraction(left[d2] - (p2 == d2), cards - 3)
+                    pays = 1 if p2 > d2 else -2 if p2 < d2 else (2 if tie_bonus else 1)
+                    total += w * pays
+    assert base_game(decks, tie_bonus).war_edge == -total
+
+
+def test_math_prints_the_base_games_house_edge(capsys):
+    assert run_math("--decks", "6") == 0
+    out = capsys.readouterr().out
+    assert "base game house edge" in out
+    assert "2.3301%" in out and "2.8771%" in out and "3.6977%" in out
+    assert run_math("--decks", "6", "--json") == 0
+    [game] = json.loads(capsys.readouterr().out)["base_game"]
+    assert Fraction(game["house_edge_always_surrender"]["exact"]) == Fraction(23, 622)
