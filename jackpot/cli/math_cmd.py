@@ -14,9 +14,12 @@ from jackpot.cli.formatting import money
 from jackpot.domain.odds import (
     MAX_DECKS,
     BaseGame,
+    LongRunReturn,
     OutcomeReturn,
     PaytableReturn,
+    PoolTerms,
     base_game,
+    long_run_return,
     paytable_return,
 )
 from jackpot.domain.paytable import FULL_METER_BP, SEED_PAYTABLE, PayLine, Paytable
@@ -56,6 +59,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="other qualifying bets at the table, each on its own spot (default: 6)",
     )
+    parser.add_argument(
+        "--pool",
+        type=_pool,
+        action="append",
+        metavar="NAME=RESET,RATE_BP,RESERVE_RATE_BP",
+        help="a pool the table feeds (repeat it; the first is the table's first pool): "
+        "prices each level from its own pool over the long run, e.g. main=100000,400,100",
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(func=run)
 
@@ -82,16 +93,87 @@ def run(args: argparse.Namespace) -> int:
         (base_game(decks, tie_bonus=True), base_game(decks, tie_bonus=False))
         for decks in (args.decks or DEFAULT_DECKS)
     ]
+    long_run: list[LongRunReturn] = []
+    if args.pool:
+        pools = dict(args.pool)
+        try:
+            long_run = [
+                long_run_return(
+                    paytable,
+                    decks,
+                    pools,
+                    war=not args.surrender,
+                    wager=args.wager,
+                    other_bets=args.other_bets,
+                )
+                for decks in (args.decks or DEFAULT_DECKS)
+            ]
+        except ValueError as exc:
+            print(f"jackpot math: --pool: {exc}", file=sys.stderr)
+            return 2
     if args.json:
         body = {
             "paytable": paytable.to_json(),
             "results": [_to_json(r) for r in results],
             "base_game": [_game_json(bonus, plain) for bonus, plain in games],
         }
+        if long_run:
+            body["long_run"] = [
+                _long_run_json(r.decks, lr) for r, lr in zip(results, long_run, strict=True)
+            ]
         print(json.dumps(body, indent=2))
     else:
-        print("\n\n".join([*(_table(r, paytable) for r in results), _games(games)]))
+        parts = [_table(r, paytable) for r in results]
+        parts += [_long_run(r.decks, lr) for r, lr in zip(results, long_run, strict=False)]
+        print("\n\n".join([*parts, _games(games)]))
     return 0
+
+
+def _long_run(decks: int, result: LongRunReturn) -> str:
+    """Each level from its own pool: how often it hits and what it gives back over time."""
+    lines = [
+        f"{decks} decks, over the long run, each level from its own pool",
+        f"{'pool':<14} {'hits 1 in':>12} {'contributes':>12} {'resets':>9} {'returns':>9}"
+        f" {'house funds':>12} {'reserve keeps':>14}",
+    ]
+    for lv in result.levels:
+        cycle = f"{float(lv.cycle):,.1f}" if lv.cycle is not None else "never"
+        lines.append(
+            f"{lv.pool:<14} {cycle:>12} {_percent(lv.contribution):>12}"
+            f" {_percent(lv.resets):>9} {_percent(lv.total):>9}"
+            f" {_percent(lv.house_funding):>12} {_percent(lv.reserve_surplus):>14}"
+        )
+    for label, value in (
+        ("fixed-pay return", result.fixed),
+        ("envy return", result.envy),
+        ("long-run return", result.total),
+        ("house edge", result.house_edge),
+    ):
+        lines.append(f"{label:<18} {_percent(value):>9}")
+    return "\n".join(lines)
+
+
+def _long_run_json(decks: int, result: LongRunReturn) -> dict[str, Any]:
+    return {
+        "decks": decks,
+        "levels": [
+            {
+                "pool": lv.pool,
+                "hit": _number(lv.hit),
+                "cycle_bets": float(lv.cycle) if lv.cycle is not None else None,
+                "contribution": _number(lv.contribution),
+                "resets": _number(lv.resets),
+                "return": _number(lv.total),
+                "house_funding": _number(lv.house_funding),
+                "reserve_surplus": _number(lv.reserve_surplus),
+            }
+            for lv in result.levels
+        ],
+        "fixed_return": _number(result.fixed),
+        "envy_return": _number(result.envy),
+        "long_run_return": _number(result.total),
+        "house_edge": _number(result.house_edge),
+    }
 
 
 def _game_json(bonus: BaseGame, plain: BaseGame) -> dict[str, Any]:
@@ -218,3 +300,19 @@ def _decks(text: str) -> int:
     if not 1 <= value <= MAX_DECKS:
         raise argparse.ArgumentTypeError(f"must be 1..{MAX_DECKS}")
     return value
+
+
+def _pool(text: str) -> tuple[str, PoolTerms]:
+    """NAME=RESET,RATE_BP,RESERVE_RATE_BP (cents and basis points)."""
+    name, _, terms = text.partition("=")
+    try:
+        reset, rate, reserve = (int(part) for part in terms.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            "must be NAME=RESET,RATE_BP,RESERVE_RATE_BP, e.g. main=100000,400,100"
+        ) from None
+    if not name or reset < 0 or rate < 0 or reserve < 0 or rate + reserve > 10_000:
+        raise argparse.ArgumentTypeError(
+            "needs a name, a reset and rates of 0 or more, the rates at most 10000 together"
+        )
+    return name, PoolTerms(reset, rate, reserve)

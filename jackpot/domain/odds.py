@@ -18,6 +18,7 @@ from jackpot.domain.paytable import FULL_METER_BP, Paytable
 
 MAX_DECKS = 8
 SUITS = 4
+BASIS_POINTS = 10_000  # a pool's rates are basis points of each wager
 
 
 def outcome_probabilities(decks: int, war: bool = True) -> dict[Outcome, Fraction]:
@@ -195,3 +196,116 @@ def base_game(decks: int, tie_bonus: bool = True) -> BaseGame:
     war_win = (1 - war_tie) / 2  # the two war cards are exchangeable
     war_value = war_win * 1 + war_win * -2 + war_tie * (2 if tie_bonus else 1)
     return BaseGame(decks, tie_bonus, -tie * war_value, tie * Fraction(1, 2))
+
+
+@dataclass(frozen=True, slots=True)
+class PoolTerms:
+    """What a pool does with each wager and each hit: its reset (cents) and its rates."""
+
+    reset: int
+    rate_bp: int
+    reserve_rate_bp: int
+
+
+@dataclass(frozen=True, slots=True)
+class LevelReturn:
+    """One pool's part in a bet's long-run return, as fractions of the wager.
+
+    Over the long run a meter pays out all that is put on it: every contribution, and every
+    reset it is topped up to after a hit that empties it. So a pool returns its contribution
+    rate, plus each reset once per hit that takes the whole meter. The reserve's rate funds
+    those resets; the house funds what it lacks (`house_funding`), and what it gathers beyond
+    them (`reserve_surplus`) is held, not returned, until an adjustment moves it.
+    """
+
+    pool: str
+    hit: Fraction  # per bet: a line paying from this pool
+    empties: Fraction  # per bet: a line paying all of it (the meter is reset after)
+    contribution: Fraction  # of each unit wagered, onto the meter
+    reserve: Fraction  # of each unit wagered, into the reserve
+    resets: Fraction  # resets paid out, per unit wagered
+
+    @property
+    def cycle(self) -> Fraction | None:
+        """Mean bets between two hits of this pool (None: it never pays)."""
+        return 1 / self.hit if self.hit else None
+
+    @property
+    def total(self) -> Fraction:
+        """What it returns: its contributions, if anything ever pays them, and its resets."""
+        return (self.contribution if self.hit else Fraction(0)) + self.resets
+
+    @property
+    def house_funding(self) -> Fraction:
+        return max(self.resets - self.reserve, Fraction(0))
+
+    @property
+    def reserve_surplus(self) -> Fraction:
+        return max(self.reserve - self.resets, Fraction(0))
+
+
+@dataclass(frozen=True, slots=True)
+class LongRunReturn:
+    """A bet's return over the long run: fixed pays, envy, and every level from its own
+    pool (`level_returns`), as exact fractions of the wager."""
+
+    fixed: Fraction
+    envy: Fraction
+    levels: tuple[LevelReturn, ...]
+
+    @property
+    def total(self) -> Fraction:
+        return self.fixed + self.envy + sum((lv.total for lv in self.levels), Fraction(0))
+
+    @property
+    def house_edge(self) -> Fraction:
+        return 1 - self.total
+
+
+def long_run_return(
+    paytable: Paytable,
+    decks: int,
+    pools: dict[str, PoolTerms],
+    *,
+    war: bool = True,
+    wager: int = 500,
+    other_bets: int,
+) -> LongRunReturn:
+    """The long-run return of a `wager`-cent bet at a table feeding `pools` (in the table's
+    order: the first is the one a line naming no pool pays from).
+
+    Each level is priced from its own pool, not from one assumed meter: a level returns its
+    contribution rate and, for each hit that takes the whole meter, the reset it is topped up
+    to. A line paying part of a meter leaves it to the contributions: exact while such a hit
+    leaves the meter at or above its reset (no top-up), as it does once the meter has grown
+    past reset / (1 - the part paid). Every bet is assumed to be of `wager` (a meter's pay
+    does not depend on the wager that wins it). Envy is as in `paytable_return`.
+    """
+    if not pools:
+        raise ValueError("a table feeds at least one pool")
+    base = paytable_return(paytable, decks, war=war, wager=wager, meter=0, other_bets=other_bets)
+    first = next(iter(pools))
+    hit = dict.fromkeys(pools, Fraction(0))
+    empties = dict.fromkeys(pools, Fraction(0))
+    for row in base.outcomes:
+        line = paytable.line(row.outcome)
+        if line is None or not line.meter_bp:
+            continue
+        pool = line.pool or first
+        if pool not in pools:
+            raise ValueError(f"the paytable pays a percentage of pool {pool!r}, not fed")
+        hit[pool] += row.probability
+        if line.meter_bp == FULL_METER_BP:
+            empties[pool] += row.probability
+    levels = tuple(
+        LevelReturn(
+            pool,
+            hit[pool],
+            empties[pool],
+            Fraction(terms.rate_bp, BASIS_POINTS),
+            Fraction(terms.reserve_rate_bp, BASIS_POINTS),
+            empties[pool] * Fraction(terms.reset, wager),
+        )
+        for pool, terms in pools.items()
+    )
+    return LongRunReturn(base.fixed, base.envy, levels)

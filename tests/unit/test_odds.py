@@ -12,7 +12,13 @@ import pytest
 
 from jackpot.cli import math_cmd
 from jackpot.domain.cards import FULL_DECK
-from jackpot.domain.odds import base_game, outcome_probabilities, paytable_return
+from jackpot.domain.odds import (
+    PoolTerms,
+    base_game,
+    long_run_return,
+    outcome_probabilities,
+    paytable_return,
+)
 from jackpot.domain.outcomes import WAR_OUTCOMES, WINNING_OUTCOMES, Outcome, evaluate
 from jackpot.domain.paytable import SEED_PAYTABLE, Envy, PayLine, Paytable
 
@@ -238,3 +244,70 @@ def test_math_prints_the_base_games_house_edge(capsys):
     assert run_math("--decks", "6", "--json") == 0
     [game] = json.loads(capsys.readouterr().out)["base_game"]
     assert Fraction(game["house_edge_always_surrender"]["exact"]) == Fraction(23, 622)
+
+
+# -- the long run: each level from its own pool ----------------------------------------------
+
+
+def test_the_seed_paytables_level_returns_its_contributions_and_its_resets():
+    result = long_run_return(
+        SEED_PAYTABLE, 6, {"main": PoolTerms(100_000, 400, 100)}, wager=500, other_bets=0
+    )
+    [main] = result.levels
+    hit = Fraction(2, 993_023)  # a suited four of a kind
+    assert (main.hit, main.empties, main.cycle) == (hit, hit, 1 / hit)
+    assert main.resets == hit * Fraction(100_000, 500)  # $1,000 reset per $5 bet
+    assert main.total == Fraction(4, 100) + main.resets
+    assert main.house_funding == 0  # the reserve's 1% more than pays the resets
+    assert main.reserve_surplus == Fraction(1, 100) - main.resets
+    assert result.total == result.fixed + main.total
+    assert f"{float(result.total) * 100:.2f}" == "78.22"
+
+
+def two_level_paytable() -> Paytable:
+    table = SEED_PAYTABLE.to_json()
+    table["suited_four_of_a_kind"] = {"odds": 1000, "meter_bp": 10_000, "pool": "grand"}
+    table["suited_double_tie"] = {"odds": 200, "meter_bp": 1_000, "pool": "major"}
+    return Paytable.from_json(table)
+
+
+def test_a_two_level_paytable_prices_each_level_from_its_own_pool():
+    """One assumed meter for every level priced the major's 10% at the grand's $100,000 and
+    printed a return over 100%; each pool's own terms give the long run."""
+    paytable = two_level_paytable()
+    one_meter = paytable_return(paytable, 6, wager=500, meter=10_000_000, other_bets=0)
+    assert one_meter.total > 1
+    pools = {"grand": PoolTerms(10_000_000, 200, 50), "major": PoolTerms(50_000, 300, 0)}
+    result = long_run_return(paytable, 6, pools, wager=500, other_bets=0)
+    grand, major = result.levels
+    assert grand.resets == Fraction(2, 993_023) * 20_000
+    assert grand.house_funding == grand.resets - Fraction(50, 10_000)
+    # the major pays a tenth of its meter and is never emptied: its contributions return
+    assert (major.empties, major.resets, major.total) == (0, 0, Fraction(3, 100))
+    assert major.hit == outcome_probabilities(6)[Outcome.SUITED_DOUBLE_TIE]
+    assert result.total < 1
+    assert result.total == result.fixed + grand.total + major.total
+
+
+def test_a_pool_the_paytable_never_pays_returns_nothing_and_an_unfed_one_is_refused():
+    result = long_run_return(
+        SEED_PAYTABLE, 6, {"main": PoolTerms(100_000, 400, 100), "side": PoolTerms(0, 100, 0)},
+        wager=500, other_bets=0,
+    )  # fmt: skip
+    assert result.levels[1].total == 0 and result.levels[1].cycle is None
+    with pytest.raises(ValueError, match="grand"):
+        long_run_return(
+            two_level_paytable(), 6, {"major": PoolTerms(1, 1, 1)}, wager=500, other_bets=0
+        )
+
+
+def test_math_prints_the_long_run_per_level(capsys):
+    assert run_math("--decks", "6", "--pool", "main=100000,400,100") == 0
+    out = capsys.readouterr().out
+    assert "over the long run, each level from its own pool" in out
+    assert "496,511.5" in out and "78.4599%" in out
+    assert run_math("--decks", "6", "--pool", "main=100000,400,100", "--json") == 0
+    [long_run] = json.loads(capsys.readouterr().out)["long_run"]
+    assert long_run["levels"][0]["pool"] == "main"
+    with pytest.raises(SystemExit):
+        run_math("--pool", "main=lots")
