@@ -143,13 +143,12 @@ def _long_run(decks: int, result: LongRunReturn) -> str:
             f" {_percent(lv.resets):>9} {_percent(lv.total):>9}"
             f" {_percent(lv.house_funding):>12} {_percent(lv.reserve_surplus):>14}"
         )
-    for label, value in (
+    lines += _totals(
         ("fixed-pay return", result.fixed),
         ("envy return", result.envy),
         ("long-run return", result.total),
         ("house edge", result.house_edge),
-    ):
-        lines.append(f"{label:<18} {_percent(value):>9}")
+    )
     return "\n".join(lines)
 
 
@@ -260,15 +259,19 @@ def _table(result: PaytableReturn, paytable: Paytable) -> str:
     ]
     for row in result.outcomes:
         lines.append(_row(row, paytable.line(row.outcome), result.wager))
-    for label, value in (
+    lines += _totals(
         ("fixed-pay return", result.fixed),
         ("meter return", result.meter),
         ("envy return", result.envy),
         ("total return", result.total),
         ("house edge", result.house_edge),
-    ):
-        lines.append(f"{label:<18} {_percent(value):>9}")
+    )
     return "\n".join(lines)
+
+
+def _totals(*rows: tuple[str, Fraction]) -> list[str]:
+    """A table's closing lines: a label and a percentage each."""
+    return [f"{label:<18} {_percent(value):>9}" for label, value in rows]
 
 
 def _row(row: OutcomeReturn, line: PayLine | None, wager: int) -> str:

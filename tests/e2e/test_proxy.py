@@ -8,7 +8,6 @@ from __future__ import annotations
 import http.client
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +19,7 @@ import requests
 
 from tests.support.proxy import needs_nginx, nginx
 from tests.support.service import Service, auth, key, link_main, start_service
+from tests.support.slowloris import trickling
 
 pytestmark = needs_nginx
 
@@ -62,45 +62,30 @@ def test_idle_and_slow_clients_are_held_by_nginx_not_by_the_controller(
     host, port = address(base)
     idle = [socket.create_connection((host, port)) for _ in range(500)]
     slow = [socket.create_connection((host, port)) for _ in range(100)]
-    stop = threading.Event()
-
-    def trickle() -> None:  # slowloris: a request head a byte a second, never finished
-        for s in slow:
-            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-        while not stop.wait(1.0):
+    try:
+        with trickling(slow, every=1.0):  # slowloris: a byte a second, never finished
+            time.sleep(1.0)
+            # the controller still answers everyone else, and settles rounds
+            health = requests.get(f"{base}/healthz", timeout=5)
+            assert health.status_code == 200 and health.json() == {"status": "ok"}
+            for n in range(20):
+                answer = report(base, proxied["table"], f"r{n}")
+                assert answer.status_code == 200, answer.text
+            # nginx cuts the slow ones off once their head is late (client_header_timeout 5 s)
+            for s in slow:
+                s.settimeout(15)
+            cut = 0
             for s in slow:
                 try:
-                    s.sendall(b"a")
+                    data = s.recv(4096)
+                except TimeoutError:
+                    continue
                 except OSError:
-                    pass  # cut off by nginx: what it should do
-
-    trickler = threading.Thread(target=trickle, daemon=True)
-    trickler.start()
-    try:
-        time.sleep(1.0)
-        # the controller still answers everyone else, and settles rounds
-        health = requests.get(f"{base}/healthz", timeout=5)
-        assert health.status_code == 200 and health.json() == {"status": "ok"}
-        for n in range(20):
-            answer = report(base, proxied["table"], f"r{n}")
-            assert answer.status_code == 200, answer.text
-        # nginx cuts the slow ones off once their head is late (client_header_timeout 5 s)
-        for s in slow:
-            s.settimeout(15)
-        cut = 0
-        for s in slow:
-            try:
-                data = s.recv(4096)
-            except TimeoutError:
-                continue
-            except OSError:
-                data = b""
-            cut += 1 if not data or data.startswith(b"HTTP/1.1 408") else 0
-        assert cut == len(slow), f"only {cut} of {len(slow)} slow clients were cut off"
-        assert requests.get(f"{base}/healthz", timeout=5).status_code == 200
+                    data = b""
+                cut += 1 if not data or data.startswith(b"HTTP/1.1 408") else 0
+            assert cut == len(slow), f"only {cut} of {len(slow)} slow clients were cut off"
+            assert requests.get(f"{base}/healthz", timeout=5).status_code == 200
     finally:
-        stop.set()
-        trickler.join(timeout=5)
         for s in idle + slow:
             s.close()
 

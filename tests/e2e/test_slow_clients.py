@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 import requests
 
 from tests.support.service import Service, auth, key, link_main, start_service
+from tests.support.slowloris import trickling
 
 DEADLINE = 1  # JACKPOT_CLIENT_DEADLINE_SECONDS for these tests (production: 5)
 
@@ -63,36 +63,21 @@ def test_idle_and_slow_clients_do_not_stop_the_controller(direct: Service) -> No
     # far more than a thread-per-request server has threads (the old gthread: 16)
     idle = [socket.create_connection(address) for _ in range(200)]
     slow = [socket.create_connection(address) for _ in range(100)]
-    stop = threading.Event()
-
-    def trickle() -> None:  # slowloris: a request head a byte at a time, never finished
-        for s in slow:
-            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-        while not stop.wait(0.2):
-            for s in slow:
-                try:
-                    s.sendall(b"a")
-                except OSError:
-                    pass  # cut off: what the deadline is for
-
-    trickler = threading.Thread(target=trickle, daemon=True)
-    trickler.start()
     try:
-        health = requests.get(f"{direct.base}/healthz", timeout=5)
-        assert health.status_code == 200 and health.json() == {"status": "ok"}
-        for n in range(20):
-            answer = requests.post(
-                f"{direct.base}/v1/rounds", data=round_body(f"r{n}"), timeout=5,
-                headers={**auth(table), "Content-Type": "application/json"},
-            )  # fmt: skip
-            assert answer.status_code == 200, answer.text
-        # every one of them is cut off once its head is late, however often it sends a byte
-        for s in idle + slow:
-            s.settimeout(DEADLINE + 10)
-        assert all(cut_off(s) for s in idle + slow)
+        with trickling(slow, every=0.2):  # slowloris: a byte at a time, never finished
+            health = requests.get(f"{direct.base}/healthz", timeout=5)
+            assert health.status_code == 200 and health.json() == {"status": "ok"}
+            for n in range(20):
+                answer = requests.post(
+                    f"{direct.base}/v1/rounds", data=round_body(f"r{n}"), timeout=5,
+                    headers={**auth(table), "Content-Type": "application/json"},
+                )  # fmt: skip
+                assert answer.status_code == 200, answer.text
+            # every one of them is cut off once its head is late, however often it sends
+            for s in idle + slow:
+                s.settimeout(DEADLINE + 10)
+            assert all(cut_off(s) for s in idle + slow)
     finally:
-        stop.set()
-        trickler.join(timeout=5)
         for s in idle + slow:
             s.close()
 
