@@ -297,8 +297,10 @@ def test_a_hung_master_times_out_once_per_attempt(cluster: RedisCluster) -> None
         cluster.resume(node)
     for error in (once, retried):
         assert type(error) is TimeoutError and str(error) == "Timeout reading from socket"
-    assert 0.1 <= once_took < 0.5
-    assert 1.0 <= retried_took < 3.0  # 11 attempts of 0.1 s each
+    # the lower bounds tell the behaviours apart; the upper ones only that nothing hangs (a
+    # loaded machine stretches every wait, so they are generous)
+    assert 0.1 <= once_took < 1.0
+    assert 1.0 <= retried_took < 6.0  # 11 attempts of 0.1 s each
     cluster.wait_healthy()
     assert patient.get(key) == "1" and hasty.get(key) == "1"
 
@@ -325,12 +327,12 @@ def test_a_killed_master_without_replica(tmp_path: Path) -> None:
             assert type(error) is ConnectionError
             refused = f"Error 111 connecting to 127.0.0.1:{victim.port}. Connection refused."
             assert str(error) == refused
-            assert took < 1.0  # refused at once, every retry included
+            assert took < 2.0  # refused at once, every retry included (generous: load)
         assert patient.get(live_key) == "alive"  # before the node timeout: other slots work
 
         killed = time.monotonic()
         cluster.wait_state("fail", survivors, timeout=10)
-        assert time.monotonic() - killed < 3.0  # node timeout 0.5 s, then the FAIL vote
+        assert time.monotonic() - killed < 8.0  # node timeout 0.5 s, then the FAIL vote
         assert cluster.node_for_key(dead_key) is victim  # no replica: the slots stay its
 
         error, took = timed(lambda: hasty.get(dead_key))
@@ -338,10 +340,10 @@ def test_a_killed_master_without_replica(tmp_path: Path) -> None:
         error, once_took = timed(lambda: hasty.get(live_key))
         assert type(error) is ClusterDownError and str(error) == "The cluster is down"
         assert isinstance(error, ClusterError) and isinstance(error, ResponseError)
-        assert 0.25 <= once_took < 1.0  # it sleeps 0.25 s even with no retry left
+        assert 0.25 <= once_took < 2.0  # it sleeps 0.25 s even with no retry left
         error, retried_took = timed(lambda: patient.get(live_key))
         assert type(error) is ClusterDownError
-        assert 2.7 <= retried_took < 6.0  # 11 attempts, 0.25 s sleep and a refresh each
+        assert 2.7 <= retried_took < 12.0  # 11 attempts, 0.25 s sleep and a refresh each
         with pytest.raises(ClusterDownError, match="The cluster is down"):
             cluster.node_for_key(live_key).admin.get(live_key)  # the server's own answer
 
@@ -407,6 +409,6 @@ def test_a_killed_master_with_a_replica_fails_over(tmp_path: Path) -> None:
         # each exits on SIGTERM, at once: no replica wait (shutdown-timeout 0), and a SIGTERM
         # dropped during a replica's first AOF rewrite is sent again, not waited out
         assert [p.returncode if p else None for p in processes] == [0] * 6
-        assert time.monotonic() - stopping < 5
+        assert time.monotonic() - stopping < 15  # at once; generous for a loaded machine
     finally:
         cluster.stop()
