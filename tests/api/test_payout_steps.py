@@ -4,6 +4,7 @@ click or a second tablet changes nothing; a refused step names why and changes n
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -36,10 +37,13 @@ def status_of(api: Api, payout: str) -> str:
 
 
 @pytest.fixture
-def approval(services: Services) -> Services:
-    """Two-person control from 500.00 (what JACKPOT_HANDPAY_APPROVAL_CENTS=50000 sets)."""
+def approval(services: Services) -> Iterator[Services]:
+    """Two-person control from 500.00 (what JACKPOT_HANDPAY_APPROVAL_CENTS=50000 sets), for
+    this test only: the app is shared with the layout's other tests (tests/support/stores.py)."""
+    before = services.payouts.approval_cents
     services.payouts.approval_cents = 50_000
-    return services
+    yield services
+    services.payouts.approval_cents = before
 
 
 def test_the_setting_reads_the_threshold_and_refuses_nonsense() -> None:
