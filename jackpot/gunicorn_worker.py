@@ -24,13 +24,13 @@ from gunicorn.workers.ggevent import GeventWorker
 from jackpot.api.body import MAX_BODY_BYTES, UNREADABLE
 
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
-LATE_BODY = (
-    b"HTTP/1.1 408 Request Timeout\r\n"
-    b"Content-Type: application/json\r\n"
-    b"Connection: close\r\n"
-    b"Content-Length: 88\r\n"
-    b"\r\n"
+# the body nginx answers a late request with (deploy/nginx), its length counted from it
+LATE_JSON = (
     b'{"error": {"code": "request_timeout", "message": "the request did not arrive in time"}}\n'
+)
+LATE_BODY = (
+    b"HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nConnection: close\r\n"
+    b"Content-Length: %d\r\n\r\n%s" % (len(LATE_JSON), LATE_JSON)
 )
 
 
