@@ -36,6 +36,7 @@ from jackpot.services.groups import (
     GroupedRounds,
     GroupedTables,
     GroupedVerifier,
+    GroupedVoids,
     LinkGroups,
 )
 from jackpot.services.moves import TableMoves
@@ -46,6 +47,7 @@ from jackpot.services.rounds import Rounds, Window
 from jackpot.services.selfcheck import SelfCheck
 from jackpot.services.signs import Signs
 from jackpot.services.tables import Tables
+from jackpot.services.voids import Voids
 from jackpot.settings import Settings
 from jackpot.store.activity import ActivityStore
 from jackpot.store.adjustments import AdjustmentStore
@@ -62,6 +64,7 @@ from jackpot.store.queue import ReportQueue
 from jackpot.store.rounds import RoundStore
 from jackpot.store.scripts import ReplicaWait, Scripts
 from jackpot.store.signs import SignStore
+from jackpot.store.voids import VoidStore
 
 
 def redis_client(
@@ -87,6 +90,7 @@ class Services:
     tables: GroupedTables
     rounds: GroupedRounds
     payouts: GroupedPayouts
+    voids: GroupedVoids
     reports: Reports
     client: redis.Redis  # of the main link group's keys (and the registry, keys, signs)
     rq_client: redis.Redis  # RQ keeps pickles: a client that does not decode replies
@@ -180,6 +184,9 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             socket.gethostname(),
             who,
         )
+        rounds = Rounds(
+            RoundStore(c, k, s), tables, credentials, archived_round, window, clock, health
+        )
         return Group(
             name=name,
             keys=k,
@@ -187,11 +194,10 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             config=config,
             pools=Pools(config, AdjustmentStore(c, k, s), payout_store, clock),
             tables=tables,
-            rounds=Rounds(
-                RoundStore(c, k, s), tables, credentials, archived_round, window, clock, health
-            ),
+            rounds=rounds,
             payouts=Payouts(payout_store, settings.handpay_approval_cents),
             payout_store=payout_store,
+            voids=Voids(VoidStore(c, k, s), rounds),
             journal=JournalStore(c, k, archive),
             health=health,
             health_store=health_store,
@@ -210,13 +216,15 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     archiver = GroupedArchiver(groups)
     pools = GroupedPools(groups, clock)
     tables = GroupedTables(groups, clock)
+    payouts = GroupedPayouts(groups, settings.handpay_approval_cents)
     keep_ms = (settings.retention_seconds + settings.clock_skew_seconds) * 1000
     return Services(
         credentials=credentials,
         pools=pools,
         tables=tables,
         rounds=GroupedRounds(groups),
-        payouts=GroupedPayouts(groups, settings.handpay_approval_cents),
+        payouts=payouts,
+        voids=GroupedVoids(groups, payouts),
         reports=Reports(config, journal, ReportQueue(rq_client, settings.queue), clock, days),
         client=client,
         rq_client=rq_client,

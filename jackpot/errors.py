@@ -21,6 +21,7 @@ JackpotError
 │   ├── PayoutStateError(payout, status, step)               e.g. disputing a paid jackpot
 │   ├── PayoutChangedError(payout, status, expected)         a stale console's step
 │   ├── SecondPersonError(payout)                            approving one's own hand pay
+│   ├── RoundVoidError(table, round_id, code, reason)        a void the round cannot take
 │   ├── LabelCollisionError(label, key_id, theirs)           a name passing for another's
 │   ├── AdjustmentError(adjustment, reason, field)           replayed id, or no funds
 │   ├── MeterLimitError(pool)                                past the bound of exact sums
@@ -266,6 +267,19 @@ class SecondPersonError(ConflictError):
             f"payout {payout!r} was confirmed or paid by this key or person: another "
             "operator approves it"
         )
+
+
+class RoundVoidError(ConflictError):
+    """A void a round cannot take now: a jackpot of it was paid (`jackpot_paid`), another
+    void awaits approval (`void_awaiting_approval`), none does (`no_void_awaiting`), the one
+    approving asked for it (`second_person_required`), ..."""
+
+    def __init__(
+        self, table: str, round_id: str, code: str, reason: str, field: str | None = None
+    ) -> None:
+        super().__init__(f"round {table}/{round_id}: {reason}")
+        self.code = code
+        self.field = field
 
 
 class LabelCollisionError(ConflictError):

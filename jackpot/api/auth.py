@@ -12,6 +12,7 @@ from jackpot import logs
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import ApiKey, Role
 from jackpot.errors import ForbiddenError
+from jackpot.services.payouts import Actor
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -58,3 +59,9 @@ def require(*roles: Role, rechecked_by_store: bool = False) -> Callable[[F], F]:
 
 def current_key() -> ApiKey:
     return cast(ApiKey, g.api_key)
+
+
+def current_actor() -> Actor:
+    """The key acting and the person it names (its label, else the key itself)."""
+    key = current_key()
+    return Actor(key.who, key.label or key.who)

@@ -28,6 +28,8 @@ from jackpot.domain.requests import (
     RESUME_REQUEST,
     RETIRE_REQUEST,
     ROUND_REPORT,
+    ROUND_VOID_APPROVE_REQUEST,
+    ROUND_VOID_REQUEST,
     SUSPEND_REQUEST,
     VOID_REQUEST,
 )
@@ -133,6 +135,8 @@ SCHEMAS: dict[str, Any] = {
     "PayoutDispute": DISPUTE_REQUEST.schema(),
     "PayoutApprove": APPROVE_REQUEST.schema(),
     "PayoutVoid": VOID_REQUEST.schema(),
+    "RoundVoid": ROUND_VOID_REQUEST.schema(),
+    "RoundVoidApprove": ROUND_VOID_APPROVE_REQUEST.schema(),
     "GameChange": GAME_CHANGE_REQUEST.schema(),
     "Game": {
         "type": "object",
@@ -381,6 +385,25 @@ def document() -> dict[str, Any]:
                 ["table", "operator", "auditor"],
                 _ref("RoundResult"),
                 params=[_path("table"), _path("round")],
+            ),
+        },
+        "/v1/rounds/{table}/{round}/void": {
+            "post": _op(
+                "void a settled round, whole or some spots' bets: its handle, pays, meter "
+                "contributions and jackpots taken back as new journal entries; 202 while a "
+                "second person's approval is awaited (docs/RULES.md §6)",
+                ["operator"],
+                body="RoundVoid",
+                params=[_path("table"), _path("round")],
+            ),
+        },
+        "/v1/rounds/{table}/{round}/void/approve": {
+            "post": _op(
+                "another person approves the void awaiting approval (body: {reason}, optional)",
+                ["operator"],
+                body="RoundVoidApprove",
+                params=[_path("table"), _path("round")],
+                body_required=False,
             ),
         },
         "/v1/journal": {

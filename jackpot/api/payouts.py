@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from jackpot.api.auth import current_key, require, services
+from jackpot.api.auth import current_actor, require, services
 from jackpot.api.body import json_body, known_query, query_int, request_body
 from jackpot.domain.auth import Role
 from jackpot.domain.fields import Record
@@ -19,7 +19,7 @@ from jackpot.domain.requests import (
 )
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ValidationError
-from jackpot.services.payouts import Actor, HandPay
+from jackpot.services.payouts import HandPay
 
 bp = Blueprint("payouts", __name__, url_prefix="/v1/payouts")
 
@@ -50,7 +50,7 @@ def confirm(payout: str) -> Response:
     # a confirmation without a body is refused like one without a witness: nothing is paid
     # on an empty form
     given = Confirmation.from_json(json_body() if request_body() else {})
-    actor = _actor()
+    actor = current_actor()
     paid_by = given.paid_by or actor.person
     given.check_people(paid_by, actor.person)
     hand_pay = HandPay(paid_by, given.witness, given.slip, given.note)
@@ -86,13 +86,7 @@ def _step(payout: str, step: str, record: Record, reason_required: bool) -> Resp
     else:
         data = {}
     note, expect = str(data.get("reason", "")), str(data.get("expect", ""))
-    return _answer(services().payouts.step(payout, step, _actor(), note, expect))
-
-
-def _actor() -> Actor:
-    """The key acting and the person it names (its label, else the key itself)."""
-    key = current_key()
-    return Actor(key.who, key.label or key.who)
+    return _answer(services().payouts.step(payout, step, current_actor(), note, expect))
 
 
 def _answer(result: tuple[bool, dict[str, Any]]) -> Response:

@@ -51,6 +51,7 @@ def meters(state: PoolState) -> dict[str, Any]:
         "won": state.won,
         "seed_funding_units": state.seed_units,
         "adjustments_units": state.adjustments_units,
+        "voids_units": state.voids_units,
         "reset_initial_units": state.reset_initial_units,
         "journal_seq": state.journal_seq,
         "invariant_holds": state.invariant_holds(),

@@ -11,10 +11,18 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from jackpot import logs
-from jackpot.api.auth import bearer_secret, check_role, current_key, require, services
-from jackpot.api.body import parse_json, request_body
+from jackpot.api.auth import (
+    bearer_secret,
+    check_role,
+    current_actor,
+    current_key,
+    require,
+    services,
+)
+from jackpot.api.body import json_body, parse_json, request_body
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
+from jackpot.domain.requests import ROUND_VOID_APPROVE_REQUEST, ROUND_VOID_REQUEST
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ForbiddenError, JackpotError, NotFoundError
 
@@ -60,4 +68,37 @@ def stored(table: str, round_id: str) -> Response:
     found = services().rounds.stored(table, round_id)
     if found is None:
         raise NotFoundError("round", f"{table}/{round_id}")
-    return jsonify(found)
+    void = services().voids.state(table, round_id)
+    return jsonify({**found, **({"void": void} if void is not None else {})})
+
+
+@bp.post("/<table>/<round_id>/void")
+@require(Role.OPERATOR)
+def void(table: str, round_id: str) -> tuple[Response, int]:
+    """Void a settled round, or the bets of some of its spots (docs/RULES.md §6)."""
+    parse_identifier(table, "table")
+    parse_identifier(round_id, "round")
+    data = ROUND_VOID_REQUEST.check(json_body())
+    result, state = services().voids.void(
+        table, round_id, data["reason"], data.get("spots"), current_actor()
+    )
+    return _voided(table, round_id, result, state)
+
+
+@bp.post("/<table>/<round_id>/void/approve")
+@require(Role.OPERATOR)
+def approve_void(table: str, round_id: str) -> tuple[Response, int]:
+    """Two-person control: another person applies the void held for approval."""
+    parse_identifier(table, "table")
+    parse_identifier(round_id, "round")
+    data = ROUND_VOID_APPROVE_REQUEST.check(json_body()) if request_body() else {}
+    result, state = services().voids.approve(
+        table, round_id, current_actor(), str(data.get("reason", ""))
+    )
+    return _voided(table, round_id, result, state)
+
+
+def _voided(table: str, round_id: str, result: str, state: dict[str, Any]) -> tuple[Response, int]:
+    """What is void of the round after the step; `result` says what the step did."""
+    body = {"table": table, "round": round_id, "result": result, **state}
+    return jsonify(body), 202 if result == "awaiting_approval" else 200

@@ -133,5 +133,11 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
             f"  table {t['table']}: {t['rounds']} rounds, handle {money(t['handle_cents'])}, "
             f"win {money(t['win_cents'])} ({t['hold_percent'] or '-'}%)"
         )
+        if t.get("voided_bets") or t.get("voided_rounds"):
+            pays = sum(t[f"voided_{k}_pays_cents"] for k in ("fixed", "envy", "jackpot"))
+            print(
+                f"    voided: {t['voided_rounds']} round(s) whole, {t['voided_bets']} bet(s), "
+                f"handle {money(t['voided_handle_cents'])}, pays {money(pays)}"
+            )
     print(f"  {len(report['hits'])} hit(s) in the register")
     return 0 if report["balanced"] else 1

@@ -289,6 +289,7 @@ def pool_detail(p: dict[str, Any], zone: ZoneInfo) -> str:
             ("won", money(p["won"])),
             ("seed funding", exact(p["seed_funding_units"])),
             ("adjustments", exact(p["adjustments_units"])),
+            ("voided rounds", exact(p.get("voids_units", 0))),
             ("initial reset", exact(p["reset_initial_units"])),
             ("journal seq", str(p["journal_seq"])),
             ("invariant holds", "yes" if p["invariant_holds"] else "NO"),

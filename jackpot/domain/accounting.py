@@ -69,6 +69,10 @@ class PoolDay:
     seed_funding: int = 0  # house money topping a reset up
     initial_seed: int = 0  # the pool's starting balance, when it was created this day
     adjustments: int = 0
+    voided_contributions: int = 0  # contributions voided rounds took back (units)
+    voided_jackpots: int = 0  # jackpots of voided rounds, back on the meter
+    voided_jackpots_cents: int = 0
+    seed_returned: int = 0  # reset funding of voided hits given back to the house (units)
     unpaid_count: int = 0  # jackpots won (this day or before) not yet paid at close
     unpaid_cents: int = 0
     first_seq: int | None = None
@@ -85,6 +89,9 @@ class PoolDay:
             + self.seed_funding
             + self.initial_seed
             + self.adjustments
+            - self.voided_contributions
+            + self.voided_jackpots_cents * UNITS_PER_CENT
+            - self.seed_returned
         )
 
     @property
@@ -105,6 +112,10 @@ class PoolDay:
             **money("seed_funding", self.seed_funding),
             **money("initial_seed", self.initial_seed),
             **money("adjustments", self.adjustments),
+            **money("voided_contributions", self.voided_contributions),
+            "voided_jackpots_count": self.voided_jackpots,
+            "voided_jackpots_cents": self.voided_jackpots_cents,
+            **money("seed_returned", self.seed_returned),
             **money("closing_meter", self.closing_meter),
             **money("closing_reserve", self.closing_reserve),
             "unpaid_jackpots_count": self.unpaid_count,
@@ -149,6 +160,12 @@ def pool_day(
             day.seed_funding += int(e["seed_units"])
         elif kind in ("adjustment", "transfer"):  # a transfer: a retired pool's balance
             day.adjustments += int(e["amount_units"])
+        elif kind == "void":  # a voided round, in the day of the void (docs/RULES.md §6)
+            day.voided_contributions += int(e["contributions_units"])
+            day.voided_jackpots += int(e["jackpots"])
+            day.voided_jackpots_cents += int(e["jackpots_cents"])
+            day.seed_returned += int(e["seed_returned_units"])
+            day.seed_funding += int(e["topup_seed_units"])
         elif kind in SETTLED:
             unpaid.pop(str(e["payout"]), None)
         if "value_units" in e:
@@ -168,15 +185,34 @@ class TableDay:
     envy_pays_cents: int = 0
     jackpot_pays_cents: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
+    # voids made this day, of rounds of this day or before (a correction in the day it is made)
+    voided_rounds: int = 0  # rounds voided whole
+    voided_bets: int = 0
+    voided_handle_cents: int = 0
+    voided_fixed_pays_cents: int = 0
+    voided_envy_pays_cents: int = 0
+    voided_jackpot_pays_cents: int = 0
 
     @property
     def win_cents(self) -> int:
-        return (
+        """The house's win net of the day's voids."""
+        played = (
             self.handle_cents
             - self.fixed_pays_cents
             - self.envy_pays_cents
-            - (self.jackpot_pays_cents)
+            - self.jackpot_pays_cents
         )
+        voided = (
+            self.voided_handle_cents
+            - self.voided_fixed_pays_cents
+            - self.voided_envy_pays_cents
+            - self.voided_jackpot_pays_cents
+        )
+        return played - voided
+
+    @property
+    def net_handle_cents(self) -> int:
+        return self.handle_cents - self.voided_handle_cents
 
     def row(self, outcome_names: Iterable[str]) -> dict[str, Any]:
         return {
@@ -187,15 +223,33 @@ class TableDay:
             "fixed_pays_cents": self.fixed_pays_cents,
             "envy_pays_cents": self.envy_pays_cents,
             "jackpot_pays_cents": self.jackpot_pays_cents,
+            "voided_rounds": self.voided_rounds,
+            "voided_bets": self.voided_bets,
+            "voided_handle_cents": self.voided_handle_cents,
+            "voided_fixed_pays_cents": self.voided_fixed_pays_cents,
+            "voided_envy_pays_cents": self.voided_envy_pays_cents,
+            "voided_jackpot_pays_cents": self.voided_jackpot_pays_cents,
             "win_cents": self.win_cents,
-            "hold_percent": percent(self.win_cents, self.handle_cents),
+            "hold_percent": percent(self.win_cents, self.net_handle_cents),
             **{f"outcome_{name}": self.outcomes.get(name, 0) for name in outcome_names},
         }
 
 
-def table_days(rounds: Iterable[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> list[TableDay]:
-    """Per table, from each round's stored result (static and dynamic parts)."""
+def table_days(
+    rounds: Iterable[tuple[Mapping[str, Any], Mapping[str, Any]]],
+    voids: Iterable[Entry] = (),
+) -> list[TableDay]:
+    """Per table, from each round's stored result (static and dynamic parts) and the house
+    journal's void entries of the day."""
     tables: dict[str, TableDay] = {}
+    for v in voids:
+        t = tables.setdefault(str(v["table"]), TableDay(str(v["table"])))
+        t.voided_rounds += 1 if int(v["whole"]) else 0
+        t.voided_bets += int(v["bets"])
+        t.voided_handle_cents += int(v["wagered"])
+        t.voided_fixed_pays_cents += int(v["fixed"])
+        t.voided_envy_pays_cents += int(v["envy"])
+        t.voided_jackpot_pays_cents += int(v["jackpot"])
     for static, dynamic in rounds:
         t = tables.setdefault(str(static["table"]), TableDay(str(static["table"])))
         t.rounds += 1

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from jackpot.domain.validate import (
+    DOT_SEGMENTS,
     GROUP_NAME,
     IDENTIFIER,
     TIMESTAMP_PATTERN,
@@ -101,13 +102,17 @@ class Timestamp:
 
 @dataclass(frozen=True, slots=True)
 class Identifier:
-    """1-128 characters of A-Z a-z 0-9 . _ : - (API.md)."""
+    """1-128 characters of A-Z a-z 0-9 . _ : -, other than `.` and `..` (API.md)."""
 
     def check(self, raw: Any, field: str) -> str:
         return parse_identifier(raw, field)
 
     def schema(self) -> dict[str, Any]:
-        return {"type": "string", "pattern": f"^{IDENTIFIER.pattern}$"}
+        return {
+            "type": "string",
+            "pattern": f"^{IDENTIFIER.pattern}$",
+            "not": {"enum": sorted(DOT_SEGMENTS)},
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ class PoolState:
     won: int = 0  # percentage pays, cents
     seed_units: int = 0
     adjustments_units: int = 0
+    voids_units: int = 0  # net change voided rounds made: jackpots back, contributions out
     journal_seq: int = 0
     link: LinkState = LinkState.RUNNING
     staged: StagedChange | None = None  # a parameter change waiting to take effect
@@ -57,18 +58,20 @@ class PoolState:
 
     @property
     def accounted_units(self) -> int:
-        """reset_initial + Σ contributions − Σ pays + Σ seed ± adjustments: what visible +
-        reserve must hold."""
+        """reset_initial + Σ contributions − Σ pays + Σ seed ± adjustments ± voids: what
+        visible + reserve must hold."""
         return (
             self.reset_initial_units
             + self.contributions_units
             - self.won * UNITS_PER_CENT
             + self.seed_units
             + self.adjustments_units
+            + self.voids_units
         )
 
     def invariant_holds(self) -> bool:
-        """visible + reserve = reset_initial + Σ contributions − Σ pays + Σ seed ± adjustments."""
+        """visible + reserve = reset_initial + Σ contributions − Σ pays + Σ seed ± adjustments
+        ± voids."""
         return self.value_units + self.reserve_units == self.accounted_units
 
 

@@ -1,5 +1,6 @@
 """Reconcile a pool over a period from its journal (docs/RULES.md §5):
-opening balance + contributions − pays + seed funding ± adjustments = closing balance."""
+opening balance + contributions − pays + seed funding ± adjustments = closing balance.
+A voided round's entry counts against the movements it takes back (docs/RULES.md §6)."""
 
 from __future__ import annotations
 
@@ -86,6 +87,10 @@ def reconcile(
             seed += int(e["seed_units"])
         elif kind in ("adjustment", "transfer"):  # a transfer: a retired pool's balance
             adjustments += int(e["amount_units"])
+        elif kind == "void":  # a voided round's: its contributions out, its jackpots back
+            contributions -= int(e["contributions_units"])
+            pays -= int(e["jackpots_cents"]) * UNITS_PER_CENT
+            seed += int(e["topup_seed_units"]) - int(e["seed_returned_units"])
         if balance is not None:
             closing = balance
     return Reconciliation(

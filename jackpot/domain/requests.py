@@ -257,6 +257,40 @@ VOID_REQUEST = Record(
 )
 
 
+# -- round voids ---------------------------------------------------------------------------
+
+#: The body of POST /v1/rounds/{table}/{round}/void.
+ROUND_VOID_REQUEST = Record(
+    {
+        "reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why the round is voided"),
+        "spots": Field(
+            ListOf(Integer(1, MAX_SPOTS), "spot numbers", min_items=1, unique=True, one="a spot"),
+            description="void only the bets of these spots (a card not dealt to a wager); "
+            "left out: the round whole (a malfunction voids all pays and plays)",
+        ),
+    },
+    "Voids a settled round, or the bets of some of its spots: its pays, its handle, its "
+    "meter contributions and its jackpots are taken back as new journal entries.",
+    notes=(
+        "A void whose pays (fixed, envy and jackpot) reach the hand-pay approval threshold is "
+        "held (202 `awaiting_approval`) until another person approves it. Voiding what is "
+        "void already answers `unchanged`. A spot without a bet in the round is 400 naming "
+        "it; a jackpot of the void already paid or confirmed paid is 409 `jackpot_paid` "
+        "naming the payout (an adjustment corrects a paid one); another void of the round "
+        "awaiting approval is 409 `void_awaiting_approval`.",
+    ),
+)
+#: The optional body of POST /v1/rounds/{table}/{round}/void/approve.
+ROUND_VOID_APPROVE_REQUEST = Record(
+    {"reason": Field(Text(MAX_REASON), description="a note for the journal")},
+    "A second person approves the void held for approval; the body may be left out.",
+    notes=(
+        "The key that asked for the void, or another key of the same person, may not approve "
+        "it: 409 `second_person_required`. No void awaiting approval is 409 "
+        "`no_void_awaiting`; one applied already answers `unchanged`.",
+    ),
+)
+
 # -- link control --------------------------------------------------------------------------
 
 #: The body of POST /v1/pools/{pool}/suspend.

@@ -188,7 +188,7 @@ class Accounting:
             for r in self._archive.rounds_between(start, end)
             if r.digest
         ]
-        tables = table_days(rounds)
+        tables = table_days(rounds, self._voids(start, end))
         names = outcome_names(tables)
         hits.sort(key=lambda h: (h["time"], h["payout"]))
         return {
@@ -206,6 +206,20 @@ class Accounting:
             "heads": self._heads(end),
             "unpaid_at_close": unpaid_at_close,
         }
+
+    def _voids(self, start: int, end: int) -> list[dict[str, Any]]:
+        """The void entries of every house journal in [start, end): voids are counted in the
+        day they were made, whatever the day of their round (a correction)."""
+        out = []
+        for journal in self._houses():
+            after = 0
+            while True:
+                rows = self._archive.entries(journal, after, 5000, from_ts=start, to_ts=end)
+                out += [e.by_name() for e, _ in rows if e.get("type") == "void"]
+                if len(rows) < 5000:
+                    break
+                after = rows[-1][0].seq
+        return out
 
     def _hits(self, pool: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         verdicts: dict[str, dict[str, Any]] = {}

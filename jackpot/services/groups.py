@@ -36,6 +36,7 @@ from jackpot.services.pools import Adjusted, Pools, Retired
 from jackpot.services.rounds import Rounds
 from jackpot.services.selfcheck import Health, SelfCheck
 from jackpot.services.tables import GameChanged, Tables
+from jackpot.services.voids import Voids
 from jackpot.store.activity import ActivityStore
 from jackpot.store.config import ConfigStore, TableRecord
 from jackpot.store.groups import GroupRegistry, group_name
@@ -61,6 +62,7 @@ class Group:
     rounds: Rounds
     payouts: Payouts
     payout_store: PayoutStore
+    voids: Voids
     journal: JournalStore
     health: SelfCheck
     health_store: HealthStore
@@ -409,6 +411,29 @@ class GroupedRounds:
         if found is None:  # a moved table's round is copied to its new group first
             found = self._groups.of_table(table, refresh=True).rounds.stored(table, round_id)
         return found
+
+
+class GroupedVoids:
+    """A round is voided in its table's link group, where it was settled."""
+
+    def __init__(self, groups: LinkGroups, payouts: GroupedPayouts) -> None:
+        self._groups = groups
+        self._payouts = payouts  # its approval threshold is the voids' too
+
+    def state(self, table: str, round_id: str) -> dict[str, Any] | None:
+        return self._groups.of_table(table).voids.state(table, round_id)
+
+    def void(
+        self, table: str, round_id: str, reason: str, spots: Any, actor: Actor
+    ) -> tuple[str, dict[str, Any]]:
+        return self._groups.of_table(table).voids.void(
+            table, round_id, reason, spots, actor, self._payouts.approval_cents
+        )
+
+    def approve(
+        self, table: str, round_id: str, actor: Actor, note: str = ""
+    ) -> tuple[str, dict[str, Any]]:
+        return self._groups.of_table(table).voids.approve(table, round_id, actor, note)
 
 
 class GroupedPayouts:

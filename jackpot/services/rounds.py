@@ -139,6 +139,11 @@ class Rounds:
         found = self._find(table, round_id)
         return None if found is None else _response(found[1], replayed=False)
 
+    def result(self, table: str, round_id: str) -> StoredRound | None:
+        """A reported round's stored result (its static and dynamic parts), or None."""
+        found = self._find(table, round_id)
+        return None if found is None else found[1]
+
     def _replay(self, table: str, round_id: str, report_digest: str) -> dict[str, Any] | None:
         found = self._find(table, round_id, acknowledge=True)
         if found is None or found[0] != report_digest:

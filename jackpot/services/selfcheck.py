@@ -269,9 +269,9 @@ class SelfCheck:
                     Problem(
                         "pools",
                         "pool_invariant",
-                        f"pool {pool.pool}: meter and reserve hold {total} units but its reset, "
-                        f"contributions, pays, seed and adjustments give {pool.accounted_units}: "
-                        "the meters were changed outside the controller",
+                        f"pool {pool.pool}: meter and reserve hold {total} units but its "
+                        "reset, contributions, pays, seed, adjustments and voids give "
+                        f"{pool.accounted_units}: the meters were changed outside the controller",
                     )
                 )
         return problems

@@ -356,6 +356,7 @@ def pool_state(pool: str, raw: dict[str, str]) -> PoolState:
         won=int(raw["won_cents"]),
         seed_units=int(raw["seed_units"]),
         adjustments_units=int(raw["adjust_units"]),
+        voids_units=int(raw.get("void_units", "0")),
         journal_seq=int(raw["seq"]),
         link=LinkState(raw.get("state", LinkState.RUNNING)),
         staged=StagedChange.from_stored(json.loads(raw["staged"])) if raw.get("staged") else None,

@@ -109,6 +109,11 @@ class Keys:
         return f"{self.tag}/adjustments"
 
     @property
+    def voids(self) -> str:
+        """Hash: '<table>/<round>' -> what is void of the round, and a void awaiting approval."""
+        return f"{self.tag}/voids"
+
+    @property
     def signs(self) -> str:
         """Hash: sign id -> its definition (JSON)."""
         return f"{self.tag}/signs"

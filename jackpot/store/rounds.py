@@ -172,4 +172,7 @@ def parse_dynamic(raw: str) -> dict[str, Any]:
     # cjson encodes an empty Lua table as an object
     jackpots = data.get("jackpots") or []
     pools = data.get("pools") or {}
-    return {"jackpots": jackpots if isinstance(jackpots, list) else [], "pools": pools}
+    out = {"jackpots": jackpots if isinstance(jackpots, list) else [], "pools": pools}
+    if data.get("fed"):  # what each pool took in (a void gives it back)
+        out["fed"] = data["fed"]
+    return out

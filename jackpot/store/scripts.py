@@ -37,16 +37,21 @@ CLOCKED = frozenset(
         "controller_state",
         "move_table",
         "gaming_day",
+        "void_round",
     }
 )
 # scripts that write a journal get its hash chain's append() put before them
 CHAINED = CLOCKED | {"settle_round"}
+# scripts that move a pool's money get its books (BOOKS, balanced(), as_journaled())
+BOOKED = frozenset({"settle_round", "void_round"})
 
 
 def source(name: str) -> str:
-    """A script's text as it is loaded: its preludes (clock, chain), then its own."""
+    """A script's text as it is loaded: its preludes (clock, chain, books), then its own."""
     prelude = [
-        _read(part) for part, uses in (("clock", CLOCKED), ("chain", CHAINED)) if name in uses
+        _read(part)
+        for part, uses in (("clock", CLOCKED), ("chain", CHAINED), ("books", BOOKED))
+        if name in uses
     ]
     return "\n".join([*prelude, _read(name)])
 
@@ -227,6 +232,7 @@ class Scripts:
     controller_state: ScriptCall
     move_table: ScriptCall
     gaming_day: ScriptCall
+    void_round: ScriptCall
     wait: ReplicaWait | None = None  # what every write waits for (None: no replica wait)
 
     @classmethod

@@ -235,3 +235,49 @@ def test_a_day_that_would_overlap_a_closed_one_is_refused_naming_both(
         assert closed["start"] == w.services.accounting.report(first)["end"]
     finally:
         late.close()
+
+
+def test_a_later_days_void_is_a_correction_of_that_day_and_both_balance(world: World) -> None:
+    """A round of day 1 voided on day 2: day 1 stands as played (its jackpot still owed at
+    its close), day 2 shows the void in columns of its own, nets it out of the win, gives the
+    jackpot back to the meter, and both days balance to the unit."""
+    w = world
+    answers = play(w)
+    [jackpot] = [jp for a in answers for jp in a["jackpots"]]
+    d3 = answers[2]
+    day1 = today(w)
+    w.clock.pass_days(1)
+    # the controller's clock (the store's, never earlier than one it gave) is in day 2 now
+    w.redis.hset(StoreKeys().counters, "clock", str(w.clock()))
+    voided = w.api.client.post(
+        "/v1/rounds/T1/d3/void",
+        json={"reason": "second face-up card"},
+        headers=w.api.keys.header("operator"),
+    )
+    assert voided.status_code == 200, voided.get_json()
+    w.clock.pass_days(2)
+    first = w.services.accounting.close(day1)
+    second = w.services.accounting.close(day1 + timedelta(days=1))
+    assert first["balanced"] is True and second["balanced"] is True
+
+    [table1] = first["tables"]
+    assert table1["rounds"] == 4 and table1["voided_handle_cents"] == 0
+    assert first["pools"][0]["unpaid_jackpots_count"] == 1
+    [table2] = second["tables"]
+    handle = sum(s["wager"] for s in d3["spots"])
+    pays = sum(s["pay"] + s["envy"] for s in d3["spots"])
+    assert (table2["rounds"], table2["handle_cents"]) == (0, 0)
+    assert (table2["voided_rounds"], table2["voided_bets"]) == (1, len(d3["spots"]))
+    assert table2["voided_handle_cents"] == handle
+    assert table2["voided_fixed_pays_cents"] + table2["voided_envy_pays_cents"] == pays
+    assert table2["voided_jackpot_pays_cents"] == jackpot["amount"]
+    assert table2["win_cents"] == -(handle - pays - jackpot["amount"])
+    [pool2] = second["pools"]
+    assert pool2["voided_jackpots_count"] == 1
+    assert pool2["voided_jackpots_cents"] == jackpot["amount"]
+    assert pool2["unpaid_jackpots_count"] == 0
+    units = pool2["voided_contributions_cents"] * UNITS_PER_CENT
+    assert units + pool2["voided_contributions_subcent_units"] == handle * 120
+    csv_rows = get(w, f"/v1/accounting/days/{day1 + timedelta(days=1)}/tables.csv")
+    [row] = list(csv.DictReader(io.StringIO(csv_rows.get_data(as_text=True))))
+    assert row["voided_handle_cents"] == str(handle)

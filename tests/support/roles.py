@@ -202,6 +202,21 @@ MATRIX: list[Endpoint] = [
         "/v1/rounds/T1/r-hit",
         roles=roles("table", "operator", "auditor"),
     ),
+    Endpoint(
+        "void round",
+        "POST",
+        "/v1/rounds/<table>/<round_id>/void",
+        "/v1/rounds/T1/r-void/void",
+        {"reason": "role matrix"},
+        roles("operator"),
+    ),
+    Endpoint(
+        "approve round void",
+        "POST",
+        "/v1/rounds/<table>/<round_id>/void/approve",
+        "/v1/rounds/T1/r-void-held/void/approve",
+        roles=roles("operator"),
+    ),
     Endpoint("journal", "GET", "/v1/journal", "/v1/journal?pool=main", roles=roles("auditor")),
     Endpoint(
         "journal csv", "GET", "/v1/journal.csv", "/v1/journal.csv?pool=main", roles=roles("auditor")
@@ -301,6 +316,7 @@ class World:
 
 def build_world(api: Api) -> World:
     """Pool `main`, table T1, a jackpot hit on it (round r-hit, a pending payout), a report;
+    round r-void to void, and r-void-held, whose void awaits a second person's approval;
     pool `spare`, which no table feeds (it can be retired); table T5, disabled, feeding pool
     `away`, and pool `east` in link group `east` (T5 can move there)."""
     api.put_pool()
@@ -319,6 +335,15 @@ def build_world(api: Api) -> World:
         json=HAND_PAY,
         headers={"Authorization": f"Bearer {other}"},
     )
+    # a round to void, and another whose void Dana asked for, awaiting a second person
+    assert api.report(round_body("r-void")).status_code == 200
+    hit(api, "r-void-held")
+    held = api.client.post(
+        "/v1/rounds/T1/r-void-held/void",
+        json={"reason": "role matrix"},
+        headers={"Authorization": f"Bearer {other}"},
+    )
+    assert held.status_code == 202, held.get_json()
     services.payouts.approval_cents = approval
     assert confirmed.get_json()["status"] == "awaiting_approval", confirmed.get_json()
     disputed = api.client.post(

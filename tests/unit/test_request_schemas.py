@@ -24,6 +24,8 @@ from jackpot.domain.requests import (
     MOVE_REQUEST,
     RESUME_REQUEST,
     RETIRE_REQUEST,
+    ROUND_VOID_APPROVE_REQUEST,
+    ROUND_VOID_REQUEST,
     SUSPEND_REQUEST,
     VOID_REQUEST,
     Adjustment,
@@ -160,6 +162,18 @@ VALIDATORS = [
         "void",
         lambda body, _: VOID_REQUEST.check(body),
         {**NOTE, "expect": "disputed"},
+    ),
+    Validator(
+        ("/v1/rounds/{table}/{round}/void", "POST"),
+        "round void",
+        lambda body, _: ROUND_VOID_REQUEST.check(body),
+        {"reason": "no card dealt to spot 3", "spots": [3]},
+    ),
+    Validator(
+        ("/v1/rounds/{table}/{round}/void/approve", "POST"),
+        "round void approval",
+        lambda body, _: ROUND_VOID_APPROVE_REQUEST.check(body),
+        NOTE,
     ),
     Validator(
         ("/v1/pools/{pool}/suspend", "POST"),

@@ -50,7 +50,7 @@ if not current[1] then
     'cap', ARGV[5], 'policy', ARGV[6], 'value', value, 'reserve', '0', 'seq', '1',
     'reset_initial_units', value, 'in_cents', '0', 'bets', '0', 'contrib_units', '0',
     'overflow_units', '0', 'hits', '0', 'won_cents', '0', 'seed_units', '0',
-    'adjust_units', '0', 'created', now, 'version', '1', 'public', public)
+    'adjust_units', '0', 'void_units', '0', 'created', now, 'version', '1', 'public', public)
   redis.call('SADD', KEYS[3], ARGV[1])
   redis.call('HSET', KEYS[4], 'clock', now)
   local fields = entry('created')

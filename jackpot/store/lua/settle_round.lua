@@ -54,43 +54,6 @@ local function share(bp, m, n)
   return s + extra, num - extra * 1e8 * n
 end
 
--- visible + reserve = reset_initial + contributions - pays + seed + adjustments (RULES.md §4),
--- checked on the stored decimal texts, whose sums may pass 2^53: in limbs of 1e8 each
-local LIMB = 1e8
-local function limbs(s)
-  s = s or '0'
-  local sign = 1
-  if string.sub(s, 1, 1) == '-' then sign, s = -1, string.sub(s, 2) end
-  local n = #s
-  local low = tonumber(string.sub(s, math.max(n - 7, 1)))
-  local high = 0
-  if n > 8 then high = tonumber(string.sub(s, 1, n - 8)) end
-  return sign * high, sign * low
-end
-
-local function balanced(h)
-  local high, low = 0, 0
-  local function add(text, sign)
-    local a, b = limbs(text)
-    high, low = high + sign * a, low + sign * b
-  end
-  add(h[1], 1); add(h[2], 1); add((h[13] or '0') .. '0000', 1)  -- value, reserve, pays
-  add(h[11], -1); add(h[12], -1); add(h[14], -1); add(h[15], -1)  -- reset, in, seed, adjust
-  return math.fmod(low, LIMB) == 0 and high + low / LIMB == 0
-end
-
--- the meter and reserve are what the pool's journal last recorded (an edit that keeps the
--- sums, e.g. reserve moved to the meter, is found here)
-local function as_journaled(journal, value, reserve)
-  local last = redis.call('XREVRANGE', journal, '+', '-', 'COUNT', 1)[1]
-  if not last then return true end  -- all of it archived and trimmed: the sums stand alone
-  local f, v, r = last[2], nil, '0'  -- a pool's opening entry records no reserve: 0
-  for i = 1, #f - 1, 2 do
-    if f[i] == 'value_units' then v = f[i + 1] elseif f[i] == 'reserve_units' then r = f[i + 1] end
-  end
-  return v == nil or (v == value and r == reserve)  -- nil: a configuration entry
-end
-
 local round_key, table_key, house_key, counters_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local apikey_key, payouts_key, pending_key = KEYS[5], KEYS[6], KEYS[7]
 local digest, version = ARGV[1], ARGV[2]
@@ -123,12 +86,10 @@ local now = math.max(tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1
 local wagered = plan.wagered
 
 -- 2. Compute every pool's new state in locals.
-local fields = {'value', 'reserve', 'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy', 'seq',
-  'head', 'state', 'reset_initial_units', 'contrib_units', 'won_cents', 'seed_units',
-  'adjust_units'}
 local pools = {}
 local payout_seq = tonumber(counters[1] or '0')
 local jackpots = {}
+local fed = {}  -- pool id -> {to visible, to reserve} units, recorded with the round
 
 local function record(p, entry)
   table.insert(entry, 'value_units')
@@ -138,13 +99,16 @@ local function record(p, entry)
   table.insert(p.entries, entry)
 end
 
-local function top_up(p)
+-- back to reset after the last `n` hits: the funding is kept on the last one's jackpot too,
+-- for a void of those hits to give it back (jackpot/domain/voids.py)
+local function top_up(p, n)
   if p.v >= p.reset then return end
   local need = p.reset - p.v
   local from_reserve = math.min(need, p.r)
   local seed = need - from_reserve
   p.r, p.v, p.d_seed = p.r - from_reserve, p.reset, p.d_seed + seed
   record(p, {'reset', 'from_reserve_units', int(from_reserve), 'seed_units', int(seed)})
+  jackpots[#jackpots].reset = {int(from_reserve), int(seed), n}
 end
 
 local function pay(p, hit, amount)
@@ -164,7 +128,7 @@ end
 
 for i, id in ipairs(plan.pools) do
   local base = 5 + 3 * i
-  local h = redis.call('HMGET', KEYS[base], unpack(fields))
+  local h = redis.call('HMGET', KEYS[base], unpack(BOOKS))
   if not h[1] then return {'missing_pool', id} end
   if not balanced(h) or not as_journaled(KEYS[base + 1], h[1], h[2]) then
     return {'tampered', id}
@@ -188,6 +152,7 @@ for i, id in ipairs(plan.pools) do
     end
     p.v, p.r = p.v + to_vis, p.r + to_res + overflow
     p.d_in, p.d_contrib, p.d_over = wagered, wagered * (p.rate + p.rrate), overflow
+    fed[id] = {int(to_vis), int(to_res + overflow)}  -- what a void of the round takes back
     record(p, {'contribution', 'wagered', int(wagered), 'bets', int(plan.bets),
       'to_visible_units', int(to_vis), 'to_reserve_units', int(to_res + overflow),
       'overflow_units', int(overflow)})
@@ -208,11 +173,11 @@ for i, p in ipairs(pools) do
     -- remainder cents of the shared meter go to the first hit in settlement order
     floors[1] = floors[1] + math.floor(total_rem / (1e8 * #mine))
     for k, hit in ipairs(mine) do pay(p, hit, floors[k]) end
-    top_up(p)
+    top_up(p, #mine)
   else
     for _, hit in ipairs(mine) do
       pay(p, hit, (share(hit.bp, p.v, 1)))
-      top_up(p)
+      top_up(p, 1)
     end
   end
   if p.v > MAX_UNITS or p.r > MAX_UNITS then return {'overflow', p.id} end
@@ -266,7 +231,8 @@ end
 redis.call('HSET', counters_key, 'house_seq', int(house_seq), 'house_head', house_head,
   'clock', stamp, 'payout', int(payout_seq))
 
-local dynamic = cjson.encode({jackpots = jackpots, pools = values})
+local dynamic = cjson.encode({jackpots = jackpots, pools = values,
+  fed = wagered > 0 and fed or nil})
 redis.call('HSET', round_key, 'digest', digest, 'static', ARGV[4], 'dynamic', dynamic,
   'ts', int(now), 'who', plan.who)
 redis.call('HSET', table_key, 'last_seen', int(now),

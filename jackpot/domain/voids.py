@@ -1,0 +1,205 @@
+"""Voids: what voiding a settled round, or the bets of some of its spots, takes back
+(docs/RULES.md §6). Pure: the plan is computed here from the round's stored result and
+applied in one script call by store/lua/void_round.lua.
+
+A void takes back, for the bets it covers:
+
+* the side-bet handle and the table's pays on them (fixed odds and envy received): the house
+  journal records them, the gaming day shows them as voided;
+* their share of each pool's contribution: the round's contribution to the visible meter and
+  to the reserve, each split over the round's wagers; the share of a set of bets is
+  floor(contribution × their wagers ÷ the round's wagers) counted over every bet voided so
+  far, so the shares of partial voids add up to the whole contribution exactly;
+* the jackpots they won: each returns to its pool's meter, and the reset funding that followed
+  a hit (from the reserve, and the house's seed) goes back where it came from once every hit
+  it followed is void, so a round voided whole leaves the meter where it would be had the
+  round never been played.
+
+Envy a voided spot triggered for the others' bets stays paid when only some spots are voided
+(their bets were dealt and paid in good faith); a malfunction voids the round whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jackpot.errors import ValidationError
+
+
+@dataclass(frozen=True, slots=True)
+class PoolReversal:
+    """What a void takes back from one pool, in units (1/10,000 cent)."""
+
+    pool: str
+    to_visible: int  # contributions taken back from the meter
+    to_reserve: int  # ... and from the reserve (overflow included)
+    jackpots: tuple[tuple[str, int], ...]  # (payout id, cents) returned to the meter
+    reset_from_reserve: int  # reset funding that came from the reserve: back to it
+    reset_seed: int  # the house's seed of those resets: back to the house
+
+    @property
+    def jackpot_cents(self) -> int:
+        return sum(cents for _, cents in self.jackpots)
+
+
+@dataclass(frozen=True, slots=True)
+class VoidPlan:
+    table: str
+    round: str
+    spots: tuple[int, ...]  # the spots this void covers (none voided before)
+    before: tuple[int, ...]  # the round's spots void before it: the plan holds only after them
+    whole: bool  # every spot of the round is void once it is applied
+    bets: int
+    wagered: int  # cents
+    fixed: int
+    envy: int
+    pools: tuple[PoolReversal, ...]
+
+    @property
+    def jackpot(self) -> int:
+        return sum(p.jackpot_cents for p in self.pools)
+
+    @property
+    def pays(self) -> int:
+        """Every pay the void takes back, in cents: fixed, envy and jackpots."""
+        return self.fixed + self.envy + self.jackpot
+
+    def to_json(self) -> dict[str, Any]:
+        """The script's plan: integers as decimal text (cjson keeps 14 digits only)."""
+        return {
+            "table": self.table,
+            "round": self.round,
+            "spots": list(self.spots),
+            "before": list(self.before),
+            "whole": self.whole,
+            "bets": self.bets,
+            "wagered": str(self.wagered),
+            "fixed": str(self.fixed),
+            "envy": str(self.envy),
+            "jackpot": str(self.jackpot),
+            "pools": [
+                {
+                    "id": p.pool,
+                    "to_visible": str(p.to_visible),
+                    "to_reserve": str(p.to_reserve),
+                    "jackpots": [{"id": i, "amount": str(c)} for i, c in p.jackpots],
+                    "reset_from_reserve": str(p.reset_from_reserve),
+                    "reset_seed": str(p.reset_seed),
+                }
+                for p in self.pools
+            ],
+        }
+
+
+class VoidUnsupportedError(Exception):
+    """A round settled before its contributions were recorded per pool."""
+
+
+def spots_of(static: Mapping[str, Any]) -> list[int]:
+    """The round's spots that hold a bet, in order."""
+    return sorted({int(b["spot"]) for b in static["spots"]})
+
+
+def parse_spots(raw: Any, static: Mapping[str, Any]) -> frozenset[int] | None:
+    """The spots a void request names (None: the round whole): spots of the round's bets."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not raw:
+        raise ValidationError("spots", "must be a non-empty list of spot numbers, or left out")
+    held = set(spots_of(static))
+    wanted = set()
+    for i, spot in enumerate(raw):
+        if isinstance(spot, bool) or not isinstance(spot, int):
+            raise ValidationError(f"spots[{i}]", "must be a spot number")
+        if spot not in held:
+            raise ValidationError(
+                f"spots[{i}]",
+                f"spot {spot} holds no side bet in this round "
+                f"(its bets are on spots {', '.join(map(str, sorted(held))) or 'none'})",
+                "unknown_spot",
+            )
+        wanted.add(spot)
+    return frozenset(wanted)
+
+
+def plan_void(
+    static: Mapping[str, Any],
+    dynamic: Mapping[str, Any],
+    voided: Iterable[int],
+    wanted: frozenset[int] | None,
+) -> VoidPlan:
+    """The void of `wanted` spots (None: every spot) of a round whose spots `voided` are void
+    already; covers only what is not void yet (no spots: nothing left to take back)."""
+    bets = static["spots"]
+    before = frozenset(voided)
+    every = frozenset(int(b["spot"]) for b in bets)
+    new = (every if wanted is None else wanted) - before
+    after = before | new
+    mine = [i for i, b in enumerate(bets) if int(b["spot"]) in new]
+    total = sum(int(b["wager"]) for b in bets)
+    wagers_before = sum(int(b["wager"]) for b in bets if int(b["spot"]) in before)
+    wagers_after = wagers_before + sum(int(bets[i]["wager"]) for i in mine)
+
+    fed: Mapping[str, Any] = dynamic.get("fed") or {}
+    if total and new and not fed:
+        raise VoidUnsupportedError("the round was settled before voids recorded its contributions")
+    reversals: dict[str, dict[str, Any]] = {}
+
+    def reversal(pool: str) -> dict[str, Any]:
+        return reversals.setdefault(
+            pool,
+            {"to_visible": 0, "to_reserve": 0, "jackpots": [], "from_reserve": 0, "seed": 0},
+        )
+
+    if new and total:
+        for pool, (visible, reserve) in sorted(fed.items()):
+            r = reversal(pool)
+            r["to_visible"] = _share(int(visible), wagers_after, total) - _share(
+                int(visible), wagers_before, total
+            )
+            r["to_reserve"] = _share(int(reserve), wagers_after, total) - _share(
+                int(reserve), wagers_before, total
+            )
+
+    # a hit's reset follows the last of the hits it covers (`reset`: [from reserve, seed, n])
+    seen: dict[str, list[int]] = {}
+    for jp in dynamic.get("jackpots") or []:
+        pool, spot = str(jp["pool"]), int(bets[int(jp["bet"])]["spot"])
+        seen.setdefault(pool, []).append(spot)
+        if spot in new:
+            reversal(pool)["jackpots"].append((str(jp["id"]), int(jp["amount"])))
+        reset = jp.get("reset")
+        if reset:
+            covered = seen[pool][-int(reset[2]) :]
+            if all(s in after for s in covered) and any(s in new for s in covered):
+                reversal(pool)["from_reserve"] += int(reset[0])
+                reversal(pool)["seed"] += int(reset[1])
+
+    return VoidPlan(
+        table=str(static["table"]),
+        round=str(static["round"]),
+        spots=tuple(sorted(new)),
+        before=tuple(sorted(before)),
+        whole=after == every,
+        bets=sum(1 for i in mine if int(bets[i]["wager"]) > 0),
+        wagered=sum(int(bets[i]["wager"]) for i in mine),
+        fixed=sum(int(bets[i]["pay"]) for i in mine),
+        envy=sum(int(bets[i]["envy"]) for i in mine),
+        pools=tuple(
+            PoolReversal(
+                pool,
+                r["to_visible"],
+                r["to_reserve"],
+                tuple(r["jackpots"]),
+                r["from_reserve"],
+                r["seed"],
+            )
+            for pool, r in sorted(reversals.items())
+        ),
+    )
+
+
+def _share(amount: int, part: int, whole: int) -> int:
+    return amount * part // whole

@@ -1,0 +1,184 @@
+"""Voids of settled rounds (docs/RULES.md §6): the plan from the round's stored result, one
+void_round script call to apply it, or to hold it for a second person's approval."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jackpot.domain.voids import VoidUnsupportedError, parse_spots, plan_void
+from jackpot.errors import (
+    ControllerInoperableError,
+    MeterLimitError,
+    NotFoundError,
+    RoundVoidError,
+)
+from jackpot.services.payouts import Actor
+from jackpot.services.rounds import Rounds
+from jackpot.store.rounds import StoredRound
+from jackpot.store.voids import VoidAnswer, VoidStore
+
+#: how a payout that blocks a void is named in the refusal
+PAID = {"paid": "paid", "awaiting_approval": "confirmed paid (awaiting approval)"}
+
+
+class Voids:
+    def __init__(self, store: VoidStore, rounds: Rounds) -> None:
+        self._store = store
+        self._rounds = rounds
+
+    def state(self, table: str, round_id: str) -> dict[str, Any] | None:
+        """What is void of the round (None: nothing, and nothing awaits approval)."""
+        state = self._store.state(table, round_id)
+        if not state["voids"] and not state["held"]:
+            return None
+        return view(state)
+
+    def void(
+        self,
+        table: str,
+        round_id: str,
+        reason: str,
+        spots: Any,
+        actor: Actor,
+        approval_cents: int = 0,
+    ) -> tuple[str, dict[str, Any]]:
+        """Void the round, or the bets of `spots` (None: every spot): ("voided" |
+        "awaiting_approval" | "unchanged", what is void of the round after it). From
+        `approval_cents` of pays up (0: never) a second person approves it."""
+        found = self._round(table, round_id)
+        wanted = parse_spots(spots, found.static)
+        for _ in range(3):
+            state = self._store.state(table, round_id)
+            try:
+                plan = plan_void(found.static, found.dynamic, state["spots"], wanted)
+            except VoidUnsupportedError as exc:
+                raise RoundVoidError(
+                    table, round_id, "void_unsupported", f"{exc}: correct it with adjustments"
+                ) from exc
+            if not plan.spots and (state["whole"] or not plan.whole):
+                return "unchanged", view(state)
+            hold = approval_cents > 0 and plan.pays >= approval_cents
+            answer = self._store.void(plan, actor.who, actor.person, reason, hold)
+            if answer.verdict != "stale":  # another void of the round came first: plan again
+                return self._answer(table, round_id, answer)
+        raise RoundVoidError(
+            table, round_id, "void_conflict", "other voids of the round kept coming first"
+        )
+
+    def approve(
+        self, table: str, round_id: str, actor: Actor, note: str = ""
+    ) -> tuple[str, dict[str, Any]]:
+        """A second person applies the void held for approval."""
+        self._round(table, round_id)
+        held = self._store.state(table, round_id)["held"]
+        pools = [str(p["id"]) for p in (held["plan"]["pools"] or [])] if held else []
+        answer = self._store.approve(table, round_id, pools, actor.who, actor.person, note)
+        return self._answer(table, round_id, answer)
+
+    def _round(self, table: str, round_id: str) -> StoredRound:
+        found = self._rounds.result(table, round_id)
+        if found is None:
+            raise NotFoundError("round", f"{table}/{round_id}")
+        return found
+
+    def _answer(self, table: str, round_id: str, answer: VoidAnswer) -> tuple[str, dict[str, Any]]:
+        verdict = answer.verdict
+        if verdict in ("voided", "unchanged"):
+            return verdict, view(answer.state)
+        if verdict == "awaiting":
+            return "awaiting_approval", view(answer.state)
+        if verdict == "paid":
+            payout, status = answer.detail
+            raise RoundVoidError(
+                table,
+                round_id,
+                "jackpot_paid",
+                f"its jackpot {payout} was {PAID.get(status, status)}: a void cannot take it "
+                "back; correct it with an adjustment, which says so",
+                "payout",
+            )
+        if verdict == "held_other":
+            held = answer.state["held"] or {}
+            raise RoundVoidError(
+                table,
+                round_id,
+                "void_awaiting_approval",
+                f"a void of {_covers(held.get('plan') or {})} asked by "
+                f"{held.get('label') or held.get('who')} awaits a second person's approval: "
+                "approve it first",
+            )
+        if verdict == "nothing":
+            raise RoundVoidError(
+                table, round_id, "no_void_awaiting", "no void of this round awaits approval"
+            )
+        if verdict == "same_person":
+            raise RoundVoidError(
+                table,
+                round_id,
+                "second_person_required",
+                "the void was asked for by this key or person: another person approves it",
+            )
+        if verdict == "tampered":
+            raise ControllerInoperableError(
+                [f"pool {answer.detail[0]}: its meter and reserve are not what its books give"]
+            )
+        if verdict == "overflow":
+            raise MeterLimitError(answer.detail[0])
+        # missing_pool: the round fed a pool no longer in its table's link group
+        raise RoundVoidError(
+            table,
+            round_id,
+            "void_unsupported",
+            f"the round fed pool {answer.detail[0]}, which is not in the table's link group "
+            "now: correct it with adjustments",
+        )
+
+
+def view(state: dict[str, Any]) -> dict[str, Any]:
+    """What is void of a round, for the API: the spots, whether whole, each void applied, and
+    the one awaiting approval."""
+    held = state["held"]
+    return {
+        "status": "void" if state["whole"] else "partly_void" if state["spots"] else "not_void",
+        "spots": sorted(int(s) for s in state["spots"]),
+        "whole": state["whole"],
+        "voids": [_void(v) for v in state["voids"]],
+        "awaiting_approval": None
+        if not held
+        else {
+            "spots": sorted(int(s) for s in (held["plan"]["spots"] or [])),
+            "whole": bool(held["plan"]["whole"]),
+            "pays": _pays(held["plan"]),
+            "requested_by": held["who"],
+            "person": held["label"],
+            "reason": held["reason"],
+            "at": int(held["at"]),
+        },
+    }
+
+
+def _void(v: dict[str, Any]) -> dict[str, Any]:
+    out = {
+        "spots": sorted(int(s) for s in (v.get("spots") or [])),
+        "whole": bool(v.get("whole")),
+        "wagered": int(v["wagered"]),
+        "pays": int(v["pays"]),
+        "requested_by": v["who"],
+        "person": v["person"],
+        "reason": v["reason"],
+        "at": int(v["at"]),
+    }
+    if v.get("approved_by"):
+        out |= {"approved_by": v["approved_by"], "approver": v["approver"]}
+    return out
+
+
+def _pays(plan: dict[str, Any]) -> int:
+    return int(plan["fixed"]) + int(plan["envy"]) + int(plan["jackpot"])
+
+
+def _covers(plan: dict[str, Any]) -> str:
+    spots = plan.get("spots") or []
+    if plan.get("whole") and not plan.get("before"):
+        return "the whole round"
+    return "spot(s) " + ", ".join(str(int(s)) for s in spots)

@@ -1,0 +1,198 @@
+-- void_round: void a settled round, or the bets of some of its spots, once (docs/RULES.md §6).
+--
+-- Python plans what the void takes back from the round's stored result (jackpot/domain/voids.py);
+-- this script applies the plan against the live meters and payouts, or holds it for a second
+-- person's approval. History is never rewritten: a void is new entries in the journals.
+--
+-- KEYS[1] {ns}/voids  hash: '<table>/<round>' -> state JSON {spots, whole, voids, held}
+-- KEYS[2] {ns}/journal  the house journal   KEYS[3] {ns}/counters  (house_seq, house_head, clock)
+-- KEYS[4] {ns}/payouts  hash   KEYS[5] {ns}/payouts/pending  zset
+-- KEYS[4+2i], KEYS[5+2i]  pool i of the plan: its hash and its journal
+-- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
+-- ARGV[1] '<table>/<round>'  ARGV[2] step: 'void' | 'approve'
+-- ARGV[3] the plan JSON (void), planned against the spots void before it (`before`); on
+--         approve the held plan is applied
+-- ARGV[4] who (the key)  ARGV[5] the person acting (the key's label)  ARGV[6] that person as
+-- compared (jackpot.domain.people.person_of)  ARGV[7] the reason (approve: the approver's
+-- note)  ARGV[8] '1': the void needs a
+-- second person: hold it for approval
+-- uses: clock(), append(), BOOKS, balanced() and as_journaled(), put before this script
+-- returns: {'voided', state} | {'awaiting', state} | {'unchanged', state}
+--   | {'stale', state} (planned against other void spots: plan again)
+--   | {'held_other', state} (another void of the round awaits approval)
+--   | {'nothing', state} (approve: no void awaits approval)
+--   | {'same_person', state} (approve: the person who asked for the void)
+--   | {'paid', payout, status} (a jackpot of the void was paid, or confirmed paid)
+--   | {'missing_pool', id} | {'tampered', id} | {'overflow', id}
+activity = KEYS[#KEYS]
+local UNIT = 10000
+local MAX_UNITS = 1e15
+local function int(n) return string.format('%d', n) end
+
+local field, step = ARGV[1], ARGV[2]
+local who, label, person, reason = ARGV[4], ARGV[5], ARGV[6], ARGV[7]
+local raw = redis.call('HGET', KEYS[1], field)
+local state = raw and cjson.decode(raw) or {spots = {}, whole = false, voids = {}}
+local shown = raw or ''
+
+local done = {}
+for _, s in ipairs(state.spots) do done[s] = true end
+local function same_spots(a, b)
+  if #a ~= #b then return false end
+  for i = 1, #a do if a[i] ~= b[i] then return false end end
+  return true
+end
+local function sorted_done()
+  local out = {}
+  for s in pairs(done) do table.insert(out, s) end
+  table.sort(out)
+  return out
+end
+
+local plan, requested_by
+if step == 'approve' then
+  local held = state.held
+  if not held then
+    for _, v in ipairs(state.voids) do
+      if v.approved_by then return {'unchanged', shown} end
+    end
+    return {'nothing', shown}
+  end
+  if who == held.who or person == held.person then return {'same_person', shown} end
+  plan, requested_by = held.plan, held
+else
+  plan = cjson.decode(ARGV[3])
+  local covered = plan.whole == false or state.whole
+  for _, s in ipairs(plan.spots) do covered = covered and done[s] == true end
+  if covered and (#plan.spots > 0 or state.whole) then return {'unchanged', shown} end
+  if not same_spots(plan.before, sorted_done()) then return {'stale', shown} end
+  if state.held then
+    local held = state.held.plan
+    if same_spots(held.spots, plan.spots) and held.whole == plan.whole then
+      return {'awaiting', shown}
+    end
+    return {'held_other', shown}
+  end
+end
+
+-- a jackpot paid (or confirmed paid, awaiting its approval) is not voided here: that is an
+-- adjustment's business, and the refusal names it
+local payouts = {}
+for _, pp in ipairs(plan.pools) do
+  for _, jp in ipairs(pp.jackpots) do
+    local found = redis.call('HGET', KEYS[4], jp.id)
+    if found then
+      local payout = cjson.decode(found)
+      if payout.status == 'paid' or payout.status == 'awaiting_approval' then
+        return {'paid', jp.id, payout.status}
+      end
+      payouts[jp.id] = payout
+    end
+  end
+end
+
+local now = clock(KEYS[3])
+local stamp = int(now)
+local spots_text = table.concat(plan.spots, ',')
+local house_seq = tonumber(redis.call('HGET', KEYS[3], 'house_seq') or '0')
+local house_head = redis.call('HGET', KEYS[3], 'house_head') or ''
+local function house(fields)
+  house_seq = house_seq + 1
+  house_head = append(KEYS[2], int(house_seq), house_head, fields)
+end
+
+if step == 'void' and ARGV[8] == '1' then
+  state.held = {plan = plan, who = who, label = label, person = person, reason = reason, at = now}
+  house({'type', 'void_requested', 'ts', stamp, 'table', plan.table, 'round', plan.round,
+    'who', who, 'person', label, 'spots', spots_text, 'whole', plan.whole and '1' or '0',
+    'pays', int(tonumber(plan.fixed) + tonumber(plan.envy) + tonumber(plan.jackpot)),
+    'reason', reason})
+  redis.call('HSET', KEYS[3], 'house_seq', int(house_seq), 'house_head', house_head,
+    'clock', stamp)
+  local json = cjson.encode(state)
+  redis.call('HSET', KEYS[1], field, json)
+  return {'awaiting', json}
+end
+
+-- every pool's new balances in locals: nothing is written until every check has passed
+local moved = {}
+for i, pp in ipairs(plan.pools) do
+  local key, journal = KEYS[4 + 2 * i], KEYS[5 + 2 * i]
+  local h = redis.call('HMGET', key, unpack(BOOKS))
+  if not h[1] then return {'missing_pool', pp.id} end
+  if not balanced(h) or not as_journaled(journal, h[1], h[2]) then return {'tampered', pp.id} end
+  local v0, r0 = tonumber(h[1]), tonumber(h[2])
+  local reset, cap = tonumber(h[3]) * UNIT, tonumber(h[6])
+  local tv, tr = tonumber(pp.to_visible), tonumber(pp.to_reserve)
+  local fr, seed = tonumber(pp.reset_from_reserve), tonumber(pp.reset_seed)
+  local back = 0
+  for _, jp in ipairs(pp.jackpots) do back = back + tonumber(jp.amount) end
+  -- the jackpots back on the meter less the funding of their resets, the contributions out
+  local v, r = v0 - tv + back * UNIT - fr - seed, r0 - tr + fr
+  if r < 0 then v, r = v + r, 0 end  -- a reserve spent since: the meter gives it back
+  local over = 0
+  if cap >= 0 and v > cap * UNIT then over, v = v - cap * UNIT, cap * UNIT end
+  r = r + over
+  local top_r, top_s = 0, 0
+  if v < reset then  -- as after any hit: back to reset, from the reserve, then the house
+    top_r = math.min(reset - v, r)
+    top_s = reset - v - top_r
+    r, v = r - top_r, reset
+  end
+  if v > MAX_UNITS or r > MAX_UNITS then return {'overflow', pp.id} end
+  moved[i] = {key = key, journal = journal, seq = tonumber(h[8]), head = h[9] or '', v = v, r = r,
+    delta = (v + r) - (v0 + r0), fields = {'type', 'void', 'ts', stamp, 'table', plan.table,
+      'round', plan.round, 'who', who, 'spots', spots_text, 'wagered', plan.wagered,
+      'contributions_units', int(tv + tr), 'to_visible_units', int(tv), 'to_reserve_units', int(tr),
+      'jackpots', int(#pp.jackpots), 'jackpots_cents', int(back),
+      'reset_from_reserve_units', int(fr), 'seed_returned_units', int(seed),
+      'overflow_units', int(over), 'topup_from_reserve_units', int(top_r),
+      'topup_seed_units', int(top_s), 'void_units', int((v + r) - (v0 + r0)), 'reason', reason,
+      'value_units', int(v), 'reserve_units', int(r)}}
+end
+
+-- apply: the jackpots void, each pool's void entry, the house's, the round's state
+for i, pp in ipairs(plan.pools) do
+  local m = moved[i]
+  local seq, head = m.seq, m.head
+  for _, jp in ipairs(pp.jackpots) do
+    local payout = payouts[jp.id]
+    if payout and payout.status ~= 'void' then
+      local from = payout.status
+      payout.status, payout.voided_by, payout.voided_at, payout.voided_from = 'void', who, now, from
+      payout.note = 'round voided: ' .. reason
+      redis.call('HSET', KEYS[4], jp.id, cjson.encode(payout))
+      redis.call('ZREM', KEYS[5], jp.id)
+      seq = seq + 1
+      head = append(m.journal, int(seq), head, {'type', 'payout_voided', 'ts', stamp, 'who', who,
+        'payout', jp.id, 'table', plan.table, 'round', plan.round, 'spot', tostring(payout.spot),
+        'amount', int(payout.amount), 'note', payout.note, 'from', from})
+    end
+  end
+  seq = seq + 1
+  head = append(m.journal, int(seq), head, m.fields)
+  redis.call('HSET', m.key, 'value', int(m.v), 'reserve', int(m.r), 'seq', int(seq), 'head', head)
+  redis.call('HINCRBY', m.key, 'void_units', int(m.delta))
+end
+
+local by = requested_by and requested_by.who or who
+house({'type', 'void', 'ts', stamp, 'table', plan.table, 'round', plan.round, 'who', who,
+  'spots', spots_text, 'whole', plan.whole and '1' or '0', 'bets', int(plan.bets),
+  'wagered', plan.wagered, 'fixed', plan.fixed, 'envy', plan.envy, 'jackpot', plan.jackpot,
+  'reason', requested_by and requested_by.reason or reason, 'requested_by', by,
+  'note', requested_by and reason or ''})  -- on approval, the approver's note
+redis.call('HSET', KEYS[3], 'house_seq', int(house_seq), 'house_head', house_head, 'clock', stamp)
+
+for _, s in ipairs(plan.spots) do done[s] = true end
+state.spots = sorted_done()
+state.whole = state.whole or plan.whole
+local entry = {spots = plan.spots, whole = plan.whole, at = now, pays = int(tonumber(plan.fixed)
+  + tonumber(plan.envy) + tonumber(plan.jackpot)),
+  wagered = plan.wagered, who = by, person = requested_by and requested_by.label or label,
+  reason = requested_by and requested_by.reason or reason}
+if requested_by then entry.approved_by, entry.approver = who, label end
+table.insert(state.voids, entry)
+state.held = nil
+local json = cjson.encode(state)
+redis.call('HSET', KEYS[1], field, json)
+return {'voided', json}

@@ -1,0 +1,105 @@
+"""Voids of settled rounds: one void_round script call applies or holds a void."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from redis import Redis
+
+from jackpot import jsonio
+from jackpot.domain.people import person_of
+from jackpot.domain.voids import VoidPlan
+from jackpot.store.keys import Keys
+from jackpot.store.scripts import Scripts
+
+
+@dataclass(frozen=True, slots=True)
+class VoidAnswer:
+    """The script's verdict and the round's void state after it (`detail`: a refused
+    payout's id and status, or the pool at fault)."""
+
+    verdict: str
+    state: dict[str, Any]
+    detail: tuple[str, ...] = ()
+
+
+def void_state(raw: str | bytes | None) -> dict[str, Any]:
+    """What is void of a round: {spots, whole, voids, held} (cjson writes [] as {})."""
+    state: dict[str, Any] = json.loads(raw) if raw else {}
+    return {
+        "spots": list(state.get("spots") or []),
+        "whole": bool(state.get("whole")),
+        "voids": list(state.get("voids") or []),
+        "held": state.get("held") or None,
+    }
+
+
+class VoidStore:
+    def __init__(self, client: Redis, keys: Keys, scripts: Scripts) -> None:
+        self._r = client
+        self._k = keys
+        self._s = scripts
+
+    def state(self, table: str, round_id: str) -> dict[str, Any]:
+        return void_state(self._r.hget(self._k.voids, _field(table, round_id)))
+
+    def void(self, plan: VoidPlan, who: str, person: str, reason: str, hold: bool) -> VoidAnswer:
+        """Apply `plan`, or with `hold` keep it for a second person's approval."""
+        return self._call(
+            plan.table,
+            plan.round,
+            [p.pool for p in plan.pools],
+            "void",
+            jsonio.dumps(plan.to_json()),
+            who,
+            person,
+            reason,
+            hold,
+        )
+
+    def approve(
+        self, table: str, round_id: str, pools: list[str], who: str, person: str, note: str
+    ) -> VoidAnswer:
+        """Apply the void held for approval (`pools`: the pools its plan names)."""
+        return self._call(table, round_id, pools, "approve", b"", who, person, note, False)
+
+    def _call(
+        self,
+        table: str,
+        round_id: str,
+        pools: list[str],
+        step: str,
+        plan: bytes,
+        who: str,
+        person: str,
+        reason: str,
+        hold: bool,
+    ) -> VoidAnswer:
+        k = self._k
+        keys = [k.voids, k.journal, k.counters, k.payouts, k.payouts_pending]
+        for pool in pools:
+            keys += [k.pool(pool), k.pool_journal(pool)]
+        keys.append(k.activity)
+        result = self._s.void_round(
+            keys=keys,
+            args=[
+                _field(table, round_id),
+                step,
+                plan,
+                who,
+                person,
+                person_of(person),
+                reason,
+                "1" if hold else "0",
+            ],
+        )
+        verdict = str(result[0])
+        if verdict in ("paid", "missing_pool", "tampered", "overflow"):
+            return VoidAnswer(verdict, {}, tuple(str(x) for x in result[1:]))
+        return VoidAnswer(verdict, void_state(result[1]))
+
+
+def _field(table: str, round_id: str) -> str:
+    return f"{table}/{round_id}"
