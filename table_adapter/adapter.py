@@ -35,7 +35,13 @@ from table_adapter.backoff import Backoff
 from table_adapter.bets import Bet
 from table_adapter.client import ControllerClient, Delivery, Verdict
 from table_adapter.engine import Table
-from table_adapter.journal import Entry, Journal, JournalError, State
+from table_adapter.journal import (
+    Entry,
+    Journal,
+    JournalError,
+    State,
+    void_key,
+)
 from table_adapter.records import Round, VoidRound
 from table_adapter.report import stamped
 
@@ -169,6 +175,27 @@ class Adapter:
         self._wake.set()
         return played
 
+    def void_round(self, round_id: str, reason: str, spots: Sequence[int] | None = None) -> Entry:
+        """Ask the controller to void a round this table reported (whole, or the bets of
+        `spots`): journaled first and delivered in order after the round's report, like a
+        report, so it survives a restart and an outage. A person at the controller approves
+        it. The same void asked again is the journaled one."""
+        wanted = None if spots is None else tuple(sorted(set(spots)))
+        body: dict[str, Any] = {"reason": reason}
+        if wanted is not None:
+            body["spots"] = list(wanted)
+        key = void_key(round_id, wanted)
+        found = self.journal.find(self.name, key)
+        if found is not None:
+            return found
+        entry = self.journal.append(
+            self.name, key, json.dumps(body, separators=(",", ":")), wall_ms()
+        )
+        with self._cond:
+            self._pending += 1
+        self._wake.set()
+        return entry
+
     def requeue(self, seq: int) -> Entry:
         """Send a rejected or quarantined report again, byte for byte as journaled (an
         operator's decision once the cause is fixed, e.g. the table's clock). It keeps its
@@ -278,7 +305,10 @@ class Adapter:
             return self._wait_after(now)
         if entry is None:
             return self._heartbeat_if_due(now)
-        delivery = self.client.report(entry.body, entry.table, entry.round)
+        if entry.void_of is not None:
+            delivery = self.client.void(entry.body, entry.table, entry.void_of)
+        else:
+            delivery = self.client.report(entry.body, entry.table, entry.round)
         return self._record(entry, delivery)
 
     def _run(self) -> None:

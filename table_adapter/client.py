@@ -2,7 +2,8 @@
 
 Retrying is the caller's business (adapter.py): this module only says what an answer means.
 
-    ACKED     200 with a well-formed answer for this very round
+    ACKED     200 with a well-formed answer for this very round (a void: 200, or 202 while
+              a person's approval is awaited, naming this round)
     REJECTED  a 4xx that faults this report (400, 409 round_conflict, ...): never resent
     QUARANTINED  refused for when it was dealt (422 round_expired, 400 in_future): not
               resent, kept apart for an operator (answers.py QUARANTINE_REASONS)
@@ -101,6 +102,18 @@ class ControllerClient:
             return Delivery(Verdict.RETRY, None, reason=f"{type(exc).__name__}: {exc}")
         return classify_report(response, table, round_id)
 
+    def void(self, body: str, table: str, round_id: str) -> Delivery:
+        """POST the journaled void of a round, as stored (voiding it again changes nothing)."""
+        try:
+            response = self._http.post(
+                f"/v1/rounds/{table}/{round_id}/void",
+                content=body.encode(),
+                headers={"Content-Type": "application/json"},
+            )
+        except httpx.HTTPError as exc:
+            return Delivery(Verdict.RETRY, None, reason=f"{type(exc).__name__}: {exc}")
+        return classify_void(response, table, round_id)
+
     def heartbeat(self, table: str) -> Delivery:
         """POST the table's heartbeat; ACKED on any 2xx."""
         try:
@@ -137,6 +150,22 @@ def classify_report(response: httpx.Response, table: str, round_id: str) -> Deli
             reason = f"answer names {answer.table}/{answer.round}, not {table}/{round_id}"
             return Delivery(Verdict.RETRY, status, text, reason=reason)
         return Delivery(Verdict.ACKED, status, text, answer=answer)
+    return _refusal(response)
+
+
+def classify_void(response: httpx.Response, table: str, round_id: str) -> Delivery:
+    """The verdict on a void's HTTP answer: taken (applied, held for approval, or void
+    already) when it names this round."""
+    status, text = response.status_code, response.text
+    if status in (200, 202):
+        try:
+            answer = json.loads(text)
+            named = (answer["table"], answer["round"]) == (table, round_id)
+        except (ValueError, TypeError, KeyError) as exc:
+            return Delivery(Verdict.RETRY, status, text, reason=f"unparseable answer: {exc}")
+        if not named:
+            return Delivery(Verdict.RETRY, status, text, reason="the answer names another round")
+        return Delivery(Verdict.ACKED, status, text)
     return _refusal(response)
 
 

@@ -7,6 +7,11 @@ controller's retention window, or ahead of its clock; with its error, for an ope
 Reports are replayed strictly in `seq` order per table and are unique by (table, round), so
 a restarted adapter resends exactly what it had not settled.
 
+A void of a round the table reported (docs/RULES.md §6) is journaled and delivered the same
+way, after the round's report, under the key `<round>/void/<spots>` (`all` for the round
+whole): round ids never hold a `/`, so the key is the void's own, and the same void asked
+twice is journaled once.
+
 The schema's version is SQLite's `user_version`; an older file is migrated when opened
 (MIGRATIONS), in one transaction, so an old journal opens and keeps its reports.
 """
@@ -48,6 +53,14 @@ COLUMNS = (
 )
 
 
+VOID_MARK = "/void/"
+
+
+def void_key(round_id: str, spots: tuple[int, ...] | None) -> str:
+    """The journal key of a void of `round_id` (its spots; None: the round whole)."""
+    return f"{round_id}{VOID_MARK}{'all' if spots is None else ','.join(map(str, sorted(spots)))}"
+
+
 class JournalError(TableAdapterError):
     """The journal cannot be read or written (full disk, I/O error): deal no more rounds."""
 
@@ -80,6 +93,12 @@ class Entry:
     status: int | None = None
     answer: str | None = None
     last_error: str | None = None
+
+    @property
+    def void_of(self) -> str | None:
+        """The round this entry voids; None for a round report."""
+        round_id, mark, _ = self.round.partition(VOID_MARK)
+        return round_id if mark else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +180,11 @@ class Journal:
                 f"round {round_id!r} of table {table!r} is already journaled with another body"
             )
         return entry
+
+    def find(self, table: str, round_id: str) -> Entry | None:
+        """The entry journaled under (table, round), if any."""
+        rows = self._select("WHERE tbl = ? AND round = ?", (table, round_id))
+        return rows[0] if rows else None
 
     def next_pending(self, table: str) -> Entry | None:
         """The table's oldest unsettled report."""

@@ -2,6 +2,7 @@
 
     war-floor reports JOURNAL [--state quarantined] [--json]
     war-floor reports JOURNAL --requeue SEQ [SEQ ...]
+    war-floor reports JOURNAL --void TABLE ROUND --reason TEXT [--spot N ...]
 
 The first lists the journal's reports (all, or those in one state), each with its seq,
 table, round, state, the HTTP status that settled it and why it was refused. The second puts
@@ -9,8 +10,11 @@ rejected or quarantined reports back to `pending`, to be resent byte for byte, o
 in their table's order, by the next adapter that opens the journal: an operator's decision
 once the cause is fixed (a table clock set right, a suspended link running again). Run it
 while the table's adapter is stopped; a running adapter requeues through `Adapter.requeue`,
-which also keeps its counts. Exit status: 0, or 1 when a seq named is not in the journal or
-cannot be requeued (acked or pending), 2 for bad arguments.
+which also keeps its counts. The third journals a void of a reported round (whole, or the bets
+of the spots named: a card not dealt to a wager), sent after the round's report by the next
+adapter that opens the journal; a person at the controller approves it (docs/RULES.md §6).
+Exit status: 0, or 1 when a seq named is not in the journal or cannot be requeued (acked or
+pending), or the round to void was never journaled, 2 for bad arguments.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from table_adapter.adapter import wall_ms
 from table_adapter.answers import stored_reason
-from table_adapter.journal import Entry, Journal, JournalError, State
+from table_adapter.journal import Entry, Journal, JournalError, State, void_key
 
 
 def parser() -> argparse.ArgumentParser:
@@ -33,6 +38,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--state", choices=[s.value for s in State], help="only reports in this state")
     p.add_argument(
         "--requeue", type=int, nargs="+", metavar="SEQ", help="put these back to pending"
+    )
+    p.add_argument(
+        "--void", nargs=2, metavar=("TABLE", "ROUND"), help="journal a void of this round"
+    )
+    p.add_argument("--reason", help="why the round is voided (with --void)")
+    p.add_argument(
+        "--spot", type=int, action="append", help="void only this spot's bets (repeatable)"
     )
     p.add_argument("--json", action="store_true", help="one JSON object per report")
     return p
@@ -49,6 +61,10 @@ def main(argv: list[str], out: TextIO = sys.stdout) -> int:
         print(f"war-floor reports: {exc}", file=sys.stderr)
         return 1
     try:
+        if args.void:
+            if not args.reason:
+                p.error("--void needs --reason")
+            return _void(journal, args.void[0], args.void[1], args.reason, args.spot, out)
         if args.requeue:
             return _requeue(journal, args.requeue, out)
         state = State(args.state) if args.state else None
@@ -57,6 +73,22 @@ def main(argv: list[str], out: TextIO = sys.stdout) -> int:
         return 0
     finally:
         journal.close()
+
+
+def _void(
+    journal: Journal, table: str, round_id: str, reason: str, spots: list[int] | None, out: TextIO
+) -> int:
+    if journal.find(table, round_id) is None:
+        print(f"round {round_id} of table {table}: not in the journal", file=sys.stderr)
+        return 1
+    wanted = None if not spots else tuple(sorted(set(spots)))
+    key = void_key(round_id, wanted)
+    found = journal.find(table, key)
+    if found is None:
+        body = {"reason": reason, **({"spots": list(wanted)} if wanted else {})}
+        found = journal.append(table, key, json.dumps(body, separators=(",", ":")), wall_ms())
+    print(f"seq {found.seq}: {table} {key} {found.state.value}", file=out)
+    return 0
 
 
 def _requeue(journal: Journal, seqs: list[int], out: TextIO) -> int:

@@ -391,8 +391,9 @@ def document() -> dict[str, Any]:
             "post": _op(
                 "void a settled round, whole or some spots' bets: its handle, pays, meter "
                 "contributions and jackpots taken back as new journal entries; 202 while a "
-                "second person's approval is awaited (docs/RULES.md §6)",
-                ["operator"],
+                "second person's approval is awaited (always, when a table asks for it: its "
+                "own rounds only) (docs/RULES.md §6)",
+                ["operator", "table"],
                 body="RoundVoid",
                 params=[_path("table"), _path("round")],
             ),

@@ -73,14 +73,23 @@ def stored(table: str, round_id: str) -> Response:
 
 
 @bp.post("/<table>/<round_id>/void")
-@require(Role.OPERATOR)
+@require(Role.OPERATOR, Role.TABLE)
 def void(table: str, round_id: str) -> tuple[Response, int]:
-    """Void a settled round, or the bets of some of its spots (docs/RULES.md §6)."""
+    """Void a settled round, or the bets of some of its spots (docs/RULES.md §6). A table
+    asks for a void of its own rounds, and a person approves it."""
     parse_identifier(table, "table")
     parse_identifier(round_id, "round")
+    key = current_key()
+    if key.role is Role.TABLE and table not in key.tables:
+        raise ForbiddenError(f"this key may not void rounds of table {table!r}")
     data = ROUND_VOID_REQUEST.check(json_body())
     result, state = services().voids.void(
-        table, round_id, data["reason"], data.get("spots"), current_actor()
+        table,
+        round_id,
+        data["reason"],
+        data.get("spots"),
+        current_actor(),
+        by_person=key.role is not Role.TABLE,
     )
     return _voided(table, round_id, result, state)
 

@@ -36,7 +36,7 @@ from jackpot.services.pools import Adjusted, Pools, Retired
 from jackpot.services.rounds import Rounds
 from jackpot.services.selfcheck import Health, SelfCheck
 from jackpot.services.tables import GameChanged, Tables
-from jackpot.services.voids import Voids
+from jackpot.services.voids import HOLD_ALWAYS, Voids
 from jackpot.store.activity import ActivityStore
 from jackpot.store.config import ConfigStore, TableRecord
 from jackpot.store.groups import GroupRegistry, group_name
@@ -424,10 +424,18 @@ class GroupedVoids:
         return self._groups.of_table(table).voids.state(table, round_id)
 
     def void(
-        self, table: str, round_id: str, reason: str, spots: Any, actor: Actor
+        self,
+        table: str,
+        round_id: str,
+        reason: str,
+        spots: Any,
+        actor: Actor,
+        by_person: bool = True,
     ) -> tuple[str, dict[str, Any]]:
+        """A void asked by a table (not `by_person`) waits for a person's approval."""
+        threshold = self._payouts.approval_cents if by_person else HOLD_ALWAYS
         return self._groups.of_table(table).voids.void(
-            table, round_id, reason, spots, actor, self._payouts.approval_cents
+            table, round_id, reason, spots, actor, threshold
         )
 
     def approve(

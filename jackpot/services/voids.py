@@ -17,6 +17,9 @@ from jackpot.services.rounds import Rounds
 from jackpot.store.rounds import StoredRound
 from jackpot.store.voids import VoidAnswer, VoidStore
 
+#: the approval threshold of a void no person asked for (a table's): held, whatever it pays
+HOLD_ALWAYS = -1
+
 #: how a payout that blocks a void is named in the refusal
 PAID = {"paid": "paid", "awaiting_approval": "confirmed paid (awaiting approval)"}
 
@@ -44,7 +47,8 @@ class Voids:
     ) -> tuple[str, dict[str, Any]]:
         """Void the round, or the bets of `spots` (None: every spot): ("voided" |
         "awaiting_approval" | "unchanged", what is void of the round after it). From
-        `approval_cents` of pays up (0: never) a second person approves it."""
+        `approval_cents` of pays up (0: never; HOLD_ALWAYS: always) a second person
+        approves it."""
         found = self._round(table, round_id)
         wanted = parse_spots(spots, found.static)
         for _ in range(3):
@@ -57,7 +61,7 @@ class Voids:
                 ) from exc
             if not plan.spots and (state["whole"] or not plan.whole):
                 return "unchanged", view(state)
-            hold = approval_cents > 0 and plan.pays >= approval_cents
+            hold = approval_cents == HOLD_ALWAYS or 0 < approval_cents <= plan.pays
             answer = self._store.void(plan, actor.who, actor.person, reason, hold)
             if answer.verdict != "stale":  # another void of the round came first: plan again
                 return self._answer(table, round_id, answer)

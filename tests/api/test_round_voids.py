@@ -156,7 +156,7 @@ def test_bad_void_requests_name_the_field_and_change_nothing(api: Api, services:
     assert assert_error(void(api, "r1", {"reason": "x", "spots": [1, 1]}), 400, "spots")
     assert assert_error(void(api, "nope", {"reason": "x"}), 404, "round")["code"] == "unknown_round"
     assert assert_error(void(api, "r1", {"reason": "x", "why": 1}), 400, "why")
-    for role in ("table", "auditor", "display"):
+    for role in ("other_table", "auditor", "display"):
         assert void(api, "r1", {"reason": "x"}, api.keys.header(role)).status_code == 403
     assert books(api) == before and not [e for e in api.journal() if e["type"] == "void"]
 
@@ -235,3 +235,23 @@ def test_a_void_and_a_confirmation_of_its_jackpot_race_and_one_wins(api: Api) ->
             winners.add("confirm")
         assert api.meters()["invariant_holds"] and balanced(api)
     assert winners, "each race had a winner"
+
+
+def test_a_table_asks_for_a_void_of_its_own_rounds_and_a_person_approves_it(api: Api) -> None:
+    api.put_pool()
+    api.put_table()
+    before = books(api)
+    assert api.report(round_body("r1", spots=TWO_SPOTS)).status_code == 200
+    refused = void(api, "r1", {"reason": "x"}, header=api.keys.header("other_table"))
+    assert assert_error(refused, 403, None)["code"] == "forbidden"
+    asked = void(api, "r1", {"reason": "no card dealt", "spots": [2]}, api.keys.header("table"))
+    assert asked.status_code == 202, asked.get_json()
+    assert asked.get_json()["awaiting_approval"]["spots"] == [2]
+    resent = void(api, "r1", {"reason": "no card dealt", "spots": [2]}, api.keys.header("table"))
+    assert resent.status_code == 202 and resent.get_json()["result"] == "awaiting_approval"
+    assert approve(api, "r1", api.keys.header("table")).status_code == 403
+    done = approve(api, "r1", api.keys.header("operator"))
+    assert done.status_code == 200 and done.get_json()["spots"] == [2]
+    rest = void(api, "r1", {"reason": "malfunction"})  # threshold 0: a person's applies at once
+    assert rest.status_code == 200 and rest.get_json()["status"] == "void"
+    assert books(api) == before

@@ -208,7 +208,7 @@ MATRIX: list[Endpoint] = [
         "/v1/rounds/<table>/<round_id>/void",
         "/v1/rounds/T1/r-void/void",
         {"reason": "role matrix"},
-        roles("operator"),
+        roles("operator", "table"),
     ),
     Endpoint(
         "approve round void",

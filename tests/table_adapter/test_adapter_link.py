@@ -147,11 +147,12 @@ def assert_controller_matches(
 ) -> None:
     """The controller saw every acknowledged report once, in order (unless an operator
     requeued one: `in_order=False`); the meters equal the model."""
-    bodies = {(e.table, e.round): json.loads(e.body) for e in journal.entries(State.ACKED)}
+    reports = [e for e in journal.entries(State.ACKED) if e.void_of is None]
+    bodies = {(e.table, e.round): json.loads(e.body) for e in reports}
     settled = [(e["table"], e["round"]) for e in api.journal(pool=None) if e["type"] == "round"]
     assert len(settled) == len(set(settled)), "a round was settled twice"
     assert set(settled) == set(bodies), "the controller and the journal disagree"
-    mine = [(e.table, e.round) for e in journal.entries(State.ACKED)]
+    mine = [(e.table, e.round) for e in reports]
     if in_order:
         assert [k for k in settled if k[0] == "T1"] == [k for k in mine if k[0] == "T1"]
     model = MeterModel()
@@ -748,3 +749,40 @@ def test_side_wagers_for_a_suspended_link_are_quarantined_then_settle_once_reque
     assert {e.round for e in journal.entries(State.ACKED)} == {without.round_id, closed.round_id}
     assert journal.counts() == Counts(acked=2)
     assert_controller_matches(api, journal, table_config, in_order=False)  # one requeued
+
+
+def test_a_void_is_journaled_and_delivered_after_its_round_through_an_outage_and_a_restart(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+    tmp_path: Path,
+) -> None:
+    wire.down = True
+    adapter = make_adapter(journal, link, clock)
+    p = players()
+    first, second = deal(adapter, p), deal(adapter, p)
+    spot = first.report()["spots"][0]["spot"]
+    whole = adapter.void_round(second.round_id, "a second face-up card")
+    part = adapter.void_round(first.round_id, "no card dealt to the spot", [spot])
+    assert adapter.void_round(second.round_id, "asked again") == whole, "journaled once"
+    assert adapter.status().pending == 4
+    # the adapter dies with all four pending; another opens the same journal
+    journal.close()
+    with Journal(journal.path) as reopened:
+        wire.down = False
+        again = make_adapter(reopened, link, clock)
+        drain(again, clock)
+        acked = reopened.entries(State.ACKED)
+    assert [e.round for e in acked] == [
+        first.round_id, second.round_id, whole.round, part.round,
+    ]  # fmt: skip
+    paths = [r.url.path for r in wire.requests if r.method == "POST"]
+    assert paths.index(f"/v1/rounds/T1/{second.round_id}/void") > paths.index("/v1/rounds")
+    held = {json.loads(e.answer or "")["result"] for e in acked if e.void_of}
+    assert held == {"awaiting_approval"}, "a table's void waits for a person"
+    requested = [e for e in api.journal(pool=None) if e["type"] == "void_requested"]
+    assert sorted(e["round"] for e in requested) == sorted([first.round_id, second.round_id])
+    assert [str(e["spots"]) for e in requested if e["round"] == first.round_id] == [str(spot)]

@@ -83,3 +83,15 @@ def test_it_runs_as_war_floor_reports(path: Path) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["reports", str(path.parent / "missing.journal")])
     assert exited.value.code == 2
+
+
+def test_an_operator_journals_a_void_for_the_next_adapter_to_send(path: Path) -> None:
+    args = [str(path), "--void", "T1", "r1", "--reason", "no card dealt", "--spot", "3"]
+    code, text = run(*args)
+    assert code == 0
+    assert run(*args)[0] == 0, "asked twice: journaled once"
+    with Journal(path) as journal:
+        [void] = [e for e in journal.pending("T1") if e.void_of == "r1"]
+    assert json.loads(void.body) == {"reason": "no card dealt", "spots": [3]}
+    assert text.strip() == f"seq {void.seq}: T1 r1/void/3 pending"
+    assert run(str(path), "--void", "T1", "r9", "--reason", "x")[0] == 1
