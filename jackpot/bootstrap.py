@@ -34,6 +34,7 @@ from jackpot.services.groups import (
     GroupedPayouts,
     GroupedPools,
     GroupedRounds,
+    GroupedTableCounts,
     GroupedTables,
     GroupedVerifier,
     GroupedVoids,
@@ -46,6 +47,7 @@ from jackpot.services.reports import Reports
 from jackpot.services.rounds import Rounds, Window
 from jackpot.services.selfcheck import SelfCheck
 from jackpot.services.signs import Signs
+from jackpot.services.tablecounts import TableCounts
 from jackpot.services.tables import Tables
 from jackpot.services.voids import Voids
 from jackpot.settings import Settings
@@ -64,6 +66,7 @@ from jackpot.store.queue import ReportQueue
 from jackpot.store.rounds import RoundStore
 from jackpot.store.scripts import ReplicaWait, Scripts
 from jackpot.store.signs import SignStore
+from jackpot.store.tablecounts import TableCountStore
 from jackpot.store.voids import VoidStore
 
 
@@ -91,6 +94,7 @@ class Services:
     rounds: GroupedRounds
     payouts: GroupedPayouts
     voids: GroupedVoids
+    table_counts: GroupedTableCounts
     reports: Reports
     client: redis.Redis  # of the main link group's keys (and the registry, keys, signs)
     rq_client: redis.Redis  # RQ keeps pickles: a client that does not decode replies
@@ -184,8 +188,16 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             socket.gethostname(),
             who,
         )
+        journal = JournalStore(c, k, archive)
         rounds = Rounds(
-            RoundStore(c, k, s), tables, credentials, archived_round, window, clock, health
+            RoundStore(c, k, s),
+            tables,
+            credentials,
+            archived_round,
+            window,
+            clock,
+            health,
+            lambda ms: days().of_time(ms).isoformat(),
         )
         return Group(
             name=name,
@@ -198,7 +210,8 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             payouts=Payouts(payout_store, settings.handpay_approval_cents),
             payout_store=payout_store,
             voids=Voids(VoidStore(c, k, s), rounds),
-            journal=JournalStore(c, k, archive),
+            table_counts=TableCounts(TableCountStore(c, k), journal, config.pool_ids, days, clock),
+            journal=journal,
             health=health,
             health_store=health_store,
             archiver=Archiver(
@@ -217,6 +230,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     pools = GroupedPools(groups, clock)
     tables = GroupedTables(groups, clock)
     payouts = GroupedPayouts(groups, settings.handpay_approval_cents)
+    table_counts = GroupedTableCounts(groups)
     keep_ms = (settings.retention_seconds + settings.clock_skew_seconds) * 1000
     return Services(
         credentials=credentials,
@@ -225,6 +239,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         rounds=GroupedRounds(groups),
         payouts=payouts,
         voids=GroupedVoids(groups, payouts),
+        table_counts=table_counts,
         reports=Reports(config, journal, ReportQueue(rq_client, settings.queue), clock, days),
         client=client,
         rq_client=rq_client,
@@ -240,6 +255,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             clock,
             settings.clock_skew_seconds * 1000,
             lambda: [house_journal(name) for name in groups.names()],
+            table_counts.of_day,
         ),
         activity=Activity(GroupedActivity(groups), credentials.list),
         signs=Signs(SignStore(client, keys, scripts), config),

@@ -36,6 +36,7 @@ from table_adapter.bets import Bet
 from table_adapter.client import ControllerClient, Delivery, Verdict
 from table_adapter.engine import Table
 from table_adapter.journal import (
+    DayCount,
     Entry,
     Journal,
     JournalError,
@@ -63,6 +64,7 @@ class LinkSettings:
     heartbeat_seconds: float = 5.0  # idle this long: send a heartbeat
     hold_seconds: float = 30.0  # a held table (or failed journal) tries again after this
     answer_wait_seconds: float = 10.0  # the dealer waits this long for an answer while up
+    counts_seconds: float = 15.0  # idle this long since: report the table's own counts
     backoff: Backoff = field(default_factory=Backoff)
 
 
@@ -141,6 +143,8 @@ class Adapter:
         self._side_open = True
         self._next_attempt = 0.0
         self._last_contact = float("-inf")
+        self._next_counts = 0.0
+        self._counts_differ: str | None = None  # what the controller's comparison last said
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
@@ -304,7 +308,9 @@ class Adapter:
             self._fail_journal(exc)
             return self._wait_after(now)
         if entry is None:
-            return self._heartbeat_if_due(now)
+            # nothing in flight: what the table was acknowledged is what it counted
+            counts = self._counts_if_due(now)
+            return min(counts, self._heartbeat_if_due(now))
         if entry.void_of is not None:
             delivery = self.client.void(entry.body, entry.table, entry.void_of)
         else:
@@ -357,7 +363,12 @@ class Adapter:
         assert delivery.status is not None
         try:
             settled = self.journal.settle(
-                entry.seq, state, delivery.status, delivery.text, wall_ms()
+                entry.seq,
+                state,
+                delivery.status,
+                delivery.text,
+                wall_ms(),
+                counted(entry, delivery),
             )
         except JournalError as exc:
             # The controller holds the round; on restart the resend is answered as a replay.
@@ -412,6 +423,47 @@ class Adapter:
         if self._on_settled is not None:
             self._on_settled(settled, delivery.answer)
         return 0.0
+
+    def _counts_if_due(self, now: float) -> float:
+        """Report the table's own counts of its latest gaming days, every `counts_seconds`
+        while nothing is in flight; the seconds until the next report."""
+        if now < self._next_counts:
+            return self._next_counts - now
+        self._next_counts = now + self.settings.counts_seconds
+        try:
+            days = self.journal.day_counts(self.name)
+        except JournalError as exc:
+            self._fail_journal(exc)
+            return self.settings.counts_seconds
+        if days:
+            delivery = self.client.counts(self.name, [d.to_json() for d in days])
+            if delivery.verdict is Verdict.ACKED:
+                self._compared(delivery.text)
+        return self.settings.counts_seconds
+
+    def _compared(self, text: str) -> None:
+        """Log the controller's comparison when it changes: what the table was told and what
+        the controller holds differ (ERROR), or agree again."""
+        try:
+            days = json.loads(text)["days"]
+            differ = "; ".join(
+                f"{d['day']}: "
+                + ", ".join(
+                    f"{name} {v['table']} here, {v['controller']} at the controller"
+                    for name, v in sorted(d["differences"].items())
+                )
+                for d in days
+                if d.get("matches") is False
+            )
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return
+        if differ and differ != self._counts_differ:
+            log.error(
+                "%s: the controller does not hold what it acknowledged: %s", self.name, differ
+            )
+        elif not differ and self._counts_differ:
+            log.warning("%s: the controller's counts agree with the table's again", self.name)
+        self._counts_differ = differ or None
 
     def _heartbeat_if_due(self, now: float) -> float:
         with self._cond:
@@ -552,3 +604,35 @@ class Adapter:
         ):
             self._side_open = True
             log.warning("%s: progressive side bet reopened: backlog delivered", self.name)
+
+
+def counted(entry: Entry, delivery: Delivery) -> DayCount | None:
+    """What an acknowledgement adds to the table's counts of the controller's gaming day it
+    names: a round (its side bets, handle and pays), or a void the table asked for and the
+    controller holds for a person; None for anything else (or an older controller's answer,
+    which names no day)."""
+    if delivery.verdict is not Verdict.ACKED:
+        return None
+    answer = delivery.answer
+    if entry.void_of is None:
+        if answer is None or answer.gaming_day is None or answer.settled_at is None:
+            return None
+        side = [b for b in answer.bets if b.wager > 0]
+        return DayCount(
+            answer.gaming_day,
+            answer.settled_at,
+            rounds=1,
+            side_bets=len(side),
+            handle=sum(b.wager for b in side),
+            fixed=sum(b.pay for b in answer.bets),
+            envy=sum(b.envy for b in answer.bets),
+            jackpot=sum(b.jackpot for b in answer.bets),
+        )
+    try:
+        body = json.loads(delivery.text)
+        held = body["awaiting_approval"] if body["result"] == "awaiting_approval" else None
+        if held is None or not str(held["requested_by"]).startswith("table:"):
+            return None  # applied, void already, or another's request: nothing the table asked
+        return DayCount(str(body["gaming_day"]), int(body["at"]), voids=1)
+    except (ValueError, KeyError, TypeError):
+        return None

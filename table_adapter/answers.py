@@ -51,6 +51,8 @@ class RoundAnswer:
     bets: tuple[BetAnswer, ...]
     jackpots: tuple[JackpotAnswer, ...]
     pools: tuple[tuple[str, int], ...]  # (pool, visible meter in cents) after the round
+    settled_at: int | None = None  # the controller's stamp of the round (ms)
+    gaming_day: str | None = None  # the controller's gaming day it counts in (YYYY-MM-DD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +123,11 @@ def parse_round_answer(data: Any) -> RoundAnswer:
             (str(pool), _cents(_object(v, f"pools.{pool}").get("value"), f"pools.{pool}.value"))
             for pool, v in pools.items()
         ),
+        # an older controller answers neither: the round is then not counted by day
+        settled_at=None
+        if obj.get("settled_at") is None
+        else _cents(obj["settled_at"], "settled_at"),
+        gaming_day=_optional_str(obj.get("gaming_day"), "gaming_day"),
     )
 
 

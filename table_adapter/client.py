@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from enum import StrEnum
+from typing import Any
 
 import httpx
 
@@ -113,6 +114,17 @@ class ControllerClient:
         except httpx.HTTPError as exc:
             return Delivery(Verdict.RETRY, None, reason=f"{type(exc).__name__}: {exc}")
         return classify_void(response, table, round_id)
+
+    def counts(self, table: str, days: list[dict[str, Any]]) -> Delivery:
+        """POST the table's own counts of what it was acknowledged, per gaming day; ACKED on
+        200, whose answer is the controller's latest comparison of each day."""
+        try:
+            response = self._http.post(f"/v1/tables/{table}/counts", json={"days": days})
+        except httpx.HTTPError as exc:
+            return Delivery(Verdict.RETRY, None, reason=f"{type(exc).__name__}: {exc}")
+        if response.status_code == 200:
+            return Delivery(Verdict.ACKED, 200, response.text)
+        return _refusal(response)
 
     def heartbeat(self, table: str) -> Delivery:
         """POST the table's heartbeat; ACKED on any 2xx."""

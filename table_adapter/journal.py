@@ -29,7 +29,7 @@ from typing import Any
 
 from table_adapter.errors import TableAdapterError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 STATES = "'pending', 'acked', 'rejected', 'quarantined'"
 TABLE = """
 CREATE TABLE {name} (
@@ -48,6 +48,18 @@ CREATE TABLE {name} (
     UNIQUE (tbl, round)
 )"""
 INDEX = "CREATE INDEX IF NOT EXISTS pending_by_table ON reports (tbl, seq) WHERE state = 'pending'"
+# What the controller acknowledged to each table, per gaming day of the controller's, counted
+# in the same transaction as the acknowledgement it counts (so once, and never lost): what
+# the table reports for the controller to compare with its own (POST /v1/tables/{t}/counts).
+FIGURES = ("rounds", "side_bets", "handle", "fixed", "envy", "jackpot", "voids")
+DAY_COUNTS = f"""
+CREATE TABLE IF NOT EXISTS day_counts (
+    tbl     TEXT NOT NULL,
+    day     TEXT NOT NULL,             -- the controller's gaming day, YYYY-MM-DD
+    {", ".join(f"{name} INTEGER NOT NULL DEFAULT 0" for name in FIGURES)},
+    through INTEGER NOT NULL DEFAULT 0, -- the controller's stamp of the last one counted
+    PRIMARY KEY (tbl, day)
+)"""
 COLUMNS = (
     "seq, tbl, round, body, state, attempts, created_ms, settled_ms, status, answer, last_error"
 )
@@ -99,6 +111,26 @@ class Entry:
         """The round this entry voids; None for a round report."""
         round_id, mark, _ = self.round.partition(VOID_MARK)
         return round_id if mark else None
+
+
+@dataclass(frozen=True, slots=True)
+class DayCount:
+    """What the controller acknowledged to a table in one of its gaming days (cents), up to
+    `through`, the controller's stamp of the last thing counted."""
+
+    day: str
+    through: int = 0
+    rounds: int = 0
+    side_bets: int = 0
+    handle: int = 0
+    fixed: int = 0
+    envy: int = 0
+    jackpot: int = 0
+    voids: int = 0
+
+    def to_json(self) -> dict[str, str | int]:
+        return {"day": self.day, **{name: getattr(self, name) for name in FIGURES},
+                "through": self.through}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,18 +259,47 @@ class Journal:
             ).fetchall()
         return Counts(**{str(state): int(n) for state, n in rows})
 
-    def settle(self, seq: int, state: State, status: int, answer: str, now_ms: int) -> Entry:
-        """Record the controller's final answer to a pending report."""
+    def settle(
+        self,
+        seq: int,
+        state: State,
+        status: int,
+        answer: str,
+        now_ms: int,
+        counted: DayCount | None = None,
+    ) -> Entry:
+        """Record the controller's final answer to a pending report, and add what it
+        acknowledged to the table's counts of its day (`counted`), in one transaction."""
         if state is State.PENDING:
             raise ValueError("settle to acked, rejected or quarantined")
         with self._tx() as db:
-            db.execute(
+            done = db.execute(
                 "UPDATE reports SET state = ?, status = ?, answer = ?, settled_ms = ?,"
                 " attempts = attempts + 1 WHERE seq = ? AND state = 'pending'",
                 (state.value, status, answer, now_ms, seq),
-            )
+            ).rowcount
             row = db.execute(f"SELECT {COLUMNS} FROM reports WHERE seq = ?", (seq,)).fetchone()
+            if done and counted is not None:
+                names = ", ".join(FIGURES)
+                adds = ", ".join(f"{n} = {n} + excluded.{n}" for n in FIGURES)
+                db.execute(
+                    f"INSERT INTO day_counts (tbl, day, {names}, through)"
+                    f" VALUES (?, ?, {', '.join('?' for _ in FIGURES)}, ?)"
+                    f" ON CONFLICT (tbl, day) DO UPDATE SET {adds},"
+                    " through = MAX(through, excluded.through)",
+                    (row[1], counted.day, *(getattr(counted, n) for n in FIGURES), counted.through),
+                )
         return _entry(row)
+
+    def day_counts(self, table: str, days: int = 2) -> list[DayCount]:
+        """The table's counts of its latest `days` gaming days, newest first."""
+        with self._read() as db:
+            rows = db.execute(
+                f"SELECT day, through, {', '.join(FIGURES)} FROM day_counts WHERE tbl = ?"
+                " ORDER BY day DESC LIMIT ?",
+                (table, days),
+            ).fetchall()
+        return [DayCount(str(r[0]), *(int(v) for v in r[1:])) for r in rows]
 
     def failed_attempt(self, seq: int, error: str) -> None:
         """Count an attempt that settled nothing (timeout, 5xx, unparseable answer)."""
@@ -291,6 +352,7 @@ def _prepare(db: Any, path: Path) -> None:
             )
         if not exists:
             db.execute(TABLE.format(name="reports", states=STATES))
+            db.execute(DAY_COUNTS)
         else:
             for step in range(max(version, 1), SCHEMA_VERSION):
                 MIGRATIONS[step](db)
@@ -316,8 +378,14 @@ def _add_quarantined(db: Any) -> None:
         db.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('reports', ?)", (counter[0],))
 
 
+def _add_day_counts(db: Any) -> None:
+    """Version 2 to 3: the tables' counts per gaming day (from now on: what was acknowledged
+    before is not counted, so the day of the upgrade may differ from the controller's)."""
+    db.execute(DAY_COUNTS)
+
+
 # MIGRATIONS[n] takes a journal from schema version n to n + 1 (inside _prepare's transaction).
-MIGRATIONS = {1: _add_quarantined}
+MIGRATIONS = {1: _add_quarantined, 2: _add_day_counts}
 
 
 def _entry(row: tuple[Any, ...]) -> Entry:

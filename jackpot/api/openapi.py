@@ -34,6 +34,8 @@ from jackpot.domain.requests import (
     VOID_REQUEST,
 )
 from jackpot.domain.signs import SIGN_REQUEST
+from jackpot.domain.tablecounts import COUNTS_REQUEST
+from jackpot.services.accounting import SECTIONS
 
 ID = Identifier().schema()
 CENTS = {"type": "integer", "description": "whole cents"}
@@ -105,6 +107,20 @@ SCHEMAS: dict[str, Any] = {
                 "type": "object",
                 "additionalProperties": {"type": "object", "properties": {"value": CENTS}},
             },
+            "settled_at": {
+                "type": "integer",
+                "description": "when the controller settled the round, ms since the epoch",
+            },
+            "gaming_day": {
+                "type": "string",
+                "format": "date",
+                "description": "the controller's gaming day the round counts in (a table's "
+                "own counts of its day are compared by it)",
+            },
+            "void": {
+                "type": "object",
+                "description": "GET only: what is void of the round, once anything is",
+            },
         },
     },
     "Payout": {
@@ -136,6 +152,7 @@ SCHEMAS: dict[str, Any] = {
     "PayoutApprove": APPROVE_REQUEST.schema(),
     "PayoutVoid": VOID_REQUEST.schema(),
     "RoundVoid": ROUND_VOID_REQUEST.schema(),
+    "TableCounts": COUNTS_REQUEST.schema(),
     "RoundVoidApprove": ROUND_VOID_APPROVE_REQUEST.schema(),
     "GameChange": GAME_CHANGE_REQUEST.schema(),
     "Game": {
@@ -368,6 +385,15 @@ def document() -> dict[str, Any]:
                 params=table,
             ),
         },
+        "/v1/tables/{table}/counts": {
+            "post": _op(
+                "a table's own counts of what the controller acknowledged to it, per gaming "
+                "day; answered with the controller's latest comparison of each day",
+                ["table"],
+                body="TableCounts",
+                params=[_path("table")],
+            ),
+        },
         "/v1/tables/{table}/heartbeat": {
             "post": _op(
                 "liveness of the table; answers its pools' link states and whether its side "
@@ -507,7 +533,7 @@ def document() -> dict[str, Any]:
                         "name": "section",
                         "in": "path",
                         "required": True,
-                        "schema": {"enum": ["pools", "tables", "hits"]},
+                        "schema": {"enum": list(SECTIONS)},
                     },
                 ],
                 content="text/csv",

@@ -109,5 +109,12 @@ def approve_void(table: str, round_id: str) -> tuple[Response, int]:
 
 def _voided(table: str, round_id: str, result: str, state: dict[str, Any]) -> tuple[Response, int]:
     """What is void of the round after the step; `result` says what the step did."""
-    body = {"table": table, "round": round_id, "result": result, **state}
+    body: dict[str, Any] = {"table": table, "round": round_id, "result": result, **state}
+    # when the step was stamped, and so in which of the controller's gaming days it counts (a
+    # table counts the voids it asked for by it)
+    step = state["awaiting_approval"] if result == "awaiting_approval" else None
+    if result == "voided" and state["voids"]:
+        step = state["voids"][-1]
+    if step is not None:
+        body |= {"at": step["at"], "gaming_day": services().days().of_time(step["at"]).isoformat()}
     return jsonify(body), 202 if result == "awaiting_approval" else 200

@@ -9,13 +9,17 @@ from flask import Blueprint, Response, jsonify
 from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body
 from jackpot.domain.auth import Role
+from jackpot.domain.tablecounts import COUNTS_REQUEST
 from jackpot.domain.validate import parse_identifier
+from jackpot.errors import ForbiddenError
 from jackpot.store.config import TableRecord
 
 bp = Blueprint("tables", __name__, url_prefix="/v1/tables")
 
 
-def serialise(record: TableRecord) -> dict[str, Any]:
+def serialise(record: TableRecord, check: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A table as read: with `counts_check`, the controller's comparison of the table's own
+    counts of the latest day it reported (None: none reported)."""
     return {
         "table": record.table,
         **record.config.to_json(),
@@ -24,20 +28,23 @@ def serialise(record: TableRecord) -> dict[str, Any]:
         "rounds": record.rounds,
         "version": record.version,
         "group": services().tables.group_of(record.table),
+        "counts_check": check,
     }
 
 
 @bp.get("")
 @require(Role.OPERATOR, Role.AUDITOR)
 def list_tables() -> Response:
-    return jsonify({"tables": [serialise(t) for t in services().tables.all()]})
+    checks = services().table_counts.latest()
+    return jsonify({"tables": [serialise(t, checks.get(t.table)) for t in services().tables.all()]})
 
 
 @bp.get("/<table>")
 @require(Role.OPERATOR, Role.AUDITOR)
 def get_table(table: str) -> Response:
     parse_identifier(table, "table")
-    return jsonify(serialise(services().tables.get(table)))
+    record = services().tables.get(table)
+    return jsonify(serialise(record, services().table_counts.latest().get(table)))
 
 
 @bp.put("/<table>")
@@ -56,6 +63,20 @@ def move_table(table: str) -> Response:
     parse_identifier(table, "table")
     moved = services().moves.move(table, json_body(), current_key().who)
     return jsonify({**moved.to_json(), "config": serialise(moved.record)})
+
+
+@bp.post("/<table>/counts")
+@require(Role.TABLE)
+def counts(table: str) -> Response:
+    """A table's own counts of what the controller acknowledged to it, per gaming day; the
+    answer is the controller's latest comparison of each day (the worker compares)."""
+    parse_identifier(table, "table")
+    key = current_key()
+    if table not in key.tables:
+        raise ForbiddenError(f"this key may not report for table {table!r}")
+    days = COUNTS_REQUEST.check(json_body())["days"]
+    services().tables.get(table)  # 404 for a table the controller does not know
+    return jsonify({"table": table, "days": services().table_counts.report(table, days)})
 
 
 @bp.post("/<table>/heartbeat")

@@ -18,7 +18,7 @@ from rq.exceptions import StopRequested
 
 from jackpot.bootstrap import redis_client
 from jackpot.cli.runtime import store_url, with_controller_gaming_day
-from jackpot.jobs.archive import apply_staged, archive_run, close_days
+from jackpot.jobs.archive import apply_staged, archive_run, close_days, compare_tables
 from jackpot.settings import GAMING_DAY_VARIABLES, Settings
 
 log = logging.getLogger(__name__)
@@ -33,6 +33,8 @@ ARCHIVE_JOB_TIMEOUT = 3600
 CLOSE_EVERY_SECONDS = 300
 # a staged parameter change takes effect within this many seconds of its time
 STAGED_EVERY_SECONDS = 10
+# tables report their own counts every 15 s while idle: compared within this long of it
+COMPARE_EVERY_SECONDS = 15
 # How often the schedule looks at the clock, at most (and how fast it stops).
 TICK_SECONDS = 5.0
 # RQ's loop ends, rather than waits, when the store fails in the middle of a job (a Sentinel
@@ -145,6 +147,13 @@ def scheduler(connection: Redis, settings: Settings) -> CronScheduler:
         interval=STAGED_EVERY_SECONDS,
         job_timeout=ARCHIVE_JOB_TIMEOUT,
         name="apply-staged",
+    )
+    cron.register(
+        compare_tables,
+        settings.queue,
+        interval=COMPARE_EVERY_SECONDS,
+        job_timeout=ARCHIVE_JOB_TIMEOUT,
+        name="compare-tables",
     )
     return cron
 

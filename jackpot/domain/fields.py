@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from jackpot.domain.gamingday import parse_day
 from jackpot.domain.validate import (
     DOT_SEGMENTS,
     GROUP_NAME,
     IDENTIFIER,
     TIMESTAMP_PATTERN,
+    YEAR_1970_TO_9998,
     expect_bool,
     expect_int,
     expect_object,
@@ -98,6 +100,23 @@ class Timestamp:
 
     def schema(self) -> dict[str, Any]:
         return {"type": "string", "format": "date-time", "pattern": RFC3339}
+
+
+@dataclass(frozen=True, slots=True)
+class Day:
+    """A gaming day named as YYYY-MM-DD (1970 to 9998); checked as its ISO text."""
+
+    def check(self, raw: Any, field: str) -> str:
+        if not isinstance(raw, str):
+            raise ValidationError(field, "must be a gaming day such as 2026-11-23")
+        return parse_day(raw, field).isoformat()
+
+    def schema(self) -> dict[str, Any]:
+        return {
+            "type": "string",
+            "format": "date",
+            "pattern": f"^{YEAR_1970_TO_9998}-[0-9]{{2}}-[0-9]{{2}}$",
+        }
 
 
 @dataclass(frozen=True, slots=True)

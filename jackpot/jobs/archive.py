@@ -22,3 +22,9 @@ def apply_staged() -> dict[str, str]:
     """Apply the staged parameter changes whose time has come: pool -> what happened."""
     ctx = services()
     return ctx.pools.apply_due(now_ms())
+
+
+def compare_tables() -> int:
+    """Compare the tables' own counts received since the last run with the journals; how
+    many comparisons were made (docs/RULES.md §5, table-side reconciliation)."""
+    return len(services().table_counts.compare())

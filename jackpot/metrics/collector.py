@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
@@ -146,10 +147,39 @@ class MeterCollector(Collector):
         yield played
         yield linked
         yield seen
+        yield from self._table_counts(tables)
         yield from self._durability()
         yield from self._controller()
         yield from self._queue()
         yield from self._archive()
+
+    def _table_counts(self, tables: list[Any]) -> Iterator[Metric]:
+        """Table-side reconciliation: whether each table's own counts of the latest day it
+        reported differ from what the controller holds (docs/RULES.md §5)."""
+        try:
+            latest = self._s.table_counts.latest()
+        except Exception:  # noqa: BLE001 - the store's state is already in jackpot_store_up
+            return
+        differ = GaugeMetricFamily(
+            "jackpot_table_counts_differ",
+            "1 while what a table was acknowledged differs from what the controller holds, "
+            "in the latest gaming day it reported (0: they agree, or it reported none)",
+            labels=["table"],
+        )
+        by = GaugeMetricFamily(
+            "jackpot_table_count_difference",
+            "The table's count less the controller's, of each figure that differs (rounds, "
+            "side_bets, voids; handle and pays in cents)",
+            labels=["table", "figure"],
+        )
+        for t in tables:
+            check = latest.get(t.table)
+            found = check["differences"] if check else {}
+            differ.add_metric([t.table], 1 if found else 0)
+            for figure, v in sorted(found.items()):
+                by.add_metric([t.table, figure], int(v["table"]) - int(v["controller"]))
+        yield differ
+        yield by
 
     def _durability(self) -> Iterator[Metric]:
         """The store's persistence settings and replicas, and the replica wait the controller

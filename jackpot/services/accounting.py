@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from jackpot.services.groups import GroupedArchiver, GroupedJournal
 
 
-SECTIONS = ("pools", "tables", "hits")
+SECTIONS = ("pools", "tables", "hits", "table_counts")
 
 
 class Accounting:
@@ -51,7 +51,9 @@ class Accounting:
         clock: Callable[[], int],
         grace_ms: int,
         houses: Callable[[], list[str]] = lambda: [HOUSE],
+        table_checks: Callable[[str], list[dict[str, Any]]] = lambda day: [],
     ) -> None:
+        self._table_checks = table_checks  # tables' own counts of a day, compared
         self._houses = houses  # every link group's house journal, as the archive names it
         self._archive = archive
         self._archiver = archiver
@@ -203,6 +205,9 @@ class Accounting:
             "pools": pools,
             "tables": [t.row(names) for t in tables],
             "hits": hits,
+            "table_counts": [
+                _table_count(c, self._days().iso) for c in self._table_checks(day.isoformat())
+            ],
             "heads": self._heads(end),
             "unpaid_at_close": unpaid_at_close,
         }
@@ -268,3 +273,15 @@ def _unpaid_before(entries: Iterator[JournalEntry]) -> dict[str, int]:
         elif kind in SETTLED:
             unpaid.pop(str(e.fields["payout"]), None)
     return unpaid
+
+
+def _table_count(check: dict[str, Any], iso: Callable[[int], str]) -> dict[str, Any]:
+    """A row of the table-counts section: the table's own counts of the day, the
+    controller's, and whether they match (docs/RULES.md §5)."""
+    row: dict[str, Any] = {"table": check["table"], "matches": not check["differences"]}
+    for name, value in check["table_counts"].items():
+        row[f"table_{name}"] = value
+    for name, value in check["controller_counts"].items():
+        row[f"controller_{name}"] = value
+    row["checked_at"] = iso(int(check["checked_at"]))
+    return row

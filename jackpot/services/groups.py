@@ -35,6 +35,7 @@ from jackpot.services.payouts import Actor, HandPay, Payouts
 from jackpot.services.pools import Adjusted, Pools, Retired
 from jackpot.services.rounds import Rounds
 from jackpot.services.selfcheck import Health, SelfCheck
+from jackpot.services.tablecounts import TableCounts
 from jackpot.services.tables import GameChanged, Tables
 from jackpot.services.voids import HOLD_ALWAYS, Voids
 from jackpot.store.activity import ActivityStore
@@ -63,6 +64,7 @@ class Group:
     payouts: Payouts
     payout_store: PayoutStore
     voids: Voids
+    table_counts: TableCounts
     journal: JournalStore
     health: SelfCheck
     health_store: HealthStore
@@ -411,6 +413,36 @@ class GroupedRounds:
         if found is None:  # a moved table's round is copied to its new group first
             found = self._groups.of_table(table, refresh=True).rounds.stored(table, round_id)
         return found
+
+
+class GroupedTableCounts:
+    """A table's counts are compared in its link group, where its rounds are."""
+
+    def __init__(self, groups: LinkGroups) -> None:
+        self._groups = groups
+
+    def report(self, table: str, days: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return self._groups.of_table(table).table_counts.report(table, days)
+
+    def compare(self) -> list[dict[str, Any]]:
+        """Every group's comparisons due (the worker's job)."""
+        return [c for g in self._groups.all() for c in g.table_counts.compare()]
+
+    def checks(self) -> list[dict[str, Any]]:
+        return [c for g in self._groups.all() for c in g.table_counts.checks()]
+
+    def of_day(self, day: str) -> list[dict[str, Any]]:
+        """Each table's comparison of `day`, made again from its latest counts (a gaming
+        day's close), by table."""
+        self.compare()
+        return sorted((c for c in self.checks() if c["day"] == day), key=lambda c: c["table"])
+
+    def latest(self) -> dict[str, dict[str, Any]]:
+        """Each table's comparison of the latest day it reported."""
+        out: dict[str, dict[str, Any]] = {}
+        for c in sorted(self.checks(), key=lambda c: c["day"]):
+            out[c["table"]] = c
+        return out
 
 
 class GroupedVoids:

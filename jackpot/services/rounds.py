@@ -52,8 +52,10 @@ class Rounds:
         window: Window,
         clock: Callable[[], int],
         health: SelfCheck,
+        day_of: Callable[[int], str] = lambda ms: "",
     ) -> None:
         self._health = health
+        self._day_of = day_of  # the controller's gaming day of a time (YYYY-MM-DD)
         self._store = store
         self._tables = tables
         self._credentials = credentials
@@ -131,13 +133,13 @@ class Rounds:
             replayed = stored.status is SettleStatus.REPLAYED
             if not replayed:
                 record_round(settlement, stored.dynamic["jackpots"])
-            return _response(stored, replayed)
+            return _response(stored, replayed, self._day_of)
         raise StoreUnavailableError("the table's configuration kept changing; nothing was applied")
 
     def stored(self, table: str, round_id: str) -> dict[str, Any] | None:
         """A reported round's first result, from Redis or the archive, or None."""
         found = self._find(table, round_id)
-        return None if found is None else _response(found[1], replayed=False)
+        return None if found is None else _response(found[1], False, self._day_of)
 
     def result(self, table: str, round_id: str) -> StoredRound | None:
         """A reported round's stored result (its static and dynamic parts), or None."""
@@ -148,7 +150,7 @@ class Rounds:
         found = self._find(table, round_id, acknowledge=True)
         if found is None or found[0] != report_digest:
             return None
-        return _response(found[1], replayed=True)
+        return _response(found[1], True, self._day_of)
 
     def _earlier(self, table: str, round_id: str, report_digest: str) -> dict[str, Any] | None:
         """The first result of a round reported before, a conflict, or None if it never was."""
@@ -157,7 +159,7 @@ class Rounds:
             return None
         if found[0] != report_digest:
             raise RoundConflictError(table, round_id)
-        return _response(found[1], replayed=True)
+        return _response(found[1], True, self._day_of)
 
     def _find(
         self, table: str, round_id: str, acknowledge: bool = False
@@ -239,7 +241,7 @@ def _plan(
     )
 
 
-def _response(stored: StoredRound, replayed: bool) -> dict[str, Any]:
+def _response(stored: StoredRound, replayed: bool, day_of: Callable[[int], str]) -> dict[str, Any]:
     static, dynamic = stored.static, stored.dynamic
     jackpot_by_bet: dict[int, int] = {}
     for jp in dynamic["jackpots"]:
@@ -260,4 +262,11 @@ def _response(stored: StoredRound, replayed: bool) -> dict[str, Any]:
         "spots": spots,
         "jackpots": jackpots,
         "pools": {pool: {"value": int(v)} for pool, v in dynamic["pools"].items()},
+        # when the controller settled it, and so in which of its gaming days the round counts
+        # (what a table's own counts of the day are compared by)
+        **(
+            {"settled_at": dynamic["at"], "gaming_day": day_of(dynamic["at"])}
+            if "at" in dynamic
+            else {}
+        ),
     }

@@ -109,6 +109,16 @@ class Keys:
         return f"{self.tag}/adjustments"
 
     @property
+    def table_counts(self) -> str:
+        """Hash: '<table>/<day>' -> a table's own counts of the day and their comparison."""
+        return f"{self.tag}/table_counts"
+
+    @property
+    def table_checks(self) -> str:
+        """Hash: '<table>/<day>' -> the controller's comparison of those counts."""
+        return f"{self.tag}/table_checks"
+
+    @property
     def voids(self) -> str:
         """Hash: '<table>/<round>' -> what is void of the round, and a void awaiting approval."""
         return f"{self.tag}/voids"

@@ -175,4 +175,6 @@ def parse_dynamic(raw: str) -> dict[str, Any]:
     out = {"jackpots": jackpots if isinstance(jackpots, list) else [], "pools": pools}
     if data.get("fed"):  # what each pool took in (a void gives it back)
         out["fed"] = data["fed"]
+    if data.get("at"):  # when it was settled: its journal entries' stamp
+        out["at"] = int(data["at"])
     return out

@@ -50,7 +50,8 @@ def test_activity_lists_the_operators_steps_newest_first_with_their_people(
     api: Api, services: Services
 ) -> None:
     secret, _ = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
-    payout = hit(api)  # pool and table made with the tests' operator key
+    payout = hit(api)  # pool and table made with the tests' operator key (the first round
+    # records the controller's gaming day: in its answer)
     steps = (
         ("/v1/pools/main/suspend", {"reason": "paytable change"}),
         ("/v1/pools/main/resume", {"reason": "done"}),
@@ -68,7 +69,7 @@ def test_activity_lists_the_operators_steps_newest_first_with_their_people(
         "adjustment",
         "resumed",
         "suspended",
-        "table_created",
+        "gaming_day_set",
     ]
     paid, adjusted, resumed, suspended = activity[:4]
     assert (paid["paid_by"], paid["witness"], paid["slip"]) == ("Dana Reyes", "Sam Okafor", "HP-9")
@@ -79,7 +80,7 @@ def test_activity_lists_the_operators_steps_newest_first_with_their_people(
         "paytable change",
     )
     assert adjusted["amount_units"] == "2500000" and adjusted["reason"] == "meter fault"
-    assert activity[4]["journal"] == "house" and activity[4]["table"] == "T1"
+    assert activity[4]["journal"] == "house"
     assert resumed["seq"] < paid["seq"] and resumed["ts"] <= paid["ts"]
     assert all("player" not in a for a in activity)  # never a player id
     assert_error(api.client.get("/v1/activity?limit=0", headers=header(secret)), 400, "limit")

@@ -236,6 +236,17 @@ def test_a_round_void_answers_as_its_schema_promises(api: Api, world: dict[str, 
     generated(run)
 
 
+def test_a_tables_counts_answer_as_their_schema_promises(api: Api, world: dict[str, Any]) -> None:
+    operation = ("/v1/tables/{table}/counts", "POST")
+
+    def run(data: Any, answers: Counter[int]) -> None:
+        body = data.draw(bodies(operation), label="body")
+        response = send(api, "POST", "/v1/tables/T1/counts", body, "table")
+        held(operation, body, response, answers)
+
+    generated(run)
+
+
 def test_a_link_change_answers_as_its_schema_promises(api: Api, world: dict[str, Any]) -> None:
     def run(data: Any, answers: Counter[int]) -> None:
         action = data.draw(st.sampled_from(["suspend", "resume"]), label="action")
@@ -330,6 +341,7 @@ def test_every_body_reading_operation_is_exercised_here() -> None:
         ("/v1/payouts/{payout}/void", "POST"),
         ("/v1/rounds/{table}/{round}/void", "POST"),
         ("/v1/rounds/{table}/{round}/void/approve", "POST"),
+        ("/v1/tables/{table}/counts", "POST"),
         ("/v1/pools/{pool}/suspend", "POST"),
         ("/v1/pools/{pool}/resume", "POST"),
         ("/v1/pools/{pool}/retire", "POST"),

@@ -41,13 +41,15 @@ def war_round(round_id: str, **changes: Any) -> dict[str, Any]:
 
 
 def settled(api: Api, body: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """The answer without its round id, and how much the meter rose."""
+    """The answer without its round id and when it was settled, and how much the meter
+    rose."""
     before = api.pool("arena")["value"]
     response = post_round(api, body)
     assert response.status_code == 200, response.get_json()
     answer = response.get_json()
     assert answer.pop("round") == body["round"]
     answer.pop("pools")
+    answer.pop("settled_at")
     return answer, api.pool("arena")["value"] - before
 
 

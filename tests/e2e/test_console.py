@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from tests.support.browser import artefacts, needs_chromium
-from tests.support.service import Service, auth, key, start_service
+from tests.support.service import Service, auth, compare_counts, key, start_service
 
 ARTEFACTS = artefacts("console")
 TABLET = {"width": 1180, "height": 820}  # a 10.9" tablet held landscape, CSS pixels
@@ -236,3 +236,32 @@ def test_an_auditor_reads_without_actions_or_the_reserve(floor: Service, browser
     page.fill("#key", display)
     page.click("#login-form button[type=submit]")
     page.wait_for_selector("#login-error:has-text('not an operator or auditor key')")
+
+
+def test_a_table_told_of_more_than_the_controller_holds_is_shown_on_its_line(
+    floor: Service, browser: Any
+) -> None:
+    operator, _, table = a_floor(floor)
+    base = floor.base
+    r = requests.get(f"{base}/v1/rounds/T1/r-hit", headers=auth(operator)).json()
+    day, at = r["gaming_day"], r["settled_at"]
+    [spot] = r["spots"]  # two more rounds than it: 3 told, 1 held
+    told = {"day": day, "rounds": 3, "side_bets": 3, "handle": 1_500, "fixed": spot["pay"],
+            "envy": spot["envy"], "jackpot": spot["jackpot"], "voids": 0,
+            "through": at}  # fmt: skip
+    url = f"{base}/v1/tables/T1/counts"
+    sent = requests.post(url, json={"days": [told]}, headers=auth(table))
+    assert sent.status_code == 200, sent.text
+    [check] = compare_counts(floor)
+    assert set(check["differences"]) == {"rounds", "side_bets", "handle"}
+    page = tablet(browser)
+    sign_in(page, base, operator)
+    line = page.wait_for_selector('tr[data-counts="T1"]')
+    text = line.inner_text()
+    assert f"What table T1 was told on gaming day {day} is not what the controller holds" in text
+    assert (
+        "rounds 3 at the table, 1 here" in text and "handle $15.00 at the table, $5.00 here" in text
+    )
+    assert page.query_selector('tr[data-counts="T2"]') is None
+    shot(page, "06-table-counts-differ")
+    page.context.close()

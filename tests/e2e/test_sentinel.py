@@ -7,18 +7,27 @@ replica falls behind.
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
 
 from jackpot.store.keys import Keys
+from table_adapter.adapter import Adapter, LinkSettings
+from table_adapter.client import ControllerClient
+from table_adapter.engine import Table
+from table_adapter.journal import Journal
+from table_adapter.players import Players
+from table_adapter.profiles import WISCONSIN
+from table_adapter.strategies import MIX
 from tests.support.floor_table import RATE_BP, RESET, body, linked_floor
 from tests.support.floor_table import house_rounds as journal_rounds
 from tests.support.sentinel import SentinelSet, sentinel_available, start_sentinels
@@ -222,3 +231,82 @@ def test_the_worker_stops_cleanly_on_sigterm_after_a_failover(
     assert asked and "Traceback" not in stopping, stopping
     if "quitting" in before:
         assert "starting it again" in before, before
+
+
+def test_acknowledged_rounds_a_failover_lost_are_found_by_the_tables_counts(
+    tmp_path: Path, sentinels: SentinelSet
+) -> None:
+    """Without replica confirmation (JACKPOT_REDIS_WAIT_REPLICAS=0), rounds acknowledged
+    while the replica was cut off are lost when the master dies, from the journal too: the
+    table's own counts, reported once the floor plays on, show it within a minute."""
+    service = serve(tmp_path, sentinels, JACKPOT_REDIS_WAIT_REPLICAS="0")
+    env = {**service.env, "JACKPOT_ARCHIVE_INTERVAL_SECONDS": "3600"}
+    with open(tmp_path / "worker.log", "wb") as log:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "jackpot.cli.main", "worker"],
+            cwd=service.cwd,
+            env=env,
+            stdout=log,
+            stderr=log,
+        )
+    journal = Journal(tmp_path / "T1.journal")
+    try:
+        operator = key(service, "operator")
+        link_main(service, operator)
+        client = ControllerClient(service.base, key(service, "table", "T1"))
+        settings = LinkSettings(counts_seconds=2.0, heartbeat_seconds=1.0, grace_seconds=60.0)
+        table = Table("T1", "wisconsin", seed=23, id_prefix="ha")
+        adapter = Adapter("T1", journal, client, settings, table=table).start()
+        seats = Players("T1", WISCONSIN, 7, MIX, random.Random(23), side_share=1.0)
+
+        def deal(n: int) -> None:
+            for _ in range(n):
+                adapter.play_round(seats.bets(adapter.side_bets_open()))
+            assert adapter.wait_idle(60), adapter.status()
+
+        deal(10)
+        check = counts_check(service, operator, lambda c: c["table_counts"]["rounds"] == 10)
+        assert check["differences"] == {}, "they agree before the failover"
+
+        master = sentinels.master()
+        store = master.client(timeout=5)
+        # cut the replica off: its link dropped, and the master refuses it a new one
+        store.execute_command("ACL", "SETUSER", "default", "-psync", "-sync")
+        store.execute_command("CLIENT", "KILL", "TYPE", "replica")
+        store.close()
+        deal(12)  # acknowledged at once: no replica wait
+        old = sentinels.master_address()
+        sentinels.kill_master()
+        sentinels.wait_for_failover(old)
+        deal(3)  # the floor plays on, on the new master
+        reported = time.monotonic()
+        found = counts_check(service, operator, lambda c: bool(c["differences"]))
+        assert time.monotonic() - reported < 60
+        assert found["differences"]["rounds"] == {"table": 25, "controller": 13}
+        metrics = requests.get(f"{service.base}/metrics", timeout=10).text
+        assert 'jackpot_table_counts_differ{table="T1"} 1.0' in metrics
+        assert 'jackpot_table_count_difference{figure="rounds",table="T1"} 12.0' in metrics
+        adapter.stop()
+        client.close()
+    finally:
+        journal.close()
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(timeout=30)
+        service.stop()
+
+
+def counts_check(
+    service: Service, operator: str, wanted: Callable[[dict[str, Any]], bool], seconds: float = 60
+) -> dict[str, Any]:
+    """The controller's comparison of T1's counts, once the worker made one that is `wanted`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            r = requests.get(f"{service.base}/v1/tables/T1", headers=auth(operator), timeout=5)
+            check = r.json().get("counts_check") if r.status_code == 200 else None
+        except requests.RequestException:
+            check = None
+        if check and wanted(check):
+            return dict(check)
+        assert time.monotonic() < deadline, f"no such comparison of T1's counts: {check}"
+        time.sleep(0.2)

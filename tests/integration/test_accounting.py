@@ -281,3 +281,35 @@ def test_a_later_days_void_is_a_correction_of_that_day_and_both_balance(world: W
     csv_rows = get(w, f"/v1/accounting/days/{day1 + timedelta(days=1)}/tables.csv")
     [row] = list(csv.DictReader(io.StringIO(csv_rows.get_data(as_text=True))))
     assert row["voided_handle_cents"] == str(handle)
+
+
+def test_the_day_shows_each_tables_own_counts_against_the_controllers(world: World) -> None:
+    w = world
+    answers = play(w)
+    spots = [s for a in answers for s in a["spots"]]
+    told = {
+        "day": answers[0]["gaming_day"],
+        "rounds": len(answers),
+        "side_bets": len(spots),
+        "handle": sum(s["wager"] for s in spots),
+        "fixed": sum(s["pay"] for s in spots),
+        "envy": sum(s["envy"] for s in spots),
+        "jackpot": sum(s["jackpot"] for s in spots),
+        "voids": 0,
+        "through": max(a["settled_at"] for a in answers),
+    }
+    sent = w.api.client.post(
+        "/v1/tables/T1/counts", json={"days": [told]}, headers=w.api.keys.header("table")
+    )
+    assert sent.status_code == 200, sent.get_json()
+    assert sent.get_json()["days"][0]["matches"] is None, "not compared yet"
+    day = today(w)
+    w.clock.pass_days(2)
+    report = w.services.accounting.close(day)
+    [row] = report["table_counts"]
+    assert row["table"] == "T1" and row["matches"] is True
+    assert row["table_rounds"] == row["controller_rounds"] == 4
+    assert row["table_handle"] == row["controller_handle"] == told["handle"]
+    served = get(w, f"/v1/accounting/days/{day}/table_counts.csv").get_data(as_text=True)
+    [csv_row] = list(csv.DictReader(io.StringIO(served)))
+    assert (csv_row["table"], csv_row["matches"], csv_row["table_rounds"]) == ("T1", "true", "4")

@@ -186,6 +186,27 @@ MATRIX: list[Endpoint] = [
         roles("operator"),
     ),
     Endpoint(
+        "table counts",
+        "POST",
+        "/v1/tables/<table>/counts",
+        "/v1/tables/T1/counts",
+        {
+            "days": [
+                {
+                    "day": "2026-11-27",
+                    "rounds": 1,
+                    "side_bets": 1,
+                    "handle": 500,
+                    "fixed": 0,
+                    "envy": 0,
+                    "jackpot": 0,
+                    "voids": 0,
+                }
+            ]
+        },  # fmt: skip
+        roles("table"),
+    ),
+    Endpoint(
         "heartbeat",
         "POST",
         "/v1/tables/<table>/heartbeat",

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -116,6 +117,16 @@ def key(service: Service, role: str, *tables: str, label: str = "") -> str:
     with services(settings) as built:
         secret, _ = built.credentials.create(Role(role), frozenset(tables), label)
     return secret
+
+
+def compare_counts(service: Service) -> list[dict[str, Any]]:
+    """What the worker's compare-tables job does, once, now, in this process: the tables'
+    own counts compared with the service's journals."""
+    settings = Settings.from_env(service.env)
+    if not settings.data_dir.is_absolute():
+        settings = replace(settings, data_dir=service.cwd / settings.data_dir)
+    with services(settings) as built:
+        return built.table_counts.compare()
 
 
 def cli_key(service: Service, role: str, *tables: str, label: str = "") -> str:

@@ -11,6 +11,7 @@ import pytest
 from table_adapter.journal import (
     SCHEMA_VERSION,
     Counts,
+    DayCount,
     Journal,
     JournalConflictError,
     JournalError,
@@ -188,7 +189,8 @@ def test_a_version_1_journal_is_migrated_and_keeps_every_report(tmp_path: Path) 
             11,
         )
         assert (entries[2].attempts, entries[2].last_error) == (3, "HTTP 503")
-        assert j._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert j._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert j.day_counts("T1") == [], "counted from the upgrade on"
         index = "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'pending_by_table'"
         assert j._db.execute(index).fetchone() is not None
         assert j.tables_with_pending() == ["T2", "T1"]
@@ -233,3 +235,19 @@ def test_a_quarantined_report_is_kept_apart_with_its_answer_and_can_be_requeued(
     assert journal.counts("T1") == Counts(pending=1, quarantined=1)
     assert journal.requeue(e.seq).state is State.PENDING
     assert [x.round for x in journal.pending("T1")] == ["r1", "r2"]
+
+
+def test_an_acknowledgement_is_counted_in_its_day_once_with_it(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite") as j:
+        for r in ("a", "b", "c"):
+            j.append("T1", r, "{}", 1)
+        day = DayCount("2026-11-27", 500, rounds=1, side_bets=2, handle=700, fixed=100)
+        j.settle(1, State.ACKED, 200, "{}", 2, day)
+        j.settle(1, State.ACKED, 200, "{}", 3, day)  # settled already: not counted twice
+        j.settle(2, State.ACKED, 200, "{}", 4, DayCount("2026-11-27", 400, rounds=1, envy=5))
+        j.settle(3, State.ACKED, 200, "{}", 5, DayCount("2026-11-28", 900, voids=1))
+        assert j.day_counts("T1") == [
+            DayCount("2026-11-28", 900, voids=1),
+            DayCount("2026-11-27", 500, rounds=2, side_bets=2, handle=700, fixed=100, envy=5),
+        ]
+        assert j.day_counts("T2") == []

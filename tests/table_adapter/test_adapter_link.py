@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis as redis_lib
 from flask import Flask
 from rich.console import Console
 
@@ -36,6 +37,7 @@ from table_adapter.strategies import MIX
 from tests.support.api import Api
 from tests.support.meters import assert_pools_match, configure
 from tests.support.model import MeterModel
+from tests.support.redis_server import RedisServer
 
 SETTINGS = LinkSettings(
     grace_seconds=1.0,
@@ -786,3 +788,64 @@ def test_a_void_is_journaled_and_delivered_after_its_round_through_an_outage_and
     requested = [e for e in api.journal(pool=None) if e["type"] == "void_requested"]
     assert sorted(e["round"] for e in requested) == sorted([first.round_id, second.round_id])
     assert [str(e["spots"]) for e in requested if e["round"] == first.round_id] == [str(spot)]
+
+
+def rewind(client: Any, snapshot: dict[bytes, tuple[bytes, int]]) -> None:
+    """The store as it was at `snapshot` (DUMP of every key): what a failover to a replica
+    that missed the latest writes leaves."""
+    for name in client.keys("*"):
+        if name not in snapshot:
+            client.delete(name)
+    for name, (dumped, ttl) in snapshot.items():
+        client.restore(name, max(ttl, 0), dumped, replace=True)
+
+
+def test_the_tables_counts_agree_until_the_store_loses_acknowledged_rounds(
+    api: Api,
+    wire: Wire,
+    journal: Journal,
+    link: ControllerClient,
+    clock: Clock,
+    table_config: TableConfig,
+    redis_server: RedisServer,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    services = api.client.application.extensions["jackpot"]
+    raw = redis_lib.Redis.from_url(redis_server.url)
+    adapter = make_adapter(journal, link, clock)
+    p = players()
+    for _ in range(4):
+        deal(adapter, p)
+    drain(adapter, clock)
+    clock.now += adapter.step()  # nothing in flight: the table reports its counts
+    [sent] = [r for r in wire.requests if r.url.path == "/v1/tables/T1/counts"]
+    [day] = json.loads(sent.content)["days"]
+    assert day["rounds"] == 4 and day["handle"] > 0
+    [check] = services.table_counts.compare()
+    assert check["differences"] == {} and check["controller_counts"] == check["table_counts"]
+
+    snapshot = {k: (raw.dump(k), raw.pttl(k)) for k in raw.keys("*")}
+    lost = [deal(adapter, p) for _ in range(3)]
+    drain(adapter, clock)
+    rewind(raw, snapshot)  # three acknowledged rounds gone, from the journal too
+    clock.now += SETTINGS.counts_seconds
+    with caplog.at_level(logging.ERROR, logger="table_adapter"):
+        clock.now += adapter.step()
+        [check] = services.table_counts.compare()
+        assert check["differences"]["rounds"] == {"table": 7, "controller": 4}
+        handle = sum(b.bet.side for r in lost for b in r.results)
+        assert (
+            check["differences"]["handle"]["table"] - check["differences"]["handle"]["controller"]
+            == handle
+        )
+        clock.now += SETTINGS.counts_seconds
+        clock.now += adapter.step()  # the next report is answered with the comparison
+    assert (
+        "does not hold what it acknowledged: " in caplog.text
+        and "rounds 7 here, 4 at" in caplog.text
+    )
+    metrics = api.client.get("/metrics").get_data(as_text=True)
+    assert 'jackpot_table_counts_differ{table="T1"} 1.0' in metrics
+    assert 'jackpot_table_count_difference{figure="rounds",table="T1"} 3.0' in metrics
+    shown = api.client.get("/v1/tables/T1", headers=api.keys.header("operator")).get_json()
+    assert shown["counts_check"]["differences"]["rounds"]["table"] == 7

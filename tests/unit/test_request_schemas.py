@@ -33,6 +33,7 @@ from jackpot.domain.requests import (
     ReconcileRequest,
 )
 from jackpot.domain.signs import Sign
+from jackpot.domain.tablecounts import COUNTS_REQUEST
 from jackpot.errors import ValidationError
 from tests.support.request_bodies import (
     bodies,
@@ -162,6 +163,26 @@ VALIDATORS = [
         "void",
         lambda body, _: VOID_REQUEST.check(body),
         {**NOTE, "expect": "disputed"},
+    ),
+    Validator(
+        ("/v1/tables/{table}/counts", "POST"),
+        "table counts",
+        lambda body, _: COUNTS_REQUEST.check(body),
+        {
+            "days": [
+                {
+                    "day": "2026-11-27",
+                    "rounds": 40,
+                    "side_bets": 96,
+                    "handle": 48_000,
+                    "fixed": 12_500,
+                    "envy": 0,
+                    "jackpot": 0,
+                    "voids": 1,
+                    "through": 1_795_769_340_613,
+                }
+            ]
+        },  # fmt: skip
     ),
     Validator(
         ("/v1/rounds/{table}/{round}/void", "POST"),

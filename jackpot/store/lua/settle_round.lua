@@ -27,7 +27,8 @@
 --        | {"inoperable"} (a self-check found the store or the meters not as they must be)
 --        | {"tampered", id} (the pool's meters break its invariant: changed behind the
 --                           controller's back; nothing is settled on them)
--- dynamic = JSON {jackpots: [{id, pool, bet, amount}], pools: {id: value_cents}}
+-- dynamic = JSON {jackpots: [{id, pool, bet, amount, reset?}], pools: {id: value_cents},
+--                 fed?: {id: [to visible, to reserve]}, at: the round's stamp in ms}
 --
 -- Money inside is exact units of 1/10,000 cent. Lua numbers are doubles, exact below 2^53;
 -- every value is kept under MAX_UNITS and products are split so none passes 2^53.
@@ -232,7 +233,7 @@ redis.call('HSET', counters_key, 'house_seq', int(house_seq), 'house_head', hous
   'clock', stamp, 'payout', int(payout_seq))
 
 local dynamic = cjson.encode({jackpots = jackpots, pools = values,
-  fed = wagered > 0 and fed or nil})
+  fed = wagered > 0 and fed or nil, at = now})  -- at: the round's stamp (its gaming day)
 redis.call('HSET', round_key, 'digest', digest, 'static', ARGV[4], 'dynamic', dynamic,
   'ts', int(now), 'who', plan.who)
 redis.call('HSET', table_key, 'last_seen', int(now),
