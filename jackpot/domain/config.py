@@ -22,7 +22,7 @@ from jackpot.domain.fields import (
     Text,
     Timestamp,
 )
-from jackpot.domain.paytable import PAYTABLE, SEED_PAYTABLE, Paytable
+from jackpot.domain.paytable import NOTHING, PAYTABLE, SEED_PAYTABLE, Paytable
 
 MAX_CENTS = 10_000_000_000  # $100M: keeps exact units below 2**53 inside Lua
 MAX_RATE_BP = 10_000
@@ -201,6 +201,12 @@ MAX_ASSET = 32
 MAX_LOCATION = 64
 MIN_WAGER_TO_MAX = Rule("min_wager", "must not exceed max_wager", "out_of_range")
 METER_POOLS_FED = Rule("paytable", "may pay a percentage only of pools the table feeds")
+QUALIFYING_WITHIN_MAX = Rule(
+    "paytable",
+    "a meter pay that smaller wagers win nothing of (below_qualifying: nothing) has a "
+    "qualifying_wager the table takes (at most max_wager)",
+    "out_of_range",
+)
 
 #: The body of PUT /v1/tables/{table}.
 TABLE_REQUEST = Record(
@@ -234,7 +240,7 @@ TABLE_REQUEST = Record(
         ),
     },
     "A table's configuration.",
-    rules=(MIN_WAGER_TO_MAX, METER_POOLS_FED),
+    rules=(MIN_WAGER_TO_MAX, METER_POOLS_FED, QUALIFYING_WITHIN_MAX),
     notes=(
         "A pool that does not exist is 404 `unknown_pool` naming `pools[i]`; a table linked "
         "(through a pool) to one with another deck count, paytable or layout family is 409 "
@@ -297,7 +303,22 @@ class TableConfig:
             raise METER_POOLS_FED.error(
                 message=f"pays a percentage of pool(s) the table does not feed: {sorted(unfed)}"
             )
+        config.check_qualifying()
         return config
+
+    def check_qualifying(self) -> None:
+        """A meter pay that smaller wagers win nothing of is one some bet can win."""
+        for outcome, line in self.paytable.lines:
+            if (
+                line.meter_bp
+                and line.below_qualifying == NOTHING
+                and line.qualifying_wager > self.max_wager
+            ):
+                raise QUALIFYING_WITHIN_MAX.error(
+                    message=f"{outcome.value}'s qualifying_wager {line.qualifying_wager} is "
+                    f"above the table's max_wager {self.max_wager}, and smaller wagers win "
+                    "nothing of it: no bet could ever win the meter"
+                )
 
     def to_json(self) -> dict[str, Any]:
         return {

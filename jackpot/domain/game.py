@@ -48,6 +48,7 @@ class GameChange:
                 message=f"pays a percentage of pool(s) a linked table does not feed: "
                 f"{sorted(unfed)}"
             )
+        changed.check_qualifying()
         return changed
 
     def to_json(self) -> dict[str, Any]:

@@ -124,20 +124,40 @@ def top_up(state: PoolState) -> PoolState:
     )
 
 
-def pay_hits(state: PoolState, meter_bps: list[int]) -> tuple[PoolState, list[int]]:
-    """Steps 2-4 for one pool's hits in settlement order; returns the cents each hit wins."""
+def scaled_share(meter_bp: int, value_units: int, hits: int, scale: tuple[int, int] | None) -> int:
+    """A hit's share in whole cents: `meter_bp` of 1/`hits` of the meter, × wager ÷
+    qualifying wager for a bet below it (`scale`), floored."""
+    wager, qualifying = scale or (1, 1)
+    return meter_bp * value_units * wager // (FULL_BP * UNITS_PER_CENT * hits * qualifying)
+
+
+def pay_hits(
+    state: PoolState,
+    meter_bps: list[int],
+    scales: list[tuple[int, int] | None] | None = None,
+) -> tuple[PoolState, list[int]]:
+    """Steps 2-4 for one pool's hits in settlement order; returns the cents each hit wins.
+    `scales[k]`: (wager, qualifying wager) of a bet below its line's qualifying wager."""
     if not meter_bps:
         return state, []
+    scales = scales or [None] * len(meter_bps)
     if state.config.policy is Policy.SPLIT:
-        shares = [meter_share(bp, state.value_units, len(meter_bps)) for bp in meter_bps]
-        amounts = [whole for whole, _ in shares]
-        # remainder cents of the shared meter go to the first hit in settlement order
-        amounts[0] += sum(rem for _, rem in shares) // (FULL_BP * UNITS_PER_CENT * len(meter_bps))
+        n = len(meter_bps)
+        amounts = [
+            scaled_share(bp, state.value_units, n, sc)
+            for bp, sc in zip(meter_bps, scales, strict=True)
+        ]
+        whole = [k for k, sc in enumerate(scales) if sc is None]
+        if whole:
+            # remainder cents of the shared meter go to the first whole share in settlement
+            # order (a scaled share's fraction stays on the meter)
+            rems = sum(meter_share(meter_bps[k], state.value_units, n)[1] for k in whole)
+            amounts[whole[0]] += rems // (FULL_BP * UNITS_PER_CENT * n)
         state = _paid(state, amounts)
         return top_up(state), amounts
     amounts = []
-    for bp in meter_bps:
-        amount, _ = meter_share(bp, state.value_units)
+    for bp, sc in zip(meter_bps, scales, strict=True):
+        amount = scaled_share(bp, state.value_units, 1, sc)
         amounts.append(amount)
         state = top_up(_paid(state, [amount]))
     return state, amounts

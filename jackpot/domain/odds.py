@@ -278,8 +278,9 @@ def long_run_return(
     contribution rate and, for each hit that takes the whole meter, the reset it is topped up
     to. A line paying part of a meter leaves it to the contributions: exact while such a hit
     leaves the meter at or above its reset (no top-up), as it does once the meter has grown
-    past reset / (1 - the part paid). Every bet is assumed to be of `wager` (a meter's pay
-    does not depend on the wager that wins it). Envy is as in `paytable_return`.
+    past reset / (1 - the part paid). Every bet is assumed to be of `wager`: below a line's
+    qualifying wager it takes only its part of the meter (so it never empties it: no reset
+    is paid out), or nothing (so it never hits). Envy is as in `paytable_return`.
     """
     if not pools:
         raise ValueError("a table feeds at least one pool")
@@ -294,8 +295,11 @@ def long_run_return(
         pool = line.pool or first
         if pool not in pools:
             raise ValueError(f"the paytable pays a percentage of pool {pool!r}, not fed")
+        scale = line.meter_scale(wager)
+        if scale is not None and not scale[0]:
+            continue  # below the line's qualifying wager, and it pays nothing there
         hit[pool] += row.probability
-        if line.meter_bp == FULL_METER_BP:
+        if line.meter_bp == FULL_METER_BP and scale is None:
             empties[pool] += row.probability
     levels = tuple(
         LevelReturn(

@@ -6,16 +6,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from jackpot.domain.fields import Field, Identifier, Integer, Presence, Record, Rule
+from jackpot.domain.fields import Choice, Field, Identifier, Integer, Presence, Record, Rule
 from jackpot.domain.outcomes import WINNING_OUTCOMES, Outcome
 
 MAX_ODDS = 1_000_000
 FULL_METER_BP = 10_000
 MAX_ENVY_MULTIPLE = 100_000
 MAX_ENVY_AMOUNT = 100_000_000  # $1M in cents
+# The wager a meter pay is for (the seed paytable "reflects a $5 wager"), and what a smaller
+# wager wins of it: nothing, or the share scaled by wager / qualifying wager
+DEFAULT_QUALIFYING_WAGER = 500
+MAX_QUALIFYING_WAGER = 10_000_000  # the largest wager a table may take ($100k)
+PROPORTIONAL, NOTHING = "proportional", "nothing"
+BELOW_QUALIFYING = (PROPORTIONAL, NOTHING)
 
 
 POOL_WITH_METER = Rule("pool", "is named only with a non-zero meter_bp")
+QUALIFYING_WITH_METER = Rule("qualifying_wager", "is named only with a non-zero meter_bp")
+BELOW_WITH_METER = Rule("below_qualifying", "is named only with a non-zero meter_bp")
 
 ENVY = Record(
     {
@@ -32,10 +40,19 @@ PAYLINE = Record(
             Integer(0, FULL_METER_BP), description="basis points of the pool's visible meter"
         ),
         "pool": Field(Identifier(), description="the pool paid from; default the table's first"),
+        "qualifying_wager": Field(
+            Integer(1, MAX_QUALIFYING_WAGER),
+            description="the wager (cents) the meter pay is for; default 500 ($5)",
+        ),
+        "below_qualifying": Field(
+            Choice(BELOW_QUALIFYING),
+            description="what a smaller wager wins of the meter: `proportional` (default: the "
+            "share × wager ÷ qualifying wager) or `nothing`",
+        ),
         "envy": Field(ENVY),
     },
     "One outcome's pays.",
-    rules=(POOL_WITH_METER,),
+    rules=(POOL_WITH_METER, QUALIFYING_WITH_METER, BELOW_WITH_METER),
 )
 #: A paytable as PUT /v1/tables/{table} gives it: every winning outcome, explicitly.
 PAYTABLE = Record(
@@ -69,6 +86,17 @@ class PayLine:
     meter_bp: int = 0
     pool: str | None = None  # None: the table's first pool
     envy: Envy | None = None
+    qualifying_wager: int = DEFAULT_QUALIFYING_WAGER  # of a meter pay (docs/RULES.md §4)
+    below_qualifying: str = PROPORTIONAL
+
+    def meter_scale(self, wager: int) -> tuple[int, int] | None:
+        """What a bet of `wager` wins of the meter pay: None the whole share, (wager,
+        qualifying wager) that part of it, (0, qualifying wager) nothing."""
+        if wager >= self.qualifying_wager:
+            return None
+        if self.below_qualifying == NOTHING:
+            return (0, self.qualifying_wager)
+        return (wager, self.qualifying_wager)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"odds": self.odds}
@@ -76,6 +104,8 @@ class PayLine:
             out["meter_bp"] = self.meter_bp
             if self.pool is not None:
                 out["pool"] = self.pool
+            out["qualifying_wager"] = self.qualifying_wager
+            out["below_qualifying"] = self.below_qualifying
         if self.envy is not None:
             out["envy"] = self.envy.to_json()
         return out
@@ -126,10 +156,19 @@ class Paytable:
 
 def _line(data: dict[str, Any], field: str) -> PayLine:
     meter_bp = data.get("meter_bp", 0)
-    if "pool" in data and not meter_bp:
-        raise POOL_WITH_METER.error(field, "a pool is named only with meter_bp")
+    if not meter_bp:
+        for rule in (POOL_WITH_METER, QUALIFYING_WITH_METER, BELOW_WITH_METER):
+            if rule.field in data:
+                raise rule.error(field, f"{rule.field} is named only with meter_bp")
     envy = Envy(**data["envy"]) if "envy" in data else None
-    return PayLine(data["odds"], meter_bp, data.get("pool"), envy)
+    return PayLine(
+        data["odds"],
+        meter_bp,
+        data.get("pool"),
+        envy,
+        data.get("qualifying_wager", DEFAULT_QUALIFYING_WAGER),
+        data.get("below_qualifying", PROPORTIONAL),
+    )
 
 
 def _seed() -> Paytable:
@@ -144,7 +183,8 @@ def _seed() -> Paytable:
     lines = []
     for outcome in WINNING_OUTCOMES:
         if outcome is Outcome.SUITED_FOUR_OF_A_KIND:
-            # 205 CMR §11: 1000 to 1 plus 100% of the meter; envy $1,000 on a $5 wager.
+            # 205 CMR §11: 1000 to 1 plus 100% of the meter; envy $1,000 on a $5 wager. The
+            # meter is for a $5 wager (the default): a smaller one wins its share of it.
             line = PayLine(odds[outcome], meter_bp=FULL_METER_BP, envy=Envy(multiple=200))
         else:
             line = PayLine(odds[outcome])

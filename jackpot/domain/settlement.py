@@ -29,6 +29,9 @@ class MeterHit:
     bet: int  # index into Settlement.bets
     pool: str
     meter_bp: int
+    # a bet below the line's qualifying wager wins (wager, qualifying wager) of the share;
+    # None: the whole share (docs/RULES.md §4)
+    scale: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +107,9 @@ def settle(report: RoundReport, table: TableConfig) -> Settlement:
         line = paytable.line(outcome)
         pay = line.odds * bet.wager if line else 0
         if line and line.meter_bp:
-            hits.append(MeterHit(i, line.pool or table.pools[0], line.meter_bp))
+            scale = line.meter_scale(bet.wager)
+            if scale is None or scale[0]:  # a bet that wins nothing of the meter: no hit
+                hits.append(MeterHit(i, line.pool or table.pools[0], line.meter_bp, scale))
         results.append(BetResult(spot.spot, bet.player, outcome, bet.wager, pay, envy[i]))
     return Settlement(
         bets=tuple(results),

@@ -24,7 +24,7 @@ from jackpot.domain.fields import (
     Text,
 )
 from jackpot.domain.outcomes import WINNING_OUTCOMES, Outcome
-from jackpot.domain.paytable import Paytable
+from jackpot.domain.paytable import PROPORTIONAL, Paytable
 
 MAX_LEVELS = 8  # levels one screen can show legibly
 MAX_TITLE = 60
@@ -167,7 +167,9 @@ def paytable_words(
 ) -> list[dict[str, str]]:
     """The paytable as a patron reads it, best outcome first: each winning outcome with its
     pays in words ("Suited 4 of a Kind" -> "100% of the Grand Jackpot + 1,000 to 1") and
-    its envy bonus ("every other player wins $100"). `names` are the sign's level names;
+    its envy bonus ("every other player wins $100") and, for a meter pay, the bet it is for
+    ("Jackpot pays are for a $5 bet; a smaller bet wins its part"). `names` are the sign's
+    level names;
     a pool the sign does not show is named by its id."""
     out = []
     resolved = paytable.resolved(first_pool)
@@ -176,9 +178,16 @@ def paytable_words(
         if line is None:
             continue
         pays = []
+        qualifying = ""
         if line.meter_bp:
             pool = line.pool or first_pool
             pays.append(f"{_percent(line.meter_bp)} of the {names.get(pool, f'{pool} jackpot')}")
+            bet = _dollars(line.qualifying_wager)
+            qualifying = (
+                f"Jackpot pays are for a {bet} bet; a smaller bet wins its part"
+                if line.below_qualifying == PROPORTIONAL
+                else f"Jackpot pays are for a {bet} bet or more; a smaller bet wins none"
+            )
         if line.odds:
             pays.append(f"{_whole(line.odds)} to 1")
         if not pays:
@@ -190,5 +199,12 @@ def paytable_words(
                 if line.envy.amount
                 else f"every other player wins {_whole(line.envy.multiple)} × their bet"
             )
-        out.append({"outcome": OUTCOME_WORDS[outcome], "pays": " + ".join(pays), "envy": envy})
+        out.append(
+            {
+                "outcome": OUTCOME_WORDS[outcome],
+                "pays": " + ".join(pays),
+                "envy": envy,
+                "qualifying": qualifying,
+            }
+        )
     return out

@@ -229,6 +229,8 @@ def _plan(
                 "spot": s.bets[h.bet].spot,
                 "player": s.bets[h.bet].player,
                 "outcome": s.bets[h.bet].outcome.value,
+                # below its qualifying wager: that part of the share (w / q)
+                **({"w": h.scale[0], "q": h.scale[1]} if h.scale else {}),
             }
             for h in s.hits
         ),

@@ -122,6 +122,11 @@ def test_a_sign_shows_its_pools_follows_the_meter_and_celebrates_a_hit(
         assert meter(page, "grand") == "$100,000,000.00"
         assert fits(page), size
         assert "Suited 4 of a Kind" in page.inner_text("#paytable")
+        # the bet the jackpot is for (the seed paytable's $5), in the patron's words
+        assert page.inner_text("#qualifying-note") == (
+            "Jackpot pays are for a $5 bet; a smaller bet wins its part"
+        )
+        assert fits(page), size
         shot(page, f"01-open-{size}")
     page = pages["1080p"]
 

@@ -84,15 +84,44 @@ def test_a_hundred_percent_hit_leaves_the_sub_cent_fraction_on_the_meter(
         "table": "T1",
         "round": "hit",
         "dealer": {"card": "Ah", "war_card": "Ah"},
-        "spots": [{"spot": 1, "wager": 100, "card": "Ah", "war": True, "war_card": "Ah"}],
+        "spots": [{"spot": 1, "wager": 500, "card": "Ah", "war": True, "war_card": "Ah"}],
     }
     result = linked.report(body).get_json()
-    # meter = 1,000.00 + 0.2331 + 0.01 (100 cents × 1 bp) = 100,000.2431 cents
+    # meter = 1,000.00 + 0.2331 + 0.05 (500 cents × 1 bp) = 100,000.2831 cents, all of it
+    # won by the line's qualifying wager
     assert result["spots"][0]["outcome"] == "suited_four_of_a_kind"
     assert result["spots"][0]["jackpot"] == 100_000
-    assert result["spots"][0]["pay"] == 100_000
+    assert result["spots"][0]["pay"] == 500_000
     state = services.pools.get("main")
     # the fraction stays, then the reset tops the meter back up to $1,000.00 from the house
     assert state.value_units == 100_000 * UNITS_PER_CENT
-    assert state.seed_units == 100_000 * UNITS_PER_CENT - 2_431
+    assert state.seed_units == 100_000 * UNITS_PER_CENT - 2_831
     assert state.invariant_holds()
+
+
+@pytest.mark.parametrize("policy", ["sequential", "split"])
+def test_a_bet_below_the_qualifying_wager_wins_its_exact_part_at_the_largest_figures(
+    linked: Api, policy: str
+) -> None:
+    """share × wager ÷ qualifying wager, floored, computed by the script in doubles: exact
+    where the products are largest ($100M meter, $99,999.99 qualifying wager, a wager a
+    cent below it, three hits sharing the meter)."""
+    reset, qualifying = 10_000_000_000, 9_999_999
+    line = {"odds": 0, "meter_bp": 9_999, "qualifying_wager": qualifying}
+    paytable = {"suited_four_of_a_kind": line, **{
+        o: {"odds": 0} for o in ("suited_double_tie", "four_of_a_kind", "double_tie",
+                                 "suited_tie", "tie")}}  # fmt: skip
+    linked.put_pool("big", reset=reset, rate_bp=0, reserve_rate_bp=0, policy=policy)
+    linked.put_table("T2", pools=["big"], decks=8, min_wager=1, max_wager=10_000_000,
+                     paytable=paytable)  # fmt: skip
+    wagers = [qualifying - 1, 1, 7_654_321]
+    spots = [{"spot": i + 1, "wager": w, "card": "As", "war": True, "war_card": "As"}
+             for i, w in enumerate(wagers)]  # fmt: skip
+    result = linked.report({"table": "T2", "round": "big", "dealer": {"card": "As",
+                            "war_card": "As"}, "spots": spots}).get_json()  # fmt: skip
+    units = reset * UNITS_PER_CENT
+    if policy == "split":
+        expected = [9_999 * units * w // (10**8 * 3 * qualifying) for w in wagers]
+    else:  # each hit takes its part of the meter as the one before left it, then it resets
+        expected = [9_999 * units * w // (10**8 * qualifying) for w in wagers]
+    assert [s["jackpot"] for s in result["spots"]] == expected, result

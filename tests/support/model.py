@@ -28,7 +28,7 @@ class MeterModel:
         for pool in table.pools:
             state = contribute(self.pools[pool], settlement.wagered, len(settlement.bets))
             mine = [h for h in settlement.hits if h.pool == pool]
-            state, paid = pay_hits(state, [h.meter_bp for h in mine])
+            state, paid = pay_hits(state, [h.meter_bp for h in mine], [h.scale for h in mine])
             for hit, amount in zip(mine, paid, strict=True):
                 amounts[hit.bet] += amount
                 self.jackpots.append((pool, amount))

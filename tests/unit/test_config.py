@@ -112,7 +112,8 @@ def test_a_table_needs_only_its_pools_and_takes_the_documented_defaults():
 
 def side_paytable() -> dict[str, Any]:
     raw = copy.deepcopy(SEED_PAYTABLE.to_json())
-    raw["four_of_a_kind"] = {"odds": 150, "meter_bp": 2_500, "pool": "side"}
+    raw["four_of_a_kind"] = {"odds": 150, "meter_bp": 2_500, "pool": "side",
+                             "qualifying_wager": 1_000, "below_qualifying": "nothing"}  # fmt: skip
     return raw
 
 
@@ -136,7 +137,9 @@ def test_every_table_field_is_read_and_written_back():
     assert table.layout is Layout.STADIUM and table.stadium
     assert (table.envy_min_wager, table.enabled) == (1_000, False)
     assert (table.asset, table.location) == ("WAR-0042", "Pit 3")
-    assert table.paytable.line(Outcome.FOUR_OF_A_KIND) == PayLine(150, 2_500, "side")
+    assert table.paytable.line(Outcome.FOUR_OF_A_KIND) == PayLine(
+        150, 2_500, "side", qualifying_wager=1_000, below_qualifying="nothing"
+    )
     assert table.to_json() == body
     assert TableConfig.from_json(table.to_json()) == table
 
@@ -349,3 +352,13 @@ def test_any_progressive_wager_qualifies_for_envy_unless_the_table_sets_a_higher
 def test_policies_and_layouts_have_their_wire_names():
     assert [p.value for p in Policy] == ["sequential", "split"]
     assert [layout.value for layout in Layout] == ["standard", "south_dakota", "stadium"]
+
+
+def test_a_meter_pay_no_bet_could_win_is_refused() -> None:
+    raw = side_paytable()  # four of a kind: nothing below a $10 qualifying wager
+    with pytest.raises(ValidationError) as refused:
+        TableConfig.from_json({"pools": ["main", "side"], "max_wager": 900, "paytable": raw})
+    assert refused.value.field == "paytable" and "no bet could ever win" in refused.value.message
+    # proportional: a $9 bet wins 9/10 of the share, so the table may take it
+    raw["four_of_a_kind"]["below_qualifying"] = "proportional"
+    TableConfig.from_json({"pools": ["main", "side"], "max_wager": 900, "paytable": raw})

@@ -264,6 +264,21 @@ def test_the_seed_paytables_level_returns_its_contributions_and_its_resets():
     assert f"{float(result.total) * 100:.2f}" == "78.22"
 
 
+def test_a_bet_below_the_qualifying_wager_never_empties_the_meter_or_never_hits_it():
+    pools = {"main": PoolTerms(100_000, 400, 100)}
+    [small] = long_run_return(SEED_PAYTABLE, 6, pools, wager=100, other_bets=0).levels
+    # a $1 bet takes a fifth of the meter: it hits as often, never empties it, pays no reset
+    assert small.hit == Fraction(2, 993_023) and (small.empties, small.resets) == (0, 0)
+    assert small.total == Fraction(4, 100)
+    table = SEED_PAYTABLE.to_json()
+    table["suited_four_of_a_kind"]["below_qualifying"] = "nothing"
+    nothing = Paytable.from_json(table)
+    [none] = long_run_return(nothing, 6, pools, wager=100, other_bets=0).levels
+    assert (none.hit, none.total) == (0, 0), "its contributions feed a meter it cannot win"
+    [full] = long_run_return(nothing, 6, pools, wager=500, other_bets=0).levels
+    assert full.empties == Fraction(2, 993_023)
+
+
 def two_level_paytable() -> Paytable:
     table = SEED_PAYTABLE.to_json()
     table["suited_four_of_a_kind"] = {"odds": 1000, "meter_bp": 10_000, "pool": "grand"}

@@ -11,8 +11,15 @@ from jackpot.domain.outcomes import WINNING_OUTCOMES, Outcome
 from jackpot.domain.paytable import SEED_PAYTABLE, Envy, PayLine, Paytable
 from jackpot.errors import ValidationError
 
+# a meter pay states its qualifying wager and what a smaller wager wins, defaults written out
+QUALIFYING = {"qualifying_wager": 500, "below_qualifying": "proportional"}
 SEED_JSON = {
-    "suited_four_of_a_kind": {"odds": 1000, "meter_bp": 10_000, "envy": {"multiple": 200}},
+    "suited_four_of_a_kind": {
+        "odds": 1000,
+        "meter_bp": 10_000,
+        **QUALIFYING,
+        "envy": {"multiple": 200},
+    },  # fmt: skip
     "suited_double_tie": {"odds": 200},
     "four_of_a_kind": {"odds": 150},
     "double_tie": {"odds": 30},
@@ -73,12 +80,15 @@ def custom() -> dict[str, Any]:
 
 def test_a_custom_paytable_round_trips_through_json():
     raw = custom()
-    raw["four_of_a_kind"] = {"odds": 150, "meter_bp": 2_500, "pool": "side"}
-    raw["suited_tie"] = {"odds": 15, "meter_bp": 100, "envy": {"amount": 500}}
+    raw["four_of_a_kind"] = {"odds": 150, "meter_bp": 2_500, "pool": "side", **QUALIFYING}
+    raw["suited_tie"] = {"odds": 15, "meter_bp": 100, "qualifying_wager": 2_500,
+                         "below_qualifying": "nothing", "envy": {"amount": 500}}  # fmt: skip
     raw["tie"] = {"odds": 0}
     table = Paytable.from_json(raw)
     assert table.line(Outcome.FOUR_OF_A_KIND) == PayLine(150, 2_500, "side")
-    assert table.line(Outcome.SUITED_TIE) == PayLine(15, 100, None, Envy(amount=500))
+    assert table.line(Outcome.SUITED_TIE) == PayLine(
+        15, 100, None, Envy(amount=500), 2_500, "nothing"
+    )
     assert table.line(Outcome.TIE) == PayLine(0)
     assert table.to_json() == raw
     assert table.meter_pools("main") == {"main", "side"}
@@ -88,8 +98,8 @@ def test_a_custom_paytable_round_trips_through_json():
     ("line", "json"),
     [
         (PayLine(5), {"odds": 5}),
-        (PayLine(5, 100), {"odds": 5, "meter_bp": 100}),
-        (PayLine(5, 100, "side"), {"odds": 5, "meter_bp": 100, "pool": "side"}),
+        (PayLine(5, 100), {"odds": 5, "meter_bp": 100, **QUALIFYING}),
+        (PayLine(5, 100, "side"), {"odds": 5, "meter_bp": 100, "pool": "side", **QUALIFYING}),
         (PayLine(5, envy=Envy(multiple=3)), {"odds": 5, "envy": {"multiple": 3}}),
         (PayLine(5, envy=Envy(amount=250)), {"odds": 5, "envy": {"amount": 250}}),
     ],
@@ -255,3 +265,17 @@ def test_the_field_prefix_is_the_callers():
 def test_the_limits_of_a_pay_line_are_accepted(line):
     table = Paytable.from_json(with_line("tie", line))
     assert table.line(Outcome.TIE) is not None
+
+
+def test_a_meter_pay_is_for_its_qualifying_wager_and_a_smaller_wins_its_part_or_nothing():
+    line = PayLine(1000, 10_000)
+    assert (line.qualifying_wager, line.below_qualifying) == (500, "proportional")
+    assert line.meter_scale(500) is None and line.meter_scale(2_500) is None
+    assert line.meter_scale(100) == (100, 500)
+    assert PayLine(1000, 10_000, below_qualifying="nothing").meter_scale(499) == (0, 500)
+    for field, value in (("qualifying_wager", 500), ("below_qualifying", "nothing")):
+        raw = custom()
+        raw["tie"] = {"odds": 5, field: value}
+        with pytest.raises(ValidationError) as refused:
+            Paytable.from_json(raw)
+        assert refused.value.field == f"paytable.tie.{field}"

@@ -381,7 +381,27 @@ def test_a_custom_paytable_can_pay_a_percentage_of_another_fed_pool():
         loser(3),
         war="Qc",
     )
-    assert result.hits == (MeterHit(0, "side", 2_500), MeterHit(1, "main", 100))
+    # the $1 bet is below the line's $5 qualifying wager: a fifth of the share
+    assert result.hits == (MeterHit(0, "side", 2_500), MeterHit(1, "main", 100, (100, 500)))
+
+
+def test_a_bet_below_the_qualifying_wager_wins_its_part_of_the_meter_or_nothing():
+    for rule, hits in (("proportional", (MeterHit(0, "main", 10_000, (100, 500)),)),
+                       ("nothing", ())):  # fmt: skip
+        table = TableConfig(
+            pools=("main",),
+            paytable=paytable(
+                suited_four_of_a_kind=PayLine(1000, 10_000, below_qualifying=rule),
+            ),
+        )
+        result = play(
+            table,
+            {"spot": 1, "card": "As", "wager": 100, "war": True, "war_card": "As"},
+            war="As",
+            dealer="As",
+        )
+        assert result.hits == hits, rule
+        assert result.bets[0].pay == 100_000, "the fixed pay scales with the wager as ever"
 
 
 def test_every_jackpot_in_a_round_is_a_hit_in_settlement_order():

@@ -19,6 +19,7 @@ def test_percentages_odds_and_envy_are_written_exactly() -> None:
     table["suited_four_of_a_kind"] = {"odds": 1000, "meter_bp": 10_000,
                                       "envy": {"amount": 10_000}}  # fmt: skip
     table["four_of_a_kind"] = {"odds": 25, "meter_bp": 1_250, "pool": "mini",
+                               "qualifying_wager": 2_500, "below_qualifying": "nothing",
                                "envy": {"multiple": 5}}  # fmt: skip
     table["tie"] = {"odds": 0}
     words = {w["outcome"]: w for w in paytable_words(Paytable.from_json(table), "main", {})}
@@ -26,7 +27,11 @@ def test_percentages_odds_and_envy_are_written_exactly() -> None:
         "outcome": "Suited 4 of a Kind",
         "pays": "100% of the main jackpot + 1,000 to 1",
         "envy": "every other player wins $100",
+        "qualifying": "Jackpot pays are for a $5 bet; a smaller bet wins its part",
     }
     assert words["4 of a Kind"]["pays"] == "12.5% of the mini jackpot + 25 to 1"
     assert words["4 of a Kind"]["envy"] == "every other player wins 5 × their bet"
+    assert words["4 of a Kind"]["qualifying"] == (
+        "Jackpot pays are for a $25 bet or more; a smaller bet wins none"
+    )
     assert "Tie" not in words, "an outcome that pays nothing is not advertised"

@@ -13,7 +13,8 @@
 --
 -- ARGV[1] report digest   ARGV[2] table config version
 -- ARGV[3] plan JSON: {table, round, who, wagered, bets, fixed, envy (decimal strings),
---                     pools: [id...] (KEYS order), hits: [{pool, bet, bp, spot, player, outcome}],
+--                     pools: [id...] (KEYS order), hits: [{pool, bet, bp, spot, player, outcome,
+--                     w?, q? (a wager w below the line's qualifying wager q: w/q of the share)}],
 --                     envies: [{spot, outcome, receivers, total}]}
 -- ARGV[4] the static part of the result (stored verbatim, returned on replay)
 -- ARGV[5] '1' while the calling process's own self-check passes, else '0'
@@ -53,6 +54,18 @@ local function share(bp, m, n)
   local num = t * 1e8 + a0 * UNIT + bp * r
   local extra = math.floor(num / (1e8 * n))
   return s + extra, num - extra * 1e8 * n
+end
+
+-- floor(x * w / q) cents of a share x = s + t / (1e8 * n) cents (share() above), for a bet of
+-- w below the line's qualifying wager q: exact, every product below 2^53 (w < q <= 1e7,
+-- n <= 1400 hits, s <= 1e11 cents)
+local function scaled(s, t, n, w, q)
+  local s1, s0 = divmod(s, q)
+  local d = 1e8 * n
+  local w1, w0 = divmod(w, UNIT)
+  local qa, ra = divmod(t * w1, d)
+  local fa = divmod(ra * UNIT + t * w0, d)
+  return s1 * w + (divmod(s0 * w + qa * UNIT + fa, q))
 end
 
 local round_key, table_key, house_key, counters_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -166,18 +179,24 @@ for i, p in ipairs(pools) do
     if hit.pool == i then table.insert(mine, hit) end
   end
   if #mine > 0 and p.policy == 'split' then
-    local floors, rems, total_rem = {}, {}, 0
+    local floors, total_rem, first = {}, 0, nil
     for k, hit in ipairs(mine) do
-      floors[k], rems[k] = share(hit.bp, p.v, #mine)
-      total_rem = total_rem + rems[k]
+      local whole, rem = share(hit.bp, p.v, #mine)
+      if hit.q then  -- below its qualifying wager: its part of the share, floored
+        floors[k] = scaled(whole, rem, #mine, hit.w, hit.q)
+      else
+        floors[k], total_rem, first = whole, total_rem + rem, first or k
+      end
     end
-    -- remainder cents of the shared meter go to the first hit in settlement order
-    floors[1] = floors[1] + math.floor(total_rem / (1e8 * #mine))
+    -- remainder cents of the shared meter go to the first whole share in settlement order
+    if first then floors[first] = floors[first] + math.floor(total_rem / (1e8 * #mine)) end
     for k, hit in ipairs(mine) do pay(p, hit, floors[k]) end
     top_up(p, #mine)
   else
     for _, hit in ipairs(mine) do
-      pay(p, hit, (share(hit.bp, p.v, 1)))
+      local whole, rem = share(hit.bp, p.v, 1)
+      if hit.q then whole = scaled(whole, rem, 1, hit.w, hit.q) end
+      pay(p, hit, whole)
       top_up(p, 1)
     end
   end

@@ -90,6 +90,9 @@ function renderPaytable() {
   }));
   const envy = lines.filter((l) => l.envy).map((l) => l.outcome + ": " + l.envy);
   document.getElementById("envy-note").textContent = envy.length ? "Envy bonus — " + envy.join(" · ") : "";
+  // the bet a jackpot is for: each different rule once, in the paytable's order
+  const rules = [...new Set(lines.filter((l) => l.qualifying).map((l) => l.qualifying))];
+  document.getElementById("qualifying-note").textContent = rules.join(" · ");
 }
 function renderWinners() {
   const list = document.getElementById("winners");
