@@ -19,7 +19,7 @@ from jackpot.errors import (
     PoolStateError,
     ValidationError,
 )
-from jackpot.services.tables import MAX_STALE_RETRIES
+from jackpot.services.tables import MAX_STALE_RETRIES, Tables
 from jackpot.store.adjustments import AdjustmentStore
 from jackpot.store.config import ConfigStore
 from jackpot.store.payouts import PayoutStore
@@ -83,7 +83,9 @@ class Pools:
         adjustments: AdjustmentStore,
         payouts: PayoutStore,
         clock: Callable[[], int],
+        tables: Tables | None = None,
     ) -> None:
+        self._tables = tables  # its tables' return is checked against a pool's new terms
         self._clock = clock  # epoch ms
         self._config = config
         self._adjustments = adjustments
@@ -99,6 +101,8 @@ class Pools:
             raise PoolStateError(pool, "retired", "a retired pool keeps its last parameters")
         current: PoolConfig | None = None if state is None else state.config
         config = PoolConfig.from_json(body, current)
+        if self._tables is not None and config != current:
+            self._tables.check_pool_terms(pool, config, "rate_bp")
         public = body.get("public") if isinstance(body, dict) else None  # checked just now
         status = self._config.put_pool(pool, config, who, public=public)
         return status, self._config.pool(pool)
@@ -122,6 +126,8 @@ class Pools:
         change = StagedChange.from_request(body, state.config, who)
         if change.effective_at is not None and change.effective_at <= self._clock():
             raise IN_THE_FUTURE.error()
+        if self._tables is not None:
+            self._tables.check_pool_terms(pool, change.config, "rate_bp")
         self._config.stage(pool, change, who, change.reason)
         return self._config.pool(pool)
 

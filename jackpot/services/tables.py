@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from jackpot.domain.auth import ApiKey, authorize_table
-from jackpot.domain.config import TableConfig
+from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.domain.game import GameChange, check_linked, linked_group
 from jackpot.domain.meter import LinkState
+from jackpot.domain.returns import check_return
 from jackpot.errors import ConflictError, NotFoundError, PoolStateError, UnlinkedPoolError
 from jackpot.store.config import ConfigStore, TableRecord
 
@@ -43,10 +44,15 @@ class GameChanged:
 
 class Tables:
     def __init__(
-        self, config: ConfigStore, clock: Callable[[], int], offline_after_seconds: int
+        self,
+        config: ConfigStore,
+        clock: Callable[[], int],
+        offline_after_seconds: int,
+        min_return_bp: int = 0,
     ) -> None:
         self._config = config
         self._clock = clock
+        self._min_return_bp = min_return_bp  # JACKPOT_MIN_RETURN_BP (0: no minimum)
         self._offline_ms = offline_after_seconds * 1000
         self._cache: dict[str, TableRecord] = {}
 
@@ -77,6 +83,26 @@ class Tables:
             if known[pool] is LinkState.RETIRED:
                 raise PoolStateError(pool, "retired", "no table may feed it", f"pools[{i}]")
         check_linked(table, config, self._configs())
+        self.check_return(table, config, "paytable")
+
+    def check_return(
+        self,
+        table: str,
+        config: TableConfig,
+        field: str,
+        pools: Mapping[str, PoolConfig] | None = None,
+    ) -> None:
+        """That the table's bet returns less than 100% over the long run and at least the
+        minimum (jackpot.domain.returns), with its pools as stored or as `pools` has them."""
+        terms = {p.pool: p.config for p in self._config.pools()} | dict(pools or {})
+        check_return(table, config, terms, self._min_return_bp, field)
+
+    def check_pool_terms(self, pool: str, config: PoolConfig, field: str) -> None:
+        """That every table feeding `pool` still returns as it must with the pool's new
+        terms (a pool's rates and reset are part of its tables' return)."""
+        for record in self._config.tables():
+            if pool in record.config.pools:
+                self.check_return(record.table, record.config, field, {pool: config})
 
     def forget(self, table: str) -> None:
         """Drop this process's copy of a table (it moved to another link group)."""
@@ -102,6 +128,7 @@ class Tables:
             others = {**self._configs(), **configs}
             for table, config in configs.items():
                 check_linked(table, config, others)
+                self.check_return(table, config, "paytable")
             status, _ = self._config.change_game(
                 configs, seen, who, change.reason, pool, change.to_json()
             )

@@ -13,6 +13,7 @@ import redis as redis_lib
 from prometheus_client.parser import text_string_to_metric_families
 
 from jackpot.bootstrap import Services
+from jackpot.domain.config import TableConfig
 from jackpot.settings import Settings
 from jackpot.store.keys import Keys as StoreKeys
 from tests.support.api import Api, round_body
@@ -165,12 +166,13 @@ def test_unknown_tokens_are_not_remembered(linked: Api, services: Services) -> N
 
 
 def test_a_meter_that_would_pass_the_exact_bound_refuses_the_round(linked: Api) -> None:
-    linked.put_pool("main", rate_bp=10_000, reserve_rate_bp=0)
-    # $1,000 + $999,998,990 = 99,999,999,000 cents = 9.9999999e14 units: 1e15 is the bound
+    linked.put_pool("main", rate_bp=100, reserve_rate_bp=0)
+    # $1,000 + $999,998,999.99 = 99,999,999,999 cents: one cent under 1e15 units, the bound;
+    # a $25 wager puts 25 cents on it (a game returning less than 100%, as every game must)
     r = linked.client.post(
         "/v1/pools/main/adjustments",
         headers=linked.keys.header("operator"),
-        json={"id": "big", "amount": 99_999_899_000, "reason": "test bound"},
+        json={"id": "big", "amount": 99_999_899_999, "reason": "test bound"},
     )
     assert r.status_code == 200, r.get_json()
     before = linked.meters()
@@ -181,7 +183,7 @@ def test_a_meter_that_would_pass_the_exact_bound_refuses_the_round(linked: Api) 
 
 
 @pytest.mark.main_group  # reads the main group's house journal
-def test_a_house_journal_total_beyond_two_to_the_53_is_exact(api: Api) -> None:
+def test_a_house_journal_total_beyond_two_to_the_53_is_exact(api: Api, services: Services) -> None:
     api.put_pool("main")
     paytable = {
         o: {"odds": 1}
@@ -194,7 +196,14 @@ def test_a_house_journal_total_beyond_two_to_the_53_is_exact(api: Api) -> None:
         )
     }
     paytable["tie"] = {"odds": 1_000_000}
-    api.put_table("T1", profile="stadium", max_wager=10_000_000, paytable=paytable)
+    # a game no controller takes (it returns millions of percent): written to the store as
+    # it stands, to hold the journal's arithmetic beyond 2^53
+    body = {"pools": ["main"], "profile": "stadium", "max_wager": 10_000_000,
+            "paytable": paytable}  # fmt: skip
+    refused = api.client.put("/v1/tables/T1", json=body, headers=api.keys.header("operator"))
+    assert refused.get_json()["error"]["code"] == "return_too_high"
+    store = services.groups.main.config
+    store.put_table("T1", TableConfig.from_json(body), store.config_version(), "the test")
     suits = "cdhs"
     spots = [
         {
