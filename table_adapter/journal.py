@@ -27,6 +27,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from jackpot.domain.tablecounts import FIGURES  # what the controller compares them by
 from table_adapter.errors import TableAdapterError
 
 SCHEMA_VERSION = 3
@@ -51,7 +52,6 @@ INDEX = "CREATE INDEX IF NOT EXISTS pending_by_table ON reports (tbl, seq) WHERE
 # What the controller acknowledged to each table, per gaming day of the controller's, counted
 # in the same transaction as the acknowledgement it counts (so once, and never lost): what
 # the table reports for the controller to compare with its own (POST /v1/tables/{t}/counts).
-FIGURES = ("rounds", "side_bets", "handle", "fixed", "envy", "jackpot", "voids")
 DAY_COUNTS = f"""
 CREATE TABLE IF NOT EXISTS day_counts (
     tbl     TEXT NOT NULL,
