@@ -198,6 +198,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             clock,
             health,
             lambda ms: days().of_time(ms).isoformat(),
+            settings.handpay_cents,
         )
         return Group(
             name=name,

@@ -88,6 +88,7 @@ class Settings:
     gaming_day_stated: frozenset[str] = frozenset()
     handpay_approval_cents: int = 0  # from this amount a second operator approves; 0: never
     min_return_bp: int = 0  # a table's bet must return at least this over the long run; 0: none
+    handpay_cents: int = 0  # a fixed or envy pay this large is held as a hand pay; 0: none
     signs_bind: str = "127.0.0.1:8001"  # the sign process (jackpot signs)
     signs_max_connections: int = 2000  # open sign streams one sign process holds
     signs_feed_ms: int = 120  # how often a sign process reads the meters it shows
@@ -154,6 +155,7 @@ class Settings:
             gaming_day_stated=frozenset(n for n in GAMING_DAY_VARIABLES if read.text(n)),
             handpay_approval_cents=read.integer("JACKPOT_HANDPAY_APPROVAL_CENTS", 0, low=0),
             min_return_bp=read.integer("JACKPOT_MIN_RETURN_BP", 0, low=0, high=9_999),
+            handpay_cents=read.integer("JACKPOT_HANDPAY_CENTS", 0, low=0),
             signs_bind=read.text("JACKPOT_SIGNS_BIND") or "127.0.0.1:8001",
             signs_max_connections=read.integer("JACKPOT_SIGNS_MAX_CONNECTIONS", 2000, low=1),
             signs_feed_ms=read.integer("JACKPOT_SIGNS_FEED_MS", 120, low=20),
@@ -204,6 +206,7 @@ class Settings:
             "JACKPOT_ARCHIVE_INTERVAL_SECONDS": str(self.archive_interval_seconds),
             "JACKPOT_HANDPAY_APPROVAL_CENTS": str(self.handpay_approval_cents),
             "JACKPOT_MIN_RETURN_BP": str(self.min_return_bp),
+            "JACKPOT_HANDPAY_CENTS": str(self.handpay_cents),
             "JACKPOT_SIGNS_BIND": self.signs_bind,
             "JACKPOT_SIGNS_MAX_CONNECTIONS": str(self.signs_max_connections),
             "JACKPOT_SIGNS_FEED_MS": str(self.signs_feed_ms),

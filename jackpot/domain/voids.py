@@ -38,6 +38,7 @@ class PoolReversal:
     jackpots: tuple[tuple[str, int], ...]  # (payout id, cents) returned to the meter
     reset_from_reserve: int  # reset funding that came from the reserve: back to it
     reset_seed: int  # the house's seed of those resets: back to the house
+    hand_pays: tuple[str, ...] = ()  # fixed and envy pays held as hand pays: voided
 
     @property
     def jackpot_cents(self) -> int:
@@ -87,6 +88,7 @@ class VoidPlan:
                     "jackpots": [{"id": i, "amount": str(c)} for i, c in p.jackpots],
                     "reset_from_reserve": str(p.reset_from_reserve),
                     "reset_seed": str(p.reset_seed),
+                    "hand_pays": list(p.hand_pays),
                 }
                 for p in self.pools
             ],
@@ -150,7 +152,14 @@ def plan_void(
     def reversal(pool: str) -> dict[str, Any]:
         return reversals.setdefault(
             pool,
-            {"to_visible": 0, "to_reserve": 0, "jackpots": [], "from_reserve": 0, "seed": 0},
+            {
+                "to_visible": 0,
+                "to_reserve": 0,
+                "jackpots": [],
+                "from_reserve": 0,
+                "seed": 0,
+                "hand_pays": [],
+            },
         )
 
     if new and total:
@@ -177,6 +186,11 @@ def plan_void(
                 reversal(pool)["from_reserve"] += int(reset[0])
                 reversal(pool)["seed"] += int(reset[1])
 
+    # fixed and envy pays held as hand pays (JACKPOT_HANDPAY_CENTS): voided with their bets
+    for hp in dynamic.get("hand_pays") or []:
+        if int(bets[int(hp["bet"])]["spot"]) in new:
+            reversal(str(hp["pool"]))["hand_pays"].append(str(hp["id"]))
+
     return VoidPlan(
         table=str(static["table"]),
         round=str(static["round"]),
@@ -195,6 +209,7 @@ def plan_void(
                 tuple(r["jackpots"]),
                 r["from_reserve"],
                 r["seed"],
+                tuple(r["hand_pays"]),
             )
             for pool, r in sorted(reversals.items())
         ),

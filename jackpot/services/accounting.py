@@ -233,7 +233,7 @@ class Accounting:
                 verdicts[str(e["payout"])] = e
         out = []
         for e in rows:
-            if e["type"] != "hit":
+            if e["type"] not in ("hit", "hand_pay"):  # a hand pay: a large fixed or envy pay
                 continue
             verdict = verdicts.get(str(e["payout"]))
             status = "pending" if verdict is None else VERDICTS[str(verdict["type"])]
@@ -241,6 +241,7 @@ class Accounting:
                 {
                     "time": self._days().iso(int(e["ts"])),
                     "pool": pool,
+                    "kind": e.get("kind", "meter"),
                     "payout": e["payout"],
                     "table": e["table"],
                     "round": e["round"],

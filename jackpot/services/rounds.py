@@ -53,8 +53,10 @@ class Rounds:
         clock: Callable[[], int],
         health: SelfCheck,
         day_of: Callable[[int], str] = lambda ms: "",
+        handpay_cents: int = 0,
     ) -> None:
         self._health = health
+        self._handpay_cents = handpay_cents  # a fixed or envy pay this large is a hand pay
         self._day_of = day_of  # the controller's gaming day of a time (YYYY-MM-DD)
         self._store = store
         self._tables = tables
@@ -112,7 +114,10 @@ class Rounds:
                     return replay
                 raise
             settlement = settle(report, record.config)
-            plan = _plan(record, report.round, report_digest, key, key_digest, settlement)
+            plan = _plan(
+                record, report.round, report_digest, key, key_digest, settlement,
+                self._handpay_cents,
+            )  # fmt: skip
             try:
                 # an inoperable controller still answers a resend of a settled round (the
                 # script finds it first); it settles nothing new
@@ -193,6 +198,7 @@ def _plan(
     key: ApiKey,
     key_digest: str,
     s: Settlement,
+    handpay_cents: int = 0,
 ) -> MeterPlan:
     static = {
         "table": record.table,
@@ -238,6 +244,20 @@ def _plan(
             {"spot": e.spot, "outcome": e.outcome.value, "receivers": e.receivers, "total": e.total}
             for e in s.envies
         ),
+        # fixed and envy pays from the hand-pay threshold up: held for verification
+        held=tuple(
+            {
+                "bet": i,
+                "kind": kind,
+                "amount": amount,
+                "spot": b.spot,
+                "player": b.player,
+                "outcome": b.outcome.value,
+            }
+            for i, b in enumerate(s.bets)
+            for kind, amount in (("fixed", b.pay), ("envy", b.envy))
+            if handpay_cents and amount >= handpay_cents
+        ),
         static=static,
         static_json=jsonio.dumps(static),
     )
@@ -257,6 +277,14 @@ def _response(stored: StoredRound, replayed: bool, day_of: Callable[[int], str])
             entry["player"] = bet["player"]
         entry.update({"amount": int(jp["amount"]), "status": "pending"})
         jackpots.append(entry)
+    hand_pays = []
+    for hp in dynamic.get("hand_pays") or []:
+        bet = static["spots"][int(hp["bet"])]
+        held: dict[str, Any] = {"id": hp["id"], "kind": hp["kind"], "spot": bet["spot"]}
+        if "player" in bet:
+            held["player"] = bet["player"]
+        held.update({"amount": int(hp["amount"]), "status": "pending"})
+        hand_pays.append(held)
     return {
         "table": static["table"],
         "round": static["round"],
@@ -264,6 +292,9 @@ def _response(stored: StoredRound, replayed: bool, day_of: Callable[[int], str])
         "spots": spots,
         "jackpots": jackpots,
         "pools": {pool: {"value": int(v)} for pool, v in dynamic["pools"].items()},
+        # fixed and envy pays held for verification (JACKPOT_HANDPAY_CENTS): not paid from
+        # the rack; confirmed as hand pays like jackpots
+        **({"hand_pays": hand_pays} if hand_pays else {}),
         # when the controller settled it, and so in which of its gaming days the round counts
         # (what a table's own counts of the day are compared by)
         **(

@@ -64,6 +64,7 @@ class MeterPlan:
     envies: tuple[dict[str, Any], ...]
     static: dict[str, Any]  # the result's Python-computed part
     static_json: bytes  # ... as stored verbatim and returned on a replay
+    held: tuple[dict[str, Any], ...] = ()  # {bet, kind, amount, spot, player, outcome}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +107,7 @@ class RoundStore:
             "envy": str(plan.envy),
             "hits": list(plan.hits),
             "envies": list(plan.envies),
+            "held": list(plan.held),
         }
         result = self._s.settle_round(
             keys=keys,
@@ -177,4 +179,6 @@ def parse_dynamic(raw: str) -> dict[str, Any]:
         out["fed"] = data["fed"]
     if data.get("at"):  # when it was settled: its journal entries' stamp
         out["at"] = int(data["at"])
+    if data.get("hand_pays"):  # fixed and envy pays held for verification
+        out["hand_pays"] = data["hand_pays"]
     return out

@@ -15,6 +15,8 @@
 -- ARGV[3] plan JSON: {table, round, who, wagered, bets, fixed, envy (decimal strings),
 --                     pools: [id...] (KEYS order), hits: [{pool, bet, bp, spot, player, outcome,
 --                     w?, q? (a wager w below the line's qualifying wager q: w/q of the share)}],
+--                     held: [{bet, kind (fixed | envy), amount, spot, player, outcome}]: pays held
+--                     as hand pays,
 --                     envies: [{spot, outcome, receivers, total}]}
 -- ARGV[4] the static part of the result (stored verbatim, returned on replay)
 -- ARGV[5] '1' while the calling process's own self-check passes, else '0'
@@ -203,6 +205,23 @@ for i, p in ipairs(pools) do
   if p.v > MAX_UNITS or p.r > MAX_UNITS then return {'overflow', p.id} end
 end
 
+-- 2b. Fixed and envy pays from the hand-pay threshold up (plan.held): held for verification
+-- as hand pays, journaled in the table's first pool's journal (they move none of its money)
+local hand_pays, held_records = {}, {}
+for _, h in ipairs(plan.held) do
+  local p = pools[1]
+  payout_seq = payout_seq + 1
+  local id = ARGV[6] .. string.format('P%06d', payout_seq)
+  local player = h.player
+  if player == cjson.null or player == nil then player = '' end
+  record(p, {'hand_pay', 'payout', id, 'kind', h.kind, 'spot', int(h.spot), 'player', player,
+    'outcome', h.outcome, 'amount', int(h.amount)})
+  table.insert(held_records, {id = id, kind = h.kind, pool = p.id, table = plan.table,
+    round = plan.round, spot = h.spot, player = h.player, outcome = h.outcome, amount = h.amount,
+    status = 'pending', created = now})
+  table.insert(hand_pays, {id = id, kind = h.kind, bet = h.bet, amount = h.amount, pool = p.id})
+end
+
 -- 3. Apply: every check has passed.
 local stamp = int(now)
 local house_seq = tonumber(counters[3] or '0') + 1
@@ -248,11 +267,16 @@ for _, p in ipairs(pools) do
   end
   values[p.id] = (divmod(p.v, UNIT))
 end
+for _, record in ipairs(held_records) do
+  redis.call('HSET', payouts_key, record.id, cjson.encode(record))
+  redis.call('ZADD', pending_key, tonumber(string.match(record.id, 'P(%d+)$')), record.id)
+end
 redis.call('HSET', counters_key, 'house_seq', int(house_seq), 'house_head', house_head,
   'clock', stamp, 'payout', int(payout_seq))
 
 local dynamic = cjson.encode({jackpots = jackpots, pools = values,
-  fed = wagered > 0 and fed or nil, at = now})  -- at: the round's stamp (its gaming day)
+  fed = wagered > 0 and fed or nil, at = now,  -- at: the round's stamp (its gaming day)
+  hand_pays = #hand_pays > 0 and hand_pays or nil})
 redis.call('HSET', round_key, 'digest', digest, 'static', ARGV[4], 'dynamic', dynamic,
   'ts', int(now), 'who', plan.who)
 redis.call('HSET', table_key, 'last_seen', int(now),

@@ -78,16 +78,22 @@ end
 -- a jackpot paid (or confirmed paid, awaiting its approval) is not voided here: that is an
 -- adjustment's business, and the refusal names it
 local payouts = {}
+local function held(id)
+  local found = redis.call('HGET', KEYS[4], id)
+  if not found then return nil end
+  local payout = cjson.decode(found)
+  if payout.status == 'paid' or payout.status == 'awaiting_approval' then return payout end
+  payouts[id] = payout
+  return nil
+end
 for _, pp in ipairs(plan.pools) do
   for _, jp in ipairs(pp.jackpots) do
-    local found = redis.call('HGET', KEYS[4], jp.id)
-    if found then
-      local payout = cjson.decode(found)
-      if payout.status == 'paid' or payout.status == 'awaiting_approval' then
-        return {'paid', jp.id, payout.status}
-      end
-      payouts[jp.id] = payout
-    end
+    local paid = held(jp.id)
+    if paid then return {'paid', jp.id, paid.status} end
+  end
+  for _, id in ipairs(pp.hand_pays or {}) do  -- fixed and envy pays held as hand pays
+    local paid = held(id)
+    if paid then return {'paid', id, paid.status} end
   end
 end
 
@@ -155,7 +161,11 @@ end
 for i, pp in ipairs(plan.pools) do
   local m = moved[i]
   local seq, head = m.seq, m.head
-  for _, jp in ipairs(pp.jackpots) do
+  local voided = {}
+  for _, jp in ipairs(pp.jackpots) do table.insert(voided, jp.id) end
+  for _, id in ipairs(pp.hand_pays or {}) do table.insert(voided, id) end
+  for _, pid in ipairs(voided) do
+    local jp = {id = pid}
     local payout = payouts[jp.id]
     if payout and payout.status ~= 'void' then
       local from = payout.status
