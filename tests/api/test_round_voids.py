@@ -200,6 +200,9 @@ def test_from_the_threshold_another_person_approves_the_void(api: Api, approval:
     assert books(api) == before, "back to before the round, seed and all"
     status = api.client.get(f"/v1/payouts/{payout}", headers=api.keys.header("auditor"))
     assert status.get_json()["status"] == "void"
+    assert status.get_json()["note"] == "round voided: malfunction", "the asker's reason"
+    [entry] = [e for e in api.journal() if e["type"] == "void"]
+    assert entry["reason"] == "malfunction"
     again = approve(api, "r-hit", operator(approval, "Sam Okafor"))
     assert again.status_code == 200 and again.get_json()["result"] == "unchanged"
     nothing = api.client.post("/v1/rounds/T1/r-hit/void", json={"reason": "x"},

@@ -120,6 +120,9 @@ if step == 'void' and ARGV[8] == '1' then
   return {'awaiting', json}
 end
 
+-- why the round is void: the reason of the one who asked (an approver's is a note)
+local why = requested_by and requested_by.reason or reason
+
 -- every pool's new balances in locals: nothing is written until every check has passed
 local moved = {}
 for i, pp in ipairs(plan.pools) do
@@ -153,7 +156,7 @@ for i, pp in ipairs(plan.pools) do
       'jackpots', int(#pp.jackpots), 'jackpots_cents', int(back),
       'reset_from_reserve_units', int(fr), 'seed_returned_units', int(seed),
       'overflow_units', int(over), 'topup_from_reserve_units', int(top_r),
-      'topup_seed_units', int(top_s), 'void_units', int((v + r) - (v0 + r0)), 'reason', reason,
+      'topup_seed_units', int(top_s), 'void_units', int((v + r) - (v0 + r0)), 'reason', why,
       'value_units', int(v), 'reserve_units', int(r)}}
 end
 
@@ -170,7 +173,7 @@ for i, pp in ipairs(plan.pools) do
     if payout and payout.status ~= 'void' then
       local from = payout.status
       payout.status, payout.voided_by, payout.voided_at, payout.voided_from = 'void', who, now, from
-      payout.note = 'round voided: ' .. reason
+      payout.note = 'round voided: ' .. why
       redis.call('HSET', KEYS[4], jp.id, cjson.encode(payout))
       redis.call('ZREM', KEYS[5], jp.id)
       seq = seq + 1
@@ -189,7 +192,7 @@ local by = requested_by and requested_by.who or who
 house({'type', 'void', 'ts', stamp, 'table', plan.table, 'round', plan.round, 'who', who,
   'spots', spots_text, 'whole', plan.whole and '1' or '0', 'bets', int(plan.bets),
   'wagered', plan.wagered, 'fixed', plan.fixed, 'envy', plan.envy, 'jackpot', plan.jackpot,
-  'reason', requested_by and requested_by.reason or reason, 'requested_by', by,
+  'reason', why, 'requested_by', by,
   'note', requested_by and reason or ''})  -- on approval, the approver's note
 redis.call('HSET', KEYS[3], 'house_seq', int(house_seq), 'house_head', house_head, 'clock', stamp)
 
@@ -199,7 +202,7 @@ state.whole = state.whole or plan.whole
 local entry = {spots = plan.spots, whole = plan.whole, at = now, pays = int(tonumber(plan.fixed)
   + tonumber(plan.envy) + tonumber(plan.jackpot)),
   wagered = plan.wagered, who = by, person = requested_by and requested_by.label or label,
-  reason = requested_by and requested_by.reason or reason}
+  reason = why}
 if requested_by then entry.approved_by, entry.approver = who, label end
 table.insert(state.voids, entry)
 state.held = nil
