@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
@@ -36,10 +37,15 @@ EXTRA = "extra"  # any field without a column, as JSON: an export never drops a 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
+# a number written as text (a percentage such as a negative hold, -542.88): a number, which a
+# spreadsheet reads as one and runs nothing of
+DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+
+
 def csv_text(value: object) -> object:
     """A cell as written: text a spreadsheet would run as a formula gets a leading quote
-    (shown as text, as accounting wants it); numbers are numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    (shown as text, as accounting wants it); numbers are numbers, negative ones included."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not DECIMAL.fullmatch(value):
         return "'" + value
     return value
 
