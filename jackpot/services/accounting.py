@@ -227,16 +227,24 @@ class Accounting:
         return out
 
     def _hits(self, pool: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        verdicts: dict[str, dict[str, Any]] = {}
+        """The register: each hit with its status at close, who verified it (confirmed or
+        paid it) and, apart, who disputed or voided it."""
+        verdicts: dict[str, dict[str, Any]] = {}  # the last step of each payout
+        steps: dict[str, dict[str, dict[str, Any]]] = {}  # its last step of each kind
         for e in rows:
             if e["type"] in VERDICTS:
                 verdicts[str(e["payout"])] = e
+                steps.setdefault(str(e["payout"]), {})[str(e["type"])] = e
         out = []
         for e in rows:
             if e["type"] not in ("hit", "hand_pay"):  # a hand pay: a large fixed or envy pay
                 continue
             verdict = verdicts.get(str(e["payout"]))
             status = "pending" if verdict is None else VERDICTS[str(verdict["type"])]
+            mine = steps.get(str(e["payout"]), {})
+            verified = mine.get("payout_paid") or mine.get("payout_confirmed")
+            disputed = mine.get("payout_disputed")
+            voided = mine.get("payout_voided")
             out.append(
                 {
                     "time": self._days().iso(int(e["ts"])),
@@ -250,11 +258,18 @@ class Accounting:
                     "outcome": e["outcome"],
                     "amount_cents": e["amount"],
                     "status_at_close": status,
-                    "verified_by": "" if verdict is None else verdict["who"],
-                    "verified_at": "" if verdict is None else self._days().iso(int(verdict["ts"])),
+                    **self._step("verified", verified),
+                    **self._step("disputed", disputed),
+                    **self._step("voided", voided),
                 }
             )
         return out
+
+    def _step(self, name: str, entry: dict[str, Any] | None) -> dict[str, str]:
+        """`<name>_by` and `<name>_at` of a payout's step ('' when it was not taken)."""
+        if entry is None:
+            return {f"{name}_by": "", f"{name}_at": ""}
+        return {f"{name}_by": str(entry["who"]), f"{name}_at": self._days().iso(int(entry["ts"]))}
 
     def _heads(self, end: int) -> dict[str, list[Any]]:
         """Each journal's last entry before the day's end: [seq, hash] (0, '' if none)."""

@@ -143,9 +143,11 @@ def test_a_closed_day_is_what_the_tables_were_answered(world: World) -> None:
     [row] = list(csv.DictReader(io.StringIO(hits_csv)))
     assert row["player"] == "'-cmd", "a formula is exported as text"
     tables_csv = get(w, f"/v1/accounting/days/{day}/tables.csv").get_data(as_text=True)
-    assert list(csv.DictReader(io.StringIO(tables_csv)))[0]["handle_cents"] == str(
-        table["handle_cents"]
-    )
+    [table_row] = list(csv.DictReader(io.StringIO(tables_csv)))
+    assert table_row["handle_cents"] == str(table["handle_cents"])
+    # the jackpot made the house lose the day: a negative hold, written as the number it is
+    assert table["hold_percent"].startswith("-")
+    assert table_row["hold_percent"] == table["hold_percent"]
     assert get(w, f"/v1/accounting/days/{day}/other.csv").status_code == 404
 
 
@@ -313,3 +315,22 @@ def test_the_day_shows_each_tables_own_counts_against_the_controllers(world: Wor
     served = get(w, f"/v1/accounting/days/{day}/table_counts.csv").get_data(as_text=True)
     [csv_row] = list(csv.DictReader(io.StringIO(served)))
     assert (csv_row["table"], csv_row["matches"], csv_row["table_rounds"]) == ("T1", "true", "4")
+
+
+def test_the_register_shows_who_verified_apart_from_who_disputed(world: World) -> None:
+    w = world
+    answers = play(w)
+    [jackpot] = [jp for a in answers for jp in a["jackpots"]]
+    disputed = w.api.client.post(
+        f"/v1/payouts/{jackpot['id']}/dispute",
+        json={"reason": "camera review"},
+        headers=w.api.keys.header("operator"),
+    )
+    assert disputed.status_code == 200, disputed.get_json()
+    day = today(w)
+    w.clock.pass_days(2)
+    [hit] = w.services.accounting.close(day)["hits"]
+    assert hit["status_at_close"] == "disputed"
+    assert (hit["verified_by"], hit["verified_at"]) == ("", ""), "a dispute verifies nothing"
+    assert hit["disputed_by"].startswith("operator:") and hit["disputed_at"]
+    assert (hit["voided_by"], hit["voided_at"]) == ("", "")
