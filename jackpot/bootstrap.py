@@ -6,6 +6,7 @@ Everything that runs the controller (the Flask app, the RQ jobs, the CLI) gets i
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 from collections.abc import Callable
@@ -84,6 +85,9 @@ def redis_client(
     )
 
 
+log = logging.getLogger(__name__)
+
+
 @dataclass(frozen=True, slots=True)
 class Services:
     """The use cases by area, over one store."""
@@ -160,7 +164,12 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         try:
             found = archive.round(table, round_id)
         except ArchiveUnavailableError as exc:
-            raise StoreUnavailableError(f"the archive did not answer: {exc}") from exc
+            # the cause (the database's address among it) is the log's, never the client's
+            log.warning("the archive did not answer: %s", exc)
+            raise StoreUnavailableError(
+                "the archive did not answer; resend the same request: it is answered once "
+                "the archive is back"
+            ) from exc
         return None if found is None else (found.digest, found.static, found.dynamic)
 
     window = Window(settings.retention_seconds * 1000, settings.clock_skew_seconds * 1000)

@@ -26,6 +26,7 @@ The operator enables the table again in its new group.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -45,6 +46,8 @@ from jackpot.errors import (
 from jackpot.services.groups import Group, GroupedTables, LinkGroups
 from jackpot.services.tables import MAX_STALE_RETRIES
 from jackpot.store.config import TableMove, TableRecord, canonical
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +214,9 @@ class TableMoves:
         try:
             done = source.archiver.run(trim=False)
         except ArchiveUnavailableError as exc:
+            log.warning("the archive did not answer: %s", exc)  # its address: the log's only
             raise StoreUnavailableError(
-                f"the archive did not answer ({exc}); the move of {table!r} is under way: "
+                f"the archive did not answer; the move of {table!r} is under way: "
                 "repeat the request to finish it"
             ) from exc
         if done.problems:

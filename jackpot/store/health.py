@@ -4,6 +4,7 @@ records: `{ns}/controller`, with each change of state journaled (controller_stat
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,8 @@ from redis.exceptions import RedisError, ResponseError
 from jackpot.errors import StoreUnavailableError
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +99,8 @@ class HealthStore:
                 args=[state, json.dumps(problems, sort_keys=True), who, scope, began],
             )
         except RedisError as exc:  # e.g. READONLY: the master just became a replica
-            raise StoreUnavailableError(f"the store did not take the state: {exc}") from exc
+            log.warning("the store did not take the state: %s", exc)
+            raise StoreUnavailableError("the store did not take the state") from exc
         return bool(result[0] == "changed")
 
     def recorded(self, scope: str = "store") -> RecordedState | None:

@@ -308,3 +308,32 @@ def test_a_redis_restart_during_archiving_loses_nothing(
     archiver.run()
     assert in_redis(w) == {"house": 0, "main": 0, "rounds": 0}
     whole(w)
+
+
+def test_a_resend_during_an_archive_outage_names_no_host_or_port(
+    redis: redis_lib.Redis,
+    redis_server: RedisServer,
+    postgres_server: PostgresServer,
+    postgres_url: str,
+    tmp_path: Path,
+) -> None:
+    """A resent round that left Redis is looked up in the archive; with the archive down the
+    answer is a 503 to resend later, and it names no database host, port or user."""
+    with world_of(redis, redis_server.url, tmp_path / "var", archive_url=postgres_url) as w:
+        [(body, _)] = deal(w, 1)
+        w.services.archiver.run()
+        w.clock.pass_window()
+        w.services.archiver.run()
+        assert in_redis(w)["rounds"] == 0
+        body.pop("dealt_at", None)  # so that the archive is asked
+        postgres_server.stop()
+        try:
+            r = w.api.report(body)
+        finally:
+            postgres_server.start()
+    assert r.status_code == 503, r.get_json()
+    message = r.get_json()["error"]["message"]
+    assert "the archive did not answer" in message
+    address = postgres_url.split("@")[-1].split("/")[0]  # host:port
+    for secret in (address, address.split(":")[-1], "postgres", "127.0.0.1"):
+        assert secret not in message, message
