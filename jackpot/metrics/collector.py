@@ -195,6 +195,19 @@ class MeterCollector(Collector):
         )
         info.add_metric([found.appendonly, found.appendfsync, found.maxmemory_policy], 1)
         yield info
+        if found.used_memory is not None:
+            yield GaugeMetricFamily(
+                "jackpot_store_memory_used_bytes",
+                "Memory the store holds now (INFO used_memory): it grows while the archive "
+                "cannot take the journals Redis keeps until then",
+                value=found.used_memory,
+            )
+        if found.maxmemory is not None:
+            yield GaugeMetricFamily(
+                "jackpot_store_memory_limit_bytes",
+                "The store's maxmemory (0: no limit of its own, the machine's)",
+                value=found.maxmemory,
+            )
         yield GaugeMetricFamily(
             "jackpot_store_replicas",
             "Replicas connected to the store (a master's count)",

@@ -28,6 +28,7 @@ class Durability:
     maxmemory_policy: str  # e.g. noeviction; unknown
     role: str  # master | slave | unknown
     replicas: int  # replicas connected to it (a master's count)
+    used_memory: int | None = None  # bytes the store holds now (INFO memory); None: unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,11 +53,13 @@ class HealthStore:
             # the pipeline is sent to the one that holds it (INFO alone would be answered)
             pipe.exists(self._k.counters)
             pipe.info("replication")
+            pipe.info("memory")
             for name in names:
                 pipe.config_get(name)
-            _, replication, *found = pipe.execute(raise_on_error=False)
+            _, replication, memory, *found = pipe.execute(raise_on_error=False)
         if isinstance(replication, Exception):
             raise replication
+        used = None if isinstance(memory, Exception) else memory.get("used_memory")
         if any(isinstance(f, ResponseError) for f in found):
             # CONFIG renamed or not permitted (a managed store): what INFO says
             persistence, memory = self._r.info("persistence"), self._r.info("memory")
@@ -76,6 +79,7 @@ class HealthStore:
             maxmemory_policy=str(config.get("maxmemory-policy", "unknown")),
             role=str(replication.get("role", "unknown")),
             replicas=int(replication.get("connected_slaves", 0)),
+            used_memory=None if used is None else int(used),
         )
 
     def clock(self) -> int:
