@@ -633,6 +633,17 @@ class GroupedHealth:
     def latest(self) -> Health:
         return self.merged(self.by_group())
 
+    def current(self) -> Health:
+        """The state rounds are settled by, as `/readyz` must tell it: this process's newest
+        checks, unless another process has recorded a group's store inoperable since; then
+        that group is checked now, as a round refused by the script would have it checked
+        (ready exactly while rounds settle)."""
+        found = self.by_group()
+        for g in self._groups.all():
+            if found[g.name].operable and not g.health.settles():
+                found[g.name] = g.health.run()
+        return self.merged(found)
+
     def by_group(self) -> dict[str, Health]:
         """Each link group's newest self-check result."""
         return {g.name: g.health.latest() for g in self._groups.all()}

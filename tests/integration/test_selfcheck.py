@@ -106,3 +106,23 @@ def test_an_older_operable_finding_does_not_undo_a_newer_inoperable_one(
     assert store.recorded().state == "inoperable"  # type: ignore[union-attr]
     assert store.record("store", "operable", [], "b/2", store.clock() + 1)
     assert store.recorded().state == "operable"  # type: ignore[union-attr]
+
+
+def test_readyz_is_not_ready_once_another_process_found_the_store_inoperable(
+    linked: Api, redis: redis_lib.Redis, settings: Settings, client: FlaskClient
+) -> None:
+    """This process's own check passed a moment ago; another process's has since found the
+    meters edited and recorded it. Rounds are refused from then on, so /readyz is 503 at
+    once, not after this process's next check (it answered 200 for up to 40 s)."""
+    assert play(linked, "r1").status_code == 200
+    assert client.get("/readyz").status_code == 200
+    pool = StoreKeys(settings.namespace).pool("main")
+    value, reserve = (int(x) for x in redis.hmget(pool, "value", "reserve"))
+    redis.hset(pool, mapping={"value": value + reserve, "reserve": 0})
+    other = HealthStore(redis, StoreKeys(settings.namespace), Scripts.register(redis))
+    problem = [{"check": "pools", "code": "pool_invariant", "message": "edited"}]
+    assert other.record("store", "inoperable", problem, "other/1", other.clock())
+    ready = client.get("/readyz")
+    assert ready.status_code == 503 and ready.get_json()["status"] == "inoperable"
+    refused = play(linked, "r2")
+    assert refused.status_code == 503, "and rounds are refused: the two agree"
