@@ -110,8 +110,8 @@ class Verifier:
                 walk = ChainWalk(journal, first.seq - 1, first.prev)
                 walk.feed(snap.entries)
                 out.findings += [_finding(b, "Redis") for b in walk.problems()]
-            else:
-                seq, head = self._archive.tip(journal)
+            else:  # all of it archived and trimmed: its end is the archive's entry at snap.seq
+                seq, head = self._archived_end(journal, snap.seq)
                 walk = ChainWalk(journal, seq, head)
             out.checked[journal] = walk.checked
             self._end(journal, walk, snap, out)
@@ -221,7 +221,9 @@ class Verifier:
                 if e.get("value_units") is not None
             ),
             None,
-        ) or self._last_balance(journal, stream)
+        ) or self._last_balance(
+            journal, stream, snap.entries[0].seq - 1 if snap.entries else snap.seq
+        )
         if last is None:
             return
         seq, v, r = last
@@ -236,15 +238,28 @@ class Verifier:
                 )
             )
 
-    def _last_balance(self, journal: str, stream: str) -> tuple[int, int, int] | None:
-        for entry_id, fields in self._r.xrevrange(stream, count=BATCH):
+    def _archived_end(self, journal: str, upto: int) -> tuple[int, str]:
+        """(seq, hash) of the archived entry `upto` (a snapshot's recorded end); the archive's
+        tip when it stops short of it (the gap is then reported). Never an entry archived
+        after the snapshot: a round landing meanwhile is not a finding."""
+        found = self._archive.entries(journal, upto - 1, 1, until_seq=upto) if upto > 0 else []
+        if found:
+            return found[0][0].seq, found[0][1]
+        return self._archive.tip(journal)
+
+    def _last_balance(self, journal: str, stream: str, upto: int) -> tuple[int, int, int] | None:
+        """The newest balance at or before seq `upto` (the snapshot's): entries that old never
+        change, so a round settling meanwhile, after it, is not read (a false alarm)."""
+        if upto <= 0:
+            return None
+        for entry_id, fields in self._r.xrevrange(stream, max=f"{upto}-0", count=BATCH):
             if "value_units" in fields:
                 return (
                     _seq(entry_id),
                     int(fields["value_units"]),
                     int(fields.get("reserve_units") or 0),
                 )
-        tip, _ = self._archive.tip(journal)
+        tip = min(self._archive.tip(journal)[0], upto)
         step = 64
         while tip > 0:  # newest first, a widening window back from the archive's tip
             after = max(tip - step, 0)
