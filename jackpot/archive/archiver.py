@@ -320,30 +320,67 @@ class Archiver:
     def _read(
         self, journal: str, stream: str, seq: int, head: str
     ) -> Iterator[tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[ChainBreak]]]:
-        """Batches of rows of the entries after `seq`, chain-checked, with their rounds' rows;
-        a break ends them with the sound entries before it (what comes before it is kept)."""
+        """Batches of rows of the entries after `seq`, chain-checked, with their rounds' rows.
+
+        An entry is archived only once it is confirmed: by the next entry's `prev` (its hash
+        as the next one saw it when it was written), or, for the newest, by the journal's
+        recorded head. An entry edited in Redis still links to the one before it; it is the
+        one after it that no longer links, so it is held back with the break: nothing edited
+        is archived, and restoring it lets the next run go on. A break ends the batches with
+        the confirmed entries before it. Each batch reads one entry more than it archives:
+        the one that confirms its last."""
         walk = ChainWalk(journal, seq, head)
         house = journal == house_journal(self._k.group)
         while True:
-            rows = self._raw.xrange(stream, min=f"{seq + 1}-0", max="+", count=self._batch)
+            rows = self._raw.xrange(stream, min=f"{seq + 1}-0", max="+", count=self._batch + 1)
             if not rows:
                 return
-            # rows straight from the reply: the archiver handles every entry ever written
-            entry_rows: list[tuple[Any, ...]] = []
-            played: list[tuple[int, dict[str, str]]] = []
+            walk.seq, walk.head = seq, head  # resume at the last confirmed entry
+            sound: list[tuple[tuple[Any, ...], tuple[int, dict[str, str]] | None, str]] = []
             for entry_id, flat in rows:
-                seq, prev, names, hash_ = _unpack(entry_id, flat)
-                walk.step(seq, prev, hash_)
-                if walk.breaks:
+                at, prev, names, hash_ = _unpack(entry_id, flat)
+                before = bool(walk.breaks)
+                walk.step(at, prev, hash_)
+                if before or walk.breaks:
                     continue  # walked on only to report every break of the batch
-                entry_rows.append(entry_row(journal, seq, prev, hash_, names))
-                if house and names.get("type") == "round":
-                    played.append((seq, names))
+                round_ = (at, names) if house and names.get("type") == "round" else None
+                sound.append((entry_row(journal, at, prev, hash_, names), round_, hash_))
+            if walk.breaks or len(rows) > self._batch:
+                confirmed = sound[:-1]  # the last sound one: nothing after it confirms it
+            elif sound and self._end(journal) == (sound[-1][0][1], sound[-1][2]):
+                confirmed = sound  # the newest, and the journal's recorded end
+            else:
+                confirmed = sound[:-1]
+                end_seq, _ = self._end(journal)
+                if sound and end_seq == sound[-1][0][1]:
+                    walk.breaks.append(
+                        ChainBreak(
+                            journal,
+                            end_seq,
+                            "the newest entry does not hash to the journal's recorded head: "
+                            "it was edited",
+                        )
+                    )
             problems = walk.problems()
-            yield entry_rows, self._rounds(played), problems
-            if problems or not entry_rows:
+            if confirmed or problems:
+                yield (
+                    [row for row, _, _ in confirmed],
+                    self._rounds([r for _, r, _ in confirmed if r is not None]),
+                    problems,
+                )
+            if problems or len(rows) <= self._batch or not confirmed:
                 return
-            seq = entry_rows[-1][1]
+            seq, head = confirmed[-1][0][1], confirmed[-1][2]
+
+    def _end(self, journal: str) -> tuple[int, str]:
+        """The journal's recorded end: (seq, head) of its newest entry as the controller
+        recorded it beside the entry (the house counters, or the pool's hash)."""
+        if journal == house_journal(self._k.group):
+            key, fields = self._k.counters, ("house_seq", "house_head")
+        else:
+            key, fields = self._k.pool(journal.removeprefix("pool/")), ("seq", "head")
+        seq, head = self._r.hmget(key, *fields)
+        return int(seq or 0), head or ""
 
     def _rounds(self, played: list[tuple[int, dict[str, str]]]) -> list[tuple[Any, ...]]:
         """The rounds rows (ROUND_COLUMNS) of the house journal's round entries."""

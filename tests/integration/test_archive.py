@@ -152,14 +152,15 @@ def test_a_broken_chain_is_neither_archived_past_nor_trimmed(world: World) -> No
     w.clock.pass_window()
     run = w.services.archiver.run()
     assert run.problems and "pool/main" in run.problems[0]
-    # archived up to the break, not past it
-    assert w.services.archive.tip(pool_journal("main"))[0] == int(ids[3].split("-")[0]) - 1
+    # archived up to the break, not past it, nor the entry before it: nothing after that one
+    # confirms it (had it been edited, it would still link to the one before)
+    assert w.services.archive.tip(pool_journal("main"))[0] == int(ids[3].split("-")[0]) - 2
     assert w.redis.xlen(k.pool_journal("main")) == len(ids) - 1, "nothing trimmed past it"
     # the house journal's chain is whole: it is archived and trimmed as usual
     assert w.redis.xlen(k.journal) == 0
     status = w.services.archiver.status()
     assert status.last_problems >= 1 and status.last_success is None
-    assert status.journals[pool_journal("main")].unarchived == len(ids) - 3
+    assert status.journals[pool_journal("main")].unarchived == len(ids) - 2
 
 
 def test_long_backlogs_are_archived_side_by_side_in_processes_of_their_own(
@@ -457,3 +458,39 @@ def test_a_round_inside_the_window_is_one_script_call_and_nothing_else(
         assert commands_of(w, dated) == ["EVALSHA"]
         # a report without dealt_at is looked up first (Redis, then the archive)
         assert commands_of(w, round_body("undated")) == ["HMGET", "EVALSHA"]
+
+
+def rewrite(w: World, stream: str, entries: list[tuple[str, dict[str, str]]]) -> None:
+    """The stream replaced by `entries`, ids kept (how an entry deep in it is edited)."""
+    w.redis.delete(stream)
+    for entry_id, fields in entries:
+        w.redis.xadd(stream, fields, id=entry_id)
+
+
+def test_an_entry_edited_deep_in_redis_is_never_archived_and_restoring_it_goes_on(
+    world: World,
+) -> None:
+    """An edited entry still links to the one before it: the break shows at the entry after
+    it. Nothing from the edited one on is archived (nor the archive's append-only rows
+    touched by hand after), and putting it back lets the next run go on."""
+    w = world
+    deal(w, 120)
+    stream = w.services.groups.main.keys.journal
+    original = w.redis.xrange(stream)
+    depth = len(original) - 92  # 92 entries from the newest: past the self-check's 64
+    edited = [(i, dict(f)) for i, f in original]
+    edited[depth][1]["wagered"] = str(int(edited[depth][1].get("wagered", "0")) + 100_000)
+    rewrite(w, stream, edited)
+    edited_seq = int(original[depth][0].split("-")[0])
+    w.clock.pass_window()
+    run = w.services.archiver.run()
+    assert run.problems and HOUSE in run.problems[0]
+    assert w.services.archive.tip(HOUSE)[0] == edited_seq - 1, "everything before it, only"
+    assert w.redis.xlen(stream) == len(original), "a broken journal is not trimmed at all"
+    assert not w.services.verifier.run().intact
+
+    rewrite(w, stream, original)  # put back as it was
+    again = w.services.archiver.run()
+    assert again.problems == []
+    assert w.services.archive.tip(HOUSE)[0] == len(original)
+    assert w.services.verifier.run().intact
