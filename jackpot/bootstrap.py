@@ -19,7 +19,7 @@ from jackpot import integrity
 from jackpot.archive.archiver import Archiver
 from jackpot.archive.store import Archive, ArchiveUnavailableError, house_journal
 from jackpot.archive.verify import Verifier
-from jackpot.errors import StoreUnavailableError
+from jackpot.errors import RoundRecordError, StoreUnavailableError
 from jackpot.services.accounting import Accounting
 from jackpot.services.activity import Activity
 from jackpot.services.clock import now_ms
@@ -64,7 +64,7 @@ from jackpot.store.journal import JournalStore
 from jackpot.store.keys import MAIN_GROUP, Keys
 from jackpot.store.payouts import PayoutStore
 from jackpot.store.queue import ReportQueue
-from jackpot.store.rounds import RoundStore
+from jackpot.store.rounds import RoundStore, result_digest
 from jackpot.store.scripts import ReplicaWait, Scripts
 from jackpot.store.signs import SignStore
 from jackpot.store.tablecounts import TableCountStore
@@ -160,9 +160,26 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     )
     credentials = Credentials(key_store, settings.key_cache_seconds)
 
-    def archived_round(table: str, round_id: str) -> tuple[str, str, str] | None:
+    def archived_round(group: str, table: str, round_id: str) -> tuple[str, str, str] | None:
+        """A round's archived record, once the entry that settled it vouches for it: in
+        `group`'s house journal, or another's for a table that moved (RoundRecordError
+        otherwise: a forged or edited record is never served)."""
         try:
             found = archive.round(table, round_id)
+            if found is None:
+                return None
+            for name in [group, *(n for n in groups.names() if n != group)]:
+                seq = found.house_seq
+                entry = archive.entries(house_journal(name), seq - 1, 1, until_seq=seq)
+                if not entry:
+                    continue
+                e = entry[0][0]
+                if (e.get("type"), e.get("table"), e.get("round")) != ("round", table, round_id):
+                    continue
+                result = e.get("result")
+                if result and found.digest and result_digest(found.static) != result:
+                    break  # edited
+                return found.digest, found.static, found.dynamic
         except ArchiveUnavailableError as exc:
             # the cause (the database's address among it) is the log's, never the client's
             log.warning("the archive did not answer: %s", exc)
@@ -170,7 +187,8 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
                 "the archive did not answer; resend the same request: it is answered once "
                 "the archive is back"
             ) from exc
-        return None if found is None else (found.digest, found.static, found.dynamic)
+        log.error("round %s/%s: no journal entry vouches for its archived record", table, round_id)
+        raise RoundRecordError(table, round_id)
 
     window = Window(settings.retention_seconds * 1000, settings.clock_skew_seconds * 1000)
 
@@ -202,7 +220,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             RoundStore(c, k, s),
             tables,
             credentials,
-            archived_round,
+            partial(archived_round, name),
             window,
             clock,
             health,

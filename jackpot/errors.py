@@ -22,6 +22,7 @@ JackpotError
 │   ├── PayoutChangedError(payout, status, expected)         a stale console's step
 │   ├── SecondPersonError(payout)                            approving one's own hand pay
 │   ├── RoundVoidError(table, round_id, code, reason)        a void the round cannot take
+│   ├── RoundRecordError(table, round_id)                    a record its entry does not vouch for
 │   ├── LabelCollisionError(label, key_id, theirs)           a name passing for another's
 │   ├── AdjustmentError(adjustment, reason, field)           replayed id, or no funds
 │   ├── MeterLimitError(pool)                                past the bound of exact sums
@@ -280,6 +281,20 @@ class RoundVoidError(ConflictError):
         super().__init__(f"round {table}/{round_id}: {reason}")
         self.code = code
         self.field = field
+
+
+class RoundRecordError(ConflictError):
+    """An archived round record that the journal entry which settled it does not vouch for
+    (forged, or edited): never served, never counted."""
+
+    code = "round_record_mismatch"
+
+    def __init__(self, table: str, round_id: str) -> None:
+        super().__init__(
+            f"round {table}/{round_id}: its record is not what the journal entry that settled "
+            "it commits (forged or edited): it is not served; jackpot verify names it"
+        )
+        self.field = "round"
 
 
 class LabelCollisionError(ConflictError):

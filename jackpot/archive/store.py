@@ -323,6 +323,34 @@ class Archive:
         row = self._first(query)
         return None if row is None else (_chained(row), str(row[2]))
 
+    def round_entries(
+        self, journal: str, from_ts: int | None = None, to_ts: int | None = None
+    ) -> Iterator[tuple[int, str, str, str]]:
+        """(seq, table, round, result digest) of a house journal's archived round entries
+        (stamped in [from_ts, to_ts) if given), oldest first ('' for a round settled before
+        the digest was journaled)."""
+        c = journal_entries.c
+        after = 0
+        while True:
+            query = select(c.seq, c.table_id, c.round_id, c.fields).where(
+                c.journal == journal, c.type == "round", c.seq > after
+            )
+            if from_ts is not None:
+                query = query.where(c.ts >= from_ts)
+            if to_ts is not None:
+                query = query.where(c.ts < to_ts)
+            query = query.order_by(c.seq).limit(5000)
+            rows = self._all(query)
+            for seq, table, round_id, fields in rows:
+                yield int(seq), str(table), str(round_id), str(json.loads(fields).get("result", ""))
+            if len(rows) < 5000:
+                return
+            after = int(rows[-1][0])
+
+    def all_rounds(self) -> Iterator[ArchivedRound]:
+        """Every archived round record, by its house seq (a verify's full look)."""
+        return self.rounds_between(0, 2**62)
+
     def rounds_between(self, from_ts: int, to_ts: int) -> Iterator[ArchivedRound]:
         after = (-1, "", "")
         while True:

@@ -24,9 +24,10 @@ from typing import Any
 
 from redis import Redis
 
-from jackpot.archive.store import Archive, house_journal, pool_journal
+from jackpot.archive.store import Archive, ArchivedRound, house_journal, pool_journal
 from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk
 from jackpot.store.keys import Keys
+from jackpot.store.rounds import result_digest
 
 BATCH = 5000
 
@@ -78,6 +79,10 @@ class Verifier:
         self._r = client
         self._k = keys
         self._archive = archive
+
+    @property
+    def archive(self) -> Archive:
+        return self._archive
 
     def run(self) -> Verification:
         out = Verification()
@@ -270,6 +275,29 @@ class Verifier:
             tip, step = after, step * 2
         return None
 
+    def round_entries(self, out: Verification) -> dict[tuple[str, str], tuple[str, int, str]]:
+        """This group's round entries, {(table, round): (journal, seq, result digest)}, from
+        the archive and Redis's tail; the records still in Redis are checked against theirs
+        here (a record that does not hash to its entry's `result` was edited)."""
+        journal = house_journal(self._k.group)
+        found = {
+            (table, round_id): (journal, seq, result)
+            for seq, table, round_id, result in self._archive.round_entries(journal)
+        }
+        for entry in self._live(self._k.journal):
+            if entry.get("type") != "round":
+                continue
+            key = (entry.get("table") or "", entry.get("round") or "")
+            found[key] = (journal, entry.seq, entry.get("result") or "")
+            static = self._r.hget(self._k.round(*key), "static")
+            if (
+                static is not None
+                and entry.get("result")
+                and result_digest(static) != entry.get("result")
+            ):
+                out.findings.append(_edited(journal, entry.seq, key))
+        return found
+
     def _days(self, out: Verification) -> None:
         for day in self._archive.days():
             out.days += 1
@@ -297,3 +325,47 @@ def _finding(b: ChainBreak, where: str) -> Finding:
 
 def _seq(entry_id: str) -> int:
     return int(entry_id.split("-", 1)[0])
+
+
+def _edited(journal: str, seq: int, key: tuple[str, str]) -> Finding:
+    return Finding(
+        journal,
+        seq,
+        f"round {key[0]}/{key[1]}: its record does not hash to the result its journal entry "
+        "commits: the record was edited",
+    )
+
+
+def check_round_records(
+    entries: dict[tuple[str, str], tuple[str, int, str]], archived: Iterator[ArchivedRound]
+) -> list[Finding]:
+    """Every archived round record against the entry that settled it: one no entry names
+    (forged, or its entry removed), one naming another entry, one that does not hash to its
+    entry's result (edited)."""
+    out = []
+    for row in archived:
+        key = (row.table, row.round)
+        entry = entries.get(key)
+        if entry is None:
+            out.append(
+                Finding(
+                    "rounds",
+                    row.house_seq,
+                    f"round {row.table}/{row.round}: a record no journal entry settled: "
+                    "forged, or its entry removed",
+                )
+            )
+            continue
+        journal, seq, result = entry
+        if row.house_seq != seq:
+            out.append(
+                Finding(
+                    journal,
+                    seq,
+                    f"round {row.table}/{row.round}: its record names house entry "
+                    f"{row.house_seq}, not the entry that settled it",
+                )
+            )
+        elif row.digest and result and result_digest(row.static) != result:
+            out.append(_edited(journal, seq, key))
+    return out

@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from jackpot.archive.store import HOUSE, Archive, pool_journal
+from jackpot.archive.verify import check_round_records
 from jackpot.domain.accounting import (
     LAYOUT_VERSION,
     SETTLED,
@@ -185,11 +186,18 @@ class Accounting:
             pools.append(computed.row())
             unpaid_at_close[pool] = still_unpaid
             hits += self._hits(pool, rows)
-        rounds = [
-            (json.loads(r.static), json.loads(r.dynamic))
-            for r in self._archive.rounds_between(start, end)
-            if r.digest
-        ]
+        records = [r for r in self._archive.rounds_between(start, end) if r.digest]
+        # every record counted is the one its journal entry settled: a forged or edited one
+        # stops the close (jackpot verify names it)
+        settled = {
+            (table, round_id): (journal, seq, result)
+            for journal in self._houses()
+            for seq, table, round_id, result in self._archive.round_entries(journal, start, end)
+        }
+        forged = check_round_records(settled, iter(records))
+        if forged:
+            raise BrokenChainError("; ".join(str(f) for f in forged[:3]))
+        rounds = [(json.loads(r.static), json.loads(r.dynamic)) for r in records]
         tables = table_days(rounds, self._voids(start, end))
         names = outcome_names(tables)
         hits.sort(key=lambda h: (h["time"], h["payout"]))

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from redis import Redis
 
 from jackpot.archive.archiver import Archiver, ArchiveRun, ArchiveStatus
-from jackpot.archive.verify import Verification, Verifier
+from jackpot.archive.verify import Verification, Verifier, check_round_records
 from jackpot.domain.auth import ApiKey, authorize_table
 from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.domain.meter import LinkState, PoolState
@@ -726,7 +726,15 @@ class GroupedVerifier:
         self._groups = groups
 
     def run(self) -> Verification:
-        return self._merged([g.verifier.run() for g in self._groups.all()])
+        """Every group's journals, then every archived round record against the entry that
+        settled it (in whichever group's house journal)."""
+        out = self._merged([g.verifier.run() for g in self._groups.all()])
+        entries: dict[tuple[str, str], tuple[str, int, str]] = {}
+        for g in self._groups.all():
+            entries.update(g.verifier.round_entries(out))
+        archive = self._groups.main.verifier.archive
+        out.findings += check_round_records(entries, archive.all_rounds())
+        return out
 
     def tail(self, count: int = 64) -> Verification:
         return self._merged([g.verifier.tail(count) for g in self._groups.all()])

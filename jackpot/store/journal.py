@@ -19,6 +19,7 @@ from jackpot.store.keys import Keys
 TEXT_FIELDS = frozenset(
     {
         "type",
+        "result",  # a round's result digest: hex, never a number
         "table",
         "round",
         "who",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from enum import StrEnum
@@ -66,6 +67,12 @@ class MeterPlan:
     static_json: bytes  # ... as stored verbatim and returned on a replay
     held: tuple[dict[str, Any], ...] = ()  # {bet, kind, amount, spot, player, outcome}
 
+    @property
+    def result(self) -> str:
+        """The digest of the stored result's static part, as its house entry commits it: a
+        round record that does not hash to it was forged or edited (jackpot verify)."""
+        return result_digest(self.static_json)
+
 
 @dataclass(frozen=True, slots=True)
 class StoredRound:
@@ -108,6 +115,7 @@ class RoundStore:
             "hits": list(plan.hits),
             "envies": list(plan.envies),
             "held": list(plan.held),
+            "result": plan.result,
         }
         result = self._s.settle_round(
             keys=keys,
@@ -167,6 +175,12 @@ class RoundStore:
         if raw[0] is None:
             return None
         return raw[0], StoredRound(SettleStatus.REPLAYED, json.loads(raw[1]), parse_dynamic(raw[2]))
+
+
+def result_digest(static_json: bytes | str) -> str:
+    """SHA-256 of a round's stored static result, as its house journal entry records it."""
+    raw = static_json.encode() if isinstance(static_json, str) else static_json
+    return hashlib.sha256(raw).hexdigest()
 
 
 def parse_dynamic(raw: str) -> dict[str, Any]:

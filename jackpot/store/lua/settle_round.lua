@@ -16,7 +16,7 @@
 --                     pools: [id...] (KEYS order), hits: [{pool, bet, bp, spot, player, outcome,
 --                     w?, q? (a wager w below the line's qualifying wager q: w/q of the share)}],
 --                     held: [{bet, kind (fixed | envy), amount, spot, player, outcome}]: pays held
---                     as hand pays,
+--                     as hand pays, result: SHA-256 of ARGV[4] (the house entry commits it),
 --                     envies: [{spot, outcome, receivers, total}]}
 -- ARGV[4] the static part of the result (stored verbatim, returned on replay)
 -- ARGV[5] '1' while the calling process's own self-check passes, else '0'
@@ -227,7 +227,8 @@ local stamp = int(now)
 local house_seq = tonumber(counters[3] or '0') + 1
 local house_head = append(house_key, int(house_seq), counters[4] or '', {'type', 'round',
   'ts', stamp, 'table', plan.table, 'round', plan.round, 'who', plan.who,
-  'bets', int(plan.bets), 'wagered', int(wagered), 'fixed', plan.fixed, 'envy', plan.envy})
+  'bets', int(plan.bets), 'wagered', int(wagered), 'fixed', plan.fixed, 'envy', plan.envy,
+  'result', plan.result})  -- the stored result's digest: the record is bound to the chain
 for _, e in ipairs(plan.envies) do
   house_seq = house_seq + 1
   house_head = append(house_key, int(house_seq), house_head, {'type', 'envy', 'ts', stamp,
