@@ -284,6 +284,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             settings.clock_skew_seconds * 1000,
             lambda: [house_journal(name) for name in groups.names()],
             table_counts.of_day,
+            days.store,
         ),
         activity=Activity(GroupedActivity(groups), credentials.list),
         signs=Signs(SignStore(client, keys, scripts), config),

@@ -347,6 +347,16 @@ class Archive:
                 return
             after = int(rows[-1][0])
 
+    def entries_of_type(self, journal: str, kind: str) -> list[ChainedEntry]:
+        """A journal's archived entries of one type, oldest first (e.g. its day_closed ones)."""
+        c = journal_entries.c
+        query = (
+            select(c.seq, c.prev, c.hash, c.fields)
+            .where(c.journal == journal, c.type == kind)
+            .order_by(c.seq)
+        )
+        return [_chained(r) for r in self._all(query)]
+
     def all_rounds(self) -> Iterator[ArchivedRound]:
         """Every archived round record, by its house seq (a verify's full look)."""
         return self.rounds_between(0, 2**62)

@@ -20,11 +20,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Any
 
 from redis import Redis
 
-from jackpot.archive.store import Archive, ArchivedRound, house_journal, pool_journal
+from jackpot.archive.store import HOUSE, Archive, ArchivedRound, house_journal, pool_journal
+from jackpot.domain.accounting import closed_day_digest
 from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk
 from jackpot.store.keys import Keys
 from jackpot.store.rounds import result_digest
@@ -298,6 +300,15 @@ class Verifier:
                 out.findings.append(_edited(journal, entry.seq, key))
         return found
 
+    def closed_entries(self) -> list[ChainedEntry]:
+        """The day_closed entries of this group's house journal, archived and in Redis."""
+        journal = house_journal(self._k.group)
+        found = {e.seq: e for e in self._archive.entries_of_type(journal, "day_closed")}
+        for e in self._live(self._k.journal):
+            if e.get("type") == "day_closed":
+                found.setdefault(e.seq, e)
+        return [found[s] for s in sorted(found)]
+
     def _days(self, out: Verification) -> None:
         for day in self._archive.days():
             out.days += 1
@@ -368,4 +379,68 @@ def check_round_records(
             )
         elif row.digest and result and result_digest(row.static) != result:
             out.append(_edited(journal, seq, key))
+    return out
+
+
+def check_closed_days(days: list[dict[str, Any]], journaled: list[ChainedEntry]) -> list[Finding]:
+    """The closed days against the day_closed entries of the house journal: each record is
+    the one journaled when it was closed, each names the day before it, none is missing,
+    added or skipped."""
+    out: list[Finding] = []
+    entries: dict[str, ChainedEntry] = {}
+    for e in journaled:
+        day = e.get("day") or ""
+        if day in entries and entries[day].get("digest") != e.get("digest"):
+            out.append(Finding(HOUSE, e.seq, f"closed day {day} is journaled twice, differently"))
+        entries.setdefault(day, e)
+    rows = {str(r["day"]): r for r in days}
+    previous: tuple[str, str] | None = None
+    for day in sorted(rows):
+        digest = closed_day_digest(rows[day])
+        entry = entries.get(day)
+        if entry is None:
+            out.append(
+                Finding(
+                    "gaming_days",
+                    None,
+                    f"closed day {day} was never journaled as closed: added by hand",
+                )  # fmt: skip
+            )
+        elif entry.get("digest") != digest:
+            out.append(
+                Finding(
+                    HOUSE,
+                    entry.seq,
+                    f"closed day {day}: its record is not the one "
+                    "journaled when it was closed: rewritten",
+                )  # fmt: skip
+            )
+        elif previous is not None and entry.get("prev_day") not in ("", previous[1]):
+            out.append(
+                Finding(
+                    HOUSE,
+                    entry.seq,
+                    f"closed day {day} names another day before it than {previous[0]}'s record",
+                )  # fmt: skip
+            )
+        if previous is not None and date.fromisoformat(day) - date.fromisoformat(
+            previous[0]
+        ) > timedelta(days=1):
+            out.append(
+                Finding(
+                    "gaming_days",
+                    None,
+                    f"closed days skip from {previous[0]} to {day}: the days between are missing",
+                )  # fmt: skip
+            )
+        previous = (day, digest)
+    for day, entry in sorted(entries.items()):
+        if day not in rows:
+            out.append(
+                Finding(
+                    HOUSE,
+                    entry.seq,
+                    f"closed day {day} was journaled as closed but its record is gone: deleted",
+                )  # fmt: skip
+            )
     return out

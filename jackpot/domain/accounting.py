@@ -15,6 +15,8 @@ cents × 10,000 + subcent units is the exact amount, and no fraction of a cent i
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +35,17 @@ VERDICTS = {
 }
 #: the entries after which a jackpot is no longer owed (a void cancels it)
 SETTLED = frozenset({"payout_paid", "payout_voided"})
+
+
+#: what a closed day's digest covers: its record as the archive keeps it
+DAY_FIELDS = ("day", "start_ts", "end_ts", "closed_at", "heads", "report", "version")
+
+
+def closed_day_digest(row: Mapping[str, Any]) -> str:
+    """SHA-256 of a closed day's record (its canonical JSON): journaled when it is closed, so
+    a record rewritten afterwards no longer matches (docs/DECISIONS.md)."""
+    body = json.dumps({k: row[k] for k in DAY_FIELDS}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
 
 
 def money(name: str, units: int) -> dict[str, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from jackpot.archive.store import HOUSE, Archive, pool_journal
 from jackpot.archive.verify import check_round_records
@@ -19,6 +19,7 @@ from jackpot.domain.accounting import (
     LAYOUT_VERSION,
     SETTLED,
     VERDICTS,
+    closed_day_digest,
     outcome_names,
     pool_day,
     table_days,
@@ -53,8 +54,10 @@ class Accounting:
         grace_ms: int,
         houses: Callable[[], list[str]] = lambda: [HOUSE],
         table_checks: Callable[[str], list[dict[str, Any]]] = lambda day: [],
+        closed_days: ClosedDays | None = None,
     ) -> None:
         self._table_checks = table_checks  # tables' own counts of a day, compared
+        self._closed_days = closed_days  # where a closed day's digest is journaled
         self._houses = houses  # every link group's house journal, as the archive names it
         self._archive = archive
         self._archiver = archiver
@@ -65,9 +68,11 @@ class Accounting:
         self._grace_ms = grace_ms  # how long after a day's end its last round may still land
 
     def report(self, day: date) -> dict[str, Any]:
-        """A closed day's report; 409 for a day not over or not closed, 404 before history."""
+        """A closed day's report; 409 for a day not over or not closed, 404 before history,
+        409 for a record that is not the one journaled when the day was closed."""
         found = self._archive.day(day.isoformat())
         if found is not None:
+            self._vouched(found)
             return dict(json.loads(found["report"]))
         start, end = self._days().bounds(day)
         if self._clock() < end + self._grace_ms:
@@ -97,6 +102,7 @@ class Accounting:
         """Close `day` (idempotent: a closed day's report is answered as recorded)."""
         found = self._archive.day(day.isoformat())
         if found is not None:
+            self._journal_closed(found)  # journaled, if a crash came between
             return dict(json.loads(found["report"]))
         start, end = self._days().bounds(day)
         now = self._clock()
@@ -121,7 +127,30 @@ class Accounting:
         # a close that raced another answers the one recorded first
         recorded = self._archive.day(day.isoformat())
         assert recorded is not None
+        self._journal_closed(recorded)
         return dict(json.loads(recorded["report"]))
+
+    def _journal_closed(self, row: dict[str, Any]) -> None:
+        """Bind the closed day's record to the hash chain: its digest, and the day before
+        it's, in the house journal (once; a record found changed since is refused)."""
+        if self._closed_days is None:
+            return
+        digest = closed_day_digest(row)
+        before = self._archive.day((date.fromisoformat(row["day"]) - timedelta(days=1)).isoformat())
+        prev = closed_day_digest(before) if before is not None else ""
+        journaled = self._closed_days.journal_closed(row["day"], digest, prev, "accounting")
+        if journaled != digest:
+            raise BrokenChainError(_rewritten(row["day"]))
+
+    def _vouched(self, row: dict[str, Any]) -> None:
+        """A closed day's record is the one journaled when it was closed (BrokenChainError)."""
+        if self._closed_days is None:
+            return
+        journaled = self._closed_days.closed_digest(row["day"])
+        if journaled is None:
+            self._journal_closed(row)  # closed before its digest was journaled: now
+        elif journaled != closed_day_digest(row):
+            raise BrokenChainError(_rewritten(row["day"]))
 
     def _check_bounds(self, day: date, start: int, end: int) -> None:
         """Days follow one another: the day before ends where this one starts, the day after
@@ -309,3 +338,18 @@ def _table_count(check: dict[str, Any], iso: Callable[[int], str]) -> dict[str, 
         row[f"controller_{name}"] = value
     row["checked_at"] = iso(int(check["checked_at"]))
     return row
+
+
+class ClosedDays(Protocol):
+    """Where a closed day's digest is journaled (jackpot.store.gamingday)."""
+
+    def journal_closed(self, day: str, digest: str, prev: str, who: str) -> str: ...
+
+    def closed_digest(self, day: str) -> str | None: ...
+
+
+def _rewritten(day: str) -> str:
+    return (
+        f"closed day {day}: its record is not the one journaled when it was closed (rewritten "
+        "or replaced); it is not served: jackpot verify names it"
+    )

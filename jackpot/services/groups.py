@@ -24,7 +24,12 @@ from typing import Any, TypeVar
 from redis import Redis
 
 from jackpot.archive.archiver import Archiver, ArchiveRun, ArchiveStatus
-from jackpot.archive.verify import Verification, Verifier, check_round_records
+from jackpot.archive.verify import (
+    Verification,
+    Verifier,
+    check_closed_days,
+    check_round_records,
+)
 from jackpot.domain.auth import ApiKey, authorize_table
 from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.domain.meter import LinkState, PoolState
@@ -732,8 +737,10 @@ class GroupedVerifier:
         entries: dict[tuple[str, str], tuple[str, int, str]] = {}
         for g in self._groups.all():
             entries.update(g.verifier.round_entries(out))
-        archive = self._groups.main.verifier.archive
+        main = self._groups.main
+        archive = main.verifier.archive
         out.findings += check_round_records(entries, archive.all_rounds())
+        out.findings += check_closed_days(archive.days(), main.verifier.closed_entries())
         return out
 
     def tail(self, count: int = 64) -> Verification:

@@ -46,6 +46,20 @@ class GamingDayStore:
         )
         return str(status), _parse(definition)
 
+    def journal_closed(self, day: str, digest: str, prev: str, who: str) -> str:
+        """Journal a closed day's digest (and the day before it's) in the house journal, once;
+        the digest journaled for the day (the first, if it was journaled before)."""
+        k = self._k.of_group(MAIN_GROUP)  # the house journal beside it: one slot
+        _, found = self._s.day_closed(
+            keys=[k.closed_days, k.counters, k.journal, k.activity], args=[day, digest, prev, who]
+        )
+        return str(found)
+
+    def closed_digest(self, day: str) -> str | None:
+        """The digest journaled for a closed day, or None."""
+        found = self._r.hget(self._k.closed_days, day)
+        return None if found is None else str(found)
+
 
 def _parse(raw: str | bytes) -> tuple[str, str]:
     found = json.loads(raw)

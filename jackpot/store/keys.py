@@ -109,6 +109,11 @@ class Keys:
         return f"{self.tag}/adjustments"
 
     @property
+    def closed_days(self) -> str:
+        """Hash: day -> the digest of its closed record, as journaled (day_closed)."""
+        return self.of_group(MAIN_GROUP).tag + "/closed_days"
+
+    @property
     def table_counts(self) -> str:
         """Hash: '<table>/<day>' -> a table's own counts of the day and their comparison."""
         return f"{self.tag}/table_counts"

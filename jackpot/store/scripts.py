@@ -38,6 +38,7 @@ CLOCKED = frozenset(
         "move_table",
         "gaming_day",
         "void_round",
+        "day_closed",
     }
 )
 # scripts that write a journal get its hash chain's append() put before them
@@ -233,6 +234,7 @@ class Scripts:
     move_table: ScriptCall
     gaming_day: ScriptCall
     void_round: ScriptCall
+    day_closed: ScriptCall
     wait: ReplicaWait | None = None  # what every write waits for (None: no replica wait)
 
     @classmethod

@@ -334,3 +334,42 @@ def test_the_register_shows_who_verified_apart_from_who_disputed(world: World) -
     assert (hit["verified_by"], hit["verified_at"]) == ("", ""), "a dispute verifies nothing"
     assert hit["disputed_by"].startswith("operator:") and hit["disputed_at"]
     assert (hit["voided_by"], hit["voided_at"]) == ("", "")
+
+
+def test_closed_days_are_chained_and_a_rewritten_or_deleted_one_is_found(world: World) -> None:
+    """Each close journals its record's digest (and the day before it's) in the house
+    journal: a rewritten day is reported and not served, a deleted one is reported."""
+    import sqlalchemy
+
+    w = world
+    play(w)
+    first = today(w)
+    w.clock.pass_days(3)
+    w.services.accounting.close(first)
+    w.services.accounting.close(first + timedelta(days=1))
+    closed = [e for e in w.api.journal(pool=None) if e["type"] == "day_closed"]
+    assert [e["day"] for e in closed] == [
+        first.isoformat(),
+        (first + timedelta(days=1)).isoformat(),
+    ]
+    assert closed[1]["prev_day"] == closed[0]["digest"]
+    assert w.services.verifier.run().intact
+    second = (first + timedelta(days=1)).isoformat()
+    with w.services.archive.engine.begin() as db:  # a superuser's rewrite
+        for trigger in ("gaming_days_no_update", "gaming_days_no_delete",
+                        "gaming_days_append_only"):  # fmt: skip
+            db.execute(sqlalchemy.text(f"DROP TRIGGER IF EXISTS {trigger}"))
+        select = sqlalchemy.text("SELECT report FROM gaming_days WHERE day = :d")
+        report = json.loads(db.execute(select, {"d": second}).scalar_one())
+        report["balanced"] = False
+        db.execute(sqlalchemy.text("UPDATE gaming_days SET report = :r WHERE day = :d"),
+                   {"r": json.dumps(report, sort_keys=True), "d": second})  # fmt: skip
+    found = [str(f) for f in w.services.verifier.run().findings]
+    assert any(f"closed day {second}" in f and "rewritten" in f for f in found), found
+    served = get(w, f"/v1/accounting/days/{second}")
+    assert served.status_code == 409 and served.get_json()["error"]["code"] == "broken_chain"
+    with w.services.archive.engine.begin() as db:
+        db.execute(sqlalchemy.text("DELETE FROM gaming_days WHERE day = :d"),
+                   {"d": first.isoformat()})  # fmt: skip
+    found = [str(f) for f in w.services.verifier.run().findings]
+    assert any(f"closed day {first}" in f and "deleted" in f for f in found), found
