@@ -175,7 +175,14 @@ class Accounting:
         first = self.first_day()
         if first is None:
             return []
-        closed = {d["day"] for d in self._archive.days()}
+        rows = self._archive.days()
+        for row in rows:  # a day closed before closed days were journaled: journaled now
+            if (
+                self._closed_days is not None
+                and self._closed_days.closed_digest(row["day"]) is None
+            ):
+                self._journal_closed(row)
+        closed = {d["day"] for d in rows}
         done = []
         day = first
         while self._days().bounds(day)[1] + self._grace_ms <= self._clock():

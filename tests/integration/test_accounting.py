@@ -373,3 +373,20 @@ def test_closed_days_are_chained_and_a_rewritten_or_deleted_one_is_found(world: 
                    {"d": first.isoformat()})  # fmt: skip
     found = [str(f) for f in w.services.verifier.run().findings]
     assert any(f"closed day {first}" in f and "deleted" in f for f in found), found
+
+
+def test_a_day_closed_before_days_were_journaled_is_journaled_by_the_next_run(
+    world: World,
+) -> None:
+    """After the upgrade, verify is not to cry wolf over the days closed before it: the
+    worker's next close run journals them, oldest first."""
+    w = world
+    play(w)
+    day = today(w)
+    w.clock.pass_days(2)
+    w.services.accounting.close(day)
+    keys = w.services.groups.main.keys
+    w.redis.delete(keys.closed_days)  # as a store from before the digests were journaled
+    w.services.accounting.close_due()
+    assert w.redis.hget(keys.closed_days, day.isoformat())
+    assert w.services.verifier.run().intact
