@@ -347,15 +347,18 @@ class Archive:
                 return
             after = int(rows[-1][0])
 
-    def entries_of_type(self, journal: str, kind: str) -> list[ChainedEntry]:
-        """A journal's archived entries of one type, oldest first (e.g. its day_closed ones)."""
+    def entries_of_type(
+        self, journal: str, kind: str, from_ts: int | None = None, to_ts: int | None = None
+    ) -> list[ChainedEntry]:
+        """A journal's archived entries of one type (stamped in [from_ts, to_ts) if given),
+        oldest first: its day_closed ones, a day's voids."""
         c = journal_entries.c
-        query = (
-            select(c.seq, c.prev, c.hash, c.fields)
-            .where(c.journal == journal, c.type == kind)
-            .order_by(c.seq)
-        )
-        return [_chained(r) for r in self._all(query)]
+        query = select(c.seq, c.prev, c.hash, c.fields).where(c.journal == journal, c.type == kind)
+        if from_ts is not None:
+            query = query.where(c.ts >= from_ts)
+        if to_ts is not None:
+            query = query.where(c.ts < to_ts)
+        return [_chained(r) for r in self._all(query.order_by(c.seq))]
 
     def all_rounds(self) -> Iterator[ArchivedRound]:
         """Every archived round record, by its house seq (a verify's full look)."""

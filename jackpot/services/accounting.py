@@ -176,12 +176,11 @@ class Accounting:
         if first is None:
             return []
         rows = self._archive.days()
-        for row in rows:  # a day closed before closed days were journaled: journaled now
-            if (
-                self._closed_days is not None
-                and self._closed_days.closed_digest(row["day"]) is None
-            ):
-                self._journal_closed(row)
+        if self._closed_days is not None:  # days closed before days were journaled: now
+            journaled = self._closed_days.closed_digests()  # one read, not one a day
+            for row in rows:
+                if row["day"] not in journaled:
+                    self._journal_closed(row)
         closed = {d["day"] for d in rows}
         done = []
         day = first
@@ -259,16 +258,11 @@ class Accounting:
     def _voids(self, start: int, end: int) -> list[dict[str, Any]]:
         """The void entries of every house journal in [start, end): voids are counted in the
         day they were made, whatever the day of their round (a correction)."""
-        out = []
-        for journal in self._houses():
-            after = 0
-            while True:
-                rows = self._archive.entries(journal, after, 5000, from_ts=start, to_ts=end)
-                out += [e.by_name() for e, _ in rows if e.get("type") == "void"]
-                if len(rows) < 5000:
-                    break
-                after = rows[-1][0].seq
-        return out
+        return [
+            dict(e.by_name())
+            for journal in self._houses()
+            for e in self._archive.entries_of_type(journal, "void", start, end)
+        ]
 
     def _hits(self, pool: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The register: each hit with its status at close, who verified it (confirmed or
@@ -353,6 +347,8 @@ class ClosedDays(Protocol):
     def journal_closed(self, day: str, digest: str, prev: str, who: str) -> str: ...
 
     def closed_digest(self, day: str) -> str | None: ...
+
+    def closed_digests(self) -> dict[str, str]: ...
 
 
 def _rewritten(day: str) -> str:

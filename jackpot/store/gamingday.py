@@ -55,6 +55,10 @@ class GamingDayStore:
         )
         return str(found)
 
+    def closed_digests(self) -> dict[str, str]:
+        """Every closed day's journaled digest, in one read."""
+        return {str(d): str(v) for d, v in self._r.hgetall(self._k.closed_days).items()}
+
     def closed_digest(self, day: str) -> str | None:
         """The digest journaled for a closed day, or None."""
         found = self._r.hget(self._k.closed_days, day)
