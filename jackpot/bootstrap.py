@@ -19,6 +19,7 @@ from jackpot import integrity
 from jackpot.archive.archiver import Archiver
 from jackpot.archive.store import Archive, ArchiveUnavailableError, house_journal
 from jackpot.archive.verify import Verifier
+from jackpot.domain.records import record_problem
 from jackpot.errors import RoundRecordError, StoreUnavailableError
 from jackpot.services.accounting import Accounting
 from jackpot.services.activity import Activity
@@ -64,7 +65,7 @@ from jackpot.store.journal import JournalStore
 from jackpot.store.keys import MAIN_GROUP, Keys
 from jackpot.store.payouts import PayoutStore
 from jackpot.store.queue import ReportQueue
-from jackpot.store.rounds import RoundStore, result_digest
+from jackpot.store.rounds import RoundStore
 from jackpot.store.scripts import ReplicaWait, Scripts
 from jackpot.store.signs import SignStore
 from jackpot.store.tablecounts import TableCountStore
@@ -176,8 +177,11 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
                 e = entry[0][0]
                 if (e.get("type"), e.get("table"), e.get("round")) != ("round", table, round_id):
                     continue
-                result = e.get("result")
-                if result and found.digest and result_digest(found.static) != result:
+                problem = record_problem(
+                    e.by_name(), found.static, found.dynamic, found.ts, found.digest
+                )
+                if problem is not None:
+                    log.error("round %s/%s: %s", table, round_id, problem)
                     break  # edited
                 return found.digest, found.static, found.dynamic
         except ArchiveUnavailableError as exc:
@@ -260,6 +264,18 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     payouts = GroupedPayouts(groups, settings.handpay_approval_cents)
     table_counts = GroupedTableCounts(groups)
     keep_ms = (settings.retention_seconds + settings.clock_skew_seconds) * 1000
+    accounting = Accounting(
+        archive,
+        archiver,
+        journal,
+        config.pool_ids,
+        days,
+        clock,
+        settings.clock_skew_seconds * 1000,
+        lambda: [house_journal(name) for name in groups.names()],
+        table_counts.of_day,
+        days.store,
+    )
     return Services(
         credentials=credentials,
         pools=pools,
@@ -272,20 +288,10 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         client=client,
         rq_client=rq_client,
         archive=archive,
-        verifier=GroupedVerifier(groups),
+        # verify has checked the round records when it recomputes a day
+        verifier=GroupedVerifier(groups, days, partial(accounting.recompute, records_checked=True)),
         archiver=archiver,
-        accounting=Accounting(
-            archive,
-            archiver,
-            journal,
-            config.pool_ids,
-            days,
-            clock,
-            settings.clock_skew_seconds * 1000,
-            lambda: [house_journal(name) for name in groups.names()],
-            table_counts.of_day,
-            days.store,
-        ),
+        accounting=accounting,
         activity=Activity(GroupedActivity(groups), credentials.list),
         signs=Signs(SignStore(client, keys, scripts), config),
         health=GroupedHealth(groups),

@@ -28,6 +28,7 @@ JackpotError
 │   ├── MeterLimitError(pool)                                past the bound of exact sums
 │   ├── DayNotOverError(day)                                 a gaming day still under way
 │   ├── DayNotClosedError(day)                               over, its close still to come
+│   ├── DayNotJournaledError(day)                            closed, its digest not journaled yet
 │   ├── DayBoundsError(day, bounds, neighbour, its_bounds)   would overlap a closed day, or gap
 │   ├── GamingDayClosedError(closed)                         the gaming day changed after a close
 │   └── BrokenChainError(problems)                           a journal's hash chain is broken
@@ -366,6 +367,18 @@ class DayNotClosedError(ConflictError):
         super().__init__(
             f"gaming day {day} is over but not closed yet: the worker closes each day within "
             "minutes of its end (or: jackpot accounting close --date " + day + ")"
+        )
+        self.field = "day"
+
+
+class DayNotJournaledError(ConflictError):
+    code = "day_not_journaled"
+
+    def __init__(self, day: str) -> None:
+        super().__init__(
+            f"gaming day {day} is closed but its record is not bound to the journal yet (closed "
+            "before records were, or a crash came between): the worker checks its figures "
+            "against the archive and binds it within a minute; until then it is not served"
         )
         self.field = "day"
 

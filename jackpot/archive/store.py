@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import fcntl
-import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -14,7 +13,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, select, text
+from sqlalchemy import Engine, and_, create_engine, event, func, or_, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -23,6 +22,7 @@ from jackpot.archive.schema import gaming_days, journal_entries, rounds
 from jackpot.domain.chain import ChainedEntry
 
 HOUSE = "house"  # the main link group's house journal
+PAGE = 5000  # rows a paged read asks for at a time
 
 
 def house_journal(group: str) -> str:
@@ -255,19 +255,7 @@ class Archive:
     def round(self, table: str, round_id: str) -> ArchivedRound | None:
         query = select(rounds).where(rounds.c.table_id == table, rounds.c.round_id == round_id)
         row = self._first(query)
-        if row is None:
-            return None
-        m = row._mapping
-        return ArchivedRound(
-            m["table_id"],
-            m["round_id"],
-            m["digest"],
-            m["static"],
-            m["dynamic"],
-            int(m["ts"]),
-            m["who"],
-            int(m["house_seq"]),
-        )
+        return None if row is None else _round(row)
 
     def entries(
         self,
@@ -325,27 +313,59 @@ class Archive:
 
     def round_entries(
         self, journal: str, from_ts: int | None = None, to_ts: int | None = None
-    ) -> Iterator[tuple[int, str, str, str]]:
-        """(seq, table, round, result digest) of a house journal's archived round entries
-        (stamped in [from_ts, to_ts) if given), oldest first ('' for a round settled before
-        the digest was journaled)."""
+    ) -> Iterator[tuple[int, dict[str, str]]]:
+        """(seq, fields by name) of a house journal's archived round entries (stamped in
+        [from_ts, to_ts) if given), oldest first."""
         c = journal_entries.c
         after = 0
         while True:
-            query = select(c.seq, c.table_id, c.round_id, c.fields).where(
+            query = select(c.seq, c.fields).where(
                 c.journal == journal, c.type == "round", c.seq > after
             )
             if from_ts is not None:
                 query = query.where(c.ts >= from_ts)
             if to_ts is not None:
                 query = query.where(c.ts < to_ts)
-            query = query.order_by(c.seq).limit(5000)
-            rows = self._all(query)
-            for seq, table, round_id, fields in rows:
-                yield int(seq), str(table), str(round_id), str(json.loads(fields).get("result", ""))
-            if len(rows) < 5000:
+            rows = self._all(query.order_by(c.seq).limit(PAGE))
+            for seq, fields in rows:
+                yield int(seq), jsonio.loads(fields)
+            if len(rows) < PAGE:
                 return
             after = int(rows[-1][0])
+
+    def round_entry(
+        self, journals: Sequence[str], table: str, round_id: str
+    ) -> tuple[str, int, dict[str, str]] | None:
+        """(journal, seq, fields by name) of the round entry that settled a round, in any of
+        the house `journals`; None when none did."""
+        c = journal_entries.c
+        query = (
+            select(c.journal, c.seq, c.fields)
+            .where(c.table_id == table, c.round_id == round_id, c.type == "round")
+            .where(c.journal.in_(list(journals)))
+            .order_by(c.ts)
+            .limit(1)
+        )
+        row = self._first(query)
+        return None if row is None else (str(row[0]), int(row[1]), jsonio.loads(row[2]))
+
+    def next_round_ts(self, journals: Sequence[str], at_least: int) -> int | None:
+        """The earliest stamp at or after `at_least` of a round record or of a round entry of
+        the house `journals`: where a look over the rounds goes on after an empty stretch."""
+        c = journal_entries.c
+        found = [
+            self._scalar(select(func.min(rounds.c.ts)).where(rounds.c.ts >= at_least)),
+            *(
+                self._scalar(
+                    select(func.min(c.ts)).where(
+                        c.journal == journal, c.type == "round", c.ts >= at_least
+                    )
+                )
+                for journal in journals
+            ),
+        ]
+        stamps = [int(f) for f in found if f is not None]
+        return min(stamps) if stamps else None
 
     def entries_of_type(
         self, journal: str, kind: str, from_ts: int | None = None, to_ts: int | None = None
@@ -360,35 +380,32 @@ class Archive:
             query = query.where(c.ts < to_ts)
         return [_chained(r) for r in self._all(query.order_by(c.seq))]
 
-    def all_rounds(self) -> Iterator[ArchivedRound]:
-        """Every archived round record, by its house seq (a verify's full look)."""
-        return self.rounds_between(0, 2**62)
-
-    def rounds_between(self, from_ts: int, to_ts: int) -> Iterator[ArchivedRound]:
-        after = (-1, "", "")
+    def rounds_between(
+        self, from_ts: int, to_ts: int, page: int | None = None
+    ) -> Iterator[ArchivedRound]:
+        """The round records stamped in [from_ts, to_ts), by stamp then table and round:
+        paged on that key, which is unique (a house seq is not, across link groups)."""
+        page = page or PAGE
+        c = rounds.c
+        after: tuple[int, str, str] | None = None
         while True:
-            query = (
-                select(rounds)
-                .where(rounds.c.ts >= from_ts, rounds.c.ts < to_ts, rounds.c.house_seq > after[0])
-                .order_by(rounds.c.house_seq)
-                .limit(5000)
-            )
-            rows = self._all(query)
-            for row in rows:
-                m = row._mapping
-                yield ArchivedRound(
-                    m["table_id"],
-                    m["round_id"],
-                    m["digest"],
-                    m["static"],
-                    m["dynamic"],
-                    int(m["ts"]),
-                    m["who"],
-                    int(m["house_seq"]),
+            query = select(rounds).where(c.ts >= from_ts, c.ts < to_ts)
+            if after is not None:
+                ts, table, round_id = after
+                query = query.where(
+                    or_(
+                        c.ts > ts,
+                        and_(c.ts == ts, c.table_id > table),
+                        and_(c.ts == ts, c.table_id == table, c.round_id > round_id),
+                    )
                 )
-            if len(rows) < 5000:
+            query = query.order_by(c.ts, c.table_id, c.round_id).limit(page)
+            rows = self._all(query)
+            yield from (_round(row) for row in rows)
+            if len(rows) < page:
                 return
-            after = (int(rows[-1]._mapping["house_seq"]), "", "")
+            last = _round(rows[-1])
+            after = (last.ts, last.table, last.round)
 
     def day(self, day: str) -> dict[str, Any] | None:
         row = self._first(select(gaming_days).where(gaming_days.c.day == day))
@@ -424,11 +441,16 @@ class Archive:
             raise ArchiveUnavailableError(f"archive read failed: {exc}") from exc
 
 
+def _round(row: Any) -> ArchivedRound:
+    """A rounds row, its columns in ROUND_COLUMNS order (select(rounds) reads them so)."""
+    table, round_id, digest, static, dynamic, ts, who, house_seq = row
+    return ArchivedRound(table, round_id, digest, static, dynamic, int(ts), who, int(house_seq))
+
+
 def _chained(row: Any) -> ChainedEntry:
-    fields = json.loads(row[3])
-    return ChainedEntry(
-        int(row[0]), str(row[1]), tuple((str(k), str(v)) for k, v in fields.items())
-    )
+    # written by entry_row: every name and value text
+    fields: dict[str, str] = jsonio.loads(row[3])
+    return ChainedEntry(int(row[0]), str(row[1]), tuple(fields.items()))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -18,18 +18,18 @@ Every finding names the journal, the seq and what is wrong; nothing is repaired.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
 from redis import Redis
 
-from jackpot.archive.store import HOUSE, Archive, ArchivedRound, house_journal, pool_journal
+from jackpot.archive.store import HOUSE, Archive, house_journal, pool_journal
 from jackpot.domain.accounting import closed_day_digest
-from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk
+from jackpot.domain.chain import GENESIS, ChainBreak, ChainedEntry, ChainWalk
+from jackpot.domain.records import record_problem
 from jackpot.store.keys import Keys
-from jackpot.store.rounds import result_digest
 
 BATCH = 5000
 
@@ -52,7 +52,12 @@ class Finding:
 class Verification:
     checked: dict[str, int] = field(default_factory=dict)  # journal -> entries checked
     findings: list[Finding] = field(default_factory=list)
-    days: int = 0  # closed gaming days whose heads were checked
+    days: int = 0  # closed gaming days checked (heads, chain, figures recomputed)
+    recomputed: int = 0  # closed days whose figures were computed again and compared
+    rounds: int = 0  # round records checked against their entries
+    since: str | None = None  # the first gaming day checked; None: all of history
+    # the house journal's day_closed entries met on the walk (not reported)
+    closed: list[ChainedEntry] = field(default_factory=list, repr=False)
 
     @property
     def intact(self) -> bool:
@@ -63,6 +68,9 @@ class Verification:
             "intact": self.intact,
             "checked": self.checked,
             "days": self.days,
+            "recomputed": self.recomputed,
+            "rounds": self.rounds,
+            "since": self.since,
             "findings": [f.to_json() for f in self.findings],
         }
 
@@ -86,10 +94,14 @@ class Verifier:
     def archive(self) -> Archive:
         return self._archive
 
-    def run(self) -> Verification:
+    def run(self, since: int | None = None) -> Verification:
+        """Every journal of this group whole, or from its first entry stamped at or after
+        `since` (epoch ms) on, linked to the archived entry before it; the round records
+        still in Redis against their entries. The house journal's day_closed entries met on
+        the way are kept in `closed`."""
         out = Verification()
         for journal, stream, pool in self._journals():
-            walk = self._journal(journal, stream, out)
+            walk = self._journal(journal, stream, since, out)
             # the journal's end as it is now: entries appended during the walk, then its
             # recorded end and the meter, read at one instant
             snap = self._snapshot(stream, pool, BATCH)
@@ -100,7 +112,6 @@ class Verifier:
             self._end(journal, walk, snap, out)
             if pool is not None:
                 self._balances(journal, stream, snap, out)
-        self._days(out)
         return out
 
     def tail(self, count: int = 64) -> Verification:
@@ -154,12 +165,16 @@ class Verifier:
             (pool_journal(p), self._k.pool_journal(p), p) for p in pools
         ]
 
-    def _journal(self, journal: str, stream: str, out: Verification) -> ChainWalk:
+    def _journal(
+        self, journal: str, stream: str, since: int | None, out: Verification
+    ) -> ChainWalk:
         first_live = self._r.xrange(stream, count=1)
         live_from = _seq(first_live[0][0]) if first_live else None
-        walk = ChainWalk(journal)
+        walk = self._anchor(journal, since)
+        anchor = walk.seq  # entries up to it are before the period checked
+        house = journal == house_journal(self._k.group)
         overlap: dict[int, str] = {}
-        for entry, stored in self._archive.walk(journal, batch=BATCH):
+        for entry, stored in self._archive.walk(journal, walk.seq, batch=BATCH):
             walk.feed([entry])
             if entry.hash != stored:
                 out.findings.append(
@@ -172,9 +187,14 @@ class Verifier:
                 )
             if live_from is not None and entry.seq >= live_from:
                 overlap[entry.seq] = stored
+            if house and entry.get("type") == "day_closed":
+                out.closed.append(entry)
         out.findings += [_finding(b, "archive") for b in walk.problems()]
         walk.breaks = []
-        for entry in self._live(stream):
+        rounds: list[ChainedEntry] = []
+        for entry in self._live(stream, after=anchor):
+            if house and entry.get("type") == "round":
+                rounds.append(entry)
             if entry.seq in overlap:
                 if entry.hash != overlap[entry.seq]:
                     out.findings.append(
@@ -186,12 +206,51 @@ class Verifier:
                         )
                     )
                 continue
+            if house and entry.get("type") == "day_closed":
+                out.closed.append(entry)
             walk.feed([entry])
         out.findings += [_finding(b, "Redis") for b in walk.problems()]
+        out.findings += self._live_records(journal, rounds)
         return walk
 
-    def _live(self, stream: str) -> Iterator[ChainedEntry]:
-        after = 0
+    def _anchor(self, journal: str, since: int | None) -> ChainWalk:
+        """Where a walk starts: the journal's first entry, or (`since`) the archived entry
+        before its first entry stamped at or after `since`, as archived."""
+        if since is None:
+            return ChainWalk(journal)
+        first = self._archive.first_seq_at(journal, since)
+        if first is None:  # nothing archived since: from the archive's tip on
+            seq, head = self._archive.tip(journal)
+            return ChainWalk(journal, seq, head)
+        before = self._archive.entries(journal, first - 2, 1, until_seq=first - 1)
+        return ChainWalk(journal, first - 1, before[0][1] if before else GENESIS)
+
+    def _live_records(self, journal: str, rounds: list[ChainedEntry]) -> list[Finding]:
+        """The round records still in Redis against the entries that settled them."""
+        out = []
+        for start in range(0, len(rounds), BATCH):
+            batch = rounds[start : start + BATCH]
+            with self._r.pipeline(transaction=False) as pipe:
+                for e in batch:
+                    pipe.hmget(
+                        self._k.round(e.get("table") or "", e.get("round") or ""),
+                        "digest",
+                        "static",
+                        "dynamic",
+                        "ts",
+                    )
+                found = pipe.execute()
+            for e, (digest, static, dynamic, ts) in zip(batch, found, strict=True):
+                if digest is None:  # archived and forgotten: the archive's check has it
+                    continue
+                problem = record_problem(e.by_name(), static, dynamic, int(ts or 0), digest)
+                if problem is not None:
+                    key = (e.get("table") or "", e.get("round") or "")
+                    out.append(_edited(journal, e.seq, key, problem))
+        return out
+
+    def _live(self, stream: str, after: int = 0) -> Iterator[ChainedEntry]:
+        """The stream's entries after seq `after`, oldest first, a batch at a time."""
         while True:
             rows = self._r.xrange(stream, min=f"{after + 1}-0", max="+", count=BATCH)
             for entry_id, fields in rows:
@@ -277,57 +336,29 @@ class Verifier:
             tip, step = after, step * 2
         return None
 
-    def round_entries(self, out: Verification) -> dict[tuple[str, str], tuple[str, int, str]]:
-        """This group's round entries, {(table, round): (journal, seq, result digest)}, from
-        the archive and Redis's tail; the records still in Redis are checked against theirs
-        here (a record that does not hash to its entry's `result` was edited)."""
-        journal = house_journal(self._k.group)
-        found = {
-            (table, round_id): (journal, seq, result)
-            for seq, table, round_id, result in self._archive.round_entries(journal)
-        }
-        for entry in self._live(self._k.journal):
-            if entry.get("type") != "round":
+
+def check_day_heads(archive: Archive, days: list[dict[str, Any]]) -> list[Finding]:
+    """Each closed day's recorded journal heads against the archive: history rewritten after
+    a day was closed cannot match them."""
+    out = []
+    for day in days:
+        heads: dict[str, list[Any]] = json.loads(day["heads"])
+        for journal, pair in heads.items():
+            seq, head = int(pair[0]), str(pair[1])
+            if not seq:
                 continue
-            key = (entry.get("table") or "", entry.get("round") or "")
-            found[key] = (journal, entry.seq, entry.get("result") or "")
-            static = self._r.hget(self._k.round(*key), "static")
-            if (
-                static is not None
-                and entry.get("result")
-                and result_digest(static) != entry.get("result")
-            ):
-                out.findings.append(_edited(journal, entry.seq, key))
-        return found
-
-    def closed_entries(self) -> list[ChainedEntry]:
-        """The day_closed entries of this group's house journal, archived and in Redis."""
-        journal = house_journal(self._k.group)
-        found = {e.seq: e for e in self._archive.entries_of_type(journal, "day_closed")}
-        for e in self._live(self._k.journal):
-            if e.get("type") == "day_closed":
-                found.setdefault(e.seq, e)
-        return [found[s] for s in sorted(found)]
-
-    def _days(self, out: Verification) -> None:
-        for day in self._archive.days():
-            out.days += 1
-            heads: dict[str, list[Any]] = json.loads(day["heads"])
-            for journal, pair in heads.items():
-                seq, head = int(pair[0]), str(pair[1])
-                if not seq:
-                    continue
-                found = self._archive.entries(journal, seq - 1, 1)
-                if not found or found[0][0].seq != seq or found[0][1] != head:
-                    out.findings.append(
-                        Finding(
-                            journal,
-                            seq,
-                            f"gaming day {day['day']} was closed with this entry as the "
-                            "journal's head, and the archive no longer holds it unchanged: "
-                            "history was rewritten after the close",
-                        )
+            found = archive.entries(journal, seq - 1, 1)
+            if not found or found[0][0].seq != seq or found[0][1] != head:
+                out.append(
+                    Finding(
+                        journal,
+                        seq,
+                        f"gaming day {day['day']} was closed with this entry as the "
+                        "journal's head, and the archive no longer holds it unchanged: "
+                        "history was rewritten after the close",
                     )
+                )
+    return out
 
 
 def _finding(b: ChainBreak, where: str) -> Finding:
@@ -338,63 +369,95 @@ def _seq(entry_id: str) -> int:
     return int(entry_id.split("-", 1)[0])
 
 
-def _edited(journal: str, seq: int, key: tuple[str, str]) -> Finding:
-    return Finding(
-        journal,
-        seq,
-        f"round {key[0]}/{key[1]}: its record does not hash to the result its journal entry "
-        "commits: the record was edited",
-    )
+def _edited(journal: str, seq: int, key: tuple[str, str], problem: str) -> Finding:
+    return Finding(journal, seq, f"round {key[0]}/{key[1]}: {problem}: the record was edited")
 
 
-def check_round_records(
-    entries: dict[tuple[str, str], tuple[str, int, str]], archived: Iterator[ArchivedRound]
+WINDOW_MS = 6 * 3_600_000  # the stretch of rounds held in memory at a time
+
+
+def check_rounds(
+    archive: Archive, houses: Sequence[str], from_ts: int = 0, to_ts: int = 2**62
+) -> tuple[list[Finding], int]:
+    """Every archived round record stamped in [from_ts, to_ts) against the round entry that
+    settled it, and every archived round entry in it against its record: a record no entry
+    settled (forged), one naming another entry, one its entry does not commit (edited), an
+    entry whose record is gone (deleted). The findings and the records checked.
+
+    A stretch of rounds at a time, in memory; a record archived while the stretch was read is
+    looked up alone (archiving goes on during a verify), and so is one whose entry is in
+    another stretch (its time was edited)."""
+    out: list[Finding] = []
+    checked = 0
+    at = archive.next_round_ts(houses, from_ts)
+    while at is not None and at < to_ts:
+        until = min(at + WINDOW_MS, to_ts)
+        settled = {
+            (f.get("table", ""), f.get("round", "")): (journal, seq, f)
+            for journal in houses
+            for seq, f in archive.round_entries(journal, at, until)
+        }
+        for row in archive.rounds_between(at, until):
+            checked += 1
+            key = (row.table, row.round)
+            entry = settled.pop(key, None) or archive.round_entry(houses, *key)
+            if entry is None:
+                out.append(
+                    Finding(
+                        "rounds",
+                        row.house_seq,
+                        f"round {row.table}/{row.round}: a record no journal entry settled: "
+                        "forged, or its entry removed",
+                    )
+                )
+                continue
+            journal, seq, fields = entry
+            problem = (
+                f"its record names house entry {row.house_seq}, not the entry that settled it"
+                if row.house_seq != seq
+                else record_problem(fields, row.static, row.dynamic, row.ts, row.digest)
+            )
+            if problem is not None:
+                out.append(_edited(journal, seq, key, problem))
+        for key, (journal, seq, fields) in settled.items():  # entries without a record here
+            found = archive.round(*key)
+            if found is None:
+                out.append(
+                    Finding(
+                        journal,
+                        seq,
+                        f"round {key[0]}/{key[1]}: the entry that settled it is archived, its "
+                        "record is not: deleted",
+                    )
+                )
+            elif not from_ts <= found.ts < to_ts:  # (inside, its own stretch checks it)
+                moved = record_problem(fields, found.static, found.dynamic, found.ts)
+                out.append(_edited(journal, seq, key, moved or "its time was edited"))
+        at = archive.next_round_ts(houses, until)
+    return out, checked
+
+
+def check_closed_days(
+    days: list[dict[str, Any]],
+    journaled: list[ChainedEntry],
+    before: dict[str, Any] | None = None,
+    since_day: str | None = None,
 ) -> list[Finding]:
-    """Every archived round record against the entry that settled it: one no entry names
-    (forged, or its entry removed), one naming another entry, one that does not hash to its
-    entry's result (edited)."""
-    out = []
-    for row in archived:
-        key = (row.table, row.round)
-        entry = entries.get(key)
-        if entry is None:
-            out.append(
-                Finding(
-                    "rounds",
-                    row.house_seq,
-                    f"round {row.table}/{row.round}: a record no journal entry settled: "
-                    "forged, or its entry removed",
-                )
-            )
-            continue
-        journal, seq, result = entry
-        if row.house_seq != seq:
-            out.append(
-                Finding(
-                    journal,
-                    seq,
-                    f"round {row.table}/{row.round}: its record names house entry "
-                    f"{row.house_seq}, not the entry that settled it",
-                )
-            )
-        elif row.digest and result and result_digest(row.static) != result:
-            out.append(_edited(journal, seq, key))
-    return out
-
-
-def check_closed_days(days: list[dict[str, Any]], journaled: list[ChainedEntry]) -> list[Finding]:
     """The closed days against the day_closed entries of the house journal: each record is
     the one journaled when it was closed, each names the day before it, none is missing,
-    added or skipped."""
+    added or skipped. For a verify --since, `days` are those from `since_day` on, `before`
+    the closed day before them, and entries of days before `since_day` are not looked at."""
     out: list[Finding] = []
     entries: dict[str, ChainedEntry] = {}
     for e in journaled:
         day = e.get("day") or ""
+        if since_day is not None and day < since_day:
+            continue
         if day in entries and entries[day].get("digest") != e.get("digest"):
             out.append(Finding(HOUSE, e.seq, f"closed day {day} is journaled twice, differently"))
         entries.setdefault(day, e)
     rows = {str(r["day"]): r for r in days}
-    previous: tuple[str, str] | None = None
+    previous = None if before is None else (str(before["day"]), closed_day_digest(before))
     for day in sorted(rows):
         digest = closed_day_digest(rows[day])
         entry = entries.get(day)

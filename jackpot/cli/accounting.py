@@ -8,22 +8,14 @@ import json
 import socket
 import sys
 from dataclasses import replace
-from datetime import date
 
 from jackpot.archive.store import ArchiveUnavailableError
+from jackpot.cli.argtypes import gaming_day
 from jackpot.cli.formatting import money
 from jackpot.cli.runtime import services
-from jackpot.domain.gamingday import parse_day
-from jackpot.errors import JackpotError, ValidationError
+from jackpot.errors import JackpotError
 from jackpot.services.gamingday import change_gaming_day, describe
 from jackpot.settings import Settings, SettingsError
-
-
-def _day(text: str) -> date:
-    try:
-        return parse_day(text, "day")
-    except ValidationError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,11 +28,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "pool, per table, and the hit register. A closed day never changes; closing it again "
         "prints the recorded report.",
     )
-    close.add_argument("--date", type=_day, required=True, metavar="YYYY-MM-DD")
+    close.add_argument("--date", type=gaming_day, required=True, metavar="YYYY-MM-DD")
     close.add_argument("--json", action="store_true", help="print the whole report as JSON")
     close.set_defaults(func=run_close)
     show = commands.add_parser("show", help="print a closed day's report")
-    show.add_argument("--date", type=_day, required=True, metavar="YYYY-MM-DD")
+    show.add_argument("--date", type=gaming_day, required=True, metavar="YYYY-MM-DD")
     show.add_argument("--json", action="store_true", help="print the whole report as JSON")
     show.set_defaults(func=run_show)
     day = commands.add_parser(

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from datetime import date
+
+from jackpot.domain.gamingday import parse_day
+from jackpot.errors import ValidationError
 
 
 def positive(text: str) -> int:
@@ -17,3 +21,11 @@ def non_negative(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError("must not be negative")
     return value
+
+
+def gaming_day(text: str) -> date:
+    """A gaming day named YYYY-MM-DD."""
+    try:
+        return parse_day(text, "day")
+    except ValidationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

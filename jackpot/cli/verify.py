@@ -8,6 +8,7 @@ import sys
 
 from jackpot import integrity
 from jackpot.archive.store import ArchiveUnavailableError
+from jackpot.cli.argtypes import gaming_day
 from jackpot.cli.runtime import services
 from jackpot.settings import Settings
 
@@ -20,9 +21,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "it was built (its SHA-256 and CRC-32 are printed), then walk every journal (the "
         "house's and each pool's) through the archive and Redis: seqs without gaps, each entry "
         "linked to the one before by its hash, archived entries unchanged, the newest entry the "
-        "recorded head, each pool's meter and reserve equal to its journal's last balances, "
-        "closed gaming days' heads still in the archive. Exits 1 and names every changed file "
-        "and every place where history was edited, deleted or inserted.",
+        "recorded head, each pool's meter and reserve equal to its journal's last balances; "
+        "every round record against the entry that settled it; every closed gaming day against "
+        "its journaled digest, the day before it and its recorded heads, and its figures "
+        "computed again from the archive. Exits 1 and names every changed file and every "
+        "place where history was edited, deleted or inserted.",
+    )
+    p.add_argument(
+        "--since",
+        type=gaming_day,
+        metavar="DAY",
+        help="check the period from this gaming day (YYYY-MM-DD) on, linked to the history "
+        "before it, instead of all of history: its cost is the period's",
     )
     p.add_argument("--json", action="store_true", help="print the findings as JSON")
     p.set_defaults(func=run)
@@ -33,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     software = integrity.check(approved=settings.approved_digest)
     with services(settings) as built:
         try:
-            done = built.verifier.run()
+            done = built.verifier.run(args.since)
         except ArchiveUnavailableError as exc:
             print(f"jackpot verify: the archive is unavailable: {exc}", file=sys.stderr)
             return 3
@@ -44,9 +54,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"software: sha256 {software.digest} crc32 {software.crc32}")
         for problem in software.problems:
             print(f"SOFTWARE: {problem}")
+        if done.since is not None:
+            print(f"from gaming day {done.since} on")
         for journal, n in sorted(done.checked.items()):
             print(f"{journal}: {n} entries checked")
-        print(f"closed gaming days checked: {done.days}")
+        print(f"round records checked: {done.rounds}")
+        print(f"closed gaming days checked: {done.days} ({done.recomputed} recomputed)")
         for finding in done.findings:
             print(f"TAMPERED: {finding}")
         print("intact" if done.intact else f"{len(done.findings)} problem(s) found")

@@ -279,3 +279,36 @@ def table_days(
 
 def outcome_names(days: Iterable[TableDay]) -> list[str]:
     return sorted({name for d in days for name in d.outcomes})
+
+
+# the sections of a closed day's report that are its figures, each row named by its key
+FIGURES = {"pools": "pool", "tables": "table", "hits": "payout"}
+
+
+def figure_differences(recorded: Mapping[str, Any], recomputed: Mapping[str, Any]) -> list[str]:
+    """Where a closed day's recorded figures and the same figures computed again from the
+    archive differ, each as 'section row field: recorded X, the archive gives Y' (at most
+    one line per row, the first field that differs)."""
+    out = []
+    for section, key in FIGURES.items():
+        mine = {str(r[key]): r for r in recorded.get(section, [])}
+        again = {str(r[key]): r for r in recomputed.get(section, [])}
+        for name in sorted(mine.keys() | again.keys()):
+            a, b = mine.get(name), again.get(name)
+            if a is None:
+                out.append(f"{section} {name}: not recorded, the archive has it")
+            elif b is None:
+                out.append(f"{section} {name}: recorded, the archive has no such {key}")
+            elif a != b:
+                field = next(f for f in sorted(a.keys() | b.keys()) if a.get(f) != b.get(f))
+                out.append(
+                    f"{section} {name} {field}: recorded {a.get(field)!r}, "
+                    f"the archive gives {b.get(field)!r}"
+                )
+    for section in ("unpaid_at_close", "balanced"):
+        if recorded.get(section) != recomputed.get(section):
+            out.append(
+                f"{section}: recorded {recorded.get(section)!r}, "
+                f"the archive gives {recomputed.get(section)!r}"
+            )
+    return out

@@ -13,13 +13,15 @@ from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
+from jackpot import jsonio
 from jackpot.archive.store import HOUSE, Archive, pool_journal
-from jackpot.archive.verify import check_round_records
+from jackpot.archive.verify import check_rounds
 from jackpot.domain.accounting import (
     LAYOUT_VERSION,
     SETTLED,
     VERDICTS,
     closed_day_digest,
+    figure_differences,
     outcome_names,
     pool_day,
     table_days,
@@ -30,6 +32,7 @@ from jackpot.errors import (
     BrokenChainError,
     DayBoundsError,
     DayNotClosedError,
+    DayNotJournaledError,
     DayNotOverError,
     NotFoundError,
 )
@@ -112,7 +115,7 @@ class Accounting:
         run = self._archiver.run(trim=False)
         if run.problems:
             raise BrokenChainError("; ".join(run.problems[:3]))
-        report = self._compute(day, start, end, now)
+        report = self._compute(day, start, end, now, self._days(), sorted(self._pools()))
         self._archive.add_day(
             {
                 "day": day.isoformat(),
@@ -127,14 +130,25 @@ class Accounting:
         # a close that raced another answers the one recorded first
         recorded = self._archive.day(day.isoformat())
         assert recorded is not None
-        self._journal_closed(recorded)
+        mine = recorded["report"] == json.dumps(report, sort_keys=True)
+        self._journal_closed(recorded, computed=mine)
         return dict(json.loads(recorded["report"]))
 
-    def _journal_closed(self, row: dict[str, Any]) -> None:
+    def _journal_closed(self, row: dict[str, Any], computed: bool = False) -> None:
         """Bind the closed day's record to the hash chain: its digest, and the day before
-        it's, in the house journal (once; a record found changed since is refused)."""
+        it's, in the house journal (once; a record found changed since is refused). A record
+        this process did not just compute (another's close, one closed before records were
+        bound, one a crash left unbound) is bound only once its figures are the archive's:
+        a day inserted by hand is never laundered into the chain."""
         if self._closed_days is None:
             return
+        if not computed and self._closed_days.closed_digest(row["day"]) is None:
+            differences = self.recompute(row)
+            if differences:
+                raise BrokenChainError(
+                    f"closed day {row['day']} was not closed from the archive's history "
+                    f"({differences[0]}); it is not bound to the journal nor served"
+                )
         digest = closed_day_digest(row)
         before = self._archive.day((date.fromisoformat(row["day"]) - timedelta(days=1)).isoformat())
         prev = closed_day_digest(before) if before is not None else ""
@@ -147,9 +161,9 @@ class Accounting:
         if self._closed_days is None:
             return
         journaled = self._closed_days.closed_digest(row["day"])
-        if journaled is None:
-            self._journal_closed(row)  # closed before its digest was journaled: now
-        elif journaled != closed_day_digest(row):
+        if journaled is None:  # the worker's next run checks and binds it (close_due)
+            raise DayNotJournaledError(row["day"])
+        if journaled != closed_day_digest(row):
             raise BrokenChainError(_rewritten(row["day"]))
 
     def _check_bounds(self, day: date, start: int, end: int) -> None:
@@ -198,13 +212,46 @@ class Accounting:
 
     # --- the report ----------------------------------------------------------------------
 
-    def _compute(self, day: date, start: int, end: int, now: int) -> dict[str, Any]:
+    def recompute(self, row: dict[str, Any], records_checked: bool = False) -> list[str] | None:
+        """A closed day's figures computed again from the archive, as when it was closed (its
+        bounds, zone and pools), against its record: where they differ. None for a day
+        recorded in another report layout, which this code cannot redo. The day's round
+        records are checked against their entries first (BrokenChainError), unless the
+        caller has (`records_checked`: jackpot verify)."""
+        if int(row["version"]) != LAYOUT_VERSION:
+            return None
+        recorded = json.loads(row["report"])
+        start, end = int(row["start_ts"]), int(row["end_ts"])
+        named = {str(p["pool"]) for p in recorded["pools"]}
+        pools = named | {
+            p for p in self._pools() if self._archive.last_before(pool_journal(p), end)
+        }
+        days = GamingDays.of(recorded["gaming_day_start"], recorded["time_zone"])
+        day = date.fromisoformat(row["day"])
+        again = self._compute(
+            day, start, end, int(row["closed_at"]), days, sorted(pools), records_checked
+        )
+        return figure_differences(recorded, again)
+
+    def _compute(
+        self,
+        day: date,
+        start: int,
+        end: int,
+        now: int,
+        days: GamingDays,
+        pool_ids: list[str],
+        records_checked: bool = False,
+    ) -> dict[str, Any]:
+        """The day's report from the archive. Its round records are checked against the
+        entries that settled them first (a forged or edited one stops it), unless the caller
+        has (`records_checked`)."""
         previous = self._archive.day((day - timedelta(days=1)).isoformat())
         unpaid_before: dict[str, dict[str, int]] = (
             json.loads(previous["report"])["unpaid_at_close"] if previous else {}
         )
         pools, hits, unpaid_at_close = [], [], {}
-        for pool in sorted(self._pools()):
+        for pool in pool_ids:
             begin = self._journal.seq_at(pool, start)
             opening = next(
                 (e for e in self._journal.before(pool, begin) if BALANCE in e.fields), None
@@ -220,36 +267,32 @@ class Accounting:
             )
             pools.append(computed.row())
             unpaid_at_close[pool] = still_unpaid
-            hits += self._hits(pool, rows)
-        records = [r for r in self._archive.rounds_between(start, end) if r.digest]
-        # every record counted is the one its journal entry settled: a forged or edited one
-        # stops the close (jackpot verify names it)
-        settled = {
-            (table, round_id): (journal, seq, result)
-            for journal in self._houses()
-            for seq, table, round_id, result in self._archive.round_entries(journal, start, end)
-        }
-        forged = check_round_records(settled, iter(records))
-        if forged:
-            raise BrokenChainError("; ".join(str(f) for f in forged[:3]))
-        rounds = [(json.loads(r.static), json.loads(r.dynamic)) for r in records]
+            hits += self._hits(pool, rows, days)
+        if not records_checked:
+            # every record counted is the one its journal entry settled: a forged or edited
+            # one stops the close (jackpot verify names it)
+            forged, _ = check_rounds(self._archive, self._houses(), start, end)
+            if forged:
+                raise BrokenChainError("; ".join(str(f) for f in forged[:3]))
+        records = self._archive.rounds_between(start, end)
+        rounds = [(jsonio.loads(r.static), jsonio.loads(r.dynamic)) for r in records if r.digest]
         tables = table_days(rounds, self._voids(start, end))
         names = outcome_names(tables)
         hits.sort(key=lambda h: (h["time"], h["payout"]))
         return {
             "day": day.isoformat(),
-            "time_zone": self._days().zone.key,
-            "gaming_day_start": self._days().start.strftime("%H:%M"),
-            "start": self._days().iso(start),
-            "end": self._days().iso(end),
-            "closed_at": self._days().iso(now),
+            "time_zone": days.zone.key,
+            "gaming_day_start": days.start.strftime("%H:%M"),
+            "start": days.iso(start),
+            "end": days.iso(end),
+            "closed_at": days.iso(now),
             "layout_version": LAYOUT_VERSION,
             "balanced": all(p["balanced"] for p in pools),
             "pools": pools,
             "tables": [t.row(names) for t in tables],
             "hits": hits,
             "table_counts": [
-                _table_count(c, self._days().iso) for c in self._table_checks(day.isoformat())
+                _table_count(c, days.iso) for c in self._table_checks(day.isoformat())
             ],
             "heads": self._heads(end),
             "unpaid_at_close": unpaid_at_close,
@@ -264,7 +307,9 @@ class Accounting:
             for e in self._archive.entries_of_type(journal, "void", start, end)
         ]
 
-    def _hits(self, pool: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _hits(
+        self, pool: str, rows: list[dict[str, Any]], days: GamingDays
+    ) -> list[dict[str, Any]]:
         """The register: each hit with its status at close, who verified it (confirmed or
         paid it) and, apart, who disputed or voided it."""
         verdicts: dict[str, dict[str, Any]] = {}  # the last step of each payout
@@ -285,7 +330,7 @@ class Accounting:
             voided = mine.get("payout_voided")
             out.append(
                 {
-                    "time": self._days().iso(int(e["ts"])),
+                    "time": days.iso(int(e["ts"])),
                     "pool": pool,
                     "kind": e.get("kind", "meter"),
                     "payout": e["payout"],
@@ -296,18 +341,12 @@ class Accounting:
                     "outcome": e["outcome"],
                     "amount_cents": e["amount"],
                     "status_at_close": status,
-                    **self._step("verified", verified),
-                    **self._step("disputed", disputed),
-                    **self._step("voided", voided),
+                    **_step("verified", verified, days),
+                    **_step("disputed", disputed, days),
+                    **_step("voided", voided, days),
                 }
             )
         return out
-
-    def _step(self, name: str, entry: dict[str, Any] | None) -> dict[str, str]:
-        """`<name>_by` and `<name>_at` of a payout's step ('' when it was not taken)."""
-        if entry is None:
-            return {f"{name}_by": "", f"{name}_at": ""}
-        return {f"{name}_by": str(entry["who"]), f"{name}_at": self._days().iso(int(entry["ts"]))}
 
     def _heads(self, end: int) -> dict[str, list[Any]]:
         """Each journal's last entry before the day's end: [seq, hash] (0, '' if none)."""
@@ -316,6 +355,13 @@ class Accounting:
             last = self._archive.last_before(journal, end)
             heads[journal] = [0, ""] if last is None else [last[0].seq, last[1]]
         return heads
+
+
+def _step(name: str, entry: dict[str, Any] | None, days: GamingDays) -> dict[str, str]:
+    """`<name>_by` and `<name>_at` of a payout's step ('' when it was not taken)."""
+    if entry is None:
+        return {f"{name}_by": "", f"{name}_at": ""}
+    return {f"{name}_by": str(entry["who"]), f"{name}_at": days.iso(int(entry["ts"]))}
 
 
 def _unpaid_before(entries: Iterator[JournalEntry]) -> dict[str, int]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from enum import StrEnum
@@ -11,6 +10,7 @@ from typing import Any
 from redis import Redis
 
 from jackpot import jsonio
+from jackpot.domain.records import result_digest
 from jackpot.errors import (
     ControllerInoperableError,
     JackpotError,
@@ -175,12 +175,6 @@ class RoundStore:
         if raw[0] is None:
             return None
         return raw[0], StoredRound(SettleStatus.REPLAYED, json.loads(raw[1]), parse_dynamic(raw[2]))
-
-
-def result_digest(static_json: bytes | str) -> str:
-    """SHA-256 of a round's stored static result, as its house journal entry records it."""
-    raw = static_json.encode() if isinstance(static_json, str) else static_json
-    return hashlib.sha256(raw).hexdigest()
 
 
 def parse_dynamic(raw: str) -> dict[str, Any]:

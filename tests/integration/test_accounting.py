@@ -1,6 +1,7 @@
-"""Gaming-day accounting against a real redis-server and a SQLite archive: a closed day's
-report matches what the controller answered round by round, balances to the unit, is
-immutable, is served as JSON and CSV, and a day not over, not closed or unknown is a 4xx."""
+"""Gaming-day accounting against a real redis-server and a SQLite or PostgreSQL archive: a
+closed day's report matches what the controller answered round by round, balances to the
+unit, is immutable and bound to the journal, is served as JSON and CSV, and a day not over,
+not closed or unknown is a 4xx."""
 
 from __future__ import annotations
 
@@ -14,28 +15,37 @@ from typing import Any
 
 import pytest
 import redis as redis_lib
+import sqlalchemy
 
 from jackpot.bootstrap import bootstrap
 from jackpot.domain.meter import UNITS_PER_CENT
-from jackpot.errors import DayBoundsError
+from jackpot.errors import BrokenChainError, DayBoundsError
 from jackpot.settings import Settings
 from jackpot.store.keys import Keys as StoreKeys
 from tests.support.api import round_body
-from tests.support.archive_world import World, dealt, world_of
+from tests.support.archive_world import ARCHIVES, World, archive_url, dealt, world_of
 from tests.support.checks import HAND_PAY
 from tests.support.redis_server import RedisServer
+from tests.support.tamper import edit_round, set_round, superuser
 
 ZONE = "America/New_York"
 
 
-@pytest.fixture
-def world(redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path) -> Iterator[World]:
+@pytest.fixture(params=ARCHIVES)
+def world(
+    request: pytest.FixtureRequest,
+    redis: redis_lib.Redis,
+    redis_server: RedisServer,
+    tmp_path: Path,
+) -> Iterator[World]:
+    url = archive_url(request)
     with world_of(
         redis,
         redis_server.url,
         tmp_path / "var",
         gaming_day_start="06:00",
         time_zone=ZONE,
+        archive_url=url,
     ) as w:
         yield w
 
@@ -223,7 +233,10 @@ def test_a_day_that_would_overlap_a_closed_one_is_refused_naming_both(
     w.services.accounting.close(first)
     w.redis.set(StoreKeys().gaming_day, json.dumps({"start": "07:00", "zone": ZONE}))
     told_nothing = Settings(
-        data_dir=tmp_path / "var", key_cache_seconds=0.0, gaming_day_stated=frozenset()
+        data_dir=tmp_path / "var",
+        key_cache_seconds=0.0,
+        gaming_day_stated=frozenset(),
+        archive_url=w.services.archive.engine.url.render_as_string(hide_password=False),
     )
     late = bootstrap(told_nothing, redis_server.url, w.clock)
     try:
@@ -340,8 +353,6 @@ def test_the_register_shows_who_verified_apart_from_who_disputed(world: World) -
 def test_closed_days_are_chained_and_a_rewritten_or_deleted_one_is_found(world: World) -> None:
     """Each close journals its record's digest (and the day before it's) in the house
     journal: a rewritten day is reported and not served, a deleted one is reported."""
-    import sqlalchemy
-
     w = world
     play(w)
     first = today(w)
@@ -356,10 +367,7 @@ def test_closed_days_are_chained_and_a_rewritten_or_deleted_one_is_found(world: 
     assert closed[1]["prev_day"] == closed[0]["digest"]
     assert w.services.verifier.run().intact
     second = (first + timedelta(days=1)).isoformat()
-    with w.services.archive.engine.begin() as db:  # a superuser's rewrite
-        for trigger in ("gaming_days_no_update", "gaming_days_no_delete",
-                        "gaming_days_append_only"):  # fmt: skip
-            db.execute(sqlalchemy.text(f"DROP TRIGGER IF EXISTS {trigger}"))
+    with superuser(w.services.archive.engine) as db:  # a superuser's rewrite
         select = sqlalchemy.text("SELECT report FROM gaming_days WHERE day = :d")
         report = json.loads(db.execute(select, {"d": second}).scalar_one())
         report["balanced"] = False
@@ -369,7 +377,7 @@ def test_closed_days_are_chained_and_a_rewritten_or_deleted_one_is_found(world: 
     assert any(f"closed day {second}" in f and "rewritten" in f for f in found), found
     served = get(w, f"/v1/accounting/days/{second}")
     assert served.status_code == 409 and served.get_json()["error"]["code"] == "broken_chain"
-    with w.services.archive.engine.begin() as db:
+    with superuser(w.services.archive.engine) as db:
         db.execute(sqlalchemy.text("DELETE FROM gaming_days WHERE day = :d"),
                    {"d": first.isoformat()})  # fmt: skip
     found = [str(f) for f in w.services.verifier.run().findings]
@@ -388,6 +396,110 @@ def test_a_day_closed_before_days_were_journaled_is_journaled_by_the_next_run(
     w.services.accounting.close(day)
     keys = w.services.groups.main.keys
     w.redis.delete(keys.closed_days)  # as a store from before the digests were journaled
+    served = get(w, f"/v1/accounting/days/{day}")  # never served unbound
+    assert served.status_code == 409
+    assert served.get_json()["error"]["code"] == "day_not_journaled"
     w.services.accounting.close_due()
     assert w.redis.hget(keys.closed_days, day.isoformat())
     assert w.services.verifier.run().intact
+    assert get(w, f"/v1/accounting/days/{day}").status_code == 200
+
+
+def test_a_day_inserted_by_hand_is_never_bound_to_the_chain_nor_served(world: World) -> None:
+    """A forger's record of a day not closed yet, made from a genuine one: the close finds
+    its figures are not the archive's and binds nothing; verify names it; removed, the day
+    closes from the archive."""
+    w = world
+    play(w)
+    first = today(w)
+    w.clock.pass_days(3)
+    genuine = w.services.archive.day(w.services.accounting.close(first)["day"])
+    assert genuine is not None
+    second = first + timedelta(days=1)
+    start, end = w.services.days().bounds(second)
+    report = json.loads(genuine["report"])
+    report.update(day=second.isoformat(), unpaid_at_close={})
+    w.services.archive.add_day(
+        {
+            **genuine,
+            "day": second.isoformat(),
+            "start_ts": start,
+            "end_ts": end,
+            "report": json.dumps(report, sort_keys=True),
+        }  # fmt: skip
+    )
+    served = get(w, f"/v1/accounting/days/{second}")
+    assert served.get_json()["error"]["code"] == "day_not_journaled"
+    with pytest.raises(BrokenChainError, match=f"closed day {second} was not closed from"):
+        w.services.accounting.close_due()
+    assert w.redis.hget(w.services.groups.main.keys.closed_days, second.isoformat()) is None
+    found = [str(f) for f in w.services.verifier.run().findings]
+    assert any(f"closed day {second} was never journaled" in f for f in found), found
+    assert any(f"closed day {second}: its figures are not the archive's: tables T1" in f
+               for f in found), found  # fmt: skip
+    with superuser(w.services.archive.engine) as db:
+        db.execute(sqlalchemy.text("DELETE FROM gaming_days WHERE day = :d"),
+                   {"d": second.isoformat()})  # fmt: skip
+    assert second.isoformat() in w.services.accounting.close_due()
+    assert w.services.verifier.run().intact
+
+
+def test_verify_recomputes_each_closed_days_figures_from_the_archive(world: World) -> None:
+    """A record edited after its day closed: the round is reported, and so is the day whose
+    recorded figures the archive no longer gives, by table and column."""
+    w = world
+    play(w)
+    first = today(w)
+    w.clock.pass_days(2)
+    w.services.accounting.close(first)
+    done = w.services.verifier.run()
+    assert done.intact and (done.days, done.recomputed) == (1, 1), done.findings
+    engine = w.services.archive.engine
+
+    def paid_more(static: dict[str, Any]) -> dict[str, Any]:
+        static["spots"][0]["pay"] += 100_000
+        return static
+
+    was = edit_round(engine, "d4", "static", paid_more)
+    found = [str(f) for f in w.services.verifier.run().findings]
+    assert any("round T1/d4: its result" in f for f in found), found
+    assert any(
+        f"closed day {first}: its figures are not the archive's: tables T1 fixed_pays_cents" in f
+        for f in found
+    ), found
+    set_round(engine, "d4", "static", was)
+    assert w.services.verifier.run().intact
+
+
+def test_verify_since_a_day_checks_that_period_linked_to_the_history_before(
+    world: World,
+) -> None:
+    """`jackpot verify --since DAY`: the journals from the day's first entry on (linked to
+    the archived entry before it), that period's round records and closed days; a tamper
+    before it is left to a whole verify."""
+    w = world
+    play(w)
+    first = today(w)
+    w.clock.pass_days(1)
+    w.redis.hset(StoreKeys().counters, "clock", str(w.clock()))  # the store's clock: day 2
+    for i in range(3):
+        body = round_body(f"e{i}", spots=[{"spot": 1, "wager": 500, "card": "9d"}])
+        assert w.api.report({**body, "dealt_at": dealt(w.clock)}).status_code == 200
+    w.clock.pass_days(2)
+    closed = w.services.accounting.close_due()
+    assert closed[:2] == [first.isoformat(), (first + timedelta(days=1)).isoformat()]
+    whole = w.services.verifier.run()
+    since = w.services.verifier.run(first + timedelta(days=1))
+    assert whole.intact and since.intact, (whole.findings, since.findings)
+    assert (whole.rounds, since.rounds) == (7, 3)
+    assert since.checked["house"] < whole.checked["house"]
+    assert since.days == len(closed) - 1 and since.since == (first + timedelta(days=1)).isoformat()
+
+    engine = w.services.archive.engine
+    was = edit_round(engine, "d1", "static", lambda s: {**s, "round": "d1-edited"})
+    assert w.services.verifier.run(first + timedelta(days=1)).intact
+    assert not w.services.verifier.run().intact
+    set_round(engine, "d1", "static", was)
+    was = edit_round(engine, "e1", "static", lambda s: {**s, "round": "e1-edited"})
+    found = [str(f) for f in w.services.verifier.run(first + timedelta(days=1)).findings]
+    assert any("round T1/e1" in f for f in found), found

@@ -4,6 +4,7 @@ a run cut short leaves no gap and no duplicate, and a broken chain is never trim
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from collections.abc import Iterator
@@ -415,9 +416,17 @@ def test_jackpot_verify_exits_non_zero_and_names_the_place(
     monkeypatch.setenv("JACKPOT_DATA_DIR", str(tmp_path / "var"))
     assert main(["verify"]) == 0
     assert "intact" in capsys.readouterr().out
+    today = w.services.days().of_time(w.clock()).isoformat()
+    assert main(["verify", "--since", today, "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["intact"] and answer["since"] == today and answer["rounds"] == 8 + 6
+    with pytest.raises(SystemExit) as refused:
+        main(["verify", "--since", "yesterday"])
+    assert refused.value.code == 2 and "gaming day such as" in capsys.readouterr().err
     w.redis.hincrby(w.services.groups.main.keys.pool("main"), "reserve", 1)
-    assert main(["verify"]) == 1
-    assert "TAMPERED: pool/main seq" in capsys.readouterr().out
+    assert main(["verify", "--since", today]) == 1
+    out = capsys.readouterr().out
+    assert f"from gaming day {today} on" in out and "TAMPERED: pool/main seq" in out
 
 
 def test_text_beyond_ascii_hashes_alike_in_lua_and_python(world: World) -> None:

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 import redis as redis_lib
 
 from jackpot.app import create_app
@@ -19,6 +20,7 @@ from jackpot.services.clock import now_ms
 from jackpot.settings import Settings
 from tests.support.api import Api, Keys, round_body
 
+ARCHIVES = ("sqlite", "postgresql")  # a world fixture's params: every tamper on both
 RETENTION = 60
 SKEW = 5
 DAY_MS = 86_400_000
@@ -47,6 +49,12 @@ class World:
     services: Services
     clock: Clock
     redis: redis_lib.Redis
+
+
+def archive_url(request: pytest.FixtureRequest) -> str | None:
+    """The archive of a fixture parametrized over ARCHIVES: SQLite under the data dir (None),
+    or a fresh database on the session's PostgreSQL."""
+    return request.getfixturevalue("postgres_url") if request.param == "postgresql" else None
 
 
 @contextmanager

@@ -31,7 +31,8 @@
 --        | {"tampered", id} (the pool's meters break its invariant: changed behind the
 --                           controller's back; nothing is settled on them)
 -- dynamic = JSON {jackpots: [{id, pool, bet, amount, reset?}], pools: {id: value_cents},
---                 fed?: {id: [to visible, to reserve]}, at: the round's stamp in ms}
+--                 fed?: {id: [to visible, to reserve]}, at: the round's stamp in ms};
+--           stored verbatim, its SHA-1 committed by the house entry as `dynamic`
 --
 -- Money inside is exact units of 1/10,000 cent. Lua numbers are doubles, exact below 2^53;
 -- every value is kept under MAX_UNITS and products are split so none passes 2^53.
@@ -224,11 +225,17 @@ end
 
 -- 3. Apply: every check has passed.
 local stamp = int(now)
+local values = {}
+for _, p in ipairs(pools) do values[p.id] = (divmod(p.v, UNIT)) end
+local dynamic = cjson.encode({jackpots = jackpots, pools = values,
+  fed = wagered > 0 and fed or nil, at = now,  -- at: the round's stamp (its gaming day)
+  hand_pays = #hand_pays > 0 and hand_pays or nil})
 local house_seq = tonumber(counters[3] or '0') + 1
+-- the record is bound to the chain: the entry commits both parts of the stored result
 local house_head = append(house_key, int(house_seq), counters[4] or '', {'type', 'round',
   'ts', stamp, 'table', plan.table, 'round', plan.round, 'who', plan.who,
   'bets', int(plan.bets), 'wagered', int(wagered), 'fixed', plan.fixed, 'envy', plan.envy,
-  'result', plan.result})  -- the stored result's digest: the record is bound to the chain
+  'result', plan.result, 'dynamic', redis.sha1hex(dynamic)})
 for _, e in ipairs(plan.envies) do
   house_seq = house_seq + 1
   house_head = append(house_key, int(house_seq), house_head, {'type', 'envy', 'ts', stamp,
@@ -236,7 +243,6 @@ for _, e in ipairs(plan.envies) do
     'outcome', e.outcome, 'receivers', int(e.receivers), 'amount', int(e.total)})
 end
 
-local values = {}
 for _, p in ipairs(pools) do
   local seq, head = p.seq, p.head
   for _, entry in ipairs(p.entries) do
@@ -266,7 +272,6 @@ for _, p in ipairs(pools) do
     end
     redis.call('LTRIM', p.hits_key, 0, 24)
   end
-  values[p.id] = (divmod(p.v, UNIT))
 end
 for _, record in ipairs(held_records) do
   redis.call('HSET', payouts_key, record.id, cjson.encode(record))
@@ -275,9 +280,6 @@ end
 redis.call('HSET', counters_key, 'house_seq', int(house_seq), 'house_head', house_head,
   'clock', stamp, 'payout', int(payout_seq))
 
-local dynamic = cjson.encode({jackpots = jackpots, pools = values,
-  fed = wagered > 0 and fed or nil, at = now,  -- at: the round's stamp (its gaming day)
-  hand_pays = #hand_pays > 0 and hand_pays or nil})
 redis.call('HSET', round_key, 'digest', digest, 'static', ARGV[4], 'dynamic', dynamic,
   'ts', int(now), 'who', plan.who)
 redis.call('HSET', table_key, 'last_seen', int(now),
