@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from jackpot.domain.tablecounts import DayCounts
 from table_adapter.answers import IN_FUTURE, PROGRESSIVE_CLOSED, RoundAnswer
 from table_adapter.backoff import Backoff
 from table_adapter.bets import Bet
@@ -621,18 +622,20 @@ def counted(entry: Entry, delivery: Delivery) -> DayCount | None:
         return DayCount(
             answer.gaming_day,
             answer.settled_at,
-            rounds=1,
-            side_bets=len(side),
-            handle=sum(b.wager for b in side),
-            fixed=sum(b.pay for b in answer.bets),
-            envy=sum(b.envy for b in answer.bets),
-            jackpot=sum(b.jackpot for b in answer.bets),
+            DayCounts(
+                rounds=1,
+                side_bets=len(side),
+                handle=sum(b.wager for b in side),
+                fixed=sum(b.pay for b in answer.bets),
+                envy=sum(b.envy for b in answer.bets),
+                jackpot=sum(b.jackpot for b in answer.bets),
+            ),
         )
     try:
         body = json.loads(delivery.text)
         held = body["awaiting_approval"] if body["result"] == "awaiting_approval" else None
         if held is None or not str(held["requested_by"]).startswith("table:"):
             return None  # applied, void already, or another's request: nothing the table asked
-        return DayCount(str(body["gaming_day"]), int(body["at"]), voids=1)
+        return DayCount(str(body["gaming_day"]), int(body["at"]), DayCounts(voids=1))
     except (ValueError, KeyError, TypeError):
         return None

@@ -27,7 +27,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from jackpot.domain.tablecounts import FIGURES  # what the controller compares them by
+from jackpot.domain.tablecounts import FIGURES, DayCounts  # what the controller compares
 from table_adapter.errors import TableAdapterError
 
 SCHEMA_VERSION = 3
@@ -115,22 +115,16 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class DayCount:
-    """What the controller acknowledged to a table in one of its gaming days (cents), up to
-    `through`, the controller's stamp of the last thing counted."""
+    """What the controller acknowledged to a table in one of its gaming days (the figures the
+    controller compares them by, cents), up to `through`, the controller's stamp of the last
+    thing counted."""
 
     day: str
     through: int = 0
-    rounds: int = 0
-    side_bets: int = 0
-    handle: int = 0
-    fixed: int = 0
-    envy: int = 0
-    jackpot: int = 0
-    voids: int = 0
+    counts: DayCounts = DayCounts()
 
     def to_json(self) -> dict[str, str | int]:
-        return {"day": self.day, **{name: getattr(self, name) for name in FIGURES},
-                "through": self.through}  # fmt: skip
+        return {"day": self.day, **self.counts.to_json(), "through": self.through}
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +281,12 @@ class Journal:
                     f" VALUES (?, ?, {', '.join('?' for _ in FIGURES)}, ?)"
                     f" ON CONFLICT (tbl, day) DO UPDATE SET {adds},"
                     " through = MAX(through, excluded.through)",
-                    (row[1], counted.day, *(getattr(counted, n) for n in FIGURES), counted.through),
+                    (
+                        row[1],
+                        counted.day,
+                        *(getattr(counted.counts, n) for n in FIGURES),
+                        counted.through,
+                    ),
                 )
         return _entry(row)
 
@@ -299,7 +298,7 @@ class Journal:
                 " ORDER BY day DESC LIMIT ?",
                 (table, days),
             ).fetchall()
-        return [DayCount(str(r[0]), *(int(v) for v in r[1:])) for r in rows]
+        return [DayCount(str(r[0]), int(r[1]), DayCounts(*(int(v) for v in r[2:]))) for r in rows]
 
     def failed_attempt(self, seq: int, error: str) -> None:
         """Count an attempt that settled nothing (timeout, 5xx, unparseable answer)."""

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from jackpot.domain.tablecounts import DayCounts
 from table_adapter.journal import (
     SCHEMA_VERSION,
     Counts,
@@ -241,13 +242,17 @@ def test_an_acknowledgement_is_counted_in_its_day_once_with_it(tmp_path: Path) -
     with Journal(tmp_path / "j.sqlite") as j:
         for r in ("a", "b", "c"):
             j.append("T1", r, "{}", 1)
-        day = DayCount("2026-11-27", 500, rounds=1, side_bets=2, handle=700, fixed=100)
+        day = DayCount("2026-11-27", 500, DayCounts(rounds=1, side_bets=2, handle=700, fixed=100))
         j.settle(1, State.ACKED, 200, "{}", 2, day)
         j.settle(1, State.ACKED, 200, "{}", 3, day)  # settled already: not counted twice
-        j.settle(2, State.ACKED, 200, "{}", 4, DayCount("2026-11-27", 400, rounds=1, envy=5))
-        j.settle(3, State.ACKED, 200, "{}", 5, DayCount("2026-11-28", 900, voids=1))
+        j.settle(
+            2, State.ACKED, 200, "{}", 4, DayCount("2026-11-27", 400, DayCounts(rounds=1, envy=5))
+        )
+        j.settle(3, State.ACKED, 200, "{}", 5, DayCount("2026-11-28", 900, DayCounts(voids=1)))
         assert j.day_counts("T1") == [
-            DayCount("2026-11-28", 900, voids=1),
-            DayCount("2026-11-27", 500, rounds=2, side_bets=2, handle=700, fixed=100, envy=5),
+            DayCount("2026-11-28", 900, DayCounts(voids=1)),
+            DayCount(
+                "2026-11-27", 500, DayCounts(rounds=2, side_bets=2, handle=700, fixed=100, envy=5)
+            ),
         ]
         assert j.day_counts("T2") == []
