@@ -285,8 +285,8 @@ class RoundVoidError(ConflictError):
 
 
 class RoundRecordError(ConflictError):
-    """An archived round record that the journal entry which settled it does not vouch for
-    (forged, or edited): never served, never counted."""
+    """A round record that the journal entry which settled it does not vouch for (forged,
+    or edited, in the archive or in Redis): never served, never counted."""
 
     code = "round_record_mismatch"
 

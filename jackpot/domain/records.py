@@ -38,6 +38,8 @@ def record_problem(
     to check — the gap itself is on record."""
     if not digest:
         return None
+    if entry.get("type") != "round":
+        return "the entry it names did not settle a round"
     committed = entry.get("result") or ""
     if committed and result_digest(static) != committed:
         return "its result (pays and outcomes) does not hash to the one its entry commits"

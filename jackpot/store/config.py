@@ -254,6 +254,8 @@ class ConfigStore:
                 copied += 1
                 if found:
                     continue  # there already (a move finished again, or moved back)
+                # its entry is in this group's house journal, not there: the copy names none
+                record.pop("seq", None)
                 pipe.hset(there, mapping=record)
                 if record.get("ts"):
                     pipe.pexpireat(there, int(record["ts"]) + keep_ms)

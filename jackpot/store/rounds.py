@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -10,16 +12,19 @@ from typing import Any
 from redis import Redis
 
 from jackpot import jsonio
-from jackpot.domain.records import result_digest
+from jackpot.domain.records import record_problem, result_digest
 from jackpot.errors import (
     ControllerInoperableError,
     JackpotError,
     MeterLimitError,
     ProgressiveClosedError,
     RoundConflictError,
+    RoundRecordError,
 )
 from jackpot.store.keys import MAIN_GROUP, Keys
 from jackpot.store.scripts import Scripts
+
+log = logging.getLogger("jackpot.rounds")
 
 MARK_REPLAY = """if redis.call('EXISTS', KEYS[1]) == 1 then
   return redis.call('HINCRBY', KEYS[1], 'replays', 1)
@@ -134,6 +139,8 @@ class RoundStore:
         if status == "ok":
             return StoredRound(SettleStatus.APPLIED, plan.static, parse_dynamic(result[2]))
         if status == "replay":
+            entry = result[4] if len(result) > 4 else []
+            _vouched(plan.table, plan.round, plan.digest, result[1], result[2], result[3], entry)
             return StoredRound(
                 SettleStatus.REPLAYED, json.loads(result[1]), parse_dynamic(result[2])
             )
@@ -171,10 +178,37 @@ class RoundStore:
 
     def stored(self, table: str, round_id: str) -> tuple[str, StoredRound] | None:
         """(digest, result) of a reported round, or None."""
-        raw = self._r.hmget(self._k.round(table, round_id), "digest", "static", "dynamic")
+        key = self._k.round(table, round_id)
+        raw = self._r.hmget(key, "digest", "static", "dynamic", "ts", "seq")
         if raw[0] is None:
             return None
-        return raw[0], StoredRound(SettleStatus.REPLAYED, json.loads(raw[1]), parse_dynamic(raw[2]))
+        digest, static, dynamic, ts, seq = raw
+        if seq is not None:
+            found = self._r.xrange(self._k.journal, f"{seq}-0", f"{seq}-0")
+            flat = [text for pair in found[0][1].items() for text in pair] if found else []
+            _vouched(table, round_id, digest, static, dynamic, ts, flat)
+        return digest, StoredRound(
+            SettleStatus.REPLAYED, json.loads(static), parse_dynamic(dynamic)
+        )
+
+
+def _vouched(
+    table: str, round_id: str, digest: str, static: str, dynamic: str, ts: str, entry: list[str]
+) -> None:
+    """RoundRecordError unless the house entry that settled the round (its fields as Redis
+    sends them; none for a record from before records named their entry, or one copied
+    from another group with its table) commits this record: never served otherwise."""
+    if not entry:
+        return
+    fields: Mapping[str, str] = dict(zip(entry[::2], entry[1::2], strict=True))
+    problem = (
+        "the entry it names settled another round"
+        if (fields.get("table"), fields.get("round")) != (table, round_id)
+        else record_problem(fields, static, dynamic, int(ts or 0), digest)
+    )
+    if problem is not None:
+        log.error("round %s/%s: %s", table, round_id, problem)
+        raise RoundRecordError(table, round_id)
 
 
 def parse_dynamic(raw: str) -> dict[str, Any]:

@@ -138,8 +138,13 @@ def test_a_record_edited_in_redis_is_reported_before_it_is_archived(w: World) ->
     w.redis.hset(key, "dynamic", was.replace('"at":', '"jackpots":[{"amount":9}],"at":'))
     found = findings(w)
     assert any("round T1/live: its jackpots" in f for f in found), found
+    assert served(w, "live") == 409  # nor served, on a read
+    again = w.api.report(body)  # nor as the answer to a resend
+    assert again.status_code == 409, again.get_json()
+    assert again.get_json()["error"]["code"] == "round_record_mismatch"
     w.redis.hset(key, "dynamic", was)
     assert findings(w) == []
+    assert served(w, "live") == 200 and w.api.report(body).get_json()["replayed"] is True
 
 
 def test_rounds_are_paged_by_a_unique_key_across_link_groups(w: World) -> None:

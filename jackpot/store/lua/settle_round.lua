@@ -1,6 +1,6 @@
 -- settle_round: apply one settled round to the meters, atomically (docs/RULES.md §4, §5).
 --
--- KEYS[1] {ns}/round/<table>/<round>   hash: digest, static, dynamic, ts, who
+-- KEYS[1] {ns}/round/<table>/<round>   hash: digest, static, dynamic, ts, who, seq (its entry's)
 -- KEYS[2] {ns}/table/<table>           hash: version, last_seen, rounds
 -- KEYS[3] {ns}/journal                 stream: the house journal (id = seq-0)
 -- KEYS[4] {ns}/counters                hash: house_seq, house_head, payout, clock
@@ -24,7 +24,9 @@
 --         '<group>:' in another: payout ids stay unique over every group)
 --         (the store's recorded state is read here too)
 --
--- returns: {"ok", "", dynamic} | {"replay", static, dynamic} | {"conflict"}
+-- returns: {"ok", "", dynamic} | {"replay", static, dynamic, ts, entry fields [name, value...]
+--           (the house entry that settled it; empty for a record from before records named
+--           it)} | {"conflict"}
 --        | {"stale"} | {"revoked"} | {"missing_pool", id} | {"overflow", id}
 --        | {"closed", id, state} (side wagers for a pool whose link is not running)
 --        | {"inoperable"} (a self-check found the store or the meters not as they must be)
@@ -76,12 +78,15 @@ local apikey_key, payouts_key, pending_key = KEYS[5], KEYS[6], KEYS[7]
 local digest, version = ARGV[1], ARGV[2]
 
 -- 1. Idempotency: the same report gets its first result, another report under the id a conflict.
-local stored = redis.call('HMGET', round_key, 'digest', 'static', 'dynamic')
+local stored = redis.call('HMGET', round_key, 'digest', 'static', 'dynamic', 'ts', 'seq')
 if stored[1] then
   if stored[1] == digest then
     -- a write, however small: a replica wait behind this call then covers the first one too
     redis.call('HINCRBY', round_key, 'replays', 1)
-    return {'replay', stored[2], stored[3]}
+    -- the entry that settled it, for the caller to hold the record to before answering
+    local entry = stored[5] and redis.call('XRANGE', house_key, stored[5] .. '-0',
+      stored[5] .. '-0')[1]
+    return {'replay', stored[2], stored[3], stored[4] or '', entry and entry[2] or {}}
   end
   return {'conflict'}
 end
@@ -231,6 +236,7 @@ local dynamic = cjson.encode({jackpots = jackpots, pools = values,
   fed = wagered > 0 and fed or nil, at = now,  -- at: the round's stamp (its gaming day)
   hand_pays = #hand_pays > 0 and hand_pays or nil})
 local house_seq = tonumber(counters[3] or '0') + 1
+local round_seq = house_seq
 -- the record is bound to the chain: the entry commits both parts of the stored result
 local house_head = append(house_key, int(house_seq), counters[4] or '', {'type', 'round',
   'ts', stamp, 'table', plan.table, 'round', plan.round, 'who', plan.who,
@@ -281,7 +287,7 @@ redis.call('HSET', counters_key, 'house_seq', int(house_seq), 'house_head', hous
   'clock', stamp, 'payout', int(payout_seq))
 
 redis.call('HSET', round_key, 'digest', digest, 'static', ARGV[4], 'dynamic', dynamic,
-  'ts', int(now), 'who', plan.who)
+  'ts', int(now), 'who', plan.who, 'seq', int(round_seq))
 redis.call('HSET', table_key, 'last_seen', int(now),
   'rounds', int(tonumber(table_row[2] or '0') + 1))
 -- the caller has the static part already: only a replay needs it back
