@@ -19,7 +19,11 @@ from jackpot.store.keys import Keys
 TEXT_FIELDS = frozenset(
     {
         "type",
-        "result",  # a round's result digest: hex, never a number
+        # digests are hex, never a number, even the rare one written with digits only
+        "result",  # a round's static result
+        "dynamic",  # its jackpots and meters
+        "digest",  # a closed day's record
+        "prev_day",  # the day before's
         "table",
         "round",
         "who",
