@@ -41,14 +41,18 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.reports import deal  # noqa: E402
-from jackpot.archive.store import ENTRY_COLUMNS, Archive, pool_journal  # noqa: E402
+from jackpot.archive.store import ENTRY_COLUMNS, Archive  # noqa: E402
 from jackpot.bootstrap import Services, bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
+from jackpot.domain.journals import (
+    Span,  # noqa: E402
+    pool_journal,  # noqa: E402
+)
 from jackpot.domain.reconcile import BALANCE, reconcile  # noqa: E402
 from jackpot.services.clock import now_ms  # noqa: E402
 from jackpot.settings import Settings  # noqa: E402
 from jackpot.store.embedded import free_port, server_args, wait_ready  # noqa: E402
-from jackpot.store.journal import JournalStore, Span  # noqa: E402
+from jackpot.store.journal import JournalStore  # noqa: E402
 from jackpot.store.keys import Keys  # noqa: E402
 
 RETENTION_SECONDS = 2

@@ -26,8 +26,8 @@ from jackpot.api.body import MAX_BODY_BYTES
 from jackpot.bootstrap import Services, bootstrap
 from jackpot.errors import StoreUnavailableError
 from jackpot.metrics import mark_started, observe_request
+from jackpot.services.faults import STORE_DOWN
 from jackpot.settings import Settings
-from jackpot.store.connect import STORE_DOWN
 
 
 def create_app(

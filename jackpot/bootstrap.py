@@ -17,8 +17,10 @@ import redis
 
 from jackpot import integrity
 from jackpot.archive.archiver import Archiver
-from jackpot.archive.store import Archive, ArchiveUnavailableError, house_journal
+from jackpot.archive.store import Archive, ArchiveUnavailableError
 from jackpot.archive.verify import Verifier
+from jackpot.domain.journals import house_journal
+from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.records import record_problem
 from jackpot.errors import RoundRecordError, StoreUnavailableError
 from jackpot.services.accounting import Accounting
@@ -62,7 +64,7 @@ from jackpot.store.gamingday import GamingDayStore
 from jackpot.store.groups import GroupRegistry
 from jackpot.store.health import HealthStore
 from jackpot.store.journal import JournalStore
-from jackpot.store.keys import MAIN_GROUP, Keys
+from jackpot.store.keys import Keys
 from jackpot.store.payouts import PayoutStore
 from jackpot.store.queue import ReportQueue
 from jackpot.store.rounds import RoundStore

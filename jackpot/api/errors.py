@@ -15,9 +15,9 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from jackpot import logs
-from jackpot.errors import ClusterUnavailableError, JackpotError, StoreUnavailableError
+from jackpot.errors import JackpotError
 from jackpot.metrics.instruments import count_refusal
-from jackpot.store.cluster import SlotUnavailableError
+from jackpot.services.faults import unavailable
 
 log = logging.getLogger("jackpot.api")
 
@@ -55,18 +55,7 @@ def domain_error(exc: JackpotError) -> ErrorReply:
 
 
 def store_down(exc: redis.RedisError) -> ErrorReply:
-    resend = (
-        "resend the same request: rounds and adjustments are idempotent, so a resend applies "
-        "them at most once"
-    )
-    err: StoreUnavailableError
-    if isinstance(exc, SlotUnavailableError):  # the cluster's addresses stay in the log
-        err = ClusterUnavailableError(
-            f"the Redis Cluster cannot serve these meters now (down, failing over or moving "
-            f"them); {resend}"
-        )
-    else:
-        err = StoreUnavailableError(f"the meter store did not answer; {resend}")
+    err = unavailable(exc)
     reply = error_reply(err.status, err.code, err.message)
     log.warning("store unavailable: %s", exc)
     return reply

@@ -9,7 +9,7 @@ from jackpot.api.openapi import document
 from jackpot.domain.auth import Role
 from jackpot.errors import StoreUnavailableError
 from jackpot.metrics.collector import accounting_exposition, exposition
-from jackpot.store.connect import STORE_DOWN
+from jackpot.services.faults import STORE_DOWN
 
 bp = Blueprint("health", __name__)
 

@@ -25,7 +25,7 @@ from jackpot.api.rounds import report_round
 from jackpot.bootstrap import Services
 from jackpot.errors import JackpotError
 from jackpot.metrics import observe_request
-from jackpot.store.connect import STORE_DOWN
+from jackpot.services.faults import STORE_DOWN
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment

@@ -12,13 +12,11 @@ from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from jackpot.api.auth import require, services
 from jackpot.api.body import known_query, query_int
-from jackpot.archive.store import house_journal
 from jackpot.domain.auth import Role
+from jackpot.domain.journals import Span, house_journal
+from jackpot.domain.linkgroups import MAIN_GROUP, group_name
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ValidationError
-from jackpot.store.groups import group_name
-from jackpot.store.journal import Span
-from jackpot.store.keys import MAIN_GROUP
 
 bp = Blueprint("journal", __name__, url_prefix="/v1")
 

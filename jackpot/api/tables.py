@@ -9,10 +9,10 @@ from flask import Blueprint, Response, jsonify
 from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body
 from jackpot.domain.auth import Role
+from jackpot.domain.config import TableRecord
 from jackpot.domain.tablecounts import COUNTS_REQUEST
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ForbiddenError
-from jackpot.store.config import TableRecord
 
 bp = Blueprint("tables", __name__, url_prefix="/v1/tables")
 

@@ -29,14 +29,9 @@ from typing import Any, TypeVar
 
 from redis import Redis
 
-from jackpot.archive.store import (
-    Archive,
-    ArchiveUnavailableError,
-    entry_row,
-    house_journal,
-    pool_journal,
-)
+from jackpot.archive.store import Archive, ArchiveUnavailableError, entry_row
 from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk, flat_hash
+from jackpot.domain.journals import house_journal, pool_journal
 from jackpot.store.keys import Keys
 
 log = logging.getLogger(__name__)

@@ -21,19 +21,7 @@ from jackpot import jsonio
 from jackpot.archive.schema import gaming_days, journal_entries, rounds
 from jackpot.domain.chain import ChainedEntry
 
-HOUSE = "house"  # the main link group's house journal
 PAGE = 5000  # rows a paged read asks for at a time
-
-
-def house_journal(group: str) -> str:
-    """The archive's name of a link group's house journal: 'house' for the main group (as
-    before there were groups), 'house@<group>' for another."""
-    return HOUSE if group == "main" else f"{HOUSE}@{group}"
-
-
-def pool_journal(pool: str) -> str:
-    """The archive's name of a pool's journal (pool ids never hold a '/')."""
-    return f"pool/{pool}"
 
 
 class ArchiveUnavailableError(Exception):

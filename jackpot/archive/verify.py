@@ -25,9 +25,10 @@ from typing import Any
 
 from redis import Redis
 
-from jackpot.archive.store import HOUSE, Archive, house_journal, pool_journal
+from jackpot.archive.store import Archive
 from jackpot.domain.accounting import closed_day_digest
 from jackpot.domain.chain import GENESIS, ChainBreak, ChainedEntry, ChainWalk
+from jackpot.domain.journals import HOUSE, house_journal, pool_journal
 from jackpot.domain.records import record_problem
 from jackpot.store.keys import Keys
 

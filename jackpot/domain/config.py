@@ -338,3 +338,15 @@ class TableConfig:
 
 # fields whose checked value is the attribute itself
 _PLAIN_FIELDS = ("decks", "spots", "min_wager", "max_wager", "envy_min_wager", "enabled")
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """A table as the controller holds it: its configuration, the version a round is settled
+    against, when it was last heard from and how many rounds it has reported."""
+
+    table: str
+    config: TableConfig
+    version: str
+    last_seen: int | None  # ms
+    rounds: int

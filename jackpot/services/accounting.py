@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
 from jackpot import jsonio
-from jackpot.archive.store import HOUSE, Archive, pool_journal
+from jackpot.archive.store import Archive
 from jackpot.archive.verify import check_rounds
 from jackpot.domain.accounting import (
     LAYOUT_VERSION,
@@ -27,6 +27,7 @@ from jackpot.domain.accounting import (
     table_days,
 )
 from jackpot.domain.gamingday import GamingDays
+from jackpot.domain.journals import HOUSE, JournalEntry, Span, pool_journal
 from jackpot.domain.reconcile import BALANCE
 from jackpot.errors import (
     BrokenChainError,
@@ -36,7 +37,6 @@ from jackpot.errors import (
     DayNotOverError,
     NotFoundError,
 )
-from jackpot.store.journal import JournalEntry, Span
 
 if TYPE_CHECKING:
     from jackpot.services.groups import GroupedArchiver, GroupedJournal

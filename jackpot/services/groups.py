@@ -25,7 +25,6 @@ from typing import Any, TypeVar
 from redis import Redis
 
 from jackpot.archive.archiver import Archiver, ArchiveRun, ArchiveStatus
-from jackpot.archive.store import house_journal
 from jackpot.archive.verify import (
     Finding,
     Verification,
@@ -35,8 +34,10 @@ from jackpot.archive.verify import (
     check_rounds,
 )
 from jackpot.domain.auth import ApiKey, authorize_table
-from jackpot.domain.config import PoolConfig, TableConfig
+from jackpot.domain.config import PoolConfig, TableConfig, TableRecord
 from jackpot.domain.gamingday import GamingDays
+from jackpot.domain.journals import EVERYTHING, JournalEntry, Span, house_journal
+from jackpot.domain.linkgroups import MAIN_GROUP, group_name
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.report import parse_envelope
 from jackpot.domain.requests import RETIRE_REQUEST
@@ -49,11 +50,11 @@ from jackpot.services.tablecounts import TableCounts
 from jackpot.services.tables import GameChanged, Tables
 from jackpot.services.voids import HOLD_ALWAYS, Voids
 from jackpot.store.activity import ActivityStore
-from jackpot.store.config import ConfigStore, TableRecord
-from jackpot.store.groups import GroupRegistry, group_name
+from jackpot.store.config import ConfigStore
+from jackpot.store.groups import GroupRegistry
 from jackpot.store.health import Durability, HealthStore
-from jackpot.store.journal import EVERYTHING, JournalEntry, JournalStore, Span
-from jackpot.store.keys import MAIN_GROUP, Keys
+from jackpot.store.journal import JournalStore
+from jackpot.store.keys import Keys
 from jackpot.store.payouts import PayoutStore, payout_order
 from jackpot.store.rounds import payout_group
 

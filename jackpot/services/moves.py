@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from jackpot.archive.store import ArchiveUnavailableError
-from jackpot.domain.config import TableConfig
+from jackpot.domain.config import TableConfig, TableRecord
 from jackpot.domain.requests import MOVE_REQUEST
 from jackpot.errors import (
     ConflictError,
@@ -45,7 +45,7 @@ from jackpot.errors import (
 )
 from jackpot.services.groups import Group, GroupedTables, LinkGroups
 from jackpot.services.tables import MAX_STALE_RETRIES
-from jackpot.store.config import TableMove, TableRecord, canonical
+from jackpot.store.config import TableMove, canonical
 
 log = logging.getLogger(__name__)
 

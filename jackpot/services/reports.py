@@ -7,12 +7,12 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from jackpot.domain.gamingday import DAY, GamingDays, parse_day
+from jackpot.domain.journals import EVERYTHING, JournalEntry, Span
+from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.reconcile import BALANCE, Reconciliation, reconcile
 from jackpot.domain.requests import ReconcileRequest
 from jackpot.domain.validate import parse_identifier, parse_timestamp
 from jackpot.errors import NotFoundError, ValidationError
-from jackpot.store.journal import EVERYTHING, JournalEntry, Span
-from jackpot.store.keys import MAIN_GROUP
 from jackpot.store.queue import QueueHealth, ReportJob, ReportQueue
 
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from jackpot import jsonio
 from jackpot.domain.auth import ApiKey, authorize_table, digest
+from jackpot.domain.config import TableRecord
 from jackpot.domain.report import body_digest, parse_dealt_at, parse_envelope, parse_report
 from jackpot.domain.settlement import Settlement, settle
 from jackpot.errors import (
@@ -24,7 +25,6 @@ from jackpot.metrics.instruments import record_round
 from jackpot.services.credentials import Credentials
 from jackpot.services.selfcheck import SelfCheck
 from jackpot.services.tables import MAX_STALE_RETRIES, Tables
-from jackpot.store.config import TableRecord
 from jackpot.store.rounds import MeterPlan, RoundStore, SettleStatus, StoredRound, parse_dynamic
 
 

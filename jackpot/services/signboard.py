@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from jackpot.domain.config import TableRecord
 from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.signs import OUTCOME_WORDS, Sign, paytable_words
-from jackpot.store.config import TableRecord
 from jackpot.store.signs import SignStore
 
 if TYPE_CHECKING:

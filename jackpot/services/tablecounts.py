@@ -17,8 +17,9 @@ from datetime import date, timedelta
 from typing import Any
 
 from jackpot.domain.gamingday import GamingDays
+from jackpot.domain.journals import Span
 from jackpot.domain.tablecounts import DayCounts, count_journal, differences
-from jackpot.store.journal import JournalStore, Span
+from jackpot.store.journal import JournalStore
 from jackpot.store.tablecounts import TableCountStore
 
 #: how many gaming days of counts and comparisons are kept

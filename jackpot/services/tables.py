@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from jackpot.domain.auth import ApiKey, authorize_table
-from jackpot.domain.config import PoolConfig, TableConfig
+from jackpot.domain.config import PoolConfig, TableConfig, TableRecord
 from jackpot.domain.game import GameChange, check_linked, linked_group
 from jackpot.domain.meter import LinkState
 from jackpot.domain.returns import check_return
 from jackpot.errors import ConflictError, NotFoundError, PoolStateError, UnlinkedPoolError
-from jackpot.store.config import ConfigStore, TableRecord
+from jackpot.store.config import ConfigStore
 
 # a configuration write checks the linked tables against a config version; when another
 # write lands in between it is checked again, a few times, then refused

@@ -12,7 +12,8 @@ from typing import Any
 
 from redis import Redis
 
-from jackpot.store.keys import MAIN_GROUP, Keys
+from jackpot.domain.linkgroups import MAIN_GROUP
+from jackpot.store.keys import Keys
 
 
 class ActivityStore:

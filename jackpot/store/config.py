@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from redis import Redis
 
-from jackpot.domain.config import Layout, Policy, PoolConfig, StagedChange, TableConfig
+from jackpot.domain.config import Layout, Policy, PoolConfig, StagedChange, TableConfig, TableRecord
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.paytable import Paytable
 from jackpot.errors import (
@@ -37,15 +37,6 @@ class TableMove:
     who: str
     reason: str
     rounds_copied: int | None = None  # None until the copy is done
-
-
-@dataclass(frozen=True, slots=True)
-class TableRecord:
-    table: str
-    config: TableConfig
-    version: str
-    last_seen: int | None  # ms
-    rounds: int
 
 
 class ConfigStore:

@@ -7,7 +7,8 @@ import json
 
 from redis import Redis
 
-from jackpot.store.keys import MAIN_GROUP, Keys
+from jackpot.domain.linkgroups import MAIN_GROUP
+from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
 

@@ -17,14 +17,9 @@ from typing import Any
 from redis import Redis
 from redis.exceptions import WatchError
 
-from jackpot.domain.validate import parse_group
+from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.errors import LinkGroupError
-from jackpot.store.keys import MAIN_GROUP, Keys
-
-
-def group_name(raw: object, field: str = "group") -> str:
-    """A link group's name as given in a request (absent: the main group)."""
-    return MAIN_GROUP if raw is None else parse_group(raw, field)
+from jackpot.store.keys import Keys
 
 
 class GroupRegistry:

@@ -7,12 +7,12 @@ archive holds everything older. Reads see the two as one sequence of seqs.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import Protocol
 
 from redis import Redis
 
-from jackpot.archive.store import Archive, house_journal, pool_journal
 from jackpot.domain.chain import ChainedEntry
+from jackpot.domain.journals import EVERYTHING, JournalEntry, Span, house_journal, pool_journal
 from jackpot.store.keys import Keys
 
 # fields that hold text; every other field of an entry is an integer
@@ -44,42 +44,31 @@ TEXT_FIELDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class JournalEntry:
-    seq: int
-    fields: dict[str, str | int]
-
-    def to_json(self) -> dict[str, str | int]:
-        return {"seq": self.seq, **self.fields}
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Which entries a read wants: stamped in [from_ts, to_ts) (ms), of one table."""
-
-    from_ts: int | None = None
-    to_ts: int | None = None
-    table: str | None = None
-
-    def holds(self, entry: JournalEntry) -> bool:
-        ts = int(entry.fields.get("ts", 0))
-        if self.from_ts is not None and ts < self.from_ts:
-            return False
-        if self.to_ts is not None and ts >= self.to_ts:
-            return False
-        return self.table is None or entry.fields.get("table") == self.table
-
-    def past(self, entry: JournalEntry) -> bool:
-        """Whether every later entry is past the span's end (entries are stamped in order)."""
-        return self.to_ts is not None and int(entry.fields.get("ts", 0)) >= self.to_ts
-
-
-EVERYTHING = Span()
 LIVE_BATCH = 1000
 
 
+class Archived(Protocol):
+    """Where a journal's older entries are (jackpot.archive.store.Archive): given to the
+    store, never imported by it, so the archive sits above the store."""
+
+    def first_seq_at(self, journal: str, ts: int) -> int | None: ...
+
+    def entries(
+        self,
+        journal: str,
+        after: int = 0,
+        limit: int = 1000,
+        until_seq: int | None = None,
+        from_ts: int | None = None,
+        to_ts: int | None = None,
+        table: str | None = None,
+    ) -> list[tuple[ChainedEntry, str]]: ...
+
+    def tip(self, journal: str) -> tuple[int, str]: ...
+
+
 class JournalStore:
-    def __init__(self, client: Redis, keys: Keys, archive: Archive | None = None) -> None:
+    def __init__(self, client: Redis, keys: Keys, archive: Archived | None = None) -> None:
         self._r = client
         self._k = keys
         self._archive = archive

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# the link group every pool and table is in unless it was put in another
-MAIN_GROUP = "main"
+from jackpot.domain.linkgroups import MAIN_GROUP
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from typing import Any
 from redis import Redis
 
 from jackpot import jsonio
+from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.records import record_problem, result_digest
 from jackpot.errors import (
     ControllerInoperableError,
@@ -21,7 +22,7 @@ from jackpot.errors import (
     RoundConflictError,
     RoundRecordError,
 )
-from jackpot.store.keys import MAIN_GROUP, Keys
+from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
 log = logging.getLogger("jackpot.rounds")

@@ -14,7 +14,8 @@ from typing import Any
 
 import redis as redis_lib
 
-from jackpot.archive.store import HOUSE, Archive, pool_journal
+from jackpot.archive.store import Archive
+from jackpot.domain.journals import HOUSE, pool_journal
 from jackpot.settings import Settings
 from tests.support.api import Api
 from tests.support.model import random_round

@@ -17,7 +17,7 @@ import pytest
 import redis as redis_lib
 
 from jackpot.archive.archiver import Archiver
-from jackpot.archive.store import HOUSE, pool_journal
+from jackpot.domain.journals import HOUSE, pool_journal
 from tests.support.api import round_body
 from tests.support.archive_world import RETENTION, SKEW, World, deal, dealt, world_of
 from tests.support.redis_server import RedisServer

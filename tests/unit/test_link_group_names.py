@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from jackpot.archive.store import house_journal
+from jackpot.domain.journals import house_journal
+from jackpot.domain.linkgroups import MAIN_GROUP, group_name
 from jackpot.errors import ValidationError
 from jackpot.integrity import SoftwareCheck
 from jackpot.services.groups import GroupedHealth
 from jackpot.services.selfcheck import Health, Problem
-from jackpot.store.groups import group_name
-from jackpot.store.keys import MAIN_GROUP, Keys
+from jackpot.store.keys import Keys
 from jackpot.store.payouts import payout_order
 from jackpot.store.rounds import payout_group, payout_prefix
 
