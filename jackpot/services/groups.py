@@ -37,11 +37,11 @@ from jackpot.domain.auth import ApiKey, authorize_table
 from jackpot.domain.config import PoolConfig, TableConfig, TableRecord
 from jackpot.domain.gamingday import GamingDays
 from jackpot.domain.journals import EVERYTHING, JournalEntry, Span, house_journal
-from jackpot.domain.linkgroups import MAIN_GROUP, group_name
+from jackpot.domain.linkgroups import MAIN_GROUP, pool_placement, table_placement
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.report import parse_envelope
 from jackpot.domain.requests import RETIRE_REQUEST
-from jackpot.errors import LinkGroupError, NotFoundError, ValidationError
+from jackpot.errors import LinkGroupError, NotFoundError
 from jackpot.services.payouts import Actor, HandPay, Payouts
 from jackpot.services.pools import Adjusted, Pools, Retired
 from jackpot.services.rounds import Rounds
@@ -201,14 +201,10 @@ class GroupedPools:
         main group when none is named); a pool stays in the group it was created in."""
         current = self._groups.registry.pool_group(pool)
         state = self._state(current, pool)
-        exists = state is not None
         # the body first (400 naming its field), before anything is written or refused
         PoolConfig.from_json(body, None if state is None else state.config)
-        raw = body.get("group")
-        wanted = group_name(raw) if raw is not None else current if exists else MAIN_GROUP
-        if exists:
-            if wanted != current:
-                raise LinkGroupError("pool", pool, current, wanted, "a pool stays in its group")
+        wanted = pool_placement(pool, body.get("group"), None if state is None else current)
+        if state is not None:
             return self._groups.of(current).pools.put(pool, body, who)
         self._groups.registry.claim_pool(pool, wanted)  # another group's claim: 409, unwritten
         try:
@@ -328,17 +324,10 @@ class GroupedTables:
         current = self._groups.registry.table_group(table)
         record = self._record(current, table)
         config = TableConfig.from_json(body, None if record is None else record.config)
-        wanted = self.pools_group(config.pools)
+        wanted = table_placement(
+            table, self.pools_groups(config.pools), None if record is None else current
+        )
         if record is not None:
-            if wanted != current:
-                raise LinkGroupError(
-                    "table",
-                    table,
-                    current,
-                    wanted,
-                    "move it with POST /tables/{id}/move, naming the new group's pools",
-                    field="pools",
-                )
             return self._groups.of(current).tables.put(table, body, who)
         group = self._groups.of(wanted)
         group.tables.check(table, config)  # refused before anything is written
@@ -351,28 +340,22 @@ class GroupedTables:
                 self._groups.registry.release("table", table, wanted)
             raise
 
-    def pools_group(self, pools: tuple[str, ...]) -> str:
-        """The one link group of the pools a table feeds (404 naming an unknown pool, 400
-        naming a pool of another group than the ones before it)."""
-        seen: dict[str, str] = {}
-        for i, pool in enumerate(pools):
+    def pools_groups(self, pools: tuple[str, ...]) -> list[tuple[str, str | None]]:
+        """Each pool with its link group, None for a pool that does not exist (the registry
+        need not name the main group's pools made before there were groups)."""
+        out: list[tuple[str, str | None]] = []
+        for pool in pools:
             name = self._groups.registry.entry("pool", pool)
             if name is None:  # in the main group, if anywhere
                 try:
                     self._groups.main.config.pool(pool)
+                    name = MAIN_GROUP
                 except NotFoundError:
-                    raise NotFoundError("pool", pool, f"pools[{i}]") from None
-                name = MAIN_GROUP
-            if seen and name not in seen.values():
-                first = next(iter(seen))
-                raise ValidationError(
-                    f"pools[{i}]",
-                    f"pool {pool!r} is in link group {name!r} and pool {first!r} in "
-                    f"{seen[first]!r}: a table feeds the pools of one link group",
-                    "link_group",
-                )
-            seen[pool] = name
-        return next(iter(seen.values()))
+                    pass
+            out.append((pool, name))
+            if name is None:
+                break  # the first unknown one is the answer (404)
+        return out
 
     def _record(self, group: str, table: str) -> TableRecord | None:
         try:

@@ -34,6 +34,7 @@ from typing import Any
 
 from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.domain.config import TableConfig, TableRecord
+from jackpot.domain.linkgroups import pools_group
 from jackpot.domain.requests import MOVE_REQUEST
 from jackpot.errors import (
     ConflictError,
@@ -101,7 +102,7 @@ class TableMoves:
             return self._finish(table, plan, pools)
         source = self._groups.of_table(table, refresh=True)
         record = source.tables.get(table)  # 404 for an unknown table
-        target = self._groups.of(self._tables.pools_group(pools))
+        target = self._groups.of(pools_group(self._tables.pools_groups(pools)))
         if target.name == source.name:
             if record.config.pools == pools:  # moved there before: a resent request
                 return Moved(table, source.name, target.name, "unchanged", 0, record, "")
