@@ -27,9 +27,7 @@ from jackpot.services.accounting import Accounting
 from jackpot.services.activity import Activity
 from jackpot.services.clock import now_ms
 from jackpot.services.credentials import Credentials
-from jackpot.services.gamingday import ControllerGamingDay
-from jackpot.services.groups import (
-    Group,
+from jackpot.services.fanout import (
     GroupedActivity,
     GroupedArchiver,
     GroupedConfig,
@@ -42,8 +40,9 @@ from jackpot.services.groups import (
     GroupedTables,
     GroupedVerifier,
     GroupedVoids,
-    LinkGroups,
 )
+from jackpot.services.gamingday import ControllerGamingDay
+from jackpot.services.linkgroups import Group, LinkGroups
 from jackpot.services.moves import TableMoves
 from jackpot.services.payouts import Payouts
 from jackpot.services.pools import Pools

@@ -69,7 +69,7 @@ def list_pools() -> Response:
 @bp.get("/<pool>")
 def get_pool(pool: str) -> Response:
     parse_identifier(pool, "pool")
-    pools = services().pools
+    pools = services().pools.on(pool)
     return jsonify(public(pools.public(pool), pools.last_hits(pool)))
 
 
@@ -85,7 +85,7 @@ def put_pool(pool: str) -> tuple[Response, int]:
 @require(Role.OPERATOR, Role.AUDITOR)
 def get_meters(pool: str) -> Response:
     parse_identifier(pool, "pool")
-    pools = services().pools
+    pools = services().pools.on(pool)
     return jsonify({**meters(pools.get(pool)), "last_hits": pools.last_hits(pool)})
 
 
@@ -93,7 +93,7 @@ def get_meters(pool: str) -> Response:
 @require(Role.OPERATOR)
 def adjust(pool: str) -> Response:
     parse_identifier(pool, "pool")
-    return jsonify(services().pools.adjust(pool, json_body(), current_key().who).to_json())
+    return jsonify(services().pools.on(pool).adjust(pool, json_body(), current_key().who).to_json())
 
 
 @bp.post("/<pool>/suspend")
@@ -129,7 +129,7 @@ def retire(pool: str) -> Response:
 def stage(pool: str) -> Response:
     """Stage a change of the pool's parameters: at its next suspension, or at a set time."""
     parse_identifier(pool, "pool")
-    return jsonify(meters(services().pools.stage(pool, json_body(), current_key().who)))
+    return jsonify(meters(services().pools.on(pool).stage(pool, json_body(), current_key().who)))
 
 
 @bp.post("/<pool>/staged/cancel")
@@ -140,12 +140,12 @@ def cancel_staged(pool: str) -> Response:
     if not request_body():
         raise ValidationError("reason", "a cancellation names its reason", "missing")
     reason = str(CANCEL_STAGED_REQUEST.check(json_body())["reason"])
-    changed, now = services().pools.cancel_staged(pool, reason, current_key().who)
+    changed, now = services().pools.on(pool).cancel_staged(pool, reason, current_key().who)
     return jsonify({**meters(now), "changed": changed})
 
 
 def _link(pool: str, state: LinkState, reason: str) -> Response:
-    changed, now = services().pools.set_link(pool, state, reason, current_key().who)
+    changed, now = services().pools.on(pool).set_link(pool, state, reason, current_key().who)
     return jsonify({**meters(now), "changed": changed})
 
 
@@ -154,7 +154,7 @@ def _link(pool: str, state: LinkState, reason: str) -> Response:
 def get_game(pool: str) -> Response:
     """The game the pool's linked group plays: its tables, deck count and paytable."""
     parse_identifier(pool, "pool")
-    group = services().tables.game(pool)
+    group = services().tables.on_pool(pool).game(pool)
     first = group[0].config
     return jsonify(
         {
@@ -172,4 +172,6 @@ def get_game(pool: str) -> Response:
 def change_game(pool: str) -> Response:
     """Change the deck count and/or paytable of every table of the linked group at once."""
     parse_identifier(pool, "pool")
-    return jsonify(services().tables.change_game(pool, json_body(), current_key().who).to_json())
+    return jsonify(
+        services().tables.on_pool(pool).change_game(pool, json_body(), current_key().who).to_json()
+    )

@@ -68,7 +68,7 @@ def stored(table: str, round_id: str) -> Response:
     found = services().rounds.stored(table, round_id)
     if found is None:
         raise NotFoundError("round", f"{table}/{round_id}")
-    void = services().voids.state(table, round_id)
+    void = services().voids.on(table).state(table, round_id)
     return jsonify({**found, **({"void": void} if void is not None else {})})
 
 
@@ -101,9 +101,8 @@ def approve_void(table: str, round_id: str) -> tuple[Response, int]:
     parse_identifier(table, "table")
     parse_identifier(round_id, "round")
     data = ROUND_VOID_APPROVE_REQUEST.check(json_body()) if request_body() else {}
-    result, state = services().voids.approve(
-        table, round_id, current_actor(), str(data.get("reason", ""))
-    )
+    voids = services().voids.on(table)
+    result, state = voids.approve(table, round_id, current_actor(), str(data.get("reason", "")))
     return _voided(table, round_id, result, state)
 
 

@@ -43,7 +43,7 @@ def list_tables() -> Response:
 @require(Role.OPERATOR, Role.AUDITOR)
 def get_table(table: str) -> Response:
     parse_identifier(table, "table")
-    record = services().tables.get(table)
+    record = services().tables.on(table).get(table)
     return jsonify(serialise(record, services().table_counts.latest().get(table)))
 
 
@@ -75,17 +75,17 @@ def counts(table: str) -> Response:
     if table not in key.tables:
         raise ForbiddenError(f"this key may not report for table {table!r}")
     days = COUNTS_REQUEST.check(json_body())["days"]
-    services().tables.get(table)  # 404 for a table the controller does not know
-    return jsonify({"table": table, "days": services().table_counts.report(table, days)})
+    services().tables.on(table).get(table)  # 404 for a table the controller does not know
+    return jsonify({"table": table, "days": services().table_counts.on(table).report(table, days)})
 
 
 @bp.post("/<table>/heartbeat")
 @require(Role.TABLE)
 def heartbeat(table: str) -> Response:
     parse_identifier(table, "table")
-    record = services().tables.heartbeat(table, current_key())
+    record = services().tables.on(table).heartbeat(table, current_key())
     # the link state of each pool the table feeds: its side bet is open only while all run
-    links = {p: services().pools.get(p).link.value for p in record.config.pools}
+    links = {p: services().pools.on(p).get(p).link.value for p in record.config.pools}
     # an inoperable controller settles nothing: the side bet closes until it operates again
     operable = services().health.settles(table)
     return jsonify(

@@ -48,7 +48,7 @@ def provision(
     """Create missing pools, put the tables, and return a new table key for `key_tables`."""
     for pool, body in pools.items():
         try:
-            services.pools.get(pool)
+            services.pools.on(pool).get(pool)
         except NotFoundError:
             services.pools.put(pool, dict(body), who)
     for table, body in tables.items():

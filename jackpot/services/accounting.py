@@ -39,7 +39,7 @@ from jackpot.errors import (
 )
 
 if TYPE_CHECKING:
-    from jackpot.services.groups import GroupedArchiver, GroupedJournal
+    from jackpot.services.fanout import GroupedArchiver, GroupedJournal
 
 
 SECTIONS = ("pools", "tables", "hits", "table_counts")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from jackpot.domain.auth import ApiKey
 
 if TYPE_CHECKING:
-    from jackpot.services.groups import GroupedActivity
+    from jackpot.services.fanout import GroupedActivity
 
 
 MAX_ACTIVITY = 500

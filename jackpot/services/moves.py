@@ -44,7 +44,8 @@ from jackpot.errors import (
     StoreUnavailableError,
     TableMoveError,
 )
-from jackpot.services.groups import Group, GroupedTables, LinkGroups
+from jackpot.services.fanout import GroupedTables
+from jackpot.services.linkgroups import Group, LinkGroups
 from jackpot.services.tables import MAX_STALE_RETRIES
 from jackpot.store.config import TableMove, canonical
 

@@ -16,7 +16,7 @@ from jackpot.errors import NotFoundError, ValidationError
 from jackpot.store.queue import QueueHealth, ReportJob, ReportQueue
 
 if TYPE_CHECKING:
-    from jackpot.services.groups import GroupedConfig, GroupedJournal
+    from jackpot.services.fanout import GroupedConfig, GroupedJournal
 
 
 class Reports:

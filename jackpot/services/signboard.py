@@ -20,7 +20,7 @@ from jackpot.domain.signs import OUTCOME_WORDS, Sign, paytable_words
 from jackpot.store.signs import SignStore
 
 if TYPE_CHECKING:
-    from jackpot.services.groups import GroupedConfig, GroupedPayouts
+    from jackpot.services.fanout import GroupedConfig, GroupedPayouts
 
 WINNERS = 10  # recent winners a sign lists
 SHOWN = {

@@ -10,7 +10,7 @@ from jackpot.errors import NotFoundError, PoolStateError
 from jackpot.store.signs import SignStore
 
 if TYPE_CHECKING:
-    from jackpot.services.groups import GroupedConfig
+    from jackpot.services.fanout import GroupedConfig
 
 
 class Signs:

@@ -8,7 +8,7 @@ from jackpot.domain.journals import house_journal
 from jackpot.domain.linkgroups import MAIN_GROUP, group_name
 from jackpot.errors import ValidationError
 from jackpot.integrity import SoftwareCheck
-from jackpot.services.groups import GroupedHealth
+from jackpot.services.fanout import GroupedHealth
 from jackpot.services.selfcheck import Health, Problem
 from jackpot.store.keys import Keys
 from jackpot.store.payouts import payout_order

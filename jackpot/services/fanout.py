@@ -1,34 +1,23 @@
-"""Link groups: each group's stores and use cases, and the views that route a request to the
-group that holds its pool, table or payout (or read every group, for a list).
-
-A link group is a set of pools and the tables feeding them. A round touches one group's keys
-only (one hash tag: one slot, one script call), so on a Redis Cluster independent groups live
-on different shards. The main group's keys are the keys of a controller without groups.
-
-Which group holds a pool or table is in the registry (jackpot/store/groups.py); each process
-keeps what it read of it. A pool never leaves its group. A table leaves its group only by a
-move (jackpot/services/moves.py), which deletes it from the old group's keys last: a process
-that still sends its rounds there finds the table gone (the round script answers stale, the
-table is not found) and looks it up again.
+"""The link groups read and written as one: what a request about every pool, table, payout,
+journal or health asks of each group, merged (lists by id, newest first, one health of
+several), and the few writes whose group must be decided first (a new pool or table: the
+rules are jackpot.domain.linkgroups). A use case of one pool's or table's group is reached
+through `on(...)` (jackpot.services.linkgroups), never through a forwarding method here.
 """
 
 from __future__ import annotations
 
 import builtins
 import heapq
-import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from typing import Any, TypeVar
 
-from redis import Redis
-
-from jackpot.archive.archiver import Archiver, ArchiveRun, ArchiveStatus
+from jackpot.archive.archiver import ArchiveRun, ArchiveStatus
 from jackpot.archive.verify import (
     Finding,
     Verification,
-    Verifier,
     check_closed_days,
     check_day_heads,
     check_rounds,
@@ -38,155 +27,23 @@ from jackpot.domain.config import PoolConfig, TableConfig, TableRecord
 from jackpot.domain.gamingday import GamingDays
 from jackpot.domain.journals import EVERYTHING, JournalEntry, Span, house_journal
 from jackpot.domain.linkgroups import MAIN_GROUP, pool_placement, table_placement
-from jackpot.domain.meter import LinkState, PoolState
+from jackpot.domain.meter import PoolState
 from jackpot.domain.report import parse_envelope
 from jackpot.domain.requests import RETIRE_REQUEST
 from jackpot.errors import LinkGroupError, NotFoundError
-from jackpot.services.payouts import Actor, HandPay, Payouts
-from jackpot.services.pools import Adjusted, Pools, Retired
-from jackpot.services.rounds import Rounds
-from jackpot.services.selfcheck import Health, SelfCheck
+from jackpot.services.linkgroups import Group, LinkGroups
+from jackpot.services.payouts import Actor, HandPay
+from jackpot.services.pools import Pools, Retired
+from jackpot.services.selfcheck import Health
 from jackpot.services.tablecounts import TableCounts
-from jackpot.services.tables import GameChanged, Tables
+from jackpot.services.tables import Tables
 from jackpot.services.voids import HOLD_ALWAYS, Voids
-from jackpot.store.activity import ActivityStore
-from jackpot.store.config import ConfigStore
-from jackpot.store.groups import GroupRegistry
-from jackpot.store.health import Durability, HealthStore
+from jackpot.store.health import Durability
 from jackpot.store.journal import JournalStore
-from jackpot.store.keys import Keys
-from jackpot.store.payouts import PayoutStore, payout_order
+from jackpot.store.payouts import payout_order
 from jackpot.store.rounds import payout_group
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class Group:
-    """One link group's stores and use cases, over the client of its slot."""
-
-    name: str
-    keys: Keys
-    client: Redis
-    config: ConfigStore
-    pools: Pools
-    tables: Tables
-    rounds: Rounds
-    payouts: Payouts
-    payout_store: PayoutStore
-    voids: Voids
-    table_counts: TableCounts
-    journal: JournalStore
-    health: SelfCheck
-    health_store: HealthStore
-    archiver: Archiver
-    verifier: Verifier
-    activity: ActivityStore
-
-
-class LinkGroups:
-    """Every link group, each built on first use; where each pool and table is."""
-
-    def __init__(
-        self,
-        registry: GroupRegistry,
-        build: Callable[[str], Group],
-        on_new_group: Callable[[Group], object],
-    ) -> None:
-        self.registry = registry
-        self._build = build
-        self._on_new_group = on_new_group
-        self._groups: dict[str, Group] = {}
-        # pool or table -> its group, as this process last found it
-        self._known: dict[str, dict[str, str]] = {"pool": {}, "table": {}}
-        self._lock = threading.Lock()
-
-    def forget(self) -> None:
-        """Drop the groups built (their cached tables and self-checks) and where each pool
-        and table was found: the next use reads the store again."""
-        with self._lock:
-            self._groups.clear()
-            for known in self._known.values():
-                known.clear()
-
-    def of(self, name: str) -> Group:
-        group = self._groups.get(name)
-        if group is None:
-            with self._lock:
-                group = self._groups.get(name)
-                if group is None:
-                    group = self._groups[name] = self._build(name)
-        return group
-
-    @property
-    def main(self) -> Group:
-        return self.of(MAIN_GROUP)
-
-    def names(self) -> list[str]:
-        return self.registry.groups()
-
-    def all(self) -> list[Group]:
-        return [self.of(name) for name in self.names()]
-
-    def opened(self) -> list[Group]:
-        """The groups this process has built."""
-        return list(self._groups.values())
-
-    def others(self) -> list[Group]:
-        """Every group but the main one (where the API keys are copied to)."""
-        return [self.of(name) for name in self.names() if name != MAIN_GROUP]
-
-    def of_pool(self, pool: str, refresh: bool = False) -> Group:
-        return self._find("pool", pool, refresh)
-
-    def of_table(self, table: str, refresh: bool = False) -> Group:
-        return self._find("table", table, refresh)
-
-    def found(self, kind: str, ident: str, group: str) -> None:
-        """A read found the pool or table in `group`: keep it."""
-        self._known[kind][ident] = group
-
-    def forget_table(self, table: str) -> None:
-        self._known["table"].pop(table, None)
-
-    def _find(self, kind: str, ident: str, refresh: bool) -> Group:
-        """The group of a pool or table, as this process knows it or the registry says. What
-        the registry names is kept; the main group, which it need not name (pools and tables
-        made before there were groups), is kept once a call there found it (routed)."""
-        known = self._known[kind]
-        name = None if refresh else known.get(ident)
-        if name is None:
-            name = self.registry.entry(kind, ident)
-            if name is not None:
-                known[ident] = name
-        return self.of(name or MAIN_GROUP)
-
-    def add(self, name: str, who: str, now: int) -> Group:
-        """Make sure a group is registered and holds a copy of every API key, before a pool
-        is created in it. Registered first: a key made meanwhile is copied by its maker,
-        who reads the registry after writing the key; copied each time, so a copy a crash
-        left undone is made by the next pool's creation."""
-        group = self.of(name)
-        if name != MAIN_GROUP:
-            self.registry.add(name, who, now)
-            self._on_new_group(group)
-        return group
-
-    def routed(self, kind: str, ident: str, call: Callable[[Group], T]) -> T:
-        """`call` on the group of a pool or table; once more on its group as the registry
-        says now when the group this process knew does not have it (a table moved)."""
-        group = self._find(kind, ident, False)
-        try:
-            result = call(group)
-        except NotFoundError as exc:
-            if exc.code != f"unknown_{kind}":
-                raise
-            again = self._find(kind, ident, True)
-            if again.name == group.name:
-                raise
-            result, group = call(again), again
-        self.found(kind, ident, group.name)  # it is there
-        return result
 
 
 class GroupedPools:
@@ -224,20 +81,6 @@ class GroupedPools:
     def _exists(self, group: str, pool: str) -> bool:
         return self._state(group, pool) is not None
 
-    def set_link(
-        self, pool: str, state: LinkState, reason: str, who: str
-    ) -> tuple[bool, PoolState]:
-        return self._on(pool, lambda g: g.pools.set_link(pool, state, reason, who))
-
-    def stage(self, pool: str, body: Any, who: str) -> PoolState:
-        return self._on(pool, lambda g: g.pools.stage(pool, body, who))
-
-    def cancel_staged(self, pool: str, reason: str, who: str) -> tuple[bool, PoolState]:
-        return self._on(pool, lambda g: g.pools.cancel_staged(pool, reason, who))
-
-    def apply_staged(self, pool: str, who: str) -> str | None:
-        return self._on(pool, lambda g: g.pools.apply_staged(pool, who))
-
     def apply_due(self, now_ms: int, who: str = "scheduler") -> dict[str, str]:
         done: dict[str, str] = {}
         for group in self._groups.all():
@@ -262,12 +105,6 @@ class GroupedPools:
                 )
         return group.pools.retire(pool, body, who)
 
-    def get(self, pool: str) -> PoolState:
-        return self._on(pool, lambda g: g.pools.get(pool))
-
-    def public(self, pool: str) -> PoolState:
-        return self._on(pool, lambda g: g.pools.public(pool))
-
     def all(self) -> list[PoolState]:
         return every_pool(self._groups)
 
@@ -275,17 +112,12 @@ class GroupedPools:
         found = (p for g in self._groups.all() for p in g.pools.all_public())
         return sorted(found, key=lambda state: state.pool)
 
-    def last_hits(self, pool: str) -> list[dict[str, Any]]:
-        return self._on(pool, lambda g: g.pools.last_hits(pool))
-
-    def adjust(self, pool: str, body: Any, who: str) -> Adjusted:
-        return self._on(pool, lambda g: g.pools.adjust(pool, body, who))
+    def on(self, pool: str) -> Pools:
+        """The use cases of the pool's link group: `on(pool).adjust(pool, ...)`."""
+        return self._groups.on_pool(pool, lambda g: g.pools)
 
     def group_of(self, pool: str) -> str:
         return self._groups.of_pool(pool).name
-
-    def _on(self, pool: str, call: Callable[[Group], T]) -> T:
-        return self._groups.routed("pool", pool, call)
 
 
 def every_pool(groups: LinkGroups) -> list[PoolState]:
@@ -363,32 +195,22 @@ class GroupedTables:
         except NotFoundError:
             return None
 
-    def game(self, pool: str) -> tuple[TableRecord, ...]:
-        return self._groups.routed("pool", pool, lambda g: g.tables.game(pool))
-
-    def change_game(self, pool: str, body: Any, who: str) -> GameChanged:
-        return self._groups.routed("pool", pool, lambda g: g.tables.change_game(pool, body, who))
-
-    def get(self, table: str) -> TableRecord:
-        return self._on(table, lambda g: g.tables.get(table))
-
     def all(self) -> list[TableRecord]:
         return every_table(self._groups)
 
     def online(self, record: TableRecord) -> bool:
         return self._groups.main.tables.online(record)
 
-    def heartbeat(self, table: str, key: ApiKey) -> TableRecord:
-        return self._on(table, lambda g: g.tables.heartbeat(table, key))
+    def on(self, table: str) -> Tables:
+        """The use cases of the table's link group: `on(table).heartbeat(table, key)`."""
+        return self._groups.on_table(table, lambda g: g.tables)
 
-    def cached(self, table: str, refresh: bool = False) -> TableRecord:
-        return self._on(table, lambda g: g.tables.cached(table, refresh))
+    def on_pool(self, pool: str) -> Tables:
+        """The tables' use cases of a pool's link group: `on_pool(pool).game(pool)`."""
+        return self._groups.on_pool(pool, lambda g: g.tables)
 
     def group_of(self, table: str) -> str:
         return self._groups.of_table(table).name
-
-    def _on(self, table: str, call: Callable[[Group], T]) -> T:
-        return self._groups.routed("table", table, call)
 
 
 class GroupedRounds:
@@ -415,8 +237,9 @@ class GroupedTableCounts:
     def __init__(self, groups: LinkGroups) -> None:
         self._groups = groups
 
-    def report(self, table: str, days: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return self._groups.of_table(table).table_counts.report(table, days)
+    def on(self, table: str) -> TableCounts:
+        """The table-counts use cases of the table's link group."""
+        return self._groups.on_table(table, lambda g: g.table_counts)
 
     def compare(self) -> list[dict[str, Any]]:
         """Every group's comparisons due (the worker's job)."""
@@ -446,8 +269,9 @@ class GroupedVoids:
         self._groups = groups
         self._payouts = payouts  # its approval threshold is the voids' too
 
-    def state(self, table: str, round_id: str) -> dict[str, Any] | None:
-        return self._groups.of_table(table).voids.state(table, round_id)
+    def on(self, table: str) -> Voids:
+        """The voids' use cases of the table's link group: `on(table).state(table, round)`."""
+        return self._groups.on_table(table, lambda g: g.voids)
 
     def void(
         self,
@@ -463,11 +287,6 @@ class GroupedVoids:
         return self._groups.of_table(table).voids.void(
             table, round_id, reason, spots, actor, threshold
         )
-
-    def approve(
-        self, table: str, round_id: str, actor: Actor, note: str = ""
-    ) -> tuple[str, dict[str, Any]]:
-        return self._groups.of_table(table).voids.approve(table, round_id, actor, note)
 
 
 class GroupedPayouts:
