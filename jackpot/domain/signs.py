@@ -8,10 +8,11 @@ screen writes them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from jackpot.domain.config import TableRecord
 from jackpot.domain.fields import (
     Choice,
     Field,
@@ -23,6 +24,7 @@ from jackpot.domain.fields import (
     Rule,
     Text,
 )
+from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.outcomes import WINNING_OUTCOMES, Outcome
 from jackpot.domain.paytable import PROPORTIONAL, Paytable
 
@@ -72,6 +74,35 @@ SIGN_REQUEST = Record(
         "or 409 `pool_state` naming `levels[i].pool`; a pool listed twice is 400.",
     ),
 )
+
+
+def closed_reason(
+    pool: PoolState,
+    feeding: Iterable[TableRecord],
+    operable: bool,
+    now: int,
+    offline_after_ms: int,
+) -> str:
+    """Why a sign shows a level's progressive closed to patrons, '' when it is open: the one
+    rule (docs/RULES.md §4, "Linked tables"). In order:
+
+    * `controller inoperable`: the controller settles nothing for this pool (its self-check
+      failed, or its software is not the approved build);
+    * `suspended`: the pool's link is suspended by an operator;
+    * `no table online`: no enabled table feeding the pool was heard from (a round or a
+      heartbeat) within `offline_after_ms` of `now`.
+
+    What the sign's page decides by itself (the sign process silent, the store down) is the
+    browser's: the block at the top of jackpot/api/static/signs/sign.js."""
+    if not operable:
+        return "controller inoperable"
+    if pool.link is LinkState.SUSPENDED:
+        return "suspended"
+    live = any(
+        t.config.enabled and t.last_seen is not None and now - t.last_seen <= offline_after_ms
+        for t in feeding
+    )
+    return "" if live else "no table online"
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from jackpot.domain.config import TableRecord
 from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
 from jackpot.domain.outcomes import Outcome
-from jackpot.domain.signs import OUTCOME_WORDS, Sign, paytable_words
+from jackpot.domain.signs import OUTCOME_WORDS, Sign, closed_reason, paytable_words
 from jackpot.store.signs import SignStore
 
 if TYPE_CHECKING:
@@ -105,9 +105,9 @@ class SignBoard:
                     "value": pool.value,
                     "reset": pool.config.reset,
                     "cap": pool.config.cap,
-                    "closed": "controller inoperable"
-                    if level.pool in inoperable
-                    else self._closed(pool, feeding, now),
+                    "closed": closed_reason(
+                        pool, feeding, level.pool not in inoperable, now, self._offline_after_ms
+                    ),
                     "paytable": paytable_words(
                         feeding[0].config.paytable, feeding[0].config.pools[0], names
                     )
@@ -137,16 +137,3 @@ class SignBoard:
                 )
         winners.sort(key=lambda w: int(w["time"] or 0), reverse=True)
         return {"sign": sign.to_json(), "time": now, "levels": levels, "winners": winners[:WINNERS]}
-
-    def _closed(self, pool: PoolState, feeding: list[TableRecord], now: int) -> str:
-        """Why the progressive is closed for patrons ('' : open)."""
-        if pool.link is LinkState.SUSPENDED:
-            return "suspended"
-        live = [
-            t
-            for t in feeding
-            if t.config.enabled
-            and t.last_seen is not None
-            and now - t.last_seen <= self._offline_after_ms
-        ]
-        return "" if live else "no table online"

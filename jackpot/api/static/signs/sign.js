@@ -2,7 +2,14 @@
 // A progressive sign: one event stream from the sign process carries its whole state, then
 // every change. Amounts are integer cents, written with BigInt arithmetic (never floats).
 const SIGN = decodeURIComponent(location.pathname.split("/")[2] || "");
+// When this screen shows PROGRESSIVE CLOSED by itself, whatever a level's state says (the
+// controller's rule for each level is closed_reason in jackpot/domain/signs.py):
+//   * silence: no event (state, meters or ping) from the sign process for SILENT_MS;
+//   * the store down: the sign process's `ping` says it cannot read the store;
+//   * no sign: the sign was deleted (a `state` of null), or no state came within BOOT_MS.
+// It opens again on the next state or meters event once the store is up.
 const SILENT_MS = 6000;      // no word for this long: the sign shows the progressive closed
+const BOOT_MS = 3000;        // no state this long after loading: shown closed until one comes
 const TAKEOVER_MS = 9000;    // how long a hit is celebrated
 const COUNT_MS = 1200;       // how long the meter takes to count up to a new value
 let state = null;            // the last `state` event
@@ -214,7 +221,7 @@ if ("serviceWorker" in navigator) {
 }
 try { orient(localStorage.getItem("sign-orientation:" + SIGN)); } catch (e) { /* private mode */ }
 heard = performance.now();
-setTimeout(() => { if (!state) { setOffline(true); } }, 3000);
+setTimeout(() => { if (!state) { setOffline(true); } }, BOOT_MS);
 connect();
 requestAnimationFrame(frame);
 // a screen the browser does not paint (hidden, throttled) still keeps its meter true
