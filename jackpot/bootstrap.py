@@ -49,6 +49,7 @@ from jackpot.services.pools import Pools
 from jackpot.services.reports import Reports
 from jackpot.services.rounds import Rounds, Window
 from jackpot.services.selfcheck import SelfCheck
+from jackpot.services.signboard import SignBoard
 from jackpot.services.signs import Signs
 from jackpot.services.tablecounts import TableCounts
 from jackpot.services.tables import Tables
@@ -110,6 +111,7 @@ class Services:
     accounting: Accounting
     activity: Activity
     signs: Signs
+    board: SignBoard  # what the signs show (the sign process's one reader of the store)
     health: GroupedHealth
     groups: LinkGroups
     config: GroupedConfig  # what readers read of every group's pools and tables
@@ -265,6 +267,8 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     payouts = GroupedPayouts(groups, settings.handpay_approval_cents)
     table_counts = GroupedTableCounts(groups)
     keep_ms = (settings.retention_seconds + settings.clock_skew_seconds) * 1000
+    sign_store = SignStore(client, keys, scripts)
+    checks = GroupedHealth(groups)
     accounting = Accounting(
         archive,
         archiver,
@@ -294,8 +298,17 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         archiver=archiver,
         accounting=accounting,
         activity=Activity(GroupedActivity(groups), credentials.list),
-        signs=Signs(SignStore(client, keys, scripts), config),
-        health=GroupedHealth(groups),
+        signs=Signs(sign_store, config),
+        board=SignBoard(
+            sign_store,
+            config,
+            payouts,
+            clock,
+            settings.offline_after_seconds * 1000,
+            checks.inoperable_pools,
+            lambda: software().authentic,  # tampered software: every sign shows closed
+        ),
+        health=checks,
         groups=groups,
         config=config,
         moves=TableMoves(groups, tables, keep_ms, clock),

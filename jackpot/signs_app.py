@@ -10,27 +10,12 @@ import logging
 
 from flask import Flask
 
-from jackpot import integrity
 from jackpot.api import errors, signpage
 from jackpot.api.signfeed import Fanout
 from jackpot.bootstrap import bootstrap
-from jackpot.services.clock import now_ms
-from jackpot.services.signboard import SignBoard
 from jackpot.settings import Settings
-from jackpot.store.keys import Keys
-from jackpot.store.scripts import Scripts
-from jackpot.store.signs import SignStore
 
 log = logging.getLogger("jackpot.signs")
-
-
-def software_authentic(settings: Settings) -> bool:
-    """The sign process authenticates its own files too: signs run by tampered software show
-    the progressive closed (the patrons cannot trust what they show)."""
-    found = integrity.check(approved=settings.approved_digest)
-    for problem in found.problems:
-        log.error("signs: software not authentic, every sign shows closed: %s", problem)
-    return found.authentic
 
 
 def create_signs_app(settings: Settings | None = None, redis_url: str | None = None) -> Flask:
@@ -39,15 +24,11 @@ def create_signs_app(settings: Settings | None = None, redis_url: str | None = N
     if url is None:
         raise RuntimeError("no store: set JACKPOT_REDIS_URL, or start through `jackpot signs`")
     services = bootstrap(settings, url)  # read only: every link group's pools and hits
-    board = SignBoard(
-        SignStore(services.client, Keys(settings.namespace), Scripts.register(services.client)),
-        services.config,
-        services.payouts,
-        now_ms,
-        settings.offline_after_seconds * 1000,
-        services.health.inoperable_pools,
-        software_authentic(settings),
-    )
+    # the sign process authenticates its own files too: signs run by tampered software show
+    # the progressive closed (the patrons cannot trust what they show)
+    for problem in services.health.software.problems:
+        log.error("signs: software not authentic, every sign shows closed: %s", problem)
+    board = services.board
     app = Flask(__name__, static_folder="api/static", static_url_path="/static")
     app.config["JACKPOT_SETTINGS"] = settings
     feed = Fanout(board, settings.signs_feed_ms / 1000, settings.signs_max_connections)

@@ -31,6 +31,7 @@ from jackpot.domain.meter import PoolState
 from jackpot.domain.report import parse_envelope
 from jackpot.domain.requests import RETIRE_REQUEST
 from jackpot.errors import LinkGroupError, NotFoundError
+from jackpot.integrity import SoftwareCheck
 from jackpot.services.linkgroups import Group, LinkGroups
 from jackpot.services.payouts import Actor, HandPay
 from jackpot.services.pools import Pools, Retired
@@ -434,7 +435,7 @@ class GroupedHealth:
         return self._groups.main.health.wait_replicas
 
     @property
-    def software(self) -> Any:
+    def software(self) -> SoftwareCheck:
         return self._groups.main.health.software
 
     def durability(self) -> Durability:

@@ -46,10 +46,10 @@ class SignBoard:
         clock: Callable[[], int],
         offline_after_ms: int,
         inoperable: Callable[[list[str]], set[str]],
-        software_authentic: bool = True,
+        software_authentic: Callable[[], bool] = lambda: True,
     ) -> None:
         self._inoperable = inoperable  # of these pools, those whose store is inoperable
-        self._software_authentic = software_authentic
+        self._software_authentic = software_authentic  # checked once, then as cached
         self._signs = signs
         self._config = config
         self._payouts = payouts
@@ -74,7 +74,7 @@ class SignBoard:
         pools = {p.pool: p for p in self._config.pools()}
         tables = self._config.tables()
         wanted = sorted({pool for s in signs for pool in s.pools})
-        closed = set(wanted) if not self._software_authentic else self._inoperable(wanted)
+        closed = set(wanted) if not self._software_authentic() else self._inoperable(wanted)
         hits = {pool: self._config.last_hits(pool) for pool in wanted if pool in pools}
         ids = [str(h["id"]) for shown in hits.values() for h in shown]
         status = {p["id"]: p["status"] for p in self._payouts.many(ids)}
