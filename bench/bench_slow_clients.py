@@ -7,7 +7,7 @@ are held, and the round path's rounds/s with and without them.
     python bench/bench_slow_clients.py [--idle 500] [--slow 100] [--seconds 10]
 
 Everything as production runs it: redis-server with the embedded store's arguments,
-`jackpot serve`'s gunicorn (gevent, jackpot/gunicorn_worker.py), Debian's nginx; the
+`jackpot serve`'s gunicorn (gevent, jackpot/entrypoints/gunicorn_worker.py), Debian's nginx; the
 attackers in a process of their own.
 """
 

@@ -4,7 +4,7 @@
   free loopback port and a private temporary data directory; only `--appendfsync` may be
   swapped (for the clearly labelled `everysec` configuration).
 * gunicorn with `jackpot serve`'s `gunicorn_command()` and `gunicorn_env(settings, url)`:
-  same interpreter, same config file (jackpot/gunicorn_conf.py), same worker/thread
+  same interpreter, same config file (jackpot/entrypoints/gunicorn_conf.py), same worker/thread
   settings (JACKPOT_WORKERS / JACKPOT_MAX_CONNECTIONS as `jackpot serve` reads them).
 * provisioning through the real paths: `jackpot keys create` (with JACKPOT_REDIS_URL set)
   for the keys, the HTTP API with the operator key for the pool and the tables.

@@ -14,7 +14,7 @@ Never a secret, a player or a request body: ids from a request are shown only wh
 look like ids.
 
 `configure(settings)` applies it in a command's process; gunicorn gets the same dictionary
-as its `logconfig_dict` (jackpot/gunicorn_conf.py).
+as its `logconfig_dict` (jackpot/entrypoints/gunicorn_conf.py).
 """
 
 from __future__ import annotations

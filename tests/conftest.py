@@ -12,8 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from jackpot import integrity
-from jackpot.app import create_app
 from jackpot.bootstrap import Services
+from jackpot.entrypoints.app import create_app
 from jackpot.settings import Settings
 from tests.support.api import Api, Keys, make_keys
 from tests.support.postgres_server import PostgresServer, PostgresUnavailable, start_postgres

@@ -25,10 +25,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def gunicorn_command(
-    conf_file: str = "gunicorn_conf.py", app: str = "jackpot.wsgi:app"
+    conf_file: str = "gunicorn_conf.py", app: str = "jackpot.entrypoints.wsgi:app"
 ) -> list[str]:
     """gunicorn with one of the package's config files: the API's by default."""
-    conf = resources.files("jackpot").joinpath(conf_file)
+    conf = resources.files("jackpot.entrypoints").joinpath(conf_file)
     return [sys.executable, "-m", "gunicorn", "-c", str(conf), app]
 
 

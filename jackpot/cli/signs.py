@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def gunicorn_command() -> list[str]:
-    return serve.gunicorn_command("signs_gunicorn_conf.py", "jackpot.signs_wsgi:app")
+    return serve.gunicorn_command("signs_gunicorn_conf.py", "jackpot.entrypoints.signs_wsgi:app")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,9 +13,9 @@ import pytest
 import redis as redis_lib
 from flask.testing import FlaskClient
 
-from jackpot.app import create_app
 from jackpot.domain.auth import Role
 from jackpot.domain.paytable import SEED_PAYTABLE
+from jackpot.entrypoints.app import create_app
 from jackpot.settings import Settings
 from tests.support.api import Api, Keys, round_body
 from tests.support.checks import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from jackpot.app import create_app
+from jackpot.entrypoints.app import create_app
 from jackpot.settings import Settings
 from tests.support.api import Api, round_body
 from tests.support.stores import Store

@@ -14,8 +14,8 @@ import redis as redis_lib
 from flask import Flask
 from flask.testing import FlaskClient
 
-from jackpot.app import create_app
 from jackpot.domain.auth import digest, key_id_of
+from jackpot.entrypoints.app import create_app
 from jackpot.settings import Settings
 from tests.support.api import Api, Keys, round_body
 from tests.support.checks import assert_error, snapshot

@@ -1,6 +1,7 @@
 """Slow and idle clients straight to `jackpot serve`, no proxy in front: each is held by a
-greenlet, not a worker (jackpot/gunicorn_worker.py), and given JACKPOT_CLIENT_DEADLINE_SECONDS
-to send a request's head and then its body; everyone else is answered meanwhile."""
+greenlet, not a worker (jackpot/entrypoints/gunicorn_worker.py), and given
+JACKPOT_CLIENT_DEADLINE_SECONDS to send a request's head and then its body; everyone else is
+answered meanwhile."""
 
 from __future__ import annotations
 

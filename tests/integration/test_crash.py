@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from jackpot.app import create_app
 from jackpot.domain.auth import Role
+from jackpot.entrypoints.app import create_app
 from jackpot.settings import Settings
 from tests.support.api import Api, Keys
 from tests.support.meters import assert_pools_match, configure

@@ -12,8 +12,8 @@ import pytest
 import redis as redis_lib
 from flask.testing import FlaskClient
 
-from jackpot.app import create_app
 from jackpot.domain.auth import Role
+from jackpot.entrypoints.app import create_app
 from jackpot.settings import Settings
 from tests.support.api import Api, Keys
 from tests.support.checks import report_body

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 import redis as redis_lib
 
-from jackpot.app import create_app
 from jackpot.bootstrap import Services, bootstrap
 from jackpot.domain.auth import Role
+from jackpot.entrypoints.app import create_app
 from jackpot.services.clock import now_ms
 from jackpot.settings import Settings
 from tests.support.api import Api, Keys, round_body

@@ -22,8 +22,8 @@ from flask import Flask
 from redis.crc import key_slot
 from sqlalchemy.engine import make_url
 
-from jackpot.app import create_app
 from jackpot.bootstrap import Services
+from jackpot.entrypoints.app import create_app
 from jackpot.settings import Settings
 from jackpot.store.connect import connect
 from jackpot.store.keys import Keys

@@ -12,8 +12,8 @@ settings = Settings.from_env()
 
 bind = settings.bind
 workers = settings.workers
-# a greenlet per connection, the head and body read under a deadline: jackpot/gunicorn_worker.py
-worker_class = "jackpot.gunicorn_worker.ApiWorker"
+# a greenlet per connection, the head and body read under a deadline (gunicorn_worker.py)
+worker_class = "jackpot.entrypoints.gunicorn_worker.ApiWorker"
 worker_connections = settings.max_connections
 # A round is one script call of well under a millisecond; 30 s means a stuck worker.
 timeout = 30

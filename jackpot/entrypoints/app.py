@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from pathlib import Path
 
 from flask import Flask, Response, g, request
 
@@ -29,6 +30,9 @@ from jackpot.metrics import mark_started, observe_request
 from jackpot.services.faults import STORE_DOWN
 from jackpot.settings import Settings
 
+# the pages' files, in the api package beside this one
+STATIC = str(Path(__file__).resolve().parent.parent / "api" / "static")
+
 
 def create_app(
     settings: Settings | None = None,
@@ -46,7 +50,7 @@ def create_app(
                 "the embedded store"
             )
         services = bootstrap(settings, url)
-    app = Flask(__name__, static_folder="api/static", static_url_path="/static")
+    app = Flask(__name__, static_folder=STATIC, static_url_path="/static")
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.config["JACKPOT_SETTINGS"] = settings
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES

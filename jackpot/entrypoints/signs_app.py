@@ -7,6 +7,7 @@ a sign process can be added, restarted or lost without touching the money.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from flask import Flask
 
@@ -14,6 +15,9 @@ from jackpot.api import errors, signpage
 from jackpot.api.signfeed import Fanout
 from jackpot.bootstrap import bootstrap
 from jackpot.settings import Settings
+
+# the pages' files, in the api package beside this one
+STATIC = str(Path(__file__).resolve().parent.parent / "api" / "static")
 
 log = logging.getLogger("jackpot.signs")
 
@@ -29,7 +33,7 @@ def create_signs_app(settings: Settings | None = None, redis_url: str | None = N
     for problem in services.health.software.problems:
         log.error("signs: software not authentic, every sign shows closed: %s", problem)
     board = services.board
-    app = Flask(__name__, static_folder="api/static", static_url_path="/static")
+    app = Flask(__name__, static_folder=STATIC, static_url_path="/static")
     app.config["JACKPOT_SETTINGS"] = settings
     feed = Fanout(board, settings.signs_feed_ms / 1000, settings.signs_max_connections)
     app.extensions["signs"] = feed

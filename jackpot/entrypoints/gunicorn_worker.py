@@ -4,7 +4,7 @@ kilobytes each instead of a worker (docs/DECISIONS.md, "Slow clients").
 
 * **The head:** gunicorn's gevent worker reads each request head, the first and every
   later one on a kept-alive connection, under `gevent.Timeout(keepalive)`, and closes the
-  connection when it is late; `jackpot/gunicorn_conf.py` sets keepalive to
+  connection when it is late; `jackpot/entrypoints/gunicorn_conf.py` sets keepalive to
   JACKPOT_CLIENT_DEADLINE_SECONDS.
 * **The body:** the app would read it with no deadline. This worker reads it first, whole
   (up to MAX_BODY_BYTES and one byte more), under the same deadline, and hands the app the
