@@ -25,11 +25,11 @@ COMMANDS = {
     "verify": "jackpot.cli.verify",
     "accounting": "jackpot.cli.accounting",
     "keys": "jackpot.cli.keys",
-    "math": "jackpot.cli.math_cmd",
-    "pools": "jackpot.cli.pools_cmd",
-    "tables": "jackpot.cli.tables_cmd",
-    "payouts": "jackpot.cli.payouts_cmd",
-    "journal": "jackpot.cli.journal_cmd",
+    "math": "jackpot.cli.math",
+    "pools": "jackpot.cli.pools",
+    "tables": "jackpot.cli.tables",
+    "payouts": "jackpot.cli.payouts",
+    "journal": "jackpot.cli.journal",
     "healthcheck": "jackpot.cli.healthcheck",
 }
 

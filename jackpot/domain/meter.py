@@ -1,7 +1,10 @@
 """Pool meters in exact units (docs/RULES.md §4): the state, and the reference model of one round.
 
-The round is applied in Redis by store/lua/settle_round.lua; `apply_round` here is the same
-arithmetic in Python, the executable statement of the rules that tests hold the script to.
+How much of a bet goes to the meter (`contribute`: the rate and the reserve's rate of the
+wager, in units of 1/10,000 cent), what a hit takes (`meter_share`, `scaled_share` below a
+qualifying wager, several hits at once in `pay_hits`) and the reset's funding (`top_up`).
+The round is applied in Redis by store/lua/settle_round.lua; these are the same arithmetic in
+Python, the executable statement of the rules that tests hold the script to.
 """
 
 from __future__ import annotations

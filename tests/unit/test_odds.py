@@ -10,7 +10,7 @@ from itertools import permutations
 
 import pytest
 
-from jackpot.cli import math_cmd
+from jackpot.cli import math as math_cli
 from jackpot.domain.cards import FULL_DECK
 from jackpot.domain.odds import (
     PoolTerms,
@@ -152,10 +152,10 @@ def test_meter_and_envy_arithmetic_on_a_hand_checked_paytable(envy, expected_env
 
 def run_math(*argv: str) -> int:
     parser = argparse.ArgumentParser()
-    math_cmd.register(parser.add_subparsers())
+    math_cli.register(parser.add_subparsers())
     args = parser.parse_args(["math", *argv])
-    assert args.func is math_cmd.run
-    return math_cmd.run(args)
+    assert args.func is math_cli.run
+    return math_cli.run(args)
 
 
 def test_math_prints_a_table_per_deck_count(capsys):
