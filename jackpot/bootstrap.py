@@ -23,10 +23,10 @@ from jackpot.domain.journals import house_journal
 from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.records import record_problem
 from jackpot.errors import RoundRecordError, StoreUnavailableError
-from jackpot.services.accounting import Accounting
 from jackpot.services.activity import Activity
 from jackpot.services.clock import now_ms
 from jackpot.services.credentials import Credentials
+from jackpot.services.dayclose import Accounting
 from jackpot.services.fanout import (
     GroupedActivity,
     GroupedArchiver,

@@ -14,7 +14,7 @@ from jackpot.api.journal import csv_text
 from jackpot.domain.auth import Role
 from jackpot.domain.gamingday import parse_day
 from jackpot.errors import NotFoundError
-from jackpot.services.accounting import SECTIONS
+from jackpot.services.dayclose import SECTIONS
 
 bp = Blueprint("accounting", __name__, url_prefix="/v1/accounting")
 

@@ -35,7 +35,7 @@ from jackpot.domain.requests import (
 )
 from jackpot.domain.signs import SIGN_REQUEST
 from jackpot.domain.tablecounts import COUNTS_REQUEST
-from jackpot.services.accounting import SECTIONS
+from jackpot.services.dayclose import SECTIONS
 
 ID = Identifier().schema()
 CENTS = {"type": "integer", "description": "whole cents"}

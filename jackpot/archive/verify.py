@@ -26,8 +26,8 @@ from typing import Any
 from redis import Redis
 
 from jackpot.archive.store import Archive
-from jackpot.domain.accounting import closed_day_digest
 from jackpot.domain.chain import GENESIS, ChainBreak, ChainedEntry, ChainWalk
+from jackpot.domain.dayclose import closed_day_digest
 from jackpot.domain.journals import HOUSE, house_journal, pool_journal
 from jackpot.domain.records import record_problem
 from jackpot.store.keys import Keys

@@ -3,6 +3,7 @@
 A gaming day is named by the date it starts on. With a 06:00 start in America/New_York,
 2026-11-23 runs from 2026-11-23T06:00-05:00 to 2026-11-24T06:00-05:00. On a day the clocks
 change it is 23 or 25 hours long: its bounds are local wall times, never a fixed 24 h.
+What a day's close computes is jackpot.domain.dayclose.
 """
 
 from __future__ import annotations

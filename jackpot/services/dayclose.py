@@ -1,8 +1,9 @@
-"""Gaming days: closed once from the archive, kept immutable, served to accounting.
+"""The gaming-day close: each day closed once from the archive, kept immutable, bound to the
+hash chain, served to accounting (what it computes: jackpot.domain.dayclose).
 
 Closing a day first archives everything settled so far (so the day's history is in the
 archive whole), refuses to close over a broken hash chain, computes the report
-(jackpot.domain.accounting) and records it with each journal's head at the day's end. A day
+(jackpot.domain.dayclose) and records it with each journal's head at the day's end. A day
 is closed once: closing it again answers the recorded report, never a recomputed one.
 """
 
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from jackpot import jsonio
 from jackpot.archive.store import Archive
 from jackpot.archive.verify import check_rounds
-from jackpot.domain.accounting import (
+from jackpot.domain.dayclose import (
     LAYOUT_VERSION,
     SETTLED,
     VERDICTS,

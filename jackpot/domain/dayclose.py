@@ -1,4 +1,6 @@
-"""A gaming day's accounting, computed from the journals and the rounds (pure: no store).
+"""What the gaming-day close computes: a day's accounting from its journals and rounds (pure:
+no store; the close itself, archiving first and recording once, is jackpot.services.dayclose;
+a day's bounds are jackpot.domain.gamingday).
 
 Three sections, each a list of flat rows (the JSON report and the CSV files share them):
 

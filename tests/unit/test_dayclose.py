@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from jackpot.domain.accounting import money, percent, pool_day, table_days
+from jackpot.domain.dayclose import money, percent, pool_day, table_days
 from jackpot.domain.gamingday import GamingDays
 
 
