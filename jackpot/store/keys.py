@@ -104,6 +104,17 @@ class Keys:
         return f"{self.tag}/payouts/pending"
 
     @property
+    def payouts_open(self) -> str:
+        """Zset: payouts past their first verdict that still owe (awaiting approval,
+        disputed): with the pending ones, everything unsettled, read without a scan."""
+        return f"{self.tag}/payouts/open"
+
+    @property
+    def payouts_open_built(self) -> str:
+        """Set once the open index holds the payouts of a store from before it existed."""
+        return f"{self.tag}/payouts/open:built"
+
+    @property
     def adjustments(self) -> str:
         return f"{self.tag}/adjustments"
 

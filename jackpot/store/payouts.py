@@ -44,9 +44,17 @@ class PayoutStore:
         return [json.loads(r) for r in raws if r]
 
     def list(self, status: str | None, limit: int) -> list[dict[str, Any]]:
-        """Payouts, newest first; pending ones come from their own index."""
+        """Payouts, newest first. Those still owing come from their indexes (the console
+        reads them every few seconds: never a scan of the history); paid and void ones, and
+        all of them, from a scan."""
         if status == "pending":
             return self.many(self._r.zrevrange(self._k.payouts_pending, 0, limit - 1))
+        if status in ("awaiting_approval", "disputed"):  # the open index: no scan
+            self._build_open()
+            found = self.many(self._r.zrange(self._k.payouts_open, 0, -1))
+            out = [p for p in found if p["status"] == status]
+            out.sort(key=payout_order, reverse=True)
+            return out[:limit]
         out = []
         for _, raw in self._r.hscan_iter(self._k.payouts, count=1000):
             payout = json.loads(raw)
@@ -57,13 +65,32 @@ class PayoutStore:
 
     def unsettled(self) -> builtins.list[dict[str, Any]]:
         """Every jackpot won and not yet paid or voided (pending, awaiting approval,
-        disputed): what the floor still owes, in one pass over the payouts."""
-        out = []
-        for _, raw in self._r.hscan_iter(self._k.payouts, count=1000):
+        disputed): what the floor still owes, read from the pending and open indexes (the
+        live floor's payouts, never the history's)."""
+        self._build_open()
+        with self._r.pipeline(transaction=False) as pipe:
+            pipe.zrange(self._k.payouts_pending, 0, -1)
+            pipe.zrange(self._k.payouts_open, 0, -1)
+            pending, still_open = pipe.execute()
+        ids = list(dict.fromkeys([*pending, *still_open]))
+        return [p for p in self.many(ids) if p["status"] not in SETTLED]
+
+    def _build_open(self) -> None:
+        """Once per store: put the payouts past a first verdict that still owe, made before
+        the open index existed, in it (a scan of the payouts, the last one). One that a
+        step settles meanwhile may be put in after: unsettled() reads each one's status."""
+        if self._r.exists(self._k.payouts_open_built):
+            return
+        found = {}
+        for payout_id, raw in self._r.hscan_iter(self._k.payouts, count=1000):
             payout = json.loads(raw)
-            if payout["status"] not in SETTLED:
-                out.append(payout)
-        return out
+            if payout["status"] not in SETTLED and payout["status"] != "pending":
+                found[payout_id] = payout_order(payout)[1]
+        with self._r.pipeline(transaction=True) as pipe:
+            if found:
+                pipe.zadd(self._k.payouts_open, found)
+            pipe.set(self._k.payouts_open_built, "1")
+            pipe.execute()
 
     def step(
         self,
@@ -95,6 +122,7 @@ class PayoutStore:
                 self._k.pool(pool),
                 self._k.pool_journal(pool),
                 self._k.counters,
+                self._k.payouts_open,
                 self._k.activity,
             ],
             args=[payout, step, who, note, *hand_pay, expect, threshold, person, *compared],

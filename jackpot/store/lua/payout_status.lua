@@ -12,7 +12,8 @@
 --
 -- KEYS[1] {ns}/payouts  hash id -> JSON   KEYS[2] {ns}/payouts/pending  zset
 -- KEYS[3] {ns}/pool/<pool>  hash (seq)     KEYS[4] {ns}/pool/<pool>/journal  stream
--- KEYS[5] {ns}/counters  hash (clock)
+-- KEYS[5] {ns}/counters  hash (clock)   KEYS[6] {ns}/payouts/open  zset (past a first verdict,
+--                                                  still owing)
 -- ARGV[1] payout id  ARGV[2] step (confirm | approve | dispute | void)  ARGV[3] who (the key)
 -- ARGV[4] note (may be empty)  ARGV[5..7] a confirmation's paid_by (a person), witness, slip
 -- (each may be empty)  ARGV[8] expect: the status the caller saw ('' = any)
@@ -96,8 +97,14 @@ if note ~= '' then payout.note = note end
 payout.status = target
 local json = cjson.encode(payout)
 redis.call('HSET', KEYS[1], ARGV[1], json)
--- the pending index holds only payouts still awaiting their first verdict
+-- the pending index holds only payouts still awaiting their first verdict; the open one those
+-- past it that still owe (awaiting approval, disputed): the two are everything unsettled
 redis.call('ZREM', KEYS[2], ARGV[1])
+if target == 'paid' or target == 'void' then
+  redis.call('ZREM', KEYS[6], ARGV[1])
+else
+  redis.call('ZADD', KEYS[6], tonumber(string.match(ARGV[1], 'P(%d+)$')), ARGV[1])
+end
 
 local kind = ({paid = 'payout_paid', awaiting_approval = 'payout_confirmed',
   disputed = 'payout_disputed', void = 'payout_voided'})[target]
