@@ -230,7 +230,7 @@ def run_day(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             svc.rounds.report(body, key, secret)
             if i % 10_000 == 9_999:
                 svc.archiver.run()
-        day = svc.reports._days.of_time(clock())
+        day = svc.days().of_time(clock())
         clock.ms += 2 * 86_400_000
         svc.archiver.run()
         started = time.perf_counter()

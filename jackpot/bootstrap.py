@@ -24,6 +24,7 @@ from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.records import record_problem
 from jackpot.errors import RoundRecordError, StoreUnavailableError
 from jackpot.services.activity import Activity
+from jackpot.services.audit import Audit
 from jackpot.services.clock import now_ms
 from jackpot.services.credentials import Credentials
 from jackpot.services.dayclose import Accounting
@@ -46,7 +47,6 @@ from jackpot.services.linkgroups import Group, LinkGroups
 from jackpot.services.moves import TableMoves
 from jackpot.services.payouts import Payouts
 from jackpot.services.pools import Pools
-from jackpot.services.reports import Reports
 from jackpot.services.rounds import Rounds, Window
 from jackpot.services.selfcheck import SelfCheck
 from jackpot.services.signboard import SignBoard
@@ -66,7 +66,7 @@ from jackpot.store.health import HealthStore
 from jackpot.store.journal import JournalStore
 from jackpot.store.keys import Keys
 from jackpot.store.payouts import PayoutStore
-from jackpot.store.queue import ReportQueue
+from jackpot.store.queue import ReconciliationQueue
 from jackpot.store.rounds import RoundStore
 from jackpot.store.scripts import ReplicaWait, Scripts
 from jackpot.store.signs import SignStore
@@ -102,7 +102,7 @@ class Services:
     payouts: GroupedPayouts
     voids: GroupedVoids
     table_counts: GroupedTableCounts
-    reports: Reports
+    audit: Audit
     client: redis.Redis  # of the main link group's keys (and the registry, keys, signs)
     rq_client: redis.Redis  # RQ keeps pickles: a client that does not decode replies
     archive: Archive
@@ -289,7 +289,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         payouts=payouts,
         voids=GroupedVoids(groups, payouts),
         table_counts=table_counts,
-        reports=Reports(config, journal, ReportQueue(rq_client, settings.queue), clock, days),
+        audit=Audit(config, journal, ReconciliationQueue(rq_client, settings.queue), clock, days),
         client=client,
         rq_client=rq_client,
         archive=archive,

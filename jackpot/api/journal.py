@@ -63,7 +63,7 @@ def _group(pool: str | None) -> str:
 
 
 def _span() -> Span:
-    return services().reports.span(
+    return services().audit.span(
         request.args.get("from"), request.args.get("to"), request.args.get("table")
     )
 
@@ -76,7 +76,7 @@ def journal() -> Response:
     group = _group(pool)
     after = query_int("after", 0, 0, 2**62)
     limit = query_int("limit", 100, 1, 5000)
-    entries = services().reports.journal(pool, after, limit, _span(), group)
+    entries = services().audit.journal(pool, after, limit, _span(), group)
     answer: dict[str, object] = {"pool": pool}
     if pool is None and group != MAIN_GROUP:
         answer["group"] = group
@@ -90,7 +90,7 @@ def journal_csv() -> Response:
     pool = _pool()
     group = _group(pool)
     after = query_int("after", 0, 0, 2**62)
-    entries = services().reports.export(pool, after, _span(), group)  # 404 before streaming
+    entries = services().audit.export(pool, after, _span(), group)  # 404 before streaming
 
     def rows() -> Iterator[str]:
         buf = io.StringIO()

@@ -15,11 +15,11 @@ bp = Blueprint("reports", __name__, url_prefix="/v1/reports")
 @require(Role.AUDITOR)
 def reconcile() -> tuple[Response, int]:
     return jsonify(
-        services().reports.request_reconciliation(json_body(), current_key().who).to_json()
+        services().audit.request_reconciliation(json_body(), current_key().who).to_json()
     ), 202
 
 
 @bp.get("/<report_id>")
 @require(Role.AUDITOR)
 def get_report(report_id: str) -> Response:
-    return jsonify(services().reports.report(report_id).to_json())
+    return jsonify(services().audit.reconciliation(report_id).to_json())

@@ -90,12 +90,12 @@ def worker(settings: Settings, timeout: float) -> str:
     if url is None:
         return "no JACKPOT_REDIS_URL, and no embedded store running under JACKPOT_DATA_DIR"
     from jackpot.store.connect import connect
-    from jackpot.store.queue import ReportQueue
+    from jackpot.store.queue import ReconciliationQueue
 
     # RQ keeps pickles: a client that does not decode replies, as the worker's own
     connection = connect(settings.queue_store(url), decode=False, timeout=timeout)
     here = socket.gethostname()
-    health = ReportQueue(connection, settings.queue).health(hostname=here)
+    health = ReconciliationQueue(connection, settings.queue).health(hostname=here)
     if not health.workers:
         return f"no worker of queue {settings.queue!r} registered from host {here!r}"
     age = time.time() - (health.last_heartbeat or 0.0)

@@ -9,4 +9,4 @@ from jackpot.jobs.context import services
 
 def reconcile_pool(pool: str, from_ts: int, to_ts: int) -> dict[str, Any]:
     """The period's reconciliation as JSON (balances and movements in exact units)."""
-    return services().reports.reconcile(pool, from_ts, to_ts).to_json()
+    return services().audit.reconcile(pool, from_ts, to_ts).to_json()

@@ -256,7 +256,7 @@ class MeterCollector(Collector):
 
     def _queue(self) -> Iterator[Metric]:
         try:
-            health = self._s.reports.queue_health()
+            health = self._s.audit.queue_health()
         except Exception:  # noqa: BLE001 - the store's state is already in jackpot_store_up
             return
         labels = [health.name]

@@ -1,4 +1,4 @@
-"""Background reports on the RQ queue: what the API enqueues and the worker runs."""
+"""Reconciliations on the RQ queue: what the API enqueues and the worker runs."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ KEEP_SECONDS = 30 * 24 * 3600  # results and failures stay a month for accountin
 
 
 @dataclass(frozen=True, slots=True)
-class ReportJob:
+class ReconciliationJob:
     id: str
     kind: str
     status: str  # queued, started, finished, failed, ...
@@ -63,12 +63,12 @@ class QueueHealth:
     last_heartbeat: float | None  # seconds since the epoch: the newest worker heartbeat
 
 
-class ReportQueue:
+class ReconciliationQueue:
     def __init__(self, client: Redis, name: str) -> None:
         self._r = client  # RQ keeps pickles: a client that does not decode replies
         self._name = name
 
-    def enqueue_reconcile(self, pool: str, from_ts: int, to_ts: int, who: str) -> ReportJob:
+    def enqueue_reconcile(self, pool: str, from_ts: int, to_ts: int, who: str) -> ReconciliationJob:
         job = Queue(self._name, connection=self._r).enqueue(
             RECONCILE_JOB,
             pool,
@@ -79,16 +79,16 @@ class ReportQueue:
             failure_ttl=KEEP_SECONDS,
             meta={"requested_by": who, "kind": "reconcile"},
         )
-        return ReportJob(job.id, "reconcile", "queued", pool, from_ts, to_ts)
+        return ReconciliationJob(job.id, "reconcile", "queued", pool, from_ts, to_ts)
 
-    def get(self, report_id: str) -> ReportJob | None:
+    def get(self, job_id: str) -> ReconciliationJob | None:
         try:
-            job = Job.fetch(report_id, connection=self._r)
+            job = Job.fetch(job_id, connection=self._r)
         except (NoSuchJobError, ValueError):  # rq refuses ids it could never have made
             return None
         pool, from_ts, to_ts = job.args
         status = job.get_status().value
-        return ReportJob(
+        return ReconciliationJob(
             id=job.id,
             kind=job.meta.get("kind", "reconcile"),
             status=status,

@@ -301,7 +301,7 @@ def test_reconciliation_and_archiving_cover_every_group(
     for round_id in ("r1", "r2"):
         assert api.report(round_body(round_id, "T1")).status_code == 200
     assert api.report(ace_war("hit", "T2")).status_code == 200
-    found = services.reports.reconcile("west", 0, 2**53)
+    found = services.audit.reconcile("west", 0, 2**53)
     assert found.balanced and found.rounds == 1 and found.hits == 1
     run = services.archiver.run(trim=False)
     assert not run.problems

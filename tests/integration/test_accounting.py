@@ -51,7 +51,7 @@ def world(
 
 
 def today(w: World) -> date:
-    return w.services.reports._days().of_time(w.clock())
+    return w.services.days().of_time(w.clock())
 
 
 def play(w: World) -> list[dict[str, Any]]:

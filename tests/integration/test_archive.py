@@ -286,7 +286,7 @@ def test_journal_reads_see_the_archive_and_the_live_tail_as_one_sequence(world: 
 def test_a_reconciliation_after_trimming_is_the_one_before(world: World) -> None:
     w = world
     deal(w, 20, "a")
-    reports = w.services.reports
+    reports = w.services.audit
     stamps = [e["ts"] for e in journal_page(w, "pool=main&limit=5000")]
     periods = [(0, 2**62), (stamps[5], stamps[15]), (stamps[-1] + 1, stamps[-1] + 10)]
     before = [reports.reconcile("main", a, b).to_json() for a, b in periods]

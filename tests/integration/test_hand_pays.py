@@ -84,7 +84,7 @@ def test_the_days_hit_register_lists_the_hand_pays_with_their_kind(
 ) -> None:
     with world_of(redis, redis_server.url, tmp_path / "world", handpay_cents=100_000) as w:
         answer = hit_with_envy(w.api)
-        day = w.services.reports._days().of_time(w.clock())
+        day = w.services.days().of_time(w.clock())
         w.clock.pass_days(2)
         report = w.services.accounting.close(day)
     kinds = sorted((h["kind"], h["amount_cents"], h["status_at_close"]) for h in report["hits"])

@@ -66,7 +66,7 @@ def test_a_forged_round_record_is_reported_not_served_and_not_counted(w: World) 
     assert "a record no journal entry settled" in str(found[0])
     r = w.api.client.get("/v1/rounds/T1/forged-1", headers=w.api.keys.header("auditor"))
     assert r.status_code == 409 and r.get_json()["error"]["code"] == "round_record_mismatch"
-    day = w.services.reports._days().of_time(w.clock())
+    day = w.services.days().of_time(w.clock())
     w.clock.pass_days(2)
     with pytest.raises(BrokenChainError, match="forged-1"):
         w.services.accounting.close(day)

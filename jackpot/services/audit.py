@@ -1,4 +1,5 @@
-"""The journal for accounting, and reconciliation reports run in the background."""
+"""What auditors read: the journals (one page, or exported whole) and the reconciliation of a
+pool over a period, run in the background (a "report" is only ever what a table reports)."""
 
 from __future__ import annotations
 
@@ -13,18 +14,18 @@ from jackpot.domain.reconcile import BALANCE, Reconciliation, reconcile
 from jackpot.domain.requests import ReconcileRequest
 from jackpot.domain.validate import parse_identifier, parse_timestamp
 from jackpot.errors import NotFoundError, ValidationError
-from jackpot.store.queue import QueueHealth, ReportJob, ReportQueue
+from jackpot.store.queue import QueueHealth, ReconciliationJob, ReconciliationQueue
 
 if TYPE_CHECKING:
     from jackpot.services.fanout import GroupedConfig, GroupedJournal
 
 
-class Reports:
+class Audit:
     def __init__(
         self,
         config: GroupedConfig,
         journal: GroupedJournal,
-        queue: ReportQueue,
+        queue: ReconciliationQueue,
         clock: Callable[[], int],
         days: Callable[[], GamingDays],  # the controller's (services.gamingday)
     ) -> None:
@@ -72,16 +73,16 @@ class Reports:
             return stop if end else start
         return parse_timestamp(raw, field)
 
-    def request_reconciliation(self, body: Any, who: str) -> ReportJob:
+    def request_reconciliation(self, body: Any, who: str) -> ReconciliationJob:
         """Queue a pool's reconciliation over [from, to) (ms since the epoch)."""
         wanted = ReconcileRequest.from_json(body, self._clock())
         self._config.pool(wanted.pool)
         return self._queue.enqueue_reconcile(wanted.pool, wanted.from_ts, wanted.to_ts, who)
 
-    def report(self, report_id: str) -> ReportJob:
-        job = self._queue.get(report_id)
+    def reconciliation(self, job_id: str) -> ReconciliationJob:
+        job = self._queue.get(job_id)
         if job is None:
-            raise NotFoundError("report", report_id)
+            raise NotFoundError("report", job_id)  # the API calls it a report (its URL)
         return job
 
     def reconcile(self, pool: str, from_ts: int, to_ts: int) -> Reconciliation:
