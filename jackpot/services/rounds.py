@@ -114,7 +114,7 @@ class Rounds:
                     return replay
                 raise
             settlement = settle(report, record.config)
-            plan = _plan(
+            plan = plan_round(
                 record, report.round, report_digest, key, key_digest, settlement,
                 self._handpay_cents,
             )  # fmt: skip
@@ -191,7 +191,7 @@ class Rounds:
         return archived[0], stored
 
 
-def _plan(
+def plan_round(
     record: TableRecord,
     round_id: str,
     report_digest: str,

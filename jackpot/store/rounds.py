@@ -93,9 +93,9 @@ class RoundStore:
         self._k = keys
         self._s = scripts
 
-    def settle(self, plan: MeterPlan, operable: bool = True) -> StoredRound:
-        """Apply the plan in one script call; raises RoundConflictError on another body."""
-
+    def script_call(self, plan: MeterPlan, operable: bool = True) -> tuple[list[str], list[Any]]:
+        """The settle script's keys and arguments for a plan (settle sends them; a benchmark
+        writing history fast pipelines them)."""
         k = self._k
         keys = [
             k.round(plan.table, plan.round),
@@ -123,17 +123,19 @@ class RoundStore:
             "held": list(plan.held),
             "result": plan.result,
         }
-        result = self._s.settle_round(
-            keys=keys,
-            args=[
-                plan.digest,
-                plan.table_version,
-                jsonio.dumps(body),
-                plan.static_json,
-                "1" if operable else "0",
-                payout_prefix(k.group),
-            ],
-        )
+        return keys, [
+            plan.digest,
+            plan.table_version,
+            jsonio.dumps(body),
+            plan.static_json,
+            "1" if operable else "0",
+            payout_prefix(k.group),
+        ]
+
+    def settle(self, plan: MeterPlan, operable: bool = True) -> StoredRound:
+        """Apply the plan in one script call; raises RoundConflictError on another body."""
+        keys, args = self.script_call(plan, operable)
+        result = self._s.settle_round(keys=keys, args=args)
         status = result[0]
         if status == "conflict":
             raise RoundConflictError(plan.table, plan.round)
