@@ -30,7 +30,7 @@ def list_days() -> Response:
 @require(Role.AUDITOR)
 def get_day(day: str) -> Response:
     known_query()
-    return jsonify(services().accounting.report(parse_day(day, "day")))
+    return jsonify(services().accounting.statement(parse_day(day, "day")))
 
 
 @bp.get("/days/<day>/<section>.csv")
@@ -39,7 +39,7 @@ def get_day_csv(day: str, section: str) -> Response:
     known_query()
     if section not in SECTIONS:
         raise NotFoundError("section", section)
-    report = services().accounting.report(parse_day(day, "day"))
+    report = services().accounting.statement(parse_day(day, "day"))
     return Response(
         section_csv(report[section]),
         mimetype="text/csv",

@@ -100,7 +100,7 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
     with services(settings) as built:
         try:
             accounting = built.accounting
-            report = accounting.close(args.date) if close else accounting.report(args.date)
+            report = accounting.close(args.date) if close else accounting.statement(args.date)
         except JackpotError as exc:
             print(f"jackpot accounting: {exc.message}", file=sys.stderr)
             return 1

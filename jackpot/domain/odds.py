@@ -247,7 +247,7 @@ class LevelReturn:
 @dataclass(frozen=True, slots=True)
 class LongRunReturn:
     """A bet's return over the long run: fixed pays, envy, and every level from its own
-    pool (`level_returns`), as exact fractions of the wager."""
+    pool (`LevelReturn`), as exact fractions of the wager."""
 
     fixed: Fraction
     envy: Fraction

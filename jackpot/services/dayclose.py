@@ -71,9 +71,10 @@ class Accounting:
         self._clock = clock
         self._grace_ms = grace_ms  # how long after a day's end its last round may still land
 
-    def report(self, day: date) -> dict[str, Any]:
-        """A closed day's report; 409 for a day not over or not closed, 404 before history,
-        409 for a record that is not the one journaled when the day was closed."""
+    def statement(self, day: date) -> dict[str, Any]:
+        """A closed day's statement (the archive's `report` column); 409 for a day not over
+        or not closed, 404 before history, 409 for a record that is not the one journaled
+        when the day was closed."""
         found = self._archive.day(day.isoformat())
         if found is not None:
             self._vouched(found)

@@ -248,7 +248,7 @@ def test_a_day_that_would_overlap_a_closed_one_is_refused_naming_both(
         assert "T07:00:00.000-" in message and "T06:00:00.000-" in message
         assert refused.value.status == 409 and refused.value.field == "day"
         closed = w.services.accounting.close(first + timedelta(days=1))
-        assert closed["start"] == w.services.accounting.report(first)["end"]
+        assert closed["start"] == w.services.accounting.statement(first)["end"]
     finally:
         late.close()
 
