@@ -39,7 +39,6 @@ from jackpot.services.fanout import (
     GroupedRounds,
     GroupedTableCounts,
     GroupedTables,
-    GroupedVerifier,
     GroupedVoids,
 )
 from jackpot.services.gamingday import ControllerGamingDay
@@ -53,6 +52,7 @@ from jackpot.services.signboard import SignBoard
 from jackpot.services.signs import Signs
 from jackpot.services.tablecounts import TableCounts
 from jackpot.services.tables import Tables
+from jackpot.services.verification import GroupedVerifier
 from jackpot.services.voids import Voids
 from jackpot.settings import Settings
 from jackpot.store.activity import ActivityStore

@@ -1,0 +1,85 @@
+"""`jackpot verify` over every link group: each group's journals, then the round records and
+the closed days against them (jackpot.archive.verify holds the checks), for all of history
+or from a gaming day on, its cost the period's (docs/PERFORMANCE.md "Verifying history")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from jackpot.archive.verify import (
+    Finding,
+    Verification,
+    check_closed_days,
+    check_day_heads,
+    check_rounds,
+)
+from jackpot.domain.gamingday import GamingDays
+from jackpot.domain.journals import house_journal
+from jackpot.services.linkgroups import LinkGroups
+
+
+class GroupedVerifier:
+    """Verifies every group's journals, the round records and the closed days against the
+    archive: all of history, or from a gaming day on (cost in proportion to the period)."""
+
+    def __init__(
+        self,
+        groups: LinkGroups,
+        days: Callable[[], GamingDays],
+        recompute: Callable[[dict[str, Any]], list[str] | None] = lambda row: None,
+    ) -> None:
+        self._groups = groups
+        self._days = days  # the controller's gaming days: where a --since day starts
+        self._recompute = recompute  # a closed day's figures again, from the archive
+
+    def run(self, since: date | None = None) -> Verification:
+        """Every group's journals, every archived round record against the entry that
+        settled it (in whichever group's house journal), every closed day against its
+        journaled digest, the day before it, its recorded heads and its figures recomputed."""
+        archive = self._groups.main.verifier.archive
+        days = archive.days()
+        start, before = None, None
+        if since is not None:
+            day = since.isoformat()
+            closed = next((d for d in days if d["day"] == day), None)
+            start = int(closed["start_ts"]) if closed else self._days().bounds(since)[0]
+            before = next((d for d in reversed(days) if d["day"] < day), None)
+            days = [d for d in days if d["day"] >= day]
+        out = self._merged([g.verifier.run(start) for g in self._groups.all()])
+        out.since = None if since is None else since.isoformat()
+        houses = [house_journal(name) for name in self._groups.names()]
+        found, out.rounds = check_rounds(archive, houses, start or 0)
+        out.findings += found
+        out.findings += check_day_heads(archive, days)
+        out.findings += check_closed_days(
+            days, out.closed, before, None if since is None else since.isoformat()
+        )
+        for row in days:
+            differences = self._recompute(row)
+            if differences is None:  # an older report layout: its digest and heads only
+                continue
+            out.recomputed += 1
+            out.findings += [
+                Finding(
+                    "gaming_days",
+                    None,
+                    f"closed day {row['day']}: its figures are not the archive's: {difference}",
+                )
+                for difference in differences
+            ]
+        out.days = len(days)
+        return out
+
+    def tail(self, count: int = 64) -> Verification:
+        return self._merged([g.verifier.tail(count) for g in self._groups.all()])
+
+    @staticmethod
+    def _merged(found: list[Verification]) -> Verification:
+        out = Verification()
+        for done in found:
+            out.checked.update(done.checked)
+            out.findings += done.findings
+            out.closed += done.closed
+        return out
