@@ -19,13 +19,35 @@ import redis as redis_lib
 from jackpot.archive.archiver import Archiver
 from jackpot.domain.journals import HOUSE, pool_journal
 from tests.support.api import round_body
-from tests.support.archive_world import RETENTION, SKEW, World, deal, dealt, world_of
+from tests.support.archive_world import (
+    ARCHIVES,
+    RETENTION,
+    SKEW,
+    World,
+    archive_url,
+    deal,
+    dealt,
+    world_of,
+)
 from tests.support.redis_server import RedisServer
 
 
 @pytest.fixture
 def world(redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path) -> Iterator[World]:
     with world_of(redis, redis_server.url, tmp_path / "var") as w:
+        yield w
+
+
+@pytest.fixture(params=ARCHIVES)
+def on_either(
+    request: pytest.FixtureRequest,
+    redis: redis_lib.Redis,
+    redis_server: RedisServer,
+    tmp_path: Path,
+) -> Iterator[World]:
+    """The world over a SQLite archive and over a real PostgreSQL's."""
+    url = archive_url(request)
+    with world_of(redis, redis_server.url, tmp_path / "var", archive_url=url) as w:
         yield w
 
 
@@ -477,12 +499,12 @@ def rewrite(w: World, stream: str, entries: list[tuple[str, dict[str, str]]]) ->
 
 
 def test_an_entry_edited_deep_in_redis_is_never_archived_and_restoring_it_goes_on(
-    world: World,
+    on_either: World,
 ) -> None:
     """An edited entry still links to the one before it: the break shows at the entry after
     it. Nothing from the edited one on is archived (nor the archive's append-only rows
     touched by hand after), and putting it back lets the next run go on."""
-    w = world
+    w = on_either
     deal(w, 120)
     stream = w.services.groups.main.keys.journal
     original = w.redis.xrange(stream)
