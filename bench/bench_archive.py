@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
 @contextmanager
 def redis_in(data: Path) -> Iterator[str]:
     """A redis-server started as the embedded store starts it (AOF, fsync always); its URL."""
-    data.mkdir()
+    data.mkdir(parents=True)
     port = free_port()
     server = subprocess.Popen(
         server_args(data, port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

@@ -72,12 +72,11 @@ import argparse
 import json
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -87,6 +86,7 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bench_archive import redis_in  # noqa: E402
 from bench.reports import deal  # noqa: E402
 from jackpot.archive.verify import Verification  # noqa: E402
 from jackpot.bootstrap import Services, bootstrap  # noqa: E402
@@ -98,7 +98,6 @@ from jackpot.entrypoints.app import create_app  # noqa: E402
 from jackpot.services.clock import now_ms  # noqa: E402
 from jackpot.services.rounds import plan_round  # noqa: E402  (the round path's)
 from jackpot.settings import Settings  # noqa: E402
-from jackpot.store.embedded import free_port, server_args, wait_ready  # noqa: E402
 from jackpot.store.keys import Keys  # noqa: E402
 from jackpot.store.rounds import RoundStore  # noqa: E402
 from jackpot.store.scripts import Scripts, source  # noqa: E402
@@ -223,23 +222,6 @@ class Offset:
 
     def __call__(self) -> int:
         return now_ms() + self.ms
-
-
-@contextmanager
-def redis_in(data: Path) -> Iterator[str]:
-    """A redis-server started as the embedded store starts it (AOF, fsync always); its URL."""
-    data.mkdir(parents=True)
-    port = free_port()
-    server = subprocess.Popen(
-        server_args(data, port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    try:
-        wait_ready(url)
-        yield url
-    finally:
-        server.terminate()
-        server.wait()
 
 
 @dataclass

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis as redis_lib
 import sqlalchemy
 
 from jackpot.bootstrap import bootstrap
@@ -23,7 +22,7 @@ from jackpot.errors import BrokenChainError, DayBoundsError
 from jackpot.settings import Settings
 from jackpot.store.keys import Keys as StoreKeys
 from tests.support.api import round_body
-from tests.support.archive_world import ARCHIVES, World, archive_url, dealt, world_of
+from tests.support.archive_world import ARCHIVES, World, dealt, world_on
 from tests.support.checks import HAND_PAY
 from tests.support.redis_server import RedisServer
 from tests.support.tamper import edit_round, set_round, superuser
@@ -32,21 +31,8 @@ ZONE = "America/New_York"
 
 
 @pytest.fixture(params=ARCHIVES)
-def world(
-    request: pytest.FixtureRequest,
-    redis: redis_lib.Redis,
-    redis_server: RedisServer,
-    tmp_path: Path,
-) -> Iterator[World]:
-    url = archive_url(request)
-    with world_of(
-        redis,
-        redis_server.url,
-        tmp_path / "var",
-        gaming_day_start="06:00",
-        time_zone=ZONE,
-        archive_url=url,
-    ) as w:
+def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
+    with world_on(request, tmp_path, gaming_day_start="06:00", time_zone=ZONE) as w:
         yield w
 
 

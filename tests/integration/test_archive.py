@@ -24,10 +24,10 @@ from tests.support.archive_world import (
     RETENTION,
     SKEW,
     World,
-    archive_url,
     deal,
     dealt,
     world_of,
+    world_on,
 )
 from tests.support.redis_server import RedisServer
 
@@ -39,15 +39,9 @@ def world(redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path) -> 
 
 
 @pytest.fixture(params=ARCHIVES)
-def on_either(
-    request: pytest.FixtureRequest,
-    redis: redis_lib.Redis,
-    redis_server: RedisServer,
-    tmp_path: Path,
-) -> Iterator[World]:
+def on_either(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
     """The world over a SQLite archive and over a real PostgreSQL's."""
-    url = archive_url(request)
-    with world_of(redis, redis_server.url, tmp_path / "var", archive_url=url) as w:
+    with world_on(request, tmp_path) as w:
         yield w
 
 

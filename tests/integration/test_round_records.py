@@ -12,29 +12,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis as redis_lib
 import sqlalchemy
 
 from jackpot.archive.store import ArchivedRound
 from jackpot.errors import BrokenChainError
 from tests.support.api import round_body
-from tests.support.archive_world import ARCHIVES, World, archive_url, dealt, world_of
-from tests.support.redis_server import RedisServer
+from tests.support.archive_world import ARCHIVES, World, dealt, world_on
 from tests.support.tamper import edit_round, set_round, superuser
 
 SPOT = [{"spot": 1, "wager": 500, "card": "9d"}]
 
 
 @pytest.fixture(params=ARCHIVES)
-def w(
-    request: pytest.FixtureRequest,
-    redis: redis_lib.Redis,
-    redis_server: RedisServer,
-    tmp_path: Path,
-) -> Iterator[World]:
-    url = archive_url(request)
-    with world_of(redis, redis_server.url, tmp_path / "var", archive_url=url) as w:
-        yield w
+def w(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
+    with world_on(request, tmp_path) as world:
+        yield world
 
 
 def settled_and_archived(w: World, n: int = 3) -> None:

@@ -51,10 +51,15 @@ class World:
     redis: redis_lib.Redis
 
 
-def archive_url(request: pytest.FixtureRequest) -> str | None:
-    """The archive of a fixture parametrized over ARCHIVES: SQLite under the data dir (None),
-    or a fresh database on the session's PostgreSQL."""
-    return request.getfixturevalue("postgres_url") if request.param == "postgresql" else None
+@contextmanager
+def world_on(request: pytest.FixtureRequest, tmp_path: Path, **settings: Any) -> Iterator[World]:
+    """world_of over the archive a fixture parametrized over ARCHIVES names: SQLite under the
+    data dir, or a fresh database on the session's PostgreSQL."""
+    url = request.getfixturevalue("postgres_url") if request.param == "postgresql" else None
+    server = request.getfixturevalue("redis_server")
+    redis = request.getfixturevalue("redis")
+    with world_of(redis, server.url, tmp_path / "var", archive_url=url, **settings) as w:
+        yield w
 
 
 @contextmanager
