@@ -236,10 +236,6 @@ class Archive:
         row = self._first(query)
         return (0, "") if row is None else (int(row[0]), str(row[1]))
 
-    def journals(self) -> list[str]:
-        query = select(journal_entries.c.journal).distinct()
-        return sorted(str(r[0]) for r in self._all(query))
-
     def round(self, table: str, round_id: str) -> ArchivedRound | None:
         query = select(rounds).where(rounds.c.table_id == table, rounds.c.round_id == round_id)
         row = self._first(query)
@@ -290,10 +286,12 @@ class Archive:
     def last_before(self, journal: str, ts: int) -> tuple[ChainedEntry, str] | None:
         """The journal's last archived entry stamped before `ts`."""
         c = journal_entries.c
+        # by the time index, newest first (stamps rise with seq): ordered by seq alone, the
+        # planner would sort every older entry, a cost that grows with the history
         query = (
             select(c.seq, c.prev, c.hash, c.fields)
             .where(c.journal == journal, c.ts < ts)
-            .order_by(c.seq.desc())
+            .order_by(c.ts.desc(), c.seq.desc())
             .limit(1)
         )
         row = self._first(query)
@@ -305,11 +303,23 @@ class Archive:
         """(seq, fields by name) of a house journal's archived round entries (stamped in
         [from_ts, to_ts) if given), oldest first."""
         c = journal_entries.c
-        after = 0
+        # the stamps' bounds as seqs (stamps rise with seq), found by the time index, so that
+        # each page is a range of the primary key: the history around the span is never read
+        after, last = 0, None
+        if from_ts is not None:
+            first = self.first_seq_at(journal, from_ts)
+            if first is None:
+                return
+            after = first - 1
+        if to_ts is not None:
+            beyond = self.first_seq_at(journal, to_ts)
+            last = None if beyond is None else beyond - 1
         while True:
             query = select(c.seq, c.fields).where(
                 c.journal == journal, c.type == "round", c.seq > after
             )
+            if last is not None:
+                query = query.where(c.seq <= last)
             if from_ts is not None:
                 query = query.where(c.ts >= from_ts)
             if to_ts is not None:

@@ -136,6 +136,44 @@ def test_entries_and_rounds_read_back_exactly(archive: Archive) -> None:
     assert last is not None and last[0].seq == 4
 
 
+def test_time_bounded_reads_take_ties_and_bounds_exactly(archive: Archive) -> None:
+    """Stamps rise with seq but repeat within a millisecond: a read bounded by time finds its
+    ends by the time index and takes every entry of a tied stamp, on the right side."""
+    base = 1_763_800_000_000
+    stamps = [base, base, base + 5, base + 5, base + 5, base + 9, base + 9, base + 12]
+    kinds = ["round", "contribution", "round", "round", "contribution", "round", "round", "round"]
+    out, head = [], GENESIS
+    for seq, (ts, kind) in enumerate(zip(stamps, kinds, strict=True), start=1):
+        entry = ChainedEntry(seq, head, (("type", kind), ("ts", str(ts)), ("round", f"r{seq}")))
+        out.append(ArchivedEntry(HOUSE, entry, entry.hash))
+        head = entry.hash
+    archive.append(out, [])
+
+    def rounds(from_ts: int | None, to_ts: int | None) -> list[int]:
+        return [seq for seq, _ in archive.round_entries(HOUSE, from_ts, to_ts)]
+
+    assert rounds(None, None) == [1, 3, 4, 6, 7, 8]
+    assert rounds(base + 5, base + 9) == [3, 4]
+    assert rounds(base + 1, base + 10) == [3, 4, 6, 7]
+    assert rounds(base + 9, None) == [6, 7, 8]
+    assert rounds(None, base + 5) == [1]
+    assert rounds(base + 13, None) == []  # nothing that recent
+    assert rounds(base - 10, base) == []  # nothing that old
+    assert [e.seq for e in archive.entries_of_type(HOUSE, "contribution", base + 1)] == [5]
+
+    def last(ts: int) -> int | None:
+        found = archive.last_before(HOUSE, ts)
+        return None if found is None else found[0].seq
+
+    assert last(base + 9) == 5  # the last of the tied stamp before it
+    assert last(base + 6) == 5
+    assert last(base + 5) == 2
+    assert last(base) is None
+    assert last(base + 100) == 8
+    assert archive.first_seq_at(HOUSE, base + 5) == 3
+    assert archive.first_seq_at(HOUSE, base + 13) is None
+
+
 def test_a_batch_is_all_or_nothing_and_never_twice(archive: Archive) -> None:
     first = chain(pool_journal("main"), 5)
     archive.append(first, [])
