@@ -38,7 +38,10 @@ How a history is built (the shortest one is all real; a longer one adds older da
 2. past payouts (`--past-payouts`) written straight into the store as the settle script and
    payout_status.lua leave a paid jackpot: a JSON per payout in the payouts hash (status
    `paid`) and each pool's newest 25 in its last-hits list, with the payout counter moved past
-   them. They are not in the journals or the meters' counters (nothing reads them there);
+   them. They are not in the journals or the meters' counters (nothing reads them there).
+   The short history's 2,500 fill every pool's list on the floor of 100 pools (payout k goes
+   to pool k mod P), as a floor in operation has it: what a sign and /v1/pools show is capped
+   at 25 hits a pool, so both histories show as many and the ratio compares history alone;
 3. the history's rounds beyond the shortest history's: whole gaming days of `--day-rounds`
    rounds before the measured day, settled by the controller's own settle script
    (`settle_round.lua`, pipelined, on the store's clock moved through each day). Their
@@ -63,7 +66,7 @@ quick run (about 6,000 older rounds a second settled, then archived and closed),
 of minutes and a few GB of temporary disk (every build's archive stays until the end).
 
     python bench/bench_scale.py [--tables 10,100,1000] [--pools 1,10,100]
-        [--rounds 10000,1000000] [--past-payouts 0,100000] [--repeat 5] [--quick] [--json]
+        [--rounds 10000,1000000] [--past-payouts 2500,100000] [--repeat 5] [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -134,9 +137,9 @@ MEASURES = {
 NOTES = (
     "every endpoint the issue names exists (docs/API.md): /v1/meters is every pool's meters; "
     "the console's first load is its page, /v1/session and the six reads of its refresh()",
-    "a longer history adds: older closed days in the archive, its past payouts to the payouts "
-    "hash and the newest 25 of each pool to the pool's last hits (which /v1/pools and the "
-    "signs show: at most 25 a pool, whatever the history), and the journals' numbering; "
+    "a longer history adds: older closed days in the archive, more past payouts in the payouts "
+    "hash (every history fills each pool's last hits, which /v1/pools and the signs show: at "
+    "most 25 a pool, whatever the history), and the journals' numbering; "
     "Redis's retention window holds the measured day's rounds alone, whatever the history",
     "not covered: tables' own daily counts (none are reported), hits and payout steps in the "
     "older days' journals (past payouts are written to the store only), link groups other "
@@ -168,7 +171,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="histories' settled rounds; the smallest is the measured day's, all real",
     )
     p.add_argument(
-        "--past-payouts", type=_ints, default=[0, 100_000], help="histories' paid payouts (paired)"
+        "--past-payouts",
+        type=_ints,
+        default=[2_500, 100_000],
+        help="histories' paid payouts (paired); 25 a pool fill its last hits",
     )
     p.add_argument("--day-rounds", type=int, default=50_000, help="rounds of each older day")
     p.add_argument("--pending", type=int, default=5, help="pending payouts of every floor")
@@ -176,14 +182,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--quick",
         action="store_true",
-        help="a smoke run: tables 10,50, pools 1,5, rounds 2000,20000, past payouts 0,5000, "
+        help="a smoke run: tables 10,50, pools 1,5, rounds 2000,20000, past payouts 125,5000, "
         "days of 10000 rounds",
     )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     args = p.parse_args(argv)
     if args.quick:
         args.tables, args.pools = [10, 50], [1, 5]
-        args.rounds, args.past_payouts = [2_000, 20_000], [0, 5_000]
+        args.rounds, args.past_payouts = [2_000, 20_000], [125, 5_000]
         args.day_rounds = 10_000
     args.floors = _paired(p, "--tables", args.tables, "--pools", args.pools)
     args.histories = _paired(p, "--rounds", args.rounds, "--past-payouts", args.past_payouts)
