@@ -2,14 +2,22 @@
 no store; the close itself, archiving first and recording once, is jackpot.services.dayclose;
 a day's bounds are jackpot.domain.gamingday).
 
-Three sections, each a list of flat rows (the JSON report and the CSV files share them):
+A day's statement has four sections, each a list of flat rows (the JSON statement and the
+CSV files share them):
 
-* pools: opening and closing meter and reserve, the day's movements, the liability at close,
-  and whether opening + movements = closing to the unit;
-* tables: rounds, side bets, handle, pays by kind, win and hold, and counts per outcome;
-* hits: the hit register, every jackpot won that day with its verification at close.
+* pools (`pool_day`): opening and closing meter and reserve, the day's movements, the
+  liability at close, and whether opening + movements = closing to the unit;
+* tables (`table_days`): rounds, side bets, handle, pays by kind, win and hold, and counts
+  per outcome;
+* hits (`hit_register`): every jackpot and hand pay won that day, with its status at close
+  and who verified, disputed or voided it;
+* table_counts (`table_count_row`): each table's own counts of the day beside the
+  controller's, and whether they match.
 
-Money inside the controller is in units of 1/10,000 cent. A report gives each amount in whole
+A jackpot still unpaid at a day's close is carried into the next day (`unpaid_before`), so
+each day's liability counts it until it is paid or voided.
+
+Money inside the controller is in units of 1/10,000 cent. A statement gives each amount in whole
 cents, and where an amount can hold a fraction of a cent (meters, reserves, contributions,
 seed funding, adjustments, overflow) the remainder in units in its own `_subcent_units` column:
 cents × 10,000 + subcent units is the exact amount, and no fraction of a cent is lost.
@@ -19,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -279,11 +287,85 @@ def table_days(
     return [tables[k] for k in sorted(tables)]
 
 
+def unpaid_before(entries: Iterable[Entry]) -> dict[str, int]:
+    """The jackpots a pool's journal leaves unpaid (payout: amount in cents), from its
+    entries up to a day's start: where a pool's first closed day takes its liability from."""
+    unpaid: dict[str, int] = {}
+    for e in entries:
+        kind = e.get("type")
+        if kind == "hit":
+            unpaid[str(e["payout"])] = int(e["amount"])
+        elif kind in SETTLED:
+            unpaid.pop(str(e["payout"]), None)
+    return unpaid
+
+
+def hit_register(
+    pool: str, rows: Iterable[Entry], iso: Callable[[int], str]
+) -> list[dict[str, Any]]:
+    """The hits section of a pool's day, from its journal entries of the day: each hit (a
+    meter hit, or a hand pay: a large fixed or envy pay) with its status at close, who
+    verified it (confirmed or paid it) and, apart, who disputed or voided it."""
+    rows = list(rows)
+    verdicts: dict[str, Entry] = {}  # the last step of each payout
+    steps: dict[str, dict[str, Entry]] = {}  # its last step of each kind
+    for e in rows:
+        if e["type"] in VERDICTS:
+            verdicts[str(e["payout"])] = e
+            steps.setdefault(str(e["payout"]), {})[str(e["type"])] = e
+    out = []
+    for e in rows:
+        if e["type"] not in ("hit", "hand_pay"):
+            continue
+        verdict = verdicts.get(str(e["payout"]))
+        status = "pending" if verdict is None else VERDICTS[str(verdict["type"])]
+        mine = steps.get(str(e["payout"]), {})
+        verified = mine.get("payout_paid") or mine.get("payout_confirmed")
+        out.append(
+            {
+                "time": iso(int(e["ts"])),
+                "pool": pool,
+                "kind": e.get("kind", "meter"),
+                "payout": e["payout"],
+                "table": e["table"],
+                "round": e["round"],
+                "spot": e["spot"],
+                "player": e.get("player", ""),
+                "outcome": e["outcome"],
+                "amount_cents": e["amount"],
+                "status_at_close": status,
+                **_step("verified", verified, iso),
+                **_step("disputed", mine.get("payout_disputed"), iso),
+                **_step("voided", mine.get("payout_voided"), iso),
+            }
+        )
+    return out
+
+
+def _step(name: str, entry: Entry | None, iso: Callable[[int], str]) -> dict[str, str]:
+    """`<name>_by` and `<name>_at` of a payout's step ('' when it was not taken)."""
+    if entry is None:
+        return {f"{name}_by": "", f"{name}_at": ""}
+    return {f"{name}_by": str(entry["who"]), f"{name}_at": iso(int(entry["ts"]))}
+
+
+def table_count_row(check: Mapping[str, Any], iso: Callable[[int], str]) -> dict[str, Any]:
+    """A row of the table_counts section: the table's own counts of the day, the
+    controller's, and whether they match (docs/RULES.md §5)."""
+    row: dict[str, Any] = {"table": check["table"], "matches": not check["differences"]}
+    for name, value in check["table_counts"].items():
+        row[f"table_{name}"] = value
+    for name, value in check["controller_counts"].items():
+        row[f"controller_{name}"] = value
+    row["checked_at"] = iso(int(check["checked_at"]))
+    return row
+
+
 def outcome_names(days: Iterable[TableDay]) -> list[str]:
     return sorted({name for d in days for name in d.outcomes})
 
 
-# the sections of a closed day's report that are its figures, each row named by its key
+# the sections of a closed day's statement that are its figures, each row named by its key
 FIGURES = {"pools": "pool", "tables": "table", "hits": "payout"}
 
 

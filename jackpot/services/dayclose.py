@@ -2,15 +2,16 @@
 hash chain, served to accounting (what it computes: jackpot.domain.dayclose).
 
 Closing a day first archives everything settled so far (so the day's history is in the
-archive whole), refuses to close over a broken hash chain, computes the report
-(jackpot.domain.dayclose) and records it with each journal's head at the day's end. A day
-is closed once: closing it again answers the recorded report, never a recomputed one.
+archive whole), refuses to close over a broken hash chain, computes the day's statement
+(jackpot.domain.dayclose, from what this module reads) and records it with each journal's
+head at the day's end. A day is closed once: closing it again answers the recorded
+statement, never a recomputed one.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -19,16 +20,17 @@ from jackpot.archive.store import Archive
 from jackpot.archive.verify import check_rounds
 from jackpot.domain.dayclose import (
     LAYOUT_VERSION,
-    SETTLED,
-    VERDICTS,
     closed_day_digest,
     figure_differences,
+    hit_register,
     outcome_names,
     pool_day,
+    table_count_row,
     table_days,
+    unpaid_before,
 )
 from jackpot.domain.gamingday import GamingDays
-from jackpot.domain.journals import HOUSE, JournalEntry, Span, pool_journal
+from jackpot.domain.journals import HOUSE, Span, pool_journal
 from jackpot.domain.reconcile import BALANCE
 from jackpot.errors import (
     BrokenChainError,
@@ -91,20 +93,20 @@ class Accounting:
         """Every closed day: its name, bounds, when it was closed and whether it balanced."""
         out = []
         for row in self._archive.days():
-            report = json.loads(row["report"])
+            statement = json.loads(row["report"])
             out.append(
                 {
                     "day": row["day"],
-                    "start": report["start"],
-                    "end": report["end"],
-                    "closed_at": report["closed_at"],
-                    "balanced": report["balanced"],
+                    "start": statement["start"],
+                    "end": statement["end"],
+                    "closed_at": statement["closed_at"],
+                    "balanced": statement["balanced"],
                 }
             )
         return out
 
     def close(self, day: date) -> dict[str, Any]:
-        """Close `day` (idempotent: a closed day's report is answered as recorded)."""
+        """Close `day` (idempotent: a closed day's statement is answered as recorded)."""
         found = self._archive.day(day.isoformat())
         if found is not None:
             self._journal_closed(found)  # journaled, if a crash came between
@@ -117,22 +119,22 @@ class Accounting:
         run = self._archiver.run(trim=False)
         if run.problems:
             raise BrokenChainError("; ".join(run.problems[:3]))
-        report = self._compute(day, start, end, now, self._days(), sorted(self._pools()))
+        statement = self._compute(day, start, end, now, self._days(), sorted(self._pools()))
         self._archive.add_day(
             {
                 "day": day.isoformat(),
                 "start_ts": start,
                 "end_ts": end,
                 "closed_at": now,
-                "heads": json.dumps(report["heads"], sort_keys=True),
-                "report": json.dumps(report, sort_keys=True),
+                "heads": json.dumps(statement["heads"], sort_keys=True),
+                "report": json.dumps(statement, sort_keys=True),
                 "version": LAYOUT_VERSION,
             }
         )
         # a close that raced another answers the one recorded first
         recorded = self._archive.day(day.isoformat())
         assert recorded is not None
-        mine = recorded["report"] == json.dumps(report, sort_keys=True)
+        mine = recorded["report"] == json.dumps(statement, sort_keys=True)
         self._journal_closed(recorded, computed=mine)
         return dict(json.loads(recorded["report"]))
 
@@ -212,12 +214,12 @@ class Accounting:
         first = self._journal.read(None, 0, 1)
         return None if not first else self._days().of_time(int(first[0].fields["ts"]))
 
-    # --- the report ----------------------------------------------------------------------
+    # --- the statement -------------------------------------------------------------------
 
     def recompute(self, row: dict[str, Any], records_checked: bool = False) -> list[str] | None:
         """A closed day's figures computed again from the archive, as when it was closed (its
         bounds, zone and pools), against its record: where they differ. None for a day
-        recorded in another report layout, which this code cannot redo. The day's round
+        recorded in another statement layout, which this code cannot redo. The day's round
         records are checked against their entries first (BrokenChainError), unless the
         caller has (`records_checked`: jackpot verify)."""
         if int(row["version"]) != LAYOUT_VERSION:
@@ -245,11 +247,11 @@ class Accounting:
         pool_ids: list[str],
         records_checked: bool = False,
     ) -> dict[str, Any]:
-        """The day's report from the archive. Its round records are checked against the
+        """The day's statement from the archive. Its round records are checked against the
         entries that settled them first (a forged or edited one stops it), unless the caller
         has (`records_checked`)."""
         previous = self._archive.day((day - timedelta(days=1)).isoformat())
-        unpaid_before: dict[str, dict[str, int]] = (
+        carried: dict[str, dict[str, int]] = (
             json.loads(previous["report"])["unpaid_at_close"] if previous else {}
         )
         pools, hits, unpaid_at_close = [], [], {}
@@ -259,9 +261,11 @@ class Accounting:
                 (e for e in self._journal.before(pool, begin) if BALANCE in e.fields), None
             )
             if previous is None:
-                unpaid = _unpaid_before(self._journal.scan(pool, 0, span=Span(None, start)))
+                unpaid = unpaid_before(
+                    e.fields for e in self._journal.scan(pool, 0, span=Span(None, start))
+                )
             else:
-                unpaid = unpaid_before.get(pool, {})
+                unpaid = carried.get(pool, {})
             entries = list(self._journal.scan(pool, begin - 1, span=Span(None, end)))
             rows = [e.to_json() for e in entries]
             computed, still_unpaid = pool_day(
@@ -269,7 +273,7 @@ class Accounting:
             )
             pools.append(computed.row())
             unpaid_at_close[pool] = still_unpaid
-            hits += self._hits(pool, rows, days)
+            hits += hit_register(pool, rows, days.iso)
         if not records_checked:
             # every record counted is the one its journal entry settled: a forged or edited
             # one stops the close (jackpot verify names it)
@@ -294,7 +298,7 @@ class Accounting:
             "tables": [t.row(names) for t in tables],
             "hits": hits,
             "table_counts": [
-                _table_count(c, days.iso) for c in self._table_checks(day.isoformat())
+                table_count_row(c, days.iso) for c in self._table_checks(day.isoformat())
             ],
             "heads": self._heads(end),
             "unpaid_at_close": unpaid_at_close,
@@ -309,47 +313,6 @@ class Accounting:
             for e in self._archive.entries_of_type(journal, "void", start, end)
         ]
 
-    def _hits(
-        self, pool: str, rows: list[dict[str, Any]], days: GamingDays
-    ) -> list[dict[str, Any]]:
-        """The register: each hit with its status at close, who verified it (confirmed or
-        paid it) and, apart, who disputed or voided it."""
-        verdicts: dict[str, dict[str, Any]] = {}  # the last step of each payout
-        steps: dict[str, dict[str, dict[str, Any]]] = {}  # its last step of each kind
-        for e in rows:
-            if e["type"] in VERDICTS:
-                verdicts[str(e["payout"])] = e
-                steps.setdefault(str(e["payout"]), {})[str(e["type"])] = e
-        out = []
-        for e in rows:
-            if e["type"] not in ("hit", "hand_pay"):  # a hand pay: a large fixed or envy pay
-                continue
-            verdict = verdicts.get(str(e["payout"]))
-            status = "pending" if verdict is None else VERDICTS[str(verdict["type"])]
-            mine = steps.get(str(e["payout"]), {})
-            verified = mine.get("payout_paid") or mine.get("payout_confirmed")
-            disputed = mine.get("payout_disputed")
-            voided = mine.get("payout_voided")
-            out.append(
-                {
-                    "time": days.iso(int(e["ts"])),
-                    "pool": pool,
-                    "kind": e.get("kind", "meter"),
-                    "payout": e["payout"],
-                    "table": e["table"],
-                    "round": e["round"],
-                    "spot": e["spot"],
-                    "player": e.get("player", ""),
-                    "outcome": e["outcome"],
-                    "amount_cents": e["amount"],
-                    "status_at_close": status,
-                    **_step("verified", verified, days),
-                    **_step("disputed", disputed, days),
-                    **_step("voided", voided, days),
-                }
-            )
-        return out
-
     def _heads(self, end: int) -> dict[str, list[Any]]:
         """Each journal's last entry before the day's end: [seq, hash] (0, '' if none)."""
         heads: dict[str, list[Any]] = {}
@@ -357,36 +320,6 @@ class Accounting:
             last = self._archive.last_before(journal, end)
             heads[journal] = [0, ""] if last is None else [last[0].seq, last[1]]
         return heads
-
-
-def _step(name: str, entry: dict[str, Any] | None, days: GamingDays) -> dict[str, str]:
-    """`<name>_by` and `<name>_at` of a payout's step ('' when it was not taken)."""
-    if entry is None:
-        return {f"{name}_by": "", f"{name}_at": ""}
-    return {f"{name}_by": str(entry["who"]), f"{name}_at": days.iso(int(entry["ts"]))}
-
-
-def _unpaid_before(entries: Iterator[JournalEntry]) -> dict[str, int]:
-    unpaid: dict[str, int] = {}
-    for e in entries:
-        kind = e.fields.get("type")
-        if kind == "hit":
-            unpaid[str(e.fields["payout"])] = int(e.fields["amount"])
-        elif kind in SETTLED:
-            unpaid.pop(str(e.fields["payout"]), None)
-    return unpaid
-
-
-def _table_count(check: dict[str, Any], iso: Callable[[int], str]) -> dict[str, Any]:
-    """A row of the table-counts section: the table's own counts of the day, the
-    controller's, and whether they match (docs/RULES.md §5)."""
-    row: dict[str, Any] = {"table": check["table"], "matches": not check["differences"]}
-    for name, value in check["table_counts"].items():
-        row[f"table_{name}"] = value
-    for name, value in check["controller_counts"].items():
-        row[f"controller_{name}"] = value
-    row["checked_at"] = iso(int(check["checked_at"]))
-    return row
 
 
 class ClosedDays(Protocol):

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from datetime import date
 
-from jackpot.domain.dayclose import money, percent, pool_day, table_days
+from jackpot.domain.dayclose import (
+    hit_register,
+    money,
+    percent,
+    pool_day,
+    table_count_row,
+    table_days,
+    unpaid_before,
+)
 from jackpot.domain.gamingday import GamingDays
 
 
@@ -90,3 +98,77 @@ def test_a_gaming_day_follows_the_local_clock_across_a_change() -> None:
     assert days.iso(start) == "2026-10-31T06:00:00.000-04:00"
     assert days.of_time(start) == date(2026, 10, 31)
     assert days.of_time(start - 1) == date(2026, 10, 30)
+
+
+def _hit(seq: int, payout: str, entry_type: str = "hit", **more: object) -> dict[str, object]:
+    return {
+        "seq": seq,
+        "ts": 1_000 * seq,
+        "type": entry_type,
+        "payout": payout,
+        "table": "T1",
+        "round": f"r{seq}",
+        "spot": 3,
+        "outcome": "suited_four_of_a_kind",
+        "amount": 250_000,
+        **more,
+    }
+
+
+def _step(seq: int, kind: str, payout: str, who: str) -> dict[str, object]:
+    return {"seq": seq, "ts": 1_000 * seq, "type": kind, "payout": payout, "who": who}
+
+
+def test_the_hit_register_names_who_verified_apart_from_who_disputed() -> None:
+    rows = [
+        _hit(1, "P1", player="T1-p3"),
+        _hit(2, "P2", entry_type="hand_pay", kind="envy"),
+        {"seq": 3, "ts": 3_000, "type": "contribution"},
+        _step(4, "payout_confirmed", "P1", "Ann Lee (operator:a1)"),
+        _step(5, "payout_disputed", "P1", "Bob Ray (operator:b2)"),
+        _step(6, "payout_confirmed", "P2", "Ann Lee (operator:a1)"),
+        _step(7, "payout_paid", "P2", "Cy Ho (operator:c3)"),
+        _hit(8, "P3"),
+    ]
+    register = hit_register("main", rows, lambda ts: f"t{ts}")
+    by = {h["payout"]: h for h in register}
+    assert [h["payout"] for h in register] == ["P1", "P2", "P3"]  # hits only, in order
+    assert by["P1"]["status_at_close"] == "disputed"
+    assert (by["P1"]["verified_by"], by["P1"]["verified_at"]) == ("Ann Lee (operator:a1)", "t4000")
+    assert (by["P1"]["disputed_by"], by["P1"]["disputed_at"]) == ("Bob Ray (operator:b2)", "t5000")
+    assert by["P2"]["status_at_close"] == "paid"
+    assert by["P2"]["kind"] == "envy" and by["P2"]["verified_by"] == "Cy Ho (operator:c3)"
+    assert by["P3"]["status_at_close"] == "pending"
+    assert by["P3"]["verified_by"] == by["P3"]["voided_by"] == ""
+    assert by["P1"]["kind"] == "meter" and by["P1"]["player"] == "T1-p3"
+
+
+def test_a_jackpot_unpaid_before_a_day_is_carried_until_paid_or_voided() -> None:
+    rows = [
+        _hit(1, "P1"),
+        _hit(2, "P2"),
+        _hit(3, "P3"),
+        _step(4, "payout_confirmed", "P1", "a"),
+        _step(5, "payout_paid", "P2", "a"),
+        _step(6, "payout_voided", "P3", "a"),
+    ]
+    assert unpaid_before(rows) == {"P1": 250_000}
+
+
+def test_a_table_counts_row_puts_both_counts_side_by_side() -> None:
+    check = {
+        "table": "T1",
+        "differences": {"rounds": 2},
+        "table_counts": {"rounds": 12, "side_bets": 30},
+        "controller_counts": {"rounds": 10, "side_bets": 30},
+        "checked_at": 9_000,
+    }
+    assert table_count_row(check, lambda ts: f"t{ts}") == {
+        "table": "T1",
+        "matches": False,
+        "table_rounds": 12,
+        "table_side_bets": 30,
+        "controller_rounds": 10,
+        "controller_side_bets": 30,
+        "checked_at": "t9000",
+    }
