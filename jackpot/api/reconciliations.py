@@ -1,4 +1,5 @@
-"""Background reports for accounting: queued for the worker, fetched when done."""
+"""Reconciliations for accounting (POST /v1/reports/reconcile, GET /v1/reports/{id}: the
+contract keeps its URLs): queued for the worker, fetched when done (jackpot.services.audit)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body
 from jackpot.domain.auth import Role
 
-bp = Blueprint("reports", __name__, url_prefix="/v1/reports")
+bp = Blueprint("reconciliations", __name__, url_prefix="/v1/reports")
 
 
 @bp.post("/reconcile")
@@ -21,5 +22,5 @@ def reconcile() -> tuple[Response, int]:
 
 @bp.get("/<report_id>")
 @require(Role.AUDITOR)
-def get_report(report_id: str) -> Response:
+def get_reconciliation(report_id: str) -> Response:
     return jsonify(services().audit.reconciliation(report_id).to_json())
