@@ -1,4 +1,9 @@
-"""Settle a round's side bets: outcomes, fixed pays, envy, the meter plan (docs/RULES.md §3, §4)."""
+"""Settle a round's side bets: outcomes, fixed pays, envy, the meter plan (docs/RULES.md §3, §4).
+
+This module decides what each bet won; what the meter pays is jackpot.domain.meter: how much
+of a bet goes to the meter (`contribute`) and what several hits in one round share
+(`pay_hits`, by the pool's policy) are there. The live round runs both in
+store/lua/settle_round.lua, which the tests hold to these."""
 
 from __future__ import annotations
 
