@@ -100,7 +100,12 @@ class Table:
             self.shoe.begin_round()
             played = self._deal(round_id, placed)
         except VoidRoundError:
-            return VoidRound(self.name, round_id, self.shoe.shoe_id, self.shoe.round_draws, placed)
+            # the round's own wagers go back; a kept stand-off stays on the felt for the next
+            # game dealt (Stadium rule 8(a)), so it is neither returned nor counted twice
+            kept = tuple(self._standoffs)
+            return VoidRound(
+                self.name, round_id, self.shoe.shoe_id, self.shoe.round_draws, tuple(bets), kept
+            )
         self._standoffs = [
             replace(
                 r.bet,

@@ -100,10 +100,13 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class VoidRound:
-    """A round voided by a second face-up card: never reported, wagers returned."""
+    """A round voided by a second face-up card: never reported. `bets` are the wagers placed
+    for it, returned; `kept` the stand-offs on the felt from the game before (Stadium, kept
+    stand-off), which stay there for the next game dealt: neither returned nor lost."""
 
     table: str
     round_id: str
     shoe_id: str
     draws: tuple[Drawn, ...]
     bets: tuple[Bet, ...]
+    kept: tuple[Bet, ...] = ()

@@ -13,7 +13,7 @@ from table_adapter.bets import Bet
 from table_adapter.engine import Table
 from table_adapter.errors import BetError
 from table_adapter.profiles import STADIUM
-from table_adapter.records import Role, Round
+from table_adapter.records import Role, Round, VoidRound
 from table_adapter.strategies import (
     MIX,
     SURRENDER,
@@ -190,6 +190,48 @@ def test_stadium_standoffs_stay_on_the_felt_for_the_next_game_when_configured():
     assert [(r.bet.player, r.bet.initial) for r in nxt.results] == [("a", 1200)]
     again = play(table, "2c 3d 4d 5d 6d 8d 9d Td", [])
     assert again.results == ()
+
+
+def _kept_standoff_table() -> Table:
+    """A Stadium table keeping stand-offs, its first game leaving player a's 1,000 on the felt."""
+    table = Table("S1", replace(STADIUM, keep_standoff=True), seed=1)
+    deck = "2c 7c 3c 4c 5c 6c 8c 9c 7h 2d 2h 2s Kc 3d 3h 3s 9c"
+    first = play(table, deck, [Bet(1, 1000, player="a", side=100)])
+    assert first.results[0].settlement.standoff == 1000
+    return table
+
+
+def _void(table: Table, bets) -> VoidRound:
+    table.shoe.turn_face_up(1)
+    table.shoe.turn_face_up(3)
+    void = table.play_round(bets)
+    assert isinstance(void, VoidRound)
+    return void
+
+
+def test_a_void_returns_its_own_wagers_and_the_kept_standoff_plays_once_after_it():
+    # Stadium rule 8(a) with a void (two face-up cards): the kept ante is not the void's to
+    # return; it stays on the felt and plays in the next game dealt, once
+    table = _kept_standoff_table()
+    void = _void(table, [Bet(1, 200, player="a"), Bet(2, 500, player="b")])
+    assert [(b.player, b.initial) for b in void.bets] == [("a", 200), ("b", 500)]
+    assert [(b.player, b.initial) for b in void.kept] == [("a", 1000)]
+    nxt = play(table, "2c 3d 4d 5d 6d 8d 9d Td", [Bet(1, 300, player="a")])
+    assert [(r.bet.player, r.bet.initial) for r in nxt.results] == [("a", 1300)]
+    assert sum(r.bet.initial for r in nxt.results) == 1300  # the 1,000 once, not twice
+    after = play(table, "2c 3d 4d 5d 6d 8d 9d Td", [])
+    assert after.results == ()
+
+
+def test_a_void_of_the_round_after_a_kept_standoff_was_played_returns_no_standoff():
+    # the stand-off played out in the game after it: a void of the next one has none to keep
+    table = _kept_standoff_table()
+    played = play(table, "2c 3d 4d 5d 6d 8d 9d Td", [Bet(1, 200, player="a")])
+    assert played.results[0].bet.initial == 1200 and played.results[0].settlement.standoff == 0
+    void = _void(table, [Bet(1, 200, player="a")])
+    assert [(b.player, b.initial) for b in void.bets] == [("a", 200)] and void.kept == ()
+    nxt = play(table, "2c 3d 4d 5d 6d 8d 9d Td", [Bet(1, 200, player="a")])
+    assert [(r.bet.player, r.bet.initial) for r in nxt.results] == [("a", 200)]
 
 
 class WarForTheDealer:
