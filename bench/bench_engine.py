@@ -19,9 +19,10 @@ for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 # Runnable as a script from a checkout without installing the package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from table_adapter.bets import Bet  # noqa: E402
-from table_adapter.engine import Table  # noqa: E402
-from table_adapter.strategies import MIX, SURRENDER, WAR, Strategy  # noqa: E402
+from table_adapter.game.bets import Bet  # noqa: E402
+from table_adapter.game.engine import Table  # noqa: E402
+from table_adapter.game.report import round_report  # noqa: E402
+from table_adapter.game.strategies import MIX, SURRENDER, WAR, Strategy  # noqa: E402
 
 
 def best_of(repeat: int, run: Callable[[], int]) -> float:
@@ -35,7 +36,7 @@ def best_of(repeat: int, run: Callable[[], int]) -> float:
 
 
 def bench_montecarlo(hands: int, repeat: int) -> None:
-    from table_adapter import montecarlo
+    from table_adapter.floor import montecarlo
 
     montecarlo.simulate(10_000, seed=0)  # warm up
     for decks in (6, 8):
@@ -79,7 +80,7 @@ def bench_engine(rounds: int, repeat: int) -> None:
             for _ in range(rounds):
                 rnd = table.play_round(b)
                 if hasattr(rnd, "report"):
-                    rnd.report()
+                    round_report(rnd)
             return rounds
 
         dealt = best_of(repeat, run)

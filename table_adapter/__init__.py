@@ -1,23 +1,14 @@
-"""The table's side: the game engine, the durable link to the controller, the floor simulator.
+"""The table's side: four rooms and a door.
 
-Layers, each a small module:
+    game/     the game: shoe, engine, profiles, bets, settlement, players, strategies
+    link/     the link to the controller: adapter, client, journal, backoff, answers, meters,
+              supervisor
+    floor/    the floor: simulator, tally, Monte Carlo, the demo
+    screens/  the screens: board, live, display, plain, wins
+    cli/      the door: the `war-floor` command
+    errors.py the table side's errors, as one tree
 
-    profiles.py    jurisdiction rules as data (cut, burns, war layout, base-game odds)
-    settlement.py  the base game's pays in exact integer cents
-    shoe.py        6-8 decks: shuffle, cut, reshuffle marker, burns, face-up irregularities
-    strategies.py  war / surrender / mix decisions and the decision timer
-    bets.py        what a player puts on the felt, checked against the profile
-    records.py     the finished round: every card drawn, settlements, side-bet outcomes
-    report.py      the controller's round report (docs/API.md) built from a record
-    engine.py      Table: deals rounds for a live or a Stadium table
-    montecarlo.py  vectorised side-bet dealing for paytable checks (needs numpy)
-    journal.py     the durable SQLite journal of reports until the controller acknowledges them
-    client.py      the controller's HTTP API (httpx); answers.py parses what it says
-    backoff.py     capped exponential backoff with jitter, honouring Retry-After
-    adapter.py     one table's link: journal, send in order, heartbeats, grace period
-    display.py     the controller's answer shown at the table: who won what, envy included
-    players.py     simulated players and their bets
-    simulator.py   a floor of tables against a controller; tally.py sums the run
-    progress.py    the terminal progress bar
-    cli.py         the `war-floor` command
+Each room imports only the rooms below it (cli > screens > floor > link > game), and the table
+side takes only jackpot.domain from the controller, apart from one module (pyproject.toml,
+the import contracts).
 """

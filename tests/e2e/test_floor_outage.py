@@ -19,10 +19,11 @@ import requests
 
 from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.store.embedded import free_port
-from table_adapter.adapter import LinkSettings
-from table_adapter.backoff import Backoff
-from table_adapter.journal import Entry, Journal, State
-from table_adapter.simulator import FLOOR_POOL, Floor, FloorOptions, FloorPlan
+from table_adapter.floor.plan import FLOOR_POOL, FloorPlan
+from table_adapter.floor.simulator import Floor, FloorOptions
+from table_adapter.link.adapter import LinkSettings
+from table_adapter.link.backoff import Backoff
+from table_adapter.link.journal import Entry, Journal, State
 from tests.support import service as service_module
 from tests.support.model import MeterModel
 from tests.support.service import Service, auth, key, start_service

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from flask import Flask
 
-from table_adapter.client import ControllerClient, Verdict, retry_after
+from table_adapter.link.client import ControllerClient, Verdict, retry_after
 from tests.support.api import Api, Keys, round_body
 
 

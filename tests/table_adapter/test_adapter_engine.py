@@ -9,12 +9,13 @@ import pytest
 
 from jackpot.domain.cards import Card
 from jackpot.domain.outcomes import Outcome
-from table_adapter.bets import Bet
-from table_adapter.engine import Table
 from table_adapter.errors import BetError
-from table_adapter.profiles import STADIUM
-from table_adapter.records import Role, Round, VoidRound
-from table_adapter.strategies import (
+from table_adapter.game.bets import Bet
+from table_adapter.game.engine import Table
+from table_adapter.game.profiles import STADIUM
+from table_adapter.game.records import Role, Round, VoidRound
+from table_adapter.game.report import round_report
+from table_adapter.game.strategies import (
     MIX,
     SURRENDER,
     WAR,
@@ -251,7 +252,9 @@ def test_stadium_players_may_bet_on_the_dealer_and_go_to_war_for_it():
     s = result.settlement
     assert (s.initial, s.dealer_initial, s.dealer_war) == (-500, 0, 500)
     # The hand went to war for the dealer wager only: no progressive bet sits at war.
-    assert rnd.hand(1).war_card == Card.parse("3d") and "war_card" not in rnd.report()["dealer"]
+    assert (
+        rnd.hand(1).war_card == Card.parse("3d") and "war_card" not in round_report(rnd)["dealer"]
+    )
 
 
 @pytest.mark.parametrize(

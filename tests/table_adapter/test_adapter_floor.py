@@ -15,21 +15,23 @@ from flask import Flask
 
 from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.domain.outcomes import Outcome
-from table_adapter.adapter import LinkSettings
-from table_adapter.answers import BetAnswer, JackpotAnswer, RoundAnswer
-from table_adapter.backoff import Backoff
-from table_adapter.board import snapshot, status_line
-from table_adapter.cli import main, readable
-from table_adapter.client import ControllerClient
-from table_adapter.display import describe, dollars
-from table_adapter.journal import Counts, Entry, Journal, State
-from table_adapter.players import Players
-from table_adapter.profiles import STADIUM, WISCONSIN
-from table_adapter.report import dealt_at
-from table_adapter.simulator import FLOOR_POOL, Floor, FloorOptions, FloorPlan
-from table_adapter.strategies import WAR
-from table_adapter.tally import FloorResult
-from table_adapter.wins import WinFeed
+from table_adapter.cli import main
+from table_adapter.cli.run import readable
+from table_adapter.floor.plan import FLOOR_POOL, FloorPlan
+from table_adapter.floor.simulator import Floor, FloorOptions
+from table_adapter.floor.tally import FloorResult
+from table_adapter.game.players import Players
+from table_adapter.game.profiles import STADIUM, WISCONSIN
+from table_adapter.game.report import dealt_at
+from table_adapter.game.strategies import WAR
+from table_adapter.link.adapter import LinkSettings
+from table_adapter.link.answers import BetAnswer, JackpotAnswer, RoundAnswer
+from table_adapter.link.backoff import Backoff
+from table_adapter.link.client import ControllerClient
+from table_adapter.link.journal import Counts, Entry, Journal, State
+from table_adapter.screens.board import snapshot, status_line
+from table_adapter.screens.display import describe, dollars
+from table_adapter.screens.wins import WinFeed
 from tests.support.api import Api
 from tests.support.model import MeterModel
 

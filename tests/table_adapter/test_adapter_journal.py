@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from jackpot.domain.tablecounts import DayCounts
-from table_adapter.journal import (
+from table_adapter.link.journal import (
     SCHEMA_VERSION,
     Counts,
     DayCount,

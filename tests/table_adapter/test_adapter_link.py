@@ -22,18 +22,18 @@ from rich.console import Console
 
 from jackpot.domain.config import TableConfig
 from jackpot.domain.validate import parse_timestamp
-from table_adapter import adapter as adapter_module
-from table_adapter.adapter import Adapter, LinkSettings, LinkState, wall_ms
-from table_adapter.backoff import Backoff
-from table_adapter.board import Heading, Snapshot, status_line
-from table_adapter.client import ControllerClient, Verdict
-from table_adapter.engine import Table
-from table_adapter.journal import Counts, Entry, Journal, JournalError, State
-from table_adapter.live import render
-from table_adapter.players import Players
-from table_adapter.records import Round
-from table_adapter.report import dealt_at
-from table_adapter.strategies import MIX
+from table_adapter.game.engine import Table
+from table_adapter.game.players import Players
+from table_adapter.game.records import Round
+from table_adapter.game.report import dealt_at, round_report
+from table_adapter.game.strategies import MIX
+from table_adapter.link import adapter as adapter_module
+from table_adapter.link.adapter import Adapter, LinkSettings, LinkState, wall_ms
+from table_adapter.link.backoff import Backoff
+from table_adapter.link.client import ControllerClient, Verdict
+from table_adapter.link.journal import Counts, Entry, Journal, JournalError, State
+from table_adapter.screens.board import Heading, Snapshot, status_line
+from table_adapter.screens.live import render
 from tests.support.api import Api
 from tests.support.meters import assert_pools_match, configure
 from tests.support.model import MeterModel
@@ -130,7 +130,7 @@ def deal(adapter: Adapter, players: Players) -> Round:
 
 
 def players(seed: int = 1) -> Players:
-    from table_adapter.profiles import WISCONSIN
+    from table_adapter.game.profiles import WISCONSIN
 
     return Players("T1", WISCONSIN, 7, MIX, random.Random(seed), side_share=1.0)
 
@@ -565,7 +565,9 @@ def test_a_report_carries_dealt_at_stamped_once_and_every_resend_repeats_it(
     assert DEALT_AT.fullmatch(dealt_at_of(entry))
     assert dealt_at_of(entry) == dealt_at(entry.created_ms), "stamped when it was journaled"
     assert before <= parse_timestamp(dealt_at_of(entry), "dealt_at") <= wall_ms()
-    assert {k: v for k, v in json.loads(entry.body).items() if k != "dealt_at"} == (played.report())
+    assert {k: v for k, v in json.loads(entry.body).items() if k != "dealt_at"} == (
+        round_report(played)
+    )
     drain(adapter, clock)
     sent = [r.content for r in wire.reports()]
     assert len(sent) == 3 and set(sent) == {entry.body.encode()}, "the same bytes every time"
@@ -766,7 +768,7 @@ def test_a_void_is_journaled_and_delivered_after_its_round_through_an_outage_and
     adapter = make_adapter(journal, link, clock)
     p = players()
     first, second = deal(adapter, p), deal(adapter, p)
-    spot = first.report()["spots"][0]["spot"]
+    spot = round_report(first)["spots"][0]["spot"]
     whole = adapter.void_round(second.round_id, "a second face-up card")
     part = adapter.void_round(first.round_id, "no card dealt to the spot", [spot])
     assert adapter.void_round(second.round_id, "asked again") == whole, "journaled once"

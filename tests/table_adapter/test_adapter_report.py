@@ -8,12 +8,12 @@ import pytest
 
 from jackpot.domain.cards import Card
 from jackpot.domain.validate import parse_timestamp
-from table_adapter.bets import Bet
-from table_adapter.engine import Table
-from table_adapter.profiles import PROFILES
-from table_adapter.records import Round
-from table_adapter.report import dealt_at, stamped
-from table_adapter.strategies import MIX, SURRENDER, WAR, Strategy
+from table_adapter.game.bets import Bet
+from table_adapter.game.engine import Table
+from table_adapter.game.profiles import PROFILES
+from table_adapter.game.records import Round
+from table_adapter.game.report import dealt_at, round_report, stamped
+from table_adapter.game.strategies import MIX, SURRENDER, WAR, Strategy
 
 
 def cards(text: str) -> list[Card]:
@@ -37,7 +37,7 @@ def test_a_live_round_at_war_reports_war_cards_for_the_spot_and_the_dealer():
         Bet(4, 1000, side=200, strategy=SURRENDER),
     ]
     rnd = play(table, "2c Qs 4d 9h Qc Qh 2d 2h 2s 2c 7h", bets)
-    assert rnd.report() == {
+    assert round_report(rnd) == {
         "table": "T1",
         "round": "shoe7.s1-000001",
         "dealer": {"card": "Qh", "war_card": "7h"},
@@ -60,7 +60,7 @@ def test_a_live_round_at_war_reports_war_cards_for_the_spot_and_the_dealer():
 
 def test_a_live_round_without_war_has_no_war_fields():
     rnd = play(Table("T1", "massachusetts", seed=1), "2c Ks 4d", [Bet(1, 1000, side=100)])
-    report = rnd.report()
+    report = round_report(rnd)
     assert report["dealer"] == {"card": "4d"}
     assert report["spots"] == [{"spot": 1, "wager": 100, "card": "Ks"}]
     assert report["community_war"] is False
@@ -69,8 +69,8 @@ def test_a_live_round_without_war_has_no_war_fields():
 def test_a_live_spot_without_a_side_wager_still_reports_its_war():
     # docs/API.md: spots without a side wager are still reported (their cards count)
     rnd = play(Table("T1", "wisconsin", seed=1), "2c 5s 5d 2d 2h 2s 3c 9d", [Bet(1, 1000)])
-    assert rnd.report()["spots"] == [{"spot": 1, "card": "5s", "war": True, "war_card": "3c"}]
-    assert rnd.report()["dealer"] == {"card": "5d", "war_card": "9d"}
+    assert round_report(rnd)["spots"] == [{"spot": 1, "card": "5s", "war": True, "war_card": "3c"}]
+    assert round_report(rnd)["dealer"] == {"card": "5d", "war_card": "9d"}
 
 
 def test_a_stadium_round_reports_bets_and_one_community_war_card():
@@ -84,7 +84,7 @@ def test_a_stadium_round_reports_bets_and_one_community_war_card():
         Bet(4, 1000, player="c"),
     ]
     deck = "2c 7c 4c 7d 5c 6c 8c Tc 7h 2d 2h 2s Kc 3d 3h 3s 9c"
-    assert play(table, deck, bets).report() == {
+    assert round_report(play(table, deck, bets)) == {
         "table": "S1",
         "round": "st.s1-000001",
         "dealer": {"card": "7h", "war_card": "9c"},
@@ -122,7 +122,7 @@ def test_a_stadium_war_without_a_progressive_bet_at_war_reports_no_war():
         Bet(1, 1000, side=500, player="b", strategy=SURRENDER),
     ]
     rnd = play(table, "2c 7c 4c 5c 6c 8c 9c Tc 7h 2d 2h 2s Kc 3d 3h 3s 9c", bets)
-    report = rnd.report()
+    report = round_report(rnd)
     assert rnd.dealer_war_card is not None
     assert report["community_war"] is False and "war_card" not in report["dealer"]
     assert report["spots"][0] == {
@@ -165,7 +165,7 @@ def test_the_controller_accepts_every_report_the_engine_builds(name):
         rnd = table.play_round(bets)
         if not isinstance(rnd, Round):
             continue
-        report = rnd.report()
+        report = round_report(rnd)
         parsed = parse_report(report, config)
         assert parsed.canonical() == report
         reported += 1
@@ -189,6 +189,6 @@ def test_dealt_at_is_utc_to_the_millisecond_with_a_z_as_the_controller_reads_it(
 
 def test_a_stamped_report_is_the_report_and_its_dealt_at():
     rnd = play(Table("T1", "wisconsin", seed=1), "7c 9d", [Bet(1, 500, side=100)])
-    report = rnd.report()
+    report = round_report(rnd)
     assert "dealt_at" not in report, "the engine's report has no time: the adapter stamps it"
     assert stamped(report, 1_795_516_457_123) == {**report, "dealt_at": "2026-11-24T10:34:17.123Z"}

@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 
 from jackpot.domain.cards import Card
-from table_adapter.bets import Bet, check_bets
 from table_adapter.errors import BetError
-from table_adapter.profiles import (
+from table_adapter.game.bets import Bet, check_bets
+from table_adapter.game.profiles import (
     MASSACHUSETTS,
     PROFILES,
     SOUTH_DAKOTA,
@@ -19,8 +19,8 @@ from table_adapter.profiles import (
     Odds,
     Profile,
 )
-from table_adapter.settlement import Settlement, settle, surrender_loss
-from table_adapter.strategies import Decision
+from table_adapter.game.settlement import Settlement, settle, surrender_loss
+from table_adapter.game.strategies import Decision
 
 WAR, SURRENDER = Decision.WAR, Decision.SURRENDER
 K, Q, SEVEN, SEVEN_B, TWO = (Card.parse(c) for c in ("Ks", "Qh", "7d", "7c", "2s"))

@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 
 from jackpot.domain.cards import FULL_DECK, Card
-from table_adapter.bets import Bet
-from table_adapter.engine import Table
-from table_adapter.profiles import MASSACHUSETTS_CUT, STRICT_CUT, WISCONSIN_CUT
-from table_adapter.records import Role, Round, VoidRound
-from table_adapter.shoe import Pile, Shoe
+from table_adapter.game.bets import Bet
+from table_adapter.game.engine import Table
+from table_adapter.game.profiles import MASSACHUSETTS_CUT, STRICT_CUT, WISCONSIN_CUT
+from table_adapter.game.records import Role, Round, VoidRound
+from table_adapter.game.report import round_report
+from table_adapter.game.shoe import Pile, Shoe
 
 SEVEN_SPOTS = [Bet(s, 1000, side=500, player=f"p{s}") for s in range(1, 8)]
 
@@ -230,7 +231,7 @@ def test_a_shuffler_table_reports_rounds_from_alternating_batches():
 def test_seeded_runs_are_reproducible_and_seeds_differ():
     def run(seed: int) -> list[object]:
         table = Table("T1", "wisconsin", seed=seed, face_up_rate=0.005)
-        return [r.report() if isinstance(r, Round) else r.round_id for r in rounds(table, 300)]
+        return [round_report(r) if isinstance(r, Round) else r.round_id for r in rounds(table, 300)]
 
     assert run(99) == run(99)
     assert run(99) != run(100)

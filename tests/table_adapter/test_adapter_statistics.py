@@ -9,14 +9,14 @@ import pytest
 
 from jackpot.domain.cards import Card
 from jackpot.domain.outcomes import Outcome, evaluate
-from table_adapter.bets import Bet
-from table_adapter.engine import Table
-from table_adapter.records import Round
+from table_adapter.game.bets import Bet
+from table_adapter.game.engine import Table
+from table_adapter.game.records import Round
 from tests.support.statistics import P_FLOOR, chi_square
 
 np = pytest.importorskip("numpy", reason="the Monte Carlo mode needs the `sim` extra")
 stats = pytest.importorskip("scipy.stats")
-montecarlo = pytest.importorskip("table_adapter.montecarlo")
+montecarlo = pytest.importorskip("table_adapter.floor.montecarlo")
 
 
 def exact_odds(decks: int, war: bool = True):

@@ -16,18 +16,19 @@ from flask import Flask
 from rich.cells import cell_len
 from rich.console import Console
 
-from table_adapter.adapter import LinkSettings, LinkState
-from table_adapter.answers import RoundAnswer
-from table_adapter.backoff import Backoff
-from table_adapter.board import Heading, Snapshot, snapshot, status_line
-from table_adapter.client import ControllerClient, Verdict
-from table_adapter.demo import DEMO_PAYTABLE, DEMO_POOL, LABEL
-from table_adapter.display import dollars
-from table_adapter.live import render
-from table_adapter.plain import PlainView
-from table_adapter.simulator import Floor, FloorOptions, FloorPlan
-from table_adapter.supervisor import Supervisor
-from table_adapter.wins import WinFeed
+from table_adapter.floor.demo import DEMO_PAYTABLE, DEMO_POOL, LABEL
+from table_adapter.floor.plan import FloorPlan
+from table_adapter.floor.simulator import Floor, FloorOptions
+from table_adapter.link.adapter import LinkSettings, LinkState
+from table_adapter.link.answers import RoundAnswer
+from table_adapter.link.backoff import Backoff
+from table_adapter.link.client import ControllerClient, Verdict
+from table_adapter.link.supervisor import Supervisor
+from table_adapter.screens.board import Heading, Snapshot, snapshot, status_line
+from table_adapter.screens.display import dollars
+from table_adapter.screens.live import render
+from table_adapter.screens.plain import PlainView
+from table_adapter.screens.wins import WinFeed
 from tests.support.api import Api
 
 FAST = FloorOptions(

@@ -13,9 +13,9 @@ from fractions import Fraction
 import pytest
 
 from jackpot.domain.outcomes import Outcome
-from table_adapter.bets import Bet
-from table_adapter.engine import Table
-from table_adapter.records import Round
+from table_adapter.game.bets import Bet
+from table_adapter.game.engine import Table
+from table_adapter.game.records import Round
 from tests.support.statistics import P_FLOOR, chi_square
 
 pytest.importorskip("scipy.stats")

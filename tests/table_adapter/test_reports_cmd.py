@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from table_adapter.cli import main
-from table_adapter.journal import Journal, State
+from table_adapter.link.journal import Journal, State
 
 CLOSED = json.dumps(
     {
@@ -41,7 +41,7 @@ def path(tmp_path: Path) -> Path:
 
 def run(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
-    from table_adapter import reports_cmd
+    from table_adapter.cli import reports as reports_cmd
 
     code = reports_cmd.main(list(argv), out)
     return code, out.getvalue()

@@ -2,8 +2,9 @@
 hits every minute or so, and a supervisor who confirms each jackpot after a short wait.
 
 Everything here is labelled DEMO (pool, tables, paytable, the view): the livelier paytable
-pays the whole meter on four of a kind or better, which no real game should. The controller
-is started by table_adapter/cli.py, the only module here that may start one.
+pays the whole meter on four of a kind or better, which no real game should. This is the
+demo's plan; the command that runs it, with its controller, sign and supervisor, is
+table_adapter/cli/demo.py.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from pathlib import Path
 
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.paytable import FULL_METER_BP, SEED_PAYTABLE, Paytable
-from table_adapter.profiles import PROFILES, get_profile
-from table_adapter.simulator import STRATEGIES, FloorPlan
+from table_adapter.floor.plan import STRATEGIES, FloorPlan
+from table_adapter.game.profiles import PROFILES, get_profile
 
 DEMO_POOL = {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}
 # The seed paytable's odds, but four of a kind and the suited double tie win the whole meter

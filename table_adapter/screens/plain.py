@@ -6,11 +6,19 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, TextIO
 
-from table_adapter.board import Heading, Snapshot, clock, hit_text, snapshot, status_line, win_text
-from table_adapter.wins import WinFeed
+from table_adapter.screens.board import (
+    Heading,
+    Snapshot,
+    clock,
+    hit_text,
+    snapshot,
+    status_line,
+    win_text,
+)
+from table_adapter.screens.wins import WinFeed
 
 if TYPE_CHECKING:
-    from table_adapter.simulator import Floor
+    from table_adapter.floor.simulator import Floor
 
 
 class PlainView:

@@ -19,8 +19,9 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from table_adapter.adapter import LinkState
-from table_adapter.board import (
+from table_adapter.link.adapter import LinkState
+from table_adapter.link.meters import Hit
+from table_adapter.screens.board import (
     LINK_NAMES,
     PAYOUT_NAMES,
     Heading,
@@ -31,12 +32,11 @@ from table_adapter.board import (
     quarantine_text,
     snapshot,
 )
-from table_adapter.display import dollars
-from table_adapter.meters import Hit
-from table_adapter.wins import WinFeed
+from table_adapter.screens.display import dollars
+from table_adapter.screens.wins import WinFeed
 
 if TYPE_CHECKING:
-    from table_adapter.simulator import Floor
+    from table_adapter.floor.simulator import Floor
 
 REDRAW_SECONDS = 0.25
 MAX_HITS = 3

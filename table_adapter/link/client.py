@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 
-from table_adapter.answers import (
+from table_adapter.link.answers import (
     AnswerFormatError,
     ErrorAnswer,
     RoundAnswer,
@@ -31,7 +31,7 @@ from table_adapter.answers import (
     parse_round_answer,
     quarantine_reason,
 )
-from table_adapter.meters import PoolReading, parse_pool
+from table_adapter.link.meters import PoolReading, parse_pool
 
 HOLD_STATUSES = frozenset({401, 403})
 HOLD_CODES = frozenset({"unknown_table", "table_disabled"})

@@ -7,7 +7,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from table_adapter.answers import BetAnswer, RoundAnswer
+from table_adapter.link.answers import BetAnswer, RoundAnswer
 
 # A plain tie (5 to 1) comes every 19 bets or so: it is counted, not listed.
 QUIET_OUTCOMES = frozenset({"tie"})

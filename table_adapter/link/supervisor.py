@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection
 
 import httpx
 
-from table_adapter.client import USER_AGENT
+from table_adapter.link.client import USER_AGENT
 
 log = logging.getLogger("table_adapter")
 

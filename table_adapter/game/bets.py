@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from table_adapter.errors import BetError
-from table_adapter.profiles import Profile
-from table_adapter.strategies import WAR, Strategy
+from table_adapter.game.profiles import Profile
+from table_adapter.game.strategies import WAR, Strategy
 
 IDENTIFIER = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 AMOUNTS = ("initial", "tie", "war_tie", "side", "dealer_ante", "dealer_tie")

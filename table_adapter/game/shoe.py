@@ -12,8 +12,8 @@ from enum import StrEnum
 
 from jackpot.domain.cards import DECK_SIZE, FULL_DECK, Card
 from table_adapter.errors import ShoeExhaustedError, VoidRoundError
-from table_adapter.profiles import LIVE_DECKS, CutRule
-from table_adapter.records import Drawn, Role
+from table_adapter.game.profiles import LIVE_DECKS, CutRule
+from table_adapter.game.records import Drawn, Role
 
 BATCH_BACKS = ("red", "blue")
 

@@ -1,16 +1,9 @@
 """`war-floor`: simulated tables dealing Casino War into a controller through their adapters.
 
-Without `--controller` it starts the embedded controller (jackpot/cli/local.py) and
+Without `--controller` it starts the embedded controller (table_adapter.cli.controller) and
 provisions the pool, tables and key it needs. With `--json` the last line of stdout is a
 JSON summary. The exit status is 1 when a report was rejected or quarantined, left
-undelivered, or the journal failed; 130 after Ctrl-C; 2 for bad arguments. `war-floor demo`
-(demo.py) serves the controller on its usual address and runs a DEMO floor into it until
-Ctrl-C. `war-floor reports JOURNAL` (reports_cmd.py) lists an adapter journal's reports and
-requeues rejected or quarantined ones.
-
-This is the one module of the table side that may start a controller: it imports
-jackpot.cli, jackpot.settings, jackpot.store.embedded and jackpot.errors; the rest of
-table_adapter takes only jackpot.domain.
+undelivered, or the journal failed; 130 after Ctrl-C; 2 for bad arguments.
 """
 
 from __future__ import annotations
@@ -19,48 +12,36 @@ import argparse
 import json
 import logging
 import os
-import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import replace
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 import httpx
 from rich.console import Console
 
-from jackpot.cli.argtypes import non_negative, positive
-from jackpot.cli.local import local_controller, sign_process
-from jackpot.cli.main import exit_on_sigterm
-from jackpot.cli.remote import CONSOLE_KEY_FILE
-from jackpot.domain.auth import digest, key_id_of
-from jackpot.errors import JackpotError
-from jackpot.settings import Settings
-from jackpot.store.embedded import free_port
-from table_adapter import demo, reports_cmd
-from table_adapter.adapter import LinkSettings
-from table_adapter.answers import RoundAnswer
-from table_adapter.backoff import Backoff
-from table_adapter.board import Heading
-from table_adapter.display import describe, dollars
-from table_adapter.journal import Entry, JournalError
-from table_adapter.live import LiveView
-from table_adapter.plain import PlainView
-from table_adapter.profiles import PROFILES
-from table_adapter.simulator import (
-    FLOOR_POOL,
-    STRATEGIES,
-    Floor,
-    FloorOptions,
-    FloorPlan,
-    backlog_tables,
-    journal_path,
+from table_adapter.cli.controller import (
+    ControllerError,
+    exit_on_sigterm,
+    local_controller,
+    non_negative,
+    positive,
+    settings,
 )
-from table_adapter.supervisor import Supervisor
-from table_adapter.tally import FloorResult
-from table_adapter.wins import WinFeed
+from table_adapter.floor.plan import FLOOR_POOL, STRATEGIES, FloorPlan
+from table_adapter.floor.simulator import Floor, FloorOptions, backlog_tables, journal_path
+from table_adapter.floor.tally import FloorResult
+from table_adapter.game.profiles import PROFILES
+from table_adapter.link.adapter import LinkSettings
+from table_adapter.link.answers import RoundAnswer
+from table_adapter.link.backoff import Backoff
+from table_adapter.link.journal import Entry, JournalError
+from table_adapter.screens.board import Heading
+from table_adapter.screens.display import describe, dollars
+from table_adapter.screens.live import LiveView
+from table_adapter.screens.plain import PlainView
+from table_adapter.screens.wins import WinFeed
 
 log = logging.getLogger("table_adapter")
 QUARANTINE_LINES = 10  # quarantined rounds the readable summary names one by one
@@ -145,17 +126,12 @@ def parser() -> argparse.ArgumentParser:
 View = LiveView | PlainView
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the floor (or, with `demo` first, the demo); the process exit status."""
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["demo"]:
-        return run_demo(argv[1:])
-    if argv[:1] == ["reports"]:
-        return reports_cmd.main(argv[1:])
+def main(argv: list[str]) -> int:
+    """Run the floor; the process exit status."""
     p = parser()
     args = p.parse_args(argv)
     exit_on_sigterm()
-    _log_to_stderr(logging.INFO if args.verbose else logging.WARNING)
+    log_to_stderr(logging.INFO if args.verbose else logging.WARNING)
     try:
         plan = FloorPlan(
             tables=args.tables,
@@ -183,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         link=link,
         timeout=args.timeout,
         drain_seconds=args.drain_timeout,
-        on_answer=_answers(feed, verbose=args.verbose),
+        on_answer=answers_to(feed, verbose=args.verbose),
     )
     heading = Heading("war-floor", f"{plan.tables} tables, pool {plan.pool_id}")
     view = LiveView(Console(file=sys.stderr), feed, heading) if live else None
@@ -192,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     except JournalError as exc:
         log.error("%s", exc)
         return 1
-    except (httpx.HTTPError, RuntimeError, JackpotError) as exc:
+    except (httpx.HTTPError, RuntimeError, ControllerError) as exc:
         log.error("cannot set up the floor: %s", exc)
         return 1
     except KeyboardInterrupt:  # before the floor started: nothing was dealt
@@ -211,9 +187,8 @@ def _run(
         if args.operator_key:
             provision_over_http(args.controller, args.operator_key, plan)
         return watch(Floor(plan, args.controller, args.key, journal, options), view)
-    settings = replace(Settings.from_env(), data_dir=args.data_dir, bind=f"127.0.0.1:{free_port()}")
     with local_controller(
-        settings,
+        settings(args.data_dir, on_free_port=True),
         {plan.pool_id: FLOOR_POOL},
         {t: plan.table_config() for t in plan.table_ids},
         key_tables=backlog_tables(journal),
@@ -232,121 +207,6 @@ def watch(floor: Floor, view: View | None) -> FloorResult:
         return floor.run(view)
     finally:
         view.close(floor)
-
-
-def run_demo(argv: list[str]) -> int:
-    """`war-floor demo`: serve on JACKPOT_BIND and run the DEMO floor until Ctrl-C."""
-    args = demo.parser().parse_args(argv)
-    exit_on_sigterm()
-    _log_to_stderr(logging.WARNING)
-    plan = demo.plan(args)
-    settings = replace(Settings.from_env(), data_dir=args.data_dir)
-    journal = journal_path(args.data_dir)
-    serve_log = args.data_dir / "demo-serve.log"
-    feed = WinFeed()
-    console_key = args.data_dir / CONSOLE_KEY_FILE
-    heading = Heading(
-        "war-floor DEMO",
-        f"sign http://{settings.signs_bind}/signs/DEMO · console http://{settings.bind}/console "
-        f"with the key in {console_key} · Ctrl-C stops",
-        demo.LABEL,
-    )
-    if sys.stdout.isatty():
-        view: View = LiveView(Console(file=sys.stdout), feed, heading)
-    else:
-        view = PlainView(sys.stdout, feed, heading)
-    print(f"war-floor demo: starting the controller on {settings.bind} ...", flush=True)
-    try:
-        with (
-            local_controller(
-                settings,
-                {plan.pool_id: demo.DEMO_POOL},
-                {t: plan.table_config() for t in plan.table_ids},
-                key_tables=backlog_tables(journal),
-                who="war-floor demo",
-                log=serve_log,
-            ) as local,
-            operator_key(local.store, "war-floor demo supervisor") as key,
-            operator_key(local.store, "demo floor supervisor (console)") as console,
-            key_file(console_key, console),
-            sign_process(settings, local.store, args.data_dir / "demo-signs.log"),
-        ):
-            demo_sign(local.base, key, plan.pool_id)
-            supervisor = Supervisor(local.base, key, [plan.pool_id], args.confirm_after)
-            options = FloorOptions(on_answer=_answers(feed, verbose=False))
-            floor = Floor(plan, local.base, local.table_key, journal, options)
-            supervisor.start()
-            try:
-                result = watch(floor, view)
-            finally:
-                supervisor.stop()
-    except KeyboardInterrupt:  # before the floor started: nothing was dealt
-        return 130
-    except JournalError as exc:
-        log.error("%s", exc)
-        return 1
-    except (httpx.HTTPError, RuntimeError, JackpotError, subprocess.SubprocessError) as exc:
-        log.error("cannot start the demo (is %s free? see %s): %s", settings.bind, serve_log, exc)
-        return 1
-    s = result.summary()
-    print(
-        f"war-floor demo: {s['rounds']:,} rounds, {s['side_bets']:,} side bets, handle "
-        f"{dollars(s['handle'])}, {s['jackpots']} jackpots\n"
-        f"{s['pending']} reports wait in {journal} for the next start",
-        flush=True,
-    )
-    return 130 if result.interrupted else 0
-
-
-@contextmanager
-def operator_key(store: str, label: str) -> Iterator[str]:
-    """A new operator key on `store` (`jackpot keys create`), revoked when the demo ends."""
-    env = {**os.environ, "JACKPOT_REDIS_URL": store}
-    jackpot = [sys.executable, "-m", "jackpot.cli.main", "keys"]
-    done = subprocess.run(
-        [*jackpot, "create", "--role", "operator", "--label", label],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    secret = done.stdout.strip().splitlines()[-1]  # API.md: alone on the last line
-    try:
-        yield secret
-    finally:
-        # an operator key must not outlive the demo that holds it
-        subprocess.run(
-            [*jackpot, "revoke", key_id_of(digest(secret))],
-            env=env,
-            capture_output=True,
-            timeout=60,
-            check=False,
-        )
-
-
-def demo_sign(base: str, operator_key: str, pool: str) -> None:
-    """The sign DEMO, showing the DEMO pool (defined again at each start: the same)."""
-    body = {
-        "levels": [{"pool": pool, "name": "Progressive Jackpot"}],
-        "title": "Casino War Progressive",
-        "branding": "DEMO · war-floor",
-    }
-    headers = {"Authorization": f"Bearer {operator_key}"}
-    httpx.put(f"{base}/v1/signs/DEMO", json=body, headers=headers, timeout=10).raise_for_status()
-
-
-@contextmanager
-def key_file(path: Path, secret: str) -> Iterator[None]:
-    """The console's operator key in a file only its owner reads, removed when the demo
-    ends (the `jackpot` CLI finds it there by default)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as out:
-        out.write(secret + "\n")
-    try:
-        yield
-    finally:
-        path.unlink(missing_ok=True)
 
 
 def provision_over_http(base: str, operator_key: str, plan: FloorPlan) -> None:
@@ -402,7 +262,7 @@ def readable(s: dict[str, Any]) -> list[str]:
 _print_lock = threading.Lock()
 
 
-def _answers(feed: WinFeed, verbose: bool) -> Callable[[Entry, RoundAnswer], None]:
+def answers_to(feed: WinFeed, verbose: bool) -> Callable[[Entry, RoundAnswer], None]:
     """What the floor does with each answer: feed the view, and with -v print who won."""
 
     def answered(entry: Entry, answer: RoundAnswer) -> None:
@@ -416,13 +276,9 @@ def _answers(feed: WinFeed, verbose: bool) -> Callable[[Entry, RoundAnswer], Non
     return answered
 
 
-def _log_to_stderr(level: int) -> None:
+def log_to_stderr(level: int) -> None:
     logging.basicConfig(
         level=level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from table_adapter.answers import BetAnswer, RoundAnswer
+from table_adapter.link.answers import BetAnswer, RoundAnswer
 
 
 def dollars(cents: int) -> str:

@@ -31,12 +31,14 @@ from enum import StrEnum
 from typing import Any
 
 from jackpot.domain.tablecounts import DayCounts
-from table_adapter.answers import IN_FUTURE, PROGRESSIVE_CLOSED, RoundAnswer
-from table_adapter.backoff import Backoff
-from table_adapter.bets import Bet
-from table_adapter.client import ControllerClient, Delivery, Verdict
-from table_adapter.engine import Table
-from table_adapter.journal import (
+from table_adapter.game.bets import Bet
+from table_adapter.game.engine import Table
+from table_adapter.game.records import Round, VoidRound
+from table_adapter.game.report import round_report, stamped
+from table_adapter.link.answers import IN_FUTURE, PROGRESSIVE_CLOSED, RoundAnswer
+from table_adapter.link.backoff import Backoff
+from table_adapter.link.client import ControllerClient, Delivery, Verdict
+from table_adapter.link.journal import (
     DayCount,
     Entry,
     Journal,
@@ -44,8 +46,6 @@ from table_adapter.journal import (
     State,
     void_key,
 )
-from table_adapter.records import Round, VoidRound
-from table_adapter.report import stamped
 
 log = logging.getLogger("table_adapter")
 
@@ -166,7 +166,7 @@ class Adapter:
         if isinstance(played, VoidRound):
             return played
         now = wall_ms()
-        body = json.dumps(stamped(played.report(), now), separators=(",", ":"))
+        body = json.dumps(stamped(round_report(played), now), separators=(",", ":"))
         try:
             self.journal.append(self.name, played.round_id, body, now)
         except JournalError as exc:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from table_adapter.strategies import Decision
-
-if TYPE_CHECKING:
-    from table_adapter.records import Hand, Round
+from table_adapter.game.records import Hand, Round
+from table_adapter.game.strategies import Decision
 
 
 def round_report(rnd: Round) -> dict[str, Any]:

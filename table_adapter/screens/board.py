@@ -10,13 +10,13 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from table_adapter.adapter import LinkState, LinkStatus
-from table_adapter.display import dollars
-from table_adapter.meters import Hit, PoolReading
-from table_adapter.wins import Win, WinFeed
+from table_adapter.link.adapter import LinkState, LinkStatus
+from table_adapter.link.meters import Hit, PoolReading
+from table_adapter.screens.display import dollars
+from table_adapter.screens.wins import Win, WinFeed
 
 if TYPE_CHECKING:
-    from table_adapter.simulator import Floor
+    from table_adapter.floor.simulator import Floor
 
 LINK_NAMES = {
     LinkState.UP: "online",

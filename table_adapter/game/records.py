@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from jackpot.domain.cards import Card
 from jackpot.domain.outcomes import Outcome
-from table_adapter.report import round_report
 
 if TYPE_CHECKING:
-    from table_adapter.bets import Bet
-    from table_adapter.profiles import Profile
-    from table_adapter.settlement import Settlement
-    from table_adapter.strategies import Decision
+    from table_adapter.game.bets import Bet
+    from table_adapter.game.profiles import Profile
+    from table_adapter.game.settlement import Settlement
+    from table_adapter.game.strategies import Decision
 
 
 class Role(StrEnum):
@@ -61,7 +60,7 @@ class BetResult:
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """A finished round, ready to report."""
+    """A finished round, ready to report (table_adapter.game.report.round_report)."""
 
     table: str
     round_id: str
@@ -92,10 +91,6 @@ class Round:
     def net(self) -> int:
         """The players' net base-game result in cents (the house's is its negative)."""
         return sum(r.settlement.net for r in self.results)
-
-    def report(self) -> dict[str, Any]:
-        """The controller's round report (docs/API.md "Round report")."""
-        return round_report(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jackpot.domain.cards import Card
-from table_adapter.bets import Bet
-from table_adapter.profiles import Profile
-from table_adapter.strategies import Decision
+from table_adapter.game.bets import Bet
+from table_adapter.game.profiles import Profile
+from table_adapter.game.strategies import Decision
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,13 +8,13 @@ from dataclasses import replace
 
 from jackpot.domain.cards import Card
 from jackpot.domain.outcomes import evaluate
-from table_adapter.bets import IDENTIFIER, Bet, check_bets
 from table_adapter.errors import VoidRoundError
-from table_adapter.profiles import PROFILES, Layout, Profile, SettleOrder
-from table_adapter.records import BetResult, Hand, Role, Round, VoidRound
-from table_adapter.settlement import settle
-from table_adapter.shoe import Shoe
-from table_adapter.strategies import Decision, Tie, resolve
+from table_adapter.game.bets import IDENTIFIER, Bet, check_bets
+from table_adapter.game.profiles import PROFILES, Layout, Profile, SettleOrder
+from table_adapter.game.records import BetResult, Hand, Role, Round, VoidRound
+from table_adapter.game.settlement import settle
+from table_adapter.game.shoe import Shoe
+from table_adapter.game.strategies import Decision, Tie, resolve
 
 MAX_SPOTS = 7
 MAX_PREFIX = 100

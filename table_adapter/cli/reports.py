@@ -25,9 +25,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from table_adapter.adapter import wall_ms
-from table_adapter.answers import stored_reason
-from table_adapter.journal import Entry, Journal, JournalError, State, void_key
+from table_adapter.link.adapter import wall_ms
+from table_adapter.link.answers import stored_reason
+from table_adapter.link.journal import Entry, Journal, JournalError, State, void_key
 
 
 def parser() -> argparse.ArgumentParser:

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jackpot.domain.outcomes import Outcome
-from table_adapter.adapter import LinkStatus
-from table_adapter.answers import RoundAnswer, stored_reason
-from table_adapter.journal import Entry, State
-from table_adapter.records import Round
+from table_adapter.game.records import Round
+from table_adapter.link.adapter import LinkStatus
+from table_adapter.link.answers import RoundAnswer, stored_reason
+from table_adapter.link.journal import Entry, State
 
 if TYPE_CHECKING:
-    from table_adapter.simulator import FloorPlan
+    from table_adapter.floor.plan import FloorPlan
 
 
 @dataclass

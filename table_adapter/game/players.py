@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from table_adapter.bets import Bet
-from table_adapter.profiles import Profile
-from table_adapter.strategies import Strategy
+from table_adapter.game.bets import Bet
+from table_adapter.game.profiles import Profile
+from table_adapter.game.strategies import Strategy
 
 INITIAL_WAGERS = (500, 1_000, 2_500, 5_000)
 SIDE_WAGERS = (100, 200, 500, 1_000, 2_500)  # within the floor tables' $1-$25 limits

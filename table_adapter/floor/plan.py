@@ -1,0 +1,73 @@
+"""What a floor deals: how many tables, how many rounds each, under which rules, into which
+pool; and what the controller needs to know of each table (its PUT /v1/tables body)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from jackpot.domain.paytable import Paytable
+from table_adapter.game.engine import MAX_SPOTS
+from table_adapter.game.profiles import get_profile
+from table_adapter.game.strategies import get_strategy
+
+FLOOR_POOL = {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}
+MIN_WAGER, MAX_WAGER = 100, 2_500
+STRATEGIES = ("war", "surrender", "mix")
+
+
+@dataclass(frozen=True, slots=True)
+class FloorPlan:
+    """What to deal: how many tables, how many rounds each, under which rules."""
+
+    tables: int = 4
+    rounds: int | None = 100  # per table; None: until stopped
+    profile: str = "wisconsin"
+    decks: int = 6
+    strategy: str = "war"
+    seed: int | None = None
+    rate: float = 0.0  # rounds per second per table; 0: as fast as the answers come
+    pool: str | None = None  # default: one pool per game, e.g. `standard-6d`
+    table_prefix: str | None = None  # default: e.g. `wisconsin-6d-`
+    side_share: float = 0.8  # how often a player takes the progressive side bet
+    paytable: Paytable | None = None  # None: the controller's default (the seed paytable)
+
+    def __post_init__(self) -> None:
+        get_profile(self.profile)  # KeyError naming the known ones
+        get_strategy(self.strategy)
+        if self.tables < 1:
+            raise ValueError("a floor has at least one table")
+        if self.rounds is not None and self.rounds < 0:
+            raise ValueError("rounds must not be negative")
+        if self.decks not in get_profile(self.profile).decks:
+            raise ValueError(f"{self.profile} deals from {get_profile(self.profile).decks} decks")
+
+    @property
+    def layout(self) -> str:
+        """The controller's name for the war-deal layout (`standard`, `stadium`, ...)."""
+        return get_profile(self.profile).layout.value
+
+    @property
+    def pool_id(self) -> str:
+        """The pool every table of the floor feeds (linked tables play one game)."""
+        return self.pool or f"{self.layout}-{self.decks}d"
+
+    @property
+    def table_ids(self) -> list[str]:
+        """The floor's table ids."""
+        prefix = self.table_prefix or f"{self.profile}-{self.decks}d-"
+        return [f"{prefix}{i}" for i in range(1, self.tables + 1)]
+
+    def table_config(self) -> dict[str, Any]:
+        """The PUT /v1/tables body the controller needs for each table."""
+        config: dict[str, Any] = {
+            "pools": [self.pool_id],
+            "decks": self.decks,
+            "spots": get_profile(self.profile).hands or MAX_SPOTS,
+            "min_wager": MIN_WAGER,
+            "max_wager": MAX_WAGER,
+            "profile": self.layout,
+        }
+        if self.paytable is not None:
+            config["paytable"] = self.paytable.to_json()
+        return config
