@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from jackpot.domain.cards import Card
 from jackpot.domain.outcomes import evaluate
 from table_adapter.errors import VoidRoundError
 from table_adapter.game.bets import IDENTIFIER, Bet, check_bets
+from table_adapter.game.cut import cut_card_appeared, offer_cut
 from table_adapter.game.profiles import PROFILES, Layout, Profile, SettleOrder
-from table_adapter.game.records import BetResult, Hand, Role, Round, VoidRound
+from table_adapter.game.records import BetResult, Cut, Hand, Reason, Role, Round, VoidRound
 from table_adapter.game.settlement import settle
 from table_adapter.game.shoe import Shoe
 from table_adapter.game.strategies import Decision, Tie, resolve
@@ -48,6 +49,8 @@ class Table:
         marker_from_back: int | None = None,
         decision_timer_ms: int | None = None,
         id_prefix: str | None = None,
+        declines_cut: float | Callable[[int], bool] = 0.0,
+        dealer_cuts: bool = False,
     ) -> None:
         if not IDENTIFIER.fullmatch(name):
             raise ValueError("a table id is 1-128 characters of A-Z a-z 0-9 . _ : -")
@@ -80,6 +83,20 @@ class Table:
             raise ValueError("the marker leaves too few cards to finish a round")
         self.rounds = 0
         self._standoffs: list[Bet] = []
+        # the cut: how often an offered player refuses it (or which seats do), and whether
+        # the casino has the dealer cut for the table where the rule allows it (205 CMR §5(b))
+        if dealer_cuts and not self.profile.cut.casino_may_cut:
+            raise ValueError(f"{self.profile.name}: the cut is offered to the players")
+        if callable(declines_cut):
+            self._declines: Callable[[int], bool] = declines_cut
+        elif 0.0 <= declines_cut <= 1.0:
+            rate = declines_cut
+            # no draw at 0 or 1: a seeded table deals the same cards whatever its cut policy
+            self._declines = lambda _spot: rate >= 1.0 or (rate > 0.0 and self.rng.random() < rate)
+        else:
+            raise ValueError("declines_cut is a probability")
+        self.dealer_cuts = dealer_cuts
+        self.last_cut: Cut | None = None
 
     def new_dealer(self) -> None:
         """A new dealer takes over: one burn card before their first round."""
@@ -91,20 +108,35 @@ class Table:
         if not self.profile.stadium and not bets:
             raise ValueError("a live round needs at least one spot with an initial wager")
         placed = self._with_standoffs(bets)
+        cut = None
         # Wisconsin §37(g)(4), 205 CMR §7(d): the marker round is completed, then reshuffle.
         if self.shoe.needs_shuffle:
+            reason, at = (
+                (Reason.CASINO, None)
+                if self.shoe.void
+                else cut_card_appeared(self.shoe.drawn, self.shoe.marker_index)
+            )
             self.shoe.shuffle()
+            cut = self._cut(reason, placed, at)
+        elif self.rounds == 0:  # the first shoe, shuffled when the table opened
+            cut = self._cut(Reason.BEGINNING, placed, None)
         self.rounds += 1
         round_id = f"{self.shoe.shoe_id}-{self.rounds:06d}"
         try:
             self.shoe.begin_round()
-            played = self._deal(round_id, placed)
+            played = replace(self._deal(round_id, placed), cut=cut)
         except VoidRoundError:
             # the round's own wagers go back; a kept stand-off stays on the felt for the next
             # game dealt (Stadium rule 8(a)), so it is neither returned nor counted twice
             kept = tuple(self._standoffs)
             return VoidRound(
-                self.name, round_id, self.shoe.shoe_id, self.shoe.round_draws, tuple(bets), kept
+                self.name,
+                round_id,
+                self.shoe.shoe_id,
+                self.shoe.round_draws,
+                tuple(bets),
+                kept,
+                cut,
             )
         self._standoffs = [
             replace(
@@ -120,6 +152,23 @@ class Table:
             if r.settlement.standoff or r.settlement.dealer_standoff
         ]
         return played
+
+    def _cut(self, reason: Reason, placed: Sequence[Bet], at: int | None) -> Cut:
+        """Who cuts the new shoe: offered to the players at the table (those with a bet on
+        this round) in the rule's order; the first player to the table is the first bet's
+        spot of the table's first round."""
+        seated = [] if self.dealer_cuts else [b.spot for b in placed]
+        first = placed[0].spot if placed else None
+        cut = offer_cut(
+            reason,
+            seated,
+            self.profile.cut.passing,
+            self._declines,
+            first_player=first,
+            at_spot=at,
+        )
+        self.last_cut = cut
+        return cut
 
     def _with_standoffs(self, bets: Sequence[Bet]) -> tuple[Bet, ...]:
         """Stadium rule 8(a): pushed antes kept on the felt join this round's bets."""

@@ -53,6 +53,13 @@ class Odds:
         return stake * self.win // self.per
 
 
+class Passing(StrEnum):
+    """Which way a refused cut passes around the table (table_adapter.game.cut)."""
+
+    CLOCKWISE = "clockwise"  # spot numbers rising, from the dealer's left
+    COUNTER_CLOCKWISE = "counter_clockwise"  # spot numbers falling
+
+
 @dataclass(frozen=True, slots=True)
 class CutRule:
     """Where the cut card may go and how deep the reshuffle marker sits (in cards)."""
@@ -60,6 +67,9 @@ class CutRule:
     min_cut: int  # the cut card at least this many cards in from either end
     marker_min_cards: int  # the marker at least this many cards in from the back
     marker_min_share: Fraction  # ... and at least this share of the stack from the back
+    # the players are offered the cut, a refusal passing this way (None: the dealer cuts)
+    passing: Passing | None = Passing.CLOCKWISE
+    casino_may_cut: bool = False  # the casino may have the dealer cut for the table instead
 
     def marker_from_back(self, size: int) -> int:
         """The least number of cards the marker may leave behind it in a stack of `size`."""
@@ -101,18 +111,27 @@ class Profile:
 
 
 # Wisconsin §37(e)(4): cut at least 10 cards in from either end; (e)(5): the marker
-# "at least approximately one-quarter of the way in from the back".
+# "at least approximately one-quarter of the way in from the back"; (e)(2)-(3): offered to
+# the players, a refusal passing clockwise.
 WISCONSIN_CUT = CutRule(min_cut=10, marker_min_cards=0, marker_min_share=Fraction(1, 4))
 # 205 CMR §5(e): at least a deck in from either end; §5(f): the marker at least a deck
-# and a half from the back.
+# and a half from the back; §5(b)-(d): offered to the players, a refusal passing
+# counter-clockwise, or at the casino's discretion cut by the dealer for the table.
 MASSACHUSETTS_CUT = CutRule(
-    min_cut=DECK_SIZE, marker_min_cards=DECK_SIZE * 3 // 2, marker_min_share=Fraction(0)
+    min_cut=DECK_SIZE,
+    marker_min_cards=DECK_SIZE * 3 // 2,
+    marker_min_share=Fraction(0),
+    passing=Passing.COUNTER_CLOCKWISE,
+    casino_may_cut=True,
 )
 # South Dakota and the Stadium rules say nothing of the cut: use a cut and a marker that
-# satisfy both Wisconsin and Massachusetts, so the shoe is legal under either.
+# satisfy both Wisconsin and Massachusetts, so the shoe is legal under either. South Dakota
+# deals and settles from the dealer's left like Wisconsin: its cut is offered likewise.
 STRICT_CUT = CutRule(
     min_cut=DECK_SIZE, marker_min_cards=DECK_SIZE * 3 // 2, marker_min_share=Fraction(1, 4)
 )
+# Stadium's players sit at terminals and never touch a card: the dealer cuts at the podium.
+STADIUM_CUT = replace(STRICT_CUT, passing=None)
 
 WISCONSIN = Profile(
     name="wisconsin",
@@ -165,7 +184,7 @@ SOUTH_DAKOTA = Profile(
 STADIUM = Profile(
     name="stadium",
     layout=Layout.STADIUM,
-    cut=STRICT_CUT,
+    cut=STADIUM_CUT,
     # Rule 9: wagers are reconciled by the system; it settles the hands in order 1..7.
     settle_order=SettleOrder.FROM_LEFT,
     # Paytable 01: beat dealer 1 to 1, tie bet 11 to 1.

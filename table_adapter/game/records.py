@@ -28,6 +28,30 @@ class Role(StrEnum):
     DEALER_WAR = "dealer_war"
 
 
+class Reason(StrEnum):
+    """Why the shoe was shuffled, which decides who is offered the cut first."""
+
+    BEGINNING = "beginning"  # the game is just beginning
+    CUT_CARD_AT_SPOT = "cut_card_at_spot"  # the cut card appeared on a player's betting area
+    CUT_CARD_AT_DEALER = "cut_card_at_dealer"  # ... on the dealer's hand
+    CASINO = "casino"  # a reshuffle the cut card did not call for (a void round's)
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Who cut a shoe and why: the seats offered in turn (each refusing but the one that cut)."""
+
+    reason: Reason
+    offered: tuple[int, ...]
+    by: int | None  # the spot that cut; None: the dealer
+    cut_card_spot: int | None = None  # where the cut card appeared (CUT_CARD_AT_SPOT)
+
+    @property
+    def refused(self) -> tuple[int, ...]:
+        """The seats that refused the cut, in the order offered."""
+        return self.offered if self.by is None else self.offered[:-1]
+
+
 @dataclass(frozen=True, slots=True)
 class Drawn:
     """One card out of the shoe, in the order drawn."""
@@ -71,6 +95,7 @@ class Round:
     dealer_war_card: Card | None
     hands: tuple[Hand, ...]  # ascending spot
     results: tuple[BetResult, ...]  # in the profile's settlement order
+    cut: Cut | None = None  # who cut the shoe, on the first round dealt from it
 
     def hand(self, spot: int) -> Hand:
         """The hand dealt to `spot`."""
@@ -105,3 +130,4 @@ class VoidRound:
     draws: tuple[Drawn, ...]
     bets: tuple[Bet, ...]
     kept: tuple[Bet, ...] = ()
+    cut: Cut | None = None  # who cut the shoe, when this was its first round
