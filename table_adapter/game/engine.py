@@ -14,7 +14,7 @@ from table_adapter.game.cut import cut_card_appeared, offer_cut
 from table_adapter.game.profiles import PROFILES, Layout, Profile, SettleOrder
 from table_adapter.game.records import BetResult, Cut, Hand, Reason, Role, Round, VoidRound
 from table_adapter.game.settlement import settle
-from table_adapter.game.shoe import Shoe
+from table_adapter.game.shoe import Shoe, Shuffler
 from table_adapter.game.strategies import Decision, Tie, resolve
 
 MAX_SPOTS = 7
@@ -44,7 +44,7 @@ class Table:
         decks: int = 6,
         spots: int = MAX_SPOTS,
         seed: int | None = None,
-        shuffler: bool = False,
+        shuffler: Shuffler = Shuffler.NONE,
         face_up_rate: float = 0.0,
         marker_from_back: int | None = None,
         decision_timer_ms: int | None = None,
@@ -117,8 +117,8 @@ class Table:
                 else cut_card_appeared(self.shoe.drawn, self.shoe.marker_index)
             )
             self.shoe.shuffle()
-            cut = self._cut(reason, placed, at)
-        elif self.rounds == 0:  # the first shoe, shuffled when the table opened
+            cut = None if self.shoe.continuous else self._cut(reason, placed, at)
+        elif self.rounds == 0 and not self.shoe.continuous:  # the first shoe, shuffled at opening
             cut = self._cut(Reason.BEGINNING, placed, None)
         self.rounds += 1
         round_id = f"{self.shoe.shoe_id}-{self.rounds:06d}"

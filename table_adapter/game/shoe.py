@@ -18,6 +18,16 @@ from table_adapter.game.records import Drawn, Role
 BATCH_BACKS = ("red", "blue")
 
 
+class Shuffler(StrEnum):
+    """How the cards are shuffled (Wisconsin §37(b)(4), §37(e)(1); 205 CMR §2(d), §5(a))."""
+
+    NONE = "none"  # by hand: one stack, shuffled and cut for each shoe
+    BATCH = "batch"  # two batches of different backs: one dealt while the other is shuffled
+    # a continuous shuffling machine: each round's cards go back into the machine, which puts
+    # each at random among the cards it holds; no cut card, no marker, never a new shoe
+    CONTINUOUS = "continuous"
+
+
 class Pile(StrEnum):
     """Where a card out of the shoe went, for the conservation count."""
 
@@ -44,7 +54,7 @@ class Shoe:
         *,
         cut: CutRule,
         rng: random.Random | None = None,
-        shuffler: bool = False,
+        shuffler: Shuffler = Shuffler.NONE,
         face_up_rate: float = 0.0,
         marker_from_back: int | None = None,
         prefix: str = "shoe",
@@ -68,7 +78,8 @@ class Shoe:
         self._rng = rng if rng is not None else random.SystemRandom()
         # Wisconsin §37(b)(4), 205 CMR §2(d): with a shuffler, two equal batches of
         # different backs; one is dealt while the other is shuffled, every other shoe.
-        self._batches = [list(FULL_DECK) * decks for _ in range(2 if shuffler else 1)]
+        batches = 2 if shuffler is Shuffler.BATCH else 1
+        self._batches = [list(FULL_DECK) * decks for _ in range(batches)]
         self.batch = 0
         self.number = 0
         self.cut_at = 0
@@ -106,8 +117,13 @@ class Shoe:
 
     @property
     def marker_reached(self) -> bool:
-        """True once the reshuffle marker has come out."""
-        return self._pos >= self.marker_index
+        """True once the reshuffle marker has come out (a continuous shuffler has none)."""
+        return self.shuffler is not Shuffler.CONTINUOUS and self._pos >= self.marker_index
+
+    @property
+    def continuous(self) -> bool:
+        """A continuous shuffling machine deals: no cut, no marker, one endless shoe."""
+        return self.shuffler is Shuffler.CONTINUOUS
 
     @property
     def void(self) -> bool:
@@ -167,7 +183,7 @@ class Shoe:
     def shuffle(self) -> None:
         """Shuffle, cut and mark a new shoe; its first card will be burned."""
         self.number += 1
-        if self.shuffler:
+        if self.shuffler is Shuffler.BATCH:
             if self.number == 1:
                 for batch in self._batches:
                     self._rng.shuffle(batch)
@@ -180,8 +196,14 @@ class Shoe:
             stack = list(self._batches[0])
             self._rng.shuffle(stack)
         # Wisconsin §37(e)(4)-(5), 205 CMR §5(e)-(f): cut at least `min_cut` cards in from
-        # either end and move the cards in front of the cut card to the back.
-        self.cut_at = self._rng.randint(self.cut_rule.min_cut, self.size - self.cut_rule.min_cut)
+        # either end and move the cards in front of the cut card to the back. A continuous
+        # shuffler's cards go from the machine to the shoe uncut.
+        if self.continuous:
+            self.cut_at = 0
+        else:
+            self.cut_at = self._rng.randint(
+                self.cut_rule.min_cut, self.size - self.cut_rule.min_cut
+            )
         self._stack = stack[self.cut_at :] + stack[: self.cut_at]
         self._pos = 0
         self._out = []
@@ -201,6 +223,8 @@ class Shoe:
 
     def begin_round(self) -> None:
         """Start a round's record and make the burns owed before it."""
+        if self.continuous and self._pos:
+            self._return_to_machine()
         self._round = []
         self._round_face_up = 0
         owed = int(self._burn_for_shoe) + int(self._burn_for_dealer)
@@ -247,6 +271,21 @@ class Shoe:
             except ValueError:
                 raise ValueError(f"no {card} left in the shoe") from None
         self._stack[self._pos :] = [*cards, *rest]
+
+    def _return_to_machine(self) -> None:
+        """A continuous shuffler takes back every card out of the shoe and puts each at random
+        among the cards it holds: the next round is dealt from all of them again (positions,
+        piles and face-up cards counted afresh)."""
+        held = self._stack[self._pos :]
+        for drawn in self._out:
+            held.insert(self._rng.randint(0, len(held)), drawn.card)
+        self._stack = held
+        self._pos = 0
+        self._out = []
+        self._piles = Counter()
+        self._face_up = set()
+        if self.face_up_rate:
+            self._face_up = {i for i in range(self.size) if self._rng.random() < self.face_up_rate}
 
     def _record(self, drawn: Drawn) -> None:
         self._out.append(drawn)

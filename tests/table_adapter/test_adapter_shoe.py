@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import MutableSequence
 from typing import Any
 
@@ -14,7 +15,7 @@ from table_adapter.game.engine import Table
 from table_adapter.game.profiles import MASSACHUSETTS_CUT, STRICT_CUT, WISCONSIN_CUT
 from table_adapter.game.records import Role, Round, VoidRound
 from table_adapter.game.report import round_report
-from table_adapter.game.shoe import Pile, Shoe
+from table_adapter.game.shoe import Pile, Shoe, Shuffler
 
 SEVEN_SPOTS = [Bet(s, 1000, side=500, player=f"p{s}") for s in range(1, 8)]
 
@@ -205,7 +206,7 @@ def test_face_up_cards_in_different_rounds_do_not_void():
 
 def test_shuffler_batches_alternate_and_one_shoe_is_one_batch():
     # Wisconsin §37(b)(4)(ii)-(v), 205 CMR §2(d)(2)-(5); docs/RULES.md §1
-    shoe = Shoe(6, cut=WISCONSIN_CUT, rng=random.Random(8), shuffler=True)
+    shoe = Shoe(6, cut=WISCONSIN_CUT, rng=random.Random(8), shuffler=Shuffler.BATCH)
     backs = [shoe.back]
     for _ in range(5):
         while not shoe.marker_reached:
@@ -219,7 +220,7 @@ def test_shuffler_batches_alternate_and_one_shoe_is_one_batch():
 
 def test_a_shuffler_table_reports_rounds_from_alternating_batches():
     # Wisconsin §37(b)(4)(v): each batch used for every other dealing shoe
-    table = Table("T1", "wisconsin", seed=2, shuffler=True)
+    table = Table("T1", "wisconsin", seed=2, shuffler=Shuffler.BATCH)
     backs = {}
     for _ in range(300):
         table.play_round(SEVEN_SPOTS)
@@ -242,3 +243,31 @@ def test_unseeded_tables_use_the_system_rng_and_distinct_round_ids():
     assert isinstance(a.rng, random.SystemRandom)
     ra, rb = a.play_round(SEVEN_SPOTS), b.play_round(SEVEN_SPOTS)
     assert ra.round_id != rb.round_id
+
+
+def test_a_continuous_shuffler_deals_every_round_from_all_the_cards_uncut():
+    # a continuous shuffling machine: each round's cards go back in among the ones it holds;
+    # no cut card, no marker, never a new shoe, one burn at the start and one per new dealer
+    table = Table("T1", "wisconsin", seed=9, shuffler=Shuffler.CONTINUOUS)
+    shoe = table.shoe
+    played = rounds(table, 2_000)
+    assert all(isinstance(r, Round) for r in played) and shoe.number == 1
+    assert shoe.conserved() and shoe.cut_at == 0 and not shoe.needs_shuffle
+    assert played[0].cut is None
+    burns = [sum(d.role is Role.BURN for d in r.draws) - war_burns(r) for r in played]
+    assert burns[0] == 1 and not any(burns[1:])
+    table.new_dealer()
+    nxt = table.play_round(SEVEN_SPOTS)
+    assert isinstance(nxt, Round) and nxt.draws[0].role is Role.BURN
+    # the cards of a round are spread through the machine's stack, not put back at its end
+    last = Counter(d.card for d in nxt.draws)
+    table.shoe.begin_round()
+    stack = table.shoe.remaining_cards()
+    where = [i for i, c in enumerate(stack) if last[c]]
+    assert len(stack) == shoe.size and min(where) < shoe.size // 3 and max(where) > shoe.size // 2
+
+
+def war_burns(rnd: Round) -> int:
+    """The burns a round's wars took (the profile's burns before each war deal)."""
+    at_war = any(d.role in (Role.HAND_WAR, Role.COMMUNITY_WAR) for d in rnd.draws)
+    return rnd.profile.war_burns if at_war else 0
