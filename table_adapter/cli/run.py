@@ -33,6 +33,7 @@ from table_adapter.floor.plan import FLOOR_POOL, STRATEGIES, FloorPlan
 from table_adapter.floor.simulator import Floor, FloorOptions, backlog_tables, journal_path
 from table_adapter.floor.tally import FloorResult
 from table_adapter.game.profiles import PROFILES
+from table_adapter.game.shoe import Shuffler
 from table_adapter.link.adapter import LinkSettings
 from table_adapter.link.answers import RoundAnswer
 from table_adapter.link.backoff import Backoff
@@ -64,6 +65,31 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--decks", type=int, choices=(6, 7, 8), default=6)
     p.add_argument("--strategy", choices=STRATEGIES, default="war", help="what players do on a tie")
     p.add_argument("--seed", type=int, default=None, help="deal reproducibly")
+    p.add_argument(
+        "--shuffler",
+        choices=[s.value for s in Shuffler],
+        default="none",
+        help="by hand (none), two alternating batches, or a continuous shuffling machine",
+    )
+    p.add_argument(
+        "--face-up-rate",
+        type=float,
+        default=0.0,
+        help="how often a card is found face up in the shoe (default 0); a second in a round "
+        "voids it",
+    )
+    p.add_argument(
+        "--dealer-change-every",
+        type=non_negative,
+        default=0,
+        metavar="N",
+        help="a new dealer, who burns a card, every N rounds at each table (default 0: never)",
+    )
+    p.add_argument(
+        "--keep-standoff",
+        action="store_true",
+        help="Stadium: pushed antes stay on the felt for the next game (rule 8(a))",
+    )
     p.add_argument(
         "--rate",
         type=float,
@@ -143,6 +169,10 @@ def main(argv: list[str]) -> int:
             rate=args.rate,
             pool=args.pool,
             table_prefix=args.table_prefix,
+            shuffler=args.shuffler,
+            face_up_rate=args.face_up_rate,
+            dealer_change_every=args.dealer_change_every,
+            keep_standoff=args.keep_standoff,
         )
         link = LinkSettings(
             grace_seconds=args.grace,
@@ -235,11 +265,16 @@ def readable(s: dict[str, Any]) -> list[str]:
     rate = s["rounds_per_second"]
     paid = s["paid"]
     outcomes = ", ".join(f"{name} {n:,}" for name, n in s["outcomes"].items() if n)
+    base = s["base_game"]
+    voids = ", ".join(f"{n:,} void ({cause})" for cause, n in s["voids"].items()) or "no void"
+    cards = ", ".join(f"{n:,} {pile}" for pile, n in s["cards"].items())
     lines = [
         f"war-floor: {s['rounds']:,} rounds on {s['tables']} tables in "
         f"{s['elapsed_seconds']:.1f}s ({rate or 0:,.1f} rounds/s); {s['side_bets']:,} side bets,"
         f" handle {dollars(s['handle'])}",
         f"outcomes: {outcomes or 'none yet'}",
+        f"base game: hold {base['hold_percent'] or '-'}% of {dollars(base['initial_wagered'])} "
+        f"in antes ({s['profile']}); {voids}; cards {cards}",
         f"paid: fixed {dollars(paid['fixed'])}, jackpot {dollars(paid['jackpot'])}, "
         f"envy {dollars(paid['envy'])} ({s['jackpots']} jackpots pending verification)",
         "meters: " + ", ".join(f"{p} {dollars(v['value'])}" for p, v in s["pools"].items()),

@@ -3,12 +3,13 @@ pool; and what the controller needs to know of each table (its PUT /v1/tables bo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from jackpot.domain.paytable import Paytable
 from table_adapter.game.engine import MAX_SPOTS
-from table_adapter.game.profiles import get_profile
+from table_adapter.game.profiles import Profile, get_profile
+from table_adapter.game.shoe import Shuffler
 from table_adapter.game.strategies import get_strategy
 
 FLOOR_POOL = {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}
@@ -31,6 +32,10 @@ class FloorPlan:
     table_prefix: str | None = None  # default: e.g. `wisconsin-6d-`
     side_share: float = 0.8  # how often a player takes the progressive side bet
     paytable: Paytable | None = None  # None: the controller's default (the seed paytable)
+    shuffler: str = "none"  # none | batch | continuous (table_adapter.game.shoe.Shuffler)
+    face_up_rate: float = 0.0  # how often a card is found face up in the shoe
+    dealer_change_every: int = 0  # a new dealer (and a burn) every N rounds; 0: never
+    keep_standoff: bool = False  # Stadium: pushed antes stay on the felt for the next game
 
     def __post_init__(self) -> None:
         get_profile(self.profile)  # KeyError naming the known ones
@@ -41,6 +46,19 @@ class FloorPlan:
             raise ValueError("rounds must not be negative")
         if self.decks not in get_profile(self.profile).decks:
             raise ValueError(f"{self.profile} deals from {get_profile(self.profile).decks} decks")
+        if self.shuffler not in {s.value for s in Shuffler}:
+            raise ValueError(f"shuffler is one of {', '.join(s.value for s in Shuffler)}")
+        if not 0.0 <= self.face_up_rate < 1.0:
+            raise ValueError("face_up_rate is a probability below 1")
+        if self.dealer_change_every < 0:
+            raise ValueError("dealer_change_every must not be negative")
+        if self.keep_standoff and not get_profile(self.profile).stadium:
+            raise ValueError("keep_standoff is a Stadium rule (rule 8(a))")
+
+    def table_profile(self) -> Profile:
+        """The rules each table deals by: the profile, its stand-offs kept if asked."""
+        profile = get_profile(self.profile)
+        return replace(profile, keep_standoff=True) if self.keep_standoff else profile
 
     @property
     def layout(self) -> str:

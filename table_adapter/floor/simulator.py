@@ -20,8 +20,8 @@ from table_adapter.floor.plan import FloorPlan
 from table_adapter.floor.tally import FloorResult, Tally
 from table_adapter.game.engine import Table
 from table_adapter.game.players import Players
-from table_adapter.game.profiles import get_profile
 from table_adapter.game.records import VoidRound
+from table_adapter.game.shoe import Shuffler
 from table_adapter.game.strategies import get_strategy
 from table_adapter.link.adapter import Adapter, LinkSettings, LinkStatus
 from table_adapter.link.answers import RoundAnswer
@@ -75,10 +75,18 @@ class Floor:
 
     def _add_adapters(self) -> None:
         plan = self.plan
-        profile = get_profile(plan.profile)
+        profile = plan.table_profile()
         for i, name in enumerate(plan.table_ids):
             seed = None if plan.seed is None else plan.seed * 1_000_003 + i
-            table = Table(name, profile, decks=plan.decks, seed=seed, id_prefix=self.run_id)
+            table = Table(
+                name,
+                profile,
+                decks=plan.decks,
+                seed=seed,
+                id_prefix=self.run_id,
+                shuffler=Shuffler(plan.shuffler),
+                face_up_rate=plan.face_up_rate,
+            )
             self.adapters[name] = self._adapter(name, table)
         for name in self.journal.tables_with_pending():
             if name not in self.adapters:
@@ -145,10 +153,12 @@ class Floor:
                 self.tally.journal_failed(str(exc))
                 return
             if isinstance(played, VoidRound):
-                self.tally.void()
+                self.tally.void(played)
                 continue
             dealt += 1
             self.tally.dealt(played, side_open)
+            if plan.dealer_change_every and dealt % plan.dealer_change_every == 0:
+                table.new_dealer()  # the next round begins with the new dealer's burn
             if adapter.up:
                 adapter.wait_idle(self.options.link.answer_wait_seconds, only_while_up=True)
             if plan.rate > 0:

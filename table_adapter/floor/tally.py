@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jackpot.domain.dayclose import percent
 from jackpot.domain.outcomes import Outcome
-from table_adapter.game.records import Round
+from table_adapter.game.records import Round, VoidRound
+from table_adapter.game.shoe import Pile, pile_of
 from table_adapter.link.adapter import LinkStatus
 from table_adapter.link.answers import RoundAnswer, stored_reason
 from table_adapter.link.journal import Entry, State
@@ -25,6 +27,10 @@ class Tally:
     run: str  # this run's round-id prefix: answers to older rounds count as recovered
     rounds: int = 0
     void_rounds: int = 0
+    voids: Counter[str] = field(default_factory=Counter)  # void rounds by cause
+    cards: Counter[str] = field(default_factory=Counter)  # out of the shoe: dealt, burned, ...
+    initial_wagered: int = 0  # the base game: initial wagers (antes) placed
+    base_net: int = 0  # the players' net on their initial and war wagers (ties apart)
     closed_rounds: int = 0  # dealt while the side bet was closed
     side_bets: int = 0
     handle: int = 0
@@ -42,7 +48,15 @@ class Tally:
     def dealt(self, played: Round, side_open: bool) -> None:
         """Count a journaled round and its side wagers."""
         sides = [r.bet.side for r in played.results if r.bet.side]
+        initial = sum(r.bet.initial + r.bet.dealer_ante for r in played.results)
+        net = sum(
+            s.initial + s.war + s.dealer_initial + s.dealer_war
+            for s in (r.settlement for r in played.results)
+        )
         with self._lock:
+            self.cards.update(pile_of(d.role).value for d in played.draws)
+            self.initial_wagered += initial
+            self.base_net += net
             self.rounds += 1
             self.closed_rounds += not side_open
             self.side_bets += len(sides)
@@ -68,9 +82,12 @@ class Tally:
                 self.envy += bet.envy
             self.jackpots += len(answer.jackpots)
 
-    def void(self) -> None:
+    def void(self, void: VoidRound) -> None:
+        """Count a void round (never reported: its wagers went back) and its cards."""
         with self._lock:
             self.void_rounds += 1
+            self.voids[void.cause] += 1
+            self.cards.update(pile_of(d.role).value for d in void.draws)
 
     def journal_failed(self, message: str) -> None:
         with self._lock:
@@ -107,6 +124,13 @@ class FloorResult:
             "rounds": t.rounds,
             "rounds_per_table": p.rounds,
             "void_rounds": t.void_rounds,
+            "voids": dict(sorted(t.voids.items())),
+            "cards": {pile.value: t.cards.get(pile.value, 0) for pile in Pile},
+            "base_game": {
+                "initial_wagered": t.initial_wagered,
+                "player_net": t.base_net,
+                "hold_percent": percent(-t.base_net, t.initial_wagered),
+            },
             "side_bets": t.side_bets,
             "handle": t.handle,
             "outcomes": {o.value: t.outcomes.get(o.value, 0) for o in Outcome},

@@ -131,3 +131,4 @@ class VoidRound:
     bets: tuple[Bet, ...]
     kept: tuple[Bet, ...] = ()
     cut: Cut | None = None  # who cut the shoe, when this was its first round
+    cause: str = "face_up_cards"  # why it was void: a second face-up card in the shoe

@@ -129,6 +129,44 @@ def test_a_floor_run_is_summarised_exactly_as_the_controller_settled_it(
     assert "REJECTED" in readable(s)[-1] and "80 acknowledged" in readable(s)[-1]
 
 
+@pytest.mark.parametrize(
+    ("profile", "shuffler", "keep_standoff"),
+    [
+        ("wisconsin", "continuous", False),
+        ("massachusetts", "batch", False),
+        ("stadium", "none", True),
+    ],
+)
+def test_every_option_reaches_the_tables_and_the_run_still_counts_exactly(
+    app: Flask, api: Api, tmp_path: Path, profile: str, shuffler: str, keep_standoff: bool
+) -> None:
+    plan = FloorPlan(
+        tables=2,
+        rounds=60,
+        profile=profile,
+        strategy="mix",
+        seed=5,
+        pool="main",
+        table_prefix="T",
+        shuffler=shuffler,
+        face_up_rate=0.04,
+        dealer_change_every=10,
+        keep_standoff=keep_standoff,
+    )
+    result = run_floor(app, api, plan, tmp_path / "journal.sqlite")
+    s = result.summary()
+    assert result.ok and s["rounds"] == s["acked"] == 120 and s["pending"] == 0
+    # face-up cards were found and discarded; some rounds met a second and were void
+    assert s["cards"]["discarded"] > 0 and s["void_rounds"] == sum(s["voids"].values()) > 0
+    assert set(s["voids"]) == {"face_up_cards"}
+    # a new dealer every 10 rounds at each table: at least that many burns beyond the shoes'
+    assert s["cards"]["burned"] >= 2 * (60 // 10)
+    assert api.meters("main")["wagered"] == s["handle"]
+    base = s["base_game"]
+    assert base["initial_wagered"] > 0 and base["hold_percent"] != ""
+    assert "void (face_up_cards)" in " ".join(readable(s))
+
+
 def test_rerunning_with_the_same_seed_deals_the_same_cards_under_new_round_ids(
     app: Flask, api: Api, tmp_path: Path
 ) -> None:
@@ -240,6 +278,10 @@ def test_the_answer_is_shown_as_who_won_what_envy_included() -> None:
         ["--controller", "http://x"],
         ["--profile", "stadium", "--decks", "8"],
         ["--strategy", "always"],
+        ["--shuffler", "robot"],
+        ["--face-up-rate", "1"],
+        ["--dealer-change-every", "-1"],
+        ["--keep-standoff"],  # a Stadium rule, at a Wisconsin table
     ],
 )
 def test_bad_arguments_exit_2(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -327,7 +369,8 @@ def test_a_quarantined_report_fails_the_run_and_the_summary_names_it_for_an_oper
     reason = "dealt before the controller's retention window; needs an operator"
     assert q == {"table": "T1", "round": "old", "seq": 1, "status": 422, "reason": reason}
     lines = readable(s)
-    assert "0 REJECTED, 1 QUARANTINED, 0 pending" in lines[4]
-    assert lines[5] == f"quarantined: T1 round old (journal seq 1): {reason}"
+    delivery = next(i for i, line in enumerate(lines) if line.startswith("delivery:"))
+    assert "0 REJECTED, 1 QUARANTINED, 0 pending" in lines[delivery]
+    assert lines[delivery + 1] == f"quarantined: T1 round old (journal seq 1): {reason}"
     with Journal(path) as journal:
         assert journal.counts() == Counts(acked=3, quarantined=1)
