@@ -86,6 +86,14 @@ def parser() -> argparse.ArgumentParser:
         help="a new dealer, who burns a card, every N rounds at each table (default 0: never)",
     )
     p.add_argument(
+        "--slow-players",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="Stadium: this share of bets answer a tie too late for the decision timer, or "
+        "never (default 0)",
+    )
+    p.add_argument(
         "--keep-standoff",
         action="store_true",
         help="Stadium: pushed antes stay on the felt for the next game (rule 8(a))",
@@ -173,6 +181,7 @@ def main(argv: list[str]) -> int:
             face_up_rate=args.face_up_rate,
             dealer_change_every=args.dealer_change_every,
             keep_standoff=args.keep_standoff,
+            slow_players=args.slow_players,
         )
         link = LinkSettings(
             grace_seconds=args.grace,

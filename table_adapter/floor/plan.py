@@ -36,6 +36,7 @@ class FloorPlan:
     face_up_rate: float = 0.0  # how often a card is found face up in the shoe
     dealer_change_every: int = 0  # a new dealer (and a burn) every N rounds; 0: never
     keep_standoff: bool = False  # Stadium: pushed antes stay on the felt for the next game
+    slow_players: float = 0.0  # Stadium: this share of bets answer a tie late or never
 
     def __post_init__(self) -> None:
         get_profile(self.profile)  # KeyError naming the known ones
@@ -52,6 +53,10 @@ class FloorPlan:
             raise ValueError("face_up_rate is a probability below 1")
         if self.dealer_change_every < 0:
             raise ValueError("dealer_change_every must not be negative")
+        if not 0.0 <= self.slow_players <= 1.0:
+            raise ValueError("slow_players is a share between 0 and 1")
+        if self.slow_players and get_profile(self.profile).decision_timer_ms is None:
+            raise ValueError("slow_players needs a decision timer (the Stadium rules)")
         if self.keep_standoff and not get_profile(self.profile).stadium:
             raise ValueError("keep_standoff is a Stadium rule (rule 8(a))")
 

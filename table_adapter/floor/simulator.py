@@ -142,6 +142,7 @@ class Floor:
             get_strategy(plan.strategy),
             random.Random(seed),
             plan.side_share,
+            plan.slow_players,
         )
         dealt = 0
         next_at = time.monotonic()

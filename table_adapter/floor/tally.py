@@ -31,6 +31,7 @@ class Tally:
     cards: Counter[str] = field(default_factory=Counter)  # out of the shoe: dealt, burned, ...
     initial_wagered: int = 0  # the base game: initial wagers (antes) placed
     base_net: int = 0  # the players' net on their initial and war wagers (ties apart)
+    timer_surrenders: int = 0  # ties the decision timer surrendered (late or no answer)
     closed_rounds: int = 0  # dealt while the side bet was closed
     side_bets: int = 0
     handle: int = 0
@@ -57,6 +58,7 @@ class Tally:
             self.cards.update(pile_of(d.role).value for d in played.draws)
             self.initial_wagered += initial
             self.base_net += net
+            self.timer_surrenders += sum(r.timed_out for r in played.results)
             self.rounds += 1
             self.closed_rounds += not side_open
             self.side_bets += len(sides)
@@ -130,6 +132,7 @@ class FloorResult:
                 "initial_wagered": t.initial_wagered,
                 "player_net": t.base_net,
                 "hold_percent": percent(-t.base_net, t.initial_wagered),
+                "timer_surrenders": t.timer_surrenders,
             },
             "side_bets": t.side_bets,
             "handle": t.handle,

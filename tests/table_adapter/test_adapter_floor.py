@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,10 +21,11 @@ from table_adapter.cli.run import readable
 from table_adapter.floor.plan import FLOOR_POOL, FloorPlan
 from table_adapter.floor.simulator import Floor, FloorOptions
 from table_adapter.floor.tally import FloorResult
+from table_adapter.game.bets import check_bets
 from table_adapter.game.players import Players
-from table_adapter.game.profiles import STADIUM, WISCONSIN
+from table_adapter.game.profiles import MASSACHUSETTS, SOUTH_DAKOTA, STADIUM, WISCONSIN
 from table_adapter.game.report import dealt_at
-from table_adapter.game.strategies import WAR
+from table_adapter.game.strategies import WAR, Slow
 from table_adapter.link.adapter import LinkSettings
 from table_adapter.link.answers import BetAnswer, JackpotAnswer, RoundAnswer
 from table_adapter.link.backoff import Backoff
@@ -149,7 +151,7 @@ def test_every_option_reaches_the_tables_and_the_run_still_counts_exactly(
         pool="main",
         table_prefix="T",
         shuffler=shuffler,
-        face_up_rate=0.04,
+        face_up_rate=0.1,
         dealer_change_every=10,
         keep_standoff=keep_standoff,
     )
@@ -245,6 +247,48 @@ def test_players_wager_within_the_floor_limits_and_not_while_the_side_bet_is_clo
             assert len({(b.spot, b.player) for b in bets}) == len(bets)
             assert all(b.side == 0 for b in players.bets(side_bets_open=False))
     assert all(b.player is not None for b in stadium.bets())
+
+
+def test_the_player_mix_places_every_wager_its_rules_offer_and_no_other() -> None:
+    profiles = (WISCONSIN, MASSACHUSETTS, SOUTH_DAKOTA, STADIUM)
+    for profile in profiles:
+        players = Players("T1", profile, 7, WAR, random.Random(2), slow_share=0.3)
+        bets = [b for _ in range(400) for b in players.bets()]
+        for b in bets:  # the profile's own check is the judge
+            check_bets(profile, 7, [b])
+        war_ties = sum(b.war_tie > 0 for b in bets)
+        dealer = sum(b.dealer_ante > 0 for b in bets)
+        strategies = Counter(type(b.strategy).__name__ for b in bets)
+        assert (war_ties > 0) == profile.war_tie_wager, profile.name
+        assert (dealer > 0) == profile.dealer_bet, profile.name
+        if profile.decision_timer_ms is None:  # a live dealer waits for every answer
+            assert set(strategies) == {"Always"}, profile.name
+        else:
+            assert {"Silent", "Slow"} <= set(strategies), profile.name
+            late = [b.strategy for b in bets if isinstance(b.strategy, Slow)]
+            assert all(s.after_ms > profile.decision_timer_ms for s in late)
+
+
+def test_silent_and_slow_players_are_surrendered_by_the_decision_timer(
+    app: Flask, api: Api, tmp_path: Path
+) -> None:
+    plan = FloorPlan(
+        tables=1,
+        rounds=150,
+        profile="stadium",
+        seed=8,
+        pool="main",
+        table_prefix="T",
+        slow_players=0.5,
+    )
+    result = run_floor(app, api, plan, tmp_path / "journal.sqlite")
+    s = result.summary()
+    assert (s["rejected"], s["quarantined_rounds"], s["pending"]) == (0, [], 0), [
+        (x.state, x.last_error) for x in result.links
+    ]
+    assert result.ok and s["acked"] == 150 and s["base_game"]["timer_surrenders"] > 0
+    with pytest.raises(ValueError, match="decision timer"):
+        FloorPlan(profile="wisconsin", slow_players=0.5)
 
 
 def test_the_answer_is_shown_as_who_won_what_envy_included() -> None:
