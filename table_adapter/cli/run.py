@@ -283,7 +283,8 @@ def readable(s: dict[str, Any]) -> list[str]:
         f" handle {dollars(s['handle'])}",
         f"outcomes: {outcomes or 'none yet'}",
         f"base game: hold {base['hold_percent'] or '-'}% of {dollars(base['initial_wagered'])} "
-        f"in antes ({s['profile']}); {voids}; cards {cards}",
+        f"in antes (exact edge {base['edge_percent']}% for {s['profile']}, {s['decks']} decks, "
+        f"{s['strategy']}); {voids}; cards {cards}",
         f"paid: fixed {dollars(paid['fixed'])}, jackpot {dollars(paid['jackpot'])}, "
         f"envy {dollars(paid['envy'])} ({s['jackpots']} jackpots pending verification)",
         "meters: " + ", ".join(f"{p} {dollars(v['value'])}" for p, v in s["pools"].items()),

@@ -10,8 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from jackpot.domain.dayclose import percent
 from jackpot.domain.outcomes import Outcome
+from table_adapter.game.edge import house_edge
+from table_adapter.game.profiles import get_profile
 from table_adapter.game.records import Round, VoidRound
 from table_adapter.game.shoe import Pile, pile_of
+from table_adapter.game.strategies import get_strategy, war_share
 from table_adapter.link.adapter import LinkStatus
 from table_adapter.link.answers import RoundAnswer, stored_reason
 from table_adapter.link.journal import Entry, State
@@ -30,7 +33,7 @@ class Tally:
     voids: Counter[str] = field(default_factory=Counter)  # void rounds by cause
     cards: Counter[str] = field(default_factory=Counter)  # out of the shoe: dealt, burned, ...
     initial_wagered: int = 0  # the base game: initial wagers (antes) placed
-    base_net: int = 0  # the players' net on their initial and war wagers (ties apart)
+    base_net: int = 0  # the players' net on their initial and war wagers (ties, dealer apart)
     timer_surrenders: int = 0  # ties the decision timer surrendered (late or no answer)
     closed_rounds: int = 0  # dealt while the side bet was closed
     side_bets: int = 0
@@ -49,11 +52,9 @@ class Tally:
     def dealt(self, played: Round, side_open: bool) -> None:
         """Count a journaled round and its side wagers."""
         sides = [r.bet.side for r in played.results if r.bet.side]
-        initial = sum(r.bet.initial + r.bet.dealer_ante for r in played.results)
-        net = sum(
-            s.initial + s.war + s.dealer_initial + s.dealer_war
-            for s in (r.settlement for r in played.results)
-        )
+        # the base game the edge is reckoned on: each player's own ante and war wager
+        initial = sum(r.bet.initial for r in played.results)
+        net = sum(r.settlement.initial + r.settlement.war for r in played.results)
         with self._lock:
             self.cards.update(pile_of(d.role).value for d in played.draws)
             self.initial_wagered += initial
@@ -121,6 +122,7 @@ class FloorResult:
     def summary(self) -> dict[str, Any]:
         """The JSON summary war-floor prints last (money in cents)."""
         t, p = self.tally, self.plan
+        edge = house_edge(get_profile(p.profile), p.decks, war_share(get_strategy(p.strategy)))
         return {
             "tables": p.tables,
             "rounds": t.rounds,
@@ -132,6 +134,7 @@ class FloorResult:
                 "initial_wagered": t.initial_wagered,
                 "player_net": t.base_net,
                 "hold_percent": percent(-t.base_net, t.initial_wagered),
+                "edge_percent": percent(edge.numerator, edge.denominator),
                 "timer_surrenders": t.timer_surrenders,
             },
             "side_bets": t.side_bets,

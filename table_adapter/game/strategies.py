@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 from typing import Protocol
 
 from jackpot.domain.cards import Card
@@ -100,6 +101,17 @@ def get_strategy(name: str) -> Strategy:
         return STRATEGIES[name]
     except KeyError:
         raise KeyError(f"unknown strategy {name!r}: one of {', '.join(STRATEGIES)}") from None
+
+
+def war_share(strategy: Strategy) -> Fraction:
+    """How often `strategy` takes a tie to war, when answered in time (for the exact edge)."""
+    if isinstance(strategy, Always):
+        return Fraction(strategy.decision is Decision.WAR)
+    if isinstance(strategy, Mix):
+        return Fraction(strategy.war_share).limit_denominator(1_000_000)
+    if isinstance(strategy, Slow):
+        return war_share(strategy.inner)
+    return Fraction(0)  # silent: the timer surrenders every tie
 
 
 def resolve(answer: Answer | None, timer_ms: int | None) -> tuple[Decision, bool]:
