@@ -27,7 +27,7 @@ class BetError(TableAdapterError, ValueError):
 
 
 class VoidRoundError(TableAdapterError):
-    """More than one card found face up in one round (Wisconsin §37(j)(1), 205 CMR §10(b))."""
+    """More than one card found face up in one shoe (Wisconsin §37(j)(1), 205 CMR §10(b))."""
 
 
 class ShoeExhaustedError(TableAdapterError):

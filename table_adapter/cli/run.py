@@ -75,8 +75,8 @@ def parser() -> argparse.ArgumentParser:
         "--face-up-rate",
         type=float,
         default=0.0,
-        help="how often a card is found face up in the shoe (default 0); a second in a round "
-        "voids it",
+        help="how often a card is found face up in the shoe (default 0); a second in a shoe "
+        "voids its round",
     )
     p.add_argument(
         "--dealer-change-every",

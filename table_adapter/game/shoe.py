@@ -88,7 +88,7 @@ class Shoe:
         self._out: list[Drawn] = []
         self._piles: Counter[Pile] = Counter()
         self._round: list[Drawn] = []
-        self._round_face_up = 0
+        self._face_up_found = 0
         self._face_up: set[int] = set()
         self._void = False
         self._burn_for_shoe = False
@@ -209,7 +209,7 @@ class Shoe:
         self._out = []
         self._piles = Counter()
         self._round = []
-        self._round_face_up = 0
+        self._face_up_found = 0
         self._void = False
         self._face_up = set()
         if self.face_up_rate:
@@ -226,7 +226,6 @@ class Shoe:
         if self.continuous and self._pos:
             self._return_to_machine()
         self._round = []
-        self._round_face_up = 0
         owed = int(self._burn_for_shoe) + int(self._burn_for_dealer)
         self._burn_for_shoe = self._burn_for_dealer = False
         self.burn(owed)
@@ -247,11 +246,12 @@ class Shoe:
             if index not in self._face_up:
                 self._record(Drawn(role, card, spot))
                 return card
-            # Wisconsin §37(j)(1), 205 CMR §10(b): a face-up card is not used; a second
-            # one voids all hands and forces a reshuffle.
+            # Wisconsin §37(j)(1), 205 CMR §10(b): a face-up card is not used; a second one
+            # found while this shoe's cards are dealt (in any of its rounds) voids all hands
+            # of the round it is found in and forces a reshuffle.
             self._record(Drawn(Role.FACE_UP, card))
-            self._round_face_up += 1
-            if self._round_face_up > 1:
+            self._face_up_found += 1
+            if self._face_up_found > 1:
                 self._void = True
                 raise VoidRoundError(f"a second face-up card in shoe {self.shoe_id}")
 

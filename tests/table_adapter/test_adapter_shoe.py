@@ -194,14 +194,28 @@ def test_a_second_face_up_card_in_a_round_voids_it_and_forces_a_reshuffle():
     assert nxt.draws[0].role is Role.BURN
 
 
-def test_face_up_cards_in_different_rounds_do_not_void():
-    # Wisconsin §37(j)(1): "more than one card ... while the cards are being dealt" (a round)
+def test_a_second_face_up_card_in_a_later_round_of_the_same_shoe_voids_that_round():
+    # Wisconsin §37(j)(1), 205 CMR §10(b): "more than one card ... found face up in the shoe
+    # while the cards are being dealt": the shoe's cards, whichever round finds the second
     table = Table("T1", "wisconsin", seed=1)
     table.shoe.turn_face_up(2)
     assert isinstance(table.play_round([Bet(1, 1000)]), Round)
     table.shoe.turn_face_up(0)
-    assert isinstance(table.play_round([Bet(1, 1000)]), Round)
+    void = table.play_round([Bet(1, 1000)])
+    assert isinstance(void, VoidRound) and table.shoe.needs_shuffle
     assert table.shoe.count(Pile.DISCARDED) == 2
+
+
+def test_face_up_cards_in_different_shoes_do_not_void():
+    table = Table("T1", "wisconsin", seed=1)
+    table.shoe.turn_face_up(2)
+    assert isinstance(table.play_round([Bet(1, 1000)]), Round)
+    table.shoe.burn(table.shoe.marker_index - table.shoe.position)  # the marker comes out
+    assert table.shoe.needs_shuffle
+    table.play_round([Bet(1, 1000)])  # the next shoe
+    table.shoe.turn_face_up(0)
+    assert isinstance(table.play_round([Bet(1, 1000)]), Round)
+    assert table.shoe.number == 2 and table.shoe.count(Pile.DISCARDED) == 1
 
 
 def test_shuffler_batches_alternate_and_one_shoe_is_one_batch():
