@@ -125,6 +125,7 @@ class Table:
         try:
             self.shoe.begin_round()
             played = replace(self._deal(round_id, placed), cut=cut)
+            self.shoe.end_round()
         except VoidRoundError:
             # the round's own wagers go back; a kept stand-off stays on the felt for the next
             # game dealt (Stadium rule 8(a)), so it is neither returned nor counted twice

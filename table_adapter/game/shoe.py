@@ -223,8 +223,6 @@ class Shoe:
 
     def begin_round(self) -> None:
         """Start a round's record and make the burns owed before it."""
-        if self.continuous and self._pos:
-            self._return_to_machine()
         self._round = []
         owed = int(self._burn_for_shoe) + int(self._burn_for_dealer)
         self._burn_for_shoe = self._burn_for_dealer = False
@@ -272,6 +270,12 @@ class Shoe:
                 raise ValueError(f"no {card} left in the shoe") from None
         self._stack[self._pos :] = [*cards, *rest]
 
+    def end_round(self) -> None:
+        """A round is settled: a continuous shuffler takes its cards back at once (so what is
+        set up for the next round, `arrange` or `turn_face_up`, stands)."""
+        if self.continuous and self._pos and not self._void:
+            self._return_to_machine()
+
     def _return_to_machine(self) -> None:
         """A continuous shuffler takes back every card out of the shoe and puts each at random
         among the cards it holds: the next round is dealt from all of them again (positions,
@@ -283,6 +287,7 @@ class Shoe:
         self._pos = 0
         self._out = []
         self._piles = Counter()
+        self._face_up_found = 0  # a machine has no shoe to deal out: each round counts afresh
         self._face_up = set()
         if self.face_up_rate:
             self._face_up = {i for i in range(self.size) if self._rng.random() < self.face_up_rate}

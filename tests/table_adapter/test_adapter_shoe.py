@@ -275,7 +275,6 @@ def test_a_continuous_shuffler_deals_every_round_from_all_the_cards_uncut():
     assert isinstance(nxt, Round) and nxt.draws[0].role is Role.BURN
     # the cards of a round are spread through the machine's stack, not put back at its end
     last = Counter(d.card for d in nxt.draws)
-    table.shoe.begin_round()
     stack = table.shoe.remaining_cards()
     where = [i for i, c in enumerate(stack) if last[c]]
     assert len(stack) == shoe.size and min(where) < shoe.size // 3 and max(where) > shoe.size // 2
@@ -285,3 +284,17 @@ def war_burns(rnd: Round) -> int:
     """The burns a round's wars took (the profile's burns before each war deal)."""
     at_war = any(d.role in (Role.HAND_WAR, Role.COMMUNITY_WAR) for d in rnd.draws)
     return rnd.profile.war_burns if at_war else 0
+
+
+def test_a_continuous_shuffler_counts_face_up_cards_per_round():
+    # no shoe to deal out: only two face-up cards in one round void it
+    table = Table("T1", "wisconsin", seed=4, shuffler=Shuffler.CONTINUOUS, face_up_rate=0.05)
+    played = rounds(table, 1_500)
+    faced = [sum(d.role is Role.FACE_UP for d in r.draws) for r in played]
+    voids = [f for r, f in zip(played, faced, strict=True) if isinstance(r, VoidRound)]
+    dealt = [f for r, f in zip(played, faced, strict=True) if isinstance(r, Round)]
+    assert voids and all(f == 2 for f in voids) and max(dealt) == 1
+    # set up between rounds, a face-up card stands: the machine took the cards back already
+    table.shoe.turn_face_up(0)
+    table.shoe.turn_face_up(1)
+    assert isinstance(table.play_round(SEVEN_SPOTS), VoidRound)
