@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -122,7 +123,10 @@ class FloorResult:
     def summary(self) -> dict[str, Any]:
         """The JSON summary war-floor prints last (money in cents)."""
         t, p = self.tally, self.plan
-        edge = house_edge(get_profile(p.profile), p.decks, war_share(get_strategy(p.strategy)))
+        # the strategy's share of ties taken to war, less the late and silent players', whom
+        # the decision timer surrenders
+        share = war_share(get_strategy(p.strategy)) * (1 - Fraction(p.slow_players))
+        edge = house_edge(get_profile(p.profile), p.decks, share)
         return {
             "tables": p.tables,
             "rounds": t.rounds,
