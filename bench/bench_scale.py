@@ -72,6 +72,7 @@ of minutes and a few GB of temporary disk (every build's archive stays until the
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import shutil
@@ -542,9 +543,16 @@ class Built:
         return seconds
 
     def time(self, name: str, measure: Callable[[], float | None]) -> None:
-        started = time.perf_counter()
-        spent = measure()
-        seconds = time.perf_counter() - started
+        # as timeit does: a collection of this process's heap (every build's, held together
+        # here) must not land in one build's measure and not another's
+        gc.collect()
+        gc.disable()
+        try:
+            started = time.perf_counter()
+            spent = measure()
+            seconds = time.perf_counter() - started
+        finally:
+            gc.enable()
         self.timings[name].append(spent if spent is not None else seconds)
 
     def snapshot(self) -> None:
