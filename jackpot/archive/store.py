@@ -286,8 +286,9 @@ class Archive:
     def last_before(self, journal: str, ts: int) -> tuple[ChainedEntry, str] | None:
         """The journal's last archived entry stamped before `ts`."""
         c = journal_entries.c
-        # by the time index, newest first (stamps rise with seq): ordered by seq alone, the
-        # planner would sort every older entry, a cost that grows with the history
+        # by the time index, newest first: stamps rise with seq (one controller clock that
+        # never goes back, docs/DECISIONS.md D13), so the newest stamp before `ts` is the
+        # last entry; ordered by seq alone, the planner would sort every older entry
         query = (
             select(c.seq, c.prev, c.hash, c.fields)
             .where(c.journal == journal, c.ts < ts)
@@ -303,8 +304,9 @@ class Archive:
         """(seq, fields by name) of a house journal's archived round entries (stamped in
         [from_ts, to_ts) if given), oldest first."""
         c = journal_entries.c
-        # the stamps' bounds as seqs (stamps rise with seq), found by the time index, so that
-        # each page is a range of the primary key: the history around the span is never read
+        # the stamps' bounds as seqs (stamps rise with seq: D13's one clock), found by the
+        # time index, so that each page is a range of the primary key: the history around the
+        # span is never read
         after, last = 0, None
         if from_ts is not None:
             first = self.first_seq_at(journal, from_ts)
