@@ -12,20 +12,19 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from jackpot.domain.cards import DECK_SIZE, Card
+from jackpot.domain.cards import DECK_SIZE, Card, Rank
 from table_adapter.game.bets import Bet
 from table_adapter.game.profiles import Profile
 from table_adapter.game.settlement import settle
 from table_adapter.game.strategies import Decision
 
-RANKS = 13
+RANKS = len(Rank)
 WAGER = 1_000_000  # cents: every pay and half of it is whole, so nothing rounds
 
 
 def _card(rank: int) -> Card:
     """A card of the `rank`-th rank (0: the lowest), any suit (suits never rank)."""
-    names = "23456789TJQKA"
-    return Card.parse(f"{names[rank]}s")
+    return Card(list(Rank)[rank], "s")
 
 
 def house_edge(profile: Profile, decks: int, war_share: Fraction = Fraction(1)) -> Fraction:

@@ -96,7 +96,6 @@ class Table:
         else:
             raise ValueError("declines_cut is a probability")
         self.dealer_cuts = dealer_cuts
-        self.last_cut: Cut | None = None
 
     def new_dealer(self) -> None:
         """A new dealer takes over: one burn card before their first round."""
@@ -160,7 +159,7 @@ class Table:
         spot of the table's first round."""
         seated = [] if self.dealer_cuts else [b.spot for b in placed]
         first = placed[0].spot if placed else None
-        cut = offer_cut(
+        return offer_cut(
             reason,
             seated,
             self.profile.cut.passing,
@@ -168,8 +167,6 @@ class Table:
             first_player=first,
             at_spot=at,
         )
-        self.last_cut = cut
-        return cut
 
     def _with_standoffs(self, bets: Sequence[Bet]) -> tuple[Bet, ...]:
         """Stadium rule 8(a): pushed antes kept on the felt join this round's bets."""

@@ -204,16 +204,9 @@ class Shoe:
             self.cut_at = self._rng.randint(
                 self.cut_rule.min_cut, self.size - self.cut_rule.min_cut
             )
-        self._stack = stack[self.cut_at :] + stack[: self.cut_at]
-        self._pos = 0
-        self._out = []
-        self._piles = Counter()
+        self._load(stack[self.cut_at :] + stack[: self.cut_at])
         self._round = []
-        self._face_up_found = 0
         self._void = False
-        self._face_up = set()
-        if self.face_up_rate:
-            self._face_up = {i for i in range(self.size) if self._rng.random() < self.face_up_rate}
         # Wisconsin §37(g)(1), 205 CMR §7(a): the first card of a shoe is burned.
         self._burn_for_shoe = True
 
@@ -283,11 +276,16 @@ class Shoe:
         held = self._stack[self._pos :]
         for drawn in self._out:
             held.insert(self._rng.randint(0, len(held)), drawn.card)
-        self._stack = held
+        self._load(held)  # a machine has no shoe to deal out: each round counts afresh
+
+    def _load(self, stack: list[Card]) -> None:
+        """`stack` into the shoe, none of it out yet; which of its cards will be found face up
+        drawn at `face_up_rate`, and none found so far."""
+        self._stack = stack
         self._pos = 0
         self._out = []
         self._piles = Counter()
-        self._face_up_found = 0  # a machine has no shoe to deal out: each round counts afresh
+        self._face_up_found = 0
         self._face_up = set()
         if self.face_up_rate:
             self._face_up = {i for i in range(self.size) if self._rng.random() < self.face_up_rate}
