@@ -3,6 +3,7 @@
     war-floor reports JOURNAL [--state quarantined] [--json]
     war-floor reports JOURNAL --requeue SEQ [SEQ ...]
     war-floor reports JOURNAL --void TABLE ROUND --reason TEXT [--spot N ...]
+    war-floor reports JOURNAL --irregularities [--json]
 
 The first lists the journal's reports (all, or those in one state), each with its seq,
 table, round, state, the HTTP status that settled it and why it was refused. The second puts
@@ -13,6 +14,8 @@ while the table's adapter is stopped; a running adapter requeues through `Adapte
 which also keeps its counts. The third journals a void of a reported round (whole, or the bets
 of the spots named: a card not dealt to a wager), sent after the round's report by the next
 adapter that opens the journal; a person at the controller approves it (docs/RULES.md §6).
+The fourth lists the irregularities journaled (table_adapter.game.irregularities): when, the
+table and round, what happened and what the rule made of it.
 Exit status: 0, or 1 when a seq named is not in the journal or cannot be requeued (acked or
 pending), or the round to void was never journaled, 2 for bad arguments.
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -46,7 +50,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--spot", type=int, action="append", help="void only this spot's bets (repeatable)"
     )
-    p.add_argument("--json", action="store_true", help="one JSON object per report")
+    p.add_argument("--irregularities", action="store_true", help="list the rounds' irregularities")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
     return p
 
 
@@ -67,6 +72,22 @@ def main(argv: list[str], out: TextIO = sys.stdout) -> int:
             return _void(journal, args.void[0], args.void[1], args.reason, args.spot, out)
         if args.requeue:
             return _requeue(journal, args.requeue, out)
+        if args.irregularities:
+            for noted in journal.irregularities():
+                row = {"table": noted.table, "round": noted.round, "at": noted.created_ms}
+                if args.json:
+                    print(json.dumps({**row, **noted.body}), file=out)
+                    continue
+                stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(noted.created_ms / 1000))
+                where = " ".join(
+                    f"{k} {noted.body[k]}" for k in ("spot", "card") if k in noted.body
+                )
+                print(
+                    f"{stamp} {noted.table} {noted.round} {noted.kind}"
+                    f"{f' ({where})' if where else ''}: {noted.body['consequence']}",
+                    file=out,
+                )
+            return 0
         state = State(args.state) if args.state else None
         for entry in journal.entries(state):
             print(json.dumps(_row(entry)) if args.json else _line(entry), file=out)

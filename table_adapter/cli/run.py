@@ -79,6 +79,15 @@ def parser() -> argparse.ArgumentParser:
         "voids its round",
     )
     p.add_argument(
+        "--irregularities",
+        type=float,
+        default=0.0,
+        metavar="RATE",
+        help="this share of rounds has a dealer's or machine's error the rules name (a card "
+        "drawn in error or not dealt, a failed shuffler, a misdelivered card, a forgotten "
+        "burn, Stadium's malfunction), each applied by its rule and journaled (default 0)",
+    )
+    p.add_argument(
         "--dealer-change-every",
         type=non_negative,
         default=0,
@@ -179,6 +188,7 @@ def main(argv: list[str]) -> int:
             table_prefix=args.table_prefix,
             shuffler=args.shuffler,
             face_up_rate=args.face_up_rate,
+            irregularities=args.irregularities,
             dealer_change_every=args.dealer_change_every,
             keep_standoff=args.keep_standoff,
             slow_players=args.slow_players,
@@ -277,6 +287,8 @@ def readable(s: dict[str, Any]) -> list[str]:
     base = s["base_game"]
     voids = ", ".join(f"{n:,} void ({cause})" for cause, n in s["voids"].items()) or "no void"
     cards = ", ".join(f"{n:,} {pile}" for pile, n in s["cards"].items())
+    irregular = ", ".join(f"{kind} {n:,}" for kind, n in s["irregularities"].items())
+    voided = s["voided_reported"]
     lines = [
         f"war-floor: {s['rounds']:,} rounds on {s['tables']} tables in "
         f"{s['elapsed_seconds']:.1f}s ({rate or 0:,.1f} rounds/s); {s['side_bets']:,} side bets,"
@@ -285,6 +297,9 @@ def readable(s: dict[str, Any]) -> list[str]:
         f"base game: hold {base['hold_percent'] or '-'}% of {dollars(base['initial_wagered'])} "
         f"in antes (exact edge {base['edge_percent']}% for {s['profile']}, {s['decks']} decks, "
         f"{s['strategy']}); {voids}; cards {cards}",
+        f"irregularities: {irregular or 'none'}; {s['returned_wagers']:,} spots' wagers "
+        f"returned (not dealt, let out); {voided['rounds']:,} reported rounds voided at the "
+        f"controller ({voided['side_bets']:,} side bets, handle {dollars(voided['handle'])})",
         f"paid: fixed {dollars(paid['fixed'])}, jackpot {dollars(paid['jackpot'])}, "
         f"envy {dollars(paid['envy'])} ({s['jackpots']} jackpots pending verification)",
         "meters: " + ", ".join(f"{p} {dollars(v['value'])}" for p, v in s["pools"].items()),

@@ -34,6 +34,7 @@ class FloorPlan:
     paytable: Paytable | None = None  # None: the controller's default (the seed paytable)
     shuffler: str = "none"  # none | batch | continuous (table_adapter.game.shoe.Shuffler)
     face_up_rate: float = 0.0  # how often a card is found face up in the shoe
+    irregularities: float = 0.0  # the share of rounds with a mishap (floor.mishaps)
     dealer_change_every: int = 0  # a new dealer (and a burn) every N rounds; 0: never
     keep_standoff: bool = False  # Stadium: pushed antes stay on the felt for the next game
     slow_players: float = 0.0  # Stadium: this share of bets answer a tie late or never
@@ -51,6 +52,8 @@ class FloorPlan:
             raise ValueError(f"shuffler is one of {', '.join(s.value for s in Shuffler)}")
         if not 0.0 <= self.face_up_rate < 1.0:
             raise ValueError("face_up_rate is a probability below 1")
+        if not 0.0 <= self.irregularities <= 1.0:
+            raise ValueError("irregularities is a share of rounds between 0 and 1")
         if self.dealer_change_every < 0:
             raise ValueError("dealer_change_every must not be negative")
         if not 0.0 <= self.slow_players <= 1.0:

@@ -16,11 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from table_adapter.floor.mishaps import MALFUNCTION_VOID, Mishaps
 from table_adapter.floor.plan import FloorPlan
 from table_adapter.floor.tally import FloorResult, Tally
 from table_adapter.game.engine import Table
+from table_adapter.game.irregularities import Irregular, Irregularity
 from table_adapter.game.players import Players
-from table_adapter.game.records import VoidRound
+from table_adapter.game.records import Round, VoidRound
 from table_adapter.game.shoe import Shuffler
 from table_adapter.game.strategies import get_strategy
 from table_adapter.link.adapter import Adapter, LinkSettings, LinkStatus
@@ -28,6 +30,8 @@ from table_adapter.link.answers import RoundAnswer
 from table_adapter.link.client import ControllerClient
 from table_adapter.link.journal import Entry, Journal, JournalError, State
 from table_adapter.link.meters import MeterWatch, PoolReading
+
+MALFUNCTION_FOUND = Irregularity(Irregular.MALFUNCTION)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,12 +148,23 @@ class Floor:
             plan.side_share,
             plan.slow_players,
         )
+        seed = None if plan.seed is None else f"war-floor/{plan.seed}/{index}/mishaps"
+        mishaps = Mishaps(
+            table.profile, table.shoe.shuffler, plan.irregularities, random.Random(seed)
+        )
         dealt = 0
         next_at = time.monotonic()
         while (plan.rounds is None or dealt < plan.rounds) and not self.stop_event.is_set():
             side_open = adapter.side_bets_open()
+            bets = players.bets(side_open)
+            going = mishaps.next(bets)
             try:
-                played = adapter.play_round(players.bets(side_open))
+                played = adapter.play_round(bets, None if going.after_report else going.mishap)
+                if going.after_report and isinstance(played, Round):
+                    # found once the result was reported: void it whole at the controller
+                    adapter.void_round(
+                        played.round_id, MALFUNCTION_VOID, irregularity=MALFUNCTION_FOUND
+                    )
             except JournalError as exc:
                 self.tally.journal_failed(str(exc))
                 return
@@ -158,6 +173,8 @@ class Floor:
                 continue
             dealt += 1
             self.tally.dealt(played, side_open)
+            if going.after_report:
+                self.tally.void_reported(played)
             if plan.dealer_change_every and dealt % plan.dealer_change_every == 0:
                 table.new_dealer()  # the next round begins with the new dealer's burn
             if adapter.up:

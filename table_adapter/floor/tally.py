@@ -24,14 +24,23 @@ if TYPE_CHECKING:
     from table_adapter.floor.plan import FloorPlan
 
 
+# what a reported round voided at the controller takes back, as the summary lists it
+VOIDED = ("rounds", "side_bets", "handle", "fixed", "jackpot", "envy")
+
+
 @dataclass
 class Tally:
     """What the floor dealt and what the controller answered; thread-safe, cents only."""
 
     run: str  # this run's round-id prefix: answers to older rounds count as recovered
     rounds: int = 0
-    void_rounds: int = 0
-    voids: Counter[str] = field(default_factory=Counter)  # void rounds by cause
+    void_rounds: int = 0  # rounds whose hands were all void while dealt: never reported
+    voids: Counter[str] = field(default_factory=Counter)  # every void round by cause
+    irregularities: Counter[str] = field(default_factory=Counter)  # by kind
+    returned_wagers: int = 0  # spots' wagers handed back: not dealt, or let out of the hand
+    # reported rounds the table then voided at the controller (a Stadium malfunction found
+    # at the pays): their side bets and what the controller's answers paid on them
+    voided: Counter[str] = field(default_factory=Counter)
     cards: Counter[str] = field(default_factory=Counter)  # out of the shoe: dealt, burned, ...
     initial_wagered: int = 0  # the base game: initial wagers (antes) placed
     base_net: int = 0  # the players' net on their initial and war wagers (ties, dealer apart)
@@ -46,6 +55,10 @@ class Tally:
     jackpots: int = 0
     recovered: int = 0  # earlier runs' reports settled by this one
     journal_errors: list[str] = field(default_factory=list)
+    # a voided round's answer may come before or after its void is counted: each table's
+    # latest answered pays, and the voided rounds whose answer has not come yet
+    _last_pays: dict[str, tuple[str, Counter[str]]] = field(default_factory=dict)
+    _awaiting: set[tuple[str, str]] = field(default_factory=set)
     quarantined: list[Entry] = field(default_factory=list)  # settled so by this run
     answered_pools: set[str] = field(default_factory=set)  # pools the answers named
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -58,6 +71,8 @@ class Tally:
         net = sum(r.settlement.initial + r.settlement.war for r in played.results)
         with self._lock:
             self.cards.update(pile_of(d.role).value for d in played.draws)
+            self.irregularities.update(i.kind.value for i in played.irregularities)
+            self.returned_wagers += len(played.returned)
             self.initial_wagered += initial
             self.base_net += net
             self.timer_surrenders += sum(r.timed_out for r in played.results)
@@ -79,18 +94,43 @@ class Tally:
             if not entry.round.startswith(f"{self.run}."):
                 self.recovered += 1
                 return
+            pays: Counter[str] = Counter()
             for bet in answer.bets:
                 self.outcomes[bet.outcome] += 1
-                self.fixed += bet.pay
-                self.jackpot += bet.jackpot
-                self.envy += bet.envy
+                pays.update(fixed=bet.pay, jackpot=bet.jackpot, envy=bet.envy)
+            self.fixed += pays["fixed"]
+            self.jackpot += pays["jackpot"]
+            self.envy += pays["envy"]
             self.jackpots += len(answer.jackpots)
+            if (entry.table, entry.round) in self._awaiting:
+                self._awaiting.discard((entry.table, entry.round))
+                self.voided.update(pays)
+            else:
+                self._last_pays[entry.table] = (entry.round, pays)
+
+    def void_reported(self, played: Round) -> None:
+        """Count a reported round the table asked the controller to void whole, with what
+        the controller paid on it (its answer now, or when it comes)."""
+        with self._lock:
+            self.voids["malfunction"] += 1
+            self.irregularities["malfunction"] += 1
+            self.voided.update(
+                rounds=1,
+                side_bets=sum(1 for r in played.results if r.bet.side),
+                handle=sum(r.bet.side for r in played.results),
+            )
+            answered = self._last_pays.get(played.table)
+            if answered is not None and answered[0] == played.round_id:
+                self.voided.update(answered[1])
+            else:
+                self._awaiting.add((played.table, played.round_id))
 
     def void(self, void: VoidRound) -> None:
         """Count a void round (never reported: its wagers went back) and its cards."""
         with self._lock:
             self.void_rounds += 1
             self.voids[void.cause] += 1
+            self.irregularities.update(i.kind.value for i in void.irregularities)
             self.cards.update(pile_of(d.role).value for d in void.draws)
 
     def journal_failed(self, message: str) -> None:
@@ -133,6 +173,9 @@ class FloorResult:
             "rounds_per_table": p.rounds,
             "void_rounds": t.void_rounds,
             "voids": dict(sorted(t.voids.items())),
+            "irregularities": dict(sorted(t.irregularities.items())),
+            "returned_wagers": t.returned_wagers,
+            "voided_reported": {k: t.voided.get(k, 0) for k in VOIDED},
             "cards": {pile.value: t.cards.get(pile.value, 0) for pile in Pile},
             "base_game": {
                 "initial_wagered": t.initial_wagered,

@@ -11,6 +11,7 @@ from jackpot.domain.outcomes import evaluate
 from table_adapter.errors import VoidRoundError
 from table_adapter.game.bets import IDENTIFIER, Bet, check_bets
 from table_adapter.game.cut import cut_card_appeared, offer_cut
+from table_adapter.game.irregularities import AT_A_CARD, Handling, Irregular, Irregularity, Mishap
 from table_adapter.game.profiles import PROFILES, Layout, Profile, SettleOrder
 from table_adapter.game.records import BetResult, Cut, Hand, Reason, Role, Round, VoidRound
 from table_adapter.game.settlement import settle
@@ -101,11 +102,16 @@ class Table:
         """A new dealer takes over: one burn card before their first round."""
         self.shoe.new_dealer()
 
-    def play_round(self, bets: Sequence[Bet] = ()) -> Round | VoidRound:
-        """Deal and settle one round; a void round (two face-up cards) is returned unplayed."""
+    def play_round(
+        self, bets: Sequence[Bet] = (), mishap: Mishap | None = None
+    ) -> Round | VoidRound:
+        """Deal and settle one round, with `mishap` going wrong in it if given; a round whose
+        hands are all void (two face-up cards, a malfunction) is returned unplayed."""
         check_bets(self.profile, self.spots, bets)
         if not self.profile.stadium and not bets:
             raise ValueError("a live round needs at least one spot with an initial wager")
+        if mishap is not None:
+            self._check_mishap(mishap, bets)
         placed = self._with_standoffs(bets)
         cut = None
         # Wisconsin §37(g)(4), 205 CMR §7(d): the marker round is completed, then reshuffle.
@@ -121,9 +127,16 @@ class Table:
             cut = self._cut(Reason.BEGINNING, placed, None)
         self.rounds += 1
         round_id = f"{self.shoe.shoe_id}-{self.rounds:06d}"
+        failed = mishap is not None and mishap.kind is Irregular.SHUFFLER_FAILED
+        if failed:
+            self.shoe.shuffler_failed()
+        elif mishap is not None and mishap.kind is Irregular.FORGOTTEN_BURN:
+            self.shoe.forget_burn()
         try:
             self.shoe.begin_round()
-            played = replace(self._deal(round_id, placed), cut=cut)
+            if failed:
+                self.shoe.note(Irregularity(Irregular.SHUFFLER_FAILED))
+            played = replace(self._deal(round_id, placed, mishap), cut=cut)
             self.shoe.end_round()
         except VoidRoundError:
             # the round's own wagers go back; a kept stand-off stays on the felt for the next
@@ -137,6 +150,7 @@ class Table:
                 tuple(bets),
                 kept,
                 cut,
+                self.shoe.round_irregularities,
             )
         self._standoffs = [
             replace(
@@ -152,6 +166,25 @@ class Table:
             if r.settlement.standoff or r.settlement.dealer_standoff
         ]
         return played
+
+    def _check_mishap(self, mishap: Mishap, bets: Sequence[Bet]) -> None:
+        """Raise ValueError for a mishap the profile's rules or this round cannot have."""
+        kind = mishap.kind
+        if kind not in self.profile.irregularities:
+            raise ValueError(f"{self.profile.name}'s rules name no {kind.value} irregularity")
+        if kind is Irregular.SHUFFLER_FAILED and self.shoe.shuffler is Shuffler.NONE:
+            raise ValueError("shuffler_failed needs an automated shuffler")
+        if kind not in AT_A_CARD:
+            return
+        spots = {b.spot for b in bets}
+        if mishap.spot is not None and mishap.spot not in spots and not self.profile.stadium:
+            raise ValueError(f"spot {mishap.spot} has no wager: no card is dealt to it")
+        later = {s for s in spots if mishap.spot is None or s >= mishap.spot}
+        if not set(mishap.let_out) <= later:
+            raise ValueError("only players not yet dealt when the card went astray are let out")
+        out = set(mishap.let_out) | ({mishap.spot} if kind is Irregular.NOT_DEALT else set())
+        if spots and spots <= out:
+            raise ValueError("the mishap leaves no wager in the round")
 
     def _cut(self, reason: Reason, placed: Sequence[Bet], at: int | None) -> Cut:
         """Who cuts the new shoe: offered to the players at the table (those with a bet on
@@ -184,11 +217,19 @@ class Table:
                 placed.append(kept)
         return tuple(placed)
 
-    def _deal(self, round_id: str, bets: tuple[Bet, ...]) -> Round:
+    def _deal(self, round_id: str, placed: tuple[Bet, ...], mishap: Mishap | None) -> Round:
         shoe = self.shoe
-        spots = range(1, self.spots + 1) if self.profile.stadium else sorted({b.spot for b in bets})
-        cards = {spot: shoe.draw(Role.HAND, spot) for spot in spots}
-        dealer = shoe.draw(Role.DEALER)
+        spots = (
+            list(range(1, self.spots + 1))
+            if self.profile.stadium
+            else sorted({b.spot for b in placed})
+        )
+        cards, dealer, out = self._original_deal(spots, mishap)
+        if mishap is not None and mishap.kind is Irregular.MALFUNCTION:
+            # the rule voids the pays and plays; it calls for no reshuffle: the shoe deals on
+            shoe.void_round(Irregularity(Irregular.MALFUNCTION), reshuffle=False)
+        bets = tuple(b for b in placed if b.spot not in out)
+        spots = [s for s in spots if s not in out]
         decisions = [self._decide(bet, cards[bet.spot], dealer) for bet in _by_spot(bets)]
         at_war = sorted(
             {
@@ -226,7 +267,82 @@ class Table:
             dealer_war_card=dealer_war,
             hands=hands,
             results=tuple(results),
+            irregularities=shoe.round_irregularities,
+            returned=tuple(b for b in placed if b.spot in out),
         )
+
+    def _original_deal(
+        self, spots: list[int], mishap: Mishap | None
+    ) -> tuple[dict[int, Card], Card, set[int]]:
+        """One card to each spot in order, then the dealer's (Wisconsin §37(h)(1), 205 CMR
+        §8(a)), with a dealer's error at a card applied by its rule. Returns the spots' cards,
+        the dealer's, and the spots dealt out of the round (not dealt, let out)."""
+        shoe = self.shoe
+        order: list[int | None] = [*spots, None]  # None: the dealer's card
+        at_card = mishap is not None and mishap.kind in AT_A_CARD
+        cards: dict[int, Card] = {}
+        dealer: Card | None = None
+        out: set[int] = set()
+
+        def deal(at: int | None) -> Card:
+            nonlocal dealer
+            if at is None:
+                dealer = shoe.draw(Role.DEALER)
+                return dealer
+            cards[at] = shoe.draw(Role.HAND, at)
+            return cards[at]
+
+        for i, at in enumerate(order):
+            if at in out or at in cards or (at is None and dealer is not None):
+                continue  # dealt out of the round, or given its card already
+            if not at_card or mishap is None or mishap.spot != at:
+                deal(at)
+                continue
+            at_card = False
+            if mishap.kind is Irregular.NOT_DEALT:
+                # Wisconsin §37(j)(3), 205 CMR §10(d): the spot's wagers are void
+                assert at is not None
+                out.add(at)
+                shoe.note(Irregularity(Irregular.NOT_DEALT, spot=at))
+                continue
+            if mishap.kind is Irregular.DRAWN_IN_ERROR:
+                # Wisconsin §37(j)(2), 205 CMR §10(c): used as though it was the next card
+                card = deal(at)
+                shoe.note(Irregularity(Irregular.DRAWN_IN_ERROR, spot=at, card=card))
+                continue
+            # 205 CMR §10(a): never placed backwards; the players the casino lets out (none
+            # dealt yet) take back their wagers before the deal goes on
+            out |= set(mishap.let_out)
+            card = self._misdelivered(mishap.handling, order[i:], out, deal)
+            shoe.note(
+                Irregularity(
+                    Irregular.MISDELIVERED,
+                    spot=at,
+                    card=card,
+                    handling=mishap.handling,
+                    let_out=tuple(sorted(mishap.let_out)),
+                )
+            )
+            if at not in out and at not in cards and (at is not None or dealer is None):
+                deal(at)  # the hand it was meant for takes the next card
+        assert dealer is not None
+        return cards, dealer, out
+
+    def _misdelivered(
+        self,
+        handling: Handling,
+        ahead: list[int | None],
+        out: set[int],
+        deal: Callable[[int | None], Card],
+    ) -> Card:
+        """Where the card delivered incorrectly goes (205 CMR §10(a)); it is drawn here."""
+        if handling is Handling.FORWARD:
+            # to the next hand still owed a card, as though it had been delivered there
+            return deal(next(at for at in ahead if at not in out))
+        if handling is Handling.DEALER:
+            return deal(None)
+        self.shoe.burn()
+        return self.shoe.drawn[-1].card
 
     def _decide(
         self, bet: Bet, card: Card, dealer: Card

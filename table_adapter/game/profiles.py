@@ -20,8 +20,22 @@ from enum import StrEnum
 from fractions import Fraction
 
 from jackpot.domain.cards import DECK_SIZE
+from table_adapter.game.irregularities import Irregular
 
 LIVE_DECKS = (6, 7, 8)
+FACE_UP = frozenset({Irregular.FACE_UP_CARD, Irregular.FACE_UP_CARDS})
+# Wisconsin §37(j)(1)-(4): face-up cards, a card drawn in error, a card not dealt to a wager,
+# an automated shuffler that fails.
+WISCONSIN_IRREGULARITIES = FACE_UP | {
+    Irregular.DRAWN_IN_ERROR,
+    Irregular.NOT_DEALT,
+    Irregular.SHUFFLER_FAILED,
+}
+# 205 CMR §10(a)-(f): Wisconsin's four, a card delivered incorrectly, a forgotten burn.
+MASSACHUSETTS_IRREGULARITIES = WISCONSIN_IRREGULARITIES | {
+    Irregular.MISDELIVERED,
+    Irregular.FORGOTTEN_BURN,
+}
 
 
 class Layout(StrEnum):
@@ -104,6 +118,9 @@ class Profile:
     keep_standoff: bool = False  # Stadium: pushed antes stay on the felt for the next game
     decision_timer_ms: int | None = None  # Stadium: an undecided tie surrenders when it expires
     war_burns: int = 3
+    # the irregularities the rules name, each applied as table_adapter.game.irregularities
+    # writes it; face-up cards in the shoe are found under every profile
+    irregularities: frozenset[Irregular] = FACE_UP
 
     @property
     def stadium(self) -> bool:
@@ -147,6 +164,7 @@ WISCONSIN = Profile(
     war=WarRule(initial_collected=True, on_both=False, win=Odds(2), tie=Odds(3)),
     # §37(a)(1)(vii), (h)(5): a tie wager may be placed on the war deal.
     war_tie_wager=True,
+    irregularities=WISCONSIN_IRREGULARITIES,
 )
 
 MASSACHUSETTS = Profile(
@@ -162,6 +180,7 @@ MASSACHUSETTS = Profile(
     war=WarRule(initial_collected=False, on_both=False, win=Odds(1), tie=Odds(2)),
     # §8(e): the dealer offers a tie wager on the war deal.
     war_tie_wager=True,
+    irregularities=MASSACHUSETTS_IRREGULARITIES,
 )
 
 SOUTH_DAKOTA = Profile(
@@ -179,6 +198,9 @@ SOUTH_DAKOTA = Profile(
     war=WarRule(initial_collected=False, on_both=True, win=Odds(1, 2), tie=Odds(1, 1)),
     # (2), (4)(c): the tie wager is made with the initial bet only.
     war_tie_wager=False,
+    # The rule names no irregularity: the four that Wisconsin and Massachusetts word alike,
+    # none of Massachusetts' own (docs/DECISIONS.md D218).
+    irregularities=WISCONSIN_IRREGULARITIES,
 )
 
 STADIUM = Profile(
@@ -202,6 +224,9 @@ STADIUM = Profile(
     dealer_bet=True,
     keep_standoff=False,
     decision_timer_ms=15_000,
+    # The screen: "MALFUNCTION VOIDS ALL PAYS AND PLAYS"; the podium's shoe may hold face-up
+    # cards like any shoe (docs/DECISIONS.md D218).
+    irregularities=FACE_UP | {Irregular.MALFUNCTION},
 )
 
 # Paytable 02: tie bet 10 to 1, everything else as 01.

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from jackpot.domain.cards import Card
 from jackpot.domain.outcomes import Outcome
+from table_adapter.game.irregularities import Irregularity
 
 if TYPE_CHECKING:
     from table_adapter.game.bets import Bet
@@ -96,6 +97,9 @@ class Round:
     hands: tuple[Hand, ...]  # ascending spot
     results: tuple[BetResult, ...]  # in the profile's settlement order
     cut: Cut | None = None  # who cut the shoe, on the first round dealt from it
+    irregularities: tuple[Irregularity, ...] = ()  # in the order they happened
+    # wagers void and handed back: a spot not dealt a card, players let out of the hand
+    returned: tuple[Bet, ...] = ()
 
     def hand(self, spot: int) -> Hand:
         """The hand dealt to `spot`."""
@@ -120,9 +124,10 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class VoidRound:
-    """A round voided by a second face-up card: never reported. `bets` are the wagers placed
-    for it, returned; `kept` the stand-offs on the felt from the game before (Stadium, kept
-    stand-off), which stay there for the next game dealt: neither returned nor lost."""
+    """A round whose hands are all void while it is dealt (a second face-up card, Stadium's
+    malfunction): never reported. `bets` are the wagers placed for it, returned; `kept` the
+    stand-offs on the felt from the game before (Stadium, kept stand-off), which stay there
+    for the next game dealt: neither returned nor lost."""
 
     table: str
     round_id: str
@@ -131,4 +136,9 @@ class VoidRound:
     bets: tuple[Bet, ...]
     kept: tuple[Bet, ...] = ()
     cut: Cut | None = None  # who cut the shoe, when this was its first round
-    cause: str = "face_up_cards"  # why it was void: a second face-up card in the shoe
+    irregularities: tuple[Irregularity, ...] = ()  # the last one voided it
+
+    @property
+    def cause(self) -> str:
+        """Why it was void: the kind of the irregularity that voided it."""
+        return next(i.kind.value for i in reversed(self.irregularities) if i.voids_round)

@@ -12,6 +12,7 @@ from enum import StrEnum
 
 from jackpot.domain.cards import DECK_SIZE, FULL_DECK, Card
 from table_adapter.errors import ShoeExhaustedError, VoidRoundError
+from table_adapter.game.irregularities import Irregular, Irregularity
 from table_adapter.game.profiles import LIVE_DECKS, CutRule
 from table_adapter.game.records import Drawn, Role
 
@@ -88,6 +89,8 @@ class Shoe:
         self._out: list[Drawn] = []
         self._piles: Counter[Pile] = Counter()
         self._round: list[Drawn] = []
+        self._events: list[Irregularity] = []  # this round's irregularities, in order
+        self._forget_burn = False
         self._face_up_found = 0
         self._face_up: set[int] = set()
         self._void = False
@@ -134,6 +137,15 @@ class Shoe:
     def needs_shuffle(self) -> bool:
         """Checked between rounds: the marker came out or a round was void."""
         return self._void or self.marker_reached
+
+    @property
+    def round_irregularities(self) -> tuple[Irregularity, ...]:
+        """The irregularities of the round being dealt, in the order they happened."""
+        return tuple(self._events)
+
+    def note(self, irregularity: Irregularity) -> None:
+        """Record an irregularity of the round being dealt."""
+        self._events.append(irregularity)
 
     @property
     def round_draws(self) -> tuple[Drawn, ...]:
@@ -214,15 +226,46 @@ class Shoe:
         """A new dealer came to the table: one burn before their first round."""
         self._burn_for_dealer = True
 
+    def shuffler_failed(self) -> None:
+        """The automated shuffler jams, stops or fails a cycle (Wisconsin §37(j)(4), 205 CMR
+        §10(e)): the cards it was shuffling are reshuffled. With batches, the one in the
+        machine while the other is dealt; a continuous machine, every card it holds (its
+        cycle readies the next round's cards). Only with a shuffler; record it with `note`."""
+        if self.shuffler is Shuffler.NONE:
+            raise ValueError("a hand shuffle has no automated shuffler to fail")
+        if self.shuffler is Shuffler.BATCH:
+            self._rng.shuffle(self._batches[1 - self.batch])
+        else:
+            held = self._stack[self._pos :]
+            self._rng.shuffle(held)
+            self._stack[self._pos :] = held
+
+    def forget_burn(self) -> None:
+        """The dealer forgets the next burn card (205 CMR §10(f)), in this round or the first
+        later one that has a burn to make: it stays in the shoe and the hand continues."""
+        self._forget_burn = True
+
+    def void_round(self, irregularity: Irregularity, *, reshuffle: bool = True) -> None:
+        """All hands of the round are void: record why, reshuffle before the next round (or
+        deal on: the round's cards stay in the discard rack), and raise VoidRoundError."""
+        self.note(irregularity)
+        self._void = reshuffle
+        raise VoidRoundError(f"shoe {self.shoe_id}: {irregularity.consequence}")
+
     def begin_round(self) -> None:
         """Start a round's record and make the burns owed before it."""
         self._round = []
+        self._events = []
         owed = int(self._burn_for_shoe) + int(self._burn_for_dealer)
         self._burn_for_shoe = self._burn_for_dealer = False
         self.burn(owed)
 
     def burn(self, n: int = 1) -> None:
-        """Burn `n` cards face down into the discard rack."""
+        """Burn `n` cards face down into the discard rack (one fewer if one is forgotten)."""
+        if n and self._forget_burn:
+            self._forget_burn = False
+            self.note(Irregularity(Irregular.FORGOTTEN_BURN))
+            n -= 1
         for _ in range(n):
             self.draw(Role.BURN)
 
@@ -243,8 +286,8 @@ class Shoe:
             self._record(Drawn(Role.FACE_UP, card))
             self._face_up_found += 1
             if self._face_up_found > 1:
-                self._void = True
-                raise VoidRoundError(f"a second face-up card in shoe {self.shoe_id}")
+                self.void_round(Irregularity(Irregular.FACE_UP_CARDS, card=card))
+            self.note(Irregularity(Irregular.FACE_UP_CARD, card=card))
 
     def turn_face_up(self, ahead: int = 0) -> None:
         """Make the card `ahead` places after the next one be found face up (tests, sims)."""

@@ -33,6 +33,7 @@ from typing import Any
 from jackpot.domain.tablecounts import DayCounts
 from table_adapter.game.bets import Bet
 from table_adapter.game.engine import Table
+from table_adapter.game.irregularities import Irregularity, Mishap
 from table_adapter.game.records import Round, VoidRound
 from table_adapter.game.report import round_report, stamped
 from table_adapter.link.answers import IN_FUTURE, PROGRESSIVE_CLOSED, RoundAnswer
@@ -152,8 +153,10 @@ class Adapter:
 
     # the dealer's side ---------------------------------------------------------------------
 
-    def play_round(self, bets: Sequence[Bet]) -> Round | VoidRound:
-        """Deal a round and journal its report; raise JournalError rather than deal unjournaled."""
+    def play_round(self, bets: Sequence[Bet], mishap: Mishap | None = None) -> Round | VoidRound:
+        """Deal a round (`mishap` going wrong in it) and journal its report with its
+        irregularities; raise JournalError rather than deal unjournaled. A round whose hands
+        were all void is not reported: its irregularities are journaled alone."""
         if self.table is None:
             raise ValueError(f"{self.name}: this adapter only replays a backlog")
         with self._cond:
@@ -162,13 +165,19 @@ class Adapter:
             raise JournalError(f"table {self.name} deals no round: its journal failed ({fault})")
         if not self.side_bets_open():
             bets = [replace(b, side=0) for b in bets]
-        played = self.table.play_round(bets)
-        if isinstance(played, VoidRound):
-            return played
+        played = self.table.play_round(bets, mishap)
         now = wall_ms()
+        noted = [i.to_json() for i in played.irregularities]
+        if isinstance(played, VoidRound):
+            try:
+                self.journal.note(self.name, played.round_id, noted, now)
+            except JournalError as exc:
+                self._fail_journal(exc)
+                raise
+            return played
         body = json.dumps(stamped(round_report(played), now), separators=(",", ":"))
         try:
-            self.journal.append(self.name, played.round_id, body, now)
+            self.journal.append(self.name, played.round_id, body, now, noted)
         except JournalError as exc:
             self._fail_journal(exc)
             raise JournalError(
@@ -180,11 +189,17 @@ class Adapter:
         self._wake.set()
         return played
 
-    def void_round(self, round_id: str, reason: str, spots: Sequence[int] | None = None) -> Entry:
+    def void_round(
+        self,
+        round_id: str,
+        reason: str,
+        spots: Sequence[int] | None = None,
+        irregularity: Irregularity | None = None,
+    ) -> Entry:
         """Ask the controller to void a round this table reported (whole, or the bets of
-        `spots`): journaled first and delivered in order after the round's report, like a
-        report, so it survives a restart and an outage. A person at the controller approves
-        it. The same void asked again is the journaled one."""
+        `spots`): journaled first, with the irregularity that voids it, and delivered in order
+        after the round's report, like a report, so it survives a restart and an outage. A
+        person at the controller approves it. The same void asked again is the journaled one."""
         wanted = None if spots is None else tuple(sorted(set(spots)))
         body: dict[str, Any] = {"reason": reason}
         if wanted is not None:
@@ -193,8 +208,9 @@ class Adapter:
         found = self.journal.find(self.name, key)
         if found is not None:
             return found
+        noted = () if irregularity is None else (irregularity.to_json(),)
         entry = self.journal.append(
-            self.name, key, json.dumps(body, separators=(",", ":")), wall_ms()
+            self.name, key, json.dumps(body, separators=(",", ":")), wall_ms(), noted
         )
         with self._cond:
             self._pending += 1

@@ -12,15 +12,21 @@ way, after the round's report, under the key `<round>/void/<spots>` (`all` for t
 whole): round ids never hold a `/`, so the key is the void's own, and the same void asked
 twice is journaled once.
 
+Every irregularity of a round (table_adapter.game.irregularities) is kept in
+`irregularities`, committed with the round's report, or alone for a round whose hands were all
+void while it was dealt (never reported): the table's own record of what went wrong and what
+the rule made of it, for the supervisor and the auditor. They are not sent.
+
 The schema's version is SQLite's `user_version`; an older file is migrated when opened
 (MIGRATIONS), in one transaction, so an old journal opens and keeps its reports.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -30,7 +36,7 @@ from typing import Any
 from jackpot.domain.tablecounts import FIGURES, DayCounts  # what the controller compares
 from table_adapter.errors import TableAdapterError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 STATES = "'pending', 'acked', 'rejected', 'quarantined'"
 TABLE = """
 CREATE TABLE {name} (
@@ -59,6 +65,16 @@ CREATE TABLE IF NOT EXISTS day_counts (
     {", ".join(f"{name} INTEGER NOT NULL DEFAULT 0" for name in FIGURES)},
     through INTEGER NOT NULL DEFAULT 0, -- the controller's stamp of the last one counted
     PRIMARY KEY (tbl, day)
+)"""
+IRREGULARITIES = """
+CREATE TABLE IF NOT EXISTS irregularities (
+    tbl        TEXT NOT NULL,
+    round      TEXT NOT NULL,
+    n          INTEGER NOT NULL,       -- its place among the round's, from 0
+    kind       TEXT NOT NULL,
+    body       TEXT NOT NULL,          -- the irregularity as JSON, its consequence in words
+    created_ms INTEGER NOT NULL,
+    PRIMARY KEY (tbl, round, n)
 )"""
 COLUMNS = (
     "seq, tbl, round, body, state, attempts, created_ms, settled_ms, status, answer, last_error"
@@ -128,6 +144,17 @@ class DayCount:
 
 
 @dataclass(frozen=True, slots=True)
+class Noted:
+    """An irregularity as journaled: the round it happened in and its JSON."""
+
+    table: str
+    round: str
+    kind: str
+    body: dict[str, Any]
+    created_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class Counts:
     """Reports per state."""
 
@@ -189,14 +216,29 @@ class Journal:
                     self._db.execute("ROLLBACK")
                 raise JournalError(f"journal {self.path}: {exc}") from exc
 
-    def append(self, table: str, round_id: str, body: str, now_ms: int) -> Entry:
-        """Journal a report (committed on return); the same report again returns the first."""
+    def append(
+        self,
+        table: str,
+        round_id: str,
+        body: str,
+        now_ms: int,
+        irregularities: Sequence[dict[str, Any]] = (),
+    ) -> Entry:
+        """Journal a report with its round's irregularities (committed on return); the same
+        report again returns the first."""
         with self._tx() as db:
-            db.execute(
+            added = db.execute(
                 "INSERT INTO reports (tbl, round, body, created_ms) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (tbl, round) DO NOTHING",
                 (table, round_id, body, now_ms),
-            )
+            ).rowcount
+            if added and irregularities:
+                # a void's irregularity is the round's: numbered after those it was dealt with
+                of = round_id.partition(VOID_MARK)[0]
+                (after,) = db.execute(
+                    "SELECT COUNT(*) FROM irregularities WHERE tbl = ? AND round = ?", (table, of)
+                ).fetchone()
+                _note(db, table, of, irregularities, now_ms, int(after))
             row = db.execute(
                 f"SELECT {COLUMNS} FROM reports WHERE tbl = ? AND round = ?", (table, round_id)
             ).fetchone()
@@ -206,6 +248,25 @@ class Journal:
                 f"round {round_id!r} of table {table!r} is already journaled with another body"
             )
         return entry
+
+    def note(
+        self, table: str, round_id: str, irregularities: Sequence[dict[str, Any]], now_ms: int
+    ) -> None:
+        """Journal the irregularities of a round that is not reported (its hands all void);
+        the same round's again are kept once."""
+        with self._tx() as db:
+            _note(db, table, round_id, irregularities, now_ms)
+
+    def irregularities(self, table: str | None = None) -> list[Noted]:
+        """The irregularities journaled, of one table or all, in the order they happened."""
+        where, args = ("WHERE tbl = ?", (table,)) if table is not None else ("", ())
+        with self._read() as db:
+            rows = db.execute(
+                f"SELECT tbl, round, kind, body, created_ms FROM irregularities {where}"
+                " ORDER BY created_ms, tbl, round, n",
+                args,
+            ).fetchall()
+        return [Noted(str(t), str(r), str(k), json.loads(b), int(c)) for t, r, k, b, c in rows]
 
     def find(self, table: str, round_id: str) -> Entry | None:
         """The entry journaled under (table, round), if any."""
@@ -352,6 +413,7 @@ def _prepare(db: Any, path: Path) -> None:
         if not exists:
             db.execute(TABLE.format(name="reports", states=STATES))
             db.execute(DAY_COUNTS)
+            db.execute(IRREGULARITIES)
         else:
             for step in range(max(version, 1), SCHEMA_VERSION):
                 MIGRATIONS[step](db)
@@ -383,8 +445,31 @@ def _add_day_counts(db: Any) -> None:
     db.execute(DAY_COUNTS)
 
 
+def _add_irregularities(db: Any) -> None:
+    """Version 3 to 4: the rounds' irregularities (from now on)."""
+    db.execute(IRREGULARITIES)
+
+
 # MIGRATIONS[n] takes a journal from schema version n to n + 1 (inside _prepare's transaction).
-MIGRATIONS = {1: _add_quarantined, 2: _add_day_counts}
+MIGRATIONS = {1: _add_quarantined, 2: _add_day_counts, 3: _add_irregularities}
+
+
+def _note(
+    db: Any,
+    table: str,
+    round_id: str,
+    irregularities: Sequence[dict[str, Any]],
+    now_ms: int,
+    first: int = 0,
+) -> None:
+    db.executemany(
+        "INSERT INTO irregularities (tbl, round, n, kind, body, created_ms)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tbl, round, n) DO NOTHING",
+        [
+            (table, round_id, n, str(i["kind"]), json.dumps(i, separators=(",", ":")), now_ms)
+            for n, i in enumerate(irregularities, first)
+        ],
+    )
 
 
 def _entry(row: tuple[Any, ...]) -> Entry:

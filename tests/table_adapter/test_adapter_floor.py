@@ -18,13 +18,15 @@ from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.domain.outcomes import Outcome
 from table_adapter.cli import main
 from table_adapter.cli.run import readable
+from table_adapter.floor.mishaps import Mishaps
 from table_adapter.floor.plan import FLOOR_POOL, FloorPlan
 from table_adapter.floor.simulator import Floor, FloorOptions
 from table_adapter.floor.tally import FloorResult
 from table_adapter.game.bets import check_bets
 from table_adapter.game.players import Players
-from table_adapter.game.profiles import MASSACHUSETTS, SOUTH_DAKOTA, STADIUM, WISCONSIN
+from table_adapter.game.profiles import MASSACHUSETTS, SOUTH_DAKOTA, STADIUM, WISCONSIN, get_profile
 from table_adapter.game.report import dealt_at
+from table_adapter.game.shoe import Shuffler
 from table_adapter.game.strategies import WAR, Slow
 from table_adapter.link.adapter import LinkSettings
 from table_adapter.link.answers import BetAnswer, JackpotAnswer, RoundAnswer
@@ -324,6 +326,7 @@ def test_the_answer_is_shown_as_who_won_what_envy_included() -> None:
         ["--strategy", "always"],
         ["--shuffler", "robot"],
         ["--face-up-rate", "1"],
+        ["--irregularities", "1.5"],
         ["--dealer-change-every", "-1"],
         ["--keep-standoff"],  # a Stadium rule, at a Wisconsin table
     ],
@@ -418,3 +421,74 @@ def test_a_quarantined_report_fails_the_run_and_the_summary_names_it_for_an_oper
     assert lines[delivery + 1] == f"quarantined: T1 round old (journal seq 1): {reason}"
     with Journal(path) as journal:
         assert journal.counts() == Counts(acked=3, quarantined=1)
+
+
+@pytest.mark.parametrize(
+    ("profile", "shuffler"),
+    [("massachusetts", "continuous"), ("stadium", "batch"), ("wisconsin", "batch")],
+)
+def test_irregularities_and_voids_keep_the_tally_and_the_controllers_books_equal(
+    app: Flask, api: Api, tmp_path: Path, profile: str, shuffler: str
+) -> None:
+    plan = FloorPlan(
+        tables=2,
+        rounds=40,
+        profile=profile,
+        strategy="mix",
+        seed=8,
+        pool="main",
+        table_prefix="T",
+        shuffler=shuffler,
+        face_up_rate=0.02,
+        irregularities=0.4,
+    )
+    path = tmp_path / "journal.sqlite"
+    result = run_floor(app, api, plan, path)
+    s = result.summary()
+    assert result.ok and s["rounds"] == 80 and s["pending"] == 0
+    # every mishap the rules name for the table came up, and nothing they do not name
+    rules = get_profile(profile)
+    staged = Mishaps(rules, Shuffler(shuffler), 0.4, random.Random()).kinds
+    assert set(s["irregularities"]) - {"face_up_card", "face_up_cards"} == set(staged)
+    assert set(s["irregularities"]) <= set(rules.irregularities)
+    with Journal(path) as journal:
+        noted = journal.irregularities()
+        entries = journal.entries()
+    assert Counter(n.kind for n in noted) == Counter(s["irregularities"])
+    assert all(n.body["consequence"] for n in noted)
+
+    # the voids the tables asked for wait for a person at the controller, who approves them
+    asked = [e for e in entries if e.void_of is not None]
+    voided = s["voided_reported"]
+    in_deal = s["void_rounds"] - s["voids"].get("face_up_cards", 0)
+    assert len(asked) == voided["rounds"] == s["voids"].get("malfunction", 0) - in_deal
+    for e in asked:
+        assert json.loads(e.answer or "")["result"] == "awaiting_approval"
+        done = api.client.post(
+            f"/v1/rounds/{e.table}/{e.void_of}/void/approve",
+            headers=api.keys.header("operator"),
+        )
+        assert done.status_code == 200, done.get_json()
+    if profile == "stadium":
+        assert voided["rounds"] > 0 and voided["handle"] > 0
+
+    group = api.meters()["group"]
+    house = api.client.get(
+        f"/v1/journal?group={group}&limit=5000", headers=api.keys.header("auditor")
+    ).get_json()["entries"]
+    rounds = [e for e in house if e["type"] == "round"]
+    voids = [e for e in house if e["type"] == "void"]
+    total = lambda rows, name: sum(int(e[name]) for e in rows)  # noqa: E731
+    # every round the tables dealt and reported, every void they asked for, to the cent
+    assert len(rounds) == s["rounds"] and total(rounds, "wagered") == s["handle"]
+    assert (
+        total(rounds, "fixed") == s["paid"]["fixed"] and total(rounds, "envy") == s["paid"]["envy"]
+    )
+    assert (len(voids), total(voids, "bets"), total(voids, "wagered")) == (
+        voided["rounds"],
+        voided["side_bets"],
+        voided["handle"],
+    )
+    for name in ("fixed", "envy", "jackpot"):
+        assert total(voids, name) == voided[name], name
+    assert "irregularities:" in " ".join(readable(s))

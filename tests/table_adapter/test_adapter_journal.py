@@ -190,8 +190,9 @@ def test_a_version_1_journal_is_migrated_and_keeps_every_report(tmp_path: Path) 
             11,
         )
         assert (entries[2].attempts, entries[2].last_error) == (3, "HTTP 503")
-        assert j._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert j._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         assert j.day_counts("T1") == [], "counted from the upgrade on"
+        assert j.irregularities() == [], "kept from the upgrade on"
         index = "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'pending_by_table'"
         assert j._db.execute(index).fetchone() is not None
         assert j.tables_with_pending() == ["T2", "T1"]
@@ -256,3 +257,22 @@ def test_an_acknowledgement_is_counted_in_its_day_once_with_it(tmp_path: Path) -
             ),
         ]
         assert j.day_counts("T2") == []
+
+
+def test_irregularities_are_journaled_with_their_round_once(tmp_path: Path) -> None:
+    face_up = {"kind": "face_up_card", "card": "8d", "consequence": "not used"}
+    burn = {"kind": "forgotten_burn", "consequence": "the hand continues"}
+    with Journal(tmp_path / "j.sqlite") as j:
+        j.append("T1", "r1", '{"n":1}', 10, [face_up, burn])
+        j.append("T1", "r1", '{"n":1}', 11, [face_up, burn])  # the same report again
+        j.note("T1", "r2", [{"kind": "face_up_cards", "consequence": "all hands void"}], 20)
+        j.note("T1", "r2", [{"kind": "face_up_cards", "consequence": "all hands void"}], 21)
+        j.append("T2", "r1", '{"n":1}', 30)
+        noted = j.irregularities()
+        assert [(n.table, n.round, n.kind, n.created_ms) for n in noted] == [
+            ("T1", "r1", "face_up_card", 10),
+            ("T1", "r1", "forgotten_burn", 10),
+            ("T1", "r2", "face_up_cards", 20),
+        ]
+        assert noted[0].body == face_up
+        assert j.irregularities("T2") == []
