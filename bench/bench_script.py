@@ -7,7 +7,9 @@ time, and grows whenever the server is preempted mid-script. This benchmark meas
 same script uncontended, next to a *skeleton*: a script making the same Redis commands with
 the same shapes of arguments (keys, field names, a 7-spot result) for a round without hits
 or envy, and no Lua logic at all. The skeleton is the floor of what these reads and writes
-cost on this machine; the ratio says what the script's own logic adds.
+cost on this machine; the ratio says what the script's own logic adds. A third kind deals each
+table's rounds out of a shoe in order and names it (the shoe audit, counted in the same script
+call): its cost is the ratio of the two script kinds, measured in one run.
 
     python bench/bench_script.py [--rounds 4000] [--slices 4] [--json]
 """
@@ -29,7 +31,7 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.reports import deal  # noqa: E402
+from bench.reports import Shoe, deal  # noqa: E402
 from jackpot.bootstrap import bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
 from jackpot.settings import Settings  # noqa: E402
@@ -123,6 +125,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         rng = random.Random(1)
         total = args.rounds * args.slices
         reports = [deal(rng, tables[i % 8], f"r{i}") for i in range(total + 200)]
+        shoes = {t: Shoe(rng, t) for t in tables}
+        shod = [deal(rng, tables[i % 8], f"s{i}", shoes[tables[i % 8]]) for i in range(total)]
         for body in reports[:200]:  # warm-up
             svc.rounds.report(body, key, secret)
 
@@ -143,9 +147,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         sk_keys = [f"{k}/table", f"{k}/journal", f"{k}/counters", f"{k}/key", f"{k}/pool"]
         client.hset(f"{k}/key", "role", "table")
 
-        real, floor = Totals(), Totals()
+        real, floor, audited = Totals(), Totals(), Totals()
         py_cpu = 0.0
         pending = iter(reports[200:])
+        pending_shod = iter(shod)
         seq = 0
         for _ in range(args.slices):
             before = evalsha_stats(client)
@@ -154,6 +159,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 svc.rounds.report(next(pending), key, secret)
             py_cpu += time.process_time() - t0
             real.add(before, evalsha_stats(client))
+
+            before = evalsha_stats(client)
+            for _ in range(args.rounds):
+                svc.rounds.report(next(pending_shod), key, secret)
+            audited.add(before, evalsha_stats(client))
 
             before = evalsha_stats(client)
             for _ in range(args.rounds):
@@ -166,7 +176,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "fsync": args.fsync,
             "rounds": total,
             "script": real.as_dict(),
+            "script_with_shoe": audited.as_dict(),
             "skeleton": floor.as_dict(),
+            "ratio_shoe_to_script": audited.usec / audited.calls / (real.usec / real.calls),
             "ratio_script_to_skeleton": real.usec / real.calls / (floor.usec / floor.calls),
             "python_cpu_us_per_report_round": py_cpu / total * 1e6,
             "target_us": TARGET_US,
@@ -186,13 +198,19 @@ def main(argv: list[str] | None = None) -> int:
         f"{result['rounds']} rounds of 7 spots, one client, {args.slices} alternating slices"
     )
     print(f"{'':28s} {'evalsha us/call':>16s} {'INFO cpu us/call':>17s}")
-    for name, row in (("settle_round.lua", s), ("skeleton (same commands)", f)):
+    rows = (
+        ("settle_round.lua", s),
+        ("... naming the shoe", result["script_with_shoe"]),
+        ("skeleton (same commands)", f),
+    )
+    for name, row in rows:
         print(f"{name:28s} {row['usec_per_call']:16.1f} {row['cpu_us_per_call']:17.1f}")
     met = "MET" if s["usec_per_call"] <= TARGET_US else "NOT MET"
     print(
         f"script / skeleton: {result['ratio_script_to_skeleton']:.2f}; "
         f"target <= {TARGET_US:.0f} us per round: {met}"
     )
+    print(f"with the shoe audit / without: {result['ratio_shoe_to_script']:.2f}")
     py = result["python_cpu_us_per_report_round"]
     print(f"Python CPU per report_round (in process): {py:.0f} us")
     if args.json:

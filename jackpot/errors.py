@@ -2,6 +2,7 @@
 
 JackpotError
 ├── ValidationError(field, message, code)               400  bad input, names the field
+│   └── ShoeOverdrawnError(card, before, decks, field)       more of a card than its shoe holds
 ├── AuthError
 │   ├── UnauthenticatedError                            401  missing or unknown API key
 │   └── ForbiddenError                                  403  right key, wrong role or table
@@ -64,6 +65,23 @@ class ValidationError(JackpotError):
         super().__init__(message)
         self.field = field
         self.code = code
+
+
+class ShoeOverdrawnError(ValidationError):
+    """A report whose cards, with those its shoe's earlier reports showed, are more copies
+    of a card than the shoe holds (settle_round.lua's shoe audit); the service names the
+    report's field that shows it."""
+
+    def __init__(self, card: str, before: int, decks: int, field: str | None = None) -> None:
+        super().__init__(
+            field,
+            f"{card}: the shoe's earlier rounds showed it {before} times; a {decks}-deck shoe "
+            f"holds {decks}",
+            "impossible_cards",
+        )
+        self.card = card
+        self.before = before
+        self.decks = decks
 
 
 class AuthError(JackpotError):

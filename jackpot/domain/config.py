@@ -24,6 +24,8 @@ from jackpot.domain.fields import (
 )
 from jackpot.domain.paytable import NOTHING, PAYTABLE, SEED_PAYTABLE, Paytable
 
+MIN_DECKS, MAX_DECKS = 6, 8  # a table's shoe
+
 MAX_CENTS = 10_000_000_000  # $100M: keeps exact units below 2**53 inside Lua
 MAX_RATE_BP = 10_000
 MAX_SPOTS = 7
@@ -216,7 +218,7 @@ TABLE_REQUEST = Record(
             Presence.ON_CREATE,
             "the pools the table feeds; the first is the one a meter pay names by default",
         ),
-        "decks": Field(Integer(6, 8), description="decks in the shoe (default 6)"),
+        "decks": Field(Integer(MIN_DECKS, MAX_DECKS), description="decks in the shoe (default 6)"),
         "spots": Field(Integer(1, MAX_SPOTS), description="spots at the table (default 7)"),
         "min_wager": Field(WAGER, description="smallest progressive wager, cents (default 100)"),
         "max_wager": Field(WAGER, description="largest progressive wager, cents (default 2500)"),

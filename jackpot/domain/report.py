@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from jackpot import jsonio
-from jackpot.domain.cards import Card, CardError
-from jackpot.domain.config import TableConfig
+from jackpot.domain.cards import DECK_SIZE, Card, CardError
+from jackpot.domain.config import MAX_DECKS, TableConfig
 from jackpot.domain.validate import (
     expect_bool,
     expect_int,
@@ -20,6 +20,7 @@ from jackpot.domain.validate import (
 from jackpot.errors import ValidationError
 
 MAX_BETS_PER_SPOT = 200
+MAX_SHOE_CARDS = MAX_DECKS * DECK_SIZE  # the most a report's `position` may say
 INLINE_BET_FIELDS = frozenset({"wager", "player", "war"})
 
 
@@ -50,19 +51,30 @@ class RoundReport:
     dealer_war_card: Card | None
     community_war: bool  # a Stadium war: one war card dealt for every spot at war
     spots: tuple[Spot, ...]  # in settlement order: ascending spot number
+    shoe: str | None = None  # the shoe it was dealt from, as the table names it
+    position: int | None = None  # cards out of that shoe before the round's first card
 
     def canonical(self) -> dict[str, Any]:
         """The report in canonical form: what an identical replay must match."""
         dealer: dict[str, Any] = {"card": str(self.dealer_card)}
         if self.dealer_war_card is not None:
             dealer["war_card"] = str(self.dealer_war_card)
+        shoe: dict[str, Any] = {} if self.shoe is None else {"shoe": self.shoe}
+        if self.position is not None:
+            shoe["position"] = self.position
         return {
             "table": self.table,
             "round": self.round,
             "dealer": dealer,
             "community_war": self.community_war,
             "spots": [_spot_json(s) for s in self.spots],
+            **shoe,
         }
+
+    def shown(self) -> list[tuple[str, Card]]:
+        """Every physical card the round shows, with the field that names it (a Stadium
+        community war card once)."""
+        return _shown(self.dealer_card, self.dealer_war_card, list(self.spots), self.community_war)
 
     def bets(self) -> list[tuple[Spot, Bet]]:
         """Every bet in settlement order: spot order, then the order reported."""
@@ -119,7 +131,7 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
         data,
         None,
         required={"table", "round", "dealer", "spots"},
-        optional={"community_war", "dealt_at"},
+        optional={"community_war", "dealt_at", "shoe", "position"},
     )
     table_id, round_id = parse_envelope(data)
     parse_dealt_at(data)  # checked here too, so the report's one validator sees every field
@@ -168,7 +180,9 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
                     "for every spot at war",
                 )
 
-    _check_shoe(dealer_card, dealer_war, spots, community, table.decks)
+    shown = _shown(dealer_card, dealer_war, spots, community)
+    _check_shoe(shown, table.decks)
+    shoe, position = _shoe(data, len(shown), table.decks)
     return RoundReport(
         table=table_id,
         round=round_id,
@@ -176,13 +190,28 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
         dealer_war_card=dealer_war,
         community_war=community,
         spots=tuple(sorted(spots, key=lambda s: s.spot)),
+        shoe=shoe,
+        position=position,
     )
 
 
-def _check_shoe(
-    dealer: Card, dealer_war: Card | None, spots: list[Spot], community: bool, decks: int
-) -> None:
-    """No card may show more often than the shoe holds; the error names the extra copy."""
+def _shoe(data: dict[str, Any], shown: int, decks: int) -> tuple[str | None, int | None]:
+    """The shoe a report names and its position in it (docs/API.md, the shoe audit)."""
+    shoe = parse_identifier(data["shoe"], "shoe") if "shoe" in data else None
+    if "position" not in data:
+        return shoe, None
+    if shoe is None:
+        raise ValidationError("position", "is a position in the shoe named by `shoe`", "missing")
+    size = decks * DECK_SIZE
+    # the round's cards come out after `position`: all of them must still be in the shoe
+    position = expect_int(data["position"], "position", 0, size - shown)
+    return shoe, position
+
+
+def _shown(
+    dealer: Card, dealer_war: Card | None, spots: list[Spot], community: bool
+) -> list[tuple[str, Card]]:
+    """Every physical card a round shows, with the field naming it, in report order."""
     seen: list[tuple[str, Card]] = [
         *((f"spots[{i}].card", s.card) for i, s in enumerate(spots)),
         ("dealer.card", dealer),
@@ -191,6 +220,11 @@ def _check_shoe(
     seen += war[:1] if community else war  # one physical community war card
     if dealer_war is not None:
         seen.append(("dealer.war_card", dealer_war))
+    return seen
+
+
+def _check_shoe(seen: list[tuple[str, Card]], decks: int) -> None:
+    """No card may show more often than the shoe holds; the error names the extra copy."""
     counts: dict[Card, int] = {}
     for field, card in seen:
         counts[card] = counts.get(card, 0) + 1

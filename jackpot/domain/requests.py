@@ -26,7 +26,7 @@ from jackpot.domain.fields import (
 from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.domain.paytable import PAYTABLE
 from jackpot.domain.people import person_of, same_person
-from jackpot.domain.report import MAX_BETS_PER_SPOT
+from jackpot.domain.report import MAX_BETS_PER_SPOT, MAX_SHOE_CARDS
 from jackpot.errors import ValidationError
 
 MAX_ADJUSTMENT_CENTS = 10**13
@@ -452,11 +452,34 @@ ROUND_REPORT = Record(
             ListOf(Either(LIVE_SPOT, STADIUM_SPOT, "bets"), "spots", 1, MAX_SPOTS),
             Presence.REQUIRED,
         ),
+        "shoe": Field(
+            Identifier(),
+            description="the shoe the round was dealt from, as the table names it (a new name "
+            "for each shuffle); the shoe's rounds together may show no card more often than "
+            "it holds",
+        ),
+        "position": Field(
+            Integer(0, MAX_SHOE_CARDS),
+            description="with `shoe`: how many cards were out of it (burns included) before "
+            "the round's first card",
+        ),
     },
     "A finished round, checked against its table's configuration.",
     rules=(
         Rule("spots", "lists at most the table's spots"),
         Rule("community_war", "is true only at a stadium table, and only when a spot goes to war"),
+        Rule(
+            "spots",
+            "together with the earlier rounds reported from the same `shoe`, may show no "
+            "card more often than the shoe holds",
+            "impossible_cards",
+        ),
+        Rule("position", "is given only with `shoe`", "missing"),
+        Rule(
+            "position",
+            "leaves room in the table's shoe for every card the round shows",
+            "out_of_range",
+        ),
         Rule(
             "dealt_at",
             "is at most the allowed clock skew (JACKPOT_CLOCK_SKEW_SECONDS) ahead of the "

@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from jackpot import jsonio
 from jackpot.domain.auth import ApiKey, authorize_table, digest
 from jackpot.domain.config import TableRecord
-from jackpot.domain.report import body_digest, parse_dealt_at, parse_envelope, parse_report
+from jackpot.domain.report import (
+    RoundReport,
+    body_digest,
+    parse_dealt_at,
+    parse_envelope,
+    parse_report,
+)
 from jackpot.domain.settlement import Settlement, settle
 from jackpot.errors import (
     ControllerInoperableError,
     RoundConflictError,
     RoundExpiredError,
+    ShoeOverdrawnError,
     StoreUnavailableError,
     TableDisabledError,
     UnauthenticatedError,
@@ -114,14 +122,24 @@ class Rounds:
                     return replay
                 raise
             settlement = settle(report, record.config)
-            plan = plan_round(
-                record, report.round, report_digest, key, key_digest, settlement,
-                self._handpay_cents,
+            plan = with_shoe(
+                plan_round(
+                    record, report.round, report_digest, key, key_digest, settlement,
+                    self._handpay_cents,
+                ),
+                report,
+                record.config.decks,
             )  # fmt: skip
             try:
                 # an inoperable controller still answers a resend of a settled round (the
                 # script finds it first); it settles nothing new
                 stored = self._store.settle(plan, self._health.latest().operable)
+            except ShoeOverdrawnError as overdrawn:
+                # name the report's field that shows the copy too many
+                field = next(f for f, c in report.shown() if str(c) == overdrawn.card)
+                raise ShoeOverdrawnError(
+                    overdrawn.card, overdrawn.before, overdrawn.decks, field
+                ) from None
             except ControllerInoperableError as refused:
                 # check now: record it, journal it, stop the other rounds, and say why
                 health = self._health.run()
@@ -189,6 +207,15 @@ class Rounds:
             SettleStatus.REPLAYED, json.loads(archived[1]), parse_dynamic(archived[2])
         )
         return archived[0], stored
+
+
+def with_shoe(plan: MeterPlan, report: RoundReport, decks: int) -> MeterPlan:
+    """The plan with the shoe audit's part: the cards the round shows, for the script to
+    count with the shoe's earlier rounds (none without a `shoe`)."""
+    if report.shoe is None:
+        return plan
+    shown = Counter(str(card) for _, card in report.shown())
+    return replace(plan, shoe=report.shoe, cards=tuple(shown.items()), decks=decks)
 
 
 def plan_round(

@@ -12,6 +12,7 @@ from typing import Any
 from redis import Redis
 
 from jackpot import jsonio
+from jackpot.domain.cards import FULL_DECK
 from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.records import record_problem, result_digest
 from jackpot.errors import (
@@ -21,11 +22,15 @@ from jackpot.errors import (
     ProgressiveClosedError,
     RoundConflictError,
     RoundRecordError,
+    ShoeOverdrawnError,
 )
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
 log = logging.getLogger("jackpot.rounds")
+
+# where the script keeps a card's count in a shoe's 52 digits (the table's hash)
+CARD_INDEX = {str(card): i for i, card in enumerate(FULL_DECK)}
 
 MARK_REPLAY = """if redis.call('EXISTS', KEYS[1]) == 1 then
   return redis.call('HINCRBY', KEYS[1], 'replays', 1)
@@ -72,6 +77,11 @@ class MeterPlan:
     static: dict[str, Any]  # the result's Python-computed part
     static_json: bytes  # ... as stored verbatim and returned on a replay
     held: tuple[dict[str, Any], ...] = ()  # {bet, kind, amount, spot, player, outcome}
+    # the shoe audit: the shoe the round names, the cards it shows (card, copies) in report
+    # order, and how many copies of each the shoe holds
+    shoe: str | None = None
+    cards: tuple[tuple[str, int], ...] = ()
+    decks: int = 0
 
     @property
     def result(self) -> str:
@@ -123,6 +133,9 @@ class RoundStore:
             "held": list(plan.held),
             "result": plan.result,
         }
+        if plan.shoe is not None:
+            cards = "".join(chr(48 + CARD_INDEX[c]) + chr(48 + n) for c, n in plan.cards)
+            body["shoe"] = {"name": plan.shoe, "cards": cards, "decks": plan.decks}
         return keys, [
             plan.digest,
             plan.table_version,
@@ -149,6 +162,9 @@ class RoundStore:
             )
         if status in ("stale", "revoked"):
             return StoredRound(SettleStatus(status), {}, {})
+        if status == "impossible_cards":
+            card = str(FULL_DECK[int(result[1])])
+            raise ShoeOverdrawnError(card, int(result[2]), plan.decks)
         if status == "overflow":
             raise MeterLimitError(str(result[1]))
         if status == "closed":

@@ -132,11 +132,12 @@ class Table:
             self.shoe.shuffler_failed()
         elif mishap is not None and mishap.kind is Irregular.FORGOTTEN_BURN:
             self.shoe.forget_burn()
+        position = None if self.shoe.continuous else self.shoe.position
         try:
             self.shoe.begin_round()
             if failed:
                 self.shoe.note(Irregularity(Irregular.SHUFFLER_FAILED))
-            played = replace(self._deal(round_id, placed, mishap), cut=cut)
+            played = replace(self._deal(round_id, placed, mishap), cut=cut, position=position)
             self.shoe.end_round()
         except VoidRoundError:
             # the round's own wagers go back; a kept stand-off stays on the felt for the next

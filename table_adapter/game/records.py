@@ -100,6 +100,9 @@ class Round:
     irregularities: tuple[Irregularity, ...] = ()  # in the order they happened
     # wagers void and handed back: a spot not dealt a card, players let out of the hand
     returned: tuple[Bet, ...] = ()
+    # cards out of the shoe before the round's first (burns included); None from a continuous
+    # shuffler, whose cards go back after every round: it has no shoe to audit
+    position: int | None = None
 
     def hand(self, spot: int) -> Hand:
         """The hand dealt to `spot`."""

@@ -17,12 +17,16 @@ def round_report(rnd: Round) -> dict[str, Any]:
     dealer: dict[str, Any] = {"card": str(rnd.dealer_card)}
     if at_war and rnd.dealer_war_card is not None:
         dealer["war_card"] = str(rnd.dealer_war_card)
+    # the shoe audit: the controller counts a shoe's cards over its rounds (none from a
+    # continuous shuffler, whose cards go back into the machine after every round)
+    shoe = {} if rnd.position is None else {"shoe": rnd.shoe_id, "position": rnd.position}
     return {
         "table": rnd.table,
         "round": rnd.round_id,
         "dealer": dealer,
         "community_war": stadium and at_war,
         "spots": spots,
+        **shoe,
     }
 
 

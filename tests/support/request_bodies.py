@@ -272,6 +272,12 @@ def plausible_report(body: Any, stadium: bool) -> Any:
         body["dealt_at"] = datetime.now(UTC).isoformat(timespec="milliseconds")
     if isinstance(body.get("dealer"), dict):
         body["dealer"].pop("war_card", None)
+    if "position" in body:
+        # a position is in the shoe named, with room for the round's cards
+        if "shoe" in body:
+            body["position"] = 0
+        else:
+            del body["position"]
     spots, seen = [], set()
     for spot in body.get("spots") or []:
         if not isinstance(spot, dict) or spot.get("spot") in seen:
@@ -279,6 +285,8 @@ def plausible_report(body: Any, stadium: bool) -> Any:
         if "bets" in spot and not stadium:
             continue
         seen.add(spot.get("spot"))
+        if not spot.get("wager"):
+            spot.pop("player", None)  # a live spot names a player only with a wager
         spot.pop("war", None)
         spot.pop("war_card", None)
         for bet in spot.get("bets") or []:

@@ -183,7 +183,7 @@ def test_rerunning_with_the_same_seed_deals_the_same_cards_under_new_round_ids(
     with Journal(path) as journal:
         bodies = [json.loads(e.body) for e in journal.entries()]
     assert len({b["round"] for b in bodies}) == 20
-    strip = [{k: v for k, v in b.items() if k not in ("round", "dealt_at")} for b in bodies]
+    strip = [{k: v for k, v in b.items() if k not in ("round", "dealt_at", "shoe")} for b in bodies]
     assert strip[:10] == strip[10:]
 
 

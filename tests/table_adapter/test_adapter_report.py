@@ -13,6 +13,7 @@ from table_adapter.game.engine import Table
 from table_adapter.game.profiles import PROFILES
 from table_adapter.game.records import Round
 from table_adapter.game.report import dealt_at, round_report, stamped
+from table_adapter.game.shoe import Shuffler
 from table_adapter.game.strategies import MIX, SURRENDER, WAR, Strategy
 
 
@@ -55,6 +56,9 @@ def test_a_live_round_at_war_reports_war_cards_for_the_spot_and_the_dealer():
             {"spot": 3, "card": "9h"},
             {"spot": 4, "wager": 200, "card": "Qc"},
         ],
+        # the shoe audit: the shoe's name and the cards out of it before the round
+        "shoe": "shoe7.s1",
+        "position": 0,
     }
 
 
@@ -111,6 +115,8 @@ def test_a_stadium_round_reports_bets_and_one_community_war_card():
             {"spot": 6, "card": "8c"},
             {"spot": 7, "card": "Tc"},
         ],
+        "shoe": "st.s1",
+        "position": 0,
     }
 
 
@@ -192,3 +198,14 @@ def test_a_stamped_report_is_the_report_and_its_dealt_at():
     report = round_report(rnd)
     assert "dealt_at" not in report, "the engine's report has no time: the adapter stamps it"
     assert stamped(report, 1_795_516_457_123) == {**report, "dealt_at": "2026-11-24T10:34:17.123Z"}
+
+
+def test_each_round_names_its_shoe_and_the_cards_out_before_it_but_a_machine_has_no_shoe():
+    table = Table("T1", "wisconsin", seed=1, id_prefix="p")
+    first = play(table, "2c Ks 4d", [Bet(1, 1000)])
+    second = play(table, "9s 3d", [Bet(1, 1000)])
+    assert (round_report(first)["shoe"], round_report(first)["position"]) == ("p.s1", 0)
+    assert (round_report(second)["shoe"], round_report(second)["position"]) == ("p.s1", 3)
+    machine = Table("T1", "wisconsin", seed=1, shuffler=Shuffler.CONTINUOUS)
+    report = round_report(play(machine, "2c Ks 4d", [Bet(1, 1000)]))
+    assert "shoe" not in report and "position" not in report

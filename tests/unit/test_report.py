@@ -56,7 +56,13 @@ REFUSED = [
     ("round missing", LIVE, without(body(), "round"), "round", "missing"),
     ("dealer missing", LIVE, without(body(), "dealer"), "dealer", "missing"),
     ("spots missing", LIVE, without(body(), "spots"), "spots", "missing"),
-    ("unknown top-level field", LIVE, body(shoe="s7"), "shoe", "unknown_field"),
+    ("unknown top-level field", LIVE, body(boot="s7"), "boot", "unknown_field"),
+    ("shoe not an identifier", LIVE, body(shoe="s 7"), "shoe", "invalid_identifier"),
+    ("position without a shoe", LIVE, body(position=3), "position", "missing"),
+    ("position not an integer", LIVE, body(shoe="s7", position="3"), "position", "not_an_integer"),
+    ("position negative", LIVE, body(shoe="s7", position=-1), "position", "out_of_range"),
+    # a 6-deck shoe holds 312 cards: a round showing 2 cannot begin after the 310th
+    ("position past the shoe", LIVE, body(shoe="s7", position=311), "position", "out_of_range"),
     ("table not an identifier", LIVE, {**body(), "table": "T 1"}, "table", "invalid_identifier"),
     ("round not a string", LIVE, {**body(), "round": 7}, "round", "invalid_identifier"),
     ("round too long", LIVE, {**body(), "round": "r" * 129}, "round", "invalid_identifier"),
@@ -768,3 +774,15 @@ def test_the_idempotency_digest_ignores_key_order_but_not_spelling():
     respelled = {"table": "T1", "round": "r1", "spots": [{"spot": 1, "card": "AS"}]}
     assert body_digest(a) == body_digest(reordered)
     assert body_digest(a) != body_digest(respelled)
+
+
+def test_a_report_names_its_shoe_and_position_and_keeps_them_in_its_canonical_form():
+    report = parse_report(body(shoe="T1.s4", position=310), LIVE)
+    assert (report.shoe, report.position) == ("T1.s4", 310)
+    assert report.canonical()["shoe"] == "T1.s4" and report.canonical()["position"] == 310
+    assert [(f, str(c)) for f, c in report.shown()] == [
+        ("spots[0].card", "4d"),
+        ("dealer.card", "Qs"),
+    ]
+    plain = parse_report(body(), LIVE)
+    assert plain.shoe is None and "shoe" not in plain.canonical()

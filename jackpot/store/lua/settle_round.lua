@@ -1,7 +1,8 @@
 -- settle_round: apply one settled round to the meters, atomically (docs/RULES.md §4, §5).
 --
 -- KEYS[1] {ns}/round/<table>/<round>   hash: digest, static, dynamic, ts, who, seq (its entry's)
--- KEYS[2] {ns}/table/<table>           hash: version, last_seen, rounds
+-- KEYS[2] {ns}/table/<table>           hash: version, last_seen, rounds; the shoe audit's
+--                                      shoe, shoe_cards, prev_shoe, prev_cards (below)
 -- KEYS[3] {ns}/journal                 stream: the house journal (id = seq-0)
 -- KEYS[4] {ns}/counters                hash: house_seq, house_head, payout, clock
 -- KEYS[5] {ns}/key/<sha256>            hash: the reporting API key (must not be revoked)
@@ -17,7 +18,11 @@
 --                     w?, q? (a wager w below the line's qualifying wager q: w/q of the share)}],
 --                     held: [{bet, kind (fixed | envy), amount, spot, player, outcome}]: pays held
 --                     as hand pays, result: SHA-256 of ARGV[4] (the house entry commits it),
---                     envies: [{spot, outcome, receivers, total}]}
+--                     envies: [{spot, outcome, receivers, total}],
+--                     shoe?: the shoe audit, only when the report names its shoe: {name,
+--                     cards: two bytes a card shown, in report order: '0' + its index in
+--                     FULL_DECK, '0' + its copies; decks}: with the shoe's earlier rounds, no
+--                     card may show more than `decks` times}
 -- ARGV[4] the static part of the result (stored verbatim, returned on replay)
 -- ARGV[5] '1' while the calling process's own self-check passes, else '0'
 -- ARGV[6] what comes before the payout ids of this link group ('' in the main group,
@@ -29,6 +34,8 @@
 --           it)} | {"conflict"}
 --        | {"stale"} | {"revoked"} | {"missing_pool", id} | {"overflow", id}
 --        | {"closed", id, state} (side wagers for a pool whose link is not running)
+--        | {"impossible_cards", card's index in FULL_DECK, copies the shoe's earlier rounds
+--           showed}
 --        | {"inoperable"} (a self-check found the store or the meters not as they must be)
 --        | {"tampered", id} (the pool's meters break its invariant: changed behind the
 --                           controller's back; nothing is settled on them)
@@ -96,10 +103,46 @@ if ARGV[5] ~= '1' or redis.call('HGET', KEYS[#KEYS], 'store:state') == 'inoperab
 end
 local key_state = redis.call('HMGET', apikey_key, 'role', 'revoked')
 if not key_state[1] or key_state[2] then return {'revoked'} end
-local table_row = redis.call('HMGET', table_key, 'version', 'rounds')
+local plan = cjson.decode(ARGV[3])
+local shoe = plan.shoe
+local table_row
+if shoe then
+  table_row = redis.call('HMGET', table_key, 'version', 'rounds', 'shoe', 'shoe_cards',
+    'prev_shoe', 'prev_cards')
+else
+  table_row = redis.call('HMGET', table_key, 'version', 'rounds')
+end
 if table_row[1] ~= version then return {'stale'} end
 
-local plan = cjson.decode(ARGV[3])
+-- 1b. The shoe audit: the cards of the shoe's earlier rounds and this one's, within the shoe.
+-- The table's hash, read and written by every round anyway, keeps the counts of its shoe in
+-- play and of the one before (a late report of it): 52 bytes, a digit from '0' a card. A
+-- third shoe's first round replaces the older; nothing is another Redis call.
+local shoe_bytes, shoe_fields
+if shoe then
+  local held
+  if shoe.name == table_row[3] then
+    held, shoe_fields = table_row[4], {'shoe_cards'}
+  elseif shoe.name == table_row[5] then
+    held, shoe_fields = table_row[6], {'prev_cards'}
+  else  -- a new shoe: the one in play becomes the one before
+    shoe_fields = {'prev_shoe', table_row[3] or '', 'prev_cards', table_row[4] or '',
+      'shoe', shoe.name, 'shoe_cards'}
+  end
+  if held and #held == 52 then
+    shoe_bytes = {string.byte(held, 1, 52)}
+  else
+    shoe_bytes = {}
+    for i = 1, 52 do shoe_bytes[i] = 48 end
+  end
+  shoe.cards = {string.byte(shoe.cards, 1, -1)}
+  for k = 1, #shoe.cards, 2 do
+    local at, copies = shoe.cards[k] - 47, shoe.cards[k + 1] - 48
+    local shown = shoe_bytes[at] - 48
+    if shown + copies > shoe.decks then return {'impossible_cards', at - 1, int(shown)} end
+  end
+end
+
 local counters = redis.call('HMGET', counters_key, 'payout', 'clock', 'house_seq', 'house_head')
 local time = redis.call('TIME')
 -- the controller clock: server time in ms, never earlier than a time it stamped before
@@ -288,7 +331,16 @@ redis.call('HSET', counters_key, 'house_seq', int(house_seq), 'house_head', hous
 
 redis.call('HSET', round_key, 'digest', digest, 'static', ARGV[4], 'dynamic', dynamic,
   'ts', int(now), 'who', plan.who, 'seq', int(round_seq))
-redis.call('HSET', table_key, 'last_seen', int(now),
-  'rounds', int(tonumber(table_row[2] or '0') + 1))
+local rounds = int(tonumber(table_row[2] or '0') + 1)
+if shoe then
+  for k = 1, #shoe.cards, 2 do
+    local at = shoe.cards[k] - 47
+    shoe_bytes[at] = shoe_bytes[at] + shoe.cards[k + 1] - 48
+  end
+  table.insert(shoe_fields, string.char(unpack(shoe_bytes)))
+  redis.call('HSET', table_key, 'last_seen', int(now), 'rounds', rounds, unpack(shoe_fields))
+else
+  redis.call('HSET', table_key, 'last_seen', int(now), 'rounds', rounds)
+end
 -- the caller has the static part already: only a replay needs it back
 return {'ok', '', dynamic}
