@@ -25,6 +25,7 @@ from table_adapter.link.adapter import LinkSettings
 from table_adapter.link.backoff import Backoff
 from table_adapter.link.journal import Entry, Journal, State
 from tests.support import service as service_module
+from tests.support.floorbooks import assert_house_equals_tally
 from tests.support.model import MeterModel
 from tests.support.service import Service, auth, key, start_service
 
@@ -383,3 +384,50 @@ def test_war_floor_runs_its_own_controller_and_prints_a_json_summary(tmp_path: P
     assert "DEMO paytable: four of a kind or better wins the whole meter" in lines
     assert any(" 6/6 rounds " in line and "DEMO-main $" in line for line in lines)
     assert "war-floor demo: 6 rounds," in demo.stdout
+
+
+@pytest.mark.slow
+def test_war_floor_with_irregularities_keeps_a_live_controllers_books_to_the_cent(
+    tmp_path: Path, redis_server: Any, redis: Any
+) -> None:
+    # Stadium: malfunctions found after the report are voided at the controller by the
+    # tables' durable voids; a person approves them; the books equal the run's summary
+    service = start_service(tmp_path, {"JACKPOT_REDIS_URL": redis_server.url})
+    try:
+        operator, auditor = key(service, "operator"), key(service, "auditor")
+        plan = FloorPlan(tables=2, rounds=40, profile="stadium", pool="irr", table_prefix="IRR-")
+        provision(service.base, operator, plan)
+        done = war_floor(
+            *("--controller", service.base, "--key", key(service, "table", *plan.table_ids)),
+            *("--tables", "2", "--rounds", "40", "--profile", "stadium", "--seed", "4"),
+            *("--pool", "irr", "--table-prefix", "IRR-", "--data-dir", str(tmp_path / "floor")),
+            *("--shuffler", "batch", "--face-up-rate", "0.02", "--irregularities", "0.3"),
+            "--json",
+        )
+        assert done.returncode == 0, done.stderr
+        summary = last_json(done)
+        assert summary["ok"] and summary["rounds"] == 80, summary
+        voided = summary["voided_reported"]["rounds"]
+        assert voided > 0 and summary["voids"]["malfunction"] >= voided
+        with Journal(tmp_path / "floor" / "adapter" / "journal.sqlite") as journal:
+            asked = [e for e in journal.entries() if e.void_of is not None]
+            assert len(journal.irregularities()) == sum(summary["irregularities"].values())
+        assert len(asked) == voided
+        for e in asked:
+            assert json.loads(e.answer or "")["result"] == "awaiting_approval"
+            r = requests.post(
+                f"{service.base}/v1/rounds/{e.table}/{e.void_of}/void/approve",
+                headers=auth(operator),
+            )
+            assert r.status_code == 200, r.text
+        group = requests.get(f"{service.base}/v1/pools/irr/meters", headers=auth(auditor)).json()[
+            "group"
+        ]
+        house = requests.get(
+            f"{service.base}/v1/journal",
+            params={"group": group, "limit": 5000},
+            headers=auth(auditor),
+        ).json()["entries"]
+        assert_house_equals_tally(house, summary)
+    finally:
+        service.stop()

@@ -37,6 +37,7 @@ from table_adapter.screens.board import snapshot, status_line
 from table_adapter.screens.display import describe, dollars
 from table_adapter.screens.wins import WinFeed
 from tests.support.api import Api
+from tests.support.floorbooks import assert_house_equals_tally
 from tests.support.model import MeterModel
 
 FAST = FloorOptions(
@@ -476,19 +477,6 @@ def test_irregularities_and_voids_keep_the_tally_and_the_controllers_books_equal
     house = api.client.get(
         f"/v1/journal?group={group}&limit=5000", headers=api.keys.header("auditor")
     ).get_json()["entries"]
-    rounds = [e for e in house if e["type"] == "round"]
-    voids = [e for e in house if e["type"] == "void"]
-    total = lambda rows, name: sum(int(e[name]) for e in rows)  # noqa: E731
     # every round the tables dealt and reported, every void they asked for, to the cent
-    assert len(rounds) == s["rounds"] and total(rounds, "wagered") == s["handle"]
-    assert (
-        total(rounds, "fixed") == s["paid"]["fixed"] and total(rounds, "envy") == s["paid"]["envy"]
-    )
-    assert (len(voids), total(voids, "bets"), total(voids, "wagered")) == (
-        voided["rounds"],
-        voided["side_bets"],
-        voided["handle"],
-    )
-    for name in ("fixed", "envy", "jackpot"):
-        assert total(voids, name) == voided[name], name
+    assert_house_equals_tally(house, s)
     assert "irregularities:" in " ".join(readable(s))
