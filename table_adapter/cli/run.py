@@ -288,7 +288,7 @@ def readable(s: dict[str, Any]) -> list[str]:
     voids = ", ".join(f"{n:,} void ({cause})" for cause, n in s["voids"].items()) or "no void"
     cards = ", ".join(f"{n:,} {pile}" for pile, n in s["cards"].items())
     irregular = ", ".join(f"{kind} {n:,}" for kind, n in s["irregularities"].items())
-    voided = s["voided_reported"]
+    voided = s["voided_at_controller"]
     lines = [
         f"war-floor: {s['rounds']:,} rounds on {s['tables']} tables in "
         f"{s['elapsed_seconds']:.1f}s ({rate or 0:,.1f} rounds/s); {s['side_bets']:,} side bets,"

@@ -175,7 +175,7 @@ class FloorResult:
             "voids": dict(sorted(t.voids.items())),
             "irregularities": dict(sorted(t.irregularities.items())),
             "returned_wagers": t.returned_wagers,
-            "voided_reported": {k: t.voided.get(k, 0) for k in VOIDED},
+            "voided_at_controller": {k: t.voided.get(k, 0) for k in VOIDED},
             "cards": {pile.value: t.cards.get(pile.value, 0) for pile in Pile},
             "base_game": {
                 "initial_wagered": t.initial_wagered,

@@ -407,7 +407,7 @@ def test_war_floor_with_irregularities_keeps_a_live_controllers_books_to_the_cen
         assert done.returncode == 0, done.stderr
         summary = last_json(done)
         assert summary["ok"] and summary["rounds"] == 80, summary
-        voided = summary["voided_reported"]["rounds"]
+        voided = summary["voided_at_controller"]["rounds"]
         assert voided > 0 and summary["voids"]["malfunction"] >= voided
         with Journal(tmp_path / "floor" / "adapter" / "journal.sqlite") as journal:
             asked = [e for e in journal.entries() if e.void_of is not None]

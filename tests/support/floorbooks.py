@@ -14,7 +14,7 @@ def assert_house_equals_tally(house: list[dict[str, Any]], summary: dict[str, An
     def total(rows: list[dict[str, Any]], name: str) -> int:
         return sum(int(e[name]) for e in rows)
 
-    paid, voided = summary["paid"], summary["voided_reported"]
+    paid, voided = summary["paid"], summary["voided_at_controller"]
     assert (len(rounds), total(rounds, "wagered")) == (summary["rounds"], summary["handle"])
     assert (total(rounds, "fixed"), total(rounds, "envy")) == (paid["fixed"], paid["envy"])
     assert (len(voids), total(voids, "bets"), total(voids, "wagered")) == (

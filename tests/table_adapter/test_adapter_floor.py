@@ -460,7 +460,7 @@ def test_irregularities_and_voids_keep_the_tally_and_the_controllers_books_equal
 
     # the voids the tables asked for wait for a person at the controller, who approves them
     asked = [e for e in entries if e.void_of is not None]
-    voided = s["voided_reported"]
+    voided = s["voided_at_controller"]
     in_deal = s["void_rounds"] - s["voids"].get("face_up_cards", 0)
     assert len(asked) == voided["rounds"] == s["voids"].get("malfunction", 0) - in_deal
     for e in asked:
