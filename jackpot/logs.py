@@ -105,6 +105,23 @@ class RoundFilter(logging.Filter):
         return True
 
 
+class RoutineFilter(logging.Filter):
+    """RQ's INFO lines (a worker listening, each job started and OK, a result kept, the
+    registries cleaned, the cron scheduler's enqueues: some 40 a minute) are routine: shown
+    as DEBUG, so only at `JACKPOT_LOG_LEVEL=debug`. RQ's warnings and errors (a job failed,
+    a worker lost) pass as they are; what an operator acts on the jobs say themselves."""
+
+    def __init__(self, level: str = "INFO") -> None:
+        super().__init__()
+        self.shown = logging.getLevelNamesMapping()[level.upper()] <= logging.DEBUG
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.INFO or not (record.name + ".").startswith("rq."):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return self.shown
+
+
 # the record's fields a JSON line carries, under these names, when they are set
 JSON_FIELDS = {"request_id": "request_id", "key": "key", "table": "table", "round_id": "round",
                "code": "code", "method": "method", "path": "path", "status": "status",
@@ -163,7 +180,7 @@ def config_dict(settings: Settings) -> dict[str, Any]:
     level = settings.log_level.upper()
     quiet = level if logging.getLevelNamesMapping()[level] >= logging.WARNING else "WARNING"
     json_lines = settings.log_format == "json"
-    line = {"formatter": "json" if json_lines else "jackpot", "filters": ["round"]}
+    line = {"formatter": "json" if json_lines else "jackpot", "filters": ["round", "routine"]}
     handlers: dict[str, dict[str, Any]] = {
         "stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", **line},
     }
@@ -181,7 +198,10 @@ def config_dict(settings: Settings) -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"jackpot": {"()": Formatter}, "json": {"()": JsonLines}},
-        "filters": {"round": {"()": RoundFilter}},
+        "filters": {
+            "round": {"()": RoundFilter},
+            "routine": {"()": RoutineFilter, "level": level},
+        },
         "handlers": handlers,
         # libraries (httpx, urllib3, ...) say only what goes wrong
         "root": {"level": quiet, "handlers": ["stderr"]},

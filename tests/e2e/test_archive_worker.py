@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -74,6 +75,21 @@ def test_the_worker_archives_and_trims_on_its_schedule(
     finally:
         worker.send_signal(signal.SIGTERM)
         worker.wait(timeout=30)
+    # quiet at INFO (issue 27, part 4): none of RQ's routine lines, and what an operator acts
+    # on, the rows the archive moved, said by the job
+    lines = log.read_text().splitlines()
+    assert [line for line in lines if " rq." in line] == []
+    said = [line.partition("jackpot.jobs: ")[2] for line in lines if "jackpot.jobs: " in line]
+    moved = [
+        re.fullmatch(r"archive: (\d+) journal entries \(\d+ rounds\) moved into the archive", s)
+        for s in said
+    ]
+    trimmed = [
+        re.fullmatch(r"archive: (\d+) archived journal entries trimmed from Redis", s) for s in said
+    ]
+    assert all(a or b for a, b in zip(moved, trimmed, strict=True)), said
+    entries = sum(int(m.group(1)) for m in moved if m)
+    assert entries == sum(int(m.group(1)) for m in trimmed if m) > 40, said
     archive = Archive(settings.archive)
     house = seqs(archive, HOUSE)
     assert house == list(range(1, len(house) + 1)) and len(house) >= 40

@@ -75,24 +75,34 @@ def configured(settings: Settings, code: str) -> subprocess.CompletedProcess[str
     )
 
 
-def test_configure_keeps_the_apps_info_lines_and_quiets_libraries():
-    done = configured(
-        Settings(),
+def test_configure_keeps_the_apps_info_lines_and_quiets_libraries_and_rq_s_routine():
+    script = (
         "logging.getLogger('jackpot.api').info('app info')\n"
-        "logging.getLogger('rq.worker').info('worker info')\n"
+        "logging.getLogger('rq.worker').info('default: Job OK (1234)')\n"
+        "logging.getLogger('rq.worker').warning('worker warning')\n"
+        "logging.getLogger('rq.worker').error('job failed')\n"
         "logging.getLogger('httpx').info('library info')\n"
         "logging.getLogger('httpx').warning('library warning')\n"
-        "logging.getLogger('jackpot.api').debug('app debug')\n",
+        "logging.getLogger('jackpot.api').debug('app debug')\n"
     )
+    done = configured(Settings(), script)
     assert done.stdout == ""
     err = done.stderr.splitlines()
+    # RQ's INFO lines are routine chatter (issue 27, part 4): DEBUG, so not shown at INFO
     assert [line.split(": ", 1)[1] for line in err] == [
         "app info",
-        "worker info",
+        "worker warning",
+        "job failed",
         "library warning",
     ]
     assert all(
-        re.match(rf"{ISO} (INFO|WARNING) pid=\d+ (jackpot\.api|rq\.worker|httpx): ", x) for x in err
+        re.match(rf"{ISO} (INFO|WARNING|ERROR) pid=\d+ (jackpot\.api|rq\.worker|httpx): ", x)
+        for x in err
+    )
+    # at DEBUG they are shown, as what they are
+    loud = configured(Settings(log_level="debug"), script).stderr.splitlines()
+    assert [x for x in loud if "Job OK" in x] and all(
+        " DEBUG pid=" in x for x in loud if "Job OK" in x
     )
 
 
