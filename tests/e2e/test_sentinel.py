@@ -191,6 +191,7 @@ def test_the_worker_stops_cleanly_on_sigterm_after_a_failover(
         "JACKPOT_REDIS_SENTINELS": hosts,
         "JACKPOT_REDIS_MASTER": sentinels.master_name,
         "JACKPOT_REDIS_TIMEOUT_SECONDS": "1",
+        "JACKPOT_LOG_LEVEL": "debug",  # RQ's "Job OK" lines, which say a job ran, are DEBUG
     }
     log = tmp_path / "worker.log"
     with open(log, "wb") as out:
