@@ -1,22 +1,23 @@
-"""Gaming-day accounting: a closed day's report as JSON, and each section as a CSV file."""
+"""Gaming-day accounting: a closed day's report as JSON, and each section as a CSV file an
+accounting system imports as it is (jackpot.domain.dayfiles), of one day or a range of days."""
 
 from __future__ import annotations
 
-import csv
-import io
-from typing import Any
+from datetime import date, timedelta
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, jsonify, request
 
 from jackpot.api.auth import require, services
 from jackpot.api.body import known_query
-from jackpot.api.journal import csv_text
 from jackpot.domain.auth import Role
+from jackpot.domain.dayfiles import FILES, day_csv, numbers
 from jackpot.domain.gamingday import parse_day
-from jackpot.errors import NotFoundError
-from jackpot.services.dayclose import SECTIONS
+from jackpot.errors import NotFoundError, ValidationError
 
 bp = Blueprint("accounting", __name__, url_prefix="/v1/accounting")
+
+#: the most days one range export holds
+MAX_RANGE_DAYS = 366
 
 
 @bp.get("/days")
@@ -30,38 +31,48 @@ def list_days() -> Response:
 @require(Role.AUDITOR)
 def get_day(day: str) -> Response:
     known_query()
-    return jsonify(services().accounting.statement(parse_day(day, "day")))
+    return jsonify(numbers(services().accounting.statement(parse_day(day, "day"))))
 
 
 @bp.get("/days/<day>/<section>.csv")
 @require(Role.AUDITOR)
 def get_day_csv(day: str, section: str) -> Response:
     known_query()
-    if section not in SECTIONS:
+    if section not in FILES:
         raise NotFoundError("section", section)
-    report = services().accounting.statement(parse_day(day, "day"))
+    name = parse_day(day, "day")
+    statement = services().accounting.statement(name)
+    return _csv(day_csv(section, [(name.isoformat(), statement[section])]), f"{name}-{section}")
+
+
+@bp.get("/<section>.csv")
+@require(Role.AUDITOR)
+def get_range_csv(section: str) -> Response:
+    """One section over the closed days `from`..`to` (inclusive) as one file."""
+    known_query("from", "to")
+    if section not in FILES:
+        raise NotFoundError("section", section)
+    first, last = (_day_param(name) for name in ("from", "to"))
+    if last < first:
+        raise ValidationError("to", "must not be before from", "out_of_range")
+    if (last - first).days >= MAX_RANGE_DAYS:
+        raise ValidationError("to", f"a range holds at most {MAX_RANGE_DAYS} days", "out_of_range")
+    accounting = services().accounting
+    days = [first + timedelta(days=n) for n in range((last - first).days + 1)]
+    text = day_csv(section, [(d.isoformat(), accounting.statement(d)[section]) for d in days])
+    return _csv(text, f"{first}_{last}-{section}")
+
+
+def _day_param(name: str) -> date:
+    raw = request.args.get(name)
+    if raw is None:
+        raise ValidationError(name, "is required: a gaming day such as 2026-11-23", "missing")
+    return parse_day(raw, name)
+
+
+def _csv(text: str, name: str) -> Response:
     return Response(
-        section_csv(report[section]),
+        text,
         mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{day}-{section}.csv"'},
+        headers={"Content-Disposition": f'attachment; filename="{name}.csv"'},
     )
-
-
-def section_csv(rows: list[dict[str, Any]]) -> str:
-    """Rows as CSV with a header (an empty section is its header alone); text cells escaped
-    against formula injection, booleans as true/false."""
-    buf = io.StringIO()
-    columns = list(rows[0]) if rows else []
-    writer = csv.DictWriter(buf, columns, lineterminator="\r\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: _cell(v) for k, v in row.items()})
-    return buf.getvalue()
-
-
-def _cell(value: Any) -> Any:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return ""
-    return csv_text(value)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
@@ -13,6 +12,7 @@ from flask import Blueprint, Response, jsonify, request, stream_with_context
 from jackpot.api.auth import require, services
 from jackpot.api.body import known_query, query_int
 from jackpot.domain.auth import Role
+from jackpot.domain.csvcells import csv_text
 from jackpot.domain.journals import Span, house_journal
 from jackpot.domain.linkgroups import MAIN_GROUP, group_name
 from jackpot.domain.validate import parse_identifier
@@ -29,23 +29,6 @@ CSV_COLUMNS = [
     "witness", "slip",
 ]  # fmt: skip
 EXTRA = "extra"  # any field without a column, as JSON: an export never drops a field
-
-
-# A spreadsheet runs a cell that starts with one of these as a formula (OWASP, CSV injection)
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-# a number written as text (a percentage such as a negative hold, -542.88): a number, which a
-# spreadsheet reads as one and runs nothing of
-DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
-
-
-def csv_text(value: object) -> object:
-    """A cell as written: text a spreadsheet would run as a formula gets a leading quote
-    (shown as text, as accounting wants it); numbers are numbers, negative ones included."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not DECIMAL.fullmatch(value):
-        return "'" + value
-    return value
 
 
 def _pool() -> str | None:

@@ -524,7 +524,9 @@ def document() -> dict[str, Any]:
         },
         "/v1/accounting/days/{day}/{section}.csv": {
             "get": _op(
-                "one section of a closed gaming day's report as CSV (pools, tables or hits)",
+                "one section of a closed gaming day's report as CSV, as an accounting system "
+                "imports it (pools, tables, hits or table_counts; columns in "
+                "docs/OPERATIONS.md)",
                 ["auditor"],
                 {"type": "string"},
                 params=[
@@ -535,6 +537,33 @@ def document() -> dict[str, Any]:
                         "required": True,
                         "schema": {"enum": list(SECTIONS)},
                     },
+                ],
+                content="text/csv",
+            ),
+        },
+        "/v1/accounting/{section}.csv": {
+            "get": _op(
+                "one section over the closed gaming days from..to (inclusive, at most 366) as "
+                "one CSV file: the header once, each day's rows and totals; 409 for a day of "
+                "the range not closed",
+                ["auditor"],
+                {"type": "string"},
+                params=[
+                    {
+                        "name": "section",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"enum": list(SECTIONS)},
+                    },
+                    *(
+                        {
+                            "name": name,
+                            "in": "query",
+                            "required": True,
+                            "schema": {"type": "string", "format": "date"},
+                        }
+                        for name in ("from", "to")
+                    ),
                 ],
                 content="text/csv",
             ),

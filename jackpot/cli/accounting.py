@@ -13,6 +13,7 @@ from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.cli.argtypes import gaming_day
 from jackpot.cli.formatting import money
 from jackpot.cli.runtime import services
+from jackpot.domain.dayfiles import numbers
 from jackpot.errors import JackpotError
 from jackpot.services.gamingday import change_gaming_day, describe
 from jackpot.settings import Settings, SettingsError
@@ -108,7 +109,7 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
             print(f"jackpot accounting: the archive is unavailable: {exc}", file=sys.stderr)
             return 3
     if args.json:
-        print(json.dumps(report, indent=2, sort_keys=True))
+        print(json.dumps(numbers(report), indent=2, sort_keys=True))  # as the API answers it
         return 0
     print(f"gaming day {report['day']}: {report['start']} to {report['end']}")
     print(f"closed at {report['closed_at']}; balanced: {'yes' if report['balanced'] else 'NO'}")

@@ -17,8 +17,10 @@ import pytest
 import sqlalchemy
 
 from jackpot.bootstrap import bootstrap
+from jackpot.domain.dayfiles import FILES, TOTAL, Kind, dollars, numbers
 from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.errors import BrokenChainError, DayBoundsError
+from jackpot.services.dayclose import SECTIONS
 from jackpot.settings import Settings
 from jackpot.store.keys import Keys as StoreKeys
 from tests.support.api import round_body
@@ -130,16 +132,17 @@ def test_a_closed_day_is_what_the_tables_were_answered(world: World) -> None:
 
     # served as recorded, and closing again changes nothing
     served = get(w, f"/v1/accounting/days/{day}")
-    assert served.status_code == 200 and served.get_json() == report
+    assert served.status_code == 200 and served.get_json() == numbers(report)
+    assert served.get_json()["tables"][0]["hold_percent"] == float(table["hold_percent"])
     assert w.services.accounting.close(day) == report
     listed = get(w, "/v1/accounting/days").get_json()["days"]
     assert [d["day"] for d in listed] == [day.isoformat()]
 
     hits_csv = get(w, f"/v1/accounting/days/{day}/hits.csv").get_data(as_text=True)
-    [row] = list(csv.DictReader(io.StringIO(hits_csv)))
+    [row, _] = list(csv.DictReader(io.StringIO(hits_csv)))
     assert row["player"] == "'-cmd", "a formula is exported as text"
     tables_csv = get(w, f"/v1/accounting/days/{day}/tables.csv").get_data(as_text=True)
-    [table_row] = list(csv.DictReader(io.StringIO(tables_csv)))
+    [table_row, _] = list(csv.DictReader(io.StringIO(tables_csv)))
     assert table_row["handle_cents"] == str(table["handle_cents"])
     # the jackpot made the house lose the day: a negative hold, written as the number it is
     assert table["hold_percent"].startswith("-")
@@ -281,7 +284,7 @@ def test_a_later_days_void_is_a_correction_of_that_day_and_both_balance(world: W
     units = pool2["voided_contributions_cents"] * UNITS_PER_CENT
     assert units + pool2["voided_contributions_subcent_units"] == handle * 120
     csv_rows = get(w, f"/v1/accounting/days/{day1 + timedelta(days=1)}/tables.csv")
-    [row] = list(csv.DictReader(io.StringIO(csv_rows.get_data(as_text=True))))
+    [row, _] = list(csv.DictReader(io.StringIO(csv_rows.get_data(as_text=True))))
     assert row["voided_handle_cents"] == str(handle)
 
 
@@ -489,3 +492,106 @@ def test_verify_since_a_day_checks_that_period_linked_to_the_history_before(
     was = edit_round(engine, "e1", "static", lambda s: {**s, "round": "e1-edited"})
     found = [str(f) for f in w.services.verifier.run(first + timedelta(days=1)).findings]
     assert any("round T1/e1" in f for f in found), found
+
+
+# -- the gaming day's files, read back as a spreadsheet would import them (issue 27, part 1)
+
+IDENT = {"pools": "pool", "tables": "table", "hits": "pool", "table_counts": "table"}
+
+
+def sheet(w: World, path: str) -> tuple[list[str], list[dict[str, str]]]:
+    served = get(w, path)
+    assert served.status_code == 200, served.get_data(as_text=True)
+    assert served.mimetype == "text/csv"
+    rows = list(csv.reader(io.StringIO(served.get_data(as_text=True))))
+    return rows[0], [dict(zip(rows[0], r, strict=True)) for r in rows[1:]]
+
+
+def test_every_file_imports_as_it_is(world: World) -> None:
+    w = world
+    answers = play(w)
+    spots = [s for a in answers for s in a["spots"]]
+    told = {
+        "day": answers[0]["gaming_day"],
+        "rounds": len(answers),
+        "side_bets": len(spots),
+        "handle": sum(s["wager"] for s in spots),
+        "fixed": sum(s["pay"] for s in spots),
+        "envy": sum(s["envy"] for s in spots),
+        "jackpot": sum(s["jackpot"] for s in spots),
+        "voids": 0,
+    }
+    sent = w.api.client.post(
+        "/v1/tables/T1/counts", json={"days": [told]}, headers=w.api.keys.header("table")
+    )
+    assert sent.status_code == 200, sent.get_json()
+    day = today(w)
+    w.clock.pass_days(2)
+    report = w.services.accounting.close(day)
+    assert set(FILES) == set(SECTIONS)
+    for section, spec in FILES.items():
+        header, rows = sheet(w, f"/v1/accounting/days/{day}/{section}.csv")
+        assert header == spec.header and header[:2] == ["gaming_day", IDENT[section]]
+        if section == "hits":
+            assert header[2] == "time"
+        assert all(r["gaming_day"] == day.isoformat() for r in rows)
+        data = [r for r in rows if r[IDENT[section]] != TOTAL]
+        totals = [r for r in rows if r[IDENT[section]] == TOTAL]
+        assert len(data) == len(report[section]) > 0, section
+        assert len(totals) == (1 if spec.totals else 0), section
+        for line, row in zip(data, report[section], strict=True):
+            for c in spec.figures:
+                if c.money:  # dollars and cents, then the exact cents and units, as the JSON's
+                    exact = c.units(row)
+                    assert line[c.name] == dollars(exact // UNITS_PER_CENT), (section, c.name)
+                    assert int(line[f"{c.name}_cents"]) == exact // UNITS_PER_CENT
+                    if c.kind is Kind.UNITS:
+                        assert int(line[f"{c.name}_subcent_units"]) == exact % UNITS_PER_CENT
+                elif c.kind is Kind.COUNT:
+                    assert int(line[c.name]) == int(row.get(c.key) or 0), (section, c.name)
+        for total in totals:  # each figure the exact sum of the rows
+            for c in spec.figures:
+                if c.money:
+                    cents = sum(int(r[f"{c.name}_cents"]) for r in data)
+                    subcents = sum(
+                        int(r[f"{c.name}_subcent_units"]) for r in data if c.kind is Kind.UNITS
+                    )
+                    exact = cents * UNITS_PER_CENT + subcents
+                    assert total[c.name] == dollars(exact // UNITS_PER_CENT), (section, c.name)
+                elif c.kind is Kind.COUNT:
+                    assert int(total[c.name]) == sum(int(r[c.name]) for r in data)
+    _, tables = sheet(w, f"/v1/accounting/days/{day}/tables.csv")
+    assert tables[0]["hold_percent"] == report["tables"][0]["hold_percent"]
+
+
+def test_an_empty_day_has_its_header_and_a_range_is_one_file(world: World) -> None:
+    w = world
+    play(w)
+    first = today(w)
+    w.clock.pass_days(1)
+    quiet = today(w)  # nothing is played this day
+    w.clock.pass_days(2)
+    w.services.accounting.close_due()
+    header, rows = sheet(w, f"/v1/accounting/days/{quiet}/hits.csv")
+    assert header == FILES["hits"].header
+    assert [r["pool"] for r in rows] == [TOTAL] and rows[0]["amount"] == "0.00"
+
+    header, rows = sheet(w, f"/v1/accounting/tables.csv?from={first}&to={quiet}")
+    assert header == FILES["tables"].header, "the header once"
+    days = [r["gaming_day"] for r in rows]
+    assert days == sorted(days) and set(days) == {first.isoformat(), quiet.isoformat()}
+    one = sheet(w, f"/v1/accounting/days/{first}/tables.csv")[1]
+    assert [r for r in rows if r["gaming_day"] == first.isoformat()] == one
+
+    for query, field in (
+        (f"from={quiet}&to={first}", "to"),
+        (f"to={first}", "from"),
+        (f"from={first}&to={first + timedelta(days=400)}", "to"),
+        (f"from={first}&to={first}&day=1", "day"),
+    ):
+        refused = get(w, f"/v1/accounting/tables.csv?{query}")
+        assert refused.status_code == 400, query
+        assert refused.get_json()["error"]["field"] == field, query
+    later = get(w, f"/v1/accounting/tables.csv?from={first}&to={today(w)}")
+    assert later.status_code == 409, "a day of the range not over"
+    assert get(w, f"/v1/accounting/other.csv?from={first}&to={first}").status_code == 404

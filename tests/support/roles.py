@@ -323,6 +323,13 @@ MATRIX: list[Endpoint] = [
         f"/v1/accounting/days/{CLOSED_DAY}/tables.csv",
         roles=roles("auditor"),
     ),
+    Endpoint(
+        "gaming days' section as CSV",
+        "GET",
+        "/v1/accounting/<section>.csv",
+        f"/v1/accounting/tables.csv?from={CLOSED_DAY}&to={CLOSED_DAY}",
+        roles=roles("auditor"),
+    ),
 ]
 
 

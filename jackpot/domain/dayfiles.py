@@ -1,0 +1,245 @@
+"""The gaming day's files as an accounting system imports them (docs/OPERATIONS.md, "The
+gaming day's files"): each section of a closed day's statement as CSV columns in a fixed order.
+
+* The identifying columns first: `gaming_day`, then the pool or the table, then, where rows are
+  events (the hit register), the time.
+* The figures in the order the statement builds them (jackpot.domain.dayclose), each amount of
+  money as dollars and cents (`1234.56`: its whole cents; a negative amount in units floors, as
+  the JSON's cents do), then the exact figures: each amount's `_cents` and, where the controller
+  keeps smaller units, its `_subcent_units` (0..9,999 of 1/10,000 cent).
+* A header row always, an empty day's included; a totals row (`TOTAL` in the identifying
+  column) where sums make sense (pools, tables, hits), each money figure summed exactly.
+* Text a spreadsheet would run as a formula is written with a leading quote; booleans as
+  `true`/`false`; numbers as numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from jackpot.domain.csvcells import csv_text
+from jackpot.domain.dayclose import PoolDay, TableDay, hit_register, percent
+from jackpot.domain.meter import UNITS_PER_CENT
+from jackpot.domain.outcomes import Outcome
+from jackpot.domain.tablecounts import FIGURES as COUNT_FIGURES
+
+TOTAL = "TOTAL"
+
+
+class Kind(StrEnum):
+    TEXT = "text"
+    COUNT = "count"  # summed in the totals row
+    NUMBER = "number"  # a number not summed (a spot, a journal seq)
+    CENTS = "cents"  # money in whole cents (`<key>`)
+    UNITS = "units"  # money in cents and sub-cent units (`<stem>_cents`, `<stem>_subcent_units`)
+    PERCENT = "percent"
+    BOOL = "bool"
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    name: str  # the header; a money figure's dollars column
+    key: str  # the statement row's field (UNITS: the stem of its two fields)
+    kind: Kind
+
+    @property
+    def money(self) -> bool:
+        return self.kind in (Kind.CENTS, Kind.UNITS)
+
+    def exact(self) -> list[str]:
+        """The exact columns that follow the figures: a money figure's cents (and units)."""
+        if self.kind is Kind.CENTS:
+            return [f"{self.name}_cents"]
+        if self.kind is Kind.UNITS:
+            return [f"{self.name}_cents", f"{self.name}_subcent_units"]
+        return []
+
+    def units(self, row: Mapping[str, Any]) -> int:
+        """A money figure of `row` in units of 1/10,000 cent."""
+        if self.kind is Kind.CENTS:
+            return int(row.get(self.key) or 0) * UNITS_PER_CENT
+        cents = int(row.get(f"{self.key}_cents") or 0)
+        return cents * UNITS_PER_CENT + int(row.get(f"{self.key}_subcent_units") or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One section's file: identifying columns (after `gaming_day`) and figures, in order."""
+
+    name: str
+    ident: tuple[Column, ...]
+    figures: tuple[Column, ...]
+    totals: bool
+
+    @property
+    def header(self) -> list[str]:
+        exact = [name for c in self.figures for name in c.exact()]
+        return [
+            "gaming_day",
+            *(c.name for c in self.ident),
+            *(c.name for c in self.figures),
+            *exact,
+        ]
+
+    def rows(self, day: str, rows: Iterable[Mapping[str, Any]]) -> list[list[Any]]:
+        """The file's rows for `day` (header first, totals last where they make sense)."""
+        rows = list(rows)
+        out: list[list[Any]] = [self.header]
+        out += [self._line(day, row) for row in rows]
+        if self.totals:
+            out.append(self._totals(day, rows))
+        return out
+
+    def _line(self, day: str, row: Mapping[str, Any]) -> list[Any]:
+        cells: list[Any] = [day]
+        cells += [_cell(c, row) for c in (*self.ident, *self.figures)]
+        for c in self.figures:
+            if c.kind is Kind.UNITS:
+                cells += list(divmod(c.units(row), UNITS_PER_CENT))
+            elif c.kind is Kind.CENTS:
+                cells.append(c.units(row) // UNITS_PER_CENT)
+        return cells
+
+    def _totals(self, day: str, rows: list[Mapping[str, Any]]) -> list[Any]:
+        total: dict[str, Any] = {self.ident[0].key: TOTAL}
+        for c in self.figures:
+            if c.kind is Kind.COUNT:
+                total[c.key] = sum(int(r.get(c.key) or 0) for r in rows)
+            elif c.kind is Kind.CENTS:
+                total[c.key] = sum(int(r.get(c.key) or 0) for r in rows)
+            elif c.kind is Kind.UNITS:
+                cents, rest = divmod(sum(c.units(r) for r in rows), UNITS_PER_CENT)
+                total[f"{c.key}_cents"], total[f"{c.key}_subcent_units"] = cents, rest
+        if self.name == "tables":  # the floor's hold: its win over its handle net of voids
+            net = total["handle_cents"] - total["voided_handle_cents"]
+            total["hold_percent"] = percent(total["win_cents"], net)
+        line = self._line(day, total)
+        # figures that do not add up (a spot, a journal seq, a time, a status) stay empty
+        for i, c in enumerate((*self.ident, *self.figures), start=1):
+            if c.key not in total and not c.money:
+                line[i] = ""
+        return line
+
+
+def csv_file(rows: list[list[Any]]) -> str:
+    """Rows as CSV text (RFC 4180 line ends)."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\r\n").writerows(rows)
+    return buf.getvalue()
+
+
+def dollars(cents: int) -> str:
+    """Whole cents as dollars and cents: `-1234.05`."""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{rest:02d}"
+
+
+def _cell(column: Column, row: Mapping[str, Any]) -> Any:
+    if column.money:
+        return dollars(column.units(row) // UNITS_PER_CENT)
+    value = row.get(column.key)
+    if column.kind is Kind.BOOL:
+        return "" if value is None else ("true" if value else "false")
+    if column.kind is Kind.COUNT:
+        return int(value or 0)
+    if value is None:
+        return ""
+    return csv_text(value)
+
+
+def _figures(row: Mapping[str, Any], ident: set[str], not_summed: set[str]) -> list[Column]:
+    """A statement row's figures in its order, each column's kind by the row's naming: a
+    `<stem>_cents` with a `<stem>_subcent_units` is money in units, another `_cents` money in
+    cents, an integer a count (unless not summed), a bool a flag, `_percent` a percentage."""
+    out: list[Column] = []
+    for key, value in row.items():
+        if key in ident or key.endswith("_subcent_units"):
+            continue
+        if key.endswith("_cents"):
+            stem = key.removesuffix("_cents")
+            if f"{stem}_subcent_units" in row:
+                out.append(Column(stem, stem, Kind.UNITS))
+            else:
+                out.append(Column(stem, key, Kind.CENTS))
+        elif isinstance(value, bool):
+            out.append(Column(key, key, Kind.BOOL))
+        elif key.endswith("_percent"):
+            out.append(Column(key, key, Kind.PERCENT))
+        elif isinstance(value, int) or value is None:
+            out.append(Column(key, key, Kind.NUMBER if key in not_summed else Kind.COUNT))
+        else:
+            out.append(Column(key, key, Kind.TEXT))
+    return out
+
+
+def _pools() -> Section:
+    row = PoolDay("").row()
+    figures = _figures(row, {"pool"}, {"first_seq", "last_seq"})
+    return Section("pools", (Column("pool", "pool", Kind.TEXT),), tuple(figures), totals=True)
+
+
+def _tables() -> Section:
+    # every outcome, so the columns are the same on every day
+    row = TableDay("").row(o.value for o in Outcome)
+    figures = _figures(row, {"table"}, set())
+    return Section("tables", (Column("table", "table", Kind.TEXT),), tuple(figures), totals=True)
+
+
+def _hits() -> Section:
+    # the register's row as jackpot.domain.dayclose.hit_register builds it, of a hit
+    hit = {"type": "hit", "ts": 0, "payout": "", "table": "", "round": "", "spot": 0}
+    (row,) = hit_register("", [{**hit, "outcome": "", "amount": 0}], lambda _ms: "")
+    ident = (Column("pool", "pool", Kind.TEXT), Column("time", "time", Kind.TEXT))
+    figures = _figures(row, {"pool", "time"}, {"spot"})
+    return Section("hits", ident, tuple(figures), totals=True)
+
+
+# the table counts' figures in money (the others are counts)
+COUNT_MONEY = frozenset({"handle", "fixed", "envy", "jackpot"})
+
+
+def _table_counts() -> Section:
+    figures = [Column("matches", "matches", Kind.BOOL)]
+    for side in ("table", "controller"):
+        for figure in COUNT_FIGURES:
+            kind = Kind.CENTS if figure in COUNT_MONEY else Kind.COUNT
+            figures.append(Column(f"{side}_{figure}", f"{side}_{figure}", kind))
+    figures.append(Column("checked_at", "checked_at", Kind.TEXT))
+    ident = (Column("table", "table", Kind.TEXT),)
+    return Section("table_counts", ident, tuple(figures), totals=False)
+
+
+FILES: dict[str, Section] = {s.name: s for s in (_pools(), _tables(), _hits(), _table_counts())}
+
+
+def day_csv(section: str, days: Iterable[tuple[str, list[Mapping[str, Any]]]]) -> str:
+    """One section of one or more closed days as one file: the header once, each day's rows
+    and its totals row, in the order given."""
+    spec = FILES[section]
+    lines: list[list[Any]] = [spec.header]
+    for day, rows in days:
+        lines += spec.rows(day, rows)[1:]
+    return csv_file(lines)
+
+
+def numbers(statement: Mapping[str, Any]) -> dict[str, Any]:
+    """The statement as the JSON answers it: a percentage is a number (two decimals), or null
+    where there is nothing to divide by; the record keeps its text, which its digest covers."""
+    out = dict(statement)
+    for section in FILES:
+        if section in out:
+            out[section] = [_numbers(row) for row in out[section]]
+    return out
+
+
+def _numbers(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        k: (None if v == "" else float(v)) if k.endswith("_percent") and isinstance(v, str) else v
+        for k, v in row.items()
+    }

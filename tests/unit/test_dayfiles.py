@@ -1,0 +1,61 @@
+"""The gaming day's files (jackpot/domain/dayfiles.py): columns as docs/OPERATIONS.md lists
+them, dollars and cents, exact totals, a header on an empty day."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+from jackpot.domain.dayclose import money
+from jackpot.domain.dayfiles import FILES, TOTAL, day_csv, dollars, numbers
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "OPERATIONS.md"
+
+
+def test_the_columns_are_the_ones_operations_md_lists() -> None:
+    listed = dict(re.findall(r"`(\w+)\.csv`:\n\n```\n([^\n]+)\n```", DOCS.read_text()))
+    assert {name: header.split(",") for name, header in listed.items()} == {
+        name: spec.header for name, spec in FILES.items()
+    }
+
+
+def test_dollars_and_cents_of_whole_cents() -> None:
+    assert [dollars(c) for c in (0, 5, 100, 123456, -1, -123405)] == [
+        "0.00", "0.05", "1.00", "1234.56", "-0.01", "-1234.05",
+    ]  # fmt: skip
+
+
+def read(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_totals_carry_sub_cent_units_exactly_and_an_empty_day_has_its_header() -> None:
+    rows = [
+        {"pool": "a", **money("adjustments", 7_500), **money("opening_meter", -1)},
+        {"pool": "b", **money("adjustments", 2_500), **money("opening_meter", 0)},
+    ]
+    lines = read(day_csv("pools", [("2026-11-23", rows)]))
+    assert [r["pool"] for r in lines] == ["a", "b", TOTAL]
+    a, _, total = lines
+    # -1 unit: whole cents rounded down, then its exact cents and units
+    assert (a["opening_meter"], a["opening_meter_cents"], a["opening_meter_subcent_units"]) == (
+        "-0.01", "-1", "9999",
+    )  # fmt: skip
+    # 0.75 + 0.25 cents make one whole cent in the total
+    assert (total["adjustments"], total["adjustments_cents"]) == ("0.01", "1")
+    assert total["adjustments_subcent_units"] == "0" and total["balanced"] == ""
+    empty = day_csv("hits", [("2026-11-24", [])])
+    assert empty.splitlines()[0].split(",") == FILES["hits"].header
+    assert [r["pool"] for r in read(empty)] == [TOTAL]
+    assert "table_counts" in FILES and not FILES["table_counts"].totals
+
+
+def test_text_that_would_run_as_a_formula_is_quoted_and_hold_is_a_number() -> None:
+    row = {"table": "=cmd", "handle_cents": 100, "win_cents": -5, "hold_percent": "-5.00"}
+    (line, total) = read(day_csv("tables", [("2026-11-23", [row])]))
+    assert line["table"] == "'=cmd" and line["hold_percent"] == "-5.00"
+    assert total["hold_percent"] == "-5.00" and total["win"] == "-0.05"
+    statement = {"day": "2026-11-23", "tables": [row, {**row, "hold_percent": ""}]}
+    assert [t["hold_percent"] for t in numbers(statement)["tables"]] == [-5.0, None]
