@@ -34,7 +34,10 @@ from typing import Any
 from jackpot.domain.meter import UNITS_PER_CENT
 
 Entry = Mapping[str, Any]
-LAYOUT_VERSION = 1
+# 2: the hit register names people (each key's holder) and adds the payer, witness, slip and
+# approval; a day recorded in layout 1 is computed again in layout 1
+LAYOUT_VERSION = 2
+LAYOUTS = (1, 2)
 
 #: a payout's journal entries and the status each leaves it in
 VERDICTS = {
@@ -301,11 +304,18 @@ def unpaid_before(entries: Iterable[Entry]) -> dict[str, int]:
 
 
 def hit_register(
-    pool: str, rows: Iterable[Entry], iso: Callable[[int], str]
+    pool: str,
+    rows: Iterable[Entry],
+    iso: Callable[[int], str],
+    people: Mapping[str, str] | None = None,
+    layout: int = LAYOUT_VERSION,
 ) -> list[dict[str, Any]]:
     """The hits section of a pool's day, from its journal entries of the day: each hit (a
     meter hit, or a hand pay: a large fixed or envy pay) with its status at close, who
-    verified it (confirmed or paid it) and, apart, who disputed or voided it."""
+    verified it (confirmed or paid it) and, apart, who disputed or voided it. From layout 2
+    each person is named as a person (`people`: a key's `who` -> its holder, the key's label;
+    the key itself when it has none), with the pay's payer, witness and slip, and who
+    approved it and when."""
     rows = list(rows)
     verdicts: dict[str, Entry] = {}  # the last step of each payout
     steps: dict[str, dict[str, Entry]] = {}  # its last step of each kind
@@ -313,6 +323,11 @@ def hit_register(
         if e["type"] in VERDICTS:
             verdicts[str(e["payout"])] = e
             steps.setdefault(str(e["payout"]), {})[str(e["type"])] = e
+    if layout == 1:
+        people = None
+    named: Callable[[str], str] = (
+        (lambda who: who) if people is None else (lambda who: people.get(who) or who)
+    )
     out = []
     for e in rows:
         if e["type"] not in ("hit", "hand_pay"):
@@ -320,33 +335,50 @@ def hit_register(
         verdict = verdicts.get(str(e["payout"]))
         status = "pending" if verdict is None else VERDICTS[str(verdict["type"])]
         mine = steps.get(str(e["payout"]), {})
-        verified = mine.get("payout_paid") or mine.get("payout_confirmed")
-        out.append(
-            {
-                "time": iso(int(e["ts"])),
-                "pool": pool,
-                "kind": e.get("kind", "meter"),
-                "payout": e["payout"],
-                "table": e["table"],
-                "round": e["round"],
-                "spot": e["spot"],
-                "player": e.get("player", ""),
-                "outcome": e["outcome"],
-                "amount_cents": e["amount"],
-                "status_at_close": status,
-                **_step("verified", verified, iso),
-                **_step("disputed", mine.get("payout_disputed"), iso),
-                **_step("voided", mine.get("payout_voided"), iso),
+        paid, confirmed = mine.get("payout_paid"), mine.get("payout_confirmed")
+        row = {
+            "time": iso(int(e["ts"])),
+            "pool": pool,
+            "kind": e.get("kind", "meter"),
+            "payout": e["payout"],
+            "table": e["table"],
+            "round": e["round"],
+            "spot": e["spot"],
+            "player": e.get("player", ""),
+            "outcome": e["outcome"],
+            "amount_cents": e["amount"],
+            "status_at_close": status,
+        }
+        if layout == 1:
+            row |= _step("verified", paid or confirmed, iso, named)
+        else:
+            # approved: a paid entry that names its confirmer (a second person approved it)
+            approved = paid if paid is not None and paid.get("confirmed_by") else None
+            if approved is not None and confirmed is None:
+                # confirmed on an earlier day: the approval's entry names who confirmed it
+                confirmed = {**approved, "who": approved["confirmed_by"]}
+            verified = confirmed if approved is not None else paid or confirmed
+            row |= _step("verified", verified, iso, named)
+            pay = paid or confirmed or {}
+            row |= {
+                "paid_by": str(pay.get("paid_by", "")),
+                "witness": str(pay.get("witness", "")),
+                "slip": str(pay.get("slip", "")),
             }
-        )
+            row |= _step("approved", approved, iso, named)
+        row |= _step("disputed", mine.get("payout_disputed"), iso, named)
+        row |= _step("voided", mine.get("payout_voided"), iso, named)
+        out.append(row)
     return out
 
 
-def _step(name: str, entry: Entry | None, iso: Callable[[int], str]) -> dict[str, str]:
-    """`<name>_by` and `<name>_at` of a payout's step ('' when it was not taken)."""
+def _step(
+    name: str, entry: Entry | None, iso: Callable[[int], str], named: Callable[[str], str]
+) -> dict[str, str]:
+    """`<name>_by` (the person) and `<name>_at` of a payout's step ('' when not taken)."""
     if entry is None:
         return {f"{name}_by": "", f"{name}_at": ""}
-    return {f"{name}_by": str(entry["who"]), f"{name}_at": iso(int(entry["ts"]))}
+    return {f"{name}_by": named(str(entry["who"])), f"{name}_at": iso(int(entry["ts"]))}
 
 
 def table_count_row(check: Mapping[str, Any], iso: Callable[[int], str]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from jackpot.archive.store import Archive
 from jackpot.archive.verify import check_rounds
 from jackpot.domain.dayclose import (
     LAYOUT_VERSION,
+    LAYOUTS,
     closed_day_digest,
     figure_differences,
     hit_register,
@@ -222,7 +223,8 @@ class Accounting:
         recorded in another statement layout, which this code cannot redo. The day's round
         records are checked against their entries first (BrokenChainError), unless the
         caller has (`records_checked`: jackpot verify)."""
-        if int(row["version"]) != LAYOUT_VERSION:
+        layout = int(row["version"])
+        if layout not in LAYOUTS:
             return None
         recorded = json.loads(row["report"])
         start, end = int(row["start_ts"]), int(row["end_ts"])
@@ -233,7 +235,7 @@ class Accounting:
         days = GamingDays.of(recorded["gaming_day_start"], recorded["time_zone"])
         day = date.fromisoformat(row["day"])
         again = self._compute(
-            day, start, end, int(row["closed_at"]), days, sorted(pools), records_checked
+            day, start, end, int(row["closed_at"]), days, sorted(pools), records_checked, layout
         )
         return figure_differences(recorded, again)
 
@@ -246,15 +248,17 @@ class Accounting:
         days: GamingDays,
         pool_ids: list[str],
         records_checked: bool = False,
+        layout: int = LAYOUT_VERSION,
     ) -> dict[str, Any]:
-        """The day's statement from the archive. Its round records are checked against the
-        entries that settled them first (a forged or edited one stops it), unless the caller
-        has (`records_checked`)."""
+        """The day's statement from the archive, in statement `layout`. Its round records are
+        checked against the entries that settled them first (a forged or edited one stops
+        it), unless the caller has (`records_checked`)."""
         previous = self._archive.day((day - timedelta(days=1)).isoformat())
         carried: dict[str, dict[str, int]] = (
             json.loads(previous["report"])["unpaid_at_close"] if previous else {}
         )
         pools, hits, unpaid_at_close = [], [], {}
+        people = self._people(end)
         for pool in pool_ids:
             begin = self._journal.seq_at(pool, start)
             opening = next(
@@ -273,7 +277,7 @@ class Accounting:
             )
             pools.append(computed.row())
             unpaid_at_close[pool] = still_unpaid
-            hits += hit_register(pool, rows, days.iso)
+            hits += hit_register(pool, rows, days.iso, people, layout)
         if not records_checked:
             # every record counted is the one its journal entry settled: a forged or edited
             # one stops the close (jackpot verify names it)
@@ -292,7 +296,7 @@ class Accounting:
             "start": days.iso(start),
             "end": days.iso(end),
             "closed_at": days.iso(now),
-            "layout_version": LAYOUT_VERSION,
+            "layout_version": layout,
             "balanced": all(p["balanced"] for p in pools),
             "pools": pools,
             "tables": [t.row(names) for t in tables],
@@ -303,6 +307,17 @@ class Accounting:
             "heads": self._heads(end),
             "unpaid_at_close": unpaid_at_close,
         }
+
+    def _people(self, end: int) -> dict[str, str]:
+        """Each API key made before `end`, by the `who` its steps are journaled under, to its
+        holder: the label it was made with (the keys' registry is the main group's house
+        journal), for the hit register to name people."""
+        people = {}
+        for e in self._archive.entries_of_type(HOUSE, "key_created", None, end):
+            fields = e.by_name()
+            if fields.get("label"):
+                people[f"{fields['role']}:{fields['key']}"] = str(fields["label"])
+        return people
 
     def _voids(self, start: int, end: int) -> list[dict[str, Any]]:
         """The void entries of every house journal in [start, end): voids are counted in the

@@ -335,8 +335,38 @@ def test_the_register_shows_who_verified_apart_from_who_disputed(world: World) -
     [hit] = w.services.accounting.close(day)["hits"]
     assert hit["status_at_close"] == "disputed"
     assert (hit["verified_by"], hit["verified_at"]) == ("", ""), "a dispute verifies nothing"
-    assert hit["disputed_by"].startswith("operator:") and hit["disputed_at"]
+    # a person, the key's holder, not the key (issue 27: people named as people)
+    assert hit["disputed_by"] == "operator of the tests" and hit["disputed_at"]
     assert (hit["voided_by"], hit["voided_at"]) == ("", "")
+
+
+def test_the_register_names_who_verified_paid_witnessed_and_approved_with_the_slip(
+    world: World,
+) -> None:
+    w = world
+    answers = play(w)
+    [jackpot] = [jp for a in answers for jp in a["jackpots"]]
+    pay = {"paid_by": "Ana Ruiz", "witness": "Sam Okafor", "slip": "HP-1001"}
+    confirmed = w.api.client.post(
+        f"/v1/payouts/{jackpot['id']}/confirm", json=pay, headers=w.api.keys.header("operator")
+    )
+    assert confirmed.status_code == 200, confirmed.get_json()
+    day = today(w)
+    w.clock.pass_days(2)
+    [hit] = w.services.accounting.close(day)["hits"]
+    assert hit["status_at_close"] == "paid"
+    assert (hit["verified_by"], hit["paid_by"], hit["witness"], hit["slip"]) == (
+        "operator of the tests",
+        "Ana Ruiz",
+        "Sam Okafor",
+        "HP-1001",
+    )
+    assert hit["verified_at"] and (hit["approved_by"], hit["approved_at"]) == ("", "")
+    line = [r for r in csv.DictReader(io.StringIO(get(w, f"/v1/accounting/days/{day}/hits.csv")
+            .get_data(as_text=True))) if r["pool"] != TOTAL]  # fmt: skip
+    assert [(r["payout"], r["verified_by"], r["slip"]) for r in line] == [
+        (jackpot["id"], "operator of the tests", "HP-1001")
+    ]
 
 
 def test_closed_days_are_chained_and_a_rewritten_or_deleted_one_is_found(world: World) -> None:

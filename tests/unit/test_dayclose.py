@@ -172,3 +172,32 @@ def test_a_table_counts_row_puts_both_counts_side_by_side() -> None:
         "controller_side_bets": 30,
         "checked_at": "t9000",
     }
+
+
+def _register_rows(*steps: dict[str, object]) -> list[dict[str, object]]:
+    hit = {"type": "hit", "ts": 1, "payout": "P1", "table": "T1", "round": "r1", "spot": 2,
+           "player": "p", "outcome": "tie", "amount": 5_000}  # fmt: skip
+    return [hit, *({"payout": "P1", "ts": 2 + i, **s} for i, s in enumerate(steps))]
+
+
+PEOPLE = {"operator:aaa": "Dana Reyes", "operator:bbb": "Lee Chan"}
+PAY = {"paid_by": "Ana Ruiz", "witness": "Sam Okafor", "slip": "HP-7"}
+
+
+def test_the_register_names_the_people_of_a_confirmed_and_approved_hand_pay() -> None:
+    iso = str
+    confirmed = {"type": "payout_confirmed", "who": "operator:aaa", **PAY}
+    approved = {"type": "payout_paid", "who": "operator:bbb", "confirmed_by": "operator:aaa",
+                "approver": "Lee Chan", **PAY}  # fmt: skip
+    (row,) = hit_register("main", _register_rows(confirmed, approved), iso, PEOPLE)
+    assert row["status_at_close"] == "paid"
+    assert (row["verified_by"], row["approved_by"]) == ("Dana Reyes", "Lee Chan")
+    assert (row["paid_by"], row["witness"], row["slip"]) == ("Ana Ruiz", "Sam Okafor", "HP-7")
+    # confirmed on an earlier day: the approval's entry names who confirmed
+    (later,) = hit_register("main", _register_rows(approved), iso, PEOPLE)
+    assert (later["verified_by"], later["approved_by"]) == ("Dana Reyes", "Lee Chan")
+    # a key without a label is named by itself; layout 1 named keys and had no pay fields
+    (keyed,) = hit_register("main", _register_rows({**confirmed, "type": "payout_paid"}), iso, {})
+    assert keyed["verified_by"] == "operator:aaa" and keyed["approved_by"] == ""
+    (old,) = hit_register("main", _register_rows(confirmed, approved), iso, PEOPLE, layout=1)
+    assert old["verified_by"] == "operator:bbb" and "slip" not in old and "approved_by" not in old
