@@ -224,10 +224,20 @@ class Fanout:
                 self._shown[sign] = key
                 self._values[sign] = {lv["pool"]: lv["value"] for lv in state["levels"]}
                 self._send(sign, "state", json.dumps(state))
-        with self._lock:  # forget the channels of signs that are gone and watched by no one
+        with self._lock:
+            # a screen watching a sign the controller does not know is told so once (its
+            # screen then says so to whoever installs it, not that the progressive is closed)
+            unknown = [
+                sign
+                for sign, c in self._channels.items()
+                if c.screens and sign not in states and "state" not in c.slots
+            ]
+            # forget the channels of signs that are gone and watched by no one
             for sign in [s for s, c in self._channels.items() if not c.screens]:
                 if sign not in states:
                     del self._channels[sign]
+        for sign in unknown:
+            self._send(sign, "state", json.dumps({"sign": None}))
 
     def _send(self, sign: str, kind: str, data: str) -> None:
         with self._lock:

@@ -222,6 +222,35 @@ def test_a_sign_shows_the_progressive_closed_when_it_cannot_be_played(
     page.wait_for_selector("body:not(.offline)", timeout=15000)
 
 
+def test_a_sign_never_defined_says_so_to_the_installer_and_shows_once_defined(
+    floor: dict[str, Any], browser: Any
+) -> None:
+    # a screen pointed at a sign the controller does not know: not PROGRESSIVE CLOSED (which
+    # reads as an outage) but what is wrong, for the person installing it
+    page = screen(browser, "1080p")
+    page.goto(f"{floor['signs'].base}/signs/bar-top")
+    page.wait_for_selector("body.undefined", timeout=10000)
+    assert page.is_visible("#undefined-note") and not page.is_visible("#closed-banner")
+    note = page.inner_text("#undefined-note")
+    assert "No sign named “bar-top” is defined on this controller." in note
+    assert "PUT /v1/signs/bar-top" in note
+    shot(page, "07-undefined-1080p")
+    # defined: the same screen shows it, no reload
+    requests.put(
+        f"{floor['base']}/v1/signs/bar-top",
+        headers=auth(floor["operator"]),
+        json={"levels": [{"pool": "main", "name": "Major"}], "title": "Bar Top"},
+    ).raise_for_status()
+    page.wait_for_selector("body:not(.undefined):not(.offline)", timeout=10000)
+    assert page.text_content("#title") == "Bar Top" and not page.is_visible("#undefined-note")
+    # deleted while shown: players see the progressive closed, as in any outage
+    requests.delete(
+        f"{floor['base']}/v1/signs/bar-top", headers=auth(floor["operator"])
+    ).raise_for_status()
+    page.wait_for_selector("body.offline", timeout=10000)
+    assert page.is_visible("#closed-banner") and not page.is_visible("#undefined-note")
+
+
 def test_a_sign_turns_when_the_screen_stands_the_other_way(
     floor: dict[str, Any], browser: Any
 ) -> None:

@@ -7,7 +7,9 @@ const SIGN = decodeURIComponent(location.pathname.split("/")[2] || "");
 //   * silence: no event (state, meters or ping) from the sign process for SILENT_MS;
 //   * the store down: the sign process's `ping` says it cannot read the store;
 //   * no sign: the sign was deleted (a `state` of null), or no state came within BOOT_MS.
-// It opens again on the next state or meters event once the store is up.
+// It opens again on the next state or meters event once the store is up. A sign this screen
+// has never shown that the controller does not know says so to whoever is installing it,
+// not PROGRESSIVE CLOSED, until it is defined.
 const SILENT_MS = 6000;      // no word for this long: the sign shows the progressive closed
 const BOOT_MS = 3000;        // no state this long after loading: shown closed until one comes
 const TAKEOVER_MS = 9000;    // how long a hit is celebrated
@@ -53,8 +55,14 @@ function timeOf(ms) {
 }
 
 // ---- the state ----
+let everShown = false;        // this screen has shown the sign's state at least once
 function applyState(next) {
-  if (!next || next.sign === null) { state = null; setOffline(true); return; }
+  if (!next || next.sign === null) {
+    if (!everShown) showUndefined();
+    state = null; setOffline(true); return;
+  }
+  everShown = true;
+  document.body.classList.remove("undefined");
   const first = state === null;
   state = next;
   money = formatter(state.sign.locale, state.sign.currency);
@@ -190,6 +198,17 @@ function nextTakeover() {
     if (level) shown[level.pool] = target[level.pool];  // the new base, at once
     nextTakeover();
   }, TAKEOVER_MS);
+}
+
+// A sign name the controller does not know, on a screen that never showed it: a word for the
+// person installing the screen (a typo in its address, or a sign not defined yet).
+function showUndefined() {
+  document.getElementById("undefined-what").textContent =
+    "No sign named “" + SIGN + "” is defined on this controller.";
+  document.getElementById("undefined-how").textContent =
+    "Check this screen’s address, or define the sign (PUT /v1/signs/" + encodeURIComponent(SIGN) +
+    " with its levels): this screen shows it within seconds, without a reload.";
+  document.body.classList.add("undefined");
 }
 
 // ---- the link to the controller ----
