@@ -218,7 +218,9 @@ def test_a_stale_tablet_gets_a_conflict_and_pays_nothing_twice(
     assert [e["type"] for e in entries].count("payout_paid") == 1
 
 
-def test_an_auditor_reads_without_actions_or_the_reserve(floor: Service, browser: Any) -> None:
+def test_an_auditor_reads_without_actions_and_sees_the_reserve(
+    floor: Service, browser: Any
+) -> None:
     base = floor.base
     a_floor(floor)
     auditor = key(floor, "auditor", label="Internal audit")
@@ -227,8 +229,17 @@ def test_an_auditor_reads_without_actions_or_the_reserve(floor: Service, browser
     page.locator("tr[data-pool=main]").wait_for()
     assert "read only" in page.inner_text("#who")
     assert page.locator("button[data-action]").count() == 0
-    assert not page.locator("th.reserve").is_visible()
-    assert page.locator("tr[data-pool=main] td").count() == 10  # no reserve cell
+    # the reserve an auditor reads in the day's statement, beside the meter (issue 27)
+    assert page.locator("th.reserve").is_visible()
+    assert page.locator("tr[data-pool=main] td").count() == 11
+    # the activity fits the tablet's card: who and why are on screen, not past its edge
+    page.locator("#activity tbody tr").first.wait_for()
+    assert page.evaluate(
+        """() => { const t = document.querySelector('#activity');
+                   return t.scrollWidth <= t.parentElement.clientWidth
+                     && [...t.querySelectorAll('td, th')]
+                          .every(c => c.scrollWidth <= c.clientWidth); }"""
+    )
     shot(page, "08-auditor")
     # a display key is not a console key
     display = key(floor, "display")
