@@ -232,6 +232,11 @@ TABLE_REQUEST = Record(
         ),
         "paytable": Field(PAYTABLE, description="default: the seed paytable (SPEC §3)"),
         "enabled": Field(Boolean(), description="a disabled table's rounds are refused"),
+        "reason": Field(
+            Text(MAX_REASON),
+            description="why, for the journal: journaled with the change, and what the console "
+            "asks before it disables or enables a table (`table_disabled`, `table_enabled`)",
+        ),
         "asset": Field(
             Nullable(Text(MAX_ASSET)),
             description="the table's asset number, shown on hit announcements; null: none",

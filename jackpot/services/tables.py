@@ -66,7 +66,11 @@ class Tables:
                 current = None
             config = TableConfig.from_json(body, current)
             self.check(table, config)
-            status, _ = self._config.put_table(table, config, seen, who)
+            kind = "table_updated"
+            if current is not None and current.enabled != config.enabled:
+                kind = "table_enabled" if config.enabled else "table_disabled"
+            reason = str(body.get("reason") or "").strip()
+            status, _ = self._config.put_table(table, config, seen, who, kind, reason)
             if status != "stale":
                 record = self._config.table(table)
                 self._cache[table] = record

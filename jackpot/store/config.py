@@ -166,9 +166,17 @@ class ConfigStore:
         return self._r.hget(self._k.counters, "config_version") or "0"
 
     def put_table(
-        self, table: str, config: TableConfig, seen_version: str, who: str
+        self,
+        table: str,
+        config: TableConfig,
+        seen_version: str,
+        who: str,
+        kind: str = "table_updated",
+        reason: str = "",
     ) -> tuple[str, str]:
-        """Write a table's config if no config changed since `seen_version`: (status, version)."""
+        """Write a table's config if no config changed since `seen_version`: (status, version).
+        A change is journaled as `kind` (`table_disabled`, `table_enabled` when play is
+        switched), with `reason` when one is given."""
         body = canonical(config.to_json())
         result = self._s.put_table(
             keys=[
@@ -178,7 +186,7 @@ class ConfigStore:
                 self._k.tables,
                 self._k.activity,
             ],
-            args=[table, seen_version, body, who],
+            args=[table, seen_version, body, who, kind, reason],
         )
         if result[0] == "moving":
             raise _moving(table)

@@ -50,3 +50,22 @@ def test_a_heartbeat_answers_with_the_table_state_as_it_is_now(
     linked.put_table("T1", enabled=False)
     beat = second.client.post("/v1/tables/T1/heartbeat", headers=linked.keys.header("table"))
     assert beat.get_json()["enabled"] is False
+
+
+def test_switching_a_table_s_play_is_journaled_under_its_own_name_with_why(
+    linked: Api,
+) -> None:
+    linked.put_table("T1", enabled=False, reason="felt torn at spot 4")
+    linked.put_table("T1", max_wager=5_000)
+    linked.put_table("T1", enabled=True, reason="felt replaced")
+    linked.put_table("T1", enabled=True, reason="already enabled: nothing changes")
+    group = linked.meters()["group"]
+    house = linked.client.get(
+        f"/v1/journal?group={group}&limit=500", headers=linked.keys.header("auditor")
+    ).get_json()["entries"]
+    steps = [(e["type"], e.get("reason", "")) for e in house if e.get("table") == "T1"]
+    assert steps[-3:] == [
+        ("table_disabled", "felt torn at spot 4"),
+        ("table_updated", ""),
+        ("table_enabled", "felt replaced"),
+    ]

@@ -176,14 +176,20 @@ def test_a_supervisor_works_the_floor_from_the_console(floor: Service, browser: 
     row.locator(".badge.running").wait_for()
     assert get(base, operator, "/v1/pools/main")["state"] == "running"
 
-    # disable a table
+    # disable a table: it asks why, and journals it under its own name with the reason
     t2 = page.locator("tr[data-table=T2]")
     t2.locator("[data-action=disable]").click()
+    page.click("#act-submit")
+    page.wait_for_selector("#e-reason:has-text('Say why the table is disabled')")
+    assert get(base, operator, "/v1/tables/T2")["enabled"] is True, "nothing sent"
+    page.fill("#f-reason", "felt torn at spot 4")
     page.click("#act-submit")
     t2.locator("[data-action=enable]").wait_for()
     assert get(base, operator, "/v1/tables/T2")["enabled"] is False
     assert get(base, operator, "/v1/tables/T1")["enabled"] is True
-    page.wait_for_selector("#activity td:has-text('Link suspended')")
+    line = page.locator("#activity tr:has-text('Table disabled')")
+    line.wait_for()
+    assert "felt torn at spot 4" in line.inner_text() and "table T2" in line.inner_text()
     shot(page, "06-table-disabled")
 
 

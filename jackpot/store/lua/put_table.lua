@@ -3,7 +3,9 @@
 -- KEYS[1] {ns}/table/<id>  hash   KEYS[2] {ns}/counters  hash (config_version, house_seq, clock)
 -- KEYS[3] {ns}/journal     stream: the house journal   KEYS[4] {ns}/tables  set of table ids
 -- ARGV[1] table id  ARGV[2] the config version the caller checked linked tables against
--- ARGV[3] config JSON (canonical)  ARGV[4] who
+-- ARGV[3] config JSON (canonical)  ARGV[4] who  ARGV[5] the entry's type for a change
+-- (`table_updated`, or `table_disabled` / `table_enabled` when play is switched)
+-- ARGV[6] the reason ('' for none)
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"created", version} | {"updated", version} | {"unchanged", version} | {"stale"}
 --        | {"moving", move} (the table is moving to another link group: move_table.lua)
@@ -21,8 +23,12 @@ local version = redis.call('HINCRBY', KEYS[2], 'config_version', 1)
 redis.call('HSET', KEYS[1], 'config', ARGV[3], 'version', version)
 redis.call('SADD', KEYS[4], ARGV[1])
 local seq = redis.call('HINCRBY', KEYS[2], 'house_seq', 1)
-local kind = current[1] and 'table_updated' or 'table_created'
+local kind = current[1] and ARGV[5] or 'table_created'
 local prev = redis.call('HGET', KEYS[2], 'house_head') or ''
-redis.call('HSET', KEYS[2], 'house_head', append(KEYS[3], string.format('%d', seq), prev,
-  {'type', kind, 'ts', now, 'who', ARGV[4], 'table', ARGV[1], 'config', ARGV[3]}))
+local fields = {'type', kind, 'ts', now, 'who', ARGV[4], 'table', ARGV[1], 'config', ARGV[3]}
+if ARGV[6] ~= '' then
+  table.insert(fields, 'reason')
+  table.insert(fields, ARGV[6])
+end
+redis.call('HSET', KEYS[2], 'house_head', append(KEYS[3], string.format('%d', seq), prev, fields))
 return {current[1] and 'updated' or 'created', version}
