@@ -137,6 +137,17 @@ def test_a_supervisor_works_the_floor_from_the_console(floor: Service, browser: 
     assert "someone other than the person who paid" in said and "paid_by" not in said
     shot(page, "03-witness-refused")
     assert get(base, operator, f"/v1/payouts/{payout}")["status"] == "pending"
+    # a refusal only the controller makes: once, under its field, named by its label
+    page.fill("#f-witness", "Sam Okafor")
+    page.fill("#f-slip", "HP-" + "9" * 70)
+    page.click("#act-submit")  # to the review
+    page.click("#act-submit")  # recorded: refused
+    page.wait_for_selector("#f-slip[aria-invalid=true]")
+    said = page.inner_text("#e-slip")
+    assert said.startswith("Hand-pay slip number ") and "slip" not in said.split(" ", 3)[3]
+    assert page.inner_text("#act-error") == "", "shown once"
+    assert get(base, operator, f"/v1/payouts/{payout}")["status"] == "pending"
+    page.fill("#f-slip", "HP-1001")
 
     # a last step shows what will be recorded; only then is it sent
     page.fill("#f-witness", "Sam Okafor")
