@@ -204,6 +204,51 @@ def test_a_supervisor_works_the_floor_from_the_console(floor: Service, browser: 
     shot(page, "06-table-disabled")
 
 
+def test_a_jackpot_arriving_shows_a_badge_and_chimes_unless_muted(
+    floor: Service, browser: Any
+) -> None:
+    base = floor.base
+    operator, first, table = a_floor(floor)
+    page = tablet(browser)
+    sign_in(page, base, operator)
+    page.locator(f"[data-payout='{first}']").wait_for()
+    # waiting when the console opened: counted, not announced as new
+    assert page.inner_text("#alert-badge") == "1 jackpot"
+    assert page.title() == "(1) Progressive console"
+    assert page.evaluate("() => document.body.dataset.chimes") is None
+
+    def hit(round_id: str) -> str:
+        body = {
+            "table": "T1",
+            "round": round_id,
+            "dealer": {"card": "Qd", "war_card": "Qd"},
+            "spots": [{"spot": 2, "wager": 500, "card": "Qd", "war": True, "war_card": "Qd"}],
+        }
+        r = requests.post(f"{base}/v1/rounds", json=body, headers=auth(table))
+        r.raise_for_status()
+        return str(r.json()["jackpots"][0]["id"])
+
+    second = hit("r-second")
+    page.wait_for_function(f"() => document.body.dataset.alerted === '{second}'")
+    assert page.evaluate("() => document.body.dataset.chimes") == "1"
+    assert page.inner_text("#alert-badge") == "2 jackpots"
+    assert page.title() == "(2) Progressive console"
+    shot(page, "09-jackpot-arrived")
+    page.locator("header").screenshot(path=str(ARTEFACTS / "09-header.png"))
+    # the header holds on one line at tablet width: the badge, the sound and sign-out in reach
+    assert page.evaluate("() => document.querySelector('header').offsetHeight") < 80
+    # muted (and remembered): the badge still says it, no sound
+    page.click("#mute")
+    assert page.get_attribute("#mute", "aria-label") == "Sound off"
+    third = hit("r-third")
+    page.wait_for_function(f"() => document.body.dataset.alerted === '{third}'")
+    assert page.evaluate("() => document.body.dataset.chimes") == "1"
+    assert page.inner_text("#alert-badge") == "3 jackpots"
+    page.reload()
+    page.locator(f"[data-payout='{third}']").wait_for()
+    assert page.get_attribute("#mute", "aria-label") == "Sound off"
+
+
 def test_a_stale_tablet_gets_a_conflict_and_pays_nothing_twice(
     floor: Service, browser: Any
 ) -> None:
