@@ -288,9 +288,8 @@ def test_a_later_days_void_is_a_correction_of_that_day_and_both_balance(world: W
     assert row["voided_handle_cents"] == str(handle)
 
 
-def test_the_day_shows_each_tables_own_counts_against_the_controllers(world: World) -> None:
-    w = world
-    answers = play(w)
+def tell_counts(w: World, answers: list[dict[str, Any]]) -> tuple[dict[str, Any], Any]:
+    """T1 sends its own counts of what it was answered: (what it told, the answer)."""
     spots = [s for a in answers for s in a["spots"]]
     told = {
         "day": answers[0]["gaming_day"],
@@ -307,7 +306,13 @@ def test_the_day_shows_each_tables_own_counts_against_the_controllers(world: Wor
         "/v1/tables/T1/counts", json={"days": [told]}, headers=w.api.keys.header("table")
     )
     assert sent.status_code == 200, sent.get_json()
-    assert sent.get_json()["days"][0]["matches"] is None, "not compared yet"
+    return told, sent.get_json()
+
+
+def test_the_day_shows_each_tables_own_counts_against_the_controllers(world: World) -> None:
+    w = world
+    told, answer = tell_counts(w, play(w))
+    assert answer["days"][0]["matches"] is None, "not compared yet"
     day = today(w)
     w.clock.pass_days(2)
     report = w.services.accounting.close(day)
@@ -539,22 +544,7 @@ def sheet(w: World, path: str) -> tuple[list[str], list[dict[str, str]]]:
 
 def test_every_file_imports_as_it_is(world: World) -> None:
     w = world
-    answers = play(w)
-    spots = [s for a in answers for s in a["spots"]]
-    told = {
-        "day": answers[0]["gaming_day"],
-        "rounds": len(answers),
-        "side_bets": len(spots),
-        "handle": sum(s["wager"] for s in spots),
-        "fixed": sum(s["pay"] for s in spots),
-        "envy": sum(s["envy"] for s in spots),
-        "jackpot": sum(s["jackpot"] for s in spots),
-        "voids": 0,
-    }
-    sent = w.api.client.post(
-        "/v1/tables/T1/counts", json={"days": [told]}, headers=w.api.keys.header("table")
-    )
-    assert sent.status_code == 200, sent.get_json()
+    tell_counts(w, play(w))  # so the table_counts file has a row
     day = today(w)
     w.clock.pass_days(2)
     report = w.services.accounting.close(day)
