@@ -249,6 +249,38 @@ def test_a_jackpot_arriving_shows_a_badge_and_chimes_unless_muted(
     assert page.get_attribute("#mute", "aria-label") == "Sound off"
 
 
+def test_each_jackpot_prints_a_hand_pay_slip(floor: Service, browser: Any) -> None:
+    base = floor.base
+    operator, payout, _ = a_floor(floor)
+    put(base, operator, "/v1/tables/T1", {"asset": "WAR-0042", "location": "Pit 3"})
+    amount = get(base, operator, f"/v1/payouts/{payout}")["amount"]
+    page = tablet(browser)
+    sign_in(page, base, operator)
+    card = page.locator(f"[data-payout='{payout}']")
+    card.wait_for()
+    page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
+    card.locator("[data-action=slip]").click()
+    assert page.evaluate("() => window.printed") == 1
+    slip = page.inner_text("#slip")
+    for text in (
+        "Hand-pay slip",
+        payout,
+        "T1 · asset WAR-0042 · Pit 3",
+        f"${amount // 100:,}.{amount % 100:02d}",
+        "Suited four of a kind",
+        "Witness (signature)",
+        "Printed ",
+        "by Dana Reyes",
+    ):
+        assert text in slip, (text, slip)
+    # printed, the slip alone: nothing of the console on the page
+    page.emulate_media(media="print")
+    assert page.is_visible("#slip") and not page.is_visible("header")
+    assert not page.is_visible("main")
+    shot(page, "10-hand-pay-slip-print")
+    page.emulate_media(media="screen")
+
+
 def test_a_stale_tablet_gets_a_conflict_and_pays_nothing_twice(
     floor: Service, browser: Any
 ) -> None:
@@ -290,7 +322,8 @@ def test_an_auditor_reads_without_actions_and_sees_the_reserve(
     sign_in(page, base, auditor)
     page.locator("tr[data-pool=main]").wait_for()
     assert "read only" in page.inner_text("#who")
-    assert page.locator("button[data-action]").count() == 0
+    # nothing that changes anything; printing a slip is reading
+    assert page.locator("button[data-action]:not([data-action=slip])").count() == 0
     # the reserve an auditor reads in the day's statement, beside the meter (issue 27)
     assert page.locator("th.reserve").is_visible()
     assert page.locator("tr[data-pool=main] td").count() == 11
