@@ -203,6 +203,22 @@ def test_a_supervisor_works_the_floor_from_the_console(floor: Service, browser: 
     assert "felt torn at spot 4" in line.inner_text() and "table T2" in line.inner_text()
     shot(page, "06-table-disabled")
 
+    # the activity filtered: one kind of step, and what a row says (a table, a person)
+    page.select_option("#activity-kind", "table")
+    page.fill("#activity-text", "t2")
+    rows = page.locator("#activity tbody tr")
+    texts = [rows.nth(i).inner_text() for i in range(rows.count())]
+    assert texts and all("table T2" in t for t in texts), texts
+    assert any("Table disabled" in t for t in texts) and not any("Link" in t for t in texts)
+    page.select_option("#activity-kind", "payout")
+    page.fill("#activity-text", "")
+    texts = [rows.nth(i).inner_text() for i in range(rows.count())]
+    assert texts and all(payout in t for t in texts), texts
+    page.fill("#activity-text", "nobody at all")
+    assert page.inner_text("#activity tbody") == "Nothing recent matches."
+    page.select_option("#activity-kind", "")
+    page.fill("#activity-text", "")
+
 
 def test_a_jackpot_arriving_shows_a_badge_and_chimes_unless_muted(
     floor: Service, browser: Any
