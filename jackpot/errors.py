@@ -69,8 +69,8 @@ class ValidationError(JackpotError):
 
 class ShoeOverdrawnError(ValidationError):
     """A report whose cards, with those its shoe's earlier reports showed, are more copies
-    of a card than the shoe holds (settle_round.lua's shoe audit); the service names the
-    report's field that shows it."""
+    of a card than the shoe holds (settle_round.lua's shoe audit); the service sets `field`,
+    the report's field that shows it."""
 
     def __init__(self, card: str, before: int, decks: int, field: str | None = None) -> None:
         super().__init__(

@@ -87,10 +87,9 @@ class Section:
         ]
 
     def rows(self, day: str, rows: Iterable[Mapping[str, Any]]) -> list[list[Any]]:
-        """The file's rows for `day` (header first, totals last where they make sense)."""
+        """The file's lines for `day` under its header, totals last where they make sense."""
         rows = list(rows)
-        out: list[list[Any]] = [self.header]
-        out += [self._line(day, row) for row in rows]
+        out = [self._line(day, row) for row in rows]
         if self.totals:
             out.append(self._totals(day, rows))
         return out
@@ -108,9 +107,7 @@ class Section:
     def _totals(self, day: str, rows: list[Mapping[str, Any]]) -> list[Any]:
         total: dict[str, Any] = {self.ident[0].key: TOTAL}
         for c in self.figures:
-            if c.kind is Kind.COUNT:
-                total[c.key] = sum(int(r.get(c.key) or 0) for r in rows)
-            elif c.kind is Kind.CENTS:
+            if c.kind in (Kind.COUNT, Kind.CENTS):
                 total[c.key] = sum(int(r.get(c.key) or 0) for r in rows)
             elif c.kind is Kind.UNITS:
                 cents, rest = divmod(sum(c.units(r) for r in rows), UNITS_PER_CENT)
@@ -224,7 +221,7 @@ def day_csv(section: str, days: Iterable[tuple[str, list[Mapping[str, Any]]]]) -
     spec = FILES[section]
     lines: list[list[Any]] = [spec.header]
     for day, rows in days:
-        lines += spec.rows(day, rows)[1:]
+        lines += spec.rows(day, rows)
     return csv_file(lines)
 
 

@@ -135,11 +135,9 @@ class Rounds:
                 # script finds it first); it settles nothing new
                 stored = self._store.settle(plan, self._health.latest().operable)
             except ShoeOverdrawnError as overdrawn:
-                # name the report's field that shows the copy too many
-                field = next(f for f, c in report.shown() if str(c) == overdrawn.card)
-                raise ShoeOverdrawnError(
-                    overdrawn.card, overdrawn.before, overdrawn.decks, field
-                ) from None
+                # the store knows the card; the report, the field that shows the copy too many
+                overdrawn.field = next(f for f, c in report.shown() if str(c) == overdrawn.card)
+                raise
             except ControllerInoperableError as refused:
                 # check now: record it, journal it, stop the other rounds, and say why
                 health = self._health.run()

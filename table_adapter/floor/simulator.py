@@ -174,7 +174,7 @@ class Floor:
             dealt += 1
             self.tally.dealt(played, side_open)
             if going.after_report:
-                self.tally.void_reported(played)
+                self.tally.void_reported(played, MALFUNCTION_FOUND)
             if plan.dealer_change_every and dealt % plan.dealer_change_every == 0:
                 table.new_dealer()  # the next round begins with the new dealer's burn
             if adapter.up:

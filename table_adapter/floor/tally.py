@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from jackpot.domain.dayclose import percent
 from jackpot.domain.outcomes import Outcome
 from table_adapter.game.edge import house_edge
+from table_adapter.game.irregularities import Irregularity
 from table_adapter.game.profiles import get_profile
 from table_adapter.game.records import Round, VoidRound
 from table_adapter.game.shoe import Pile, pile_of
@@ -108,12 +109,12 @@ class Tally:
             else:
                 self._last_pays[entry.table] = (entry.round, pays)
 
-    def void_reported(self, played: Round) -> None:
-        """Count a reported round the table asked the controller to void whole, with what
-        the controller paid on it (its answer now, or when it comes)."""
+    def void_reported(self, played: Round, why: Irregularity) -> None:
+        """Count a reported round the table asked the controller to void whole for `why`,
+        with what the controller paid on it (its answer now, or when it comes)."""
         with self._lock:
-            self.voids["malfunction"] += 1
-            self.irregularities["malfunction"] += 1
+            self.voids[why.kind.value] += 1
+            self.irregularities[why.kind.value] += 1
             self.voided.update(
                 rounds=1,
                 side_bets=sum(1 for r in played.results if r.bet.side),
