@@ -342,8 +342,9 @@ class Table:
             return deal(next(at for at in ahead if at not in out))
         if handling is Handling.DEALER:
             return deal(None)
-        self.shoe.burn()
-        return self.shoe.drawn[-1].card
+        # put in the discard rack as a burn: not one of the burns the rules owe, so a burn
+        # the dealer is to forget (forgotten_burn) stays to come
+        return self.shoe.draw(Role.BURN)
 
     def _decide(
         self, bet: Bet, card: Card, dealer: Card

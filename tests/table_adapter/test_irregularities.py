@@ -221,3 +221,21 @@ def test_face_up_cards_are_journaled_each_and_the_second_names_the_void():
     assert isinstance(void, VoidRound) and kinds(void) == [Irregular.FACE_UP_CARDS]
     assert void.cause == "face_up_cards"
     assert [i.to_json()["kind"] for i in void.irregularities] == ["face_up_cards"]
+
+
+def test_a_misdelivered_card_burned_is_itself_burned_while_a_forgotten_burn_waits():
+    # the forgotten burn is the dealer's next owed burn, not the misdelivered card's burning
+    table = Table("T1", "massachusetts", seed=3)
+    deal(table, "2c 9c 8d", None, [Bet(1, 1000), Bet(3, 1000)])  # the shoe's burn is made
+    quiet = deal(table, "9h 2d", Mishap(Irregular.FORGOTTEN_BURN), [Bet(1, 1000)])
+    assert isinstance(quiet, Round) and kinds(quiet) == []  # no burn yet to forget
+    mishap = Mishap(Irregular.MISDELIVERED, spot=3, handling=Handling.BURN)
+    rnd = deal(table, "4c 5c 6c 7c Kd", mishap)
+    assert isinstance(rnd, Round)
+    four = [(HAND, 1, "4c"), (BURN, None, "5c"), (HAND, 3, "6c"), (HAND, 5, "7c")]
+    assert dealt(rnd)[:4] == four
+    assert rnd.irregularities[0].card == Card.parse("5c") and kinds(rnd) == [Irregular.MISDELIVERED]
+    # the forgotten burn is still to come: the next war's burns are one short
+    war = deal(table, "8d 8h 3c 4d 5d 6d 7d", None, [Bet(1, 1000)])
+    assert isinstance(war, Round) and kinds(war) == [Irregular.FORGOTTEN_BURN]
+    assert [d.role for d in war.draws].count(BURN) == 2
