@@ -44,6 +44,7 @@ from jackpot.services.fanout import (
 from jackpot.services.gamingday import ControllerGamingDay
 from jackpot.services.linkgroups import Group, LinkGroups
 from jackpot.services.moves import TableMoves
+from jackpot.services.payouthistory import PayoutHistory
 from jackpot.services.payouts import Payouts
 from jackpot.services.pools import Pools
 from jackpot.services.rounds import Rounds, Window
@@ -110,6 +111,7 @@ class Services:
     verifier: GroupedVerifier
     accounting: Accounting
     activity: Activity
+    history: PayoutHistory  # every payout ever made, for the console's searches
     signs: Signs
     board: SignBoard  # what the signs show (the sign process's one reader of the store)
     health: GroupedHealth
@@ -298,6 +300,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         archiver=archiver,
         accounting=accounting,
         activity=Activity(GroupedActivity(groups), credentials.list),
+        history=PayoutHistory(archive, payouts, journal, credentials.list),
         signs=Signs(sign_store, config),
         board=SignBoard(
             sign_store,

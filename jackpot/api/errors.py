@@ -15,6 +15,7 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from jackpot import logs
+from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.errors import JackpotError
 from jackpot.metrics.instruments import count_refusal
 from jackpot.services.faults import unavailable
@@ -85,6 +86,13 @@ def register(app: Flask) -> None:
     @app.errorhandler(redis.BusyLoadingError)
     def on_store_down(exc: redis.RedisError) -> Response:
         return as_response(store_down(exc))
+
+    @app.errorhandler(ArchiveUnavailableError)
+    def on_archive_down(exc: ArchiveUnavailableError) -> Response:
+        # the history and the closed days are read from the archive: nothing was changed
+        log.warning("archive unavailable: %s", exc)
+        message = "the archive did not answer; nothing was changed; ask again"
+        return as_response(error_reply(503, "archive_unavailable", message, retry_after=5))
 
     @app.errorhandler(HTTPException)
     def on_http(exc: HTTPException) -> Response:

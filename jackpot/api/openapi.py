@@ -138,6 +138,62 @@ SCHEMAS: dict[str, Any] = {
             "changed": {"type": "boolean"},
         },
     },
+    "PayoutHistory": {
+        "type": "object",
+        "required": ["payouts", "totals", "next"],
+        "properties": {
+            "payouts": {"type": "array", "items": {"$ref": "#/components/schemas/Payout"}},
+            "totals": {
+                "type": "object",
+                "description": "every payout matched, by status: how many, and their cents",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {"payouts": {"type": "integer"}, "amount": CENTS},
+                },
+            },
+            "next": {
+                "type": ["string", "null"],
+                "description": "the page's end when more match: give it back as `before`",
+            },
+        },
+    },
+    "PayoutRecord": {
+        "type": "object",
+        "required": ["payout", "journal", "steps"],
+        "properties": {
+            "payout": {"$ref": "#/components/schemas/Payout"},
+            "journal": {"type": "string"},
+            "steps": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["step", "at", "who", "seq"],
+                    "properties": {
+                        "step": {
+                            "enum": [
+                                "won",
+                                "held",
+                                "confirmed",
+                                "paid",
+                                "approved",
+                                "disputed",
+                                "voided",
+                            ]  # fmt: skip
+                        },
+                        "at": {"type": "integer", "description": "ms since the epoch"},
+                        "who": {"type": "string"},
+                        "person": {"type": ["string", "null"]},
+                        "paid_by": {"type": "string"},
+                        "witness": {"type": "string"},
+                        "slip": {"type": "string"},
+                        "approver": {"type": "string"},
+                        "seq": {"type": "integer"},
+                        "hash": {"type": ["string", "null"]},
+                    },
+                },
+            },
+        },
+    },
     "ReconcileRequest": RECONCILE_REQUEST.schema(),
     "Adjustment": ADJUSTMENT_REQUEST.schema(),
     "Suspend": SUSPEND_REQUEST.schema(),
@@ -461,8 +517,36 @@ def document() -> dict[str, Any]:
                 ],
             ),
         },
+        "/v1/payouts/history": {
+            "get": _op(
+                "search every payout ever made, newest first, with totals by status",
+                ["operator", "auditor"],
+                _ref("PayoutHistory"),
+                params=[
+                    _query("payout", {"type": "string"}),
+                    _query("table", ID),
+                    _query("pool", ID),
+                    _query("person", {"type": "string"}),
+                    _query("status", {"type": "string", "description": "statuses, by commas"}),
+                    _query("from", {"type": "string", "format": "date"}),
+                    _query("to", {"type": "string", "format": "date"}),
+                    _query("changed_from", {"type": "string", "format": "date-time"}),
+                    _query("changed_to", {"type": "string", "format": "date-time"}),
+                    _query("limit", {"type": "integer", "minimum": 1, "maximum": 1000}),
+                    _query("before", {"type": "string"}),
+                ],
+            ),
+        },
         "/v1/payouts/{payout}": {
             "get": _op("one payout", ["operator", "auditor"], _ref("Payout"), params=payout),
+        },
+        "/v1/payouts/{payout}/record": {
+            "get": _op(
+                "a payout's full record: every step, who, when, payer, witness, slip",
+                ["operator", "auditor"],
+                _ref("PayoutRecord"),
+                params=payout,
+            ),
         },
         "/v1/payouts/{payout}/confirm": {
             "post": _op(

@@ -10,6 +10,7 @@ from jackpot.api.auth import current_actor, require, services
 from jackpot.api.body import json_body, known_query, query_int, request_body
 from jackpot.domain.auth import Role
 from jackpot.domain.fields import Record
+from jackpot.domain.payoutrecord import HISTORY_PARAMETERS, cursor_text, history_query
 from jackpot.domain.requests import (
     APPROVE_REQUEST,
     DISPUTE_REQUEST,
@@ -19,6 +20,7 @@ from jackpot.domain.requests import (
 )
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ValidationError
+from jackpot.services.payouthistory import MAX_PAGE
 from jackpot.services.payouts import HandPay
 
 bp = Blueprint("payouts", __name__, url_prefix="/v1/payouts")
@@ -33,6 +35,40 @@ def list_payouts() -> Response:
         raise ValidationError("status", f"must be one of {', '.join(PAYOUT_STATUSES)}")
     limit = query_int("limit", 100, 1, 10_000)
     return jsonify({"payouts": services().payouts.list(status, limit)})
+
+
+@bp.get("/history")
+@require(Role.OPERATOR, Role.AUDITOR)
+def history() -> Response:
+    """Search every payout ever made, the archived history and the live floor as one."""
+    known_query(*HISTORY_PARAMETERS)
+    args = request.args
+    found = services().history
+    query = history_query(
+        {k: v.strip() for k, v in args.items() if v.strip()},
+        services().days(),
+        found.holders,
+    )
+    limit = query_int("limit", 100, 1, MAX_PAGE)
+    result = found.search(query, limit)
+    return jsonify(
+        {
+            "payouts": result.payouts,
+            "totals": {
+                status: {"payouts": n, "amount": cents}
+                for status, (n, cents) in sorted(result.totals.items())
+            },
+            "next": None if result.next is None else cursor_text(result.next),
+        }
+    )
+
+
+@bp.get("/<payout>/record")
+@require(Role.OPERATOR, Role.AUDITOR)
+def payout_record(payout: str) -> Response:
+    """A payout and every step it took: what, when, who, payer, witness, slip, approver."""
+    parse_identifier(payout, "payout")
+    return jsonify(services().history.record(payout))
 
 
 @bp.get("/<payout>")

@@ -58,4 +58,39 @@ gaming_days = Table(
     Column("version", Integer, nullable=False),  # of the report's layout
 )
 
+# The payouts' index (jackpot.archive.payoutindex): each payout's record as its archived
+# entries fold to (jackpot.domain.payoutrecord), for searches of the whole history. Derived,
+# not history: it is brought forward in the transaction that archives the entries, so a row
+# changes as its payout takes steps; `steps` lists the seqs of the entries it folds, in its
+# pool's journal, and `jackpot verify` folds them again to hold the row to the chain.
+payouts = Table(
+    "payouts",
+    metadata,
+    Column("id", String(160), primary_key=True),
+    Column("journal", String(140), nullable=False),
+    Column("pool", String(128), nullable=False),
+    Column("table_id", String(128), nullable=False),
+    Column("number", BigInteger, nullable=False),
+    Column("status", String(32), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("created", BigInteger, nullable=False),  # the making entry's stamp, epoch ms
+    Column("changed", BigInteger, nullable=False),  # the newest step's
+    Column("steps", Text, nullable=False),  # JSON [seq, ...] in `journal`
+    Column("record", Text, nullable=False),  # JSON, as GET /v1/payouts/{id}
+    Index("payouts_by_time", "created", "number"),
+    Index("payouts_by_table", "table_id", "created"),
+    Index("payouts_by_pool", "pool", "created"),
+    Index("payouts_by_status", "status", "created"),
+    Index("payouts_by_change", "changed"),
+)
+
+# Who a payout is found under (payoutrecord.people): a person's name as compared, or a key.
+payout_people = Table(
+    "payout_people",
+    metadata,
+    Column("person", String(200), primary_key=True),
+    Column("payout", String(160), primary_key=True),
+    Index("payout_people_by_payout", "payout"),
+)
+
 APPEND_ONLY = ("journal_entries", "rounds", "gaming_days")

@@ -4,24 +4,27 @@ from __future__ import annotations
 
 import fcntl
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, and_, create_engine, event, func, or_, select, text
+from sqlalchemy import Connection, Engine, and_, create_engine, event, func, or_, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from jackpot import jsonio
+from jackpot.archive import payoutindex
 from jackpot.archive.schema import gaming_days, journal_entries, rounds
 from jackpot.domain.chain import ChainedEntry
+from jackpot.domain.payoutrecord import PayoutQuery
 
 PAGE = 5000  # rows a paged read asks for at a time
+T = TypeVar("T")
 
 
 class ArchiveUnavailableError(Exception):
@@ -197,6 +200,8 @@ class Archive:
                         connection.exec_driver_sql(
                             self._insert(rounds.name, ROUND_COLUMNS), round_rows
                         )
+                # the payouts' index says what the archived entries say, no more, no less
+                payoutindex.bring_forward(connection, entry_rows)
         except (SQLAlchemyError, self._dbapi_error) as exc:
             # COPY goes to the driver itself: its errors are the driver's own
             raise ArchiveUnavailableError(f"archive write failed: {exc}") from exc
@@ -415,6 +420,44 @@ class Archive:
         return [
             dict(r._mapping) for r in self._all(select(gaming_days).order_by(gaming_days.c.day))
         ]
+
+    # --- the payouts' index -------------------------------------------------------------
+
+    def search_payouts(self, query: PayoutQuery, limit: int) -> list[dict[str, Any]]:
+        """The archived records of the payouts a search matches, newest first."""
+        return self._read(lambda c: payoutindex.search(c, query, limit))
+
+    def payout_totals(self, query: PayoutQuery) -> dict[str, tuple[int, int]]:
+        """(payouts, cents) of the archived payouts a search matches, by status."""
+        return self._read(lambda c: payoutindex.totals(c, query))
+
+    def payout_records(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The archived records of these payouts (those archived)."""
+        return self._read(lambda c: payoutindex.records(c, ids))
+
+    def payout_entries(self, payout: str) -> tuple[str, list[tuple[ChainedEntry, str]]]:
+        """(pool journal, its archived entries with their stored hashes) of one payout."""
+        return self._read(lambda c: payoutindex.entries(c, payout))
+
+    def indexed_payouts(
+        self, journal: str
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, set[str]]]:
+        """One pool journal's rows of the payouts' index, and who each is found under: for
+        `jackpot verify` to fold the entries again and compare."""
+
+        def read(connection: Connection) -> Any:
+            rows = payoutindex.of_journal(connection, journal)
+            return rows, payoutindex.people_of(connection, journal)
+
+        return self._read(read)  # type: ignore[no-any-return]
+
+    def _read(self, reading: Callable[[Connection], T]) -> T:
+        self.ensure()
+        try:
+            with self.engine.connect() as connection:
+                return reading(connection)
+        except SQLAlchemyError as exc:
+            raise ArchiveUnavailableError(f"archive read failed: {exc}") from exc
 
     def _first(self, query: Any) -> Any:
         self.ensure()

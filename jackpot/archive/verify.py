@@ -25,10 +25,13 @@ from typing import Any
 
 from redis import Redis
 
+from jackpot import jsonio
+from jackpot.archive.payoutindex import row_of
 from jackpot.archive.store import Archive
 from jackpot.domain.chain import GENESIS, ChainBreak, ChainedEntry, ChainWalk
 from jackpot.domain.dayclose import closed_day_digest
 from jackpot.domain.journals import HOUSE, house_journal, pool_journal
+from jackpot.domain.payoutrecord import ENTRY_TYPES, fold, people
 from jackpot.domain.records import record_problem
 from jackpot.store.keys import Keys
 
@@ -175,8 +178,12 @@ class Verifier:
         anchor = walk.seq  # entries up to it are before the period checked
         house = journal == house_journal(self._k.group)
         overlap: dict[int, str] = {}
+        # the payouts the archived entries make, folded again (a walk of the whole journal)
+        folded = PayoutsFolded(journal) if not house and since is None else None
         for entry, stored in self._archive.walk(journal, walk.seq, batch=BATCH):
             walk.feed([entry])
+            if folded is not None and entry.get("type") in ENTRY_TYPES:
+                folded.add(entry)
             if entry.hash != stored:
                 out.findings.append(
                     Finding(
@@ -191,6 +198,8 @@ class Verifier:
             if house and entry.get("type") == "day_closed":
                 out.closed.append(entry)
         out.findings += [_finding(b, "archive") for b in walk.problems()]
+        if folded is not None:
+            out.findings += check_payout_index(self._archive, folded, walk.seq)
         walk.breaks = []
         rounds: list[ChainedEntry] = []
         for entry in self._live(stream, after=anchor):
@@ -336,6 +345,71 @@ class Verifier:
                     return entry.seq, int(v), int(entry.get("reserve_units") or 0)
             tip, step = after, step * 2
         return None
+
+
+@dataclass(slots=True)
+class PayoutsFolded:
+    """The payouts a pool journal's archived entries make, folded again as verify walks it."""
+
+    journal: str
+    records: dict[str, tuple[dict[str, Any], list[int]]] = field(default_factory=dict)
+    problems: list[Finding] = field(default_factory=list)
+
+    def add(self, entry: ChainedEntry) -> None:
+        fields = entry.by_name()
+        payout = fields.get("payout", "")
+        record, steps = self.records.get(payout, (None, []))
+        try:
+            record = fold(record, self.journal.removeprefix("pool/"), fields)
+        except ValueError as exc:
+            self.problems.append(Finding(self.journal, entry.seq, f"{exc}"))
+            return
+        self.records[payout] = (record, [*steps, entry.seq])
+
+
+def check_payout_index(archive: Archive, folded: PayoutsFolded, walked: int) -> list[Finding]:
+    """The archive's payouts index against the archived entries of one pool journal, folded
+    again: every payout they make is indexed as they say, under the people they name, and the
+    index holds no payout they do not make. Rows that fold entries past `walked` (archived
+    while the walk went on) are left for the next run."""
+    journal, made = folded.journal, folded.records
+    out = list(folded.problems)
+    rows, found_under = archive.indexed_payouts(journal)
+    for payout, row in rows.items():
+        try:
+            steps = [int(seq) for seq in jsonio.loads(row["steps"])]
+        except (ValueError, TypeError):
+            steps = []
+        if max(steps, default=0) > walked:
+            continue
+        if payout not in made:
+            out.append(
+                Finding(journal, None, f"the payouts' index holds {payout}, which no entry made")
+            )
+            continue
+        record, seqs = made[payout]
+        if row != row_of(journal, record, seqs):
+            out.append(
+                Finding(
+                    journal,
+                    seqs[-1],
+                    f"the payouts' index says {payout} is not what its entries say",
+                )
+            )
+        elif found_under.get(payout, set()) != set(people(record)):
+            out.append(
+                Finding(
+                    journal,
+                    None,
+                    f"the payouts' index finds {payout} under other people than its entries name",
+                )
+            )
+    for payout, (_, steps) in made.items():
+        if payout not in rows:
+            out.append(
+                Finding(journal, steps[0], f"payout {payout} is missing from the payouts' index")
+            )
+    return out
 
 
 def check_day_heads(archive: Archive, days: list[dict[str, Any]]) -> list[Finding]:

@@ -301,6 +301,9 @@ class GroupedPayouts:
     def unsettled(self) -> builtins.list[dict[str, Any]]:
         return [p for g in self._groups.all() for p in g.payouts.unsettled()]
 
+    def live(self) -> builtins.list[dict[str, Any]]:
+        return [p for g in self._groups.all() for p in g.payouts.live()]
+
     def confirm(
         self, payout: str, actor: Actor, hand_pay: HandPay, expect: str = ""
     ) -> tuple[bool, dict[str, Any]]:

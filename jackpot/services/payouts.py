@@ -49,6 +49,10 @@ class Payouts:
         """Jackpots won and not yet paid or voided."""
         return self._store.unsettled()
 
+    def live(self) -> builtins.list[dict[str, Any]]:
+        """The payouts the archive may not hold as they are now (PayoutStore.live)."""
+        return self._store.live()
+
     def confirm(
         self,
         payout: str,

@@ -115,6 +115,17 @@ class Keys:
         return f"{self.tag}/payouts/open:built"
 
     @property
+    def payouts_settled(self) -> str:
+        """Zset: payouts paid or voided, by when: those the archive may not hold yet, kept
+        until an archive run has taken their entries (the history's live edge)."""
+        return f"{self.tag}/payouts/settled"
+
+    @property
+    def payouts_settled_built(self) -> str:
+        """Set once the settled index holds the payouts of a store from before it existed."""
+        return f"{self.tag}/payouts/settled:built"
+
+    @property
     def adjustments(self) -> str:
         return f"{self.tag}/adjustments"
 

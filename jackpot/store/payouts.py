@@ -8,6 +8,7 @@ from typing import Any
 
 from redis import Redis
 
+from jackpot.domain.payoutrecord import changed_at
 from jackpot.domain.people import person_of
 from jackpot.errors import (
     NotFoundError,
@@ -75,6 +76,35 @@ class PayoutStore:
         ids = list(dict.fromkeys([*pending, *still_open]))
         return [p for p in self.many(ids) if p["status"] not in SETTLED]
 
+    def live(self) -> builtins.list[dict[str, Any]]:
+        """Every payout the archive may not hold as it is now: those still owed (pending,
+        awaiting approval, disputed) and those paid or voided since an archive run last took
+        their entries (the settled index); read from the indexes, never a scan."""
+        self._build_open()
+        self._build_settled()
+        with self._r.pipeline(transaction=False) as pipe:
+            for index in (self._k.payouts_pending, self._k.payouts_open, self._k.payouts_settled):
+                pipe.zrange(index, 0, -1)
+            found = pipe.execute()
+        return self.many(list(dict.fromkeys(i for ids in found for i in ids)))
+
+    def _build_settled(self) -> None:
+        """Once per store: put the paid and voided payouts of a store from before the settled
+        index existed in it (a scan, the last one); the next archive run leaves in it only
+        those it has not taken yet."""
+        if self._r.exists(self._k.payouts_settled_built):
+            return
+        found = {}
+        for payout_id, raw in self._r.hscan_iter(self._k.payouts, count=1000):
+            payout = json.loads(raw)
+            if payout["status"] in SETTLED:
+                found[payout_id] = changed_at(payout)
+        with self._r.pipeline(transaction=True) as pipe:
+            if found:
+                pipe.zadd(self._k.payouts_settled, found)
+            pipe.set(self._k.payouts_settled_built, "1")
+            pipe.execute()
+
     def _build_open(self) -> None:
         """Once per store: put the payouts past a first verdict that still owe, made before
         the open index existed, in it (a scan of the payouts, the last one). One that a
@@ -123,6 +153,7 @@ class PayoutStore:
                 self._k.pool_journal(pool),
                 self._k.counters,
                 self._k.payouts_open,
+                self._k.payouts_settled,
                 self._k.activity,
             ],
             args=[payout, step, who, note, *hand_pay, expect, threshold, person, *compared],

@@ -81,7 +81,7 @@ class VoidStore:
         keys = [k.voids, k.journal, k.counters, k.payouts, k.payouts_pending]
         for pool in pools:
             keys += [k.pool(pool), k.pool_journal(pool)]
-        keys += [k.payouts_open, k.activity]
+        keys += [k.payouts_settled, k.payouts_open, k.activity]
         result = self._s.void_round(
             keys=keys,
             args=[

@@ -257,6 +257,20 @@ MATRIX: list[Endpoint] = [
         roles=roles("operator", "auditor"),
     ),
     Endpoint(
+        "payout history",
+        "GET",
+        "/v1/payouts/history",
+        "/v1/payouts/history?status=paid,void",
+        roles=roles("operator", "auditor"),
+    ),
+    Endpoint(
+        "payout record",
+        "GET",
+        "/v1/payouts/<payout>/record",
+        "/v1/payouts/{payout}/record",
+        roles=roles("operator", "auditor"),
+    ),
+    Endpoint(
         "confirm payout",
         "POST",
         "/v1/payouts/<payout>/confirm",

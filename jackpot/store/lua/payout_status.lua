@@ -14,6 +14,7 @@
 -- KEYS[3] {ns}/pool/<pool>  hash (seq)     KEYS[4] {ns}/pool/<pool>/journal  stream
 -- KEYS[5] {ns}/counters  hash (clock)   KEYS[6] {ns}/payouts/open  zset (past a first verdict,
 --                                                  still owing)
+-- KEYS[7] {ns}/payouts/settled  zset: paid and voided payouts by when, until archived
 -- ARGV[1] payout id  ARGV[2] step (confirm | approve | dispute | void)  ARGV[3] who (the key)
 -- ARGV[4] note (may be empty)  ARGV[5..7] a confirmation's paid_by (a person), witness, slip
 -- (each may be empty)  ARGV[8] expect: the status the caller saw ('' = any)
@@ -102,6 +103,7 @@ redis.call('HSET', KEYS[1], ARGV[1], json)
 redis.call('ZREM', KEYS[2], ARGV[1])
 if target == 'paid' or target == 'void' then
   redis.call('ZREM', KEYS[6], ARGV[1])
+  redis.call('ZADD', KEYS[7], now, ARGV[1])
 else
   redis.call('ZADD', KEYS[6], tonumber(string.match(ARGV[1], 'P(%d+)$')), ARGV[1])
 end

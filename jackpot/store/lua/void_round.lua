@@ -8,6 +8,7 @@
 -- KEYS[2] {ns}/journal  the house journal   KEYS[3] {ns}/counters  (house_seq, house_head, clock)
 -- KEYS[4] {ns}/payouts  hash   KEYS[5] {ns}/payouts/pending  zset
 -- KEYS[4+2i], KEYS[5+2i]  pool i of the plan: its hash and its journal
+-- KEYS[#KEYS - 2] {ns}/payouts/settled  zset: paid and voided payouts by when, until archived
 -- KEYS[#KEYS - 1] {ns}/payouts/open  zset   KEYS[#KEYS] {ns}/activity  stream: a capped copy of
 --   the entries, for the console
 -- ARGV[1] '<table>/<round>'  ARGV[2] step: 'void' | 'approve'
@@ -178,6 +179,7 @@ for i, pp in ipairs(plan.pools) do
       redis.call('HSET', KEYS[4], jp.id, cjson.encode(payout))
       redis.call('ZREM', KEYS[5], jp.id)
       redis.call('ZREM', KEYS[#KEYS - 1], jp.id)
+      redis.call('ZADD', KEYS[#KEYS - 2], now, jp.id)
       seq = seq + 1
       head = append(m.journal, int(seq), head, {'type', 'payout_voided', 'ts', stamp, 'who', who,
         'payout', jp.id, 'table', plan.table, 'round', plan.round, 'spot', tostring(payout.spot),

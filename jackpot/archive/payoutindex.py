@@ -1,0 +1,185 @@
+"""The archive's index of payouts: kept with the entries, read by the console's searches.
+
+Each payout's row holds its record as its archived entries fold to
+(jackpot.domain.payoutrecord), the columns a search filters on, and the seqs of those entries;
+`payout_people` holds who it is found under. `bring_forward` runs in the transaction that
+archives a batch of entries, so the index never says more or less than the archived chain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, delete, func, insert, select, tuple_
+from sqlalchemy.dialects import postgresql, sqlite
+
+from jackpot import jsonio
+from jackpot.archive.schema import journal_entries, payout_people, payouts
+from jackpot.domain.chain import ChainedEntry
+from jackpot.domain.payoutrecord import (
+    ENTRY_TYPES,
+    PayoutQuery,
+    changed_at,
+    fold,
+    number,
+    people,
+)
+
+POOL_PREFIX = "pool/"
+
+
+def bring_forward(connection: Connection, entry_rows: Sequence[tuple[Any, ...]]) -> int:
+    """Fold the payouts' entries among `entry_rows` (journal_entries rows in ENTRY_COLUMNS
+    order) into their rows; the payouts it changed."""
+    mine = [
+        (str(row[0]), int(row[1]), jsonio.loads(row[8]))
+        for row in entry_rows
+        if row[3] in ENTRY_TYPES and str(row[0]).startswith(POOL_PREFIX)
+    ]
+    if not mine:
+        return 0
+    ids = list(dict.fromkeys(str(fields["payout"]) for _, _, fields in mine))
+    rows = {
+        str(r.id): (jsonio.loads(r.record), list(jsonio.loads(r.steps)))
+        for r in connection.execute(
+            select(payouts.c.id, payouts.c.record, payouts.c.steps).where(payouts.c.id.in_(ids))
+        )
+    }
+    journals: dict[str, str] = {}
+    for journal, seq, fields in mine:
+        payout = str(fields["payout"])
+        record, steps = rows.get(payout, (None, []))
+        rows[payout] = (fold(record, journal.removeprefix(POOL_PREFIX), fields), [*steps, seq])
+        journals[payout] = journal
+    _upsert(connection, [row_of(journals[p], *rows[p]) for p in ids])
+    connection.execute(delete(payout_people).where(payout_people.c.payout.in_(ids)))
+    found = [{"person": who, "payout": p} for p in ids for who in sorted(people(rows[p][0]))]
+    if found:
+        connection.execute(insert(payout_people), found)
+    return len(ids)
+
+
+def row_of(journal: str, record: dict[str, Any], steps: list[int]) -> dict[str, Any]:
+    """A payout's row of the index, from its record and the seqs of its entries."""
+    return {
+        "id": record["id"],
+        "journal": journal,
+        "pool": record["pool"],
+        "table_id": record["table"],
+        "number": number(record["id"]),
+        "status": record["status"],
+        "amount": int(record["amount"]),
+        "created": int(record["created"]),
+        "changed": changed_at(record),
+        "steps": jsonio.dumps(steps).decode(),
+        "record": jsonio.dumps(record).decode(),
+    }
+
+
+def _upsert(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    statement = dialect.insert(payouts)
+    changed = {c: statement.excluded[c] for c in rows[0] if c != "id"}
+    connection.execute(
+        statement.on_conflict_do_update(index_elements=["id"], set_=changed),
+        rows,
+    )
+
+
+def search(connection: Connection, query: PayoutQuery, limit: int) -> list[dict[str, Any]]:
+    """The records of the payouts the query matches, newest first (order()), at most
+    `limit`."""
+    c = payouts.c
+    found = (
+        select(c.record)
+        .where(*_criteria(query))
+        .order_by(c.created.desc(), c.number.desc(), c.id.desc())
+        .limit(limit)
+    )
+    if query.before is not None:
+        found = found.where(tuple_(c.created, c.number, c.id) < tuple_(*query.before))
+    return [jsonio.loads(r[0]) for r in connection.execute(found)]
+
+
+def totals(connection: Connection, query: PayoutQuery) -> dict[str, tuple[int, int]]:
+    """(payouts, cents) the query matches, by status (its page's end is not a criterion)."""
+    c = payouts.c
+    grouped = (
+        select(c.status, func.count(), func.coalesce(func.sum(c.amount), 0))
+        .where(*_criteria(query))
+        .group_by(c.status)
+    )
+    return {str(s): (int(n), int(cents)) for s, n, cents in connection.execute(grouped)}
+
+
+def _criteria(query: PayoutQuery) -> list[Any]:
+    c = payouts.c
+    out: list[Any] = []
+    if query.payout is not None:
+        out.append(c.id == query.payout)
+    if query.table is not None:
+        out.append(c.table_id == query.table)
+    if query.pool is not None:
+        out.append(c.pool == query.pool)
+    if query.statuses:
+        out.append(c.status.in_(sorted(query.statuses)))
+    if query.people is not None:
+        found = select(payout_people.c.payout).where(
+            payout_people.c.person.in_(sorted(query.people))
+        )
+        out.append(c.id.in_(found))
+    for column, (low, high) in ((c.created, query.created), (c.changed, query.changed)):
+        if low is not None:
+            out.append(column >= low)
+        if high is not None:
+            out.append(column < high)
+    return out
+
+
+def records(connection: Connection, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The indexed records of these payouts (those the index holds)."""
+    wanted = list(ids)
+    if not wanted:
+        return {}
+    found = select(payouts.c.id, payouts.c.record).where(payouts.c.id.in_(wanted))
+    return {str(i): jsonio.loads(r) for i, r in connection.execute(found)}
+
+
+def entries(connection: Connection, payout: str) -> tuple[str, list[tuple[ChainedEntry, str]]]:
+    """(its pool's journal, (entry, stored hash) of each archived entry of the payout, in
+    order); ('', []) when the index does not hold it."""
+    row = connection.execute(
+        select(payouts.c.journal, payouts.c.steps).where(payouts.c.id == payout)
+    ).first()
+    if row is None:
+        return "", []
+    journal, seqs = str(row[0]), list(jsonio.loads(row[1]))
+    e = journal_entries.c
+    found = connection.execute(
+        select(e.seq, e.prev, e.hash, e.fields)
+        .where(e.journal == journal, e.seq.in_(seqs))
+        .order_by(e.seq)
+    )
+    return journal, [
+        (ChainedEntry(int(s), str(p), tuple(jsonio.loads(f).items())), str(h))
+        for s, p, h, f in found
+    ]
+
+
+def of_journal(connection: Connection, journal: str) -> dict[str, dict[str, Any]]:
+    """Every indexed payout of one pool journal: its row, as stored."""
+    found = select(payouts).where(payouts.c.journal == journal)
+    return {str(r.id): dict(r._mapping) for r in connection.execute(found)}
+
+
+def people_of(connection: Connection, journal: str) -> dict[str, set[str]]:
+    """Who each indexed payout of one pool journal is found under, as the index holds it."""
+    p = payout_people.c
+    found = select(p.payout, p.person).where(
+        p.payout.in_(select(payouts.c.id).where(payouts.c.journal == journal))
+    )
+    out: dict[str, set[str]] = {}
+    for payout, person in connection.execute(found):
+        out.setdefault(str(payout), set()).add(str(person))
+    return out

@@ -1,0 +1,268 @@
+"""A payout's record, as its journal entries tell it, and what a search of payouts matches.
+
+Every step of a payout is an entry of its pool's journal, all naming it (`payout`): the
+`hit` (a jackpot) or `hand_pay` (a fixed or envy pay held for verification) that makes it,
+then `payout_confirmed` (confirmed, awaiting a second operator's approval), `payout_paid`
+(confirmed and paid, or, carrying `approver`, approved), `payout_disputed` and
+`payout_voided`. Folding them in order gives the record the controller keeps live in Redis
+(payout_status.lua writes the same fields), so the archive can answer for payouts long after
+Redis let them go, and `jackpot verify` can hold the archive's index to the chain.
+
+A search names people as people (jackpot.domain.people): a payout is found under the payer
+and the witness as typed, and under the key of everyone who confirmed, approved, disputed or
+voided it; a search for a person looks for that person's name and for every key they hold.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from jackpot.domain.gamingday import EPOCH, MILLISECOND, GamingDays, parse_day
+from jackpot.domain.people import person_of
+from jackpot.domain.validate import parse_identifier
+from jackpot.errors import ValidationError
+
+# the journal entries that make or move a payout, each naming it in `payout`
+MADE = ("hit", "hand_pay")
+STEPS = ("payout_confirmed", "payout_paid", "payout_disputed", "payout_voided")
+ENTRY_TYPES = MADE + STEPS
+
+STATUSES = ("pending", "awaiting_approval", "paid", "disputed", "void")
+# the keys (`who`) of the steps a payout records, each the person behind it
+ACTORS = ("confirmed_by", "approved_by", "disputed_by", "voided_by")
+STAMPS = ("created", "confirmed_at", "approved_at", "paid_at", "disputed_at", "voided_at")
+
+
+def fold(record: dict[str, Any] | None, pool: str, fields: dict[str, str]) -> dict[str, Any]:
+    """The payout after one of its entries (`fields` by name), from its record before it
+    (None for the entry that makes it); the record is never changed in place."""
+    kind, ts = fields.get("type", ""), int(fields.get("ts") or 0)
+    if kind in MADE:
+        made: dict[str, Any] = {
+            "id": fields["payout"],
+            "pool": pool,
+            "table": fields.get("table", ""),
+            "round": fields.get("round", ""),
+            "spot": int(fields.get("spot") or 0),
+            "player": fields.get("player") or None,
+            "outcome": fields.get("outcome", ""),
+            "amount": int(fields.get("amount") or 0),
+            "status": "pending",
+            "created": ts,
+        }
+        if kind == "hand_pay":
+            made["kind"] = fields.get("kind", "")
+        return made
+    if record is None:
+        raise ValueError(f"{kind} of payout {fields.get('payout')} before the payout was made")
+    out = dict(record)
+    who, note = fields.get("who", ""), fields.get("note", "")
+    if kind == "payout_paid" and "approver" in fields:
+        out.update(approved_by=who, approved_at=ts, approver=fields["approver"], paid_at=ts)
+        out["status"] = "paid"
+    elif kind in ("payout_confirmed", "payout_paid"):
+        out.update(confirmed_by=who, confirmed_at=ts, paid_by=fields.get("paid_by", ""))
+        out["witness"] = fields.get("witness") or None
+        out["slip"] = fields.get("slip") or None
+        if kind == "payout_paid":
+            out.update(status="paid", paid_at=ts)
+        else:
+            out["status"] = "awaiting_approval"
+    elif kind == "payout_disputed":
+        out.update(status="disputed", disputed_by=who, disputed_at=ts)
+    elif kind == "payout_voided":
+        out.update(status="void", voided_by=who, voided_at=ts, voided_from=fields.get("from"))
+    else:
+        raise ValueError(f"{kind} is not a step of a payout")
+    if note:
+        out["note"] = note
+    return out
+
+
+def changed_at(record: dict[str, Any]) -> int:
+    """When the payout last changed: its newest step's stamp (its making's, if none)."""
+    return max(int(record[s]) for s in STAMPS if record.get(s) is not None)
+
+
+def number(payout: str) -> int:
+    """A payout's number: 123 of P000123 and of east:P000123."""
+    return int(payout.rpartition(":")[2][1:])
+
+
+def people(record: dict[str, Any]) -> frozenset[str]:
+    """What the payout is found under: its payer and witness as people, and the keys of
+    everyone who took one of its steps."""
+    named = {person_of(str(record.get(k) or "")) for k in ("paid_by", "witness")}
+    keys = {str(record.get(k) or "") for k in ACTORS}
+    return frozenset((named | keys) - {""})
+
+
+def wanted_people(name: str, holders: dict[str, str]) -> frozenset[str]:
+    """What a search for `name` looks for: the person, and every key (`holders`: each key's
+    `who` to its holder's name) that person holds; a key's `who` finds that key's steps."""
+    person = person_of(name)
+    keys = {who for who, holder in holders.items() if holder and person_of(holder) == person}
+    return frozenset({person, *keys} - {""})
+
+
+def order(record: dict[str, Any]) -> tuple[int, int, str]:
+    """Newest first when reversed: by the making's stamp, then number, then id (two link
+    groups' payouts of one millisecond)."""
+    return int(record["created"]), number(str(record["id"])), str(record["id"])
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutQuery:
+    """A search of payouts: every criterion given must hold (none given: every payout)."""
+
+    payout: str | None = None
+    table: str | None = None
+    pool: str | None = None
+    people: frozenset[str] | None = None  # found under any of these (wanted_people)
+    statuses: frozenset[str] = field(default_factory=frozenset)  # empty: any
+    created: tuple[int | None, int | None] = (None, None)  # [from, to) epoch ms: when won
+    changed: tuple[int | None, int | None] = (None, None)  # [from, to): the last step
+    before: tuple[int, int, str] | None = None  # a page's end: only payouts older (order())
+
+    def matches(self, record: dict[str, Any]) -> bool:
+        """Whether a payout's record answers the search (as the archive's query does)."""
+        if self.payout is not None and record["id"] != self.payout:
+            return False
+        if self.table is not None and record["table"] != self.table:
+            return False
+        if self.pool is not None and record["pool"] != self.pool:
+            return False
+        if self.statuses and record["status"] not in self.statuses:
+            return False
+        if self.people is not None and not self.people & people(record):
+            return False
+        if self.before is not None and not order(record) < self.before:
+            return False
+        return _within(int(record["created"]), self.created) and _within(
+            changed_at(record), self.changed
+        )
+
+
+def _within(at: int, span: tuple[int | None, int | None]) -> bool:
+    low, high = span
+    return (low is None or at >= low) and (high is None or at < high)
+
+
+def step_of(fields: dict[str, str]) -> dict[str, Any]:
+    """One line of a payout's full record: what was done, when, by which key, and what the
+    step recorded (payer, witness, slip, approver, the status it left, the note)."""
+    kind = fields.get("type", "")
+    if kind == "payout_paid":
+        name = "approved" if "approver" in fields else "paid"
+    else:
+        name = {
+            "hit": "won",
+            "hand_pay": "held",
+            "payout_confirmed": "confirmed",
+            "payout_disputed": "disputed",
+            "payout_voided": "voided",
+        }.get(kind, kind)
+    step: dict[str, Any] = {"step": name, "at": int(fields.get("ts") or 0)}
+    step["who"] = fields.get("who", "")
+    for key in ("paid_by", "witness", "slip", "approver", "from", "note", "outcome", "player"):
+        if fields.get(key):
+            step[key] = fields[key]
+    if kind in MADE:
+        step["amount"] = int(fields.get("amount") or 0)
+    return step
+
+
+# GET /v1/payouts/history's criteria (docs/API.md); `limit` is the page's size
+HISTORY_PARAMETERS = (
+    "payout",
+    "table",
+    "pool",
+    "person",
+    "status",
+    "from",
+    "to",
+    "changed_from",
+    "changed_to",
+    "before",
+    "limit",
+)
+CURSOR = re.compile(r"([0-9]{1,15})\.([0-9]{1,15})\.(.+)")
+
+
+def history_query(
+    given: Mapping[str, str], days: GamingDays, holders: Callable[[], dict[str, str]]
+) -> PayoutQuery:
+    """A search from the request's criteria (each given one, stripped and not empty): the
+    gaming days `from`..`to` (inclusive) the payouts were won in, the instants
+    `changed_from`..`changed_to` (excluded) their last step falls in (a shift), statuses
+    separated by commas; `holders` is called only for a search by person."""
+    statuses = frozenset(s.strip() for s in given.get("status", "").split(",") if s.strip())
+    for status in statuses - set(STATUSES):
+        raise ValidationError("status", f"{status!r} is not one of {', '.join(STATUSES)}")
+    first = parse_day(given["from"], "from") if "from" in given else None
+    last = parse_day(given["to"], "to") if "to" in given else None
+    if first and last and last < first:
+        raise ValidationError("to", "must not be before from", "out_of_range")
+    changed = (_instant(given, "changed_from"), _instant(given, "changed_to"))
+    if None not in changed and changed[1] <= changed[0]:  # type: ignore[operator]
+        raise ValidationError("changed_to", "must be after changed_from", "out_of_range")
+    person = given.get("person")
+    if person is not None and not person_of(person):
+        raise ValidationError("person", "must name a person", "not_a_person")
+    return PayoutQuery(
+        payout=_payout_id(given["payout"]) if "payout" in given else None,
+        table=parse_identifier(given["table"], "table") if "table" in given else None,
+        pool=parse_identifier(given["pool"], "pool") if "pool" in given else None,
+        people=None if person is None else wanted_people(person, holders()),
+        statuses=statuses,
+        created=(_day_start(days, first), _day_start(days, last, after=True)),
+        changed=changed,
+        before=parse_cursor(given["before"]) if "before" in given else None,
+    )
+
+
+def _payout_id(raw: str) -> str:
+    """A payout as the floor names it: its id (P000123, east:P000123), or its number."""
+    if raw.isascii() and raw.isdigit() and len(raw) <= 15:
+        return f"P{int(raw):06d}"
+    group, colon, rest = raw.rpartition(":")
+    return parse_identifier(f"{group}{colon}{rest.upper()}", "payout")
+
+
+def _day_start(days: GamingDays, day: date | None, after: bool = False) -> int | None:
+    if day is None:
+        return None
+    start, end = days.bounds(day)
+    return end if after else start
+
+
+def _instant(given: Mapping[str, str], name: str) -> int | None:
+    """An instant in ISO 8601 with its offset (2026-11-27T14:00:00-05:00), as epoch ms."""
+    raw = given.get(name)
+    if raw is None:
+        return None
+    try:
+        at = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        at = None
+    if at is None or at.tzinfo is None:
+        raise ValidationError(
+            name, "must be an instant with its offset, such as 2026-11-27T14:00:00-05:00"
+        )
+    return (at - EPOCH) // MILLISECOND
+
+
+def cursor_text(at: tuple[int, int, str]) -> str:
+    """A page's end as `before` takes it back."""
+    return f"{at[0]}.{at[1]}.{at[2]}"
+
+
+def parse_cursor(raw: str) -> tuple[int, int, str]:
+    found = CURSOR.fullmatch(raw)
+    if found is None:
+        raise ValidationError("before", "must be a page's end as `next` gave it")
+    return int(found[1]), int(found[2]), found[3]

@@ -1,0 +1,115 @@
+"""The payouts' history for a shift: search, totals and each payout's full record.
+
+The archive's index (jackpot.archive.payoutindex) answers for every payout whose entries it
+has taken; Redis answers for the live edge: the payouts still owed and those paid or voided
+since the archive last took their entries (PayoutStore.live). A live payout's record is
+current, so it replaces the archived one, in the page as in the totals: a search sees every
+payout as it is now, whichever side holds it, without scanning Redis's payouts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from jackpot.archive.store import Archive
+from jackpot.domain.auth import ApiKey
+from jackpot.domain.journals import pool_journal
+from jackpot.domain.payoutrecord import ENTRY_TYPES, PayoutQuery, order, step_of
+from jackpot.errors import NotFoundError
+from jackpot.services.fanout import GroupedJournal, GroupedPayouts
+
+MAX_PAGE = 1000
+# a step's key, and the field naming its holder
+NAMED = (("confirmed_by", "confirmer"), ("disputed_by", "disputer"), ("voided_by", "voider"))
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    payouts: list[dict[str, Any]]  # newest first
+    totals: dict[str, tuple[int, int]]  # status -> (payouts, cents), of every match
+    next: tuple[int, int, str] | None  # the page's end, when more match
+
+
+class PayoutHistory:
+    def __init__(
+        self,
+        archive: Archive,
+        payouts: GroupedPayouts,
+        journal: GroupedJournal,
+        keys: Callable[[], list[tuple[ApiKey, bool]]],
+    ) -> None:
+        self._archive = archive
+        self._payouts = payouts
+        self._journal = journal
+        self._keys = keys
+
+    def holders(self) -> dict[str, str]:
+        """Each key's `who` to its holder's name ('' when it was given none)."""
+        return {key.who: key.label for key, _ in self._keys()}
+
+    def search(self, query: PayoutQuery, limit: int) -> Found:
+        live = {p["id"]: p for p in self._payouts.live()}
+        archived = self._archive.search_payouts(query, limit + 1 + len(live))
+        found = [p for p in archived if p["id"] not in live]
+        found += [p for p in live.values() if query.matches(p)]
+        found.sort(key=order, reverse=True)
+        page = found[:limit]
+        every = replace(query, before=None)
+        totals = self._archive.payout_totals(every)
+        for was in self._archive.payout_records(list(live)).values():
+            if every.matches(was):
+                _count(totals, was, -1)
+        for now in live.values():
+            if every.matches(now):
+                _count(totals, now, +1)
+        holders = self.holders()
+        return Found(
+            [self._named(p, holders) for p in page],
+            {s: t for s, t in totals.items() if t[0]},
+            order(page[-1]) if len(found) > limit else None,
+        )
+
+    def record(self, payout: str) -> dict[str, Any]:
+        """The payout as it is, and every step it took: what, when, which key and person,
+        and what the step recorded, each with its place in its pool's journal."""
+        live = self._payouts.many([payout])
+        current = live[0] if live else self._archive.payout_records([payout]).get(payout)
+        if current is None:
+            raise NotFoundError("payout", payout)
+        pool = str(current["pool"])
+        journal = pool_journal(pool)
+        tip, _ = self._archive.tip(journal)  # before the index: a run between overlaps
+        _, archived = self._archive.payout_entries(payout)
+        steps = {e.seq: (e.by_name(), hash_) for e, hash_ in archived}
+        # the steps the archive has not taken yet: the journal's tail past its tip, from the
+        # payout's making on (in Redis; the making found by the tail's time index)
+        after = max(tip, self._journal.seq_at(pool, int(current["created"])) - 1)
+        for entry in self._journal.scan(pool, after):
+            if entry.fields.get("payout") == payout and entry.fields.get("type") in ENTRY_TYPES:
+                steps.setdefault(entry.seq, ({k: str(v) for k, v in entry.fields.items()}, ""))
+        holders = self.holders()
+        out = []
+        for seq in sorted(steps):
+            fields, hash_ = steps[seq]
+            step = step_of(fields)
+            step.update(seq=seq, hash=hash_ or None, person=holders.get(step["who"]) or None)
+            out.append(step)
+        return {"payout": self._named(current, holders), "journal": journal, "steps": out}
+
+    @staticmethod
+    def _named(record: dict[str, Any], holders: dict[str, str]) -> dict[str, Any]:
+        """The record as the API shows it: the holders of the keys that confirmed, disputed
+        and voided it named (`confirmer`, `disputer`, `voider`: the archive's entries name the
+        keys), the people as compared left out."""
+        out = {k: v for k, v in record.items() if k != "people"}
+        for key, person in NAMED:
+            if out.get(key) and not out.get(person):
+                out[person] = holders.get(out[key]) or out[key]
+        return out
+
+
+def _count(totals: dict[str, tuple[int, int]], record: dict[str, Any], sign: int) -> None:
+    n, cents = totals.get(record["status"], (0, 0))
+    totals[record["status"]] = (n + sign, cents + sign * int(record["amount"]))
