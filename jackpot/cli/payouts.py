@@ -1,4 +1,5 @@
-"""`jackpot payouts list|show|confirm|approve|dispute|void`: hand pays over the HTTP API."""
+"""`jackpot payouts list|history|show|record|confirm|approve|dispute|void`: hand pays over
+the HTTP API."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from jackpot.domain.requests import PAYOUT_STATUSES as STATUSES
 ORDER = (
     "id", "status", "amount", "pool", "table", "round", "spot", "player", "outcome", "created",
     "paid_by", "witness", "slip", "confirmer", "confirmed_by", "confirmed_at", "approver",
-    "approved_by", "approved_at", "paid_at", "disputed_by", "disputed_at", "voided_by",
-    "voided_at", "voided_from", "note",
+    "approved_by", "approved_at", "paid_at", "disputer", "disputed_by", "disputed_at", "voider",
+    "voided_by", "voided_at", "voided_from", "note",
 )  # fmt: skip
 
 
@@ -31,6 +32,37 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     listing.add_argument("--limit", type=positive, metavar="N", help="at most N (default 100)")
     show = add_command(payouts, "show", show_payout, "one payout (operator or auditor)")
     show.add_argument("payout", metavar="ID")
+    history = add_command(
+        payouts,
+        "history",
+        payout_history,
+        "search every payout ever made (operator or auditor)",
+        "Search every payout ever made, newest first, with the totals of everything found "
+        "by status: each criterion given must hold.",
+    )
+    history.add_argument("--payout", metavar="ID", help="a payout's id, or its number")
+    history.add_argument("--table", metavar="ID")
+    history.add_argument("--pool", metavar="ID")
+    history.add_argument(
+        "--person",
+        metavar="NAME",
+        help="who paid, witnessed, confirmed, approved, disputed or voided it (compared as people)",
+    )
+    history.add_argument(
+        "--status", metavar="S[,S...]", help=f"statuses, by commas: {', '.join(STATUSES)}"
+    )
+    history.add_argument("--from", dest="from_day", metavar="DAY", help="won from this gaming day")
+    history.add_argument("--to", dest="to_day", metavar="DAY", help="won up to this gaming day")
+    history.add_argument(
+        "--changed-from", metavar="INSTANT", help="last step at or after (ISO 8601, offset)"
+    )
+    history.add_argument("--changed-to", metavar="INSTANT", help="last step before it")
+    history.add_argument("--limit", type=positive, metavar="N", help="at most N (default 100)")
+    history.add_argument("--before", metavar="CURSOR", help="the page after `next`")
+    record = add_command(
+        payouts, "record", payout_record, "a payout's every step (operator or auditor)"
+    )
+    record.add_argument("payout", metavar="ID")
 
     confirm = add_command(
         payouts,
@@ -111,6 +143,79 @@ def list_payouts(api: Controller, args: argparse.Namespace) -> int:
     headers = ["ID", "POOL", "TABLE", "SPOT", "OUTCOME", "AMOUNT", "STATUS", "AGE"]
     print(table(headers, rows, right={3, 5, 7}))
     return 0
+
+
+def payout_history(api: Controller, args: argparse.Namespace) -> int:
+    given = {
+        "payout": args.payout,
+        "table": args.table,
+        "pool": args.pool,
+        "person": args.person,
+        "status": args.status,
+        "from": args.from_day,
+        "to": args.to_day,
+        "changed_from": args.changed_from,
+        "changed_to": args.changed_to,
+        "limit": args.limit,
+        "before": args.before,
+    }
+    answer = api.get("/v1/payouts/history", {k: v for k, v in given.items() if v is not None})
+    return reply(args, answer, lambda a: _found(a, time_zone()))
+
+
+def _found(answer: dict[str, Any], zone: ZoneInfo) -> str:
+    totals = answer["totals"]
+    if not totals:
+        return "no payouts found"
+    rows = [
+        [
+            when(p["created"], zone),
+            str(p["id"]),
+            str(p["table"]),
+            str(p["pool"]),
+            money(p["amount"]),
+            str(p["status"]),
+            cell(p.get("paid_by")),
+            cell(p.get("witness")),
+            cell(p.get("slip")),
+        ]
+        for p in answer["payouts"]
+    ]
+    headers = ["WON", "ID", "TABLE", "POOL", "AMOUNT", "STATUS", "PAID BY", "WITNESS", "SLIP"]
+    found = "; ".join(
+        f"{status} {t['payouts']} ({money(t['amount'])})" for status, t in totals.items()
+    )
+    more = f"\nmore: --before {answer['next']}" if answer["next"] else ""
+    return f"{table(headers, rows, right={4})}\nfound: {found}{more}"
+
+
+def payout_record(api: Controller, args: argparse.Namespace) -> int:
+    answer = api.get(f"/v1/payouts/{segment(args.payout)}/record")
+    return reply(args, answer, lambda a: _record(a, time_zone()))
+
+
+def _record(answer: dict[str, Any], zone: ZoneInfo) -> str:
+    rows = []
+    for s in answer["steps"]:
+        said = [f"{k.replace('_', ' ')} {s[k]}" for k in RECORDED if s.get(k)]
+        if "amount" in s:
+            said.insert(0, money(s["amount"]))
+        rows.append(
+            [
+                when(s["at"], zone),
+                str(s["step"]),
+                cell(s.get("person") or s["who"]),
+                "; ".join(said),
+                f"{answer['journal']} #{s['seq']}",
+                cell(s.get("hash") or "not archived yet"),
+            ]
+        )
+    head = payout_detail(answer["payout"], zone)
+    steps = table(["WHEN", "STEP", "BY", "RECORDED", "JOURNAL", "HASH"], rows)
+    return f"{head}\n\n{steps}"
+
+
+RECORDED = ("paid_by", "witness", "slip", "approver", "from", "note")
 
 
 def show_payout(api: Controller, args: argparse.Namespace) -> int:

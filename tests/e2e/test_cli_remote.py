@@ -482,6 +482,18 @@ def test_a_dispute_holds_a_jackpot_back_and_a_void_ends_it(service: Service) -> 
     voided = api(service, f"/v1/payouts/{payout}", auditor)
     assert voided["status"] == "void" and voided["note"] == "misdeal"
 
+    # found again in the history, and its every step in its record
+    found = ok(cli(service, "payouts", "history", "--status", "void,paid", secret=auditor))
+    assert re.search(rf"{payout} +T1 +main +\$1,000.05 +void", found), found
+    assert found.rstrip().endswith("found: void 1 ($1,000.05)"), found
+    record = ok(cli(service, "payouts", "record", payout, secret=auditor))
+    steps = re.findall(r"^\S+ \S+ UTC +(won|disputed|voided) ", record, re.M)
+    assert steps == ["won", "disputed", "voided"], record
+    assert "from disputed; note misdeal" in record and "not archived yet" in record, record
+    refused(
+        cli(service, "payouts", "history", "--status", "lost", secret=auditor), "invalid", "status"
+    )
+
 
 @pytest.fixture
 def approving(tmp_path: Path, redis_server: object, redis: object) -> Iterator[Service]:
