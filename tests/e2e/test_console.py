@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from tests.support.browser import artefacts, needs_chromium
-from tests.support.service import Service, auth, compare_counts, key, start_service
+from tests.support.service import Service, archive_now, auth, compare_counts, key, start_service
 
 ARTEFACTS = artefacts("console")
 TABLET = {"width": 1180, "height": 820}  # a 10.9" tablet held landscape, CSS pixels
@@ -387,3 +387,124 @@ def test_a_table_told_of_more_than_the_controller_holds_is_shown_on_its_line(
     assert page.query_selector('tr[data-counts="T2"]') is None
     shot(page, "06-table-counts-differ")
     page.context.close()
+
+
+DESKTOP = {"width": 1920, "height": 1080}
+
+
+def fits(page: Any, selector: str) -> bool:
+    """Whether a table fits its card: no cell cut off, nothing past the card's edge."""
+    return bool(
+        page.evaluate(
+            """(s) => { const t = document.querySelector(s);
+                        return t.scrollWidth <= t.parentElement.clientWidth
+                          && [...t.querySelectorAll('td, th')]
+                               .every(c => c.scrollWidth <= c.clientWidth); }""",
+            selector,
+        )
+    )
+
+
+def test_a_supervisor_finds_past_payouts_and_prints_the_shift(floor: Service, browser: Any) -> None:
+    base = floor.base
+    operator, first, table = a_floor(floor)
+    witness = key(floor, "operator", label="Lee Chan")
+
+    def win(round_id: str, at: str = "T1") -> str:
+        body = {"table": at, "round": round_id, "dealer": {"card": "Qd", "war_card": "Qd"},
+                "spots": [{"spot": 2, "wager": 500, "card": "Qd", "war": True,
+                           "war_card": "Qd"}]}  # fmt: skip
+        r = requests.post(f"{base}/v1/rounds", json=body, headers=auth(table))
+        r.raise_for_status()
+        return str(r.json()["jackpots"][0]["id"])
+
+    def step(payout: str, name: str, body: dict[str, Any], who: str = operator) -> None:
+        requests.post(
+            f"{base}/v1/payouts/{payout}/{name}", headers=auth(who), json=body
+        ).raise_for_status()
+
+    paid = win("r-2")
+    step(first, "confirm", {"witness": "Lee Chan", "slip": "HP-0001"})
+    step(paid, "confirm", {"paid_by": "Sam Ortiz", "witness": "Lee Chan", "slip": "HP-0002"})
+    voided = win("r-3", "T2")
+    step(voided, "dispute", {"reason": "dealer exposed the war card early"})
+    step(voided, "void", {"reason": "misdeal confirmed on camera"}, witness)
+    archive_now(floor)  # these from the archive; the next ones live
+    owed = win("r-4")
+    late = win("r-5")
+    step(late, "confirm", {"paid_by": "Dana Reyes", "witness": "Ari Novak", "slip": "HP-0005"})
+
+    page = tablet(browser)
+    sign_in(page, base, operator)
+    # the shift: the last eight hours' paid, disputed and voided, with totals
+    page.locator(f"#shift tr[data-id='{late}']").wait_for()
+    shown = {r.get_attribute("data-id") for r in page.locator("#shift tr[data-id]").all()}
+    assert shown == {first, paid, voided, late}, "paid, voided, from archive and live; not owed"
+    totals = page.inner_text("#shift-totals")
+    assert "Paid 3 · $" in totals and "Voided 1 · $" in totals, totals
+    shot(page, "11-shift")
+    assert fits(page, "#shift")
+    page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
+    page.click("#shift-print")
+    assert page.evaluate("() => window.printed") == 1
+    report = page.inner_text("#shift-report")
+    for text in ("Shift report", "America/New_York", "Printed ", "by Dana Reyes", "HP-0002",
+                 "Voided by Lee Chan: misdeal confirmed on camera",
+                 "Shift supervisor (signature)"):  # fmt: skip
+        assert text in report, (text, report)
+    page.emulate_media(media="print")
+    assert page.is_visible("#shift-report") and not page.is_visible("main")
+    shot(page, "12-shift-report-print")
+    page.emulate_media(media="screen")
+    page.evaluate("() => document.body.classList.remove('printing-shift')")
+
+    # the history: every payout, searched by person as people, by table, by status
+    page.locator(f"#history tr[data-id='{owed}']").wait_for()
+    assert page.locator("#history tr[data-id]").count() == 5
+    page.fill("#h-person", "lee  CHAN")
+    page.click("#history-form button[type=submit]")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#history tr[data-id]').length === 3"
+    )
+    found = {r.get_attribute("data-id") for r in page.locator("#history tr[data-id]").all()}
+    assert found == {first, paid, voided}, "witness on two, and the key that voided the third"
+    page.fill("#h-person", "")
+    page.select_option("#h-status", "void")
+    page.click("#history-form button[type=submit]")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#history tr[data-id]').length === 1"
+    )
+    assert "Voided 1" in page.inner_text("#history-totals")
+    page.fill("#h-from", "2026-13-01")  # (a browser's date field takes no such day)
+    page.select_option("#h-status", "")
+    page.fill("#h-table", "T/2")
+    page.click("#history-form button[type=submit]")
+    page.wait_for_selector("#history-error:has-text('Table')")
+    assert page.get_attribute("#h-table", "aria-invalid") == "true"
+    page.click("#history-form button[type=reset]")
+    page.locator("#history tr[data-id]").nth(4).wait_for()
+    assert fits(page, "#history")
+    shot(page, "13-history")
+
+    # a payout's whole record: every step, who, when, payer, witness, slip, journal place
+    page.click(f"#history tr[data-id='{voided}']")
+    page.wait_for_selector("#record[open]")
+    steps = [r.get_attribute("data-step") for r in page.locator("#record-steps tr").all()]
+    assert steps == ["won", "disputed", "voided"]
+    record = page.inner_text("#record")
+    assert "Lee Chan" in record and "misdeal confirmed on camera" in record, record
+    assert "not archived yet" not in record  # archived: each step shows its hash
+    shot(page, "14-record")
+    page.click("#record-close")
+    page.click(f"#history tr[data-id='{late}']")
+    page.wait_for_selector("#record[open]")
+    late_record = page.inner_text("#record")
+    assert "paid by Dana Reyes · witness Ari Novak · slip HP-0005" in late_record, late_record
+    assert "not archived yet" in late_record
+    page.click("#record-close")
+
+    wide = browser.new_context(viewport=DESKTOP, device_scale_factor=1).new_page()
+    sign_in(wide, base, operator)
+    wide.locator(f"#history tr[data-id='{owed}']").wait_for()
+    assert fits(wide, "#history") and fits(wide, "#shift")
+    shot(wide, "15-desktop")

@@ -129,6 +129,16 @@ def compare_counts(service: Service) -> list[dict[str, Any]]:
         return built.table_counts.compare()
 
 
+def archive_now(service: Service) -> None:
+    """What the worker's archive job does, once, now, in this process: the journals' settled
+    entries into the service's archive."""
+    settings = Settings.from_env(service.env)
+    if not settings.data_dir.is_absolute():
+        settings = replace(settings, data_dir=service.cwd / settings.data_dir)
+    with services(settings) as built:
+        built.archiver.run()
+
+
 def cli_key(service: Service, role: str, *tables: str, label: str = "") -> str:
     """A new API key made by the service's own `jackpot keys create`, as an operator would."""
     label = label or f"{role} of {', '.join(tables) or 'the tests'}"
