@@ -463,17 +463,13 @@ def test_a_supervisor_finds_past_payouts_and_prints_the_shift(floor: Service, br
     assert page.locator("#history tr[data-id]").count() == 5
     page.fill("#h-person", "lee  CHAN")
     page.click("#history-form button[type=submit]")
-    page.wait_for_function(
-        "() => document.querySelectorAll('#history tr[data-id]').length === 3"
-    )
+    page.wait_for_function("() => document.querySelectorAll('#history tr[data-id]').length === 3")
     found = {r.get_attribute("data-id") for r in page.locator("#history tr[data-id]").all()}
     assert found == {first, paid, voided}, "witness on two, and the key that voided the third"
     page.fill("#h-person", "")
     page.select_option("#h-status", "void")
     page.click("#history-form button[type=submit]")
-    page.wait_for_function(
-        "() => document.querySelectorAll('#history tr[data-id]').length === 1"
-    )
+    page.wait_for_function("() => document.querySelectorAll('#history tr[data-id]').length === 1")
     assert "Voided 1" in page.inner_text("#history-totals")
     page.fill("#h-from", "2026-13-01")  # (a browser's date field takes no such day)
     page.select_option("#h-status", "")
