@@ -34,6 +34,14 @@ def get_day(day: str) -> Response:
     return jsonify(numbers(services().accounting.statement(parse_day(day, "day"))))
 
 
+@bp.get("/days/<day>/timeline")
+@require(Role.AUDITOR)
+def get_day_timeline(day: str) -> Response:
+    """What the day's printed report draws: each pool's meter over the day, the corrections."""
+    known_query()
+    return jsonify(services().accounting.timeline(parse_day(day, "day")))
+
+
 @bp.get("/days/<day>/<section>.csv")
 @require(Role.AUDITOR)
 def get_day_csv(day: str, section: str) -> Response:

@@ -8,6 +8,8 @@ pool's meters, retired ones too; `/v1/activity` the recent operators' steps.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Blueprint, Response, current_app, jsonify
 
 from jackpot.api.auth import current_key, require, services
@@ -25,6 +27,16 @@ def page() -> Response:
     response = current_app.send_static_file("console.html")
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+@bp.get("/reports/day")
+def day_report() -> Response:
+    """A closed gaming day's report to read and print (`?day=YYYY-MM-DD`, default the last
+    closed): the statement's figures, each pool's meter and each table's handle and hold
+    drawn, the hit register, the voids and corrections; with an auditor's key."""
+    # read whole, not streamed: a client that never reads the body leaves no file open
+    page = Path(str(current_app.static_folder), "day.html").read_bytes()
+    return Response(page, mimetype="text/html", headers={"Cache-Control": "no-cache"})
 
 
 @bp.get("/v1/session")

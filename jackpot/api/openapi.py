@@ -321,6 +321,15 @@ def document() -> dict[str, Any]:
         "/console": {
             "get": _op("the operator console page", [], {"type": "string"}, content="text/html")
         },
+        "/reports/day": {
+            "get": _op(
+                "a closed gaming day's report to read and print (asks for an auditor key)",
+                [],
+                {"type": "string"},
+                params=[_query("day", {"type": "string", "format": "date"})],
+                content="text/html",
+            )
+        },
         "/v1/session": {
             "get": _op("the key's role and person, the casino's time zone", ["operator", "auditor"])
         },
@@ -596,6 +605,15 @@ def document() -> dict[str, Any]:
         },
         "/v1/accounting/days": {
             "get": _op("the closed gaming days, oldest first", ["auditor"]),
+        },
+        "/v1/accounting/days/{day}/timeline": {
+            "get": _op(
+                "what a closed day's report draws: each pool's meter over the day (whole cents "
+                "at slice ends and around every hit, reset, adjustment and void) and the day's "
+                "corrections with who and why",
+                ["auditor"],
+                params=[day_param],
+            ),
         },
         "/v1/accounting/days/{day}": {
             "get": _op(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
 from jackpot import jsonio
@@ -30,8 +30,10 @@ from jackpot.domain.dayclose import (
     table_days,
     unpaid_before,
 )
-from jackpot.domain.gamingday import GamingDays
+from jackpot.domain.dayreport import meter_series, pool_corrections, void_corrections
+from jackpot.domain.gamingday import EPOCH, MILLISECOND, GamingDays
 from jackpot.domain.journals import HOUSE, Span, pool_journal
+from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.domain.reconcile import BALANCE
 from jackpot.errors import (
     BrokenChainError,
@@ -89,6 +91,38 @@ class Accounting:
         if first is None or day < first:
             raise NotFoundError("day", day.isoformat())
         raise DayNotClosedError(day.isoformat())
+
+    def timeline(self, day: date) -> dict[str, Any]:
+        """What a closed day's report draws beside its statement: each pool's meter over the
+        day and the day's corrections (voids, adjustments, transfers) with who and why, read
+        from the entries the statement counted (each pool's `first_seq`..`last_seq`)."""
+        statement = self.statement(day)  # a closed day, vouched for; else 404 or 409
+        start, end = (_ms(statement[k]) for k in ("start", "end"))
+        people = self._people(end)
+        meters, corrections = {}, []
+        for row in statement["pools"]:
+            pool = str(row["pool"])
+            entries = []
+            if row["first_seq"] is not None:
+                for e in self._journal.scan(pool, int(row["first_seq"]) - 1):
+                    if e.seq > int(row["last_seq"]):
+                        break
+                    entries.append(e.fields)
+            opening = (
+                row["opening_meter_cents"] * UNITS_PER_CENT + row["opening_meter_subcent_units"]
+            )
+            meters[pool] = meter_series(opening, entries, start, end)
+            corrections += pool_corrections(pool, entries, people)
+        corrections += void_corrections(self._voids(start, end), people)
+        corrections.sort(key=lambda c: (c["ts"], c["kind"]))
+        return {
+            "day": statement["day"],
+            "time_zone": statement["time_zone"],
+            "start_ms": start,
+            "end_ms": end,
+            "meters": meters,
+            "corrections": corrections,
+        }
 
     def closed(self) -> list[dict[str, Any]]:
         """Every closed day: its name, bounds, when it was closed and whether it balanced."""
@@ -345,6 +379,11 @@ class ClosedDays(Protocol):
     def closed_digest(self, day: str) -> str | None: ...
 
     def closed_digests(self) -> dict[str, str]: ...
+
+
+def _ms(iso: str) -> int:
+    """An ISO 8601 instant with its offset, as a statement writes it, in epoch ms."""
+    return (datetime.fromisoformat(iso) - EPOCH) // MILLISECOND
 
 
 def _rewritten(day: str) -> str:

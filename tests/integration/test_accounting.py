@@ -615,3 +615,55 @@ def test_an_empty_day_has_its_header_and_a_range_is_one_file(world: World) -> No
     later = get(w, f"/v1/accounting/tables.csv?from={first}&to={today(w)}")
     assert later.status_code == 409, "a day of the range not over"
     assert get(w, f"/v1/accounting/other.csv?from={first}&to={first}").status_code == 404
+
+
+def test_the_day_report_draws_each_meter_and_lists_every_correction(world: World) -> None:
+    """The timeline of a closed day: each pool's meter from its opening to its closing value,
+    dropping at the hit; the day's adjustment and void with who made them and why."""
+    w = world
+    answers = play(w)
+    [jackpot] = [jp for a in answers for jp in a["jackpots"]]
+    adjusted = w.api.client.post(
+        "/v1/pools/main/adjustments",
+        json={"id": "adj-1", "amount": 1234, "reason": "meter board repaired"},
+        headers=w.api.keys.header("operator"),
+    )
+    assert adjusted.status_code in (200, 201), adjusted.get_json()
+    voided = w.api.client.post(
+        "/v1/rounds/T1/d4/void",
+        json={"reason": "second face-up card"},
+        headers=w.api.keys.header("operator"),
+    )
+    assert voided.status_code == 200, voided.get_json()
+    day = today(w)
+    r = get(w, f"/v1/accounting/days/{day}/timeline")
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "day_not_over"
+    w.clock.pass_days(2)
+    statement = w.services.accounting.close(day)
+    timeline = get(w, f"/v1/accounting/days/{day}/timeline").get_json()
+    [pool] = statement["pools"]
+    points = timeline["meters"]["main"]
+    start, end = timeline["start_ms"], timeline["end_ms"]
+    assert points[0] == [start, pool["opening_meter_cents"]]
+    assert points[-1] == [end, pool["closing_meter_cents"]]
+    assert [p[0] for p in points] == sorted(p[0] for p in points)
+    assert all(start <= p[0] <= end for p in points)
+    hit_at = next(int(e["ts"]) for e in journal(w) if e["type"] == "hit")
+    # at the round's instant: before the hit, after it, then back to reset (its top-up)
+    before, after, *_ = (p[1] for p in points if p[0] == hit_at)
+    assert before - after == jackpot["amount"], "the meter drops by the jackpot at the hit"
+    kinds = [(c["kind"], c["reason"], c["person"]) for c in timeline["corrections"]]
+    assert kinds == [
+        ("adjustment", "meter board repaired", "operator of the tests"),
+        ("void", "second face-up card", "operator of the tests"),
+    ]
+    adjustment, void = timeline["corrections"]
+    assert (adjustment["amount_cents"], adjustment["pool"]) == (1234, "main")
+    assert (void["table"], void["round"], void["wagered_cents"]) == ("T1", "d4", 2500)
+    missing = get(w, "/v1/accounting/days/1999-01-01/timeline")
+    assert missing.status_code == 404
+
+
+def journal(w: World) -> list[dict[str, Any]]:
+    r = get(w, "/v1/journal?pool=main&limit=1000")
+    return list(r.get_json()["entries"])

@@ -66,6 +66,7 @@ MATRIX: list[Endpoint] = [
     Endpoint("openapi", "GET", "/openapi.json", "/openapi.json"),
     Endpoint("display page", "GET", "/", "/"),
     Endpoint("console page", "GET", "/console", "/console"),
+    Endpoint("day report page", "GET", "/reports/day", "/reports/day"),
     Endpoint("list signs", "GET", "/v1/signs", "/v1/signs", roles=roles("operator", "auditor")),
     Endpoint("get sign", "GET", "/v1/signs/<sign>", "/v1/signs/lobby"),
     Endpoint(
@@ -328,6 +329,13 @@ MATRIX: list[Endpoint] = [
         "GET",
         "/v1/accounting/days/<day>",
         f"/v1/accounting/days/{CLOSED_DAY}",
+        roles=roles("auditor"),
+    ),
+    Endpoint(
+        "gaming day timeline",
+        "GET",
+        "/v1/accounting/days/<day>/timeline",
+        f"/v1/accounting/days/{CLOSED_DAY}/timeline",
         roles=roles("auditor"),
     ),
     Endpoint(

@@ -10,13 +10,16 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import requests
 
+from jackpot.bootstrap import bootstrap
 from jackpot.cli.runtime import services
 from jackpot.domain.auth import Role
+from jackpot.services.clock import now_ms
 from jackpot.settings import Settings
 from jackpot.store.embedded import free_port
 
@@ -129,14 +132,50 @@ def compare_counts(service: Service) -> list[dict[str, Any]]:
         return built.table_counts.compare()
 
 
-def archive_now(service: Service) -> None:
-    """What the worker's archive job does, once, now, in this process: the journals' settled
-    entries into the service's archive."""
+@contextmanager
+def archiving_service(cwd: Path, redis_url: str, archive_url: str) -> Iterator[Service]:
+    """`jackpot serve` on New York time over `archive_url` (PostgreSQL, say), with its worker
+    archiving every second, for the length of the block."""
+    svc = start_service(
+        cwd,
+        {
+            "JACKPOT_REDIS_URL": redis_url,
+            "JACKPOT_TIME_ZONE": "America/New_York",
+            "JACKPOT_ARCHIVE_URL": archive_url,
+            "JACKPOT_ARCHIVE_INTERVAL_SECONDS": "1",
+        },
+    )
+    try:
+        with running_worker(cwd, redis_url, svc.env):
+            yield svc
+    finally:
+        svc.stop()
+
+
+def archived(service: Service, who: str, payout: str) -> None:
+    """Wait until the worker has archived the payout's every step (its record shows their
+    hashes)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        r = requests.get(f"{service.base}/v1/payouts/{payout}/record", headers=auth(who))
+        if r.ok and all(step["hash"] for step in r.json()["steps"]):
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"the worker did not archive {payout} within 30 s")
+
+
+def close_day(service: Service, redis_url: str, day: str) -> dict[str, Any]:
+    """Close a gaming day of the service's as its worker would two days later: in this
+    process, on the service's store and archive, with the clock moved on (the statement)."""
     settings = Settings.from_env(service.env)
     if not settings.data_dir.is_absolute():
         settings = replace(settings, data_dir=service.cwd / settings.data_dir)
-    with services(settings) as built:
+    built = bootstrap(settings, redis_url, lambda: now_ms() + 2 * 86_400_000)
+    try:
         built.archiver.run()
+        return built.accounting.close(date.fromisoformat(day))
+    finally:
+        built.close()
 
 
 def cli_key(service: Service, role: str, *tables: str, label: str = "") -> str:
@@ -165,10 +204,13 @@ def auth(secret: str) -> dict[str, str]:
 
 
 @contextmanager
-def running_worker(cwd: Path, redis_url: str) -> Iterator[subprocess.Popen[bytes]]:
-    """`jackpot worker` on `redis_url` for the length of the block, stopped with SIGTERM as a
-    service manager stops it; its output in cwd/worker.log."""
-    env = {**os.environ, "JACKPOT_REDIS_URL": redis_url}
+def running_worker(
+    cwd: Path, redis_url: str, settings: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """`jackpot worker` on `redis_url` (and `settings`: a service's env, say) for the length
+    of the block, stopped with SIGTERM as a service manager stops it; its output in
+    cwd/worker.log."""
+    env = {**os.environ, **(settings or {}), "JACKPOT_REDIS_URL": redis_url}
     with open(cwd / "worker.log", "wb") as log:
         worker = subprocess.Popen(
             [sys.executable, "-m", "jackpot.cli.main", "worker"],

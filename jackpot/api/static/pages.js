@@ -1,0 +1,77 @@
+// The console's and the day report's common ground: money and times as people read them,
+// elements, and the API called with the person's own key (kept in the tab's session only).
+"use strict";
+const KEY_SLOT = "jackpot.console.key";
+
+// ---- money and time: integer cents formatted as text, never through floating point ----
+function dollars(cents) {
+  const text = String(cents);
+  const negative = text.startsWith("-");
+  const digits = (negative ? text.slice(1) : text).padStart(3, "0");
+  const whole = digits.slice(0, -2).replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return (negative ? "−$" : "$") + whole + "." + digits.slice(-2);
+}
+function units(u) {  // 1/10,000 cent units, as a string or number of an integer: whole cents
+  const text = String(u);
+  const negative = text.startsWith("-");
+  const digits = negative ? text.slice(1) : text;
+  const cents = digits.length > 4 ? digits.slice(0, -4) : "0";
+  return dollars((negative ? "-" : "") + cents);
+}
+function percentBp(bp) { return (bp / 100).toFixed(2) + "%"; }  // a rate, not money
+let casinoZone = "UTC";  // the casino's time zone, as /v1/session names it once signed in
+function zoned(ms, withDate) {
+  if (ms === null || ms === undefined || ms === "") return "—";
+  const options = { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false,
+                    timeZone: casinoZone };
+  if (withDate) Object.assign(options, { year: "numeric", month: "2-digit", day: "2-digit" });
+  return new Intl.DateTimeFormat("en-CA", options).format(new Date(Number(ms)));
+}
+function age(ms) {
+  const s = Math.max(0, Math.floor((Date.now() - Number(ms)) / 1000));
+  if (s < 60) return s + " s";
+  const m = Math.floor(s / 60);
+  if (m < 60) return m + " min " + (s % 60) + " s";
+  return Math.floor(m / 60) + " h " + (m % 60) + " min";
+}
+function words(name) {
+  const text = String(name || "").replace(/_/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+function badge(text, cls) { return el("span", { class: "badge " + (cls || text) }, words(text)); }
+
+// ---- the API, with the person's key ----
+class ApiError extends Error {
+  constructor(status, body) {
+    const error = (body && body.error) || {};
+    super(error.message || ("HTTP " + status));
+    this.status = status; this.code = error.code || ""; this.field = error.field || "";
+  }
+}
+async function api(method, path, body) {
+  const headers = { "Authorization": "Bearer " + sessionStorage.getItem(KEY_SLOT) };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, { method, headers, cache: "no-store",
+    body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+// the casino's wall clock: an instant as a datetime-local input shows it, and back
+function wallParts(ms) {
+  const f = new Intl.DateTimeFormat("en-CA", { timeZone: casinoZone, hourCycle: "h23",
+    year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit",
+    second: "2-digit" });
+  return Object.fromEntries(f.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+}

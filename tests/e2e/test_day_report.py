@@ -1,0 +1,152 @@
+"""A closed gaming day's report in a real headless Chromium against the real service: the
+accountant opens it from the console, reads the totals, each pool's meter and each table's
+handle and hold drawn, the hit register, the voids and corrections, and prints it (the
+browser's print to PDF). Screenshots and the PDF are kept in build/test-artefacts/day-report/
+(look at them when the page changes)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from tests.support.browser import artefacts, needs_chromium
+from tests.support.service import (
+    Service,
+    archived,
+    archiving_service,
+    auth,
+    close_day,
+    key,
+)
+
+ARTEFACTS = artefacts("day-report")
+TABLET = {"width": 1180, "height": 820}
+DESKTOP = {"width": 1920, "height": 1080}
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def floor(tmp_path: Path, redis_server: Any, redis: Any, postgres_url: str) -> Iterator[Service]:
+    """The service and its worker (archiving every second) over a PostgreSQL archive."""
+    with archiving_service(tmp_path, redis_server.url, postgres_url) as svc:
+        yield svc
+
+
+def a_day(service: Service, redis_url: str) -> dict[str, Any]:
+    """Two pools and two tables, thirty rounds, two jackpots (one paid), a round voided and
+    a meter adjusted, then the day closed: its statement."""
+    base = service.base
+    operator = key(service, "operator", label="Dana Reyes")
+    table = key(service, "table", "T1", "T2")
+    s = requests.Session()
+
+    def call(method: str, path: str, body: dict[str, Any], who: str = operator) -> Any:
+        r = s.request(method, f"{base}{path}", json=body, headers=auth(who))
+        assert r.ok, r.text
+        return r.json()
+
+    call("PUT", "/v1/pools/main", {"reset": 1_000_000, "rate_bp": 400, "reserve_rate_bp": 100})
+    call("PUT", "/v1/pools/side", {"reset": 250_000, "rate_bp": 200, "reserve_rate_bp": 0})
+    call("PUT", "/v1/tables/T1", {"pools": ["main"]})
+    call("PUT", "/v1/tables/T2", {"pools": ["side"]})
+    cards = ["4d", "9c", "Kd", "2h", "7s", "Jc", "5h", "Qs"]
+    answers = []
+    for i in range(30):
+        spots = [{"spot": n, "wager": 500 + 100 * n, "card": cards[(i + n) % 8]} for n in (1, 2, 3)]
+        body = {"table": "T1" if i % 3 else "T2", "round": f"r{i}",
+                "dealer": {"card": cards[(i * 3) % 8]}, "spots": spots}  # fmt: skip
+        answers.append(call("POST", "/v1/rounds", body, table))
+    hits = []
+    for t, card in (("T1", "As"), ("T2", "Qd")):
+        body = {"table": t, "round": f"hit-{t}", "dealer": {"card": card, "war_card": card},
+                "spots": [{"spot": 2, "wager": 500, "card": card, "war": True,
+                           "war_card": card}]}  # fmt: skip
+        hits.append(call("POST", "/v1/rounds", body, table)["jackpots"][0]["id"])
+    call("POST", f"/v1/payouts/{hits[0]}/confirm",
+         {"witness": "Lee Chan", "slip": "HP-0042"})  # fmt: skip
+    call("POST", "/v1/rounds/T1/r4/void", {"reason": "second face-up card"})
+    call("POST", "/v1/pools/main/adjustments",
+         {"id": "adj-1", "amount": 2500, "reason": "meter board repaired"})  # fmt: skip
+    archived(service, operator, hits[0])
+    return close_day(service, redis_url, answers[0]["gaming_day"])
+
+
+def fits(page: Any, selector: str) -> bool:
+    return bool(
+        page.evaluate(
+            """(s) => { const t = document.querySelector(s);
+                        return t.scrollWidth <= t.parentElement.clientWidth + 1; }""",
+            selector,
+        )
+    )
+
+
+def test_the_accountant_reads_and_prints_a_closed_day(
+    floor: Service, redis_server: Any, browser: Any
+) -> None:
+    statement = a_day(floor, redis_server.url)
+    day = statement["day"]
+    auditor = key(floor, "auditor", label="Internal audit")
+    page = browser.new_context(viewport=TABLET, device_scale_factor=1).new_page()
+    page.goto(f"{floor.base}/console")
+    page.fill("#key", auditor)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector("#app:not([hidden])")
+    page.click("#day-report")  # the auditor's way in, with the key of this tab
+    page.wait_for_selector(f"body[data-day='{day}']")
+    text = page.inner_text("#report")
+    assert f"Gaming day {day}" in text and "Every pool balanced" in text, text
+    # the pools' figures as the statement has them, to the cent
+    for pool in statement["pools"]:
+        row = page.inner_text(f"#pools tr[data-pool='{pool['pool']}']")
+        cents = pool["liability_cents"]
+        assert f"${cents // 100:,}.{cents % 100:02d}" in row, (row, cents)
+    # each pool's meter drawn, each table's handle and hold
+    for pool in ("main", "side"):
+        assert page.get_attribute(f"[data-meter='{pool}'] path.line", "d").count("L") >= 2
+    assert page.locator("#handle-chart rect.handle").count() == 2
+    tables = {t["table"]: t for t in statement["tables"]}
+    hold = f"{tables['T1']['hold_percent']}%".replace("-", "\u2212")  # a minus, as printed
+    assert hold in page.inner_text("#tables tr[data-table='T1']")
+    # the hit register, and the voids and corrections with who and why
+    assert page.locator("#hits tr[data-payout]").count() == 2
+    paid = page.inner_text(f"#hits tr[data-payout='{statement['hits'][0]['payout']}']")
+    assert "Lee Chan" in paid and "HP-0042" in paid, paid
+    corrections = page.inner_text("#corrections")
+    assert "second face-up card" in corrections and "meter board repaired" in corrections
+    assert "Dana Reyes" in corrections
+    page.screenshot(path=str(ARTEFACTS / "01-tablet.png"), full_page=True)
+    for selector in ("#pools", "#tables", "#hits", "#corrections"):
+        assert fits(page, selector), selector
+
+    page.emulate_media(media="print")
+    assert not page.is_visible("header")
+    page.screenshot(path=str(ARTEFACTS / "02-print.png"), full_page=True)
+    pdf = page.pdf(format="A4", landscape=True, print_background=True)
+    assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
+    (ARTEFACTS / f"gaming-day-{day}.pdf").write_bytes(pdf)
+
+    wide = browser.new_context(viewport=DESKTOP, device_scale_factor=1).new_page()
+    wide.goto(f"{floor.base}/console")
+    wide.fill("#key", auditor)
+    wide.click("#login-form button[type=submit]")
+    wide.wait_for_selector("#app:not([hidden])")
+    wide.goto(f"{floor.base}/reports/day?day={day}")
+    wide.wait_for_selector(f"body[data-day='{day}']")
+    wide.screenshot(path=str(ARTEFACTS / "03-desktop.png"), full_page=True)
+
+
+def test_the_report_is_for_accounting(floor: Service, browser: Any) -> None:
+    operator = key(floor, "operator", label="Dana Reyes")
+    page = browser.new_context(viewport=TABLET).new_page()
+    page.goto(f"{floor.base}/reports/day")
+    page.wait_for_selector("#login:not([hidden])")
+    page.fill("#key", operator)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector("#report .error")
+    assert "sign in with an auditor key" in page.inner_text("#report")
