@@ -224,9 +224,10 @@ class Archiver:
         if not run.problems:
             status["last_success"] = started
             if trim:
-                # every journal's entries older than the window are archived now: so are the
-                # steps that settled the payouts the settled index holds from before it
-                cutoff = self._clock() - self._keep_ms
+                # every journal's entries from before the run's start are archived now: so
+                # are the steps that settled the payouts the settled index holds from before
+                # the window ending there
+                cutoff = started - self._keep_ms
                 self._r.zremrangebyscore(self._k.payouts_settled, "-inf", f"({cutoff}")
         self._r.hset(self._k.archive_status, mapping=status)
         return run

@@ -8,6 +8,7 @@ archives a batch of entries, so the index never says more or less than the archi
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -54,10 +55,21 @@ def bring_forward(connection: Connection, entry_rows: Sequence[tuple[Any, ...]])
         journals[payout] = journal
     _upsert(connection, [row_of(journals[p], *rows[p]) for p in ids])
     connection.execute(delete(payout_people).where(payout_people.c.payout.in_(ids)))
-    found = [{"person": who, "payout": p} for p in ids for who in sorted(people(rows[p][0]))]
+    found = [{"person": who, "payout": p} for p in ids for who in found_under(rows[p][0])]
     if found:
         connection.execute(insert(payout_people), found)
     return len(ids)
+
+
+def person_key(token: str) -> str:
+    """How the index keeps a person or a key a payout is found under: its SHA-256, so that a
+    name of any length (NFKC can make a 100-character name hundreds long) fits the column."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def found_under(record: dict[str, Any]) -> list[str]:
+    """The index's keys of everyone a payout is found under (payoutrecord.people)."""
+    return sorted({person_key(token) for token in people(record)})
 
 
 def row_of(journal: str, record: dict[str, Any], steps: list[int]) -> dict[str, Any]:
@@ -87,35 +99,42 @@ def _upsert(connection: Connection, rows: list[dict[str, Any]]) -> None:
     )
 
 
-def search(connection: Connection, query: PayoutQuery, limit: int) -> list[dict[str, Any]]:
+def search(
+    connection: Connection, query: PayoutQuery, limit: int, besides: Sequence[str] = ()
+) -> list[dict[str, Any]]:
     """The records of the payouts the query matches, newest first (order()), at most
-    `limit`."""
+    `limit`, leaving out the payouts `besides` (those the caller reads elsewhere)."""
     c = payouts.c
+    # ids in code-point order, as Python orders them (PostgreSQL's collation may not)
+    ident = c.id.collate("C") if connection.dialect.name == "postgresql" else c.id
     found = (
         select(c.record)
-        .where(*_criteria(query))
-        .order_by(c.created.desc(), c.number.desc(), c.id.desc())
+        .where(*_criteria(query, besides))
+        .order_by(c.created.desc(), c.number.desc(), ident.desc())
         .limit(limit)
     )
     if query.before is not None:
-        found = found.where(tuple_(c.created, c.number, c.id) < tuple_(*query.before))
+        found = found.where(tuple_(c.created, c.number, ident) < tuple_(*query.before))
     return [jsonio.loads(r[0]) for r in connection.execute(found)]
 
 
-def totals(connection: Connection, query: PayoutQuery) -> dict[str, tuple[int, int]]:
-    """(payouts, cents) the query matches, by status (its page's end is not a criterion)."""
+def totals(
+    connection: Connection, query: PayoutQuery, besides: Sequence[str] = ()
+) -> dict[str, tuple[int, int]]:
+    """(payouts, cents) the query matches, by status (its page's end is not a criterion),
+    leaving out the payouts `besides`."""
     c = payouts.c
     grouped = (
         select(c.status, func.count(), func.coalesce(func.sum(c.amount), 0))
-        .where(*_criteria(query))
+        .where(*_criteria(query, besides))
         .group_by(c.status)
     )
     return {str(s): (int(n), int(cents)) for s, n, cents in connection.execute(grouped)}
 
 
-def _criteria(query: PayoutQuery) -> list[Any]:
+def _criteria(query: PayoutQuery, besides: Sequence[str] = ()) -> list[Any]:
     c = payouts.c
-    out: list[Any] = []
+    out: list[Any] = [c.id.not_in(list(besides))] if besides else []
     if query.payout is not None:
         out.append(c.id == query.payout)
     if query.table is not None:
@@ -126,7 +145,7 @@ def _criteria(query: PayoutQuery) -> list[Any]:
         out.append(c.status.in_(sorted(query.statuses)))
     if query.people is not None:
         found = select(payout_people.c.payout).where(
-            payout_people.c.person.in_(sorted(query.people))
+            payout_people.c.person.in_(sorted(person_key(t) for t in query.people))
         )
         out.append(c.id.in_(found))
     for column, (low, high) in ((c.created, query.created), (c.changed, query.changed)):

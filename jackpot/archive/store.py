@@ -423,13 +423,19 @@ class Archive:
 
     # --- the payouts' index -------------------------------------------------------------
 
-    def search_payouts(self, query: PayoutQuery, limit: int) -> list[dict[str, Any]]:
-        """The archived records of the payouts a search matches, newest first."""
-        return self._read(lambda c: payoutindex.search(c, query, limit))
+    def search_payouts(
+        self, query: PayoutQuery, limit: int, besides: Sequence[str] = ()
+    ) -> list[dict[str, Any]]:
+        """The archived records of the payouts a search matches, newest first, but those
+        `besides`."""
+        return self._read(lambda c: payoutindex.search(c, query, limit, besides))
 
-    def payout_totals(self, query: PayoutQuery) -> dict[str, tuple[int, int]]:
-        """(payouts, cents) of the archived payouts a search matches, by status."""
-        return self._read(lambda c: payoutindex.totals(c, query))
+    def payout_totals(
+        self, query: PayoutQuery, besides: Sequence[str] = ()
+    ) -> dict[str, tuple[int, int]]:
+        """(payouts, cents) of the archived payouts a search matches, by status, but those
+        `besides`."""
+        return self._read(lambda c: payoutindex.totals(c, query, besides))
 
     def payout_records(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """The archived records of these payouts (those archived)."""

@@ -26,12 +26,13 @@ from typing import Any
 from redis import Redis
 
 from jackpot import jsonio
+from jackpot.archive.payoutindex import found_under as index_people
 from jackpot.archive.payoutindex import row_of
 from jackpot.archive.store import Archive
 from jackpot.domain.chain import GENESIS, ChainBreak, ChainedEntry, ChainWalk
 from jackpot.domain.dayclose import closed_day_digest
 from jackpot.domain.journals import HOUSE, house_journal, pool_journal
-from jackpot.domain.payoutrecord import ENTRY_TYPES, fold, people
+from jackpot.domain.payoutrecord import ENTRY_TYPES, fold
 from jackpot.domain.records import record_problem
 from jackpot.store.keys import Keys
 
@@ -396,7 +397,7 @@ def check_payout_index(archive: Archive, folded: PayoutsFolded, walked: int) -> 
                     f"the payouts' index says {payout} is not what its entries say",
                 )
             )
-        elif found_under.get(payout, set()) != set(people(record)):
+        elif found_under.get(payout, set()) != set(index_people(record)):
             out.append(
                 Finding(
                     journal,

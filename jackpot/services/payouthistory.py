@@ -51,23 +51,22 @@ class PayoutHistory:
 
     def search(self, query: PayoutQuery, limit: int) -> Found:
         live = {p["id"]: p for p in self._payouts.live()}
-        archived = self._archive.search_payouts(query, limit + 1 + len(live))
-        found = [p for p in archived if p["id"] not in live]
+        # each payout counted once, by whichever side holds it as it is now: the live ones
+        # from Redis, the archive asked for the others (so a run that commits meanwhile
+        # changes nothing here)
+        found = self._archive.search_payouts(query, limit + 1, list(live))
         found += [p for p in live.values() if query.matches(p)]
         found.sort(key=order, reverse=True)
         page = found[:limit]
         every = replace(query, before=None)
-        totals = self._archive.payout_totals(every)
-        for was in self._archive.payout_records(list(live)).values():
-            if every.matches(was):
-                _count(totals, was, -1)
+        totals = self._archive.payout_totals(every, list(live))
         for now in live.values():
             if every.matches(now):
-                _count(totals, now, +1)
+                _count(totals, now)
         holders = self.holders()
         return Found(
             [self._named(p, holders) for p in page],
-            {s: t for s, t in totals.items() if t[0]},
+            totals,
             order(page[-1]) if len(found) > limit else None,
         )
 
@@ -110,6 +109,6 @@ class PayoutHistory:
         return out
 
 
-def _count(totals: dict[str, tuple[int, int]], record: dict[str, Any], sign: int) -> None:
+def _count(totals: dict[str, tuple[int, int]], record: dict[str, Any]) -> None:
     n, cents = totals.get(record["status"], (0, 0))
-    totals[record["status"]] = (n + sign, cents + sign * int(record["amount"]))
+    totals[record["status"]] = (n + 1, cents + int(record["amount"]))

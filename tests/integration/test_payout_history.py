@@ -14,6 +14,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import select
 
+from jackpot.archive.payoutindex import person_key
 from jackpot.archive.schema import journal_entries, payout_people, payouts
 from jackpot.archive.store import Archive, entry_row
 from jackpot.domain.payoutrecord import PayoutQuery, fold
@@ -169,6 +170,19 @@ def test_a_person_is_found_as_a_person_and_by_the_keys_they_hold(w: World) -> No
     assert history(w, person="Nobody Here")["payouts"] == []
 
 
+def test_a_name_that_grows_when_compared_is_archived_and_found(w: World) -> None:
+    """NFKC makes 14 typed characters 210 (U+FDFA spells out a phrase): the index keeps each
+    person by a digest, so the archive takes it and a search finds it."""
+    payout = win(w, "long")
+    payer = "\ufdfa" * 14
+    step(w, payout, "confirm", {"paid_by": payer, "witness": "Lee Chan", "slip": "HP-9"})
+    run = w.services.archiver.run()
+    assert not run.problems and run.archived["pool/main"] > 0
+    found = history(w, person=payer)
+    assert [p["id"] for p in found["payouts"]] == [payout]
+    assert w.services.verifier.run().intact
+
+
 def test_the_last_step_finds_a_shift(w: World) -> None:
     ids = shift(w)
     later = w.clock() + 3_600_000
@@ -247,7 +261,7 @@ def test_the_index_is_built_for_an_archive_from_before_it(tmp_path: Path) -> Non
     with archive.engine.connect() as connection:
         people = set(connection.execute(select(payout_people.c.person)).scalars())
         steps = connection.execute(select(payouts.c.steps)).scalar()
-    assert people == {"dana", "lee", "operator:k"}
+    assert people == {person_key(p) for p in ("dana", "lee", "operator:k")}
     assert steps == "[1,2]"
 
 
