@@ -466,28 +466,13 @@ class Archive:
             raise ArchiveUnavailableError(f"archive read failed: {exc}") from exc
 
     def _first(self, query: Any) -> Any:
-        self.ensure()
-        try:
-            with self.engine.connect() as connection:
-                return connection.execute(query).first()
-        except SQLAlchemyError as exc:
-            raise ArchiveUnavailableError(f"archive read failed: {exc}") from exc
+        return self._read(lambda c: c.execute(query).first())
 
     def _all(self, query: Any) -> list[Any]:
-        self.ensure()
-        try:
-            with self.engine.connect() as connection:
-                return list(connection.execute(query).all())
-        except SQLAlchemyError as exc:
-            raise ArchiveUnavailableError(f"archive read failed: {exc}") from exc
+        return self._read(lambda c: list(c.execute(query).all()))
 
     def _scalar(self, query: Any) -> Any:
-        self.ensure()
-        try:
-            with self.engine.connect() as connection:
-                return connection.execute(query).scalar()
-        except SQLAlchemyError as exc:
-            raise ArchiveUnavailableError(f"archive read failed: {exc}") from exc
+        return self._read(lambda c: c.execute(query).scalar())
 
 
 def _round(row: Any) -> ArchivedRound:

@@ -2,9 +2,9 @@
 
 The archive's index (jackpot.archive.payoutindex) answers for every payout whose entries it
 has taken; Redis answers for the live edge: the payouts still owed and those paid or voided
-since the archive last took their entries (PayoutStore.live). A live payout's record is
-current, so it replaces the archived one, in the page as in the totals: a search sees every
-payout as it is now, whichever side holds it, without scanning Redis's payouts.
+since the archive last took their entries (PayoutStore.live). A search reads the live ones
+from Redis and asks the archive for every other one, in the page as in the totals: each
+payout is counted once, as it is now, without scanning Redis's payouts.
 """
 
 from __future__ import annotations

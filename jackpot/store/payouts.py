@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import json
+from collections.abc import Callable
 from typing import Any
 
 from redis import Redis
@@ -90,36 +91,40 @@ class PayoutStore:
 
     def _build_settled(self) -> None:
         """Once per store: put the paid and voided payouts of a store from before the settled
-        index existed in it (a scan, the last one); the next archive run leaves in it only
-        those it has not taken yet."""
-        if self._r.exists(self._k.payouts_settled_built):
-            return
-        found = {}
-        for payout_id, raw in self._r.hscan_iter(self._k.payouts, count=1000):
-            payout = json.loads(raw)
-            if payout["status"] in SETTLED:
-                found[payout_id] = changed_at(payout)
-        with self._r.pipeline(transaction=True) as pipe:
-            if found:
-                pipe.zadd(self._k.payouts_settled, found)
-            pipe.set(self._k.payouts_settled_built, "1")
-            pipe.execute()
+        index existed in it; the next archive run leaves in it only those it has not taken
+        yet."""
+        self._build_index(
+            self._k.payouts_settled,
+            self._k.payouts_settled_built,
+            lambda p: changed_at(p) if p["status"] in SETTLED else None,
+        )
 
     def _build_open(self) -> None:
         """Once per store: put the payouts past a first verdict that still owe, made before
-        the open index existed, in it (a scan of the payouts, the last one). One that a
-        step settles meanwhile may be put in after: unsettled() reads each one's status."""
-        if self._r.exists(self._k.payouts_open_built):
+        the open index existed, in it. One that a step settles meanwhile may be put in after:
+        unsettled() reads each one's status."""
+        self._build_index(
+            self._k.payouts_open,
+            self._k.payouts_open_built,
+            lambda p: None if p["status"] in (*SETTLED, "pending") else payout_order(p)[1],
+        )
+
+    def _build_index(
+        self, index: str, built: str, score: Callable[[dict[str, Any]], int | None]
+    ) -> None:
+        """Once per store: every payout `score` gives a score into the zset `index` (a scan of
+        the payouts, the last one), then `built` set so that it is never scanned again."""
+        if self._r.exists(built):
             return
         found = {}
         for payout_id, raw in self._r.hscan_iter(self._k.payouts, count=1000):
-            payout = json.loads(raw)
-            if payout["status"] not in SETTLED and payout["status"] != "pending":
-                found[payout_id] = payout_order(payout)[1]
+            at = score(json.loads(raw))
+            if at is not None:
+                found[payout_id] = at
         with self._r.pipeline(transaction=True) as pipe:
             if found:
-                pipe.zadd(self._k.payouts_open, found)
-            pipe.set(self._k.payouts_open_built, "1")
+                pipe.zadd(index, found)
+            pipe.set(built, "1")
             pipe.execute()
 
     def step(
