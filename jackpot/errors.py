@@ -19,6 +19,7 @@ JackpotError
 │   ├── TableMoveError(table, code, reason)                  a move the table is not ready for
 │   ├── UnlinkedPoolError(pool)                              no table feeds the pool
 │   ├── CapBelowValueError(value)                            a cap under the current meter
+│   ├── TriggerRangeError(value, field)                      a meter at its level's top trigger
 │   ├── PayoutStateError(payout, status, step)               e.g. disputing a paid jackpot
 │   ├── PayoutChangedError(payout, status, expected)         a stale console's step
 │   ├── SecondPersonError(payout)                            approving one's own hand pay
@@ -254,6 +255,17 @@ class CapBelowValueError(ConflictError):
     def __init__(self, value: int) -> None:
         super().__init__(f"the cap can only be set at or above the current value ({value} cents)")
         self.field = "cap"
+
+
+class TriggerRangeError(ConflictError):
+    code = "meter_past_trigger_range"
+
+    def __init__(self, value: int, field: str) -> None:
+        super().__init__(
+            f"the meter ({value} cents) has already reached the highest trigger this change "
+            "gives the level: raise the ceiling or the range, or change it after a hit"
+        )
+        self.field = field
 
 
 class PayoutStateError(ConflictError):

@@ -19,7 +19,8 @@ bp = Blueprint("pools", __name__, url_prefix="/v1/pools")
 
 def public(state: PoolState, hits: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """What anyone may read: the visible meter, never the hidden reserve, nor its rate (with
-    the wagers, which /metrics counts, the rate would give the reserve away)."""
+    the wagers, which /metrics counts, the rate would give the reserve away); a must-hit-by
+    or mystery level's `trigger` commitment, never the trigger."""
     cfg = state.config
     out: dict[str, Any] = {
         "pool": state.pool,
@@ -30,7 +31,10 @@ def public(state: PoolState, hits: list[dict[str, Any]] | None = None) -> dict[s
         "policy": cfg.policy.value,
         "state": state.link.value,
         "hits": state.hits,
+        "level": cfg.level.value,
     }
+    if state.trigger is not None:  # a hidden trigger's commitment, never the trigger
+        out["trigger"] = state.trigger.to_json()
     if hits is not None:
         out["last_hits"] = hits
     return out
@@ -41,6 +45,11 @@ def meters(state: PoolState) -> dict[str, Any]:
     return {
         **public(state),
         "reserve_rate_bp": state.config.reserve_rate_bp,
+        **{
+            k: v
+            for k, v in state.config.to_json().items()
+            if k in ("trigger_low", "trigger_high", "qualifying_wager")
+        },
         "value_units": state.value_units,
         "reserve": state.reserve,
         "reserve_units": state.reserve_units,

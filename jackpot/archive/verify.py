@@ -34,6 +34,7 @@ from jackpot.domain.dayclose import closed_day_digest
 from jackpot.domain.journals import HOUSE, house_journal, pool_journal
 from jackpot.domain.payoutrecord import ENTRY_TYPES, fold
 from jackpot.domain.records import record_problem
+from jackpot.domain.triggers import TriggerAudit
 from jackpot.store.keys import Keys
 
 BATCH = 5000
@@ -181,8 +182,12 @@ class Verifier:
         overlap: dict[int, str] = {}
         # the payouts the archived entries make, folded again (a walk of the whole journal)
         folded = PayoutsFolded(journal) if not house and since is None else None
+        # a must-hit-by or mystery level's triggers: drawn, won and revealed as they must be
+        triggers = None if house else TriggerAudit(journal.removeprefix("pool/"))
         for entry, stored in self._archive.walk(journal, walk.seq, batch=BATCH):
             walk.feed([entry])
+            if triggers is not None:
+                triggers.feed(entry.seq, entry.by_name())
             if folded is not None and entry.get("type") in ENTRY_TYPES:
                 folded.add(entry)
             if entry.hash != stored:
@@ -220,7 +225,11 @@ class Verifier:
             if house and entry.get("type") == "day_closed":
                 out.closed.append(entry)
             walk.feed([entry])
+            if triggers is not None:
+                triggers.feed(entry.seq, entry.by_name())
         out.findings += [_finding(b, "Redis") for b in walk.problems()]
+        if triggers is not None:
+            out.findings += [Finding(journal, seq, text) for seq, text in triggers.problems]
         out.findings += self._live_records(journal, rounds)
         return walk
 

@@ -39,6 +39,17 @@ class Policy(StrEnum):
     SPLIT = "split"
 
 
+class LevelType(StrEnum):
+    """What wins a level (docs/RULES.md §4, jackpot/domain/triggers.py)."""
+
+    HAND = "hand"  # won by paytable lines, as every level before issue 28
+    MUST_HIT_BY = "must_hit_by"  # a hidden trigger between the reset and an advertised ceiling
+    MYSTERY = "mystery"  # a hidden trigger in a configured range, nothing of it advertised
+
+
+TRIGGER_LEVELS = (LevelType.MUST_HIT_BY, LevelType.MYSTERY)
+
+
 class Layout(StrEnum):
     """The war-deal layouts the controller knows (docs/RULES.md §2)."""
 
@@ -55,6 +66,29 @@ RATES_WITHIN_FULL = Rule(
     "reserve_rate_bp", "rate_bp + reserve_rate_bp must not exceed 10000 (100%)"
 )
 CAP_FROM_RESET = Rule("cap", "must be at least reset", "out_of_range")
+CEILING_ABOVE_RESET = Rule(
+    "cap",
+    'a must_hit_by level\'s cap is its advertised ceiling ("Must hit by $X"): it is '
+    "required and above reset",
+    "out_of_range",
+)
+MYSTERY_RANGE = Rule(
+    "trigger_low",
+    "a mystery level's hidden trigger is drawn from trigger_low to trigger_high: both are "
+    "required, with reset < trigger_low <= trigger_high (<= cap, with a cap)",
+    "out_of_range",
+)
+RANGE_ONLY_MYSTERY = Rule(
+    "trigger_low", "trigger_low and trigger_high are named only for a mystery level"
+)
+TRIGGER_FED = Rule(
+    "rate_bp",
+    "a must_hit_by or mystery level is won by the wager whose contribution reaches its "
+    "trigger: its rate_bp is above 0",
+)
+QUALIFYING_ONLY_TRIGGERED = Rule(
+    "qualifying_wager", "is named only for a must_hit_by or mystery level"
+)
 # checked against the controller's clock when the change is staged (services/pools.py)
 IN_THE_FUTURE = Rule(
     "effective_at",
@@ -76,6 +110,28 @@ POOL_REQUEST = Record(
             Choice(tuple(p.value for p in Policy)),
             description="how simultaneous hits share the meter (default sequential)",
         ),
+        "level": Field(
+            Choice(tuple(t.value for t in LevelType)),
+            description=(
+                "what wins the level (default hand): `hand`, the paytable lines that name it; "
+                "`must_hit_by`, the qualifying wager whose contribution reaches a hidden "
+                "trigger drawn between reset and cap (the advertised ceiling); `mystery`, "
+                "likewise, its trigger drawn from trigger_low to trigger_high"
+            ),
+        ),
+        "trigger_low": Field(
+            Nullable(CENTS), description="a mystery level's lowest trigger, cents"
+        ),
+        "trigger_high": Field(
+            Nullable(CENTS), description="a mystery level's highest trigger, cents"
+        ),
+        "qualifying_wager": Field(
+            Integer(0, MAX_WAGER),
+            description=(
+                "a must_hit_by or mystery level: the smallest wager that can win it, cents "
+                "(smaller ones still feed it); 0 (default): every wager"
+            ),
+        ),
         "public": Field(
             Boolean(),
             description=(
@@ -93,8 +149,21 @@ POOL_REQUEST = Record(
         ),
     },
     "A pool's configuration. Updating never moves money.",
-    rules=(RATES_WITHIN_FULL, CAP_FROM_RESET),
-    notes=("A cap below the meter's current value is 409 `cap_below_value`.",),
+    rules=(
+        RATES_WITHIN_FULL,
+        CAP_FROM_RESET,
+        CEILING_ABOVE_RESET,
+        MYSTERY_RANGE,
+        RANGE_ONLY_MYSTERY,
+        TRIGGER_FED,
+        QUALIFYING_ONLY_TRIGGERED,
+    ),
+    notes=(
+        "A cap below the meter's current value is 409 `cap_below_value`; a must_hit_by or "
+        "mystery level whose meter has already reached its ceiling or highest trigger is 409 "
+        "`meter_past_trigger_range`. Changing a level's type or its trigger's range reveals "
+        "its trigger and draws a new one (docs/RULES.md §4).",
+    ),
 )
 
 
@@ -105,11 +174,16 @@ class PoolConfig:
     reserve_rate_bp: int
     cap: int | None = None
     policy: Policy = Policy.SEQUENTIAL
+    level: LevelType = LevelType.HAND
+    trigger_low: int | None = None  # a mystery level's range, cents
+    trigger_high: int | None = None
+    qualifying_wager: int = 0  # a trigger level: the smallest wager that wins it; 0: any
 
     @classmethod
     def from_json(cls, raw: Any, current: PoolConfig | None = None) -> PoolConfig:
         """Validate a PUT body; on an update, fields left out keep `current`'s values
-        (`"cap": null` removes a cap)."""
+        (`"cap": null` removes a cap). A change of `level` drops the other type's fields
+        it leaves out (a mystery level's range, a hand level's none)."""
         data = POOL_REQUEST.check(raw, creating=current is None)
         base = current or cls(0, 0, 0)
         reset = data.get("reset", base.reset)
@@ -121,16 +195,86 @@ class PoolConfig:
         if cap is not None and cap < reset:
             raise CAP_FROM_RESET.error()
         policy = Policy(data.get("policy", base.policy))
-        return cls(reset, rate, reserve_rate, cap, policy)
+        level = LevelType(data.get("level", base.level))
+        kept = level is base.level
+        low = data.get("trigger_low", base.trigger_low if kept else None)
+        high = data.get("trigger_high", base.trigger_high if kept else None)
+        qualifying = data.get(
+            "qualifying_wager", base.qualifying_wager if level in TRIGGER_LEVELS else 0
+        )
+        config = cls(reset, rate, reserve_rate, cap, policy, level, low, high, qualifying)
+        config.check_level()
+        return config
+
+    def check_level(self) -> None:
+        """The level type's own fields (400 naming the field otherwise)."""
+        if self.level is LevelType.MUST_HIT_BY and (self.cap is None or self.cap <= self.reset):
+            raise CEILING_ABOVE_RESET.error()
+        if self.level is LevelType.MYSTERY:
+            low, high = self.trigger_low, self.trigger_high
+            if (
+                low is None
+                or high is None
+                or not self.reset < low <= high
+                or (self.cap is not None and high > self.cap)
+            ):
+                raise MYSTERY_RANGE.error()
+        elif self.trigger_low is not None or self.trigger_high is not None:
+            raise RANGE_ONLY_MYSTERY.error()
+        if self.level in TRIGGER_LEVELS and self.rate_bp == 0:
+            raise TRIGGER_FED.error()
+        if self.level is LevelType.HAND and self.qualifying_wager:
+            raise QUALIFYING_ONLY_TRIGGERED.error()
+
+    @property
+    def trigger_span(self) -> tuple[int, int] | None:
+        """The whole cents a trigger level's trigger is drawn from, both ends included
+        (must-hit-by: a cent above the reset to the ceiling; mystery: its range); None for
+        a hand level."""
+        if self.level is LevelType.MUST_HIT_BY and self.cap is not None:
+            return self.reset + 1, self.cap
+        if self.level is LevelType.MYSTERY and self.trigger_low is not None:
+            return self.trigger_low, self.trigger_high or self.trigger_low
+        return None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "reset": self.reset,
             "rate_bp": self.rate_bp,
             "reserve_rate_bp": self.reserve_rate_bp,
             "cap": self.cap,
             "policy": self.policy.value,
         }
+        if self.level is not LevelType.HAND:  # a hand level's JSON is as it always was
+            out["level"] = self.level.value
+            out["qualifying_wager"] = self.qualifying_wager
+        if self.level is LevelType.MYSTERY:
+            out["trigger_low"] = self.trigger_low
+            out["trigger_high"] = self.trigger_high
+        return out
+
+    @classmethod
+    def from_stored(cls, raw: dict[str, Any]) -> PoolConfig:
+        """A configuration as to_json wrote it (a staged change) or as the pool's hash holds
+        it (decimal texts; cap -1 and trigger bounds '' for none)."""
+
+        def cents(name: str) -> int | None:
+            value = raw.get(name)
+            if value is None or value == "" or int(value) < 0:
+                return None
+            return int(value)
+
+        return cls(
+            int(raw["reset"]),
+            int(raw["rate_bp"]),
+            int(raw["reserve_rate_bp"]),
+            cents("cap"),
+            Policy(raw["policy"]),
+            LevelType(raw.get("level") or LevelType.HAND),
+            cents("trigger_low"),
+            cents("trigger_high"),
+            int(raw.get("qualifying_wager") or 0),
+        )
 
 
 #: The body of POST /v1/pools/{pool}/staged: a parameter change for later.
@@ -148,7 +292,16 @@ STAGE_REQUEST = Record(
     },
     "A change of a running pool's parameters, staged: it takes effect while the pool is "
     "suspended, or at a scheduled time, never in the middle of play.",
-    rules=(RATES_WITHIN_FULL, CAP_FROM_RESET, IN_THE_FUTURE),
+    rules=(
+        RATES_WITHIN_FULL,
+        CAP_FROM_RESET,
+        CEILING_ABOVE_RESET,
+        MYSTERY_RANGE,
+        RANGE_ONLY_MYSTERY,
+        TRIGGER_FED,
+        QUALIFYING_ONLY_TRIGGERED,
+        IN_THE_FUTURE,
+    ),
     notes=(
         "Fields left out keep the values the pool has when the change is staged. A new "
         "staged change replaces the one waiting. The cap is checked against the meter when "
@@ -184,13 +337,7 @@ class StagedChange:
 
     @classmethod
     def from_stored(cls, raw: dict[str, Any]) -> StagedChange:
-        config = PoolConfig(
-            int(raw["reset"]),
-            int(raw["rate_bp"]),
-            int(raw["reserve_rate_bp"]),
-            None if raw["cap"] is None else int(raw["cap"]),
-            Policy(raw["policy"]),
-        )
+        config = PoolConfig.from_stored(raw)
         at = raw.get("effective_at")
         return cls(config, None if at is None else int(at), str(raw["reason"]), str(raw["who"]))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from jackpot.domain.config import Policy, PoolConfig, StagedChange
 
@@ -25,6 +26,19 @@ class LinkState(StrEnum):
     RUNNING = "running"  # tables take the side bet and feed the meter
     SUSPENDED = "suspended"  # every linked table's side bet is closed until it is resumed
     RETIRED = "retired"  # for good: its balance moved to another pool, no table feeds it
+
+
+@dataclass(frozen=True, slots=True)
+class ArmedTrigger:
+    """What anyone may know of a must-hit-by or mystery level's trigger while it is hidden:
+    its commitment (jackpot/domain/triggers.py), which draw it is, and when it was armed."""
+
+    commitment: str
+    draw: int
+    armed_at: int  # epoch ms
+
+    def to_json(self) -> dict[str, Any]:
+        return {"commitment": self.commitment, "draw": self.draw, "armed_at": self.armed_at}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +63,7 @@ class PoolState:
     link: LinkState = LinkState.RUNNING
     staged: StagedChange | None = None  # a parameter change waiting to take effect
     public: bool = True  # shown on signs and the public read
+    trigger: ArmedTrigger | None = None  # a must-hit-by or mystery level's, as published
 
     @property
     def value(self) -> int:

@@ -23,9 +23,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from random import Random
 
@@ -33,12 +32,6 @@ from jackpot.domain.meter import UNITS_PER_CENT
 
 COMMITMENT_TAG = "jackpot-trigger-v1"
 SALT_BYTES = 16
-
-
-class LevelType(StrEnum):
-    HAND = "hand"  # won by paytable lines, as every level before issue 28
-    MUST_HIT_BY = "must_hit_by"  # a hidden trigger between the reset and an advertised ceiling
-    MYSTERY = "mystery"  # a hidden trigger in a configured range, nothing of it advertised
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,22 +47,6 @@ class Trigger:
     @property
     def units(self) -> int:
         return self.cents * UNITS_PER_CENT
-
-
-def trigger_range(
-    kind: LevelType, reset_cents: int, ceiling_cents: int | None, low: int | None, high: int | None
-) -> tuple[int, int]:
-    """The whole cents a level's trigger is drawn from, both ends included: must-hit-by, from
-    a cent above the reset to the ceiling; mystery, its configured `low`..`high`."""
-    if kind is LevelType.MUST_HIT_BY:
-        if ceiling_cents is None or ceiling_cents <= reset_cents:
-            raise ValueError("a must-hit-by level's ceiling is above its reset")
-        return reset_cents + 1, ceiling_cents
-    if kind is LevelType.MYSTERY:
-        if low is None or high is None or not reset_cents < low <= high:
-            raise ValueError("a mystery level's range lies above its reset, low to high")
-        return low, high
-    raise ValueError("a hand level has no trigger")
 
 
 def draw_trigger(pool: str, span: tuple[int, int], rng: Random | None = None) -> Trigger:
@@ -99,16 +76,157 @@ def revealed(published: str, pool: str, cents: int, salt: str) -> bool:
     return hmac.compare_digest(published, commitment(pool, cents, salt))
 
 
-def crossing(before_units: int, contributions: Iterable[int], trigger_units: int) -> int | None:
-    """The index of the contribution that makes the meter reach the trigger, from the meter
-    `before_units` (None when none does; 0-based). A meter already at the trigger is never
-    won without a contribution."""
+def crossing(
+    before_units: int, steps: Iterable[tuple[int, bool]], trigger_units: int
+) -> int | None:
+    """The index of the bet that wins the level: the first that can win (qualifies) after
+    whose contribution the meter, from `before_units`, has reached the trigger (None when
+    none does; 0-based). `steps`: each bet's contribution, units, and whether it qualifies."""
     meter = before_units
-    for i, units in enumerate(contributions):
+    for i, (units, qualifies) in enumerate(steps):
         meter += units
-        if units > 0 and meter >= trigger_units:
+        if qualifies and meter >= trigger_units:
             return i
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One bet's contribution to a level with a hidden trigger, as its journal names it."""
+
+    units: int
+    meter: int  # the meter after it, units
+    could_win: bool  # it qualified, and the level was not won before it in its round
+
+
+@dataclass(slots=True)
+class TriggerAudit:
+    """A pool journal's hidden triggers, checked as its entries are walked in order (jackpot
+    verify): each draw's range lies above the meter it was armed at; each reveal opens the
+    commitment armed (and published) before play; the winning bet is the first that could
+    win after whose contribution the meter had reached the trigger, and its jackpot the
+    meter there; no bet before it since the draw that could have won it reached it; each
+    stretch of contributions adds up to the meter it records. A bet could win if it
+    qualified, and not in the rest of the round whose hit armed the draw (a level is won
+    once a round).
+
+    A walk that starts mid-journal (`jackpot verify --since`) checks a reveal that it did not
+    see armed against the commitment its own entry names, and the crossing only from the
+    next draw it sees."""
+
+    pool: str
+    problems: list[tuple[int, str]] = field(default_factory=list)
+    meter: int | None = None  # units, the last balance walked
+    armed: tuple[str, str, int] | None = None  # (commitment, draw, seq armed at)
+    armed_round: tuple[str, str] | None = None  # the round whose hit armed it
+    peak: int = -1  # the highest meter a bet that could have won reached, but the newest's
+    last: Step | None = None  # the newest bet's contribution since the draw
+
+    def feed(self, seq: int, f: Mapping[str, str]) -> None:
+        kind = f.get("type")
+        if kind == "trigger_armed":
+            self._arm(seq, f)
+        elif kind == "contribution":
+            self._contribution(seq, f)
+        elif f.get("trigger_cents") is not None:  # a hit, trigger_revealed, retiring
+            self._reveal(seq, f, won=kind == "hit")
+        value = f.get("value_units")
+        if value is not None:
+            self.meter = int(value)
+
+    def _arm(self, seq: int, f: Mapping[str, str]) -> None:
+        draw = f.get("draw")
+        if self.armed is not None:
+            self._problem(seq, f"draw {draw} armed while draw {self.armed[1]} was never revealed")
+        low, high = int(f.get("low") or 0), int(f.get("high") or 0)
+        value = int(f.get("value_units") or 0)
+        if low * UNITS_PER_CENT <= value or low > high:
+            self._problem(
+                seq,
+                f"draw {draw} was drawn from {low} to {high} cents, not above the meter it "
+                f"was armed at ({value} units)",
+            )
+        self.armed = (str(f.get("commitment")), str(draw), seq)
+        table, round_id = f.get("table"), f.get("round")
+        self.armed_round = (str(table), str(round_id)) if table and round_id else None
+        self.peak, self.last = -1, None
+
+    def _contribution(self, seq: int, f: Mapping[str, str]) -> None:
+        raw = f.get("steps")
+        if raw is None:
+            if self.armed is not None and int(f.get("wagered") or 0) > 0:
+                self._problem(
+                    seq,
+                    "a contribution to a level with a hidden trigger does not name its bets' steps",
+                )
+            return
+        marks = str(f.get("qualifying") or "")
+        try:
+            steps = [int(part) for part in str(raw).split(",")]
+        except ValueError:
+            steps = []
+        if len(marks) != len(steps) or set(marks) - {"0", "1"}:
+            self._problem(seq, "its bets' steps and qualifying marks are not one a bet")
+            return
+        here = (str(f.get("table")), str(f.get("round")))
+        if self.meter is None or self.armed is None:  # a walk begun mid-journal: not yet
+            return
+        meter = self.meter
+        for units, mark in zip(steps, marks, strict=True):
+            if self.last is not None and self.last.could_win:
+                self.peak = max(self.peak, self.last.meter)
+            meter += units
+            self.last = Step(units, meter, mark == "1" and here != self.armed_round)
+        if meter != int(f.get("value_units") or 0):
+            self._problem(seq, "its bets' steps do not add up to the meter it records")
+
+    def _reveal(self, seq: int, f: Mapping[str, str], won: bool) -> None:
+        cents, salt = int(f["trigger_cents"]), str(f.get("salt"))
+        named, draw = str(f.get("commitment")), str(f.get("draw"))
+        if not revealed(named, self.pool, cents, salt):
+            self._problem(
+                seq,
+                f"the trigger revealed ({cents} cents) and its salt do not open draw {draw}'s "
+                "commitment",
+            )
+        if self.armed is not None:
+            if (named, draw) != self.armed[:2]:
+                self._problem(
+                    seq,
+                    f"the trigger revealed is draw {draw}'s, not the one armed at seq "
+                    f"{self.armed[2]} (draw {self.armed[1]})",
+                )
+            last = self.last
+            if not won and last is not None and last.could_win:
+                self.peak = max(self.peak, last.meter)
+            units = cents * UNITS_PER_CENT
+            if self.peak >= units:
+                self._problem(
+                    seq,
+                    f"a bet before it that could win brought the meter to the trigger "
+                    f"({cents} cents) and did not win it",
+                )
+            if won:
+                self._won(seq, f, units)
+        self.armed, self.armed_round, self.peak, self.last = None, None, -1, None
+
+    def _won(self, seq: int, f: Mapping[str, str], units: int) -> None:
+        last = self.last
+        if last is None or not last.could_win:
+            self._problem(seq, "the level was won by no bet that could win it")
+            return
+        crossed = int(f.get("crossed_from_units") or -1)
+        if crossed != last.meter - last.units or last.meter < units:
+            self._problem(
+                seq,
+                f"the winning bet took the meter from {crossed} units to {last.meter}, not to "
+                f"the trigger ({units} units)",
+            )
+        if int(f.get("amount") or 0) != last.meter // UNITS_PER_CENT:
+            self._problem(seq, "the jackpot is not the meter where the trigger was reached")
+
+    def _problem(self, seq: int, text: str) -> None:
+        self.problems.append((seq, text))
 
 
 def mean_trigger_cents(span: tuple[int, int]) -> Fraction:

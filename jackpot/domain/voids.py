@@ -99,6 +99,17 @@ class VoidUnsupportedError(Exception):
     """A round settled before its contributions were recorded per pool."""
 
 
+def trigger_won(dynamic: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The jackpot by which the round won a must-hit-by or mystery level, if it did: such a
+    round is never voided (docs/DECISIONS.md). Its trigger was revealed at the hit and the
+    next one armed from the reset: given back, the meter would stand at or past a trigger
+    everyone now knows, under one drawn for another meter."""
+    for jp in dynamic.get("jackpots") or []:
+        if jp.get("level"):
+            return dict(jp)
+    return None
+
+
 def spots_of(static: Mapping[str, Any]) -> list[int]:
     """The round's spots that hold a bet, in order."""
     return sorted({int(b["spot"]) for b in static["spots"]})

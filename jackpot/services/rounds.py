@@ -269,6 +269,7 @@ def plan_round(
             {"spot": e.spot, "outcome": e.outcome.value, "receivers": e.receivers, "total": e.total}
             for e in s.envies
         ),
+        stakes=tuple((b.wager, b.spot, b.player, b.outcome.value) for b in s.bets),
         # fixed and envy pays from the hand-pay threshold up: held for verification
         held=tuple(
             {
@@ -301,6 +302,8 @@ def _response(stored: StoredRound, replayed: bool, day_of: Callable[[int], str])
         if "player" in bet:
             entry["player"] = bet["player"]
         entry.update({"amount": int(jp["amount"]), "status": "pending"})
+        if jp.get("level"):  # won by reaching a must-hit-by or mystery level's trigger
+            entry["level"] = jp["level"]
         jackpots.append(entry)
     hand_pays = []
     for hp in dynamic.get("hand_pays") or []:

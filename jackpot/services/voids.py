@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jackpot.domain.voids import VoidUnsupportedError, parse_spots, plan_void
+from jackpot.domain.voids import VoidUnsupportedError, parse_spots, plan_void, trigger_won
 from jackpot.errors import (
     ControllerInoperableError,
     MeterLimitError,
@@ -51,6 +51,16 @@ class Voids:
         approves it."""
         found = self._round(table, round_id)
         wanted = parse_spots(spots, found.static)
+        won = trigger_won(found.dynamic)
+        if won is not None:
+            raise RoundVoidError(
+                table,
+                round_id,
+                "trigger_level_won",
+                f"its jackpot {won['id']} won the {str(won['level']).replace('_', '-')} level "
+                f"{won['pool']} at its trigger, revealed at the hit: the round stands; correct "
+                "its pays with the payout's own void and an adjustment",
+            )
         for _ in range(3):
             state = self._store.state(table, round_id)
             try:

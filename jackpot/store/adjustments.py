@@ -16,6 +16,11 @@ REFUSALS = {
     "conflict": ("was already applied with another body", "id"),
     "negative": ("would make the meter or reserve negative", "amount"),
     "over_cap": ("would lift the meter above its cap", "amount"),
+    "hidden_trigger": (
+        "would raise a must-hit-by or mystery level's meter, which only wagers raise (toward "
+        "its hidden trigger): adjust its reserve",
+        "target",
+    ),
 }
 
 

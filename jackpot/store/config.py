@@ -8,18 +8,30 @@ from dataclasses import dataclass
 
 from redis import Redis
 
-from jackpot.domain.config import Layout, Policy, PoolConfig, StagedChange, TableConfig, TableRecord
-from jackpot.domain.meter import LinkState, PoolState
+from jackpot.domain.config import (
+    Layout,
+    LevelType,
+    PoolConfig,
+    StagedChange,
+    TableConfig,
+    TableRecord,
+)
+from jackpot.domain.meter import UNITS_PER_CENT, ArmedTrigger, LinkState, PoolState
 from jackpot.domain.paytable import Paytable
+from jackpot.domain.triggers import draw_trigger
 from jackpot.errors import (
     CapBelowValueError,
+    ConflictError,
     NotFoundError,
     PoolRunningError,
     PoolStateError,
     TableMoveError,
+    TriggerRangeError,
 )
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
+
+MAX_DRAWS = 5  # a trigger drawn again while play moves the meter between the read and the call
 
 TOUCH = """if redis.call('HEXISTS', KEYS[1], 'config') == 1 then
   redis.call('HSET', KEYS[1], 'last_seen', ARGV[1])
@@ -58,34 +70,68 @@ class ConfigStore:
     ) -> str:
         """Create or update a pool; returns 'created', 'updated' or 'unchanged'. With
         `staged` (the pool's staged change as stored) apply that change: 'stale' when it is
-        no longer the one waiting. A PUT's change to a running pool raises PoolRunningError."""
+        no longer the one waiting. A PUT's change to a running pool raises PoolRunningError.
+
+        A must-hit-by or mystery level gets a trigger drawn here, over its range from a cent
+        above its meter (the script arms it only when the level has none or its type or
+        range changed, and refuses one drawn above a meter that has moved since: drawn
+        again)."""
         cap = -1 if config.cap is None else config.cap
-        result = self._s.put_pool(
-            keys=[
-                self._k.pool(pool),
-                self._k.pool_journal(pool),
-                self._k.pools,
-                self._k.counters,
-                self._k.activity,
-            ],
-            args=[
-                pool,
-                config.reset,
-                config.rate_bp,
-                config.reserve_rate_bp,
-                cap,
-                config.policy.value,
-                who,
-                staged,
-                reason,
-                "" if public is None else ("1" if public else "0"),
-            ],
-        )
-        if result[0] == "cap_below_value":
-            raise CapBelowValueError(int(result[1]))
-        if result[0] == "running":
-            raise PoolRunningError(pool)
-        return str(result[0])
+        span = config.trigger_span
+        for _ in range(MAX_DRAWS):
+            candidate = ""
+            if span is not None:
+                value = self._r.hget(self._k.pool(pool), "value")
+                cents = config.reset if value is None else int(value) // UNITS_PER_CENT
+                if cents + 1 > span[1]:
+                    raise TriggerRangeError(cents, _range_field(config))
+                drawn = draw_trigger(pool, (max(span[0], cents + 1), span[1]))
+                candidate = json.dumps(
+                    {
+                        "cents": drawn.cents,
+                        "salt": drawn.salt,
+                        "commitment": drawn.commitment,
+                        "low": max(span[0], cents + 1),
+                        "high": span[1],
+                    }
+                )
+            result = self._s.put_pool(
+                keys=[
+                    self._k.pool(pool),
+                    self._k.pool_journal(pool),
+                    self._k.pools,
+                    self._k.counters,
+                    self._k.activity,
+                ],
+                args=[
+                    pool,
+                    config.reset,
+                    config.rate_bp,
+                    config.reserve_rate_bp,
+                    cap,
+                    config.policy.value,
+                    who,
+                    staged,
+                    reason,
+                    "" if public is None else ("1" if public else "0"),
+                    config.level.value,
+                    _cents_text(config.trigger_low),
+                    _cents_text(config.trigger_high),
+                    config.qualifying_wager,
+                    candidate,
+                    "" if span is None else f"{span[0]}:{span[1]}",
+                ],
+            )
+            if result[0] == "meter_moved":
+                continue
+            if result[0] == "past_range":
+                raise TriggerRangeError(int(result[1]), _range_field(config))
+            if result[0] == "cap_below_value":
+                raise CapBelowValueError(int(result[1]))
+            if result[0] == "running":
+                raise PoolRunningError(pool)
+            return str(result[0])
+        raise ConflictError("the meter kept moving while its trigger was drawn; try again")
 
     def stage(self, pool: str, change: StagedChange | None, who: str, reason: str) -> str:
         """Stage `change` (None: cancel the one waiting): 'staged', 'cancelled' or 'none'."""
@@ -329,20 +375,23 @@ def _moving(table: str) -> TableMoveError:
     )
 
 
+def _cents_text(cents: int | None) -> str:
+    return "" if cents is None else str(cents)
+
+
+def _range_field(config: PoolConfig) -> str:
+    """The field that sets a trigger level's highest trigger."""
+    return "trigger_high" if config.level is LevelType.MYSTERY else "cap"
+
+
 def canonical(value: object) -> str:
     """The stored JSON of a configuration: one text per value, so equal configs compare equal."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def pool_state(pool: str, raw: dict[str, str]) -> PoolState:
-    cap = int(raw["cap"])
-    config = PoolConfig(
-        reset=int(raw["reset"]),
-        rate_bp=int(raw["rate_bp"]),
-        reserve_rate_bp=int(raw["reserve_rate_bp"]),
-        cap=None if cap < 0 else cap,
-        policy=Policy(raw["policy"]),
-    )
+    config = PoolConfig.from_stored(raw)
+    armed = raw.get("commitment")
     return PoolState(
         pool=pool,
         config=config,
@@ -362,6 +411,10 @@ def pool_state(pool: str, raw: dict[str, str]) -> PoolState:
         link=LinkState(raw.get("state", LinkState.RUNNING)),
         staged=StagedChange.from_stored(json.loads(raw["staged"])) if raw.get("staged") else None,
         public=raw.get("public", "1") == "1",
+        # the trigger's commitment and draw only: the trigger and its salt are never read out
+        trigger=None
+        if armed is None
+        else ArmedTrigger(armed, int(raw.get("draw", "0")), int(raw.get("armed_at", "0"))),
     )
 
 

@@ -38,6 +38,14 @@ TEXT_FIELDS = frozenset(
         "config",
         "pool",
         "tables",
+        # a must-hit-by or mystery level's trigger: hex, and each bet's part of a stretch of
+        # contributions ("1500,1500") and whether it could win ("10")
+        "commitment",
+        "salt",
+        "steps",
+        "qualifying",
+        "level",
+        "why",
         # the hash chain: the hash of the entry before (docs/DECISIONS.md)
         "prev",
     }

@@ -15,6 +15,7 @@ from jackpot import jsonio
 from jackpot.domain.cards import FULL_DECK
 from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.records import record_problem, result_digest
+from jackpot.domain.triggers import draw_trigger
 from jackpot.errors import (
     ControllerInoperableError,
     JackpotError,
@@ -82,6 +83,9 @@ class MeterPlan:
     shoe: str | None = None
     cards: tuple[tuple[str, int], ...] = ()
     decks: int = 0
+    # each bet's (wager, spot, player, outcome) in settlement order: what a must-hit-by or
+    # mystery level is won by, bet by bet (sent only to a table feeding one)
+    stakes: tuple[tuple[int, int, str | None, str], ...] = ()
 
     @property
     def result(self) -> str:
@@ -102,6 +106,26 @@ class RoundStore:
         self._r = client
         self._k = keys
         self._s = scripts
+        # the must-hit-by and mystery levels met, with the range their triggers are drawn
+        # from: a round feeding one carries its bets' stakes and a trigger drawn for each
+        self._triggered: dict[str, tuple[int, int]] = {}
+
+    def draws(self, plan: MeterPlan) -> dict[str, dict[str, Any]]:
+        """A trigger drawn for each must-hit-by or mystery level the round feeds, over its
+        whole range, armed by the script only if the round wins the level (a few µs each)."""
+        out: dict[str, dict[str, Any]] = {}
+        for pool in plan.pools:
+            span = self._triggered.get(pool)
+            if span is not None and plan.wagered > 0:
+                drawn = draw_trigger(pool, span)
+                out[pool] = {
+                    "cents": drawn.cents,
+                    "salt": drawn.salt,
+                    "commitment": drawn.commitment,
+                    "low": span[0],
+                    "high": span[1],
+                }
+        return out
 
     def script_call(self, plan: MeterPlan, operable: bool = True) -> tuple[list[str], list[Any]]:
         """The settle script's keys and arguments for a plan (settle sends them; a benchmark
@@ -133,6 +157,10 @@ class RoundStore:
             "held": list(plan.held),
             "result": plan.result,
         }
+        draws = self.draws(plan)
+        if draws:
+            body["draws"] = draws
+            body["stakes"] = [list(stake) for stake in plan.stakes]
         if plan.shoe is not None:
             cards = "".join(chr(48 + CARD_INDEX[c]) + chr(48 + n) for c, n in plan.cards)
             body["shoe"] = {"name": plan.shoe, "cards": cards, "decks": plan.decks}
@@ -147,9 +175,15 @@ class RoundStore:
 
     def settle(self, plan: MeterPlan, operable: bool = True) -> StoredRound:
         """Apply the plan in one script call; raises RoundConflictError on another body."""
-        keys, args = self.script_call(plan, operable)
-        result = self._s.settle_round(keys=keys, args=args)
-        status = result[0]
+        for _ in range(len(plan.pools) + 1):
+            keys, args = self.script_call(plan, operable)
+            result = self._s.settle_round(keys=keys, args=args)
+            status = result[0]
+            if status != "draws":
+                break
+            # a must-hit-by or mystery level this process had not met, or whose range
+            # changed: nothing was written; once more with its draws
+            self._triggered[str(result[1])] = (int(result[2]), int(result[3]))
         if status == "conflict":
             raise RoundConflictError(plan.table, plan.round)
         if status == "ok":

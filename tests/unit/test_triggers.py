@@ -12,15 +12,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
+from jackpot.domain.config import LevelType, PoolConfig
 from jackpot.domain.triggers import (
-    LevelType,
     commitment,
     crossing,
     draw_trigger,
     mean_trigger_cents,
     revealed,
-    trigger_range,
 )
+from jackpot.errors import ValidationError
 
 
 def test_triggers_are_uniform_over_the_whole_range() -> None:
@@ -56,34 +56,42 @@ def test_the_system_draws_a_fresh_salt_each_time() -> None:
 
 @given(
     before=st.integers(0, 10**9),
-    contributions=st.lists(st.integers(0, 10**7), max_size=30),
+    steps=st.lists(st.tuples(st.integers(0, 10**7), st.booleans()), max_size=30),
     ahead=st.integers(1, 10**8),
 )
-def test_exactly_the_crossing_contribution_wins(
-    before: int, contributions: list[int], ahead: int
+def test_exactly_the_first_qualifying_bet_at_the_trigger_wins(
+    before: int, steps: list[tuple[int, bool]], ahead: int
 ) -> None:
     trigger = before + ahead
-    won = crossing(before, contributions, trigger)
-    totals = [before + sum(contributions[: i + 1]) for i in range(len(contributions))]
-    if won is None:
-        assert all(t < trigger for t in totals)
-    else:
-        assert totals[won] >= trigger and contributions[won] > 0
-        assert all(t < trigger for t in totals[:won]), "no earlier contribution reached it"
+    won = crossing(before, steps, trigger)
+    totals = [before + sum(u for u, _ in steps[: i + 1]) for i in range(len(steps))]
+    reached = [i for i, t in enumerate(totals) if t >= trigger and steps[i][1]]
+    assert won == (reached[0] if reached else None)
+    if won is not None:
+        assert all(t < trigger or not q for t, (_, q) in zip(totals[:won], steps, strict=False))
 
 
 def test_ranges_by_level_type() -> None:
-    assert trigger_range(LevelType.MUST_HIT_BY, 100_000, 500_000, None, None) == (100_001, 500_000)
-    assert trigger_range(LevelType.MYSTERY, 10_000, None, 20_000, 30_000) == (20_000, 30_000)
-    for kind, ceiling, low, high in (
-        (LevelType.MUST_HIT_BY, 100_000, None, None),  # a ceiling at the reset
-        (LevelType.MUST_HIT_BY, None, None, None),
-        (LevelType.MYSTERY, None, 5_000, 30_000),  # below the reset
-        (LevelType.MYSTERY, None, 30_000, 20_000),
-        (LevelType.HAND, None, None, None),
+    base = {"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 0}
+    mhb = PoolConfig.from_json({**base, "level": "must_hit_by", "cap": 500_000})
+    assert mhb.trigger_span == (100_001, 500_000)
+    mystery = {**base, "reset": 10_000, "level": "mystery"}
+    found = PoolConfig.from_json({**mystery, "trigger_low": 20_000, "trigger_high": 30_000})
+    assert found.trigger_span == (20_000, 30_000)
+    assert PoolConfig.from_json(base).trigger_span is None
+    for body, field in (
+        ({**base, "level": "must_hit_by", "cap": 100_000}, "cap"),  # a ceiling at the reset
+        ({**base, "level": "must_hit_by"}, "cap"),
+        ({**mystery, "trigger_low": 5_000, "trigger_high": 30_000}, "trigger_low"),  # below reset
+        ({**mystery, "trigger_low": 30_000, "trigger_high": 20_000}, "trigger_low"),
+        ({**mystery, "trigger_low": 20_000, "trigger_high": 30_000, "cap": 25_000}, "trigger_low"),
+        ({**base, "trigger_low": 200_000, "trigger_high": 300_000}, "trigger_low"),
+        ({**base, "qualifying_wager": 500}, "qualifying_wager"),
     ):
-        with pytest.raises(ValueError):
-            trigger_range(
-                kind, 10_000 if kind is LevelType.MYSTERY else 100_000, ceiling, low, high
-            )
+        with pytest.raises(ValidationError) as refused:
+            PoolConfig.from_json(body)
+        assert refused.value.field == field, body
+    # a change of type drops what the old type alone had
+    plain = PoolConfig.from_json({"level": "hand"}, found)
+    assert (plain.level, plain.trigger_low, plain.qualifying_wager) == (LevelType.HAND, None, 0)
     assert mean_trigger_cents((100_001, 500_000)) == Fraction(600_001, 2)

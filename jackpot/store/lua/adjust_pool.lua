@@ -8,6 +8,8 @@
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"applied", value_units, reserve_units} | {"replay"} | {"conflict"} | {"missing"}
 --        | {"negative"} | {"over_cap"}
+--        | {"hidden_trigger"} (a raise of a must-hit-by or mystery level's meter: only wagers
+--          move it toward its trigger, and a raise refused at the trigger would give it away)
 -- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
 activity = KEYS[#KEYS]  -- the activity stream (chain.lua): this step's entries
 local UNIT = 10000
@@ -16,9 +18,10 @@ if seen then
   if seen == ARGV[2] then return {'replay'} end
   return {'conflict'}
 end
-local h = redis.call('HMGET', KEYS[1], 'value', 'reserve', 'cap')
+local h = redis.call('HMGET', KEYS[1], 'value', 'reserve', 'cap', 'trigger')
 if not h[1] then return {'missing'} end
 local v, r, cap, amount = tonumber(h[1]), tonumber(h[2]), tonumber(h[3]), tonumber(ARGV[4])
+if h[4] and ARGV[3] == 'visible' and amount > 0 then return {'hidden_trigger'} end
 if ARGV[3] == 'visible' then v = v + amount else r = r + amount end
 if v < 0 or r < 0 then return {'negative'} end
 if cap >= 0 and v > cap * UNIT then return {'over_cap'} end

@@ -4,7 +4,9 @@
 -- a pool hash's fields as the scripts read them, in this order (balanced() counts on it)
 local BOOKS = {'value', 'reserve', 'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy', 'seq',
   'head', 'state', 'reset_initial_units', 'contrib_units', 'won_cents', 'seed_units',
-  'adjust_units', 'void_units'}
+  'adjust_units', 'void_units',
+  -- a must-hit-by or mystery level (hidden: the trigger and its salt, never read out)
+  'level', 'trigger', 'trigger_salt', 'commitment', 'draw', 'qualifying_wager', 'trigger_span'}
 
 -- visible + reserve = reset_initial + contributions - pays + seed + adjustments + voids
 -- (RULES.md §4),

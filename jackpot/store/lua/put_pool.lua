@@ -8,19 +8,34 @@
 --   ARGV[2..6] are that change's, ARGV[7] who applies it, ARGV[9] the reason
 -- ARGV[10] public: '1' or '0' (shown on signs and the public read or not), '' to keep it;
 --   not a game parameter, so it may change while the pool runs
+-- ARGV[11] level ('hand' | 'must_hit_by' | 'mystery')  ARGV[12], ARGV[13] a mystery level's
+--   trigger_low, trigger_high ('' for none)  ARGV[14] qualifying_wager (cents)
+-- ARGV[15] a trigger level: a trigger drawn in Python (jackpot/domain/triggers.py) as JSON
+--   {cents, salt, commitment, low, high}: drawn over low..high, from the level's lowest trigger
+--   or a cent above its meter, whichever is higher, up to its highest; '' for a hand level.
+--   It is armed when the level has none, or its type or its range (`span`, ARGV[16]
+--   'low:high') changed: the trigger it had is revealed first (journal `trigger_revealed`),
+--   then the new one's commitment journaled (`trigger_armed`); otherwise it goes unused.
 -- A PUT changes the parameters only while the pool is suspended (NY 5321.18(b)(4): no
 -- parameter change while the link is in operation); a running pool's change is staged
 -- (stage_pool.lua) and applied here once the pool is suspended or its time has come.
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"created"} | {"updated"} | {"unchanged"} | {"cap_below_value", value_cents}
+--   | {"meter_moved", value_cents} (the trigger was drawn above another meter: draw again)
+--   | {"past_range", value_cents} (the meter has reached the level's highest trigger)
 --   | {"running"} (a PUT's change to a running pool) | {"stale"} (the staged change is gone
 --   or another one)
 -- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
 activity = KEYS[#KEYS]  -- the activity stream (chain.lua): this step's entries
 local UNIT = 10000
 local pool, journal = KEYS[1], KEYS[2]
-local names = {'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy'}
-local wanted = {ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]}
+local names = {'reset', 'rate_bp', 'reserve_rate_bp', 'cap', 'policy', 'level', 'trigger_low',
+  'trigger_high', 'qualifying_wager'}
+local wanted = {ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[11], ARGV[12], ARGV[13],
+  ARGV[14]}
+local unset = {[6] = 'hand', [7] = '', [8] = '', [9] = '0'}  -- a pool from before levels had types
+local candidate = ARGV[15] ~= '' and cjson.decode(ARGV[15]) or nil
+local span = ARGV[16]
 local now, who = string.format('%d', clock(KEYS[4])), ARGV[7]
 
 local staged = ARGV[8]
@@ -43,22 +58,61 @@ local function entry(kind)
   return fields
 end
 
+-- the level's trigger: revealed when it gives way (fields for its journal entry), and armed
+local function reveal(held, why)
+  return {'type', 'trigger_revealed', 'ts', now, 'who', who, 'draw', held[4],
+    'commitment', held[3], 'trigger_cents', held[1], 'salt', held[2], 'why', why,
+    'value_units', held[5], 'reserve_units', held[6]}
+end
+local function arm(value, reserve, draw)
+  redis.call('HSET', pool, 'trigger', string.format('%d', candidate.cents),
+    'trigger_salt', candidate.salt, 'commitment', candidate.commitment, 'draw', draw,
+    'trigger_span', span, 'armed_at', now)
+  return {'type', 'trigger_armed', 'ts', now, 'who', who, 'draw', draw,
+    'commitment', candidate.commitment, 'low', string.format('%d', candidate.low),
+    'high', string.format('%d', candidate.high), 'value_units', value, 'reserve_units', reserve}
+end
+-- a candidate drawn from where it must be: above the meter, within the level's range
+local function misdrawn(value)
+  local low, high = string.match(span, '^(%d+):(%d+)$')
+  local cents = math.floor(tonumber(value) / UNIT)
+  local from = math.max(tonumber(low), cents + 1)
+  if from > tonumber(high) then return {'past_range', string.format('%d', cents)} end
+  if candidate.low ~= from or candidate.high ~= tonumber(high) then
+    return {'meter_moved', string.format('%d', cents)}
+  end
+  return nil
+end
+
 local current = redis.call('HMGET', pool, unpack(names))
 if not current[1] then
   local value = string.format('%d', tonumber(ARGV[2]) * UNIT)
+  if candidate then
+    local wrong = misdrawn(value)
+    if wrong then return wrong end
+  end
   redis.call('HSET', pool, 'reset', ARGV[2], 'rate_bp', ARGV[3], 'reserve_rate_bp', ARGV[4],
-    'cap', ARGV[5], 'policy', ARGV[6], 'value', value, 'reserve', '0', 'seq', '1',
-    'reset_initial_units', value, 'in_cents', '0', 'bets', '0', 'contrib_units', '0',
-    'overflow_units', '0', 'hits', '0', 'won_cents', '0', 'seed_units', '0',
-    'adjust_units', '0', 'void_units', '0', 'created', now, 'version', '1', 'public', public)
+    'cap', ARGV[5], 'policy', ARGV[6], 'level', ARGV[11], 'trigger_low', ARGV[12],
+    'trigger_high', ARGV[13], 'qualifying_wager', ARGV[14], 'value', value, 'reserve', '0',
+    'seq', '1', 'reset_initial_units', value, 'in_cents', '0', 'bets', '0',
+    'contrib_units', '0', 'overflow_units', '0', 'hits', '0', 'won_cents', '0',
+    'seed_units', '0', 'adjust_units', '0', 'void_units', '0', 'created', now, 'version', '1',
+    'public', public)
   redis.call('SADD', KEYS[3], ARGV[1])
   redis.call('HSET', KEYS[4], 'clock', now)
   local fields = entry('created')
   table.insert(fields, 'value_units')
   table.insert(fields, value)
-  redis.call('HSET', pool, 'head', append(journal, '1', '', fields))
+  local head = append(journal, '1', '', fields)
+  local seq = '1'
+  if candidate then
+    seq = '2'
+    head = append(journal, seq, head, arm(value, '0', '1'))
+  end
+  redis.call('HSET', pool, 'head', head, 'seq', seq)
   return {'created'}
 end
+for i, default in pairs(unset) do current[i] = current[i] or default end
 
 if staged ~= '' and redis.call('HGET', pool, 'staged') ~= staged then return {'stale'} end
 local same = true
@@ -73,16 +127,38 @@ local link = redis.call('HGET', pool, 'state') or 'running'
 if not same and staged == '' and link == 'running' then return {'running'} end
 
 local cap = tonumber(ARGV[5])
-local value = tonumber(redis.call('HGET', pool, 'value'))
+local books = redis.call('HMGET', pool, 'value', 'reserve', 'trigger', 'trigger_salt',
+  'commitment', 'draw', 'trigger_span', 'seq', 'head')
+local value = tonumber(books[1])
 if cap >= 0 and cap * UNIT < value then
   return {'cap_below_value', string.format('%d', math.floor(value / UNIT))}
 end
+-- the trigger held gives way when the level's type or its range changes
+local held = books[3] and {books[3], books[4], books[5], books[6] or '0', books[1], books[2]}
+local rearm = candidate and (not held or current[6] ~= ARGV[11] or books[7] ~= span)
+if rearm then
+  local wrong = misdrawn(books[1])
+  if wrong then return wrong end
+end
 redis.call('HSET', KEYS[4], 'clock', now)
-local seq = redis.call('HINCRBY', pool, 'seq', 1)
 redis.call('HSET', pool, 'reset', ARGV[2], 'rate_bp', ARGV[3], 'reserve_rate_bp', ARGV[4],
-  'cap', ARGV[5], 'policy', ARGV[6], 'public', public)
+  'cap', ARGV[5], 'policy', ARGV[6], 'level', ARGV[11], 'trigger_low', ARGV[12],
+  'trigger_high', ARGV[13], 'qualifying_wager', ARGV[14], 'public', public)
 redis.call('HINCRBY', pool, 'version', 1)
 if staged ~= '' then redis.call('HDEL', pool, 'staged') end
-local prev = redis.call('HGET', pool, 'head') or ''
-redis.call('HSET', pool, 'head', append(journal, string.format('%d', seq), prev, entry('config')))
+local seq, head = tonumber(books[8]) + 1, books[9] or ''
+head = append(journal, string.format('%d', seq), head, entry('config'))
+if held and (rearm or not candidate) then
+  seq = seq + 1
+  local why = candidate and 'its range changed' or 'the level is won by hands now'
+  if candidate and current[6] ~= ARGV[11] then why = 'its type changed' end
+  head = append(journal, string.format('%d', seq), head, reveal(held, why))
+  redis.call('HDEL', pool, 'trigger', 'trigger_salt', 'commitment', 'trigger_span', 'armed_at')
+end
+if rearm then
+  seq = seq + 1
+  head = append(journal, string.format('%d', seq), head,
+    arm(books[1], books[2], string.format('%d', tonumber(books[6] or '0') + 1)))
+end
+redis.call('HSET', pool, 'seq', string.format('%d', seq), 'head', head)
 return {'updated'}

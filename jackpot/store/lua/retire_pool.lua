@@ -22,9 +22,11 @@ if seen then
   if seen == ARGV[2] then return {'replay'} end
   return {'conflict'}
 end
-local a = redis.call('HMGET', KEYS[1], 'value', 'reserve', 'state', 'seq', 'head')
+local a = redis.call('HMGET', KEYS[1], 'value', 'reserve', 'state', 'seq', 'head', 'trigger',
+  'trigger_salt', 'commitment', 'draw', 'level')
 if not a[1] then return {'missing', ARGV[6]} end
-local b = redis.call('HMGET', KEYS[3], 'value', 'reserve', 'state', 'seq', 'head', 'cap')
+local b = redis.call('HMGET', KEYS[3], 'value', 'reserve', 'state', 'seq', 'head', 'cap',
+  'trigger')
 if not b[1] then return {'missing', ARGV[7]} end
 if a[3] == 'retired' then return {'retired', ARGV[6]} end
 if b[3] == 'retired' then return {'retired', ARGV[7]} end
@@ -39,6 +41,11 @@ if cap >= 0 and v > cap * UNIT then
   local over = v - cap * UNIT
   v, r, to_visible, to_reserve = cap * UNIT, r + over, mv - over, mr + over
 end
+-- a must-hit-by or mystery level's meter moves toward its hidden trigger by wagers alone:
+-- the whole balance goes to its reserve
+if b[7] and to_visible > 0 then
+  v, r, to_visible, to_reserve = v - to_visible, r + to_visible, 0, to_reserve + to_visible
+end
 if v > 1e15 or r > 1e15 then return {'over_limit'} end
 
 local fmt = function(n) return string.format('%d', n) end
@@ -49,9 +56,18 @@ redis.call('HSET', KEYS[5], 'clock', now)
 redis.call('HINCRBY', KEYS[5], 'config_version', 1)
 
 local seq_a = fmt(tonumber(a[4]) + 1)
-local head_a = append(KEYS[2], seq_a, a[5] or '', {'type', 'transfer', 'ts', now,
+local retiring = {'type', 'transfer', 'ts', now,
   'who', ARGV[5], 'transfer', ARGV[1], 'to', ARGV[7], 'amount_units', fmt(-total),
-  'reason', ARGV[4], 'value_units', '0', 'reserve_units', '0'})
+  'reason', ARGV[4], 'value_units', '0', 'reserve_units', '0'}
+if a[6] then  -- a must-hit-by or mystery level retires its trigger: revealed, never won
+  for _, f in ipairs({'level', a[10], 'draw', a[9] or '0', 'commitment', a[8],
+      'trigger_cents', a[6], 'salt', a[7]}) do
+    table.insert(retiring, f)
+  end
+  redis.call('HDEL', KEYS[1], 'trigger', 'trigger_salt', 'commitment', 'trigger_span',
+    'armed_at')
+end
+local head_a = append(KEYS[2], seq_a, a[5] or '', retiring)
 redis.call('HSET', KEYS[1], 'value', '0', 'reserve', '0', 'state', 'retired', 'seq', seq_a,
   'head', head_a, 'retired', now)
 redis.call('HINCRBY', KEYS[1], 'adjust_units', fmt(-total))

@@ -19,6 +19,11 @@
 --                     held: [{bet, kind (fixed | envy), amount, spot, player, outcome}]: pays held
 --                     as hand pays, result: SHA-256 of ARGV[4] (the house entry commits it),
 --                     envies: [{spot, outcome, receivers, total}],
+--                     stakes?: each bet's [wager, spot, player, outcome] in settlement order,
+--                     draws?: {pool id: {cents, salt, commitment, low, high}}: a trigger drawn
+--                     in Python for each must-hit-by or mystery level the table feeds, armed
+--                     if the round wins the level (both sent once the caller knows the
+--                     table feeds such a level: {"draws", id, low, high} tells it),
 --                     shoe?: the shoe audit, only when the report names its shoe: {name,
 --                     cards: two bytes a card shown, in report order: '0' + its index in
 --                     FULL_DECK, '0' + its copies; decks}: with the shoe's earlier rounds, no
@@ -39,6 +44,8 @@
 --        | {"inoperable"} (a self-check found the store or the meters not as they must be)
 --        | {"tampered", id} (the pool's meters break its invariant: changed behind the
 --                           controller's back; nothing is settled on them)
+--        | {"draws", id, low, high} (a must-hit-by or mystery level fed without the bets'
+--           stakes or a trigger drawn over its range, low..high cents: plan again with them)
 -- dynamic = JSON {jackpots: [{id, pool, bet, amount, reset?}], pools: {id: value_cents},
 --                 fed?: {id: [to visible, to reserve]}, at: the round's stamp in ms};
 --           stored verbatim, its SHA-1 committed by the house entry as `dynamic`
@@ -176,19 +183,78 @@ local function top_up(p, n)
   jackpots[#jackpots].reset = {int(from_reserve), int(seed), n}
 end
 
-local function pay(p, hit, amount)
+-- extra: a trigger level's reveal, for its hit entry
+local function pay(p, hit, amount, extra)
   payout_seq = payout_seq + 1
   local id = ARGV[6] .. string.format('P%06d', payout_seq)
   p.v = p.v - amount * UNIT
   p.d_hits, p.d_won = p.d_hits + 1, p.d_won + amount
   local player = hit.player
   if player == cjson.null or player == nil then player = '' end
-  record(p, {'hit', 'payout', id, 'spot', int(hit.spot), 'player', player,
-    'outcome', hit.outcome, 'meter_bp', int(hit.bp), 'amount', int(amount)})
+  local entry = {'hit', 'payout', id, 'spot', int(hit.spot), 'player', player,
+    'outcome', hit.outcome, 'meter_bp', int(hit.bp), 'amount', int(amount)}
+  for _, f in ipairs(extra or {}) do table.insert(entry, f) end
+  record(p, entry)
   local payout = {id = id, pool = p.id, table = plan.table, round = plan.round, spot = hit.spot,
-    player = hit.player, outcome = hit.outcome, amount = amount, status = 'pending', created = now}
+    player = hit.player, outcome = hit.outcome, amount = amount, status = 'pending', created = now,
+    level = extra and p.level or nil}
   table.insert(p.hit_records, payout)
-  table.insert(jackpots, {id = id, pool = p.id, bet = hit.bet, amount = amount})
+  table.insert(jackpots, {id = id, pool = p.id, bet = hit.bet, amount = amount,
+    level = extra and p.level or nil})
+end
+
+-- a must-hit-by or mystery level's contributions, bet by bet in settlement order: the first
+-- qualifying bet after whose contribution the meter has reached the trigger wins the meter
+-- there (once a round: a meter that reaches its next trigger in the round it was won is won
+-- by the next qualifying bet after it), which resets and arms the trigger drawn for it.
+-- One contribution entry a stretch of bets, naming each bet's part (`steps`) and whether it
+-- could win (`qualifying`), so that anyone can follow the meter to the trigger.
+local function feed_triggered(p, draw)
+  local stretch = {wagered = 0, bets = 0, vis = 0, res = 0, over = 0, steps = {}, q = {}}
+  local function close()
+    if stretch.bets == 0 then return end
+    record(p, {'contribution', 'wagered', int(stretch.wagered), 'bets', int(stretch.bets),
+      'to_visible_units', int(stretch.vis), 'to_reserve_units', int(stretch.res + stretch.over),
+      'overflow_units', int(stretch.over), 'steps', table.concat(stretch.steps, ','),
+      'qualifying', table.concat(stretch.q)})
+    stretch = {wagered = 0, bets = 0, vis = 0, res = 0, over = 0, steps = {}, q = {}}
+  end
+  local won, vis_total, res_total = false, 0, 0
+  for k, stake in ipairs(plan.stakes) do
+    local w = stake[1]
+    local to_vis, to_res, overflow = w * p.rate, w * p.rrate, 0
+    if p.cap >= 0 then
+      local room = math.max(p.cap * UNIT - p.v, 0)
+      if to_vis > room then overflow, to_vis = to_vis - room, room end
+    end
+    local before = p.v
+    p.v, p.r = p.v + to_vis, p.r + to_res + overflow
+    p.d_over = p.d_over + overflow
+    vis_total, res_total = vis_total + to_vis, res_total + to_res + overflow
+    local qualifies = w >= p.qualifying
+    stretch.wagered, stretch.bets = stretch.wagered + w, stretch.bets + 1
+    stretch.vis, stretch.res, stretch.over = stretch.vis + to_vis, stretch.res + to_res,
+      stretch.over + overflow
+    table.insert(stretch.steps, int(to_vis))
+    table.insert(stretch.q, qualifies and '1' or '0')
+    if not won and qualifies and p.v >= p.trigger then
+      won = true
+      close()
+      local reveal = {'level', p.level, 'draw', p.draw, 'commitment', p.commitment,
+        'trigger_cents', int(p.trigger / UNIT), 'salt', p.salt,
+        'crossed_from_units', int(before)}
+      pay(p, {bet = k - 1, spot = stake[2], player = stake[3], outcome = stake[4], bp = 10000},
+        (divmod(p.v, UNIT)), reveal)
+      top_up(p, 1)
+      p.draw = int(tonumber(p.draw) + 1)
+      p.trigger, p.salt, p.commitment = draw.cents * UNIT, draw.salt, draw.commitment
+      p.armed = true
+      record(p, {'trigger_armed', 'draw', p.draw, 'commitment', p.commitment,
+        'low', int(draw.low), 'high', int(draw.high)})
+    end
+  end
+  close()
+  return vis_total, res_total
 end
 
 for i, id in ipairs(plan.pools) do
@@ -208,7 +274,22 @@ for i, id in ipairs(plan.pools) do
     d_won = 0, d_seed = 0, hit_records = {},
   }
   pools[i] = p
-  if wagered > 0 then
+  local draw
+  if h[18] and wagered > 0 then  -- a must-hit-by or mystery level, its trigger armed
+    local low, high = string.match(h[23] or '', '^(%d+):(%d+)$')
+    draw = plan.draws and plan.draws[id]
+    if not plan.stakes or not draw or draw.low ~= tonumber(low) or draw.high ~= tonumber(high)
+    then
+      return {'draws', id, low or '', high or ''}
+    end
+    p.level, p.trigger, p.salt, p.commitment = h[17], tonumber(h[18]) * UNIT, h[19], h[20]
+    p.draw, p.qualifying = h[21] or '0', tonumber(h[22] or '0')
+  end
+  if draw then
+    local to_vis, to_res = feed_triggered(p, draw)
+    p.d_in, p.d_contrib = wagered, wagered * (p.rate + p.rrate)
+    fed[id] = {int(to_vis), int(to_res)}
+  elseif wagered > 0 then
     local to_vis, to_res = wagered * p.rate, wagered * p.rrate
     local overflow = 0
     if p.cap >= 0 then
@@ -303,6 +384,10 @@ for _, p in ipairs(pools) do
   end
   redis.call('HSET', p.key, 'value', int(p.v), 'reserve', int(p.r), 'seq', int(seq),
     'head', head)
+  if p.armed then  -- won this round: the trigger drawn for it, hidden as the one before
+    redis.call('HSET', p.key, 'trigger', int(p.trigger / UNIT), 'trigger_salt', p.salt,
+      'commitment', p.commitment, 'draw', p.draw, 'armed_at', stamp)
+  end
   if p.d_in > 0 then
     redis.call('HINCRBY', p.key, 'in_cents', int(p.d_in))
     redis.call('HINCRBY', p.key, 'bets', int(plan.bets))

@@ -26,6 +26,14 @@ if ARGV[1] == 'stage' then
     'reset', string.format('%d', change.reset), 'rate_bp', string.format('%d', change.rate_bp),
     'reserve_rate_bp', string.format('%d', change.reserve_rate_bp), 'cap', cap,
     'policy', change.policy, 'effective_at', at, 'reason', ARGV[4]}
+  if change.level then  -- a must-hit-by or mystery level's own fields (a hand level has none)
+    local function text(n) return n == cjson.null and '' or string.format('%d', n) end
+    for _, f in ipairs({'level', change.level, 'trigger_low', text(change.trigger_low or cjson.null),
+        'trigger_high', text(change.trigger_high or cjson.null),
+        'qualifying_wager', text(change.qualifying_wager)}) do
+      table.insert(fields, f)
+    end
+  end
 else
   if not current[5] then return {'none'} end
   redis.call('HDEL', pool, 'staged')

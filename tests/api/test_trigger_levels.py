@@ -1,0 +1,281 @@
+"""Must-hit-by and mystery levels (docs/RULES.md §4): a hidden trigger drawn in Python,
+committed before play, won by exactly the qualifying contribution that reaches it, revealed
+at the hit and opened by anyone holding the published commitment."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+import pytest
+
+from jackpot.bootstrap import Services
+from jackpot.domain.triggers import TriggerAudit, commitment, crossing
+from tests.support.api import Api, round_body
+from tests.support.checks import assert_error
+
+LOSSES = ("2c", "3d", "4h", "5s", "6c", "7d", "8h")  # under the dealer's queen: no meter line
+
+
+def must_hit_by(api: Api, pool: str = "mhb", **body: Any) -> Any:
+    """A $10 reset must-hit-by $10.50 level beside `main`, fed 10% of every wager."""
+    config = {"reset": 1_000, "rate_bp": 1_000, "reserve_rate_bp": 0, "cap": 1_050,
+              "level": "must_hit_by", **body}  # fmt: skip
+    return api.put_pool(pool, **config)
+
+
+def losses(api: Api, round_id: str, *wagers: int) -> Any:
+    spots = [{"spot": i + 1, "wager": w, "card": LOSSES[i]} for i, w in enumerate(wagers)]
+    r = api.report(round_body(round_id, spots=spots))
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()
+
+
+def entries(api: Api, pool: str, kind: str) -> list[dict[str, Any]]:
+    return [e for e in api.journal(pool) if e["type"] == kind]
+
+
+def test_a_must_hit_by_level_is_won_by_the_bet_that_reaches_its_hidden_trigger(api: Api) -> None:
+    api.put_pool()
+    created = must_hit_by(api)
+    assert created["level"] == "must_hit_by" and created["cap"] == 1_050
+    published = api.pool("mhb")["trigger"]
+    assert published["draw"] == 1 and len(published["commitment"]) == 64
+    assert "trigger_cents" not in str(api.pool("mhb")) and "salt" not in str(api.meters("mhb"))
+    armed = entries(api, "mhb", "trigger_armed")
+    assert [(a["commitment"], a["low"], a["high"]) for a in armed] == [
+        (published["commitment"], 1001, 1050)
+    ]
+    api.put_table(pools=["main", "mhb"])
+    won = None
+    for n in range(1, 40):  # $1 bets: 10 cents each, the $0.50 range in at most 50 of them
+        answer = losses(api, f"r{n}", 100, 100, 100)
+        if answer["jackpots"]:
+            won = answer
+            break
+    assert won is not None, "a must-hit-by level hits by its ceiling"
+    [jackpot] = won["jackpots"]
+    assert jackpot["pool"] == "mhb" and jackpot["level"] == "must_hit_by"
+    [hit] = entries(api, "mhb", "hit")
+    trigger = int(hit["trigger_cents"])
+    assert hit["commitment"] == published["commitment"]
+    assert commitment("mhb", trigger, hit["salt"]) == published["commitment"]
+    crossed_from = int(hit["crossed_from_units"])
+    assert crossed_from < trigger * 10_000 <= crossed_from + 1_000 * 10_000 // 100
+    assert jackpot["amount"] == (crossed_from + 100_000) // 10_000, "the meter where it won"
+    assert 1_001 <= trigger <= 1_050
+    rearmed = api.pool("mhb")["trigger"]
+    assert rearmed["draw"] == 2 and rearmed["commitment"] != published["commitment"]
+    assert api.pool("mhb")["value"] <= 1_000 + 20, "reset, then the rest of the round's bets"
+
+
+def test_trigger_levels_name_their_own_fields(api: Api) -> None:
+    header = api.keys.header("operator")
+    base = {"reset": 1_000, "rate_bp": 100, "reserve_rate_bp": 0}
+    for body, field in (
+        ({**base, "level": "must_hit_by"}, "cap"),
+        ({**base, "level": "mystery", "trigger_low": 900, "trigger_high": 2_000}, "trigger_low"),
+        ({**base, "trigger_low": 2_000, "trigger_high": 3_000}, "trigger_low"),
+        ({**base, "qualifying_wager": 500}, "qualifying_wager"),
+        ({**base, "rate_bp": 0, "level": "must_hit_by", "cap": 2_000}, "rate_bp"),
+    ):
+        r = api.client.put("/v1/pools/p", json=body, headers=header)
+        assert_error(r, 400, field)
+
+
+def hidden_trigger_units(services: Services, pool: str) -> int:
+    """The armed trigger as the controller hides it (read here only to predict the winner)."""
+    group = services.groups.of_pool(pool)
+    return int(group.client.hget(group.keys.pool(pool), "trigger")) * 10_000
+
+
+@pytest.mark.parametrize("seed", [28, 2026])
+def test_random_rounds_are_won_where_the_model_says_and_verify_agrees(
+    api: Api, services: Services, seed: int
+) -> None:
+    rng = Random(seed)
+    api.put_pool()
+    # a $3 range over a $10 reset, 10% of every wager; $5 qualifies: some bets cannot win
+    must_hit_by(api, cap=1_300, qualifying_wager=500)
+    api.put_table(pools=["main", "mhb"])
+    cap, hits = 1_300 * 10_000, 0
+    for n in range(120):
+        before = api.meters("mhb")["value_units"]
+        trigger = hidden_trigger_units(services, "mhb")
+        wagers = [rng.choice((100, 300, 500, 1_000, 2_500)) for _ in range(rng.randint(1, 7))]
+        steps, meter = [], before
+        for w in wagers:
+            units = min(w * 1_000, cap - meter)
+            meter += units
+            steps.append((units, w >= 500))
+        won = crossing(before, steps, trigger)
+        answer = losses(api, f"r{n}", *wagers)
+        jackpots = [j for j in answer["jackpots"] if j["pool"] == "mhb"]
+        if won is None:
+            assert jackpots == [], (n, before, trigger, steps)
+            continue
+        hits += 1
+        at = before + sum(u for u, _ in steps[: won + 1])
+        assert [(j["spot"], j["amount"]) for j in jackpots] == [(won + 1, at // 10_000)]
+    assert hits >= 20, "the range is small: it is won often"
+    found = services.groups.of_pool("mhb").verifier.run()
+    assert found.findings == [], found.findings
+    audit = TriggerAudit("mhb")
+    for e in api.journal("mhb"):
+        audit.feed(e["seq"], e)
+    assert audit.problems == []
+
+
+def played(api: Api) -> list[dict[str, Any]]:
+    """A must-hit-by level's journal through a few hits."""
+    api.put_pool()
+    must_hit_by(api)
+    api.put_table(pools=["main", "mhb"])
+    for n in range(60):
+        losses(api, f"r{n}", 100, 500, 100)
+    journal = api.journal("mhb")
+    assert sum(1 for e in journal if e["type"] == "hit") >= 3
+    return journal
+
+
+def audited(journal: list[dict[str, Any]]) -> list[str]:
+    audit = TriggerAudit("mhb")
+    for e in journal:
+        audit.feed(e["seq"], e)
+    return [text for _, text in audit.problems]
+
+
+def test_verify_catches_a_forged_trigger_salt_commitment_or_crossing(api: Api) -> None:
+    journal = played(api)
+    assert audited(journal) == []
+    hit = next(i for i, e in enumerate(journal) if e["type"] == "hit")
+    armed = next(i for i, e in enumerate(journal) if e["type"] == "trigger_armed")
+
+    def forged(at: int, **fields: Any) -> list[str]:
+        copy = [dict(e) for e in journal]
+        copy[at].update(fields)
+        return audited(copy)
+
+    trigger = int(journal[hit]["trigger_cents"])
+    assert any("do not open" in p for p in forged(hit, trigger_cents=trigger - 1))
+    assert any("do not open" in p for p in forged(hit, salt="00" * 16))
+    # a commitment swapped for one that opens: not the one published before play
+    assert any("not the one armed" in p for p in forged(armed, commitment="ab" * 32))
+    # a crossing moved: the meter said to have come from elsewhere
+    crossed = int(journal[hit]["crossed_from_units"])
+    assert any("took the meter" in p for p in forged(hit, crossed_from_units=crossed + 1))
+    # a step rewritten: the contributions no longer add to the meter
+    stretch = hit - 1
+    assert journal[stretch]["type"] == "contribution"
+    steps = journal[stretch]["steps"].split(",")
+    steps[0] = str(int(steps[0]) + 1)
+    assert any("add up" in p for p in forged(stretch, steps=",".join(steps)))
+    # a qualifying bet made out not to qualify: then no bet could have won it
+    marks = "0" * len(journal[stretch]["qualifying"])
+    assert any("no bet that could win" in p for p in forged(stretch, qualifying=marks))
+
+
+def test_verify_reports_a_trigger_forged_in_the_store(api: Api, services: Services) -> None:
+    played(api)
+    group = services.groups.of_pool("mhb")
+    stream = group.keys.pool_journal("mhb")
+    rows = group.client.xrange(stream)
+    group.client.delete(stream)
+    forged = False
+    for entry_id, fields in rows:
+        if fields.get("type") == "hit" and not forged:
+            fields["trigger_cents"] = str(int(fields["trigger_cents"]) + 1)
+            forged = True
+        group.client.xadd(stream, fields, id=entry_id)
+    found = [str(f) for f in group.verifier.run().findings]
+    assert any("do not open" in f for f in found), found
+
+
+def post(api: Api, path: str, body: Any, role: str = "operator") -> Any:
+    return api.client.post(path, json=body, headers=api.keys.header(role))
+
+
+def test_a_mystery_level_hides_its_range_from_the_public_and_is_won_within_it(api: Api) -> None:
+    api.put_pool()
+    api.put_pool("myst", reset=500, rate_bp=2_000, reserve_rate_bp=0, level="mystery",
+                 trigger_low=600, trigger_high=700)  # fmt: skip
+    public = api.pool("myst")
+    assert public["level"] == "mystery" and "trigger_low" not in public
+    assert api.meters("myst")["trigger_low"] == 600, "the operator and auditor see the range"
+    api.put_table(pools=["main", "myst"])
+    for n in range(30):
+        losses(api, f"r{n}", 500)
+    hits = entries(api, "myst", "hit")
+    assert len(hits) >= 2
+    assert all(600 <= h["trigger_cents"] <= 700 for h in hits)
+    assert all(h["amount"] >= h["trigger_cents"] for h in hits)
+    armed = entries(api, "myst", "trigger_armed")
+    assert [(a["low"], a["high"]) for a in armed] == [(600, 700)] * (len(hits) + 1)
+
+
+def test_a_change_of_range_or_type_reveals_the_trigger_and_draws_another(api: Api) -> None:
+    api.put_pool()
+    must_hit_by(api)
+    first = api.pool("mhb")["trigger"]
+    must_hit_by(api, rate_bp=500)  # the rate is not the range: the trigger stays
+    assert api.pool("mhb")["trigger"] == first and entries(api, "mhb", "trigger_revealed") == []
+    must_hit_by(api, cap=2_000)  # a new ceiling: the old trigger revealed, a new one drawn
+    [shown] = entries(api, "mhb", "trigger_revealed")
+    assert shown["commitment"] == first["commitment"] and shown["why"] == "its range changed"
+    assert commitment("mhb", shown["trigger_cents"], shown["salt"]) == first["commitment"]
+    second = api.pool("mhb")["trigger"]
+    assert second["draw"] == 2 and entries(api, "mhb", "trigger_armed")[-1]["high"] == 2_000
+    must_hit_by(api, level="hand", cap=2_000)  # won by hands now: revealed, none drawn
+    assert entries(api, "mhb", "trigger_revealed")[-1]["why"] == "the level is won by hands now"
+    assert "trigger" not in api.pool("mhb") and api.pool("mhb")["level"] == "hand"
+
+
+def test_a_meter_at_its_highest_trigger_refuses_the_change(api: Api) -> None:
+    api.put_pool()
+    api.put_table()
+    losses(api, "r1", 2_500)  # main: $1,000 + 1% of $25 = $1,000.25
+    header = api.keys.header("operator")
+    post(api, "/v1/pools/main/suspend", {"reason": "becomes a must-hit-by"})
+    r = api.client.put("/v1/pools/main", json={"level": "must_hit_by", "cap": 100_025},
+                       headers=header)  # fmt: skip
+    assert assert_error(r, 409, "cap")["code"] == "meter_past_trigger_range"
+    r = api.client.put("/v1/pools/main", json={"level": "must_hit_by", "cap": 100_026},
+                       headers=header)  # fmt: skip
+    assert r.status_code == 200, r.get_json()
+    armed = entries(api, "main", "trigger_armed")
+    assert [(a["low"], a["high"]) for a in armed] == [(100_026, 100_026)], "above the meter"
+
+
+def test_a_trigger_level_keeps_its_meter_to_wagers(api: Api) -> None:
+    api.put_pool()
+    must_hit_by(api)
+    up = {"id": "adj-1", "amount": 10, "reason": "correction"}
+    r = post(api, "/v1/pools/mhb/adjustments", up)
+    assert assert_error(r, 409, "target")["code"] == "adjustment_refused"
+    assert post(api, "/v1/pools/mhb/adjustments", {**up, "target": "reserve"}).status_code == 200
+    down = {"id": "adj-2", "amount": -10, "reason": "correction"}
+    assert post(api, "/v1/pools/mhb/adjustments", down).status_code == 200
+
+
+def test_a_round_that_won_a_trigger_level_is_not_voided(api: Api) -> None:
+    api.put_pool()
+    must_hit_by(api, qualifying_wager=500)
+    api.put_table(pools=["main", "mhb"])
+    losses(api, "r0", 100)  # below the qualifying wager: it feeds the level, cannot win it
+    for n in range(1, 60):
+        if losses(api, f"r{n}", 500)["jackpots"]:
+            break
+    r = post(api, f"/v1/rounds/T1/r{n}/void", {"reason": "malfunction"})
+    assert assert_error(r, 409, None)["code"] == "trigger_level_won"
+    other = post(api, "/v1/rounds/T1/r0/void", {"reason": "malfunction"})
+    assert other.status_code == 200, other.get_json()
+
+
+def test_retiring_a_trigger_level_reveals_its_trigger(api: Api) -> None:
+    api.put_pool()
+    must_hit_by(api)
+    published = api.pool("mhb")["trigger"]
+    r = post(api, "/v1/pools/mhb/retire", {"id": "t-1", "to": "main", "reason": "re-themed"})
+    assert r.status_code == 200, r.get_json()
+    [moved] = entries(api, "mhb", "transfer")
+    assert commitment("mhb", moved["trigger_cents"], moved["salt"]) == published["commitment"]
