@@ -11,6 +11,7 @@ from typing import Any
 
 from jackpot.cli.argtypes import non_negative, positive
 from jackpot.cli.formatting import money
+from jackpot.domain.config import LevelType, PoolConfig
 from jackpot.domain.odds import (
     MAX_DECKS,
     BaseGame,
@@ -63,9 +64,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--pool",
         type=_pool,
         action="append",
-        metavar="NAME=RESET,RATE_BP,RESERVE_RATE_BP",
+        metavar="NAME=RESET,RATE_BP,RESERVE_RATE_BP[,LEVEL]",
         help="a pool the table feeds (repeat it; the first is the table's first pool): "
-        "prices each level from its own pool over the long run, e.g. main=100000,400,100",
+        "prices each level from its own pool over the long run, e.g. main=100000,400,100; "
+        "LEVEL makes it won by a hidden trigger: must_hit_by:CEILING or mystery:LOW:HIGH "
+        "(cents), each with an optional :qualifying=CENTS, e.g. "
+        "hourly=10000,200,0,must_hit_by:50000",
     )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(func=run)
@@ -119,27 +123,46 @@ def run(args: argparse.Namespace) -> int:
         }
         if long_run:
             body["long_run"] = [
-                _long_run_json(r.decks, lr) for r, lr in zip(results, long_run, strict=True)
+                _long_run_json(r.decks, lr, dict(args.pool))
+                for r, lr in zip(results, long_run, strict=True)
             ]
         print(json.dumps(body, indent=2))
     else:
         parts = [_table(r, paytable) for r in results]
-        parts += [_long_run(r.decks, lr) for r, lr in zip(results, long_run, strict=False)]
+        parts += [
+            _long_run(r.decks, lr, dict(args.pool))
+            for r, lr in zip(results, long_run, strict=False)
+        ]
         print("\n\n".join([*parts, _games(games)]))
     return 0
 
 
-def _long_run(decks: int, result: LongRunReturn) -> str:
-    """Each level from its own pool: how often it hits and what it gives back over time."""
+def _won_by(terms: PoolTerms) -> str:
+    """A trigger level's kind and range, for its line of the table."""
+    assert terms.trigger is not None
+    low, high = terms.trigger
+    if terms.level is LevelType.MUST_HIT_BY:
+        return f"must hit by {money(high)}"
+    return f"mystery {money(low)}-{money(high)}"
+
+
+def _long_run(decks: int, result: LongRunReturn, pools: dict[str, PoolTerms]) -> str:
+    """Each level from its own pool: how often it hits and what it gives back over time (a
+    must-hit-by or mystery level: its cycle from its reset to its mean trigger)."""
+    names = [
+        lv.pool if terms.trigger is None else f"{lv.pool} ({_won_by(terms)})"
+        for lv, terms in zip(result.levels, pools.values(), strict=True)
+    ]
+    width = max(14, *(len(name) for name in names))
     lines = [
         f"{decks} decks, over the long run, each level from its own pool",
-        f"{'pool':<14} {'hits 1 in':>12} {'contributes':>12} {'resets':>9} {'returns':>9}"
+        f"{'pool':<{width}} {'hits 1 in':>12} {'contributes':>12} {'resets':>9} {'returns':>9}"
         f" {'house funds':>12} {'reserve keeps':>14}",
     ]
-    for lv in result.levels:
+    for lv, name in zip(result.levels, names, strict=True):
         cycle = f"{float(lv.cycle):,.1f}" if lv.cycle is not None else "never"
         lines.append(
-            f"{lv.pool:<14} {cycle:>12} {_percent(lv.contribution):>12}"
+            f"{name:<{width}} {cycle:>12} {_percent(lv.contribution):>12}"
             f" {_percent(lv.resets):>9} {_percent(lv.total):>9}"
             f" {_percent(lv.house_funding):>12} {_percent(lv.reserve_surplus):>14}"
         )
@@ -152,12 +175,16 @@ def _long_run(decks: int, result: LongRunReturn) -> str:
     return "\n".join(lines)
 
 
-def _long_run_json(decks: int, result: LongRunReturn) -> dict[str, Any]:
+def _long_run_json(
+    decks: int, result: LongRunReturn, pools: dict[str, PoolTerms]
+) -> dict[str, Any]:
     return {
         "decks": decks,
         "levels": [
             {
                 "pool": lv.pool,
+                "level": pools[lv.pool].level.value,
+                "trigger_range": list(pools[lv.pool].trigger or ()) or None,
                 "hit": _number(lv.hit),
                 "cycle_bets": float(lv.cycle) if lv.cycle is not None else None,
                 "contribution": _number(lv.contribution),
@@ -306,16 +333,54 @@ def _decks(text: str) -> int:
 
 
 def _pool(text: str) -> tuple[str, PoolTerms]:
-    """NAME=RESET,RATE_BP,RESERVE_RATE_BP (cents and basis points)."""
+    """NAME=RESET,RATE_BP,RESERVE_RATE_BP[,LEVEL] (cents and basis points); LEVEL is
+    must_hit_by:CEILING or mystery:LOW:HIGH, then optionally :qualifying=CENTS."""
     name, _, terms = text.partition("=")
+    parts = terms.split(",")
     try:
-        reset, rate, reserve = (int(part) for part in terms.split(","))
+        reset, rate, reserve = (int(part) for part in parts[:3])
     except ValueError:
         raise argparse.ArgumentTypeError(
-            "must be NAME=RESET,RATE_BP,RESERVE_RATE_BP, e.g. main=100000,400,100"
+            "must be NAME=RESET,RATE_BP,RESERVE_RATE_BP[,LEVEL], e.g. main=100000,400,100"
         ) from None
     if not name or reset < 0 or rate < 0 or reserve < 0 or rate + reserve > 10_000:
         raise argparse.ArgumentTypeError(
             "needs a name, a reset and rates of 0 or more, the rates at most 10000 together"
         )
-    return name, PoolTerms(reset, rate, reserve)
+    if len(parts) == 3:
+        return name, PoolTerms(reset, rate, reserve)
+    if len(parts) != 4:
+        raise argparse.ArgumentTypeError("takes at most one LEVEL after the rates")
+    return name, _level(reset, rate, reserve, parts[3])
+
+
+def _level(reset: int, rate: int, reserve: int, text: str) -> PoolTerms:
+    """A must-hit-by or mystery level's terms, checked as a pool's configuration is."""
+    kind, *rest = text.split(":")
+    qualifying = 0
+    if rest and rest[-1].startswith("qualifying="):
+        qualifying = _cents(rest.pop().removeprefix("qualifying="))
+    body: dict[str, Any] = {"reset": reset, "rate_bp": rate, "reserve_rate_bp": reserve,
+                            "level": kind, "qualifying_wager": qualifying}  # fmt: skip
+    if kind == LevelType.MUST_HIT_BY and len(rest) == 1:
+        body["cap"] = _cents(rest[0])
+    elif kind == LevelType.MYSTERY and len(rest) == 2:
+        body["trigger_low"], body["trigger_high"] = _cents(rest[0]), _cents(rest[1])
+    else:
+        raise argparse.ArgumentTypeError(
+            "LEVEL is must_hit_by:CEILING or mystery:LOW:HIGH (cents), e.g. must_hit_by:50000"
+        )
+    try:
+        config = PoolConfig.from_json(body)
+    except ValidationError as exc:
+        raise argparse.ArgumentTypeError(f"{exc.field}: {exc}") from None
+    return PoolTerms(
+        reset, rate, reserve, config.trigger_span, config.qualifying_wager, config.level
+    )
+
+
+def _cents(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of cents") from None

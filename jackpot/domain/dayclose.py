@@ -35,9 +35,11 @@ from jackpot.domain.meter import UNITS_PER_CENT
 
 Entry = Mapping[str, Any]
 # 2: the hit register names people (each key's holder) and adds the payer, witness, slip and
-# approval; a day recorded in layout 1 is computed again in layout 1
-LAYOUT_VERSION = 2
-LAYOUTS = (1, 2)
+# approval; 3: it names each meter hit's level type, and a hidden trigger's reveal (the
+# trigger, whole cents, and the commitment it opens); a day recorded in an earlier layout is
+# computed again in it
+LAYOUT_VERSION = 3
+LAYOUTS = (1, 2, 3)
 
 #: a payout's journal entries and the status each leaves it in
 VERDICTS = {
@@ -315,7 +317,9 @@ def hit_register(
     verified it (confirmed or paid it) and, apart, who disputed or voided it. From layout 2
     each person is named as a person (`people`: a key's `who` -> its holder, the key's label;
     the key itself when it has none), with the pay's payer, witness and slip, and who
-    approved it and when."""
+    approved it and when. From layout 3 each meter hit names its level's type (`hand`,
+    `must_hit_by`, `mystery`) and a trigger level's hit the trigger it revealed (cents) and
+    the commitment that trigger opens."""
     rows = list(rows)
     verdicts: dict[str, Entry] = {}  # the last step of each payout
     steps: dict[str, dict[str, Entry]] = {}  # its last step of each kind
@@ -368,6 +372,13 @@ def hit_register(
             row |= _step("approved", approved, iso, named)
         row |= _step("disputed", mine.get("payout_disputed"), iso, named)
         row |= _step("voided", mine.get("payout_voided"), iso, named)
+        if layout >= 3:
+            trigger = e.get("trigger_cents")
+            row |= {
+                "level": "" if e["type"] == "hand_pay" else str(e.get("level") or "hand"),
+                "trigger": None if trigger is None else int(trigger),
+                "commitment": str(e.get("commitment") or ""),
+            }
         out.append(row)
     return out
 

@@ -193,7 +193,7 @@ def _hits() -> Section:
     hit = {"type": "hit", "ts": 0, "payout": "", "table": "", "round": "", "spot": 0}
     (row,) = hit_register("", [{**hit, "outcome": "", "amount": 0}], lambda _ms: "")
     ident = (Column("pool", "pool", Kind.TEXT), Column("time", "time", Kind.TEXT))
-    figures = _figures(row, {"pool", "time"}, {"spot"})
+    figures = _figures(row, {"pool", "time"}, {"spot", "trigger"})
     return Section("hits", ident, tuple(figures), totals=True)
 
 

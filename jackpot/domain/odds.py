@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from jackpot.domain.cards import DECK_SIZE
+from jackpot.domain.config import LevelType
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.paytable import FULL_METER_BP, Paytable
+from jackpot.domain.triggers import mean_trigger_cents
 
 MAX_DECKS = 8
 SUITS = 4
@@ -200,11 +202,16 @@ def base_game(decks: int, tie_bonus: bool = True) -> BaseGame:
 
 @dataclass(frozen=True, slots=True)
 class PoolTerms:
-    """What a pool does with each wager and each hit: its reset (cents) and its rates."""
+    """What a pool does with each wager and each hit: its reset (cents) and its rates; for a
+    must-hit-by or mystery level, the whole cents its trigger is drawn from and the smallest
+    wager that can win it."""
 
     reset: int
     rate_bp: int
     reserve_rate_bp: int
+    trigger: tuple[int, int] | None = None
+    qualifying_wager: int = 0
+    level: LevelType = LevelType.HAND
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +269,19 @@ class LongRunReturn:
         return 1 - self.total
 
 
+def trigger_hit(terms: PoolTerms, wager: int) -> Fraction:
+    """The chance that a bet of `wager` cents wins a must-hit-by or mystery level, when every
+    bet is of it: the meter climbs `wager` × rate a bet from its reset to a trigger drawn
+    uniformly over the range, so a cycle lasts (mean trigger − reset) ÷ (wager × rate) bets,
+    and each bet is as likely as any to be the one that reaches it (the fraction of the last
+    bet's contribution past the trigger, under a cent a cycle, is left out). A wager below the
+    level's qualifying wager never wins it (0)."""
+    if terms.trigger is None or wager < terms.qualifying_wager or not terms.rate_bp:
+        return Fraction(0)
+    climb = mean_trigger_cents(terms.trigger) - terms.reset  # cents, to the mean trigger
+    return Fraction(wager * terms.rate_bp, BASIS_POINTS) / climb
+
+
 def long_run_return(
     paytable: Paytable,
     decks: int,
@@ -301,6 +321,9 @@ def long_run_return(
         hit[pool] += row.probability
         if line.meter_bp == FULL_METER_BP and scale is None:
             empties[pool] += row.probability
+    for pool, terms in pools.items():
+        if terms.trigger is not None:  # won by reaching its trigger, not by a hand
+            hit[pool] = empties[pool] = trigger_hit(terms, wager)
     levels = tuple(
         LevelReturn(
             pool,

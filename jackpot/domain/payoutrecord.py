@@ -56,6 +56,11 @@ def fold(record: dict[str, Any] | None, pool: str, fields: dict[str, str]) -> di
         }
         if kind == "hand_pay":
             made["kind"] = fields.get("kind", "")
+        if fields.get("trigger_cents"):  # won by reaching a hidden trigger: its reveal
+            made["level"] = fields.get("level", "")
+            made["trigger"] = int(fields["trigger_cents"])
+            made["salt"] = fields.get("salt", "")
+            made["commitment"] = fields.get("commitment", "")
         return made
     if record is None:
         raise ValueError(f"{kind} of payout {fields.get('payout')} before the payout was made")
@@ -168,7 +173,8 @@ def step_of(fields: dict[str, str]) -> dict[str, Any]:
         }.get(kind, kind)
     step: dict[str, Any] = {"step": name, "at": int(fields.get("ts") or 0)}
     step["who"] = fields.get("who", "")
-    for key in ("paid_by", "witness", "slip", "approver", "from", "note", "outcome", "player"):
+    for key in ("paid_by", "witness", "slip", "approver", "from", "note", "outcome", "player",
+                "level", "trigger_cents", "commitment"):  # fmt: skip
         if fields.get(key):
             step[key] = fields[key]
     if kind in MADE:

@@ -37,13 +37,23 @@ def priced(config: TableConfig, pools: Mapping[str, PoolConfig]) -> list[PricedB
     """The table's bet priced at each wager where its return can be highest or lowest (the
     player's better strategy at each)."""
     terms = {
-        p: PoolTerms(pools[p].reset, pools[p].rate_bp, pools[p].reserve_rate_bp)
+        p: PoolTerms(
+            pools[p].reset,
+            pools[p].rate_bp,
+            pools[p].reserve_rate_bp,
+            pools[p].trigger_span,
+            pools[p].qualifying_wager,
+            pools[p].level,
+        )
         for p in config.pools
     }
     wagers = {config.min_wager, config.max_wager}
     for _, line in config.paytable.lines:
         if line.meter_bp and config.min_wager < line.qualifying_wager < config.max_wager:
             wagers.add(line.qualifying_wager)
+    for p in config.pools:  # where a must-hit-by or mystery level starts to be won
+        if config.min_wager < pools[p].qualifying_wager <= config.max_wager:
+            wagers.add(pools[p].qualifying_wager)
     out = []
     for wager in sorted(wagers):
         results = [

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from jackpot.domain.config import TableRecord
+from jackpot.domain.config import LevelType, TableRecord
 from jackpot.domain.fields import (
     Choice,
     Field,
@@ -176,6 +176,21 @@ OUTCOME_WORDS = {
     Outcome.SUITED_TIE: "Suited Tie",
     Outcome.TIE: "Tie",
 }
+
+
+#: what a sign calls a jackpot won by reaching a level's hidden trigger (its bet's outcome
+#: did not win it)
+LEVEL_WORDS = {LevelType.MUST_HIT_BY: "Must-Hit-By Jackpot", LevelType.MYSTERY: "Mystery Jackpot"}
+
+
+def hit_words(hit: Mapping[str, Any]) -> str:
+    """A last hit (a payout record) as a sign names it: the hand that won it, or the kind of
+    level a trigger won."""
+    level = hit.get("level")
+    if level:
+        return LEVEL_WORDS.get(LevelType(str(level)), str(level))
+    outcome = str(hit["outcome"])
+    return OUTCOME_WORDS.get(Outcome(outcome), outcome)
 
 
 def _whole(n: int) -> str:

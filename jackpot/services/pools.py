@@ -25,7 +25,9 @@ from jackpot.store.config import ConfigStore
 from jackpot.store.payouts import PayoutStore
 
 # what a sign shows of a hit: never the player's id or the round
-PUBLIC_HIT_FIELDS = ("id", "pool", "table", "spot", "outcome", "amount", "created")
+# (a trigger level's hit: its reveal, public once the level is won, for anyone to check)
+PUBLIC_HIT_FIELDS = ("id", "pool", "table", "spot", "outcome", "amount", "created", "level",
+                     "trigger", "salt", "commitment")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from jackpot.domain.config import TableRecord
 from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
-from jackpot.domain.outcomes import Outcome
-from jackpot.domain.signs import OUTCOME_WORDS, Sign, closed_reason, paytable_words
+from jackpot.domain.signs import Sign, closed_reason, hit_words, paytable_words
 from jackpot.store.signs import SignStore
 
 if TYPE_CHECKING:
@@ -105,6 +104,10 @@ class SignBoard:
                     "value": pool.value,
                     "reset": pool.config.reset,
                     "cap": pool.config.cap,
+                    # what wins it: a must-hit-by level shows its ceiling, never its trigger;
+                    # a trigger level's published commitment, for the sign's small print
+                    "kind": pool.config.level.value,
+                    "trigger": pool.trigger.to_json() if pool.trigger is not None else None,
                     "closed": closed_reason(
                         pool, feeding, level.pool not in inoperable, now, self._offline_after_ms
                     ),
@@ -128,7 +131,7 @@ class SignBoard:
                         "pool": level.pool,
                         "level": level.name,
                         "amount": h["amount"],
-                        "outcome": OUTCOME_WORDS.get(Outcome(h["outcome"]), h["outcome"]),
+                        "outcome": hit_words(h),
                         "status": shown,
                         "time": h.get("created"),
                         "asset": table.config.asset if table else "",

@@ -18,8 +18,9 @@ LOSSES = ("2c", "3d", "4h", "5s", "6c", "7d", "8h")  # under the dealer's queen:
 
 
 def must_hit_by(api: Api, pool: str = "mhb", **body: Any) -> Any:
-    """A $10 reset must-hit-by $10.50 level beside `main`, fed 10% of every wager."""
-    config = {"reset": 1_000, "rate_bp": 1_000, "reserve_rate_bp": 0, "cap": 1_050,
+    """A 20-cent reset must-hit-by 70 cents level beside `main`, fed 10% of every wager (a
+    level the return check lets a table feed: its reset is small beside its range)."""
+    config = {"reset": 20, "rate_bp": 1_000, "reserve_rate_bp": 0, "cap": 70,
               "level": "must_hit_by", **body}  # fmt: skip
     return api.put_pool(pool, **config)
 
@@ -38,17 +39,17 @@ def entries(api: Api, pool: str, kind: str) -> list[dict[str, Any]]:
 def test_a_must_hit_by_level_is_won_by_the_bet_that_reaches_its_hidden_trigger(api: Api) -> None:
     api.put_pool()
     created = must_hit_by(api)
-    assert created["level"] == "must_hit_by" and created["cap"] == 1_050
+    assert created["level"] == "must_hit_by" and created["cap"] == 70
     published = api.pool("mhb")["trigger"]
     assert published["draw"] == 1 and len(published["commitment"]) == 64
     assert "trigger_cents" not in str(api.pool("mhb")) and "salt" not in str(api.meters("mhb"))
     armed = entries(api, "mhb", "trigger_armed")
     assert [(a["commitment"], a["low"], a["high"]) for a in armed] == [
-        (published["commitment"], 1001, 1050)
+        (published["commitment"], 21, 70)
     ]
     api.put_table(pools=["main", "mhb"])
     won = None
-    for n in range(1, 40):  # $1 bets: 10 cents each, the $0.50 range in at most 50 of them
+    for n in range(1, 40):  # $1 bets: 10 cents each, the 50-cent range in at most 5 of them
         answer = losses(api, f"r{n}", 100, 100, 100)
         if answer["jackpots"]:
             won = answer
@@ -63,10 +64,16 @@ def test_a_must_hit_by_level_is_won_by_the_bet_that_reaches_its_hidden_trigger(a
     crossed_from = int(hit["crossed_from_units"])
     assert crossed_from < trigger * 10_000 <= crossed_from + 1_000 * 10_000 // 100
     assert jackpot["amount"] == (crossed_from + 100_000) // 10_000, "the meter where it won"
-    assert 1_001 <= trigger <= 1_050
+    assert 21 <= trigger <= 70
+    # the reveal is public with the hit: anyone holding the commitment checks it
+    [shown] = api.pool("mhb")["last_hits"]
+    assert (shown["level"], shown["trigger"], shown["commitment"]) == (
+        "must_hit_by", trigger, published["commitment"])  # fmt: skip
+    assert commitment("mhb", shown["trigger"], shown["salt"]) == published["commitment"]
+    assert "player" not in shown and "round" not in shown
     rearmed = api.pool("mhb")["trigger"]
     assert rearmed["draw"] == 2 and rearmed["commitment"] != published["commitment"]
-    assert api.pool("mhb")["value"] <= 1_000 + 20, "reset, then the rest of the round's bets"
+    assert api.pool("mhb")["value"] <= 20 + 20, "reset, then the rest of the round's bets"
 
 
 def test_trigger_levels_name_their_own_fields(api: Api) -> None:
@@ -95,10 +102,10 @@ def test_random_rounds_are_won_where_the_model_says_and_verify_agrees(
 ) -> None:
     rng = Random(seed)
     api.put_pool()
-    # a $3 range over a $10 reset, 10% of every wager; $5 qualifies: some bets cannot win
-    must_hit_by(api, cap=1_300, qualifying_wager=500)
+    # a $3 range over a 20-cent reset, 10% of every wager; $5 qualifies: some bets cannot win
+    must_hit_by(api, cap=320, qualifying_wager=500)
     api.put_table(pools=["main", "mhb"])
-    cap, hits = 1_300 * 10_000, 0
+    cap, hits = 320 * 10_000, 0
     for n in range(120):
         before = api.meters("mhb")["value_units"]
         trigger = hidden_trigger_units(services, "mhb")
@@ -197,20 +204,20 @@ def post(api: Api, path: str, body: Any, role: str = "operator") -> Any:
 
 def test_a_mystery_level_hides_its_range_from_the_public_and_is_won_within_it(api: Api) -> None:
     api.put_pool()
-    api.put_pool("myst", reset=500, rate_bp=2_000, reserve_rate_bp=0, level="mystery",
-                 trigger_low=600, trigger_high=700)  # fmt: skip
+    api.put_pool("myst", reset=50, rate_bp=1_000, reserve_rate_bp=0, level="mystery",
+                 trigger_low=100, trigger_high=200)  # fmt: skip
     public = api.pool("myst")
     assert public["level"] == "mystery" and "trigger_low" not in public
-    assert api.meters("myst")["trigger_low"] == 600, "the operator and auditor see the range"
+    assert api.meters("myst")["trigger_low"] == 100, "the operator and auditor see the range"
     api.put_table(pools=["main", "myst"])
     for n in range(30):
         losses(api, f"r{n}", 500)
     hits = entries(api, "myst", "hit")
     assert len(hits) >= 2
-    assert all(600 <= h["trigger_cents"] <= 700 for h in hits)
+    assert all(100 <= h["trigger_cents"] <= 200 for h in hits)
     assert all(h["amount"] >= h["trigger_cents"] for h in hits)
     armed = entries(api, "myst", "trigger_armed")
-    assert [(a["low"], a["high"]) for a in armed] == [(600, 700)] * (len(hits) + 1)
+    assert [(a["low"], a["high"]) for a in armed] == [(100, 200)] * (len(hits) + 1)
 
 
 def test_a_change_of_range_or_type_reveals_the_trigger_and_draws_another(api: Api) -> None:
@@ -232,18 +239,19 @@ def test_a_change_of_range_or_type_reveals_the_trigger_and_draws_another(api: Ap
 
 def test_a_meter_at_its_highest_trigger_refuses_the_change(api: Api) -> None:
     api.put_pool()
-    api.put_table()
-    losses(api, "r1", 2_500)  # main: $1,000 + 1% of $25 = $1,000.25
+    api.put_pool("lvl", reset=0, rate_bp=100, reserve_rate_bp=0)
+    api.put_table(pools=["main", "lvl"])
+    losses(api, "r1", 2_500)  # lvl: 1% of $25 = 25 cents
     header = api.keys.header("operator")
-    post(api, "/v1/pools/main/suspend", {"reason": "becomes a must-hit-by"})
-    r = api.client.put("/v1/pools/main", json={"level": "must_hit_by", "cap": 100_025},
+    post(api, "/v1/pools/lvl/suspend", {"reason": "becomes a must-hit-by"})
+    r = api.client.put("/v1/pools/lvl", json={"level": "must_hit_by", "cap": 25},
                        headers=header)  # fmt: skip
     assert assert_error(r, 409, "cap")["code"] == "meter_past_trigger_range"
-    r = api.client.put("/v1/pools/main", json={"level": "must_hit_by", "cap": 100_026},
+    r = api.client.put("/v1/pools/lvl", json={"level": "must_hit_by", "cap": 26},
                        headers=header)  # fmt: skip
     assert r.status_code == 200, r.get_json()
-    armed = entries(api, "main", "trigger_armed")
-    assert [(a["low"], a["high"]) for a in armed] == [(100_026, 100_026)], "above the meter"
+    armed = entries(api, "lvl", "trigger_armed")
+    assert [(a["low"], a["high"]) for a in armed] == [(26, 26)], "above the meter"
 
 
 def test_a_trigger_level_keeps_its_meter_to_wagers(api: Api) -> None:
@@ -279,3 +287,24 @@ def test_retiring_a_trigger_level_reveals_its_trigger(api: Api) -> None:
     assert r.status_code == 200, r.get_json()
     [moved] = entries(api, "mhb", "transfer")
     assert commitment("mhb", moved["trigger_cents"], moved["salt"]) == published["commitment"]
+
+
+def test_a_running_level_becomes_must_hit_by_by_a_staged_change(api: Api) -> None:
+    api.put_pool()
+    api.put_pool("hourly", reset=20, rate_bp=1_000, reserve_rate_bp=0)
+    api.put_table(pools=["main", "hourly"])
+    header = api.keys.header("operator")
+    change = {"level": "must_hit_by", "cap": 500, "reason": "hourly becomes must-hit-by $5"}
+    body = {k: v for k, v in change.items() if k != "reason"}
+    refused = api.client.put("/v1/pools/hourly", json=body, headers=header)
+    assert assert_error(refused, 409, None)["code"] == "pool_running"
+    staged = post(api, "/v1/pools/hourly/staged", change)
+    assert staged.status_code == 200, staged.get_json()
+    assert staged.get_json()["staged"]["level"] == "must_hit_by"
+    assert "trigger" not in api.pool("hourly"), "nothing is drawn before the change applies"
+    post(api, "/v1/pools/hourly/suspend", {"reason": "apply the staged change"})
+    applied = api.pool("hourly")
+    assert applied["level"] == "must_hit_by" and applied["trigger"]["draw"] == 1
+    [config] = [e for e in api.journal("hourly") if e["type"] == "config"]
+    assert config["level"] == "must_hit_by" and config["reason"] == change["reason"]
+    assert entries(api, "hourly", "change_staged")[0]["level"] == "must_hit_by"

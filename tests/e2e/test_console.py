@@ -306,6 +306,43 @@ def test_each_jackpot_prints_a_hand_pay_slip(floor: Service, browser: Any) -> No
     page.emulate_media(media="screen")
 
 
+def test_a_must_hit_by_jackpot_shows_its_trigger_and_commitment(
+    floor: Service, browser: Any
+) -> None:
+    base = floor.base
+    operator, _, table = a_floor(floor)
+    put(base, operator, "/v1/pools/hourly", {"reset": 100, "rate_bp": 1_000,
+        "reserve_rate_bp": 0, "cap": 1_100, "level": "must_hit_by"})  # fmt: skip
+    put(base, operator, "/v1/tables/T2", {"pools": ["main", "hourly"]})
+    sealed = get(base, operator, "/v1/pools/hourly")["trigger"]["commitment"]
+    page = tablet(browser)
+    sign_in(page, base, operator)
+    note = page.locator("#pools tr[data-pool=hourly] .level-note")
+    note.wait_for()
+    assert "must-hit-by · trigger #1 " + sealed[:12] in note.inner_text()
+    won = None
+    for n in range(40):  # $5 losing bets: 50 cents each toward a trigger of at most $11
+        body = {"table": "T2", "round": f"h{n}", "dealer": {"card": "Ks"},
+                "spots": [{"spot": 1, "wager": 500, "card": "3c"}]}  # fmt: skip
+        r = requests.post(f"{base}/v1/rounds", json=body, headers=auth(table))
+        r.raise_for_status()
+        won = next((j for j in r.json()["jackpots"] if j["pool"] == "hourly"), None)
+        if won is not None:
+            break
+    assert won is not None
+    payout = get(base, operator, f"/v1/payouts/{won['id']}")
+    card = page.locator(f"[data-payout='{won['id']}']")
+    card.wait_for()
+    trigger = payout["trigger"]
+    reached = f"Must-hit-by: trigger ${trigger // 100:,}.{trigger % 100:02d} reached"
+    assert reached in card.inner_text()
+    page.evaluate("() => { window.print = () => {}; }")
+    card.locator("[data-action=slip]").click()
+    slip = page.inner_text("#slip")
+    assert reached in slip and sealed in slip, slip
+    shot(page, "16-must-hit-by-jackpot")
+
+
 def test_a_stale_tablet_gets_a_conflict_and_pays_nothing_twice(
     floor: Service, browser: Any
 ) -> None:

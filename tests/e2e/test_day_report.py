@@ -52,8 +52,12 @@ def a_day(service: Service, redis_url: str) -> dict[str, Any]:
 
     call("PUT", "/v1/pools/main", {"reset": 1_000_000, "rate_bp": 400, "reserve_rate_bp": 100})
     call("PUT", "/v1/pools/side", {"reset": 250_000, "rate_bp": 200, "reserve_rate_bp": 0})
+    # a must-hit-by level beside side at T2: $1, must hit by $11, 10% of each wager (a $21
+    # round adds $2.10): won a few times in its ten rounds
+    call("PUT", "/v1/pools/hourly", {"reset": 100, "rate_bp": 1_000, "reserve_rate_bp": 0,
+                                     "cap": 1_100, "level": "must_hit_by"})  # fmt: skip
     call("PUT", "/v1/tables/T1", {"pools": ["main"]})
-    call("PUT", "/v1/tables/T2", {"pools": ["side"]})
+    call("PUT", "/v1/tables/T2", {"pools": ["side", "hourly"]})
     cards = ["4d", "9c", "Kd", "2h", "7s", "Jc", "5h", "Qs"]
     answers = []
     for i in range(30):
@@ -66,7 +70,8 @@ def a_day(service: Service, redis_url: str) -> dict[str, Any]:
         body = {"table": t, "round": f"hit-{t}", "dealer": {"card": card, "war_card": card},
                 "spots": [{"spot": 2, "wager": 500, "card": card, "war": True,
                            "war_card": card}]}  # fmt: skip
-        hits.append(call("POST", "/v1/rounds", body, table)["jackpots"][0]["id"])
+        won = call("POST", "/v1/rounds", body, table)["jackpots"]
+        hits.append(next(j["id"] for j in won if j["pool"] != "hourly"))
     call("POST", f"/v1/payouts/{hits[0]}/confirm",
          {"witness": "Lee Chan", "slip": "HP-0042"})  # fmt: skip
     call("POST", "/v1/rounds/T1/r4/void", {"reason": "second face-up card"})
@@ -107,20 +112,30 @@ def test_the_accountant_reads_and_prints_a_closed_day(
         cents = pool["liability_cents"]
         assert f"${cents // 100:,}.{cents % 100:02d}" in row, (row, cents)
     # each pool's meter drawn, each table's handle and hold
-    for pool in ("main", "side"):
+    for pool in ("main", "side", "hourly"):
         assert page.get_attribute(f"[data-meter='{pool}'] path.line", "d").count("L") >= 2
     assert page.locator("#handle-chart rect.handle").count() == 2
     tables = {t["table"]: t for t in statement["tables"]}
     hold = f"{tables['T1']['hold_percent']}%".replace("-", "\u2212")  # a minus, as printed
     assert hold in page.inner_text("#tables tr[data-table='T1']")
     # the hit register, and the voids and corrections with who and why
-    assert page.locator("#hits tr[data-payout]").count() == 2
-    paid = page.inner_text(f"#hits tr[data-payout='{statement['hits'][0]['payout']}']")
-    assert "Lee Chan" in paid and "HP-0042" in paid, paid
+    assert page.locator("#hits tr[data-payout]").count() == len(statement["hits"])
+    paid = next(h for h in statement["hits"] if h["slip"])
+    shown = page.inner_text(f"#hits tr[data-payout='{paid['payout']}']")
+    assert "Lee Chan" in shown and "HP-0042" in shown, shown
+    # the must-hit-by level's hits: counted by level, each with the trigger it revealed
+    hourly = [h for h in statement["hits"] if h["pool"] == "hourly"]
+    assert hourly and all(h["level"] == "must_hit_by" for h in hourly)
+    assert f"hourly (must-hit-by) {len(hourly)}" in page.inner_text("#hits-by-level")
+    first = page.inner_text(f"#hits tr[data-payout='{hourly[0]['payout']}']")
+    cents = hourly[0]["trigger"]
+    assert f"trigger ${cents // 100:,}.{cents % 100:02d} reached" in first, first
+    assert hourly[0]["commitment"][:16] in first
     corrections = page.inner_text("#corrections")
     assert "second face-up card" in corrections and "meter board repaired" in corrections
     assert "Dana Reyes" in corrections
     page.screenshot(path=str(ARTEFACTS / "01-tablet.png"), full_page=True)
+    page.locator("section:has(#hits)").screenshot(path=str(ARTEFACTS / "04-hit-register.png"))
     for selector in ("#pools", "#tables", "#hits", "#corrections"):
         assert fits(page, selector), selector
 

@@ -222,6 +222,47 @@ def test_a_sign_shows_the_progressive_closed_when_it_cannot_be_played(
     page.wait_for_selector("body:not(.offline)", timeout=15000)
 
 
+def test_a_must_hit_by_level_shows_its_ceiling_and_its_sealed_trigger_and_is_celebrated(
+    floor: dict[str, Any], browser: Any
+) -> None:
+    base, operator = floor["base"], auth(floor["operator"])
+    # $10 reset, must hit by $50.40, fed 10% of every wager: a few $25 rounds win it
+    requests.put(f"{base}/v1/pools/mhb", headers=operator, json={
+        "reset": 1_000, "rate_bp": 1_000, "reserve_rate_bp": 0, "cap": 5_040,
+        "level": "must_hit_by"}).raise_for_status()  # fmt: skip
+    requests.put(f"{base}/v1/tables/T1", headers=operator,
+                 json={"pools": ["main", "grand", "mhb"]}).raise_for_status()  # fmt: skip
+    requests.put(f"{base}/v1/signs/hitby", headers=operator, json={
+        "levels": [{"pool": "main", "name": "Major"}, {"pool": "mhb", "name": "Hourly"}],
+        "title": "Casino War Progressive"}).raise_for_status()  # fmt: skip
+    published = requests.get(f"{base}/v1/pools/mhb").json()["trigger"]
+    page = screen(browser, "1080p")
+    page.goto(f"{floor['signs'].base}/signs/hitby")
+    page.wait_for_selector("body:not(.booting):not(.offline)")
+    card = ".level[data-pool=mhb]"
+    assert page.inner_text(f"{card} .hit-by").upper() == "MUST HIT BY $50.40"
+    seal = page.inner_text(f"{card} .seal")
+    assert published["commitment"][:16] in seal and "#1" in seal
+    assert not page.locator(".level[data-pool=main] .hit-by").count(), "a hand level promises none"
+    assert fits(page)
+    shot(page, "07-must-hit-by-1080p")
+    won = None
+    for n in range(1, 60):  # $25 losing bets: $2.50 each toward the trigger
+        answer = report(floor, {"table": "T1", "round": f"mhb-{n}", "dealer": {"card": "Ks"},
+                                "spots": [{"spot": 1, "wager": 2_500, "card": "3c"}]})  # fmt: skip
+        won = next((j for j in answer["jackpots"] if j["pool"] == "mhb"), None)
+        if won is not None:
+            break
+    assert won is not None and won["level"] == "must_hit_by"
+    page.wait_for_selector("body.takeover", timeout=3000)
+    text = page.inner_text("#takeover")
+    assert "MUST-HIT-BY JACKPOT" in text.upper() and "WAR-0042" in text
+    shot(page, "08-must-hit-by-takeover-1080p")
+    page.wait_for_selector("body:not(.takeover)", timeout=15000)
+    assert "#2" in page.inner_text(f"{card} .seal"), "the next draw, sealed"
+    assert "Must-Hit-By Jackpot" in page.inner_text(f"#winners li[data-payout={won['id']}]")
+
+
 def test_a_sign_never_defined_says_so_to_the_installer_and_shows_once_defined(
     floor: dict[str, Any], browser: Any
 ) -> None:

@@ -201,3 +201,15 @@ def test_the_register_names_the_people_of_a_confirmed_and_approved_hand_pay() ->
     assert keyed["verified_by"] == "operator:aaa" and keyed["approved_by"] == ""
     (old,) = hit_register("main", _register_rows(confirmed, approved), iso, PEOPLE, layout=1)
     assert old["verified_by"] == "operator:bbb" and "slip" not in old and "approved_by" not in old
+
+
+def test_the_register_marks_each_level_type_and_a_trigger_s_reveal() -> None:
+    (hand,) = hit_register("main", _register_rows(), str, PEOPLE)
+    assert (hand["level"], hand["trigger"], hand["commitment"]) == ("hand", None, "")
+    reveal = {"level": "must_hit_by", "trigger_cents": 5_020, "commitment": "ab" * 32}
+    rows = _register_rows()
+    rows[0] = {**rows[0], **reveal}
+    (won,) = hit_register("mhb", rows, str, PEOPLE)
+    assert (won["level"], won["trigger"], won["commitment"]) == ("must_hit_by", 5_020, "ab" * 32)
+    (earlier,) = hit_register("mhb", rows, str, PEOPLE, layout=2)
+    assert "level" not in earlier, "a day recorded in layout 2 is computed again in it"

@@ -7,11 +7,13 @@ import json
 from collections import Counter
 from fractions import Fraction
 from itertools import permutations
+from random import Random
 
 import pytest
 
 from jackpot.cli import math as math_cli
 from jackpot.domain.cards import FULL_DECK
+from jackpot.domain.config import LevelType
 from jackpot.domain.odds import (
     PoolTerms,
     base_game,
@@ -326,3 +328,43 @@ def test_math_prints_the_long_run_per_level(capsys):
     assert long_run["levels"][0]["pool"] == "main"
     with pytest.raises(SystemExit):
         run_math("--pool", "main=lots")
+
+
+def test_a_must_hit_by_or_mystery_level_returns_its_contributions_and_a_reset_a_cycle():
+    """A hidden-trigger level climbs wager x rate a bet from its reset to a trigger drawn
+    uniformly over its range: its cycle is (mean trigger - reset) / (wager x rate) bets, and
+    it returns every contribution and one reset a cycle; a wager below its qualifying wager
+    never wins it (the contributions are someone else's return)."""
+    hourly = PoolTerms(10_000, 200, 0, (10_001, 50_000), 0, LevelType.MUST_HIT_BY)
+    mystery = PoolTerms(5_000, 100, 0, (20_000, 30_000), 500, LevelType.MYSTERY)
+    pools = {"main": PoolTerms(100_000, 400, 100), "hourly": hourly, "myst": mystery}
+    result = long_run_return(SEED_PAYTABLE, 6, pools, wager=500, other_bets=0)
+    _, mhb, myst = result.levels
+    # $5 x 2% = 10 cents a bet over a mean climb of $200.005: 2,000.05 bets
+    assert mhb.cycle == Fraction(40_001, 20)
+    assert mhb.total == Fraction(2, 100) + Fraction(10_000, 500) / mhb.cycle
+    assert myst.cycle == Fraction(25_000 - 5_000, 5)  # to a mean $250, 5 cents a bet
+    small = long_run_return(SEED_PAYTABLE, 6, pools, wager=100, other_bets=0)
+    assert small.levels[2].cycle is None and small.levels[2].total == 0
+    # a simulation of the climb agrees with the mean cycle
+    rng = Random(28)
+    cycles = []
+    for _ in range(4_000):
+        trigger, meter, bets = 10_001 + rng.randrange(40_000), 10_000, 0
+        while meter < trigger:
+            meter, bets = meter + 10, bets + 1
+        cycles.append(bets)
+    assert abs(sum(cycles) / len(cycles) / float(mhb.cycle) - 1) < 0.02
+
+
+def test_math_prices_trigger_levels(capsys):
+    assert run_math("--decks", "6", "--pool", "main=100000,400,100", "--pool",
+                    "hourly=10000,200,0,must_hit_by:50000", "--pool",
+                    "myst=5000,100,0,mystery:20000:30000:qualifying=500") == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "hourly (must hit by $500.00)" in out and "myst (mystery $200.00-$300.00)" in out
+    assert "2,000.0" in out
+    for bad in ("x=10000,200,0,must_hit_by:9000", "x=10000,200,0,mystery:9000:20000",
+                "x=10000,0,0,must_hit_by:50000", "x=1,1,0,jackpot:5"):  # fmt: skip
+        with pytest.raises(SystemExit):
+            run_math("--pool", bad)

@@ -3,8 +3,11 @@ and won by exactly the contribution that crosses them."""
 
 from __future__ import annotations
 
+import re
+import subprocess
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -95,3 +98,13 @@ def test_ranges_by_level_type() -> None:
     plain = PoolConfig.from_json({"level": "hand"}, found)
     assert (plain.level, plain.trigger_low, plain.qualifying_wager) == (LevelType.HAND, None, 0)
     assert mean_trigger_cents((100_001, 500_000)) == Fraction(600_001, 2)
+
+
+def test_the_commitment_is_what_rules_md_tells_a_player_to_compute() -> None:
+    """docs/RULES.md §4 gives a shell line for checking a reveal without the controller."""
+    rules = (Path(__file__).resolve().parents[2] / "docs" / "RULES.md").read_text()
+    (line,) = re.findall(r"^printf .* \| sha256sum$", rules, re.MULTILINE)
+    salt = "9f" * 16
+    out = subprocess.run(["bash", "-c", line], env={"SALT": salt, "PATH": "/usr/bin:/bin"},
+                         capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert out.split()[0] == commitment("hourly", 4211, salt)

@@ -38,6 +38,14 @@ function words(name) {
   const text = String(name || "").replace(/_/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+// a level's type as people name it (docs/RULES.md §4)
+const LEVEL_WORDS = { hand: "hand", must_hit_by: "must-hit-by", mystery: "mystery" };
+function levelWords(level) { return LEVEL_WORDS[level] || words(level); }
+// what won a payout: its hand, or a must-hit-by or mystery level's trigger, reached
+function wonText(p) {
+  if (p.trigger === undefined || p.trigger === null) return words(p.outcome);
+  return words(levelWords(p.level)) + ": trigger " + dollars(p.trigger) + " reached";
+}
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {

@@ -196,8 +196,11 @@ local function pay(p, hit, amount, extra)
   for _, f in ipairs(extra or {}) do table.insert(entry, f) end
   record(p, entry)
   local payout = {id = id, pool = p.id, table = plan.table, round = plan.round, spot = hit.spot,
-    player = hit.player, outcome = hit.outcome, amount = amount, status = 'pending', created = now,
-    level = extra and p.level or nil}
+    player = hit.player, outcome = hit.outcome, amount = amount, status = 'pending', created = now}
+  if extra then  -- won by reaching the trigger: its reveal, as the hit entry has it
+    payout.level, payout.trigger = p.level, p.trigger / UNIT
+    payout.salt, payout.commitment = p.salt, p.commitment
+  end
   table.insert(p.hit_records, payout)
   table.insert(jackpots, {id = id, pool = p.id, bet = hit.bet, amount = amount,
     level = extra and p.level or nil})

@@ -87,6 +87,10 @@ function renderLevels(first) {
     const card = el("section", "level" + (lv.closed ? " closed" : ""));
     card.dataset.pool = lv.pool;
     card.append(el("div", "name", lv.name), el("div", "meter"), el("div", "closed-note", "PROGRESSIVE CLOSED"));
+    // a must-hit-by level promises its ceiling (never its hidden trigger); a trigger level's
+    // small print is the commitment to its trigger, published before play
+    if (lv.kind === "must_hit_by" && lv.cap !== null) card.append(el("div", "hit-by", "Must hit by " + money(lv.cap)));
+    if (lv.trigger) card.append(el("div", "seal", "Trigger #" + lv.trigger.draw + " sealed · " + lv.trigger.commitment.slice(0, 16)));
     if (first || !(lv.pool in shown) || inTakeover) shown[lv.pool] = lv.value;
     target[lv.pool] = lv.value;
     return card;
