@@ -97,6 +97,17 @@ IN_THE_FUTURE = Rule(
     "in_the_past",
 )
 
+#: what a pool's parameters must hold together, set at once or staged
+POOL_RULES = (
+    RATES_WITHIN_FULL,
+    CAP_FROM_RESET,
+    CEILING_ABOVE_RESET,
+    MYSTERY_RANGE,
+    RANGE_ONLY_MYSTERY,
+    TRIGGER_FED,
+    QUALIFYING_ONLY_TRIGGERED,
+)
+
 #: The body of PUT /v1/pools/{pool}.
 POOL_REQUEST = Record(
     {
@@ -149,15 +160,7 @@ POOL_REQUEST = Record(
         ),
     },
     "A pool's configuration. Updating never moves money.",
-    rules=(
-        RATES_WITHIN_FULL,
-        CAP_FROM_RESET,
-        CEILING_ABOVE_RESET,
-        MYSTERY_RANGE,
-        RANGE_ONLY_MYSTERY,
-        TRIGGER_FED,
-        QUALIFYING_ONLY_TRIGGERED,
-    ),
+    rules=POOL_RULES,
     notes=(
         "A cap below the meter's current value is 409 `cap_below_value`; a must_hit_by or "
         "mystery level whose meter has already reached its ceiling or highest trigger is 409 "
@@ -292,16 +295,7 @@ STAGE_REQUEST = Record(
     },
     "A change of a running pool's parameters, staged: it takes effect while the pool is "
     "suspended, or at a scheduled time, never in the middle of play.",
-    rules=(
-        RATES_WITHIN_FULL,
-        CAP_FROM_RESET,
-        CEILING_ABOVE_RESET,
-        MYSTERY_RANGE,
-        RANGE_ONLY_MYSTERY,
-        TRIGGER_FED,
-        QUALIFYING_ONLY_TRIGGERED,
-        IN_THE_FUTURE,
-    ),
+    rules=(*POOL_RULES, IN_THE_FUTURE),
     notes=(
         "Fields left out keep the values the pool has when the change is staged. A new "
         "staged change replaces the one waiting. The cap is checked against the meter when "
