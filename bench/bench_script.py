@@ -9,7 +9,11 @@ the same shapes of arguments (keys, field names, a 7-spot result) for a round wi
 or envy, and no Lua logic at all. The skeleton is the floor of what these reads and writes
 cost on this machine; the ratio says what the script's own logic adds. A third kind deals each
 table's rounds out of a shoe in order and names it (the shoe audit, counted in the same script
-call): its cost is the ratio of the two script kinds, measured in one run.
+call): its cost is the ratio of the two script kinds, measured in one run. Two more feed a
+second level beside the first: a hand level, and a must-hit-by level ($1,000 reset, must hit
+by $5,000: a hidden trigger, drawn in Python for every round, followed bet by bet in the
+script); the ratio of the two is what a must-hit-by level costs over a hand one, in Redis and
+in the process's Python.
 
     python bench/bench_script.py [--rounds 4000] [--slices 4] [--json]
 """
@@ -117,18 +121,37 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         client = redis.Redis.from_url(url, decode_responses=True)
         version = client.info("server")["redis_version"]
         svc = bootstrap(Settings(namespace="bench"), url)
-        svc.pools.put("bench", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
+        level = {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}
+        svc.pools.put("bench", level, "op")
+        svc.pools.put("hand2", level, "op")
+        svc.pools.put("mhb", {**level, "level": "must_hit_by", "cap": 500_000}, "op")
         tables = [f"BENCH-{i}" for i in range(1, 9)]
+        pairs = {"TWO": ["bench", "hand2"], "MHB": ["bench", "mhb"]}
         for t in tables:
             svc.tables.put(t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
-        secret, key = svc.credentials.create(Role.TABLE, frozenset(tables))
+            for prefix, pools in pairs.items():
+                svc.tables.put(t.replace("BENCH", prefix), {"pools": pools, "decks": 6}, "op")
+        everyone = [t.replace("BENCH", p) for t in tables for p in ("BENCH", *pairs)]
+        secret, key = svc.credentials.create(Role.TABLE, frozenset(everyone))
         rng = random.Random(1)
         total = args.rounds * args.slices
         reports = [deal(rng, tables[i % 8], f"r{i}") for i in range(total + 200)]
         shoes = {t: Shoe(rng, t) for t in tables}
         shod = [deal(rng, tables[i % 8], f"s{i}", shoes[tables[i % 8]]) for i in range(total)]
+        fed = {
+            prefix: iter(
+                [
+                    deal(rng, tables[i % 8].replace("BENCH", prefix), f"{prefix}{i}")
+                    for i in range(total + 200)
+                ]  # fmt: skip
+            )
+            for prefix in pairs
+        }
         for body in reports[:200]:  # warm-up
             svc.rounds.report(body, key, secret)
+        for prefix in pairs:  # ... and the first round of each kind: the process meets mhb
+            for _ in range(200):
+                svc.rounds.report(next(fed[prefix]), key, secret)
 
         skeleton = client.script_load(SKELETON)
         static = json.dumps(
@@ -148,6 +171,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         client.hset(f"{k}/key", "role", "table")
 
         real, floor, audited = Totals(), Totals(), Totals()
+        second = {prefix: Totals() for prefix in pairs}
+        second_cpu = dict.fromkeys(pairs, 0.0)
         py_cpu = 0.0
         pending = iter(reports[200:])
         pending_shod = iter(shod)
@@ -165,6 +190,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 svc.rounds.report(next(pending_shod), key, secret)
             audited.add(before, evalsha_stats(client))
 
+            for prefix in pairs:
+                before = evalsha_stats(client)
+                t0 = time.process_time()
+                for _ in range(args.rounds):
+                    svc.rounds.report(next(fed[prefix]), key, secret)
+                second_cpu[prefix] += time.process_time() - t0
+                second[prefix].add(before, evalsha_stats(client))
+
             before = evalsha_stats(client)
             for _ in range(args.rounds):
                 seq += 1
@@ -181,6 +214,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "ratio_shoe_to_script": audited.usec / audited.calls / (real.usec / real.calls),
             "ratio_script_to_skeleton": real.usec / real.calls / (floor.usec / floor.calls),
             "python_cpu_us_per_report_round": py_cpu / total * 1e6,
+            "two_hand_levels": second["TWO"].as_dict(),
+            "hand_and_must_hit_by": second["MHB"].as_dict(),
+            "ratio_must_hit_by_to_hand": second["MHB"].usec
+            / second["MHB"].calls
+            / (second["TWO"].usec / second["TWO"].calls),
+            "python_cpu_us_two_hand_levels": second_cpu["TWO"] / total * 1e6,
+            "python_cpu_us_hand_and_must_hit_by": second_cpu["MHB"] / total * 1e6,
+            "must_hit_by_hits": svc.pools.on("mhb").get("mhb").hits,
             "target_us": TARGET_US,
         }
     finally:
@@ -201,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = (
         ("settle_round.lua", s),
         ("... naming the shoe", result["script_with_shoe"]),
+        ("... feeding two hand levels", result["two_hand_levels"]),
+        ("... a hand and a must-hit-by", result["hand_and_must_hit_by"]),
         ("skeleton (same commands)", f),
     )
     for name, row in rows:
@@ -211,6 +254,13 @@ def main(argv: list[str] | None = None) -> int:
         f"target <= {TARGET_US:.0f} us per round: {met}"
     )
     print(f"with the shoe audit / without: {result['ratio_shoe_to_script']:.2f}")
+    print(
+        f"a must-hit-by level beside a hand one / two hand levels: "
+        f"{result['ratio_must_hit_by_to_hand']:.2f} in Redis; Python CPU per report "
+        f"{result['python_cpu_us_hand_and_must_hit_by']:.0f} / "
+        f"{result['python_cpu_us_two_hand_levels']:.0f} us; "
+        f"the must-hit-by level hit {result['must_hit_by_hits']} times"
+    )
     py = result["python_cpu_us_per_report_round"]
     print(f"Python CPU per report_round (in process): {py:.0f} us")
     if args.json:
