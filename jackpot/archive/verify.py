@@ -183,7 +183,7 @@ class Verifier:
         # the payouts the archived entries make, folded again (a walk of the whole journal)
         folded = PayoutsFolded(journal) if not house and since is None else None
         # a must-hit-by or mystery level's triggers: drawn, won and revealed as they must be
-        triggers = None if house else TriggerAudit(journal.removeprefix("pool/"))
+        triggers = None if house else TriggerAudit(journal.removeprefix("pool/"), since is None)
         for entry, stored in self._archive.walk(journal, walk.seq, batch=BATCH):
             walk.feed([entry])
             if triggers is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -23,6 +24,7 @@ from jackpot.domain.fields import (
     Timestamp,
 )
 from jackpot.domain.paytable import NOTHING, PAYTABLE, SEED_PAYTABLE, Paytable
+from jackpot.errors import ValidationError
 
 MIN_DECKS, MAX_DECKS = 6, 8  # a table's shoe
 
@@ -390,6 +392,8 @@ TABLE_REQUEST = Record(
     "A table's configuration.",
     rules=(MIN_WAGER_TO_MAX, METER_POOLS_FED, QUALIFYING_WITHIN_MAX),
     notes=(
+        "A paytable line paying a percentage of a must_hit_by or mystery level is 400 "
+        "`trigger_level`; a max_wager below a fed trigger level's qualifying_wager is 400. "
         "A pool that does not exist is 404 `unknown_pool` naming `pools[i]`; a table linked "
         "(through a pool) to one with another deck count, paytable or layout family is 409 "
         "`linked_tables_differ`.",
@@ -498,3 +502,36 @@ class TableRecord:
     version: str
     last_seen: int | None  # ms
     rounds: int
+
+
+def check_levels(
+    table: str,
+    config: TableConfig,
+    pools: Mapping[str, PoolConfig],
+    line_field: str,
+    wager_field: str,
+) -> None:
+    """That a table plays its must-hit-by and mystery levels as such (docs/DECISIONS.md
+    D224): no paytable line pays a percentage of one (a hand would empty a meter a trigger is
+    hidden in, and a void give it back onto the trigger), and each one's qualifying wager is
+    a wager the table takes (else none of its bets could ever win it). 400 naming
+    `line_field` or `wager_field`: the table's or the pool's field, whichever is changing."""
+    first = config.pools[0]
+    for outcome, line in config.paytable.lines:
+        pool = line.pool or first
+        level = pools[pool].level if pool in pools else LevelType.HAND
+        if line.meter_bp and level is not LevelType.HAND:
+            raise ValidationError(
+                line_field,
+                f"table {table}: {outcome.value} pays a percentage of {pool}, a "
+                f"{level.value} level, which is won by its hidden trigger, not by a hand",
+                "trigger_level",
+            )
+    for pool in config.pools:
+        if pool in pools and pools[pool].qualifying_wager > config.max_wager:
+            raise ValidationError(
+                wager_field,
+                f"table {table} takes wagers up to {config.max_wager} cents: none could win "
+                f"{pool}, whose qualifying wager is {pools[pool].qualifying_wager}",
+                "out_of_range",
+            )

@@ -110,14 +110,17 @@ class TriggerAudit:
     qualified, and not in the rest of the round whose hit armed the draw (a level is won
     once a round).
 
-    A walk that starts mid-journal (`jackpot verify --since`) checks a reveal that it did not
-    see armed against the commitment its own entry names, and the crossing only from the
-    next draw it sees."""
+    A walk of the whole journal (`complete`) reports a reveal, or a bet's step, of a trigger
+    it never saw armed. One that starts mid-journal (`jackpot verify --since`) checks a reveal
+    that it did not see armed against the commitment its own entry names, and the crossing
+    only from the next draw it sees."""
 
     pool: str
+    complete: bool = True
     problems: list[tuple[int, str]] = field(default_factory=list)
     meter: int | None = None  # units, the last balance walked
     armed: tuple[str, str, int] | None = None  # (commitment, draw, seq armed at)
+    span: tuple[int, int] = (0, 0)  # the whole cents the armed draw was drawn from
     armed_round: tuple[str, str] | None = None  # the round whose hit armed it
     peak: int = -1  # the highest meter a bet that could have won reached, but the newest's
     last: Step | None = None  # the newest bet's contribution since the draw
@@ -146,7 +149,7 @@ class TriggerAudit:
                 f"draw {draw} was drawn from {low} to {high} cents, not above the meter it "
                 f"was armed at ({value} units)",
             )
-        self.armed = (str(f.get("commitment")), str(draw), seq)
+        self.armed, self.span = (str(f.get("commitment")), str(draw), seq), (low, high)
         table, round_id = f.get("table"), f.get("round")
         self.armed_round = (str(table), str(round_id)) if table and round_id else None
         self.peak, self.last = -1, None
@@ -169,6 +172,8 @@ class TriggerAudit:
             self._problem(seq, "its bets' steps and qualifying marks are not one a bet")
             return
         here = (str(f.get("table")), str(f.get("round")))
+        if self.armed is None and self.complete:
+            self._problem(seq, "it names bets' steps toward a trigger never armed")
         if self.meter is None or self.armed is None:  # a walk begun mid-journal: not yet
             return
         meter = self.meter
@@ -189,7 +194,16 @@ class TriggerAudit:
                 f"the trigger revealed ({cents} cents) and its salt do not open draw {draw}'s "
                 "commitment",
             )
+        if self.armed is None and self.complete:
+            self._problem(seq, f"it reveals draw {draw}, which no entry armed")
         if self.armed is not None:
+            low, high = self.span
+            if not low <= cents <= high:
+                self._problem(
+                    seq,
+                    f"the trigger revealed ({cents} cents) is outside the range its draw was "
+                    f"armed from ({low} to {high})",
+                )
             if (named, draw) != self.armed[:2]:
                 self._problem(
                     seq,

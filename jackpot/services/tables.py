@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jackpot.domain.auth import ApiKey, authorize_table
-from jackpot.domain.config import PoolConfig, TableConfig, TableRecord
+from jackpot.domain.config import PoolConfig, TableConfig, TableRecord, check_levels
 from jackpot.domain.game import GameChange, check_linked, linked_group
 from jackpot.domain.meter import LinkState
 from jackpot.domain.returns import check_return
@@ -87,6 +87,7 @@ class Tables:
             if known[pool] is LinkState.RETIRED:
                 raise PoolStateError(pool, "retired", "no table may feed it", f"pools[{i}]")
         check_linked(table, config, self._configs())
+        check_levels(table, config, self._pool_configs(), "paytable", "max_wager")
         self.check_return(table, config, "paytable")
 
     def check_return(
@@ -98,14 +99,20 @@ class Tables:
     ) -> None:
         """That the table's bet returns less than 100% over the long run and at least the
         minimum (jackpot.domain.returns), with its pools as stored or as `pools` has them."""
-        terms = {p.pool: p.config for p in self._config.pools()} | dict(pools or {})
+        terms = self._pool_configs() | dict(pools or {})
         check_return(table, config, terms, self._min_return_bp, field)
+
+    def _pool_configs(self) -> dict[str, PoolConfig]:
+        return {p.pool: p.config for p in self._config.pools()}
 
     def check_pool_terms(self, pool: str, config: PoolConfig, field: str) -> None:
         """That every table feeding `pool` still returns as it must with the pool's new
-        terms (a pool's rates and reset are part of its tables' return)."""
+        terms (a pool's rates and reset are part of its tables' return), and still plays
+        it as its type asks (a trigger level no paytable line pays from)."""
         for record in self._config.tables():
             if pool in record.config.pools:
+                terms = self._pool_configs() | {pool: config}
+                check_levels(record.table, record.config, terms, "level", "qualifying_wager")
                 self.check_return(record.table, record.config, field, {pool: config})
 
     def forget(self, table: str) -> None:
@@ -132,6 +139,7 @@ class Tables:
             others = {**self._configs(), **configs}
             for table, config in configs.items():
                 check_linked(table, config, others)
+                check_levels(table, config, self._pool_configs(), "paytable", "paytable")
                 self.check_return(table, config, "paytable")
             status, _ = self._config.change_game(
                 configs, seen, who, change.reason, pool, change.to_json()

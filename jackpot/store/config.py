@@ -73,18 +73,17 @@ class ConfigStore:
         no longer the one waiting. A PUT's change to a running pool raises PoolRunningError.
 
         A must-hit-by or mystery level gets a trigger drawn here, over its range from a cent
-        above its meter (the script arms it only when the level has none or its type or
-        range changed, and refuses one drawn above a meter that has moved since: drawn
-        again)."""
+        above its meter (the script arms it only when the level has none or its type, range
+        or qualifying wager changed, and refuses one drawn above a meter that has moved
+        since: drawn again)."""
         cap = -1 if config.cap is None else config.cap
         span = config.trigger_span
         for _ in range(MAX_DRAWS):
             candidate = ""
-            if span is not None:
-                value = self._r.hget(self._k.pool(pool), "value")
-                cents = config.reset if value is None else int(value) // UNITS_PER_CENT
-                if cents + 1 > span[1]:
-                    raise TriggerRangeError(cents, _range_field(config))
+            value = self._r.hget(self._k.pool(pool), "value") if span is not None else None
+            cents = config.reset if value is None else int(value) // UNITS_PER_CENT
+            # a meter past the range: nothing to draw from (refused if the level must be armed)
+            if span is not None and cents + 1 <= span[1]:
                 drawn = draw_trigger(pool, (max(span[0], cents + 1), span[1]))
                 candidate = json.dumps(
                     {

@@ -215,6 +215,8 @@ class RoundStore:
                     "the controller"
                 ]
             )
+        if status == "draws":  # (never the range in a message: a mystery level's is hidden)
+            raise JackpotError("the round's trigger levels kept changing; nothing was applied")
         # missing_pool: configuration the service validated has gone wrong
         raise JackpotError(f"round refused by the meter: {result}")
 

@@ -171,6 +171,10 @@ def test_verify_catches_a_forged_trigger_salt_commitment_or_crossing(api: Api) -
     # a crossing moved: the meter said to have come from elsewhere
     crossed = int(journal[hit]["crossed_from_units"])
     assert any("took the meter" in p for p in forged(hit, crossed_from_units=crossed + 1))
+    # a draw said to come from a range its trigger is not in; a reveal of a draw never armed
+    assert any("outside the range" in p for p in forged(armed, low=trigger + 1, high=trigger + 9))
+    unarmed = [e for i, e in enumerate(journal) if i != armed]
+    assert any("which no entry armed" in p for p in audited(unarmed))
     # a step rewritten: the contributions no longer add to the meter
     stretch = hit - 1
     assert journal[stretch]["type"] == "contribution"
@@ -308,3 +312,55 @@ def test_a_running_level_becomes_must_hit_by_by_a_staged_change(api: Api) -> Non
     [config] = [e for e in api.journal("hourly") if e["type"] == "config"]
     assert config["level"] == "must_hit_by" and config["reason"] == change["reason"]
     assert entries(api, "hourly", "change_staged")[0]["level"] == "must_hit_by"
+
+
+def test_a_trigger_level_is_never_paid_by_a_hand_nor_out_of_every_bet_s_reach(api: Api) -> None:
+    api.put_pool()
+    must_hit_by(api)
+    header = api.keys.header("operator")
+    # the paytable's meter lines pay the table's first pool: a trigger level cannot be it
+    r = api.client.put("/v1/tables/T1", json={"pools": ["mhb", "main"]}, headers=header)
+    assert assert_error(r, 400, "paytable")["code"] == "trigger_level"
+    api.put_table(pools=["main", "mhb"])
+    post(api, "/v1/pools/main/suspend", {"reason": "make it a mystery"})
+    r = api.client.put("/v1/pools/main", json={"level": "mystery", "trigger_low": 200_000,
+                       "trigger_high": 300_000}, headers=header)  # fmt: skip
+    assert assert_error(r, 400, "level")["code"] == "trigger_level"
+    post(api, "/v1/pools/mhb/suspend", {"reason": "a qualifying wager"})
+    r = api.client.put("/v1/pools/mhb", json={"qualifying_wager": 2_501}, headers=header)
+    assert "none could win mhb" in assert_error(r, 400, "qualifying_wager")["message"]
+    r = api.client.put("/v1/tables/T1", json={"max_wager": 400}, headers=header)
+    assert r.status_code == 200, r.get_json()
+    r = api.client.put("/v1/pools/mhb", json={"qualifying_wager": 500}, headers=header)
+    assert_error(r, 400, "qualifying_wager")
+    api.client.put("/v1/pools/mhb", json={"qualifying_wager": 400}, headers=header)
+    r = api.client.put("/v1/tables/T1", json={"max_wager": 300}, headers=header)
+    assert "none could win mhb" in assert_error(r, 400, "max_wager")["message"]
+
+
+def test_a_qualifying_wager_change_reveals_the_trigger_and_a_meter_at_the_top_keeps_it(
+    api: Api,
+) -> None:
+    api.put_pool()
+    must_hit_by(api, qualifying_wager=500)
+    api.put_table(pools=["main", "mhb"])
+    for n in range(6):  # $1 bets cannot win it: the meter climbs to its 70-cent ceiling
+        losses(api, f"r{n}", 100, 100, 100)
+    assert api.pool("mhb")["value"] == 70 and api.pool("mhb")["hits"] == 0
+    header = api.keys.header("operator")
+    post(api, "/v1/pools/mhb/suspend", {"reason": "changes"})
+    # nothing about the trigger changes: the meter at the top does not stand in the way
+    r = api.client.put("/v1/pools/mhb", json={"rate_bp": 900}, headers=header)
+    assert r.status_code == 200, r.get_json()
+    # a new qualifying wager must re-arm: there is nothing above the meter to draw from
+    r = api.client.put("/v1/pools/mhb", json={"qualifying_wager": 100}, headers=header)
+    assert assert_error(r, 409, "cap")["code"] == "meter_past_trigger_range"
+    r = api.client.put("/v1/pools/mhb", json={"qualifying_wager": 100, "cap": 90},
+                       headers=header)  # fmt: skip
+    assert r.status_code == 200, r.get_json()
+    [shown] = entries(api, "mhb", "trigger_revealed")
+    assert shown["why"] == "its range changed"
+    r = api.client.put("/v1/pools/mhb", json={"qualifying_wager": 200}, headers=header)
+    assert r.status_code == 200, r.get_json()
+    assert entries(api, "mhb", "trigger_revealed")[-1]["why"] == "its qualifying wager changed"
+    assert [(a["low"], a["high"]) for a in entries(api, "mhb", "trigger_armed")][-1] == (71, 90)

@@ -13,9 +13,11 @@
 -- ARGV[15] a trigger level: a trigger drawn in Python (jackpot/domain/triggers.py) as JSON
 --   {cents, salt, commitment, low, high}: drawn over low..high, from the level's lowest trigger
 --   or a cent above its meter, whichever is higher, up to its highest; '' for a hand level.
---   It is armed when the level has none, or its type or its range (`span`, ARGV[16]
---   'low:high') changed: the trigger it had is revealed first (journal `trigger_revealed`),
---   then the new one's commitment journaled (`trigger_armed`); otherwise it goes unused.
+--   It is armed when the level has none, or its type, its range (`span`, ARGV[16]
+--   'low:high') or its qualifying wager changed: the trigger it had is revealed first
+--   (journal `trigger_revealed`), then the new one's commitment journaled (`trigger_armed`);
+--   otherwise it goes unused. '' when Python found the meter past the range: refused
+--   ('past_range') only if the level must be armed.
 -- A PUT changes the parameters only while the pool is suspended (NY 5321.18(b)(4): no
 -- parameter change while the link is in operation); a running pool's change is staged
 -- (stage_pool.lua) and applied here once the pool is suspended or its time has come.
@@ -35,6 +37,7 @@ local wanted = {ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[11], ARGV[12],
   ARGV[14]}
 local unset = {[6] = 'hand', [7] = '', [8] = '', [9] = '0'}  -- a pool from before levels had types
 local candidate = ARGV[15] ~= '' and cjson.decode(ARGV[15]) or nil
+local triggered = ARGV[11] ~= 'hand'  -- a must-hit-by or mystery level
 local span = ARGV[16]
 local now, who = string.format('%d', clock(KEYS[4])), ARGV[7]
 
@@ -78,7 +81,7 @@ local function misdrawn(value)
   local cents = math.floor(tonumber(value) / UNIT)
   local from = math.max(tonumber(low), cents + 1)
   if from > tonumber(high) then return {'past_range', string.format('%d', cents)} end
-  if candidate.low ~= from or candidate.high ~= tonumber(high) then
+  if not candidate or candidate.low ~= from or candidate.high ~= tonumber(high) then
     return {'meter_moved', string.format('%d', cents)}
   end
   return nil
@@ -87,7 +90,7 @@ end
 local current = redis.call('HMGET', pool, unpack(names))
 if not current[1] then
   local value = string.format('%d', tonumber(ARGV[2]) * UNIT)
-  if candidate then
+  if triggered then
     local wrong = misdrawn(value)
     if wrong then return wrong end
   end
@@ -105,7 +108,7 @@ if not current[1] then
   table.insert(fields, value)
   local head = append(journal, '1', '', fields)
   local seq = '1'
-  if candidate then
+  if triggered then
     seq = '2'
     head = append(journal, seq, head, arm(value, '0', '1'))
   end
@@ -133,9 +136,12 @@ local value = tonumber(books[1])
 if cap >= 0 and cap * UNIT < value then
   return {'cap_below_value', string.format('%d', math.floor(value / UNIT))}
 end
--- the trigger held gives way when the level's type or its range changes
+-- the trigger held gives way when the level's type, its range or its qualifying wager
+-- changes (a qualifying wager raised and lowered again could otherwise hold the level back
+-- past its trigger and hand it to whoever bets next)
 local held = books[3] and {books[3], books[4], books[5], books[6] or '0', books[1], books[2]}
-local rearm = candidate and (not held or current[6] ~= ARGV[11] or books[7] ~= span)
+local rearm = triggered
+  and (not held or current[6] ~= ARGV[11] or books[7] ~= span or current[9] ~= ARGV[14])
 if rearm then
   local wrong = misdrawn(books[1])
   if wrong then return wrong end
@@ -148,10 +154,16 @@ redis.call('HINCRBY', pool, 'version', 1)
 if staged ~= '' then redis.call('HDEL', pool, 'staged') end
 local seq, head = tonumber(books[8]) + 1, books[9] or ''
 head = append(journal, string.format('%d', seq), head, entry('config'))
-if held and (rearm or not candidate) then
+if held and (rearm or not triggered) then
   seq = seq + 1
-  local why = candidate and 'its range changed' or 'the level is won by hands now'
-  if candidate and current[6] ~= ARGV[11] then why = 'its type changed' end
+  local why = 'its range changed'
+  if not triggered then
+    why = 'the level is won by hands now'
+  elseif current[6] ~= ARGV[11] then
+    why = 'its type changed'
+  elseif books[7] == span then
+    why = 'its qualifying wager changed'
+  end
   head = append(journal, string.format('%d', seq), head, reveal(held, why))
   redis.call('HDEL', pool, 'trigger', 'trigger_salt', 'commitment', 'trigger_span', 'armed_at')
 end
