@@ -121,6 +121,9 @@ class TriggerAudit:
     meter: int | None = None  # units, the last balance walked
     armed: tuple[str, str, int] | None = None  # (commitment, draw, seq armed at)
     span: tuple[int, int] = (0, 0)  # the whole cents the armed draw was drawn from
+    # the level's terms as its newest configuration entry set them (None: none seen yet)
+    rate_bp: int | None = None
+    qualifying_wager: int = 0
     armed_round: tuple[str, str] | None = None  # the round whose hit armed it
     peak: int = -1  # the highest meter a bet that could have won reached, but the newest's
     last: Step | None = None  # the newest bet's contribution since the draw
@@ -131,6 +134,9 @@ class TriggerAudit:
             self._arm(seq, f)
         elif kind == "contribution":
             self._contribution(seq, f)
+        elif kind in ("created", "config"):  # a new rate applies from the next round
+            self.rate_bp = int(f.get("rate_bp") or 0)
+            self.qualifying_wager = int(f.get("qualifying_wager") or 0)
         elif f.get("trigger_cents") is not None:  # a hit, trigger_revealed, retiring
             self._reveal(seq, f, won=kind == "hit")
         value = f.get("value_units")
@@ -174,6 +180,7 @@ class TriggerAudit:
         here = (str(f.get("table")), str(f.get("round")))
         if self.armed is None and self.complete:
             self._problem(seq, "it names bets' steps toward a trigger never armed")
+        self._wagers(seq, f, steps, marks)
         if self.meter is None or self.armed is None:  # a walk begun mid-journal: not yet
             return
         meter = self.meter
@@ -184,6 +191,32 @@ class TriggerAudit:
             self.last = Step(units, meter, mark == "1" and here != self.armed_round)
         if meter != int(f.get("value_units") or 0):
             self._problem(seq, "its bets' steps do not add up to the meter it records")
+
+    def _wagers(self, seq: int, f: Mapping[str, str], steps: list[int], marks: str) -> None:
+        """Each step is its bet's wager at the level's rate, and each mark says whether that
+        wager reached the qualifying wager: exactly, in a stretch the cap took nothing of;
+        otherwise (a step cut down to the room under the cap) a bet marked as unable to win
+        may not have put more than a qualifying wager's share on the meter."""
+        rate = self.rate_bp
+        if not rate:
+            return
+        if int(f.get("overflow_units") or 0) == 0:
+            if any(units % rate for units in steps) or sum(steps) // rate != int(
+                f.get("wagered") or 0
+            ):
+                self._problem(seq, "its bets' steps are not their wagers at the level's rate")
+                return
+            wagers = [units // rate for units in steps]
+            if any(
+                (w >= self.qualifying_wager) != (m == "1")
+                for w, m in zip(wagers, marks, strict=True)
+            ):
+                self._problem(seq, "its qualifying marks are not what its bets' wagers make")
+        elif any(
+            m == "0" and u >= self.qualifying_wager * rate
+            for u, m in zip(steps, marks, strict=True)
+        ):
+            self._problem(seq, "it marks a bet of a qualifying wager as unable to win")
 
     def _reveal(self, seq: int, f: Mapping[str, str], won: bool) -> None:
         cents, salt = int(f["trigger_cents"]), str(f.get("salt"))

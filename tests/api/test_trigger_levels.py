@@ -184,6 +184,18 @@ def test_verify_catches_a_forged_trigger_salt_commitment_or_crossing(api: Api) -
     # a qualifying bet made out not to qualify: then no bet could have won it
     marks = "0" * len(journal[stretch]["qualifying"])
     assert any("no bet that could win" in p for p in forged(stretch, qualifying=marks))
+    # ... nor can a forger who moves the win to a later bet: the $5 bet qualified
+    # (exactly where the cap took nothing, else as a bet whose step shows it qualified)
+    assert any(" marks " in p for p in forged(stretch, qualifying=marks))
+    # a step that is no wager at the level's rate (where the cap took nothing)
+    plain = next(
+        i
+        for i, e in enumerate(journal)
+        if e["type"] == "contribution" and e.get("steps") and not e["overflow_units"]
+    )
+    original = journal[plain]["steps"].split(",")
+    wrong = [str(int(original[0]) - 1), *original[1:]]
+    assert any("not their wagers" in p for p in forged(plain, steps=",".join(wrong)))
 
 
 def test_verify_reports_a_trigger_forged_in_the_store(api: Api, services: Services) -> None:
