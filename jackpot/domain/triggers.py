@@ -44,9 +44,23 @@ class Trigger:
     salt: str  # hex
     commitment: str  # hex
 
+    low: int = 0  # the whole cents it was drawn from, both ends included
+    high: int = 0
+
     @property
     def units(self) -> int:
         return self.cents * UNITS_PER_CENT
+
+    def offer(self) -> dict[str, int | str]:
+        """The draw as the scripts take it (settle_round.lua, put_pool.lua): armed there only
+        if it is wanted, and only if drawn from the range they expect."""
+        return {
+            "cents": self.cents,
+            "salt": self.salt,
+            "commitment": self.commitment,
+            "low": self.low,
+            "high": self.high,
+        }
 
 
 def draw_trigger(pool: str, span: tuple[int, int], rng: Random | None = None) -> Trigger:
@@ -58,7 +72,7 @@ def draw_trigger(pool: str, span: tuple[int, int], rng: Random | None = None) ->
     source = rng if rng is not None else secrets.SystemRandom()  # os.urandom underneath
     cents = low + source.randrange(high - low + 1)
     salt = source.randbytes(SALT_BYTES).hex()
-    return Trigger(pool, cents, salt, commitment(pool, cents, salt))
+    return Trigger(pool, cents, salt, commitment(pool, cents, salt), low, high)
 
 
 def commitment(pool: str, cents: int, salt: str) -> str:

@@ -84,15 +84,8 @@ class ConfigStore:
             cents = config.reset if value is None else int(value) // UNITS_PER_CENT
             # a meter past the range: nothing to draw from (refused if the level must be armed)
             if span is not None and cents + 1 <= span[1]:
-                drawn = draw_trigger(pool, (max(span[0], cents + 1), span[1]))
                 candidate = json.dumps(
-                    {
-                        "cents": drawn.cents,
-                        "salt": drawn.salt,
-                        "commitment": drawn.commitment,
-                        "low": max(span[0], cents + 1),
-                        "high": span[1],
-                    }
+                    draw_trigger(pool, (max(span[0], cents + 1), span[1])).offer()
                 )
             result = self._s.put_pool(
                 keys=[

@@ -110,22 +110,13 @@ class RoundStore:
         # from: a round feeding one carries its bets' stakes and a trigger drawn for each
         self._triggered: dict[str, tuple[int, int]] = {}
 
-    def draws(self, plan: MeterPlan) -> dict[str, dict[str, Any]]:
+    def draws(self, plan: MeterPlan) -> dict[str, dict[str, int | str]]:
         """A trigger drawn for each must-hit-by or mystery level the round feeds, over its
         whole range, armed by the script only if the round wins the level (a few µs each)."""
-        out: dict[str, dict[str, Any]] = {}
-        for pool in plan.pools:
-            span = self._triggered.get(pool)
-            if span is not None and plan.wagered > 0:
-                drawn = draw_trigger(pool, span)
-                out[pool] = {
-                    "cents": drawn.cents,
-                    "salt": drawn.salt,
-                    "commitment": drawn.commitment,
-                    "low": span[0],
-                    "high": span[1],
-                }
-        return out
+        if plan.wagered == 0:
+            return {}
+        spans = ((pool, self._triggered.get(pool)) for pool in plan.pools)
+        return {pool: draw_trigger(pool, span).offer() for pool, span in spans if span}
 
     def script_call(self, plan: MeterPlan, operable: bool = True) -> tuple[list[str], list[Any]]:
         """The settle script's keys and arguments for a plan (settle sends them; a benchmark

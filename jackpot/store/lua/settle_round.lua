@@ -206,6 +206,19 @@ local function pay(p, hit, amount, extra)
     level = extra and p.level or nil})
 end
 
+-- `w` cents wagered onto a pool: to its meter at its rate, up to its cap (the rest, overflow,
+-- to its reserve), and to its reserve at the reserve rate; returns the three parts (units)
+local function feed(p, w)
+  local to_vis, to_res, overflow = w * p.rate, w * p.rrate, 0
+  if p.cap >= 0 then
+    local room = math.max(p.cap * UNIT - p.v, 0)
+    if to_vis > room then overflow, to_vis = to_vis - room, room end
+  end
+  p.v, p.r = p.v + to_vis, p.r + to_res + overflow
+  p.d_over = p.d_over + overflow
+  return to_vis, to_res, overflow
+end
+
 -- a must-hit-by or mystery level's contributions, bet by bet in settlement order: the first
 -- qualifying bet after whose contribution the meter has reached the trigger wins the meter
 -- there (once a round: a meter that reaches its next trigger in the round it was won is won
@@ -213,26 +226,23 @@ end
 -- One contribution entry a stretch of bets, naming each bet's part (`steps`) and whether it
 -- could win (`qualifying`), so that anyone can follow the meter to the trigger.
 local function feed_triggered(p, draw)
-  local stretch = {wagered = 0, bets = 0, vis = 0, res = 0, over = 0, steps = {}, q = {}}
+  local stretch
+  local function open()
+    stretch = {wagered = 0, bets = 0, vis = 0, res = 0, over = 0, steps = {}, q = {}}
+  end
   local function close()
     if stretch.bets == 0 then return end
     record(p, {'contribution', 'wagered', int(stretch.wagered), 'bets', int(stretch.bets),
       'to_visible_units', int(stretch.vis), 'to_reserve_units', int(stretch.res + stretch.over),
       'overflow_units', int(stretch.over), 'steps', table.concat(stretch.steps, ','),
       'qualifying', table.concat(stretch.q)})
-    stretch = {wagered = 0, bets = 0, vis = 0, res = 0, over = 0, steps = {}, q = {}}
+    open()
   end
+  open()
   local won, vis_total, res_total = false, 0, 0
   for k, stake in ipairs(plan.stakes) do
-    local w = stake[1]
-    local to_vis, to_res, overflow = w * p.rate, w * p.rrate, 0
-    if p.cap >= 0 then
-      local room = math.max(p.cap * UNIT - p.v, 0)
-      if to_vis > room then overflow, to_vis = to_vis - room, room end
-    end
-    local before = p.v
-    p.v, p.r = p.v + to_vis, p.r + to_res + overflow
-    p.d_over = p.d_over + overflow
+    local w, before = stake[1], p.v
+    local to_vis, to_res, overflow = feed(p, w)
     vis_total, res_total = vis_total + to_vis, res_total + to_res + overflow
     local qualifies = w >= p.qualifying
     stretch.wagered, stretch.bets = stretch.wagered + w, stretch.bets + 1
@@ -288,23 +298,20 @@ for i, id in ipairs(plan.pools) do
     p.level, p.trigger, p.salt, p.commitment = h[17], tonumber(h[18]) * UNIT, h[19], h[20]
     p.draw, p.qualifying = h[21] or '0', tonumber(h[22] or '0')
   end
-  if draw then
-    local to_vis, to_res = feed_triggered(p, draw)
+  if wagered > 0 then
     p.d_in, p.d_contrib = wagered, wagered * (p.rate + p.rrate)
-    fed[id] = {int(to_vis), int(to_res)}
-  elseif wagered > 0 then
-    local to_vis, to_res = wagered * p.rate, wagered * p.rrate
-    local overflow = 0
-    if p.cap >= 0 then
-      local room = math.max(p.cap * UNIT - p.v, 0)
-      if to_vis > room then overflow, to_vis = to_vis - room, room end
+    local to_vis, to_res
+    if draw then
+      to_vis, to_res = feed_triggered(p, draw)
+    else
+      local overflow
+      to_vis, to_res, overflow = feed(p, wagered)
+      to_res = to_res + overflow
+      record(p, {'contribution', 'wagered', int(wagered), 'bets', int(plan.bets),
+        'to_visible_units', int(to_vis), 'to_reserve_units', int(to_res),
+        'overflow_units', int(overflow)})
     end
-    p.v, p.r = p.v + to_vis, p.r + to_res + overflow
-    p.d_in, p.d_contrib, p.d_over = wagered, wagered * (p.rate + p.rrate), overflow
-    fed[id] = {int(to_vis), int(to_res + overflow)}  -- what a void of the round takes back
-    record(p, {'contribution', 'wagered', int(wagered), 'bets', int(plan.bets),
-      'to_visible_units', int(to_vis), 'to_reserve_units', int(to_res + overflow),
-      'overflow_units', int(overflow)})
+    fed[id] = {int(to_vis), int(to_res)}  -- what a void of the round takes back
   end
 end
 
