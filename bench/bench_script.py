@@ -13,7 +13,9 @@ call): its cost is the ratio of the two script kinds, measured in one run. Two m
 second level beside the first: a hand level, and a must-hit-by level ($1,000 reset, must hit
 by $5,000: a hidden trigger, drawn in Python for every round, followed bet by bet in the
 script); the ratio of the two is what a must-hit-by level costs over a hand one, in Redis and
-in the process's Python.
+in the process's Python. A last kind is the first again on tables whose filters of forgotten
+rounds (D225) hold 196,608 rounds each (two full layers): what a new round pays to be tested
+against them, over a table with none.
 
     python bench/bench_script.py [--rounds 4000] [--slices 4] [--json]
 """
@@ -40,6 +42,8 @@ from jackpot.bootstrap import bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
 from jackpot.settings import Settings  # noqa: E402
 from jackpot.store.embedded import free_port, server_args, wait_ready  # noqa: E402
+from jackpot.store.forgotten import ForgottenRounds  # noqa: E402
+from jackpot.store.keys import Keys  # noqa: E402
 
 TARGET_US = 50.0
 
@@ -131,12 +135,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             svc.tables.put(t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
             for prefix, pools in pairs.items():
                 svc.tables.put(t.replace("BENCH", prefix), {"pools": pools, "decks": 6}, "op")
-        everyone = [t.replace("BENCH", p) for t in tables for p in ("BENCH", *pairs)]
+        for t in tables:
+            svc.tables.put(t.replace("BENCH", "FORG"), {"pools": ["bench"], "decks": 6}, "op")
+        everyone = [t.replace("BENCH", p) for t in tables for p in ("BENCH", "FORG", *pairs)]
+        filters = ForgottenRounds(client, Keys("bench"))
+        for t in tables:  # two full layers of rounds archived and trimmed long ago
+            for start in range(0, 196_608, 2048):
+                filters.call("remember", ((t.replace("BENCH", "FORG"), f"old{i}")
+                                          for i in range(start, start + 2048)))  # fmt: skip
         secret, key = svc.credentials.create(Role.TABLE, frozenset(everyone))
         rng = random.Random(1)
         total = args.rounds * args.slices
         reports = [deal(rng, tables[i % 8], f"r{i}") for i in range(total + 200)]
         shoes = {t: Shoe(rng, t) for t in tables}
+        forgetful = iter(
+            [deal(rng, tables[i % 8].replace("BENCH", "FORG"), f"f{i}") for i in range(total)]
+        )
         shod = [deal(rng, tables[i % 8], f"s{i}", shoes[tables[i % 8]]) for i in range(total)]
         fed = {
             prefix: iter(
@@ -170,7 +184,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         sk_keys = [f"{k}/table", f"{k}/journal", f"{k}/counters", f"{k}/key", f"{k}/pool"]
         client.hset(f"{k}/key", "role", "table")
 
-        real, floor, audited = Totals(), Totals(), Totals()
+        real, floor, audited, filtered = Totals(), Totals(), Totals(), Totals()
         second = {prefix: Totals() for prefix in pairs}
         second_cpu = dict.fromkeys(pairs, 0.0)
         py_cpu = 0.0
@@ -189,6 +203,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for _ in range(args.rounds):
                 svc.rounds.report(next(pending_shod), key, secret)
             audited.add(before, evalsha_stats(client))
+
+            before = evalsha_stats(client)
+            for _ in range(args.rounds):
+                svc.rounds.report(next(forgetful), key, secret)
+            filtered.add(before, evalsha_stats(client))
 
             for prefix in pairs:
                 before = evalsha_stats(client)
@@ -212,6 +231,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "script_with_shoe": audited.as_dict(),
             "skeleton": floor.as_dict(),
             "ratio_shoe_to_script": audited.usec / audited.calls / (real.usec / real.calls),
+            "script_with_forgotten_rounds": filtered.as_dict(),
+            "ratio_forgotten_to_script": filtered.usec / filtered.calls / (real.usec / real.calls),
             "ratio_script_to_skeleton": real.usec / real.calls / (floor.usec / floor.calls),
             "python_cpu_us_per_report_round": py_cpu / total * 1e6,
             "two_hand_levels": second["TWO"].as_dict(),
@@ -242,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = (
         ("settle_round.lua", s),
         ("... naming the shoe", result["script_with_shoe"]),
+        ("... 2 layers forgotten", result["script_with_forgotten_rounds"]),
         ("... feeding two hand levels", result["two_hand_levels"]),
         ("... a hand and a must-hit-by", result["hand_and_must_hit_by"]),
         ("skeleton (same commands)", f),
@@ -254,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         f"target <= {TARGET_US:.0f} us per round: {met}"
     )
     print(f"with the shoe audit / without: {result['ratio_shoe_to_script']:.2f}")
+    print(f"with two layers of forgotten rounds / none: {result['ratio_forgotten_to_script']:.2f}")
     print(
         f"a must-hit-by level beside a hand one / two hand levels: "
         f"{result['ratio_must_hit_by_to_hand']:.2f} in Redis; Python CPU per report "

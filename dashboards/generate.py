@@ -350,6 +350,7 @@ SERVICE = Dashboard(
             "Since the last full archive run",
             ("time() - jackpot_archive_last_success_timestamp_seconds", "age"),
             ("jackpot_archive_chain_problems", "chain problems"),
+            ("jackpot_archive_round_repeats", "rounds settled twice"),
             unit="s",
         ),
         series(

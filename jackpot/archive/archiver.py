@@ -32,6 +32,7 @@ from redis import Redis
 from jackpot.archive.store import Archive, ArchiveUnavailableError, entry_row
 from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk, flat_hash
 from jackpot.domain.journals import house_journal, pool_journal
+from jackpot.store.forgotten import ForgottenRounds
 from jackpot.store.keys import Keys
 
 log = logging.getLogger(__name__)
@@ -76,6 +77,8 @@ class ArchiveRun:
     trimmed: dict[str, int] = field(default_factory=dict)  # journal -> entries trimmed
     forgotten_rounds: int = 0
     problems: list[str] = field(default_factory=list)
+    # rounds settled again under an archived id, kept in round_repeats (D225): never expected
+    repeats: int = 0
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -83,6 +86,7 @@ class ArchiveRun:
             "rounds": self.rounds,
             "trimmed": self.trimmed,
             "forgotten_rounds": self.forgotten_rounds,
+            "repeats": self.repeats,
             "problems": self.problems,
         }
 
@@ -92,13 +96,14 @@ class Apart:
     """What a child process archiving one journal reported."""
 
     journal: str
-    outcome: tuple[Any, ...]  # ("ok", archived, rounds, tip) | ("chain", problems) | (kind, why)
+    # ("ok", archived, rounds, tip, repeats) | ("chain", problems) | (kind, why)
+    outcome: tuple[Any, ...]
 
-    def result(self) -> tuple[int, int, int]:
+    def result(self) -> tuple[int, int, int, int]:
         kind, *rest = self.outcome
         if kind == "ok":
-            archived, rounds, tip = rest
-            return int(archived), int(rounds), int(tip)
+            archived, rounds, tip, repeats = rest
+            return int(archived), int(rounds), int(tip), int(repeats)
         if kind == "chain":
             raise ArchiveChainError(list(rest[0]))
         if kind == "unavailable":
@@ -118,6 +123,7 @@ class ArchiveStatus:
     last_success: int | None  # epoch ms of the last run that archived every journal
     last_problems: int  # chain breaks the last run found
     journals: dict[str, JournalStatus]
+    repeats: int = 0  # rounds ever archived as settled again (round_repeats): never expected
 
 
 class Archiver:
@@ -152,6 +158,7 @@ class Archiver:
         self._raw = Redis(connection_pool=client.connection_pool)
         self._raw.set_response_callback("XRANGE", _as_sent)
         self._records = self._raw.register_script(RECORDS)
+        self._forgotten = ForgottenRounds(client, keys)
 
     def streams(self) -> list[tuple[str, str]]:
         """(archive journal name, Redis stream) of every journal."""
@@ -181,6 +188,7 @@ class Archiver:
             _opt_int(recorded.get("last_success")),
             int(recorded.get("last_problems", 0)),
             journals,
+            int(recorded.get("round_repeats", 0)),
         )
 
     def run(self, trim: bool = True) -> ArchiveRun:
@@ -202,19 +210,22 @@ class Archiver:
     def _run(self, trim: bool) -> ArchiveRun:
         run = ArchiveRun()
         started = self._clock()
+        if trim:
+            self._remember_archived()
         streams = self.streams()
         done = self._archive_apart(streams)
         for journal, stream in streams:
             try:
                 if journal in done:
-                    archived, rounds, tip = done[journal].result()
+                    archived, rounds, tip, repeats = done[journal].result()
                 else:
-                    archived, rounds, tip = self._archive_journal(journal, stream)
+                    archived, rounds, tip, repeats = self._archive_journal(journal, stream)
             except ArchiveChainError as exc:
                 run.problems += [str(p) for p in exc.problems]
                 log.error("archive stopped for %s: %s", journal, exc)
                 continue
             run.archived[journal], run.rounds = archived, run.rounds + rounds
+            run.repeats += repeats
             self._r.hset(self._k.archive_status, f"seq:{journal}", tip)
             if trim:
                 trimmed, forgotten = self._trim(journal, stream, tip, self._clock() - self._keep_ms)
@@ -231,6 +242,22 @@ class Archiver:
                 self._r.zremrangebyscore(self._k.payouts_settled, "-inf", f"({cutoff}")
         self._r.hset(self._k.archive_status, mapping=status)
         return run
+
+    def _remember_archived(self) -> None:
+        """Once, on a controller whose archive began before the filters of forgotten rounds
+        (D225): every archived round of this group's tables into its table's filter, so that
+        none trimmed by an older version is settled again either."""
+        if self._r.hget(self._k.archive_status, "forgotten_filled"):
+            return
+        tables = sorted(self._r.smembers(self._k.tables))
+        remembered = 0
+        for batch in self._archive.round_ids(tables, self._batch):
+            self._forgotten.call("remember", batch)
+            remembered += len(batch)
+            self._hold()
+        self._r.hset(self._k.archive_status, "forgotten_filled", self._clock())
+        if remembered:
+            log.info("%d archived rounds put into their tables' filters", remembered)
 
     def _archive_apart(self, streams: list[tuple[str, str]]) -> dict[str, Apart]:
         """Archive the journals with long backlogs at once, each in a forked process of its
@@ -303,20 +330,36 @@ class Archiver:
         (a lock lost meanwhile raises LockNotOwnedError and stops this run, never two)."""
         self._lock.reacquire()
 
-    def _archive_journal(self, journal: str, stream: str) -> tuple[int, int, int]:
+    def _archive_journal(self, journal: str, stream: str) -> tuple[int, int, int, int]:
         seq, head = self._archive.tip(journal)
-        archived = rounds_archived = 0
+        archived = rounds_archived = repeated = 0
         # the next batch is read from Redis and checked while this one is written
         for batch, found, problems in prefetched(self._read(journal, stream, seq, head)):
             if batch:
-                self._archive.append_rows(batch, found)
+                repeats = self._archive.append_rows(batch, found)
+                if repeats:
+                    self._repeated(repeats)
+                    repeated += len(repeats)
                 self._hold()
                 archived, rounds_archived = archived + len(batch), rounds_archived + len(found)
                 seq = batch[-1][1]
             if problems:
                 self._r.hset(self._k.archive_status, f"seq:{journal}", seq)
                 raise ArchiveChainError(problems)
-        return archived, rounds_archived, seq
+        return archived, rounds_archived, seq, repeated
+
+    def _repeated(self, repeats: list[tuple[Any, ...]]) -> None:
+        """Rounds settled again under an archived id: archived beside the first (the archive
+        goes on), counted for the metric and its alert, and each one logged (D225)."""
+        self._r.hincrby(self._k.archive_status, "round_repeats", len(repeats))
+        for row in repeats:
+            log.error(
+                "round %s/%s was settled again (house entry %s) after its first settlement "
+                "was archived: kept in round_repeats; jackpot verify reports it",
+                row[0],
+                row[1],
+                row[-1],
+            )
 
     def _read(
         self, journal: str, stream: str, seq: int, head: str
@@ -427,15 +470,15 @@ class Archiver:
             if not done:
                 return trimmed, forgotten
             if journal == house_journal(self._k.group):
-                round_keys = [
-                    self._k.round(f.get("table", ""), f.get("round", ""))
+                played = [
+                    (f.get("table", ""), f.get("round", ""))
                     for _, f in done
                     if f.get("type") == "round"
                 ]
-                if round_keys:
-                    # records first: a crash before XTRIM leaves entries whose records are
-                    # gone, and the next run deletes them again (DEL of nothing is fine)
-                    forgotten += int(self._r.delete(*round_keys))
+                # records first, each id into its table's filter in the same call: a report
+                # finds the record or the id, never neither (D225). A crash before XTRIM leaves
+                # entries whose records are gone, and the next run forgets them again
+                forgotten += self._forgotten.call("trim", played)
             self._r.xtrim(stream, minid=f"{done[-1][0] + 1}-0", approximate=False)
             self._hold()
             trimmed += len(done)

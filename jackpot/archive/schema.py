@@ -45,6 +45,22 @@ rounds = Table(
     Index("rounds_by_time", "ts"),
 )
 
+# A round settled again under a (table, round) already in `rounds` (docs/DECISIONS.md D225:
+# the round path never lets one through; a repeat here is a finding of `jackpot verify` and
+# an alert, and the archive goes on): the later settlement's record, beside the first.
+round_repeats = Table(
+    "round_repeats",
+    metadata,
+    Column("table_id", String(128), primary_key=True),
+    Column("round_id", String(128), primary_key=True),
+    Column("digest", String(64), nullable=False),
+    Column("static", Text, nullable=False),
+    Column("dynamic", Text, nullable=False),
+    Column("ts", BigInteger, nullable=False),
+    Column("who", String(200), nullable=False),
+    Column("house_seq", BigInteger, primary_key=True, autoincrement=False),
+)
+
 # A closed gaming day: its report and the journals' chain heads at its close, kept for ever.
 gaming_days = Table(
     "gaming_days",
@@ -93,4 +109,4 @@ payout_people = Table(
     Index("payout_people_by_payout", "payout"),
 )
 
-APPEND_ONLY = ("journal_entries", "rounds", "gaming_days")
+APPEND_ONLY = ("journal_entries", "rounds", "gaming_days", "round_repeats")

@@ -13,13 +13,24 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, and_, create_engine, event, func, or_, select, text
+from sqlalchemy import (
+    Connection,
+    Engine,
+    and_,
+    create_engine,
+    event,
+    func,
+    or_,
+    select,
+    text,
+    tuple_,
+)
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from jackpot import jsonio
 from jackpot.archive import payoutindex
-from jackpot.archive.schema import gaming_days, journal_entries, rounds
+from jackpot.archive.schema import gaming_days, journal_entries, round_repeats, rounds
 from jackpot.domain.chain import ChainedEntry
 from jackpot.domain.payoutrecord import PayoutQuery
 
@@ -171,40 +182,93 @@ class Archive:
 
     def append_rows(
         self, entry_rows: Sequence[tuple[Any, ...]], round_rows: Sequence[tuple[Any, ...]]
-    ) -> None:
-        """append() of rows already in ENTRY_COLUMNS and ROUND_COLUMNS order."""
+    ) -> list[tuple[Any, ...]]:
+        """append() of rows already in ENTRY_COLUMNS and ROUND_COLUMNS order. A round whose
+        (table, round) is archived already (settled twice: D225) never stops the archive:
+        its row goes to `round_repeats` in the same transaction, and is returned."""
         self.ensure()
         try:
+            try:
+                self._append(entry_rows, round_rows, [])
+                return []
+            except (SQLAlchemyError, self._dbapi_error) as first:
+                if not round_rows or not self._integrity(first):
+                    raise
+            # a unique key refused a row: the batch again, the repeated rounds set apart
             with self.engine.begin() as connection:
-                if self.dialect == "postgresql":
-                    # COPY: PostgreSQL's bulk load, an order faster than row by row
-                    raw = connection.connection.driver_connection
-                    with raw.cursor() as cursor:  # type: ignore[union-attr]
-                        for table, columns, rows in (
-                            (journal_entries.name, ENTRY_COLUMNS, entry_rows),
-                            (rounds.name, ROUND_COLUMNS, round_rows),
-                        ):
-                            if rows:
-                                copy_sql = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
-                                with cursor.copy(copy_sql) as copy:
-                                    for row in rows:
-                                        copy.write_row(row)
-                else:
-                    # straight to the driver's executemany: SQLAlchemy's per-row parameter
-                    # handling would cost more than the database's own work here
-                    if entry_rows:
-                        connection.exec_driver_sql(
-                            self._insert(journal_entries.name, ENTRY_COLUMNS), entry_rows
-                        )
-                    if round_rows:
-                        connection.exec_driver_sql(
-                            self._insert(rounds.name, ROUND_COLUMNS), round_rows
-                        )
-                # the payouts' index says what the archived entries say, no more, no less
-                payoutindex.bring_forward(connection, entry_rows)
+                fresh, repeats = self._split_repeats(connection, round_rows)
+            self._append(entry_rows, fresh, repeats)
+            return repeats
         except (SQLAlchemyError, self._dbapi_error) as exc:
             # COPY goes to the driver itself: its errors are the driver's own
             raise ArchiveUnavailableError(f"archive write failed: {exc}") from exc
+
+    def _integrity(self, exc: BaseException) -> bool:
+        """A unique key's refusal, as SQLAlchemy or the driver raised it."""
+        if isinstance(exc, IntegrityError):
+            return True
+        integrity = getattr(self.engine.dialect.loaded_dbapi, "IntegrityError", None)
+        return integrity is not None and isinstance(exc, integrity)
+
+    @staticmethod
+    def _split_repeats(
+        connection: Connection, round_rows: Sequence[tuple[Any, ...]]
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """(rounds archived for the first time, rounds whose id is archived already or comes
+        earlier in the batch)."""
+        wanted = sorted({(str(r[0]), str(r[1])) for r in round_rows})
+        key = tuple_(rounds.c.table_id, rounds.c.round_id)
+        seen: set[tuple[str, str]] = set()
+        for start in range(0, len(wanted), 500):
+            query = select(rounds.c.table_id, rounds.c.round_id).where(
+                key.in_(wanted[start : start + 500])
+            )
+            seen |= {(str(t), str(r)) for t, r in connection.execute(query)}
+        fresh: list[tuple[Any, ...]] = []
+        repeats: list[tuple[Any, ...]] = []
+        for row in round_rows:
+            ident = (str(row[0]), str(row[1]))
+            (repeats if ident in seen else fresh).append(row)
+            seen.add(ident)
+        return fresh, repeats
+
+    def _append(
+        self,
+        entry_rows: Sequence[tuple[Any, ...]],
+        round_rows: Sequence[tuple[Any, ...]],
+        repeat_rows: Sequence[tuple[Any, ...]],
+    ) -> None:
+        """One transaction: the entries, the rounds, the repeats, the payouts' index."""
+        tables = (
+            (journal_entries.name, ENTRY_COLUMNS, entry_rows),
+            (rounds.name, ROUND_COLUMNS, round_rows),
+            (round_repeats.name, ROUND_COLUMNS, repeat_rows),
+        )
+        with self.engine.begin() as connection:
+            if self.dialect == "postgresql":
+                # COPY: PostgreSQL's bulk load, an order faster than row by row
+                raw = connection.connection.driver_connection
+                with raw.cursor() as cursor:  # type: ignore[union-attr]
+                    for table, columns, rows in tables:
+                        if rows:
+                            copy_sql = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
+                            with cursor.copy(copy_sql) as copy:
+                                for row in rows:
+                                    copy.write_row(row)
+            else:
+                # straight to the driver's executemany: SQLAlchemy's per-row parameter
+                # handling would cost more than the database's own work here
+                for table, columns, rows in tables:
+                    if rows:
+                        connection.exec_driver_sql(self._insert(table, columns), rows)
+            # the payouts' index says what the archived entries say, no more, no less
+            payoutindex.bring_forward(connection, entry_rows)
+
+    def round_repeats(self) -> list[ArchivedRound]:
+        """Every round settled again under an archived id (none, unless something let one
+        through): `jackpot verify` reports each."""
+        query = select(round_repeats).order_by(round_repeats.c.house_seq)
+        return [_round(row) for row in self._all(query)]
 
     def _insert(self, table: str, columns: tuple[str, ...]) -> str:
         mark = "?" if self.dialect == "sqlite" else "%s"
@@ -349,6 +413,40 @@ class Archive:
             .where(c.table_id == table, c.round_id == round_id, c.type == "round")
             .where(c.journal.in_(list(journals)))
             .order_by(c.ts)
+            .limit(1)
+        )
+        row = self._first(query)
+        return None if row is None else (str(row[0]), int(row[1]), jsonio.loads(row[2]))
+
+    def round_ids(self, tables: Sequence[str], batch: int) -> Iterator[list[tuple[str, str]]]:
+        """Every archived (table, round) of `tables`, `batch` at a time, in key order."""
+        c = rounds.c
+        for table in tables:
+            after = ""
+            while True:
+                query = (
+                    select(c.round_id)
+                    .where(c.table_id == table, c.round_id > after)
+                    .order_by(c.round_id)
+                    .limit(batch)
+                )
+                found = [str(row[0]) for row in self._all(query)]
+                if found:
+                    yield [(table, r) for r in found]
+                if len(found) < batch:
+                    break
+                after = found[-1]
+
+    def round_entry_at(
+        self, journals: Sequence[str], seq: int, table: str, round_id: str
+    ) -> tuple[str, int, dict[str, str]] | None:
+        """round_entry() of the entry at `seq` in one of the house `journals`, if it settled
+        that round."""
+        c = journal_entries.c
+        query = (
+            select(c.journal, c.seq, c.fields)
+            .where(c.seq == seq, c.journal.in_(list(journals)), c.type == "round")
+            .where(c.table_id == table, c.round_id == round_id)
             .limit(1)
         )
         row = self._first(query)

@@ -474,6 +474,8 @@ def check_rounds(
     another stretch (its time was edited)."""
     out: list[Finding] = []
     checked = 0
+    # a round settled again is held to its own record in round_repeats (check_repeats)
+    again = {row.house_seq for row in archive.round_repeats()}
     at = archive.next_round_ts(houses, from_ts)
     while at is not None and at < to_ts:
         until = min(at + WINDOW_MS, to_ts)
@@ -481,6 +483,7 @@ def check_rounds(
             (f.get("table", ""), f.get("round", "")): (journal, seq, f)
             for journal in houses
             for seq, f in archive.round_entries(journal, at, until)
+            if seq not in again
         }
         for row in archive.rounds_between(at, until):
             checked += 1
@@ -520,6 +523,30 @@ def check_rounds(
                 out.append(_edited(journal, seq, key, moved or "its time was edited"))
         at = archive.next_round_ts(houses, until)
     return out, checked
+
+
+def check_repeats(archive: Archive, houses: Sequence[str]) -> list[Finding]:
+    """Every round settled again under an id already archived (round_repeats: the round
+    path lets none through since D225, so any is a finding), each held to its entry too."""
+    out = []
+    for row in archive.round_repeats():
+        first = archive.round(row.table, row.round)
+        entry = archive.round_entry_at(houses, row.house_seq, row.table, row.round)
+        problem = (
+            "no journal entry settled it: forged"
+            if entry is None
+            else record_problem(entry[2], row.static, row.dynamic, row.ts, row.digest)
+        )
+        out.append(
+            Finding(
+                "rounds",
+                row.house_seq,
+                f"round {row.table}/{row.round} was settled twice: by house entry "
+                f"{first.house_seq if first else '?'} and again by house entry {row.house_seq}"
+                + (f" ({problem})" if problem else ""),
+            )
+        )
+    return out
 
 
 def check_closed_days(

@@ -292,6 +292,12 @@ class MeterCollector(Collector):
             "Chain breaks the last archive run found (it archives and trims nothing past them)",
             value=status.last_problems,
         )
+        yield GaugeMetricFamily(
+            "jackpot_archive_round_repeats",
+            "Rounds the archive found settled twice under one id (kept in round_repeats; "
+            "jackpot verify names them): never expected",
+            value=status.repeats,
+        )
         behind = GaugeMetricFamily(
             "jackpot_archive_lag_entries",
             "Journal entries in Redis not yet archived",

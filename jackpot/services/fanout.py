@@ -510,6 +510,7 @@ class GroupedArchiver:
             out.trimmed.update(done.trimmed)
             out.rounds += done.rounds
             out.forgotten_rounds += done.forgotten_rounds
+            out.repeats += done.repeats
             out.problems += done.problems
         if failed is not None:
             raise failed
@@ -524,6 +525,7 @@ class GroupedArchiver:
             last_success=None if None in successes else min(s for s in successes if s),
             last_problems=sum(s.last_problems for s in found),
             journals={j: v for s in found for j, v in s.journals.items()},
+            repeats=sum(s.repeats for s in found),
         )
 
 

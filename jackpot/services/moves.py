@@ -48,6 +48,7 @@ from jackpot.services.fanout import GroupedTables
 from jackpot.services.linkgroups import Group, LinkGroups
 from jackpot.services.tables import MAX_STALE_RETRIES
 from jackpot.store.config import TableMove, canonical
+from jackpot.store.forgotten import ForgottenRounds
 
 log = logging.getLogger(__name__)
 
@@ -153,9 +154,16 @@ class TableMoves:
                 raise TableMoveError(table, "move_under_way", "it left its group meanwhile")
         else:
             self._archive_first(source, table)
-            copied = 0
+            copied, kept = 0, []
+            prefix = len(source.keys.round(table, ""))
             for keys in source.config.round_keys(table):
                 copied += source.config.copy_rounds(keys, target.config, self._keep_ms)
+                kept += [key[prefix:] for key in keys]
+            # what left Redis here, and the copies that will expire there, are never settled
+            # again in the new group either (D225)
+            ForgottenRounds(source.client, source.keys).carry(
+                table, ForgottenRounds(target.client, target.keys), kept
+            )
             plan = replace(plan, rounds_copied=copied)
             try:
                 self._arrive(table, plan, old, pools, body)

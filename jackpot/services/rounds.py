@@ -95,10 +95,12 @@ class Rounds:
                 "check the table's clock",
                 "in_future",
             )
+        looked_up = False  # found in neither Redis nor the archive
         if dealt is None or dealt < now - w.retention_ms + w.skew_ms:
             earlier = self._earlier(table, round_id, report_digest)
             if earlier is not None:
                 return earlier
+            looked_up = True
             if dealt is not None and dealt < now - w.retention_ms:
                 # a body that is not a valid report is a 400 naming its field, expired or not
                 parse_report(body, self._tables.cached(table, False).config)
@@ -130,6 +132,8 @@ class Rounds:
                 report,
                 record.config.decks,
             )  # fmt: skip
+            if looked_up:
+                plan = replace(plan, looked_up=True)
             try:
                 # an inoperable controller still answers a resend of a settled round (the
                 # script finds it first); it settles nothing new
@@ -147,6 +151,14 @@ class Rounds:
                 raise ControllerInoperableError([p.message for p in health.problems]) from refused
             if stored.status is SettleStatus.STALE:
                 refresh = True
+                continue
+            if stored.status is SettleStatus.FORGOTTEN:
+                # its table's filter names it: whatever its dealt_at, the archive decides
+                # whether it was settled (docs/DECISIONS.md D225)
+                earlier = self._earlier(table, round_id, report_digest)
+                if earlier is not None:
+                    return earlier
+                looked_up = True  # a false positive of the filter: settle it
                 continue
             if stored.status is SettleStatus.REVOKED:
                 self._credentials.forget(key_digest)

@@ -13,6 +13,7 @@ from jackpot.archive.verify import (
     Verification,
     check_closed_days,
     check_day_heads,
+    check_repeats,
     check_rounds,
 )
 from jackpot.domain.gamingday import GamingDays
@@ -52,6 +53,7 @@ class GroupedVerifier:
         houses = [house_journal(name) for name in self._groups.names()]
         found, out.rounds = check_rounds(archive, houses, start or 0)
         out.findings += found
+        out.findings += check_repeats(archive, houses)
         out.findings += check_day_heads(archive, days)
         out.findings += check_closed_days(
             days, out.closed, before, None if since is None else since.isoformat()

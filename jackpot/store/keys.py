@@ -79,6 +79,10 @@ class Keys:
     def round(self, table: str, round_id: str) -> str:
         return f"{self.tag}/round/{table}/{round_id}"
 
+    def forgotten(self, table: str) -> str:
+        """The table's rounds whose records have left Redis (store/forgotten.py)."""
+        return f"{self.tag}/forgotten/{table}"
+
     @property
     def journal(self) -> str:
         """The house journal: rounds, envy pays, table configuration."""

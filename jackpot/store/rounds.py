@@ -25,6 +25,7 @@ from jackpot.errors import (
     RoundRecordError,
     ShoeOverdrawnError,
 )
+from jackpot.store.forgotten import probes
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
@@ -56,6 +57,8 @@ class SettleStatus(StrEnum):
     REPLAYED = "replay"
     STALE = "stale"  # the table's configuration changed since the plan was made
     REVOKED = "revoked"
+    # the table's filter of rounds whose records left Redis names it: ask the archive
+    FORGOTTEN = "forgotten"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,9 @@ class MeterPlan:
     # each bet's (wager, spot, player, outcome) in settlement order: what a must-hit-by or
     # mystery level is won by, bet by bet (sent only to a table feeding one)
     stakes: tuple[tuple[int, int, str | None, str], ...] = ()
+    # the round was looked for in Redis and the archive and is in neither: the script need
+    # not test its table's filter of forgotten rounds (store/forgotten.py)
+    looked_up: bool = False
 
     @property
     def result(self) -> str:
@@ -133,7 +139,7 @@ class RoundStore:
         ]
         for pool in plan.pools:
             keys += [k.pool(pool), k.pool_journal(pool), k.pool_hits(pool)]
-        keys.append(k.controller)
+        keys += [k.forgotten(plan.table), k.controller]
         body = {
             "table": plan.table,
             "round": plan.round,
@@ -148,6 +154,8 @@ class RoundStore:
             "held": list(plan.held),
             "result": plan.result,
         }
+        if not plan.looked_up:
+            body["probes"] = probes(plan.table, plan.round)
         draws = self.draws(plan)
         if draws:
             body["draws"] = draws
@@ -185,7 +193,7 @@ class RoundStore:
             return StoredRound(
                 SettleStatus.REPLAYED, json.loads(result[1]), parse_dynamic(result[2])
             )
-        if status in ("stale", "revoked"):
+        if status in ("stale", "revoked", "forgotten"):
             return StoredRound(SettleStatus(status), {}, {})
         if status == "impossible_cards":
             card = str(FULL_DECK[int(result[1])])

@@ -45,13 +45,20 @@ CLOCKED = frozenset(
 CHAINED = CLOCKED | {"settle_round"}
 # scripts that move a pool's money get its books (BOOKS, balanced(), as_journaled())
 BOOKED = frozenset({"settle_round", "void_round"})
+# scripts that test or fill the tables' filters of forgotten rounds (store/forgotten.py)
+FILTERED = frozenset({"settle_round", "forget_rounds"})
 
 
 def source(name: str) -> str:
     """A script's text as it is loaded: its preludes (clock, chain, books), then its own."""
     prelude = [
         _read(part)
-        for part, uses in (("clock", CLOCKED), ("chain", CHAINED), ("books", BOOKED))
+        for part, uses in (
+            ("clock", CLOCKED),
+            ("chain", CHAINED),
+            ("books", BOOKED),
+            ("forgotten", FILTERED),
+        )
         if name in uses
     ]
     return "\n".join([*prelude, _read(name)])

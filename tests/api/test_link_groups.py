@@ -8,6 +8,7 @@ in group B fed by T2. The table key reports for T1 and T2, the other table key f
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -239,6 +240,32 @@ def test_a_table_moves_between_groups_with_its_rounds_and_is_journaled_in_both(
     assert store.node_of(Keys("jackpot", b).table("T1")) == store.node_of(
         Keys("jackpot", b).pool("west")
     )
+
+
+def test_a_moved_table_settles_none_of_its_old_rounds_again_in_its_new_group(
+    floor: Api, groups: tuple[str, str], services: Services
+) -> None:
+    """Issue 37: the rounds a table settled before a move stay settled once in its new
+    group, whatever `dealt_at` a resend carries, after the copies of their records there
+    have expired (D225: the move carries the table's filter of forgotten rounds)."""
+    api, b = floor, groups[1]
+    now = datetime.now(UTC).isoformat(timespec="milliseconds")
+    dated = [round_body(r, "T1", dealt_at=now) for r in ("d1", "d2")]
+    for body in dated:
+        assert api.report(body).status_code == 200
+    assert put_table(api, "T1", {"enabled": False}).status_code == 200
+    assert move(api, "T1", {"pools": ["west"], "reason": "east closed"}).status_code == 200
+    assert put_table(api, "T1", {"enabled": True}).status_code == 200
+    target = services.groups.of(b)
+    for r in ("d1", "d2"):  # as if their copies' retention had ended
+        target.client.delete(target.keys.round("T1", r))
+    west = api.pool("west")["value"]
+    later = datetime.now(UTC).isoformat(timespec="milliseconds")
+    for body in dated:
+        again = api.report({**body, "dealt_at": later})
+        assert again.status_code == 409, again.get_json()
+        assert again.get_json()["error"]["code"] == "round_conflict"
+    assert api.pool("west")["value"] == west, "nothing settled twice in the new group"
 
 
 def test_a_move_cut_short_is_finished_by_the_same_request_and_blocks_any_other(

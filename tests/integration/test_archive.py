@@ -91,6 +91,102 @@ def test_archived_history_leaves_redis_and_old_resends_are_answered_from_the_arc
     assert refused.get_json()["error"]["code"] == "round_conflict"
 
 
+def test_a_trimmed_round_resent_with_a_fresh_dealt_at_is_never_settled_again(
+    world: World,
+) -> None:
+    """Issue 37: once its record had left Redis, the same round with `dealt_at` now took the
+    fast path and was settled a second time; the next archive run then failed for good on
+    the rounds' unique key. The table's filter of forgotten rounds sends it to the archive."""
+    w = world
+    rounds = deal(w, 12)
+    w.services.archiver.run()
+    w.clock.pass_window()
+    assert w.services.archiver.run().forgotten_rounds == 12
+    assert round_records(w) == 0
+    before = w.api.meters()
+    for body, answer in rounds:
+        fresh = {**body, "dealt_at": dealt(w.clock)}  # the table's clock says: dealt now
+        refused = w.api.report(fresh)
+        assert refused.status_code == 409, refused.get_json()
+        assert refused.get_json()["error"]["code"] == "round_conflict"
+        # the report exactly as first sent: its first result, however it is dated
+        assert w.api.report(body).get_json() == {**answer, "replayed": True}
+    # a table whose round counter restarted: the same ids, other cards, dealt now
+    restarted = round_body("r3", spots=[{"spot": 2, "wager": 900, "card": "Kd"}])
+    assert w.api.report({**restarted, "dealt_at": dealt(w.clock)}).status_code == 409
+    assert w.api.meters() == before, "nothing settled twice"
+    again = w.services.archiver.run()
+    assert not again.problems and sum(again.archived.values()) == 0
+    # a genuinely new round still settles, on the fast path
+    new = round_body("new-after-trim", dealt_at=dealt(w.clock))
+    settled = w.api.report(new)
+    assert settled.status_code == 200 and settled.get_json()["replayed"] is False
+
+
+def test_a_round_settled_twice_never_stops_the_archive_and_verify_reports_it(
+    on_either: World,
+) -> None:
+    """Issue 37: a round settled again after its record was archived made every later
+    archive run fail on the rounds' unique key, and verify said intact. Forced here as a
+    controller from before D225 would have let it through (its filter lost), the repeat is
+    archived beside the first, counted, alerted on, and named by verify; archiving goes on."""
+    w = on_either
+    [(body, _)] = deal(w, 1, prefix="twice")
+    w.services.archiver.run()
+    w.clock.pass_window()
+    w.services.archiver.run()
+    k = w.services.groups.main.keys
+    w.redis.delete(k.forgotten("T1"))
+    w.redis.hdel(k.table("T1"), "forgotten")
+    again = w.api.report({**body, "dealt_at": dealt(w.clock)})
+    assert again.status_code == 200 and again.get_json()["replayed"] is False
+    deal(w, 2, prefix="after")
+    run = w.services.archiver.run()
+    assert not run.problems and run.repeats == 1 and run.rounds == 3
+    assert w.services.archiver.status().repeats == 1
+    assert [r.round for r in w.services.archive.round_repeats()] == ["twice0"]
+    assert w.services.archiver.run().problems == [], "and the next run goes on"
+    findings = [str(f) for f in w.services.verifier.run().findings]
+    assert len(findings) == 1 and "round T1/twice0 was settled twice" in findings[0], findings
+
+
+def test_rounds_trimmed_before_the_filters_existed_are_put_in_them_by_the_next_run(
+    world: World,
+) -> None:
+    """An archive begun by an older version has trimmed rounds no filter names: the first
+    run of this one puts every archived round of the group's tables into its filter."""
+    w = world
+    [(body, _)] = deal(w, 1, prefix="older")
+    w.services.archiver.run()
+    w.clock.pass_window()
+    w.services.archiver.run()
+    k = w.services.groups.main.keys
+    w.redis.delete(k.forgotten("T1"))
+    w.redis.hdel(k.table("T1"), "forgotten")
+    w.redis.hdel(k.archive_status, "forgotten_filled")  # as an older version left it
+    w.services.archiver.run()
+    again = w.api.report({**body, "dealt_at": dealt(w.clock)})
+    assert again.status_code == 409, again.get_json()
+
+
+def test_a_round_the_filter_names_by_chance_is_settled_after_the_archive_says_no(
+    world: World,
+) -> None:
+    """A false positive of the filter costs an archive lookup, never a refusal: a filter
+    with every bit set names every round, and a new one still settles, once."""
+    w = world
+    deal(w, 3)
+    w.services.archiver.run()
+    w.clock.pass_window()
+    w.services.archiver.run()
+    k = w.services.groups.main.keys
+    w.redis.set(k.forgotten("T1"), b"\xff" * (1 << 17))  # layer 0 full of ones
+    body = round_body("by-chance", dealt_at=dealt(w.clock))
+    first = w.api.report(body)
+    assert first.status_code == 200 and first.get_json()["replayed"] is False
+    assert w.api.report(body).get_json()["replayed"] is True
+
+
 def test_a_round_dealt_before_the_window_and_never_settled_is_refused_not_settled(
     world: World,
 ) -> None:

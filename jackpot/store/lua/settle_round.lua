@@ -2,7 +2,8 @@
 --
 -- KEYS[1] {ns}/round/<table>/<round>   hash: digest, static, dynamic, ts, who, seq (its entry's)
 -- KEYS[2] {ns}/table/<table>           hash: version, last_seen, rounds; the shoe audit's
---                                      shoe, shoe_cards, prev_shoe, prev_cards (below)
+--                                      shoe, shoe_cards, prev_shoe, prev_cards (below);
+--                                      forgotten: how many rounds KEYS[#KEYS - 1] holds
 -- KEYS[3] {ns}/journal                 stream: the house journal (id = seq-0)
 -- KEYS[4] {ns}/counters                hash: house_seq, house_head, payout, clock
 -- KEYS[5] {ns}/key/<sha256>            hash: the reporting API key (must not be revoked)
@@ -10,6 +11,8 @@
 -- KEYS[7] {ns}/payouts/pending         zset: pending payout ids
 -- KEYS[8+3i], KEYS[9+3i], KEYS[10+3i]  pool i: hash (with its journal's seq and head),
 --                                      journal stream, last-hits list
+-- KEYS[#KEYS - 1] {ns}/forgotten/<table> string: the table's rounds whose records left Redis
+--                                      (forgotten.lua, put before this script)
 -- KEYS[#KEYS] {ns}/controller         hash: the self-check's recorded state (store:state)
 --
 -- ARGV[1] report digest   ARGV[2] table config version
@@ -24,6 +27,8 @@
 --                     in Python for each must-hit-by or mystery level the table feeds, armed
 --                     if the round wins the level (both sent once the caller knows the
 --                     table feeds such a level: {"draws", id, low, high} tells it),
+--                     probes?: the round's probes of its table's filter of forgotten
+--                     rounds (absent: the caller found it in neither Redis nor the archive),
 --                     shoe?: the shoe audit, only when the report names its shoe: {name,
 --                     cards: two bytes a card shown, in report order: '0' + its index in
 --                     FULL_DECK, '0' + its copies; decks}: with the shoe's earlier rounds, no
@@ -44,6 +49,9 @@
 --        | {"inoperable"} (a self-check found the store or the meters not as they must be)
 --        | {"tampered", id} (the pool's meters break its invariant: changed behind the
 --                           controller's back; nothing is settled on them)
+--        | {"forgotten"} (no record, but the table's filter names the round: its record may
+--           have been archived and trimmed; nothing written: look in the archive, then plan
+--           again without probes if it is not there)
 --        | {"draws", id, low, high} (a must-hit-by or mystery level fed without the bets'
 --           stakes or a trigger drawn over its range, low..high cents: plan again with them)
 -- dynamic = JSON {jackpots: [{id, pool, bet, amount, reset?}], pools: {id: value_cents},
@@ -115,11 +123,19 @@ local shoe = plan.shoe
 local table_row
 if shoe then
   table_row = redis.call('HMGET', table_key, 'version', 'rounds', 'shoe', 'shoe_cards',
-    'prev_shoe', 'prev_cards')
+    'prev_shoe', 'prev_cards', 'forgotten')
 else
-  table_row = redis.call('HMGET', table_key, 'version', 'rounds')
+  table_row = redis.call('HMGET', table_key, 'version', 'rounds', 'forgotten')
 end
 if table_row[1] ~= version then return {'stale'} end
+
+-- 1a. Once, for ever: a round whose record has left Redis is never settled again, whatever
+-- its dealt_at says (docs/DECISIONS.md D225). Tested only when the table has forgotten
+-- rounds: a GETBIT or two a layer.
+local forgotten_n = tonumber(table_row[shoe and 7 or 3] or '0')
+if plan.probes and forgotten_n > 0 and forgotten(KEYS[#KEYS - 1], forgotten_n, plan.probes) then
+  return {'forgotten'}
+end
 
 -- 1b. The shoe audit: the cards of the shoe's earlier rounds and this one's, within the shoe.
 -- The table's hash, read and written by every round anyway, keeps the counts of its shoe in
