@@ -18,9 +18,9 @@ ACES = {"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}
 LOSER = {"spot": 2, "wager": 2_500, "card": "4c"}
 
 
-def void(api: Api, round_id: str, body: Any, table: str) -> Any:
+def void(api: Api, round_id: str, body: Any, table: str, role: str = "operator") -> Any:
     return api.client.post(
-        f"/v1/rounds/{table}/{round_id}/void", json=body, headers=api.keys.header("operator")
+        f"/v1/rounds/{table}/{round_id}/void", json=body, headers=api.keys.header(role)
     )
 
 
@@ -137,3 +137,44 @@ def test_a_void_after_a_reset_change_does_not_fund_the_new_reset(api: Api, parti
     assert books(api, "main") == before, "as if never played: the meter below its new reset"
     assert api.meters()["seed_funding_units"] == seed
     assert all(int(e["topup_seed_units"]) == 0 for e in void_entries(api, "main"))
+
+
+def retire_old(api: Api) -> None:
+    r = api.client.post(
+        "/v1/pools/old/retire",
+        json={"id": "retire-old", "to": "main", "reason": "bank re-themed"},
+        headers=api.keys.header("operator"),
+    )
+    assert r.status_code == 200, r.get_json()
+
+
+def test_a_round_that_fed_both_pools_lands_once_in_the_one_left(api: Api) -> None:
+    """The round fed `old` and `main`; `old` was retired into `main`: both reversals land in
+    `main`, one after the other, and its books come out as if the round was never played."""
+    floor(api)
+    api.put_table("T2", pools=["main", "old"])  # main first: T1's game and paytable
+    old_before, main_before = books(api, "old"), books(api, "main")
+    hit_round(api, "T2")
+    api.put_table("T2", pools=["main"])
+    retire_old(api)
+    void_all(api, "r-hit", "T2", partial=False)
+    expected = (main_before[0] + old_before[0], main_before[1] + old_before[1])
+    assert books(api, "main") == expected and books(api, "old") == (0, 0)
+    assert sorted(e["fed_pool"] for e in void_entries(api, "main")) == ["main", "old"]
+
+
+def test_a_void_held_for_approval_lands_where_the_money_is_when_approved(
+    api: Api,
+) -> None:
+    floor(api)
+    old_before = books(api, "old")
+    hit_round(api, "T2")
+    api.put_table("T2", pools=["main"])
+    asked = void(api, "r-hit", {"reason": "no card dealt"}, "T2", role="table")
+    assert asked.status_code == 202, asked.get_json()
+    main_before = books(api, "main")
+    retire_old(api)  # retired while the void waits for its second person
+    done = api.client.post("/v1/rounds/T2/r-hit/void/approve", headers=api.keys.header("operator"))
+    assert done.status_code == 200, done.get_json()
+    expected = (main_before[0] + old_before[0], main_before[1] + old_before[1])
+    assert books(api, "main") == expected and books(api, "old") == (0, 0)
