@@ -13,7 +13,13 @@ A void takes back, for the bets it covers:
 * the jackpots they won: each returns to its pool's meter, and the reset funding that followed
   a hit (from the reserve, and the house's seed) goes back where it came from once every hit
   it followed is void, so a round voided whole leaves the meter where it would be had the
-  round never been played.
+  round never been played. A meter the void leaves below its floor is topped up, as after a
+  hit, to the lowest of its reset now, its meter before the void and, in the pool the round
+  fed, the floor recorded with the round (its reset then): a reset raised since is not funded
+  by a void.
+
+Where the money is now is the store's business: a pool retired since the round holds none of
+it, and the void lands in the pool its balance went to (store/lua/void_round.lua).
 
 Envy a voided spot triggered for the others' bets stays paid when only some spots are voided
 (their bets were dealt and paid in good faith); a malfunction voids the round whole.
@@ -39,6 +45,9 @@ class PoolReversal:
     reset_from_reserve: int  # reset funding that came from the reserve: back to it
     reset_seed: int  # the house's seed of those resets: back to the house
     hand_pays: tuple[str, ...] = ()  # fixed and envy pays held as hand pays: voided
+    # the floor a void tops the meter up to, recorded with the round (its reset then, or the
+    # meter below it); None for a round recorded before floors were
+    floor: int | None = None
 
     @property
     def jackpot_cents(self) -> int:
@@ -89,6 +98,7 @@ class VoidPlan:
                     "reset_from_reserve": str(p.reset_from_reserve),
                     "reset_seed": str(p.reset_seed),
                     "hand_pays": list(p.hand_pays),
+                    "floor": "" if p.floor is None else str(p.floor),
                 }
                 for p in self.pools
             ],
@@ -156,6 +166,7 @@ def plan_void(
     wagers_after = wagers_before + sum(int(bets[i]["wager"]) for i in mine)
 
     fed: Mapping[str, Any] = dynamic.get("fed") or {}
+    floors: Mapping[str, Any] = dynamic.get("floors") or {}
     if total and new and not fed:
         raise VoidUnsupportedError("the round was settled before voids recorded its contributions")
     reversals: dict[str, dict[str, Any]] = {}
@@ -221,6 +232,7 @@ def plan_void(
                 r["from_reserve"],
                 r["seed"],
                 tuple(r["hand_pays"]),
+                None if floors.get(pool) is None else int(floors[pool]),
             )
             for pool, r in sorted(reversals.items())
         ),

@@ -73,7 +73,8 @@ class Voids:
                 return "unchanged", view(state)
             hold = approval_cents == HOLD_ALWAYS or 0 < approval_cents <= plan.pays
             answer = self._store.void(plan, actor.who, actor.person, reason, hold)
-            if answer.verdict != "stale":  # another void of the round came first: plan again
+            # another void of the round came first, or a pool was retired: plan again
+            if answer.verdict not in ("stale", "rerouted"):
                 return self._answer(table, round_id, answer)
         raise RoundVoidError(
             table, round_id, "void_conflict", "other voids of the round kept coming first"
@@ -86,8 +87,13 @@ class Voids:
         self._round(table, round_id)
         held = self._store.state(table, round_id)["held"]
         pools = [str(p["id"]) for p in (held["plan"]["pools"] or [])] if held else []
-        answer = self._store.approve(table, round_id, pools, actor.who, actor.person, note)
-        return self._answer(table, round_id, answer)
+        for _ in range(3):  # a pool retired meanwhile: route it again
+            answer = self._store.approve(table, round_id, pools, actor.who, actor.person, note)
+            if answer.verdict != "rerouted":
+                return self._answer(table, round_id, answer)
+        raise RoundVoidError(
+            table, round_id, "void_conflict", "the round's pools kept being retired meanwhile"
+        )
 
     def _round(self, table: str, round_id: str) -> StoredRound:
         found = self._rounds.result(table, round_id)
@@ -138,6 +144,18 @@ class Voids:
             )
         if verdict == "overflow":
             raise MeterLimitError(answer.detail[0])
+        if verdict == "retired":
+            raise RoundVoidError(
+                table,
+                round_id,
+                "pool_retired",
+                f"the round fed pool {answer.detail[0]}, retired since with no record of the "
+                "pool its balance went to: correct it with adjustments",
+            )
+        if verdict == "rerouted":
+            raise RoundVoidError(
+                table, round_id, "void_conflict", "the round's pools kept being retired meanwhile"
+            )
         # missing_pool: the round fed a pool no longer in its table's link group
         raise RoundVoidError(
             table,

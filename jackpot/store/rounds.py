@@ -273,6 +273,8 @@ def parse_dynamic(raw: str) -> dict[str, Any]:
     out = {"jackpots": jackpots if isinstance(jackpots, list) else [], "pools": pools}
     if data.get("fed"):  # what each pool took in (a void gives it back)
         out["fed"] = data["fed"]
+    if data.get("floors"):  # each pool's floor for a void's top-up (its reset then), units
+        out["floors"] = data["floors"]
     if data.get("at"):  # when it was settled: its journal entries' stamp
         out["at"] = int(data["at"])
     if data.get("hand_pays"):  # fixed and envy pays held for verification

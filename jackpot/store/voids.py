@@ -45,6 +45,20 @@ class VoidStore:
     def state(self, table: str, round_id: str) -> dict[str, Any]:
         return void_state(self._r.hget(self._k.voids, _field(table, round_id)))
 
+    def route(self, pool: str) -> str | None:
+        """The pool that holds the money of `pool` now: itself, or, retired, the live pool
+        its balance went to (followed through retirements); None: retired with no record of
+        where (or a loop). The script checks the route it is given (void_round.lua)."""
+        seen = {pool}
+        while True:
+            state, to = self._r.hmget(self._k.pool(pool), ["state", "retired_to"])
+            if _text(state) != "retired":
+                return pool
+            if not to or _text(to) in seen:
+                return None
+            pool = _text(to)
+            seen.add(pool)
+
     def void(self, plan: VoidPlan, who: str, person: str, reason: str, hold: bool) -> VoidAnswer:
         """Apply `plan`, or with `hold` keep it for a second person's approval."""
         return self._call(
@@ -79,8 +93,9 @@ class VoidStore:
     ) -> VoidAnswer:
         k = self._k
         keys = [k.voids, k.journal, k.counters, k.payouts, k.payouts_pending]
-        for pool in pools:
-            keys += [k.pool(pool), k.pool_journal(pool)]
+        routes = [self.route(pool) or pool for pool in pools]
+        for pool, now in zip(pools, routes, strict=True):
+            keys += [k.pool(pool), k.pool_journal(pool), k.pool(now), k.pool_journal(now)]
         keys += [k.payouts_settled, k.payouts_open, k.activity]
         result = self._s.void_round(
             keys=keys,
@@ -93,12 +108,17 @@ class VoidStore:
                 person_of(person),
                 reason,
                 "1" if hold else "0",
+                json.dumps(routes),
             ],
         )
         verdict = str(result[0])
-        if verdict in ("paid", "missing_pool", "tampered", "overflow"):
+        if verdict in ("paid", "missing_pool", "tampered", "overflow", "retired", "rerouted"):
             return VoidAnswer(verdict, {}, tuple(str(x) for x in result[1:]))
         return VoidAnswer(verdict, void_state(result[1]))
+
+
+def _text(raw: str | bytes | None) -> str:
+    return raw.decode() if isinstance(raw, bytes) else str(raw or "")
 
 
 def _field(table: str, round_id: str) -> str:

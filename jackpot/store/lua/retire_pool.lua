@@ -68,8 +68,9 @@ if a[6] then  -- a must-hit-by or mystery level retires its trigger: revealed, n
     'armed_at')
 end
 local head_a = append(KEYS[2], seq_a, a[5] or '', retiring)
+-- retired_to: where its money went, for a void of a round it was fed by (void_round.lua)
 redis.call('HSET', KEYS[1], 'value', '0', 'reserve', '0', 'state', 'retired', 'seq', seq_a,
-  'head', head_a, 'retired', now)
+  'head', head_a, 'retired', now, 'retired_to', ARGV[7])
 redis.call('HINCRBY', KEYS[1], 'adjust_units', fmt(-total))
 
 local seq_b = fmt(tonumber(b[4]) + 1)

@@ -55,7 +55,8 @@
 --        | {"draws", id, low, high} (a must-hit-by or mystery level fed without the bets'
 --           stakes or a trigger drawn over its range, low..high cents: plan again with them)
 -- dynamic = JSON {jackpots: [{id, pool, bet, amount, reset?}], pools: {id: value_cents},
---                 fed?: {id: [to visible, to reserve]}, at: the round's stamp in ms};
+--                 fed?: {id: [to visible, to reserve]}, floors: {id: units} (the floor a
+--                 void tops each meter up to), at: the round's stamp in ms};
 --           stored verbatim, its SHA-1 committed by the house entry as `dynamic`
 --
 -- Money inside is exact units of 1/10,000 cent. Lua numbers are doubles, exact below 2^53;
@@ -178,6 +179,7 @@ local pools = {}
 local payout_seq = tonumber(counters[1] or '0')
 local jackpots = {}
 local fed = {}  -- pool id -> {to visible, to reserve} units, recorded with the round
+local floors = {}  -- pool id -> the meter's floor for a void, units, recorded with the round
 
 local function record(p, entry)
   table.insert(entry, 'value_units')
@@ -303,6 +305,9 @@ for i, id in ipairs(plan.pools) do
     d_won = 0, d_seed = 0, hit_records = {},
   }
   pools[i] = p
+  -- the floor a void tops the meter up to (void_round.lua): the reset in force now, or the
+  -- meter below it (a reset raised since its last hit); a change made later is not a void's
+  floors[id] = int(math.min(p.v, p.reset))
   local draw
   if h[18] and wagered > 0 then  -- a must-hit-by or mystery level, its trigger armed
     local low, high = string.match(h[23] or '', '^(%d+):(%d+)$')
@@ -383,7 +388,8 @@ local stamp = int(now)
 local values = {}
 for _, p in ipairs(pools) do values[p.id] = (divmod(p.v, UNIT)) end
 local dynamic = cjson.encode({jackpots = jackpots, pools = values,
-  fed = wagered > 0 and fed or nil, at = now,  -- at: the round's stamp (its gaming day)
+  fed = wagered > 0 and fed or nil, floors = floors,
+  at = now,  -- at: the round's stamp (its gaming day)
   hand_pays = #hand_pays > 0 and hand_pays or nil})
 local house_seq = tonumber(counters[3] or '0') + 1
 local round_seq = house_seq

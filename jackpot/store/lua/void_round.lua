@@ -7,7 +7,9 @@
 -- KEYS[1] {ns}/voids  hash: '<table>/<round>' -> state JSON {spots, whole, voids, held}
 -- KEYS[2] {ns}/journal  the house journal   KEYS[3] {ns}/counters  (house_seq, house_head, clock)
 -- KEYS[4] {ns}/payouts  hash   KEYS[5] {ns}/payouts/pending  zset
--- KEYS[4+2i], KEYS[5+2i]  pool i of the plan: its hash and its journal
+-- KEYS[2+4i], KEYS[3+4i]  pool i of the plan (the pool the round fed): its hash and journal
+-- KEYS[4+4i], KEYS[5+4i]  the pool that holds its money now: the same pool, or the live pool
+--   its balance went to when it was retired (retired_to, followed): its hash and journal
 -- KEYS[#KEYS - 2] {ns}/payouts/settled  zset: paid and voided payouts by when, until archived
 -- KEYS[#KEYS - 1] {ns}/payouts/open  zset   KEYS[#KEYS] {ns}/activity  stream: a capped copy of
 --   the entries, for the console
@@ -18,6 +20,7 @@
 -- compared (jackpot.domain.people.person_of)  ARGV[7] the reason (approve: the approver's
 -- note)  ARGV[8] '1': the void needs a
 -- second person: hold it for approval
+-- ARGV[9] JSON list: the id of the pool that holds the money of plan pool i now
 -- uses: clock(), append(), BOOKS, balanced() and as_journaled(), put before this script
 -- returns: {'voided', state} | {'awaiting', state} | {'unchanged', state}
 --   | {'stale', state} (planned against other void spots: plan again)
@@ -26,6 +29,8 @@
 --   | {'same_person', state} (approve: the person who asked for the void)
 --   | {'paid', payout, status} (a jackpot of the void was paid, or confirmed paid)
 --   | {'missing_pool', id} | {'tampered', id} | {'overflow', id}
+--   | {'retired', id} (the round's pool was retired with no record of where its money went)
+--   | {'rerouted', id} (a pool was retired since the routes were found: find them again)
 activity = KEYS[#KEYS]
 local UNIT = 10000
 local MAX_UNITS = 1e15
@@ -125,15 +130,40 @@ end
 -- why the round is void: the reason of the one who asked (an approver's is a note)
 local why = requested_by and requested_by.reason or reason
 
--- every pool's new balances in locals: nothing is written until every check has passed
+-- every pool's new balances in locals: nothing is written until every check has passed.
+-- A round's pool retired since (retired_to) holds none of its money: the pool its balance
+-- went to does (routes: Python followed the retirements), and the void lands there; a
+-- retired pool's money never moves here, so no seed ever funds it (docs/DECISIONS.md D230).
+local routes = cjson.decode(ARGV[9] ~= '' and ARGV[9] or '[]')
+local books, order = {}, {}
+local function open(key, journal, id)
+  local p = books[key]
+  if p then return p end
+  local h = redis.call('HMGET', key, unpack(BOOKS))
+  if not h[1] then return nil, {'missing_pool', id} end
+  if not balanced(h) or not as_journaled(journal, h[1], h[2]) then return nil, {'tampered', id} end
+  p = {key = key, journal = journal, id = id, v = tonumber(h[1]), r = tonumber(h[2]),
+    reset = tonumber(h[3]) * UNIT, cap = tonumber(h[6]), seq = tonumber(h[8]), head = h[9] or '',
+    retired = h[10] == 'retired', trigger = h[18], delta = 0, moves = false}
+  books[key] = p
+  table.insert(order, p)
+  return p
+end
+
 local moved = {}
 for i, pp in ipairs(plan.pools) do
-  local key, journal = KEYS[4 + 2 * i], KEYS[5 + 2 * i]
-  local h = redis.call('HMGET', key, unpack(BOOKS))
-  if not h[1] then return {'missing_pool', pp.id} end
-  if not balanced(h) or not as_journaled(journal, h[1], h[2]) then return {'tampered', pp.id} end
-  local v0, r0 = tonumber(h[1]), tonumber(h[2])
-  local reset, cap = tonumber(h[3]) * UNIT, tonumber(h[6])
+  local fed, err = open(KEYS[2 + 4 * i], KEYS[3 + 4 * i], pp.id)
+  if not fed then return err end
+  local m = fed
+  if KEYS[4 + 4 * i] ~= KEYS[2 + 4 * i] then
+    if not fed.retired then return {'rerouted', pp.id} end  -- routed while it was live
+    m, err = open(KEYS[4 + 4 * i], KEYS[5 + 4 * i], routes[i])
+    if not m then return err end
+    if m.retired then return {'rerouted', m.id} end  -- retired too since it was routed
+  elseif fed.retired then
+    return {'retired', pp.id}  -- retired with no record of where its money went
+  end
+  local v0, r0 = m.v, m.r
   local tv, tr = tonumber(pp.to_visible), tonumber(pp.to_reserve)
   local fr, seed = tonumber(pp.reset_from_reserve), tonumber(pp.reset_seed)
   local back = 0
@@ -141,31 +171,43 @@ for i, pp in ipairs(plan.pools) do
   -- the jackpots back on the meter less the funding of their resets, the contributions out
   local v, r = v0 - tv + back * UNIT - fr - seed, r0 - tr + fr
   if r < 0 then v, r = v + r, 0 end  -- a reserve spent since: the meter gives it back
+  -- a must-hit-by or mystery level's meter moves toward its hidden trigger by wagers alone
+  -- (a level made one since the round): what a void gives back goes to its reserve
+  local level = 0
+  if m.trigger and v > v0 then level, v, r = v - v0, v0, r + v - v0 end
   local over = 0
-  if cap >= 0 and v > cap * UNIT then over, v = v - cap * UNIT, cap * UNIT end
+  if m.cap >= 0 and v > m.cap * UNIT then over, v = v - m.cap * UNIT, m.cap * UNIT end
   r = r + over
+  -- as after any hit: back to the floor, from the reserve, then the house. The floor is the
+  -- reset, but never above the meter before this void nor, in the pool the round fed, above
+  -- the floor recorded with the round (its reset then): a reset raised since is not a void's
+  local floor = math.min(m.reset, v0)
+  if m == fed and (pp.floor or '') ~= '' then floor = math.min(floor, tonumber(pp.floor)) end
   local top_r, top_s = 0, 0
-  if v < reset then  -- as after any hit: back to reset, from the reserve, then the house
-    top_r = math.min(reset - v, r)
-    top_s = reset - v - top_r
-    r, v = r - top_r, reset
+  if v < floor then
+    top_r = math.min(floor - v, r)
+    top_s = floor - v - top_r
+    r, v = r - top_r, floor
   end
-  if v > MAX_UNITS or r > MAX_UNITS then return {'overflow', pp.id} end
-  moved[i] = {key = key, journal = journal, seq = tonumber(h[8]), head = h[9] or '', v = v, r = r,
-    delta = (v + r) - (v0 + r0), fields = {'type', 'void', 'ts', stamp, 'table', plan.table,
+  if v > MAX_UNITS or r > MAX_UNITS then return {'overflow', m.id} end
+  local delta = (v + r) - (v0 + r0)
+  m.v, m.r, m.delta, m.moves = v, r, m.delta + delta, true
+  moved[i] = {fed = fed, m = m, fields = {'type', 'void', 'ts', stamp, 'table', plan.table,
       'round', plan.round, 'who', who, 'spots', spots_text, 'wagered', plan.wagered,
+      'fed_pool', pp.id,
       'contributions_units', int(tv + tr), 'to_visible_units', int(tv), 'to_reserve_units', int(tr),
       'jackpots', int(#pp.jackpots), 'jackpots_cents', int(back),
       'reset_from_reserve_units', int(fr), 'seed_returned_units', int(seed),
-      'overflow_units', int(over), 'topup_from_reserve_units', int(top_r),
-      'topup_seed_units', int(top_s), 'void_units', int((v + r) - (v0 + r0)), 'reason', why,
+      'overflow_units', int(over), 'to_level_reserve_units', int(level),
+      'topup_from_reserve_units', int(top_r),
+      'topup_seed_units', int(top_s), 'void_units', int(delta), 'reason', why,
       'value_units', int(v), 'reserve_units', int(r)}}
 end
 
--- apply: the jackpots void, each pool's void entry, the house's, the round's state
+-- apply: the jackpots void (in the journal of the pool they were won from), each void entry
+-- (in the journal of the pool it moved), the house's, the round's state
 for i, pp in ipairs(plan.pools) do
-  local m = moved[i]
-  local seq, head = m.seq, m.head
+  local f, m = moved[i].fed, moved[i].m
   local voided = {}
   for _, jp in ipairs(pp.jackpots) do table.insert(voided, jp.id) end
   for _, id in ipairs(pp.hand_pays or {}) do table.insert(voided, id) end
@@ -180,16 +222,22 @@ for i, pp in ipairs(plan.pools) do
       redis.call('ZREM', KEYS[5], jp.id)
       redis.call('ZREM', KEYS[#KEYS - 1], jp.id)
       redis.call('ZADD', KEYS[#KEYS - 2], now, jp.id)
-      seq = seq + 1
-      head = append(m.journal, int(seq), head, {'type', 'payout_voided', 'ts', stamp, 'who', who,
-        'payout', jp.id, 'table', plan.table, 'round', plan.round, 'spot', tostring(payout.spot),
-        'amount', int(payout.amount), 'note', payout.note, 'from', from})
+      f.seq = f.seq + 1
+      f.head = append(f.journal, int(f.seq), f.head, {'type', 'payout_voided', 'ts', stamp,
+        'who', who, 'payout', jp.id, 'table', plan.table, 'round', plan.round,
+        'spot', tostring(payout.spot), 'amount', int(payout.amount), 'note', payout.note,
+        'from', from})
     end
   end
-  seq = seq + 1
-  head = append(m.journal, int(seq), head, m.fields)
-  redis.call('HSET', m.key, 'value', int(m.v), 'reserve', int(m.r), 'seq', int(seq), 'head', head)
-  redis.call('HINCRBY', m.key, 'void_units', int(m.delta))
+  m.seq = m.seq + 1
+  m.head = append(m.journal, int(m.seq), m.head, moved[i].fields)
+end
+for _, p in ipairs(order) do
+  redis.call('HSET', p.key, 'seq', int(p.seq), 'head', p.head)
+  if p.moves then
+    redis.call('HSET', p.key, 'value', int(p.v), 'reserve', int(p.r))
+    redis.call('HINCRBY', p.key, 'void_units', int(p.delta))
+  end
 end
 
 local by = requested_by and requested_by.who or who
