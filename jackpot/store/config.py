@@ -18,7 +18,7 @@ from jackpot.domain.config import (
 )
 from jackpot.domain.meter import UNITS_PER_CENT, ArmedTrigger, LinkState, PoolState
 from jackpot.domain.paytable import Paytable
-from jackpot.domain.triggers import draw_trigger
+from jackpot.domain.triggers import draw_trigger, revealed
 from jackpot.errors import (
     CapBelowValueError,
     ConflictError,
@@ -184,6 +184,59 @@ class ConfigStore:
         for pool in ids:
             pipe.hgetall(self._k.pool(pool))
         return [pool_state(p, raw) for p, raw in zip(ids, pipe.execute(), strict=True) if raw]
+
+    def trigger_problems(self) -> list[str]:
+        """Each armed trigger that is not the one committed (the self-check's, as the round
+        script checks it when it pays, settle_round.lua `committed`): its trigger and salt
+        open its commitment, and the journal entry that armed it, while Redis holds it,
+        names that commitment and draw. Read here and never returned: the trigger and salt
+        stay hidden."""
+        fields = ("trigger", "trigger_salt", "commitment", "draw", "armed_seq")
+        found = []
+        for pool, (trigger, salt, commitment, draw, seq) in self.meter_fields(
+            self.pool_ids(), fields
+        ).items():
+            if commitment is None:
+                continue
+            if not (trigger or "").isdigit() or not revealed(
+                commitment, pool, int(trigger or "0"), salt or ""
+            ):
+                found.append(f"pool {pool}: its armed trigger and salt do not open draw "
+                             f"{draw}'s commitment")  # fmt: skip
+                continue
+            armed = self._armed_entry(pool, seq)
+            if armed is not None and (
+                armed.get("type") != "trigger_armed"
+                or (armed.get("commitment"), armed.get("draw")) != (commitment, draw)
+            ):
+                found.append(f"pool {pool}: its armed commitment is not the one its journal "
+                             f"armed for draw {draw}")  # fmt: skip
+        return found
+
+    def _armed_entry(self, pool: str, seq: str | None) -> dict[str, str] | None:
+        """The journal entry that armed `pool`'s trigger (by the seq the pool keeps, or the
+        newest `trigger_armed`), None once archived and trimmed; an entry that should be
+        there and is not: an empty one."""
+        journal = self._k.pool_journal(pool)
+        if seq is not None and seq.isdigit():
+            rows = self._r.xrange(journal, f"{seq}-0", f"{seq}-0")
+            if rows:
+                return dict(rows[0][1])
+            first = self._r.xrange(journal, "-", "+", count=1)
+            trimmed = not first or int(str(first[0][0]).split("-")[0]) > int(seq)
+            return None if trimmed else {}
+        upto = "+"
+        while True:
+            batch = self._r.xrevrange(journal, upto, "-", count=256)
+            for _, entry in batch:
+                if entry.get("type") == "trigger_armed":
+                    return dict(entry)
+            if len(batch) < 256:
+                return None
+            before = int(str(batch[-1][0]).split("-")[0]) - 1
+            if before < 1:
+                return None
+            upto = f"{before}-0"
 
     def meter_fields(
         self, pools: list[str], fields: tuple[str, ...]

@@ -45,15 +45,16 @@ CLOCKED = frozenset(
 CHAINED = CLOCKED | {"settle_round"}
 # scripts that move a pool's money get its books (BOOKS, balanced(), as_journaled())
 BOOKED = frozenset({"settle_round", "void_round"})
+# the script that pays a hidden trigger gets opens() (SHA-256, to check its commitment)
+COMMITTED = frozenset({"settle_round"})
 
 
 def source(name: str) -> str:
-    """A script's text as it is loaded: its preludes (clock, chain, books), then its own."""
-    prelude = [
-        _read(part)
-        for part, uses in (("clock", CLOCKED), ("chain", CHAINED), ("books", BOOKED))
-        if name in uses
-    ]
+    """A script's text as it is loaded: its preludes (clock, chain, books, commitment), then
+    its own."""
+    preludes = (("clock", CLOCKED), ("chain", CHAINED), ("books", BOOKED),
+                ("commitment", COMMITTED))  # fmt: skip
+    prelude = [_read(part) for part, uses in preludes if name in uses]
     return "\n".join([*prelude, _read(name)])
 
 

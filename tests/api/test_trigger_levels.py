@@ -376,3 +376,47 @@ def test_a_qualifying_wager_change_reveals_the_trigger_and_a_meter_at_the_top_ke
     assert r.status_code == 200, r.get_json()
     assert entries(api, "mhb", "trigger_revealed")[-1]["why"] == "its qualifying wager changed"
     assert [(a["low"], a["high"]) for a in entries(api, "mhb", "trigger_armed")][-1] == (71, 90)
+
+
+def armed_hash(services: Services, pool: str) -> tuple[Any, str]:
+    group = services.groups.of_pool(pool)
+    return group.client, group.keys.pool(pool)
+
+
+def test_a_trigger_changed_in_the_store_is_not_paid_and_makes_the_controller_inoperable(
+    api: Api, services: Services
+) -> None:
+    api.put_pool()
+    must_hit_by(api)
+    api.put_table(pools=["main", "mhb"])
+    client, key = armed_hash(services, "mhb")
+    client.hset(key, "trigger", "21")  # a cent above the reset: a $1 bet would reach it
+    r = api.report(round_body("r1", spots=[{"spot": 1, "wager": 100, "card": "2c"}]))
+    assert assert_error(r, 503, None)["code"] == "controller_inoperable"
+    assert entries(api, "mhb", "hit") == [] and api.pool("mhb")["value"] == 20, "nothing moved"
+    assert any("trigger" in p.message for p in services.health.run().problems)
+    assert api.client.get("/readyz").status_code == 503
+
+
+def test_a_commitment_and_salt_changed_under_the_same_draw_are_caught(
+    api: Api, services: Services
+) -> None:
+    api.put_pool()
+    must_hit_by(api)
+    api.put_table(pools=["main", "mhb"])
+    client, key = armed_hash(services, "mhb")
+    salt = "00" * 16  # a trigger, salt and commitment that open each other, not the journal's
+    client.hset(key, mapping={"trigger": "21", "trigger_salt": salt,
+                              "commitment": commitment("mhb", 21, salt)})  # fmt: skip
+    r = api.report(round_body("r1", spots=[{"spot": 1, "wager": 100, "card": "2c"}]))
+    assert assert_error(r, 503, None)["code"] == "controller_inoperable"
+    assert entries(api, "mhb", "hit") == []
+    problems = services.health.run().problems
+    assert any("journal armed" in p.message for p in problems), problems
+    assert api.client.get("/readyz").status_code == 503
+
+
+def test_an_untouched_trigger_leaves_the_self_check_quiet(api: Api, services: Services) -> None:
+    journal = played(api)  # several hits, each re-armed in the round that won it
+    assert sum(1 for e in journal if e["type"] == "trigger_armed") >= 4
+    assert services.health.run().problems == ()

@@ -67,10 +67,10 @@ local function reveal(held, why)
     'commitment', held[3], 'trigger_cents', held[1], 'salt', held[2], 'why', why,
     'value_units', held[5], 'reserve_units', held[6]}
 end
-local function arm(value, reserve, draw)
+local function arm(value, reserve, draw, seq)
   redis.call('HSET', pool, 'trigger', string.format('%d', candidate.cents),
     'trigger_salt', candidate.salt, 'commitment', candidate.commitment, 'draw', draw,
-    'trigger_span', span, 'armed_at', now)
+    'trigger_span', span, 'armed_at', now, 'armed_seq', seq)
   return {'type', 'trigger_armed', 'ts', now, 'who', who, 'draw', draw,
     'commitment', candidate.commitment, 'low', string.format('%d', candidate.low),
     'high', string.format('%d', candidate.high), 'value_units', value, 'reserve_units', reserve}
@@ -110,7 +110,7 @@ if not current[1] then
   local seq = '1'
   if triggered then
     seq = '2'
-    head = append(journal, seq, head, arm(value, '0', '1'))
+    head = append(journal, seq, head, arm(value, '0', '1', seq))
   end
   redis.call('HSET', pool, 'head', head, 'seq', seq)
   return {'created'}
@@ -165,12 +165,14 @@ if held and (rearm or not triggered) then
     why = 'its qualifying wager changed'
   end
   head = append(journal, string.format('%d', seq), head, reveal(held, why))
-  redis.call('HDEL', pool, 'trigger', 'trigger_salt', 'commitment', 'trigger_span', 'armed_at')
+  redis.call('HDEL', pool, 'trigger', 'trigger_salt', 'commitment', 'trigger_span', 'armed_at',
+    'armed_seq')
 end
 if rearm then
   seq = seq + 1
   head = append(journal, string.format('%d', seq), head,
-    arm(books[1], books[2], string.format('%d', tonumber(books[6] or '0') + 1)))
+    arm(books[1], books[2], string.format('%d', tonumber(books[6] or '0') + 1),
+      string.format('%d', seq)))
 end
 redis.call('HSET', pool, 'seq', string.format('%d', seq), 'head', head)
 return {'updated'}
