@@ -111,8 +111,8 @@ def test_random_rounds_are_won_where_the_model_says_and_verify_agrees(
         trigger = hidden_trigger_units(services, "mhb")
         wagers = [rng.choice((100, 300, 500, 1_000, 2_500)) for _ in range(rng.randint(1, 7))]
         steps, meter = [], before
-        for w in wagers:
-            units = min(w * 1_000, cap - meter)
+        for w in wagers:  # a bet below the qualifying wager feeds the reserve, not the meter
+            units = min(w * 1_000, cap - meter) if w >= 500 else 0
             meter += units
             steps.append((units, w >= 500))
         won = crossing(before, steps, trigger)
@@ -191,7 +191,10 @@ def test_verify_catches_a_forged_trigger_salt_commitment_or_crossing(api: Api) -
     plain = next(
         i
         for i, e in enumerate(journal)
-        if e["type"] == "contribution" and e.get("steps") and not e["overflow_units"]
+        if e["type"] == "contribution"
+        and e.get("steps")
+        and not e["overflow_units"]
+        and int(e["steps"].split(",")[0]) > 0  # not the rest of a round that won it
     )
     original = journal[plain]["steps"].split(",")
     wrong = [str(int(original[0]) - 1), *original[1:]]
@@ -350,32 +353,46 @@ def test_a_trigger_level_is_never_paid_by_a_hand_nor_out_of_every_bet_s_reach(ap
     assert "none could win mhb" in assert_error(r, 400, "max_wager")["message"]
 
 
-def test_a_qualifying_wager_change_reveals_the_trigger_and_a_meter_at_the_top_keeps_it(
-    api: Api,
-) -> None:
+def test_bets_that_cannot_win_never_leave_a_must_hit_by_level_due(api: Api) -> None:
+    """The lab's finding: bets below the qualifying wager carried the meter to its ceiling
+    unwon, and the next qualifying bet won it for certain. Their part goes to the reserve."""
     api.put_pool()
     must_hit_by(api, qualifying_wager=500)
     api.put_table(pools=["main", "mhb"])
-    for n in range(6):  # $1 bets cannot win it: the meter climbs to its 70-cent ceiling
+    for n in range(8):  # $1 bets cannot win it: 24 of them would take 10 cents each
         losses(api, f"r{n}", 100, 100, 100)
-    assert api.pool("mhb")["value"] == 70 and api.pool("mhb")["hits"] == 0
+    meters = api.meters("mhb")
+    assert api.pool("mhb")["value"] == 20 and api.pool("mhb")["hits"] == 0, "not at the top"
+    assert meters["reserve_units"] == 24 * 100 * 1_000, "the next cycle's"
+    [*_, fed] = entries(api, "mhb", "contribution")
+    assert (fed["steps"], fed["qualifying"]) == ("0,0,0", "000")
+    # the rest of a round that won it feeds the reserve too: the new meter stays at reset
+    for n in range(8, 60):
+        answer = losses(api, f"r{n}", 2_500, 2_500, 2_500, 2_500)
+        if answer["jackpots"]:
+            break
+    [hit] = entries(api, "mhb", "hit")
+    assert hit["spot"] < 4, "won before the round's last bet"
+    assert api.pool("mhb")["value"] == 20
+    assert services_quiet(api)
+
+
+def services_quiet(api: Api) -> bool:
+    return audited(api.journal("mhb")) == []
+
+
+def test_a_qualifying_wager_change_reveals_the_trigger(api: Api) -> None:
+    api.put_pool()
+    must_hit_by(api, qualifying_wager=500)
     header = api.keys.header("operator")
     post(api, "/v1/pools/mhb/suspend", {"reason": "changes"})
-    # nothing about the trigger changes: the meter at the top does not stand in the way
     r = api.client.put("/v1/pools/mhb", json={"rate_bp": 900}, headers=header)
     assert r.status_code == 200, r.get_json()
-    # a new qualifying wager must re-arm: there is nothing above the meter to draw from
-    r = api.client.put("/v1/pools/mhb", json={"qualifying_wager": 100}, headers=header)
-    assert assert_error(r, 409, "cap")["code"] == "meter_past_trigger_range"
-    r = api.client.put("/v1/pools/mhb", json={"qualifying_wager": 100, "cap": 90},
-                       headers=header)  # fmt: skip
-    assert r.status_code == 200, r.get_json()
-    [shown] = entries(api, "mhb", "trigger_revealed")
-    assert shown["why"] == "its range changed"
+    assert entries(api, "mhb", "trigger_revealed") == [], "the rate is not the trigger's"
     r = api.client.put("/v1/pools/mhb", json={"qualifying_wager": 200}, headers=header)
     assert r.status_code == 200, r.get_json()
     assert entries(api, "mhb", "trigger_revealed")[-1]["why"] == "its qualifying wager changed"
-    assert [(a["low"], a["high"]) for a in entries(api, "mhb", "trigger_armed")][-1] == (71, 90)
+    assert [(a["low"], a["high"]) for a in entries(api, "mhb", "trigger_armed")][-1] == (21, 70)
 
 
 def armed_hash(services: Services, pool: str) -> tuple[Any, str]:

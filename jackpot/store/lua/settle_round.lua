@@ -223,8 +223,10 @@ end
 
 -- a must-hit-by or mystery level's contributions, bet by bet in settlement order: the first
 -- qualifying bet after whose contribution the meter has reached the trigger wins the meter
--- there (once a round: a meter that reaches its next trigger in the round it was won is won
--- by the next qualifying bet after it), which resets and arms the trigger drawn for it.
+-- there (once a round), which resets and arms the trigger drawn for it. Only a bet that can
+-- win it moves its meter: one below the qualifying wager, or after its win in the round,
+-- puts its whole contribution in the reserve (D228), so the meter is never at or past its
+-- trigger unwon, and never at a ceiling for the next qualifying bet to take.
 -- One contribution entry a stretch of bets, naming each bet's part (`steps`) and whether it
 -- could win (`qualifying`), so that anyone can follow the meter to the trigger.
 -- the journal entry that armed the level's trigger, by the seq the pool keeps (a trigger
@@ -281,9 +283,14 @@ local function feed_triggered(p, draw)
   local won, vis_total, res_total = false, 0, 0
   for k, stake in ipairs(plan.stakes) do
     local w, before = stake[1], p.v
-    local to_vis, to_res, overflow = feed(p, w)
-    vis_total, res_total = vis_total + to_vis, res_total + to_res + overflow
     local qualifies = w >= p.qualifying
+    local to_vis, to_res, overflow = 0, w * (p.rate + p.rrate), 0
+    if qualifies and not won then
+      to_vis, to_res, overflow = feed(p, w)
+    else  -- a bet that cannot win it feeds its reserve (the next cycle), never its meter
+      p.r = p.r + to_res
+    end
+    vis_total, res_total = vis_total + to_vis, res_total + to_res + overflow
     stretch.wagered, stretch.bets = stretch.wagered + w, stretch.bets + 1
     stretch.vis, stretch.res, stretch.over = stretch.vis + to_vis, stretch.res + to_res,
       stretch.over + overflow
