@@ -16,7 +16,7 @@ from jackpot.domain.config import (
     TableConfig,
     TableRecord,
 )
-from jackpot.domain.meter import UNITS_PER_CENT, ArmedTrigger, LinkState, PoolState
+from jackpot.domain.meter import ArmedTrigger, LinkState, PoolState
 from jackpot.domain.paytable import Paytable
 from jackpot.domain.triggers import draw_trigger, revealed
 from jackpot.errors import (
@@ -26,12 +26,11 @@ from jackpot.errors import (
     PoolRunningError,
     PoolStateError,
     TableMoveError,
+    TriggerInForceError,
     TriggerRangeError,
 )
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
-
-MAX_DRAWS = 5  # a trigger drawn again while play moves the meter between the read and the call
 
 TOUCH = """if redis.call('HEXISTS', KEYS[1], 'config') == 1 then
   redis.call('HSET', KEYS[1], 'last_seen', ARGV[1])
@@ -72,58 +71,52 @@ class ConfigStore:
         `staged` (the pool's staged change as stored) apply that change: 'stale' when it is
         no longer the one waiting. A PUT's change to a running pool raises PoolRunningError.
 
-        A must-hit-by or mystery level gets a trigger drawn here, over its range from a cent
-        above its meter (the script arms it only when the level has none or its type, range
-        or qualifying wager changed, and refuses one drawn above a meter that has moved
-        since: drawn again)."""
+        A must-hit-by or mystery level gets a trigger drawn here over its whole range; the
+        script arms it only when the level has none, and only while the meter is below the
+        range (TriggerRangeError otherwise). A trigger held stays armed until won (D228):
+        the change governs the draws from the next hit, and a ceiling below the armed draw's
+        top raises TriggerInForceError."""
         cap = -1 if config.cap is None else config.cap
         span = config.trigger_span
-        for _ in range(MAX_DRAWS):
-            candidate = ""
-            value = self._r.hget(self._k.pool(pool), "value") if span is not None else None
-            cents = config.reset if value is None else int(value) // UNITS_PER_CENT
-            # a meter past the range: nothing to draw from (refused if the level must be armed)
-            if span is not None and cents + 1 <= span[1]:
-                candidate = json.dumps(
-                    draw_trigger(pool, (max(span[0], cents + 1), span[1])).offer()
-                )
-            result = self._s.put_pool(
-                keys=[
-                    self._k.pool(pool),
-                    self._k.pool_journal(pool),
-                    self._k.pools,
-                    self._k.counters,
-                    self._k.activity,
-                ],
-                args=[
-                    pool,
-                    config.reset,
-                    config.rate_bp,
-                    config.reserve_rate_bp,
-                    cap,
-                    config.policy.value,
-                    who,
-                    staged,
-                    reason,
-                    "" if public is None else ("1" if public else "0"),
-                    config.level.value,
-                    _cents_text(config.trigger_low),
-                    _cents_text(config.trigger_high),
-                    config.qualifying_wager,
-                    candidate,
-                    "" if span is None else f"{span[0]}:{span[1]}",
-                ],
-            )
-            if result[0] == "meter_moved":
-                continue
-            if result[0] == "past_range":
-                raise TriggerRangeError(int(result[1]), _range_field(config))
-            if result[0] == "cap_below_value":
-                raise CapBelowValueError(int(result[1]))
-            if result[0] == "running":
-                raise PoolRunningError(pool)
-            return str(result[0])
-        raise ConflictError("the meter kept moving while its trigger was drawn; try again")
+        candidate = "" if span is None else json.dumps(draw_trigger(pool, span).offer())
+        result = self._s.put_pool(
+            keys=[
+                self._k.pool(pool),
+                self._k.pool_journal(pool),
+                self._k.pools,
+                self._k.counters,
+                self._k.activity,
+            ],
+            args=[
+                pool,
+                config.reset,
+                config.rate_bp,
+                config.reserve_rate_bp,
+                cap,
+                config.policy.value,
+                who,
+                staged,
+                reason,
+                "" if public is None else ("1" if public else "0"),
+                config.level.value,
+                _cents_text(config.trigger_low),
+                _cents_text(config.trigger_high),
+                config.qualifying_wager,
+                candidate,
+                "" if span is None else f"{span[0]}:{span[1]}",
+            ],
+        )
+        if result[0] == "too_narrow":
+            raise TriggerRangeError(int(result[1]), _low_field(config))
+        if result[0] == "in_force":
+            raise TriggerInForceError(int(result[1]))
+        if result[0] == "misdrawn":
+            raise ConflictError("the trigger offered was not drawn over the level's range")
+        if result[0] == "cap_below_value":
+            raise CapBelowValueError(int(result[1]))
+        if result[0] == "running":
+            raise PoolRunningError(pool)
+        return str(result[0])
 
     def stage(self, pool: str, change: StagedChange | None, who: str, reason: str) -> str:
         """Stage `change` (None: cancel the one waiting): 'staged', 'cancelled' or 'none'."""
@@ -424,9 +417,10 @@ def _cents_text(cents: int | None) -> str:
     return "" if cents is None else str(cents)
 
 
-def _range_field(config: PoolConfig) -> str:
-    """The field that sets a trigger level's highest trigger."""
-    return "trigger_high" if config.level is LevelType.MYSTERY else "cap"
+def _low_field(config: PoolConfig) -> str:
+    """The field that sets a trigger level's lowest trigger (a must-hit-by's: a cent above
+    its reset)."""
+    return "trigger_low" if config.level is LevelType.MYSTERY else "reset"
 
 
 def canonical(value: object) -> str:

@@ -308,7 +308,7 @@ local function feed_triggered(p, draw)
       top_up(p, 1)
       p.draw = int(tonumber(p.draw) + 1)
       p.trigger, p.salt, p.commitment = draw.cents * UNIT, draw.salt, draw.commitment
-      p.armed = true
+      p.armed, p.armed_high = true, int(draw.high)
       record(p, {'trigger_armed', 'draw', p.draw, 'commitment', p.commitment,
         'low', int(draw.low), 'high', int(draw.high)})
     end
@@ -446,7 +446,8 @@ for _, p in ipairs(pools) do
     'head', head)
   if p.armed then  -- won this round: the trigger drawn for it, hidden as the one before
     redis.call('HSET', p.key, 'trigger', int(p.trigger / UNIT), 'trigger_salt', p.salt,
-      'commitment', p.commitment, 'draw', p.draw, 'armed_at', stamp, 'armed_seq', p.armed_seq)
+      'commitment', p.commitment, 'draw', p.draw, 'armed_at', stamp, 'armed_seq', p.armed_seq,
+      'armed_high', p.armed_high)
   end
   if p.d_in > 0 then
     redis.call('HINCRBY', p.key, 'in_cents', int(p.d_in))
