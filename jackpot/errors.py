@@ -19,7 +19,8 @@ JackpotError
 │   ├── TableMoveError(table, code, reason)                  a move the table is not ready for
 │   ├── UnlinkedPoolError(pool)                              no table feeds the pool
 │   ├── CapBelowValueError(value)                            a cap under the current meter
-│   ├── TriggerRangeError(value, field)                      a meter at its level's top trigger
+│   ├── TriggerRangeError(value, field)                      a draw the meter would narrow
+│   ├── TriggerInForceError(high)                            a ceiling below the armed draw
 │   ├── PayoutStateError(payout, status, step)               e.g. disputing a paid jackpot
 │   ├── PayoutChangedError(payout, status, expected)         a stale console's step
 │   ├── SecondPersonError(payout)                            approving one's own hand pay
@@ -258,14 +259,27 @@ class CapBelowValueError(ConflictError):
 
 
 class TriggerRangeError(ConflictError):
-    code = "meter_past_trigger_range"
+    code = "trigger_range_too_narrow"
 
     def __init__(self, value: int, field: str) -> None:
         super().__init__(
-            f"the meter ({value} cents) has already reached the highest trigger this change "
-            "gives the level: raise the ceiling or the range, or change it after a hit"
+            f"the meter ({value} cents) has already reached the lowest trigger of the range "
+            "a trigger would be drawn from now, and a draw is never narrowed to the meter: "
+            "set the range above the meter, or lower the meter to its reset first (D228)"
         )
         self.field = field
+
+
+class TriggerInForceError(ConflictError):
+    code = "trigger_range_in_force"
+
+    def __init__(self, high: int) -> None:
+        super().__init__(
+            f"the level's armed trigger was drawn from a range up to {high} cents and stays "
+            "armed until won: a ceiling below that would put it out of the meter's reach; "
+            "lower it after the next hit (D228)"
+        )
+        self.field = "cap"
 
 
 class PayoutStateError(ConflictError):

@@ -164,10 +164,12 @@ POOL_REQUEST = Record(
     "A pool's configuration. Updating never moves money.",
     rules=POOL_RULES,
     notes=(
-        "A cap below the meter's current value is 409 `cap_below_value`; a must_hit_by or "
-        "mystery level whose meter has already reached its ceiling or highest trigger is 409 "
-        "`meter_past_trigger_range`. Changing a level's type or its trigger's range reveals "
-        "its trigger and draws a new one (docs/RULES.md §4).",
+        "A cap below the meter's current value is 409 `cap_below_value`. A must_hit_by or "
+        "mystery level is armed with a trigger drawn over its whole range when it has none, "
+        "and only while its meter is below that range (409 `trigger_range_too_narrow` "
+        "naming `reset` or `trigger_low`). An armed trigger stays armed until won: a change "
+        "of the type, range or qualifying wager governs the draws from the next hit, and a "
+        "cap below the armed draw's top is 409 `trigger_range_in_force` (docs/RULES.md §4).",
     ),
 )
 

@@ -194,7 +194,7 @@ class TriggerAudit:
         here = (str(f.get("table")), str(f.get("round")))
         if self.armed is None and self.complete:
             self._problem(seq, "it names bets' steps toward a trigger never armed")
-        self._wagers(seq, f, steps, marks)
+        self._wagers(seq, f, steps, marks, here == self.armed_round)
         if self.meter is None or self.armed is None:  # a walk begun mid-journal: not yet
             return
         meter = self.meter
@@ -206,31 +206,27 @@ class TriggerAudit:
         if meter != int(f.get("value_units") or 0):
             self._problem(seq, "its bets' steps do not add up to the meter it records")
 
-    def _wagers(self, seq: int, f: Mapping[str, str], steps: list[int], marks: str) -> None:
-        """Each step is its bet's wager at the level's rate, and each mark says whether that
-        wager reached the qualifying wager: exactly, in a stretch the cap took nothing of;
-        otherwise (a step cut down to the room under the cap) a bet marked as unable to win
-        may not have put more than a qualifying wager's share on the meter."""
-        rate = self.rate_bp
-        if not rate:
+    def _wagers(
+        self, seq: int, f: Mapping[str, str], steps: list[int], marks: str, won_here: bool
+    ) -> None:
+        """Only a bet that can win the level moves its meter (D228): a bet marked as below
+        the qualifying wager, and every bet in the rest of the round that won it, put nothing
+        on it. The others' steps are their wagers at the level's rate, each at least a
+        qualifying wager's, exactly where the cap took nothing."""
+        if any(m == "0" and u for u, m in zip(steps, marks, strict=True)):
+            self._problem(seq, "it marks a bet that fed the meter as unable to win")
             return
-        if int(f.get("overflow_units") or 0) == 0:
-            if any(units % rate for units in steps) or sum(steps) // rate != int(
-                f.get("wagered") or 0
-            ):
-                self._problem(seq, "its bets' steps are not their wagers at the level's rate")
-                return
-            wagers = [units // rate for units in steps]
-            if any(
-                (w >= self.qualifying_wager) != (m == "1")
-                for w, m in zip(wagers, marks, strict=True)
-            ):
-                self._problem(seq, "its qualifying marks are not what its bets' wagers make")
-        elif any(
-            m == "0" and u >= self.qualifying_wager * rate
-            for u, m in zip(steps, marks, strict=True)
-        ):
-            self._problem(seq, "it marks a bet of a qualifying wager as unable to win")
+        if won_here and any(steps):
+            self._problem(seq, "a bet after the level's win in its round fed the meter")
+            return
+        rate = self.rate_bp
+        if not rate or int(f.get("overflow_units") or 0) != 0:
+            return
+        fed = [u for u, m in zip(steps, marks, strict=True) if m == "1" and not won_here]
+        if any(units % rate or units // rate < self.qualifying_wager for units in fed) or sum(
+            fed
+        ) // rate > int(f.get("wagered") or 0):
+            self._problem(seq, "its bets' steps are not their wagers at the level's rate")
 
     def _reveal(self, seq: int, f: Mapping[str, str], won: bool) -> None:
         cents, salt = int(f["trigger_cents"]), str(f.get("salt"))

@@ -274,6 +274,10 @@ class SelfCheck:
                         f"{pool.accounted_units}: the meters were changed outside the controller",
                     )
                 )
+        problems += [
+            Problem("pools", "trigger_tampered", f"{text}: changed outside the controller")
+            for text in self._config.trigger_problems()
+        ]
         return problems
 
     def _journals(self) -> list[Problem]:

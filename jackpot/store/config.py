@@ -16,9 +16,9 @@ from jackpot.domain.config import (
     TableConfig,
     TableRecord,
 )
-from jackpot.domain.meter import UNITS_PER_CENT, ArmedTrigger, LinkState, PoolState
+from jackpot.domain.meter import ArmedTrigger, LinkState, PoolState
 from jackpot.domain.paytable import Paytable
-from jackpot.domain.triggers import draw_trigger
+from jackpot.domain.triggers import draw_trigger, revealed
 from jackpot.errors import (
     CapBelowValueError,
     ConflictError,
@@ -26,12 +26,11 @@ from jackpot.errors import (
     PoolRunningError,
     PoolStateError,
     TableMoveError,
+    TriggerInForceError,
     TriggerRangeError,
 )
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
-
-MAX_DRAWS = 5  # a trigger drawn again while play moves the meter between the read and the call
 
 TOUCH = """if redis.call('HEXISTS', KEYS[1], 'config') == 1 then
   redis.call('HSET', KEYS[1], 'last_seen', ARGV[1])
@@ -72,58 +71,52 @@ class ConfigStore:
         `staged` (the pool's staged change as stored) apply that change: 'stale' when it is
         no longer the one waiting. A PUT's change to a running pool raises PoolRunningError.
 
-        A must-hit-by or mystery level gets a trigger drawn here, over its range from a cent
-        above its meter (the script arms it only when the level has none or its type, range
-        or qualifying wager changed, and refuses one drawn above a meter that has moved
-        since: drawn again)."""
+        A must-hit-by or mystery level gets a trigger drawn here over its whole range; the
+        script arms it only when the level has none, and only while the meter is below the
+        range (TriggerRangeError otherwise). A trigger held stays armed until won (D228):
+        the change governs the draws from the next hit, and a ceiling below the armed draw's
+        top raises TriggerInForceError."""
         cap = -1 if config.cap is None else config.cap
         span = config.trigger_span
-        for _ in range(MAX_DRAWS):
-            candidate = ""
-            value = self._r.hget(self._k.pool(pool), "value") if span is not None else None
-            cents = config.reset if value is None else int(value) // UNITS_PER_CENT
-            # a meter past the range: nothing to draw from (refused if the level must be armed)
-            if span is not None and cents + 1 <= span[1]:
-                candidate = json.dumps(
-                    draw_trigger(pool, (max(span[0], cents + 1), span[1])).offer()
-                )
-            result = self._s.put_pool(
-                keys=[
-                    self._k.pool(pool),
-                    self._k.pool_journal(pool),
-                    self._k.pools,
-                    self._k.counters,
-                    self._k.activity,
-                ],
-                args=[
-                    pool,
-                    config.reset,
-                    config.rate_bp,
-                    config.reserve_rate_bp,
-                    cap,
-                    config.policy.value,
-                    who,
-                    staged,
-                    reason,
-                    "" if public is None else ("1" if public else "0"),
-                    config.level.value,
-                    _cents_text(config.trigger_low),
-                    _cents_text(config.trigger_high),
-                    config.qualifying_wager,
-                    candidate,
-                    "" if span is None else f"{span[0]}:{span[1]}",
-                ],
-            )
-            if result[0] == "meter_moved":
-                continue
-            if result[0] == "past_range":
-                raise TriggerRangeError(int(result[1]), _range_field(config))
-            if result[0] == "cap_below_value":
-                raise CapBelowValueError(int(result[1]))
-            if result[0] == "running":
-                raise PoolRunningError(pool)
-            return str(result[0])
-        raise ConflictError("the meter kept moving while its trigger was drawn; try again")
+        candidate = "" if span is None else json.dumps(draw_trigger(pool, span).offer())
+        result = self._s.put_pool(
+            keys=[
+                self._k.pool(pool),
+                self._k.pool_journal(pool),
+                self._k.pools,
+                self._k.counters,
+                self._k.activity,
+            ],
+            args=[
+                pool,
+                config.reset,
+                config.rate_bp,
+                config.reserve_rate_bp,
+                cap,
+                config.policy.value,
+                who,
+                staged,
+                reason,
+                "" if public is None else ("1" if public else "0"),
+                config.level.value,
+                _cents_text(config.trigger_low),
+                _cents_text(config.trigger_high),
+                config.qualifying_wager,
+                candidate,
+                "" if span is None else f"{span[0]}:{span[1]}",
+            ],
+        )
+        if result[0] == "too_narrow":
+            raise TriggerRangeError(int(result[1]), _low_field(config))
+        if result[0] == "in_force":
+            raise TriggerInForceError(int(result[1]))
+        if result[0] == "misdrawn":
+            raise ConflictError("the trigger offered was not drawn over the level's range")
+        if result[0] == "cap_below_value":
+            raise CapBelowValueError(int(result[1]))
+        if result[0] == "running":
+            raise PoolRunningError(pool)
+        return str(result[0])
 
     def stage(self, pool: str, change: StagedChange | None, who: str, reason: str) -> str:
         """Stage `change` (None: cancel the one waiting): 'staged', 'cancelled' or 'none'."""
@@ -184,6 +177,59 @@ class ConfigStore:
         for pool in ids:
             pipe.hgetall(self._k.pool(pool))
         return [pool_state(p, raw) for p, raw in zip(ids, pipe.execute(), strict=True) if raw]
+
+    def trigger_problems(self) -> list[str]:
+        """Each armed trigger that is not the one committed (the self-check's, as the round
+        script checks it when it pays, settle_round.lua `committed`): its trigger and salt
+        open its commitment, and the journal entry that armed it, while Redis holds it,
+        names that commitment and draw. Read here and never returned: the trigger and salt
+        stay hidden."""
+        fields = ("trigger", "trigger_salt", "commitment", "draw", "armed_seq")
+        found = []
+        for pool, (trigger, salt, commitment, draw, seq) in self.meter_fields(
+            self.pool_ids(), fields
+        ).items():
+            if commitment is None:
+                continue
+            if not (trigger or "").isdigit() or not revealed(
+                commitment, pool, int(trigger or "0"), salt or ""
+            ):
+                found.append(f"pool {pool}: its armed trigger and salt do not open draw "
+                             f"{draw}'s commitment")  # fmt: skip
+                continue
+            armed = self._armed_entry(pool, seq)
+            if armed is not None and (
+                armed.get("type") != "trigger_armed"
+                or (armed.get("commitment"), armed.get("draw")) != (commitment, draw)
+            ):
+                found.append(f"pool {pool}: its armed commitment is not the one its journal "
+                             f"armed for draw {draw}")  # fmt: skip
+        return found
+
+    def _armed_entry(self, pool: str, seq: str | None) -> dict[str, str] | None:
+        """The journal entry that armed `pool`'s trigger (by the seq the pool keeps, or the
+        newest `trigger_armed`), None once archived and trimmed; an entry that should be
+        there and is not: an empty one."""
+        journal = self._k.pool_journal(pool)
+        if seq is not None and seq.isdigit():
+            rows = self._r.xrange(journal, f"{seq}-0", f"{seq}-0")
+            if rows:
+                return dict(rows[0][1])
+            first = self._r.xrange(journal, "-", "+", count=1)
+            trimmed = not first or int(str(first[0][0]).split("-")[0]) > int(seq)
+            return None if trimmed else {}
+        upto = "+"
+        while True:
+            batch = self._r.xrevrange(journal, upto, "-", count=256)
+            for _, entry in batch:
+                if entry.get("type") == "trigger_armed":
+                    return dict(entry)
+            if len(batch) < 256:
+                return None
+            before = int(str(batch[-1][0]).split("-")[0]) - 1
+            if before < 1:
+                return None
+            upto = f"{before}-0"
 
     def meter_fields(
         self, pools: list[str], fields: tuple[str, ...]
@@ -371,9 +417,10 @@ def _cents_text(cents: int | None) -> str:
     return "" if cents is None else str(cents)
 
 
-def _range_field(config: PoolConfig) -> str:
-    """The field that sets a trigger level's highest trigger."""
-    return "trigger_high" if config.level is LevelType.MYSTERY else "cap"
+def _low_field(config: PoolConfig) -> str:
+    """The field that sets a trigger level's lowest trigger (a must-hit-by's: a cent above
+    its reset)."""
+    return "trigger_low" if config.level is LevelType.MYSTERY else "reset"
 
 
 def canonical(value: object) -> str:

@@ -206,6 +206,13 @@ class RoundStore:
             raise ControllerInoperableError(
                 ["a self-check found the store or the meters not as they must be (/readyz)"]
             )
+        if status == "tampered" and len(result) > 2:  # a trigger not the one committed
+            raise ControllerInoperableError(
+                [
+                    f"pool {result[1]}: its armed trigger is not the one its commitment and "
+                    "journal name: it was changed outside the controller; nothing was paid"
+                ]
+            )
         if status == "tampered":
             raise ControllerInoperableError(
                 [

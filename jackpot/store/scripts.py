@@ -47,20 +47,21 @@ CHAINED = CLOCKED | {"settle_round"}
 BOOKED = frozenset({"settle_round", "void_round"})
 # scripts that test or fill the tables' filters of forgotten rounds (store/forgotten.py)
 FILTERED = frozenset({"settle_round", "forget_rounds"})
+# the script that pays a hidden trigger gets opens() (SHA-256, to check its commitment)
+COMMITTED = frozenset({"settle_round"})
 
 
 def source(name: str) -> str:
-    """A script's text as it is loaded: its preludes (clock, chain, books), then its own."""
-    prelude = [
-        _read(part)
-        for part, uses in (
-            ("clock", CLOCKED),
-            ("chain", CHAINED),
-            ("books", BOOKED),
-            ("forgotten", FILTERED),
-        )
-        if name in uses
-    ]
+    """A script's text as it is loaded: its preludes (clock, chain, books, forgotten,
+    commitment), then its own."""
+    preludes = (
+        ("clock", CLOCKED),
+        ("chain", CHAINED),
+        ("books", BOOKED),
+        ("forgotten", FILTERED),
+        ("commitment", COMMITTED),
+    )
+    prelude = [_read(part) for part, uses in preludes if name in uses]
     return "\n".join([*prelude, _read(name)])
 
 

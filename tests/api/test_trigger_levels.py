@@ -14,6 +14,7 @@ from jackpot.domain.triggers import TriggerAudit, commitment, crossing
 from tests.support.api import Api, round_body
 from tests.support.checks import assert_error
 
+NEW_YEAR_2031 = 1_924_992_000_000  # ms
 LOSSES = ("2c", "3d", "4h", "5s", "6c", "7d", "8h")  # under the dealer's queen: no meter line
 
 
@@ -111,8 +112,8 @@ def test_random_rounds_are_won_where_the_model_says_and_verify_agrees(
         trigger = hidden_trigger_units(services, "mhb")
         wagers = [rng.choice((100, 300, 500, 1_000, 2_500)) for _ in range(rng.randint(1, 7))]
         steps, meter = [], before
-        for w in wagers:
-            units = min(w * 1_000, cap - meter)
+        for w in wagers:  # a bet below the qualifying wager feeds the reserve, not the meter
+            units = min(w * 1_000, cap - meter) if w >= 500 else 0
             meter += units
             steps.append((units, w >= 500))
         won = crossing(before, steps, trigger)
@@ -145,8 +146,8 @@ def played(api: Api) -> list[dict[str, Any]]:
     return journal
 
 
-def audited(journal: list[dict[str, Any]]) -> list[str]:
-    audit = TriggerAudit("mhb")
+def audited(journal: list[dict[str, Any]], pool: str = "mhb") -> list[str]:
+    audit = TriggerAudit(pool)
     for e in journal:
         audit.feed(e["seq"], e)
     return [text for _, text in audit.problems]
@@ -191,7 +192,10 @@ def test_verify_catches_a_forged_trigger_salt_commitment_or_crossing(api: Api) -
     plain = next(
         i
         for i, e in enumerate(journal)
-        if e["type"] == "contribution" and e.get("steps") and not e["overflow_units"]
+        if e["type"] == "contribution"
+        and e.get("steps")
+        and not e["overflow_units"]
+        and int(e["steps"].split(",")[0]) > 0  # not the rest of a round that won it
     )
     original = journal[plain]["steps"].split(",")
     wrong = [str(int(original[0]) - 1), *original[1:]]
@@ -236,38 +240,62 @@ def test_a_mystery_level_hides_its_range_from_the_public_and_is_won_within_it(ap
     assert [(a["low"], a["high"]) for a in armed] == [(100, 200)] * (len(hits) + 1)
 
 
-def test_a_change_of_range_or_type_reveals_the_trigger_and_draws_another(api: Api) -> None:
+def test_a_change_of_range_or_type_keeps_the_armed_trigger_until_it_is_won(api: Api) -> None:
+    """D228: no change re-draws the current cycle's trigger; the new range governs the draw
+    made at the next hit. A ceiling below the armed draw's top is refused."""
     api.put_pool()
     must_hit_by(api)
     first = api.pool("mhb")["trigger"]
     must_hit_by(api, rate_bp=500)  # the rate is not the range: the trigger stays
     assert api.pool("mhb")["trigger"] == first and entries(api, "mhb", "trigger_revealed") == []
-    must_hit_by(api, cap=2_000)  # a new ceiling: the old trigger revealed, a new one drawn
-    [shown] = entries(api, "mhb", "trigger_revealed")
-    assert shown["commitment"] == first["commitment"] and shown["why"] == "its range changed"
-    assert commitment("mhb", shown["trigger_cents"], shown["salt"]) == first["commitment"]
-    second = api.pool("mhb")["trigger"]
-    assert second["draw"] == 2 and entries(api, "mhb", "trigger_armed")[-1]["high"] == 2_000
-    must_hit_by(api, level="hand", cap=2_000)  # won by hands now: revealed, none drawn
+    must_hit_by(api, rate_bp=500, cap=100)  # a new ceiling: the trigger stays armed
+    assert api.pool("mhb")["trigger"] == first and entries(api, "mhb", "trigger_revealed") == []
+    assert len(entries(api, "mhb", "trigger_armed")) == 1
+    header = api.keys.header("operator")
+    post(api, "/v1/pools/mhb/suspend", {"reason": "a lower ceiling"})
+    r = api.client.put("/v1/pools/mhb", json={"cap": 69}, headers=header)  # armed: 21..70
+    assert assert_error(r, 409, "cap")["code"] == "trigger_range_in_force"
+    assert api.meters("mhb")["cap"] == 100, "nothing changed"
+    assert post(api, "/v1/pools/mhb/resume", {"reason": "play"}).status_code == 200
+    api.put_table(pools=["main", "mhb"])
+    for n in range(1, 20):  # 5 cents a $1 bet: the 21..70 draw is won within 10 of them
+        if losses(api, f"r{n}", 100, 100, 100)["jackpots"]:
+            break
+    [hit] = entries(api, "mhb", "hit")
+    assert 21 <= hit["trigger_cents"] <= 70 and hit["commitment"] == first["commitment"]
+    armed = entries(api, "mhb", "trigger_armed")
+    assert [(a["low"], a["high"]) for a in armed] == [(21, 70), (21, 100)], "the new range next"
+    assert services_quiet(api)
+    post(api, "/v1/pools/mhb/suspend", {"reason": "won by hands now"})
+    r = api.client.put("/v1/pools/mhb", json={"level": "hand"}, headers=header)
+    assert r.status_code == 200, r.get_json()  # won by hands now: revealed, none drawn
     assert entries(api, "mhb", "trigger_revealed")[-1]["why"] == "the level is won by hands now"
     assert "trigger" not in api.pool("mhb") and api.pool("mhb")["level"] == "hand"
 
 
-def test_a_meter_at_its_highest_trigger_refuses_the_change(api: Api) -> None:
+def test_a_draw_is_never_narrowed_by_the_meter(api: Api) -> None:
+    """A hand level becoming a must-hit-by with its meter above its reset once drew from a
+    cent above the meter: a ceiling a cent above it was a one-cent draw, a certain win."""
     api.put_pool()
     api.put_pool("lvl", reset=0, rate_bp=100, reserve_rate_bp=0)
     api.put_table(pools=["main", "lvl"])
     losses(api, "r1", 2_500)  # lvl: 1% of $25 = 25 cents
     header = api.keys.header("operator")
     post(api, "/v1/pools/lvl/suspend", {"reason": "becomes a must-hit-by"})
-    r = api.client.put("/v1/pools/lvl", json={"level": "must_hit_by", "cap": 25},
-                       headers=header)  # fmt: skip
-    assert assert_error(r, 409, "cap")["code"] == "meter_past_trigger_range"
-    r = api.client.put("/v1/pools/lvl", json={"level": "must_hit_by", "cap": 26},
-                       headers=header)  # fmt: skip
+    before = api.journal("lvl")
+    for cap in (26, 2_000):
+        r = api.client.put("/v1/pools/lvl", json={"level": "must_hit_by", "cap": cap},
+                           headers=header)  # fmt: skip
+        assert assert_error(r, 409, "reset")["code"] == "trigger_range_too_narrow"
+    assert api.journal("lvl") == before and api.pool("lvl")["level"] == "hand", "unchanged"
+    r = api.client.put("/v1/pools/lvl", json={"level": "mystery", "trigger_low": 20,
+                       "trigger_high": 400}, headers=header)  # fmt: skip
+    assert assert_error(r, 409, "trigger_low")["code"] == "trigger_range_too_narrow"
+    r = api.client.put("/v1/pools/lvl", json={"level": "mystery", "trigger_low": 26,
+                       "trigger_high": 400}, headers=header)  # fmt: skip
     assert r.status_code == 200, r.get_json()
     armed = entries(api, "lvl", "trigger_armed")
-    assert [(a["low"], a["high"]) for a in armed] == [(26, 26)], "above the meter"
+    assert [(a["low"], a["high"]) for a in armed] == [(26, 400)], "the whole range"
 
 
 def test_a_trigger_level_keeps_its_meter_to_wagers(api: Api) -> None:
@@ -350,29 +378,145 @@ def test_a_trigger_level_is_never_paid_by_a_hand_nor_out_of_every_bet_s_reach(ap
     assert "none could win mhb" in assert_error(r, 400, "max_wager")["message"]
 
 
-def test_a_qualifying_wager_change_reveals_the_trigger_and_a_meter_at_the_top_keeps_it(
-    api: Api,
-) -> None:
+def test_bets_that_cannot_win_never_leave_a_must_hit_by_level_due(api: Api) -> None:
+    """The lab's finding: bets below the qualifying wager carried the meter to its ceiling
+    unwon, and the next qualifying bet won it for certain. Their part goes to the reserve."""
     api.put_pool()
     must_hit_by(api, qualifying_wager=500)
     api.put_table(pools=["main", "mhb"])
-    for n in range(6):  # $1 bets cannot win it: the meter climbs to its 70-cent ceiling
+    for n in range(8):  # $1 bets cannot win it: 24 of them would take 10 cents each
         losses(api, f"r{n}", 100, 100, 100)
-    assert api.pool("mhb")["value"] == 70 and api.pool("mhb")["hits"] == 0
+    meters = api.meters("mhb")
+    assert api.pool("mhb")["value"] == 20 and api.pool("mhb")["hits"] == 0, "not at the top"
+    assert meters["reserve_units"] == 24 * 100 * 1_000, "the next cycle's"
+    [*_, fed] = entries(api, "mhb", "contribution")
+    assert (fed["steps"], fed["qualifying"]) == ("0,0,0", "000")
+    # the rest of a round that won it feeds the reserve too: the new meter stays at reset
+    for n in range(8, 60):
+        answer = losses(api, f"r{n}", 2_500, 2_500, 2_500, 2_500)
+        if answer["jackpots"]:
+            break
+    [hit] = entries(api, "mhb", "hit")
+    assert hit["spot"] < 4, "won before the round's last bet"
+    assert api.pool("mhb")["value"] == 20
+    assert services_quiet(api)
+
+
+def services_quiet(api: Api) -> bool:
+    return audited(api.journal("mhb")) == []
+
+
+def test_a_qualifying_wager_change_keeps_the_trigger(api: Api) -> None:
+    """A qualifying wager once re-drew the trigger (D224: raised and lowered again it could
+    park a level past it); since only a bet that can win moves the meter (D228), it keeps it."""
+    api.put_pool()
+    must_hit_by(api, qualifying_wager=500)
+    first = api.pool("mhb")["trigger"]
     header = api.keys.header("operator")
     post(api, "/v1/pools/mhb/suspend", {"reason": "changes"})
-    # nothing about the trigger changes: the meter at the top does not stand in the way
-    r = api.client.put("/v1/pools/mhb", json={"rate_bp": 900}, headers=header)
+    for change in ({"rate_bp": 900}, {"qualifying_wager": 200}, {"reset": 10}):
+        r = api.client.put("/v1/pools/mhb", json=change, headers=header)
+        assert r.status_code == 200, r.get_json()
+    assert entries(api, "mhb", "trigger_revealed") == [] and api.pool("mhb")["trigger"] == first
+    assert api.meters("mhb")["qualifying_wager"] == 200
+
+
+def test_the_lab_s_narrowed_mystery_range_does_not_hand_over_the_next_bet(
+    api: Api, services: Services
+) -> None:
+    """The lab: meter $11.05, suspend, range $10.01..$11.06, resume: the trigger was re-drawn
+    from a cent above the meter, $11.06, and the next bet won it for certain."""
+    api.put_pool()
+    api.put_pool("myst", reset=0, rate_bp=1_000, reserve_rate_bp=0, level="mystery",
+                 trigger_low=1_106, trigger_high=100_000)  # fmt: skip
+    api.put_table(pools=["main", "myst"])
+    hidden = hidden_trigger_units(services, "myst")
+    published = api.pool("myst")["trigger"]
+    losses(api, "r1", 2_500, 2_500, 2_500, 2_500, 1_050)  # 10% of $110.50: $11.05
+    assert api.pool("myst")["value"] == 1_105
+    assert post(api, "/v1/pools/myst/suspend", {"reason": "range"}).status_code == 200
+    r = api.client.put("/v1/pools/myst", json={"trigger_low": 1_001, "trigger_high": 1_106},
+                       headers=api.keys.header("operator"))  # fmt: skip
     assert r.status_code == 200, r.get_json()
-    # a new qualifying wager must re-arm: there is nothing above the meter to draw from
-    r = api.client.put("/v1/pools/mhb", json={"qualifying_wager": 100}, headers=header)
-    assert assert_error(r, 409, "cap")["code"] == "meter_past_trigger_range"
-    r = api.client.put("/v1/pools/mhb", json={"qualifying_wager": 100, "cap": 90},
-                       headers=header)  # fmt: skip
-    assert r.status_code == 200, r.get_json()
-    [shown] = entries(api, "mhb", "trigger_revealed")
-    assert shown["why"] == "its range changed"
-    r = api.client.put("/v1/pools/mhb", json={"qualifying_wager": 200}, headers=header)
-    assert r.status_code == 200, r.get_json()
-    assert entries(api, "mhb", "trigger_revealed")[-1]["why"] == "its qualifying wager changed"
-    assert [(a["low"], a["high"]) for a in entries(api, "mhb", "trigger_armed")][-1] == (71, 90)
+    assert post(api, "/v1/pools/myst/resume", {"reason": "range"}).status_code == 200
+    assert hidden_trigger_units(services, "myst") == hidden, "the armed trigger stays"
+    assert api.pool("myst")["trigger"] == published
+    assert entries(api, "myst", "trigger_revealed") == []
+    answer = losses(api, "r2", 100)  # 10 cents: the meter at $11.15
+    assert bool(answer["jackpots"]) == (hidden <= 1_115 * 10_000), "won only where it was armed"
+    assert services_quiet_for(api, "myst")
+
+
+def test_a_staged_narrowed_range_keeps_the_trigger_at_a_suspension_and_its_time(
+    api: Api, services: Services
+) -> None:
+    """The staged path: a change applied at a suspension, or by the worker at its time,
+    keeps the armed trigger as a PUT does."""
+    api.put_pool()
+    api.put_pool("myst", reset=0, rate_bp=1_000, reserve_rate_bp=0, level="mystery",
+                 trigger_low=1_106, trigger_high=100_000)  # fmt: skip
+    api.put_table(pools=["main", "myst"])
+    hidden = hidden_trigger_units(services, "myst")
+    losses(api, "r1", 2_500, 2_500, 2_500, 2_500, 1_050)
+    narrow = {"trigger_low": 1_001, "trigger_high": 1_106, "reason": "narrow"}
+    assert post(api, "/v1/pools/myst/staged", narrow).status_code == 200
+    assert post(api, "/v1/pools/myst/suspend", {"reason": "apply"}).status_code == 200
+    assert api.meters("myst")["trigger_high"] == 1_106, "applied"
+    assert hidden_trigger_units(services, "myst") == hidden
+    assert post(api, "/v1/pools/myst/resume", {"reason": "play"}).status_code == 200
+    later = {"trigger_low": 1_001, "trigger_high": 1_107, "reason": "again",
+             "effective_at": "2031-01-01T00:00:00Z"}  # fmt: skip
+    assert post(api, "/v1/pools/myst/staged", later).status_code == 200
+    assert services.pools.apply_due(NEW_YEAR_2031) == {"myst": "updated"}
+    assert api.meters("myst")["trigger_high"] == 1_107
+    assert hidden_trigger_units(services, "myst") == hidden
+    assert len(entries(api, "myst", "trigger_armed")) == 1
+    assert entries(api, "myst", "trigger_revealed") == []
+
+
+def services_quiet_for(api: Api, pool: str) -> bool:
+    return audited(api.journal(pool), pool) == []
+
+
+def armed_hash(services: Services, pool: str) -> tuple[Any, str]:
+    group = services.groups.of_pool(pool)
+    return group.client, group.keys.pool(pool)
+
+
+def test_a_trigger_changed_in_the_store_is_not_paid_and_makes_the_controller_inoperable(
+    api: Api, services: Services
+) -> None:
+    api.put_pool()
+    must_hit_by(api)
+    api.put_table(pools=["main", "mhb"])
+    client, key = armed_hash(services, "mhb")
+    client.hset(key, "trigger", "21")  # a cent above the reset: a $1 bet would reach it
+    r = api.report(round_body("r1", spots=[{"spot": 1, "wager": 100, "card": "2c"}]))
+    assert assert_error(r, 503, None)["code"] == "controller_inoperable"
+    assert entries(api, "mhb", "hit") == [] and api.pool("mhb")["value"] == 20, "nothing moved"
+    assert any("trigger" in p.message for p in services.health.run().problems)
+    assert api.client.get("/readyz").status_code == 503
+
+
+def test_a_commitment_and_salt_changed_under_the_same_draw_are_caught(
+    api: Api, services: Services
+) -> None:
+    api.put_pool()
+    must_hit_by(api)
+    api.put_table(pools=["main", "mhb"])
+    client, key = armed_hash(services, "mhb")
+    salt = "00" * 16  # a trigger, salt and commitment that open each other, not the journal's
+    client.hset(key, mapping={"trigger": "21", "trigger_salt": salt,
+                              "commitment": commitment("mhb", 21, salt)})  # fmt: skip
+    r = api.report(round_body("r1", spots=[{"spot": 1, "wager": 100, "card": "2c"}]))
+    assert assert_error(r, 503, None)["code"] == "controller_inoperable"
+    assert entries(api, "mhb", "hit") == []
+    problems = services.health.run().problems
+    assert any("journal armed" in p.message for p in problems), problems
+    assert api.client.get("/readyz").status_code == 503
+
+
+def test_an_untouched_trigger_leaves_the_self_check_quiet(api: Api, services: Services) -> None:
+    journal = played(api)  # several hits, each re-armed in the round that won it
+    assert sum(1 for e in journal if e["type"] == "trigger_armed") >= 4
+    assert services.health.run().problems == ()

@@ -6,7 +6,8 @@ local BOOKS = {'value', 'reserve', 'reset', 'rate_bp', 'reserve_rate_bp', 'cap',
   'head', 'state', 'reset_initial_units', 'contrib_units', 'won_cents', 'seed_units',
   'adjust_units', 'void_units',
   -- a must-hit-by or mystery level (hidden: the trigger and its salt, never read out)
-  'level', 'trigger', 'trigger_salt', 'commitment', 'draw', 'qualifying_wager', 'trigger_span'}
+  'level', 'trigger', 'trigger_salt', 'commitment', 'draw', 'qualifying_wager', 'trigger_span',
+  'armed_seq'}
 
 -- visible + reserve = reset_initial + contributions - pays + seed + adjustments + voids
 -- (RULES.md §4),

@@ -11,20 +11,23 @@
 -- ARGV[11] level ('hand' | 'must_hit_by' | 'mystery')  ARGV[12], ARGV[13] a mystery level's
 --   trigger_low, trigger_high ('' for none)  ARGV[14] qualifying_wager (cents)
 -- ARGV[15] a trigger level: a trigger drawn in Python (jackpot/domain/triggers.py) as JSON
---   {cents, salt, commitment, low, high}: drawn over low..high, from the level's lowest trigger
---   or a cent above its meter, whichever is higher, up to its highest; '' for a hand level.
---   It is armed when the level has none, or its type, its range (`span`, ARGV[16]
---   'low:high') or its qualifying wager changed: the trigger it had is revealed first
---   (journal `trigger_revealed`), then the new one's commitment journaled (`trigger_armed`);
---   otherwise it goes unused. '' when Python found the meter past the range: refused
---   ('past_range') only if the level must be armed.
+--   {cents, salt, commitment, low, high}, over the level's whole range (`span`, ARGV[16]
+--   'low:high'); '' for a hand level. It is armed only when the level has none (it is
+--   created, or a hand level becomes a trigger level), and only while the meter is below
+--   the range's lowest trigger: a draw is never narrowed by the meter ('too_narrow'
+--   otherwise). A trigger held stays armed until won (D228): a change of the type, range,
+--   reset, ceiling or qualifying wager governs the draws from the level's next hit on
+--   (`trigger_span`), and may not put the ceiling below the armed draw's top
+--   (`armed_high`: 'in_force'). Only a level that becomes a hand level reveals it
+--   (journal `trigger_revealed`).
 -- A PUT changes the parameters only while the pool is suspended (NY 5321.18(b)(4): no
 -- parameter change while the link is in operation); a running pool's change is staged
 -- (stage_pool.lua) and applied here once the pool is suspended or its time has come.
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"created"} | {"updated"} | {"unchanged"} | {"cap_below_value", value_cents}
---   | {"meter_moved", value_cents} (the trigger was drawn above another meter: draw again)
---   | {"past_range", value_cents} (the meter has reached the level's highest trigger)
+--   | {"too_narrow", value_cents} (the meter has reached the lowest trigger of the range a
+--      trigger must be armed over) | {"in_force", high_cents} (a ceiling below the top of
+--      the armed draw) | {"misdrawn"} (the trigger offered is not drawn over the range)
 --   | {"running"} (a PUT's change to a running pool) | {"stale"} (the staged change is gone
 --   or another one)
 -- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
@@ -67,22 +70,24 @@ local function reveal(held, why)
     'commitment', held[3], 'trigger_cents', held[1], 'salt', held[2], 'why', why,
     'value_units', held[5], 'reserve_units', held[6]}
 end
-local function arm(value, reserve, draw)
+local function arm(value, reserve, draw, seq)
   redis.call('HSET', pool, 'trigger', string.format('%d', candidate.cents),
     'trigger_salt', candidate.salt, 'commitment', candidate.commitment, 'draw', draw,
-    'trigger_span', span, 'armed_at', now)
+    'trigger_span', span, 'armed_high', string.format('%d', candidate.high), 'armed_at', now,
+    'armed_seq', seq)
   return {'type', 'trigger_armed', 'ts', now, 'who', who, 'draw', draw,
     'commitment', candidate.commitment, 'low', string.format('%d', candidate.low),
     'high', string.format('%d', candidate.high), 'value_units', value, 'reserve_units', reserve}
 end
--- a candidate drawn from where it must be: above the meter, within the level's range
+-- a trigger is drawn over the level's whole range, and armed only while the meter is below
+-- it: a range the meter has entered would be a narrower draw, one a cent above the meter a
+-- certain win (D228)
 local function misdrawn(value)
   local low, high = string.match(span, '^(%d+):(%d+)$')
   local cents = math.floor(tonumber(value) / UNIT)
-  local from = math.max(tonumber(low), cents + 1)
-  if from > tonumber(high) then return {'past_range', string.format('%d', cents)} end
-  if not candidate or candidate.low ~= from or candidate.high ~= tonumber(high) then
-    return {'meter_moved', string.format('%d', cents)}
+  if cents >= tonumber(low) then return {'too_narrow', string.format('%d', cents)} end
+  if not candidate or candidate.low ~= tonumber(low) or candidate.high ~= tonumber(high) then
+    return {'misdrawn'}
   end
   return nil
 end
@@ -110,7 +115,7 @@ if not current[1] then
   local seq = '1'
   if triggered then
     seq = '2'
-    head = append(journal, seq, head, arm(value, '0', '1'))
+    head = append(journal, seq, head, arm(value, '0', '1', seq))
   end
   redis.call('HSET', pool, 'head', head, 'seq', seq)
   return {'created'}
@@ -131,20 +136,23 @@ if not same and staged == '' and link == 'running' then return {'running'} end
 
 local cap = tonumber(ARGV[5])
 local books = redis.call('HMGET', pool, 'value', 'reserve', 'trigger', 'trigger_salt',
-  'commitment', 'draw', 'trigger_span', 'seq', 'head')
+  'commitment', 'draw', 'trigger_span', 'seq', 'head', 'armed_high')
 local value = tonumber(books[1])
 if cap >= 0 and cap * UNIT < value then
   return {'cap_below_value', string.format('%d', math.floor(value / UNIT))}
 end
--- the trigger held gives way when the level's type, its range or its qualifying wager
--- changes (a qualifying wager raised and lowered again could otherwise hold the level back
--- past its trigger and hand it to whoever bets next)
+-- a trigger held stays armed until won, whatever the change (D228): no change can re-draw
+-- the current cycle's trigger, narrow it to the meter or otherwise steer it. The new range
+-- governs the draws from the next hit; a ceiling below the armed draw's top would put its
+-- trigger out of the meter's reach (and break a must-hit-by's promise): refused.
 local held = books[3] and {books[3], books[4], books[5], books[6] or '0', books[1], books[2]}
-local rearm = triggered
-  and (not held or current[6] ~= ARGV[11] or books[7] ~= span or current[9] ~= ARGV[14])
+local rearm = triggered and not held
 if rearm then
   local wrong = misdrawn(books[1])
   if wrong then return wrong end
+elseif held and triggered and cap >= 0 then
+  local top = tonumber(books[10] or '') or tonumber(string.match(books[7] or '', ':(%d+)$'))
+  if top and cap < top then return {'in_force', string.format('%d', top)} end
 end
 redis.call('HSET', KEYS[4], 'clock', now)
 redis.call('HSET', pool, 'reset', ARGV[2], 'rate_bp', ARGV[3], 'reserve_rate_bp', ARGV[4],
@@ -154,23 +162,20 @@ redis.call('HINCRBY', pool, 'version', 1)
 if staged ~= '' then redis.call('HDEL', pool, 'staged') end
 local seq, head = tonumber(books[8]) + 1, books[9] or ''
 head = append(journal, string.format('%d', seq), head, entry('config'))
-if held and (rearm or not triggered) then
+if held and not triggered then
   seq = seq + 1
-  local why = 'its range changed'
-  if not triggered then
-    why = 'the level is won by hands now'
-  elseif current[6] ~= ARGV[11] then
-    why = 'its type changed'
-  elseif books[7] == span then
-    why = 'its qualifying wager changed'
-  end
-  head = append(journal, string.format('%d', seq), head, reveal(held, why))
-  redis.call('HDEL', pool, 'trigger', 'trigger_salt', 'commitment', 'trigger_span', 'armed_at')
+  head = append(journal, string.format('%d', seq), head,
+    reveal(held, 'the level is won by hands now'))
+  redis.call('HDEL', pool, 'trigger', 'trigger_salt', 'commitment', 'trigger_span', 'armed_at',
+    'armed_seq', 'armed_high')
+elseif held then  -- kept: the next draw, at the level's next hit, is over the new range
+  redis.call('HSET', pool, 'trigger_span', span)
 end
 if rearm then
   seq = seq + 1
   head = append(journal, string.format('%d', seq), head,
-    arm(books[1], books[2], string.format('%d', tonumber(books[6] or '0') + 1)))
+    arm(books[1], books[2], string.format('%d', tonumber(books[6] or '0') + 1),
+      string.format('%d', seq)))
 end
 redis.call('HSET', pool, 'seq', string.format('%d', seq), 'head', head)
 return {'updated'}

@@ -65,7 +65,7 @@ if a[6] then  -- a must-hit-by or mystery level retires its trigger: revealed, n
     table.insert(retiring, f)
   end
   redis.call('HDEL', KEYS[1], 'trigger', 'trigger_salt', 'commitment', 'trigger_span',
-    'armed_at')
+    'armed_at', 'armed_seq', 'armed_high')
 end
 local head_a = append(KEYS[2], seq_a, a[5] or '', retiring)
 -- retired_to: where its money went, for a void of a round it was fed by (void_round.lua)

@@ -52,6 +52,8 @@
 --        | {"forgotten"} (no record, but the table's filter names the round: its record may
 --           have been archived and trimmed; nothing written: look in the archive, then plan
 --           again without probes if it is not there)
+--        | {"tampered", id, "trigger"} (a trigger level reached its trigger, but the trigger
+--           and salt do not open the commitment, or the journal armed another: nothing paid)
 --        | {"draws", id, low, high} (a must-hit-by or mystery level fed without the bets'
 --           stakes or a trigger drawn over its range, low..high cents: plan again with them)
 -- dynamic = JSON {jackpots: [{id, pool, bet, amount, reset?}], pools: {id: value_cents},
@@ -239,10 +241,49 @@ end
 
 -- a must-hit-by or mystery level's contributions, bet by bet in settlement order: the first
 -- qualifying bet after whose contribution the meter has reached the trigger wins the meter
--- there (once a round: a meter that reaches its next trigger in the round it was won is won
--- by the next qualifying bet after it), which resets and arms the trigger drawn for it.
+-- there (once a round), which resets and arms the trigger drawn for it. Only a bet that can
+-- win it moves its meter: one below the qualifying wager, or after its win in the round,
+-- puts its whole contribution in the reserve (D228), so the meter is never at or past its
+-- trigger unwon, and never at a ceiling for the next qualifying bet to take.
 -- One contribution entry a stretch of bets, naming each bet's part (`steps`) and whether it
 -- could win (`qualifying`), so that anyone can follow the meter to the trigger.
+-- the journal entry that armed the level's trigger, by the seq the pool keeps (a trigger
+-- armed before it kept one: the newest `trigger_armed`); nil once archived and trimmed
+local function armed_entry(p)
+  local at = tonumber(p.armed_seq or '')
+  if at then return redis.call('XRANGE', p.journal, int(at) .. '-0', int(at) .. '-0')[1] end
+  local upto = '+'
+  while true do
+    local batch = redis.call('XREVRANGE', p.journal, upto, '-', 'COUNT', 256)
+    for _, e in ipairs(batch) do
+      if e[2][3] == 'type' and e[2][4] == 'trigger_armed' then return e end  -- after prev
+    end
+    if #batch < 256 then return nil end
+    local before = tonumber(string.match(batch[#batch][1], '^(%d+)')) - 1
+    if before < 1 then return nil end
+    upto = int(before) .. '-0'
+  end
+end
+
+-- whether the armed trigger is the one committed: its trigger and salt open its commitment,
+-- and the journal's entry that armed it (while Redis still holds it: the archive has the
+-- rest) names that commitment and draw. Checked when it pays, never on a round that only
+-- feeds the level: a trigger, salt or commitment changed behind the controller's back pays
+-- nothing.
+local function committed(p)
+  if not opens(p.commitment or '', p.id, p.trigger_text, p.salt or '') then return false end
+  local armed = armed_entry(p)
+  if not armed then  -- archived and trimmed: only an entry older than the stream's first
+    local first = redis.call('XRANGE', p.journal, '-', '+', 'COUNT', 1)[1]
+    local at = tonumber(p.armed_seq or '')
+    return not at or (first ~= nil and tonumber(string.match(first[1], '^(%d+)')) > at)
+  end
+  local f, named = armed[2], {}
+  for i = 1, #f - 1, 2 do named[f[i]] = f[i + 1] end
+  return named.type == 'trigger_armed' and named.commitment == p.commitment
+    and named.draw == p.draw
+end
+
 local function feed_triggered(p, draw)
   local stretch
   local function open()
@@ -260,9 +301,14 @@ local function feed_triggered(p, draw)
   local won, vis_total, res_total = false, 0, 0
   for k, stake in ipairs(plan.stakes) do
     local w, before = stake[1], p.v
-    local to_vis, to_res, overflow = feed(p, w)
-    vis_total, res_total = vis_total + to_vis, res_total + to_res + overflow
     local qualifies = w >= p.qualifying
+    local to_vis, to_res, overflow = 0, w * (p.rate + p.rrate), 0
+    if qualifies and not won then
+      to_vis, to_res, overflow = feed(p, w)
+    else  -- a bet that cannot win it feeds its reserve (the next cycle), never its meter
+      p.r = p.r + to_res
+    end
+    vis_total, res_total = vis_total + to_vis, res_total + to_res + overflow
     stretch.wagered, stretch.bets = stretch.wagered + w, stretch.bets + 1
     stretch.vis, stretch.res, stretch.over = stretch.vis + to_vis, stretch.res + to_res,
       stretch.over + overflow
@@ -270,6 +316,7 @@ local function feed_triggered(p, draw)
     table.insert(stretch.q, qualifies and '1' or '0')
     if not won and qualifies and p.v >= p.trigger then
       won = true
+      if not committed(p) then p.forged = true; return 0, 0 end
       close()
       local reveal = {'level', p.level, 'draw', p.draw, 'commitment', p.commitment,
         'trigger_cents', int(p.trigger / UNIT), 'salt', p.salt,
@@ -279,7 +326,7 @@ local function feed_triggered(p, draw)
       top_up(p, 1)
       p.draw = int(tonumber(p.draw) + 1)
       p.trigger, p.salt, p.commitment = draw.cents * UNIT, draw.salt, draw.commitment
-      p.armed = true
+      p.armed, p.armed_high = true, int(draw.high)
       record(p, {'trigger_armed', 'draw', p.draw, 'commitment', p.commitment,
         'low', int(draw.low), 'high', int(draw.high)})
     end
@@ -318,12 +365,14 @@ for i, id in ipairs(plan.pools) do
     end
     p.level, p.trigger, p.salt, p.commitment = h[17], tonumber(h[18]) * UNIT, h[19], h[20]
     p.draw, p.qualifying = h[21] or '0', tonumber(h[22] or '0')
+    p.trigger_text, p.armed_seq = h[18], h[24]
   end
   if wagered > 0 then
     p.d_in, p.d_contrib = wagered, wagered * (p.rate + p.rrate)
     local to_vis, to_res
     if draw then
       to_vis, to_res = feed_triggered(p, draw)
+      if p.forged then return {'tampered', id, 'trigger'} end
     else
       local overflow
       to_vis, to_res, overflow = feed(p, wagered)
@@ -409,6 +458,7 @@ for _, p in ipairs(pools) do
   local seq, head = p.seq, p.head
   for _, entry in ipairs(p.entries) do
     seq = seq + 1
+    if entry[1] == 'trigger_armed' then p.armed_seq = int(seq) end
     local fields = {'type', entry[1], 'ts', stamp, 'table', plan.table, 'round', plan.round,
       'who', plan.who}
     for k = 2, #entry do fields[k + 9] = entry[k] end
@@ -418,7 +468,8 @@ for _, p in ipairs(pools) do
     'head', head)
   if p.armed then  -- won this round: the trigger drawn for it, hidden as the one before
     redis.call('HSET', p.key, 'trigger', int(p.trigger / UNIT), 'trigger_salt', p.salt,
-      'commitment', p.commitment, 'draw', p.draw, 'armed_at', stamp)
+      'commitment', p.commitment, 'draw', p.draw, 'armed_at', stamp, 'armed_seq', p.armed_seq,
+      'armed_high', p.armed_high)
   end
   if p.d_in > 0 then
     redis.call('HINCRBY', p.key, 'in_cents', int(p.d_in))
