@@ -294,10 +294,22 @@ class SecondPersonError(ConflictError):
 
     code = "second_person_required"
 
-    def __init__(self, payout: str) -> None:
+    def __init__(self, payout: str, step: str = "approve") -> None:
+        did = "asked for its void" if step == "approve_void" else "confirmed or paid it"
         super().__init__(
-            f"payout {payout!r} was confirmed or paid by this key or person: another "
-            "operator approves it"
+            f"payout {payout!r}: this key or person {did}: another operator approves it"
+        )
+
+
+class NoVoidAwaitingError(ConflictError):
+    """An approval of a payout's void when none awaits one (never asked, or withdrawn)."""
+
+    code = "no_void_awaiting"
+
+    def __init__(self, payout: str, status: str) -> None:
+        super().__init__(
+            f"payout {payout!r} is {status} and no void of it awaits approval (none was asked, "
+            "or a later step withdrew it): nothing is voided"
         )
 
 
