@@ -22,7 +22,8 @@ JackpotError
 │   ├── TriggerRangeError(value, field)                      a meter at its level's top trigger
 │   ├── PayoutStateError(payout, status, step)               e.g. disputing a paid jackpot
 │   ├── PayoutChangedError(payout, status, expected)         a stale console's step
-│   ├── SecondPersonError(payout)                            approving one's own hand pay
+│   ├── SecondPersonError(payout, step)                      approving one's own pay or void
+│   ├── NoVoidAwaitingError(payout, status)                  approving a void none asked for
 │   ├── RoundVoidError(table, round_id, code, reason)        a void the round cannot take
 │   ├── RoundRecordError(table, round_id)                    a record its entry does not vouch for
 │   ├── LabelCollisionError(label, key_id, theirs)           a name passing for another's
