@@ -23,7 +23,8 @@ JackpotError
 │   ├── TriggerInForceError(high)                            a ceiling below the armed draw
 │   ├── PayoutStateError(payout, status, step)               e.g. disputing a paid jackpot
 │   ├── PayoutChangedError(payout, status, expected)         a stale console's step
-│   ├── SecondPersonError(payout)                            approving one's own hand pay
+│   ├── SecondPersonError(payout, step)                      approving one's own pay or void
+│   ├── NoVoidAwaitingError(payout, status)                  approving a void none asked for
 │   ├── RoundVoidError(table, round_id, code, reason)        a void the round cannot take
 │   ├── RoundRecordError(table, round_id)                    a record its entry does not vouch for
 │   ├── LabelCollisionError(label, key_id, theirs)           a name passing for another's
@@ -308,10 +309,22 @@ class SecondPersonError(ConflictError):
 
     code = "second_person_required"
 
-    def __init__(self, payout: str) -> None:
+    def __init__(self, payout: str, step: str = "approve") -> None:
+        did = "asked for its void" if step == "approve_void" else "confirmed or paid it"
         super().__init__(
-            f"payout {payout!r} was confirmed or paid by this key or person: another "
-            "operator approves it"
+            f"payout {payout!r}: this key or person {did}: another operator approves it"
+        )
+
+
+class NoVoidAwaitingError(ConflictError):
+    """An approval of a payout's void when none awaits one (never asked, or withdrawn)."""
+
+    code = "no_void_awaiting"
+
+    def __init__(self, payout: str, status: str) -> None:
+        super().__init__(
+            f"payout {payout!r} is {status} and no void of it awaits approval (none was asked, "
+            "or a later step withdrew it): nothing is voided"
         )
 
 

@@ -31,6 +31,7 @@ from jackpot.domain.requests import (
     ROUND_VOID_APPROVE_REQUEST,
     ROUND_VOID_REQUEST,
     SUSPEND_REQUEST,
+    VOID_APPROVE_REQUEST,
     VOID_REQUEST,
 )
 from jackpot.domain.signs import SIGN_REQUEST
@@ -136,6 +137,19 @@ SCHEMAS: dict[str, Any] = {
             "amount": CENTS,
             "status": {"enum": list(PAYOUT_STATUSES)},
             "changed": {"type": "boolean"},
+            "void_request": {
+                "type": "object",
+                "description": "a void asked from the approval threshold up, awaiting "
+                "another person's approval: who asked (`requested_by`, `person`), why "
+                "(`reason`), when (`at`, ms) and the status it was asked from (`from`)",
+                "properties": {
+                    "requested_by": {"type": "string"},
+                    "person": {"type": "string"},
+                    "reason": {"type": "string"},
+                    "at": {"type": "integer"},
+                    "from": {"enum": list(PAYOUT_STATUSES)},
+                },
+            },
         },
     },
     "PayoutHistory": {
@@ -207,6 +221,7 @@ SCHEMAS: dict[str, Any] = {
     "PayoutDispute": DISPUTE_REQUEST.schema(),
     "PayoutApprove": APPROVE_REQUEST.schema(),
     "PayoutVoid": VOID_REQUEST.schema(),
+    "PayoutVoidApprove": VOID_APPROVE_REQUEST.schema(),
     "RoundVoid": ROUND_VOID_REQUEST.schema(),
     "TableCounts": COUNTS_REQUEST.schema(),
     "RoundVoidApprove": ROUND_VOID_APPROVE_REQUEST.schema(),
@@ -230,6 +245,17 @@ SCHEMAS: dict[str, Any] = {
 
 def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _held(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    """An operation that answers 202, the payout in its status, while a second person's
+    approval is awaited (and 200 otherwise)."""
+    op = _op(*args, **kwargs)
+    op["responses"]["202"] = {
+        "description": "asked: awaiting another person's approval; nothing else changed",
+        "content": {"application/json": {"schema": _ref("Payout")}},
+    }
+    return op
 
 
 def _op(
@@ -587,12 +613,23 @@ def document() -> dict[str, Any]:
             ),
         },
         "/v1/payouts/{payout}/void": {
-            "post": _op(
-                "void a confirmed, awaiting or disputed jackpot (body: {reason})",
+            "post": _held(
+                "void a confirmed, awaiting or disputed jackpot (body: {reason}); from the "
+                "approval threshold up, 202: asked, until another person approves it",
                 ["operator"],
                 _ref("Payout"),
                 "PayoutVoid",
                 payout,
+            ),
+        },
+        "/v1/payouts/{payout}/void/approve": {
+            "post": _op(
+                "another person applies the void asked of a jackpot (body: {reason}, optional)",
+                ["operator"],
+                _ref("Payout"),
+                "PayoutVoidApprove",
+                payout,
+                body_required=False,
             ),
         },
         "/v1/reports/reconcile": {

@@ -15,6 +15,7 @@ from jackpot.domain.requests import (
     APPROVE_REQUEST,
     DISPUTE_REQUEST,
     PAYOUT_STATUSES,
+    VOID_APPROVE_REQUEST,
     VOID_REQUEST,
     Confirmation,
 )
@@ -108,8 +109,19 @@ def dispute(payout: str) -> Response:
 
 @bp.post("/<payout>/void")
 @require(Role.OPERATOR)
-def void(payout: str) -> Response:
-    return _step(payout, "void", VOID_REQUEST, reason_required=True)
+def void(payout: str) -> tuple[Response, int]:
+    """Void a jackpot; from the approval threshold up, ask for it (202) until another person
+    approves the void (docs/RULES.md §5)."""
+    answer = _step(payout, "void", VOID_REQUEST, reason_required=True)
+    held = answer.get_json()["status"] != "void"
+    return answer, 202 if held else 200
+
+
+@bp.post("/<payout>/void/approve")
+@require(Role.OPERATOR)
+def approve_void(payout: str) -> Response:
+    """Two-person control: another person applies the void asked for."""
+    return _step(payout, "approve_void", VOID_APPROVE_REQUEST, reason_required=False)
 
 
 def _step(payout: str, step: str, record: Record, reason_required: bool) -> Response:

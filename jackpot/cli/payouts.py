@@ -1,5 +1,5 @@
-"""`jackpot payouts list|history|show|record|confirm|approve|dispute|void`: hand pays over
-the HTTP API."""
+"""`jackpot payouts list|history|show|record|confirm|approve|dispute|void|approve-void`: hand
+pays over the HTTP API."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ ORDER = (
     "id", "status", "amount", "pool", "table", "round", "spot", "player", "outcome", "created",
     "paid_by", "witness", "slip", "confirmer", "confirmed_by", "confirmed_at", "approver",
     "approved_by", "approved_at", "paid_at", "disputer", "disputed_by", "disputed_at", "voider",
-    "voided_by", "voided_at", "voided_from", "note",
+    "voided_by", "voided_at", "voided_from", "void_request", "void_requester",
+    "void_requested_by", "void_requested_at", "void_approver", "note",
 )  # fmt: skip
 
 
@@ -99,10 +100,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "void",
         void_payout,
         "void a jackpot: nothing is owed any more (operator)",
+        "Void a jackpot: nothing is owed any more. From the approval threshold on, this "
+        "asks for the void: the jackpot keeps its status until another person runs "
+        "`approve-void`. Asking again changes nothing.",
     )
     void.add_argument("payout", metavar="ID")
     void.add_argument("--reason", required=True, metavar="TEXT", help="why (journaled)")
-    for step in (confirm, approve, dispute, void):
+    approve_void = add_command(
+        payouts,
+        "approve-void",
+        approve_void_payout,
+        "approve the void asked of a jackpot: the second person (operator)",
+    )
+    approve_void.add_argument("payout", metavar="ID")
+    approve_void.add_argument("--reason", metavar="TEXT", help="a note")
+    for step in (confirm, approve, dispute, void, approve_void):
         step.add_argument(
             "--expect",
             choices=STATUSES,
@@ -247,6 +259,10 @@ def void_payout(api: Controller, args: argparse.Namespace) -> int:
     return _step(api, args, "void", reason=args.reason)
 
 
+def approve_void_payout(api: Controller, args: argparse.Namespace) -> int:
+    return _step(api, args, "void/approve", reason=args.reason)
+
+
 def _step(api: Controller, args: argparse.Namespace, step: str, **given: str | None) -> int:
     """POST one verification step with only the fields the user gave."""
     body = {name: value for name, value in given.items() if value is not None}
@@ -261,6 +277,12 @@ def _stepped(answer: dict[str, Any]) -> str:
     # false: the step had been taken already (a second click), and nothing changed
     again = "" if payout.pop("changed", True) else " already (nothing changed)"
     head = f"payout {payout['id']} is{again} {payout['status']}: {money(payout['amount'])}"
+    asked = payout.get("void_request")
+    if asked:  # the void is asked, not done: say so before anything else
+        head += (
+            f"\nvoid asked by {asked.get('person') or asked.get('requested_by')}: it awaits "
+            "another person's `jackpot payouts approve-void`"
+        )
     return f"{head}\n{payout_detail(payout, time_zone())}"
 
 
@@ -271,6 +293,12 @@ def payout_detail(p: dict[str, Any], zone: ZoneInfo) -> str:
 
 
 def _value(name: str, value: Any, zone: ZoneInfo) -> str:
+    if name == "void_request" and isinstance(value, dict):
+        return (
+            f"asked by {value.get('person') or value.get('requested_by')} "
+            f"({value.get('requested_by')}) at {when(int(value.get('at') or 0), zone)} from "
+            f"{value.get('from')}: {value.get('reason')}; awaits another person's approval"
+        )
     if isinstance(value, int) and not isinstance(value, bool):
         if name == "amount":
             return money(value)

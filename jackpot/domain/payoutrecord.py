@@ -3,10 +3,13 @@
 Every step of a payout is an entry of its pool's journal, all naming it (`payout`): the
 `hit` (a jackpot) or `hand_pay` (a fixed or envy pay held for verification) that makes it,
 then `payout_confirmed` (confirmed, awaiting a second operator's approval), `payout_paid`
-(confirmed and paid, or, carrying `approver`, approved), `payout_disputed` and
-`payout_voided`. Folding them in order gives the record the controller keeps live in Redis
-(payout_status.lua writes the same fields), so the archive can answer for payouts long after
-Redis let them go, and `jackpot verify` can hold the archive's index to the chain.
+(confirmed and paid, or, carrying `approver`, approved), `payout_disputed`,
+`payout_void_requested` (from the approval threshold up, a void asked for and awaiting a
+second person), `payout_void_withdrawn` (that request withdrawn by a later step) and
+`payout_voided` (carrying `requested_by` when a second person approved it). Folding them in
+order gives the record the controller keeps live in Redis (payout_status.lua writes the same
+fields), so the archive can answer for payouts long after Redis let them go, and `jackpot
+verify` can hold the archive's index to the chain.
 
 A search names people as people (jackpot.domain.people): a payout is found under the payer
 and the witness as typed, and under the key of everyone who confirmed, approved, disputed or
@@ -28,12 +31,19 @@ from jackpot.errors import ValidationError
 
 # the journal entries that make or move a payout, each naming it in `payout`
 MADE = ("hit", "hand_pay")
-STEPS = ("payout_confirmed", "payout_paid", "payout_disputed", "payout_voided")
+STEPS = (
+    "payout_confirmed",
+    "payout_paid",
+    "payout_disputed",
+    "payout_void_requested",
+    "payout_void_withdrawn",
+    "payout_voided",
+)
 ENTRY_TYPES = MADE + STEPS
 
 STATUSES = ("pending", "awaiting_approval", "paid", "disputed", "void")
 # the keys (`who`) of the steps a payout records, each the person behind it
-ACTORS = ("confirmed_by", "approved_by", "disputed_by", "voided_by")
+ACTORS = ("confirmed_by", "approved_by", "disputed_by", "voided_by", "void_requested_by")
 STAMPS = ("created", "confirmed_at", "approved_at", "paid_at", "disputed_at", "voided_at")
 
 
@@ -79,8 +89,27 @@ def fold(record: dict[str, Any] | None, pool: str, fields: dict[str, str]) -> di
             out["status"] = "awaiting_approval"
     elif kind == "payout_disputed":
         out.update(status="disputed", disputed_by=who, disputed_at=ts)
+    elif kind == "payout_void_requested":  # the status stays: a second person decides
+        out["void_request"] = {
+            "requested_by": who,
+            "person": fields.get("person", ""),
+            "compared": person_of(fields.get("person", "")),
+            "reason": fields.get("reason", ""),
+            "at": ts,
+            "from": fields.get("from", ""),
+        }
+    elif kind == "payout_void_withdrawn":
+        out.pop("void_request", None)
     elif kind == "payout_voided":
+        out.pop("void_request", None)
         out.update(status="void", voided_by=who, voided_at=ts, voided_from=fields.get("from"))
+        if fields.get("requested_by"):  # asked by one person, approved by another
+            out.update(
+                void_requested_by=fields["requested_by"],
+                void_requester=fields.get("requester", ""),
+                void_requested_at=int(fields.get("requested_at") or 0),
+                void_approver=fields.get("approver", ""),
+            )
     else:
         raise ValueError(f"{kind} is not a step of a payout")
     if note:
@@ -169,12 +198,15 @@ def step_of(fields: dict[str, str]) -> dict[str, Any]:
             "hand_pay": "held",
             "payout_confirmed": "confirmed",
             "payout_disputed": "disputed",
+            "payout_void_requested": "void_requested",
+            "payout_void_withdrawn": "void_withdrawn",
             "payout_voided": "voided",
         }.get(kind, kind)
     step: dict[str, Any] = {"step": name, "at": int(fields.get("ts") or 0)}
     step["who"] = fields.get("who", "")
     for key in ("paid_by", "witness", "slip", "approver", "from", "note", "outcome", "player",
-                "level", "trigger_cents", "commitment"):  # fmt: skip
+                "level", "trigger_cents", "commitment", "reason", "requested_by", "requester",
+                "approval_note", "by_step"):  # fmt: skip
         if fields.get(key):
             step[key] = fields[key]
     if kind in MADE:

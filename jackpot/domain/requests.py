@@ -253,6 +253,20 @@ VOID_REQUEST = Record(
     notes=(
         "A pending jackpot is disputed first. A void moves no money: what should return "
         "to a meter is an adjustment of its own.",
+        "From `JACKPOT_HANDPAY_APPROVAL_CENTS` up the void is only asked for (202; the "
+        "payout keeps its status and shows `void_request`) until another person approves "
+        "it (`POST /v1/payouts/{payout}/void/approve`).",
+    ),
+)
+#: The optional body of POST /v1/payouts/{payout}/void/approve.
+VOID_APPROVE_REQUEST = Record(
+    {"reason": Field(Text(MAX_REASON), description="a note for the journal"), "expect": EXPECT},
+    "A second person applies the void asked of a jackpot; the body may be left out.",
+    notes=(
+        "The key that asked for the void, or another key of the same person, may not "
+        "approve it: 409 `second_person_required`. No void awaiting approval (never asked, "
+        "or withdrawn by a later confirmation, approval or dispute) is 409 "
+        "`no_void_awaiting`; one applied already answers `changed: false`.",
     ),
 )
 

@@ -314,7 +314,7 @@ class GroupedPayouts:
     def step(
         self, payout: str, step: str, actor: Actor, note: str, expect: str = ""
     ) -> tuple[bool, dict[str, Any]]:
-        return self._of(payout).payouts.step(payout, step, actor, note, expect)
+        return self._of(payout).payouts.step(payout, step, actor, note, expect, self.approval_cents)
 
     def many(self, ids: builtins.list[str]) -> builtins.list[dict[str, Any]]:
         """The payouts with these ids that exist (for the signs' last hits)."""

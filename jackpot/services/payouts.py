@@ -3,7 +3,8 @@
 The steps and the statuses they move between are payout_status.lua's: a confirmation pays a
 pending (or disputed) jackpot, or, from the approval threshold up, leaves it awaiting a
 second operator's approval; a dispute holds it back; a void cancels a confirmed, awaiting or
-disputed one for good. Each step is journaled once, with the key and the person acting.
+disputed one for good, and from the same threshold up only asks for it until another person
+approves the void. Each step is journaled once, with the key and the person acting.
 """
 
 from __future__ import annotations
@@ -75,9 +76,20 @@ class Payouts:
         )
 
     def step(
-        self, payout: str, step: str, actor: Actor, note: str, expect: str = ""
+        self,
+        payout: str,
+        step: str,
+        actor: Actor,
+        note: str,
+        expect: str = "",
+        approval_cents: int | None = None,
     ) -> tuple[bool, dict[str, Any]]:
         """A step that takes a note or reason: `approve` (a second operator's approval of a
         confirmed hand pay: now it is paid), `dispute` (hold a pending or awaiting jackpot
-        back) or `void` (cancel a confirmed, awaiting or disputed one for good)."""
-        return self._store.step(payout, step, actor.who, actor.person, note, expect=expect)
+        back), `void` (cancel a confirmed, awaiting or disputed one for good; from the
+        approval threshold up, ask for it: the payout comes back in its status, with its
+        `void_request`) or `approve_void` (another person applies the void asked for)."""
+        threshold = self.approval_cents if approval_cents is None else approval_cents
+        return self._store.step(
+            payout, step, actor.who, actor.person, note, expect=expect, threshold=threshold
+        )

@@ -13,6 +13,7 @@ from jackpot.domain.payoutrecord import changed_at
 from jackpot.domain.people import person_of
 from jackpot.errors import (
     NotFoundError,
+    NoVoidAwaitingError,
     PayoutChangedError,
     PayoutStateError,
     SecondPersonError,
@@ -138,7 +139,8 @@ class PayoutStore:
         expect: str = "",
         threshold: int = 0,
     ) -> tuple[bool, dict[str, Any]]:
-        """One step (payout_status.lua): (changed, the payout after it).
+        """One step (payout_status.lua): (changed, the payout after it). A void held for a
+        second person's approval comes back in its status, not void (changed: newly asked).
 
         `who` is the key, `person` the one acting (its label, else the key); `hand_pay` is a
         confirmation's (paid_by, witness, slip); `expect` the status the caller last saw
@@ -172,8 +174,16 @@ class PayoutStore:
         if verdict == "refused":
             raise PayoutStateError(payout, after["status"], PAST[step])
         if verdict == "same_person":
-            raise SecondPersonError(payout)
-        return verdict == "changed", after
+            raise SecondPersonError(payout, step)
+        if verdict == "nothing":
+            raise NoVoidAwaitingError(payout, after["status"])
+        return verdict in ("changed", "asked"), after
 
 
-PAST = {"confirm": "confirmed", "approve": "approved", "dispute": "disputed", "void": "voided"}
+PAST = {
+    "confirm": "confirmed",
+    "approve": "approved",
+    "dispute": "disputed",
+    "void": "voided",
+    "approve_void": "voided",
+}

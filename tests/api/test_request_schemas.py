@@ -213,14 +213,17 @@ def test_a_reconciliation_request_answers_as_its_schema_promises(api: Api, world
 def test_a_payout_note_answers_as_its_schema_promises(api: Api, world: dict[str, Any]) -> None:
     def run(data: Any, answers: Counter[int]) -> None:
         action = data.draw(
-            st.sampled_from(["confirm", "approve", "dispute", "void"]), label="action"
+            st.sampled_from(["confirm", "approve", "dispute", "void", "void/approve"]),
+            label="action",
         )
         operation = (f"/v1/payouts/{{payout}}/{action}", "POST")
         body = data.draw(bodies(operation), label="body")
         url = f"/v1/payouts/{world['payout']}/{action}"
         response = send(api, "POST", url, body, "operator")
         # a valid step may meet a payout in another status: refused, or stale (`expect`)
-        codes = frozenset({"payout_state", "payout_changed", "second_person_required"})
+        codes = frozenset(
+            {"payout_state", "payout_changed", "second_person_required", "no_void_awaiting"}
+        )
         held(operation, body, response, answers, state_codes=codes)
 
     generated(run)
@@ -344,6 +347,7 @@ def test_every_body_reading_operation_is_exercised_here() -> None:
         ("/v1/payouts/{payout}/dispute", "POST"),
         ("/v1/payouts/{payout}/approve", "POST"),
         ("/v1/payouts/{payout}/void", "POST"),
+        ("/v1/payouts/{payout}/void/approve", "POST"),
         ("/v1/rounds/{table}/{round}/void", "POST"),
         ("/v1/rounds/{table}/{round}/void/approve", "POST"),
         ("/v1/tables/{table}/counts", "POST"),

@@ -32,6 +32,7 @@ class Endpoint:
             report=world.report,
             awaiting=world.awaiting,
             disputed=world.disputed,
+            void_asked=world.void_asked,
         )
         response = client.open(path, method=self.method, json=self.body, headers=headers)
         response.get_data()  # read and close: a streamed file must not leak its handle
@@ -303,6 +304,13 @@ MATRIX: list[Endpoint] = [
         roles("operator"),
     ),
     Endpoint(
+        "approve payout void",
+        "POST",
+        "/v1/payouts/<payout>/void/approve",
+        "/v1/payouts/{void_asked}/void/approve",
+        roles=roles("operator"),
+    ),
+    Endpoint(
         "request reconciliation",
         "POST",
         "/v1/reports/reconcile",
@@ -362,6 +370,7 @@ class World:
     report: str  # a queued reconciliation report
     awaiting: str  # a payout confirmed by another operator, awaiting approval
     disputed: str  # a disputed payout
+    void_asked: str  # a disputed payout whose void Dana asked for, awaiting a second person
 
 
 def build_world(api: Api) -> World:
@@ -375,7 +384,7 @@ def build_world(api: Api) -> World:
     api.put_pool("east", group="east")
     api.put_table()
     api.put_table("T5", pools=["away"], enabled=False)
-    payouts = [hit(api, round_id) for round_id in ("r-hit", "r-hit-2", "r-hit-3")]
+    payouts = [hit(api, round_id) for round_id in ("r-hit", "r-hit-2", "r-hit-3", "r-hit-4")]
     services = api.client.application.extensions["jackpot"]
     # another operator confirms the second above a threshold: it awaits a second person
     other, _ = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
@@ -394,6 +403,14 @@ def build_world(api: Api) -> World:
         headers={"Authorization": f"Bearer {other}"},
     )
     assert held.status_code == 202, held.get_json()
+    # a jackpot Dana disputed and asked to void: it awaits a second person's approval
+    for step, code in (("dispute", 200), ("void", 202)):
+        asked = api.client.post(
+            f"/v1/payouts/{payouts[3]}/{step}",
+            json={"reason": "role matrix"},
+            headers={"Authorization": f"Bearer {other}"},
+        )
+        assert asked.status_code == code, asked.get_json()
     services.payouts.approval_cents = approval
     assert confirmed.get_json()["status"] == "awaiting_approval", confirmed.get_json()
     disputed = api.client.post(
@@ -413,7 +430,7 @@ def build_world(api: Api) -> World:
         headers=api.keys.header("operator"),
     )
     assert sign.status_code == 201, sign.get_json()
-    return World(api, payouts[0], report.get_json()["id"], payouts[1], payouts[2])
+    return World(api, payouts[0], report.get_json()["id"], payouts[1], payouts[2], payouts[3])
 
 
 def credential(keys: Keys, who: str) -> dict[str, str]:

@@ -113,3 +113,29 @@ def test_the_key_comes_from_the_option_a_file_or_the_variables(tmp_path: Path) -
     (tmp_path / "empty").write_text("\n")
     with pytest.raises(UsageError, match="no key"):
         api_key(None, tmp_path / "empty", {})
+
+
+def test_a_void_asked_for_says_it_awaits_another_person() -> None:
+    """`jackpot payouts void` from the approval threshold up: the jackpot keeps its status,
+    and the answer says the void is only asked for (D226)."""
+    from jackpot.cli.payouts import _stepped
+
+    shown = _stepped(
+        {
+            "id": "P000001",
+            "status": "disputed",
+            "amount": 100_005,
+            "changed": True,
+            "void_request": {
+                "requested_by": "operator:ab12",
+                "person": "Dana Reyes",
+                "reason": "misdeal",
+                "at": 1_700_000_000_000,
+                "from": "disputed",
+            },
+        }
+    )
+    head, asked = shown.splitlines()[:2]
+    assert head == "payout P000001 is disputed: $1,000.05"
+    assert "void asked by Dana Reyes" in asked and "approve-void" in asked
+    assert "from disputed: misdeal; awaits another person's approval" in shown

@@ -27,6 +27,7 @@ from jackpot.domain.requests import (
     ROUND_VOID_APPROVE_REQUEST,
     ROUND_VOID_REQUEST,
     SUSPEND_REQUEST,
+    VOID_APPROVE_REQUEST,
     VOID_REQUEST,
     Adjustment,
     Confirmation,
@@ -162,6 +163,12 @@ VALIDATORS = [
         ("/v1/payouts/{payout}/void", "POST"),
         "void",
         lambda body, _: VOID_REQUEST.check(body),
+        {**NOTE, "expect": "disputed"},
+    ),
+    Validator(
+        ("/v1/payouts/{payout}/void/approve", "POST"),
+        "approve void",
+        lambda body, _: VOID_APPROVE_REQUEST.check(body),
         {**NOTE, "expect": "disputed"},
     ),
     Validator(

@@ -5,29 +5,42 @@
 --   pending | awaiting_approval ---dispute---> disputed ---confirm---> (as from pending)
 --   paid | disputed | awaiting_approval ---void---> void   (final; nothing is owed any more)
 --
+-- Two people cancel a jackpot from the approval threshold up (docs/RULES.md §5, D226): there a
+-- void only asks (`void_request` on the payout, journaled `payout_void_requested`; its status
+-- stays), and another key of another person applies it (approve_void). The rule is checked
+-- here, where the status changes, whatever order the steps came in. Any other step that moves
+-- the payout (confirm, approve, dispute) withdraws the request (`payout_void_withdrawn`): an
+-- approval never voids a payout in another status than the one the void was asked from.
+--
 -- A step that the payout has already taken (confirm of a paid or awaiting payout, approve of
--- a paid one, dispute of a disputed one, void of a void one) changes nothing: a double click
--- or a resent request pays once. `expect`, when given, is the status the caller last saw: a
--- payout that changed meanwhile is refused as stale before anything else is decided.
+-- a paid one, dispute of a disputed one, void of a void one, a void asked again) changes
+-- nothing: a double click or a resent request pays once. `expect`, when given, is the status
+-- the caller last saw: a payout that changed meanwhile is refused as stale before anything
+-- else is decided.
 --
 -- KEYS[1] {ns}/payouts  hash id -> JSON   KEYS[2] {ns}/payouts/pending  zset
 -- KEYS[3] {ns}/pool/<pool>  hash (seq)     KEYS[4] {ns}/pool/<pool>/journal  stream
 -- KEYS[5] {ns}/counters  hash (clock)   KEYS[6] {ns}/payouts/open  zset (past a first verdict,
 --                                                  still owing)
 -- KEYS[7] {ns}/payouts/settled  zset: paid and voided payouts by when, until archived
--- ARGV[1] payout id  ARGV[2] step (confirm | approve | dispute | void)  ARGV[3] who (the key)
+-- ARGV[1] payout id  ARGV[2] step (confirm | approve | dispute | void | approve_void)
+-- ARGV[3] who (the key)
 -- ARGV[4] note (may be empty)  ARGV[5..7] a confirmation's paid_by (a person), witness, slip
 -- (each may be empty)  ARGV[8] expect: the status the caller saw ('' = any)
--- ARGV[9] the approval threshold in cents (0: no second person needed)
+-- ARGV[9] the approval threshold in cents (0: no second person needed), for confirm and void
 -- ARGV[10] the person acting (the key's label, else the key): a confirmation records it as
--- `confirmer`, an approval as `approver`
+-- `confirmer`, an approval as `approver`, a void's request and approval as theirs
 -- ARGV[11..13] the people as compared (jackpot.domain.people.person_of: NFKC, case folded, no
 -- spaces or invisible characters) of the one acting, and of a confirmation's payer and
 -- witness: a confirmation keeps them as `people`; an approval by the confirming key, or by
--- the person who confirmed, paid or witnessed, is refused
+-- the person who confirmed, paid or witnessed, is refused; so is a void's approval by the
+-- key or the person who asked for it
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"changed", json} | {"unchanged", json} | {"missing"} | {"refused", json}
 --   | {"stale", json} | {"same_person", json}
+--   | {"asked", json} (void: held for a second person's approval, journaled)
+--   | {"awaiting", json} (void: asked already; nothing written)
+--   | {"nothing", json} (approve_void: no void awaits approval)
 -- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
 activity = KEYS[#KEYS]  -- the activity stream (chain.lua): this step's entries
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
@@ -36,14 +49,18 @@ local payout = cjson.decode(raw)
 local step, who, note = ARGV[2], ARGV[3], ARGV[4]
 local status = payout.status
 if ARGV[8] ~= '' and status ~= ARGV[8] then return {'stale', raw} end
+local me = ARGV[11]
+-- the one rule of two people over a jackpot's amount: from the threshold up (0: never)
+local threshold = tonumber(ARGV[9])
+local two_people = threshold > 0 and payout.amount >= threshold
+local asked = payout.void_request  -- a void awaiting a second person's approval, if any
 
 -- the status each step moves to, and the statuses it leaves from
 local target
 if step == 'confirm' then
   if status == 'paid' or status == 'awaiting_approval' then return {'unchanged', raw} end
   if status ~= 'pending' and status ~= 'disputed' then return {'refused', raw} end
-  local threshold = tonumber(ARGV[9])
-  if threshold > 0 and payout.amount >= threshold then target = 'awaiting_approval'
+  if two_people then target = 'awaiting_approval'
   else target = 'paid' end
 elseif step == 'approve' then
   if status == 'paid' then return {'unchanged', raw} end
@@ -51,7 +68,6 @@ elseif step == 'approve' then
   -- two-person control: the approver is another key and another person than the one who
   -- confirmed, paid or witnessed (a payout confirmed before `people` was kept: its names
   -- as they were compared then, lower-cased)
-  local me = ARGV[11]
   local people = payout.people or {confirmer = string.lower(payout.confirmer or ''),
     paid_by = string.lower(payout.paid_by or ''), witness = string.lower(payout.witness or '')}
   if who == payout.confirmed_by or me == people.confirmer or me == people.paid_by
@@ -66,6 +82,14 @@ elseif step == 'dispute' then
 elseif step == 'void' then
   if status == 'void' then return {'unchanged', raw} end
   if status == 'pending' then return {'refused', raw} end  -- dispute it first, with a reason
+  -- from the threshold up a void is asked for, once: asked again (a resend, another key of
+  -- the same person, or another person), it still awaits the approval
+  if two_people and asked then return {'awaiting', raw} end
+  target = two_people and status or 'void'
+elseif step == 'approve_void' then
+  if status == 'void' then return {'unchanged', raw} end
+  if not asked then return {'nothing', raw} end
+  if who == asked.requested_by or me == asked.compared then return {'same_person', raw} end
   target = 'void'
 else
   return redis.error_reply('payout_status: unknown step ' .. step)
@@ -74,6 +98,35 @@ end
 local now = clock(KEYS[5])
 redis.call('HSET', KEYS[5], 'clock', string.format('%d', now))
 local ts = string.format('%d', now)
+local seq = tonumber(redis.call('HGET', KEYS[3], 'seq') or '0')
+local head = redis.call('HGET', KEYS[3], 'head') or ''
+local function journal(kind, fields)
+  seq = seq + 1
+  local all = {'type', kind, 'ts', ts, 'who', who, 'payout', ARGV[1], 'table', payout.table,
+    'round', payout.round, 'spot', tostring(payout.spot), 'amount',
+    string.format('%d', payout.amount)}
+  for _, text in ipairs(fields) do table.insert(all, text) end
+  head = append(KEYS[4], string.format('%d', seq), head, all)
+  redis.call('HSET', KEYS[3], 'seq', string.format('%d', seq), 'head', head)
+end
+
+if step == 'void' and target ~= 'void' then  -- asked: held for a second person, nothing else
+  payout.void_request = {requested_by = who, person = ARGV[10], compared = me, reason = note,
+    at = now, from = status}
+  local json = cjson.encode(payout)
+  redis.call('HSET', KEYS[1], ARGV[1], json)
+  if status == 'paid' then redis.call('ZADD', KEYS[7], now, ARGV[1]) end  -- changed: live again
+  journal('payout_void_requested', {'reason', note, 'from', status, 'person', ARGV[10]})
+  return {'asked', json}
+end
+if asked and step ~= 'approve_void' then
+  -- another step moves the payout: the void asked of it is withdrawn, never applied to a
+  -- payout in another status than the one it was asked from
+  payout.void_request = nil
+  journal('payout_void_withdrawn', {'reason', asked.reason, 'from', status,
+    'requested_by', asked.requested_by, 'requester', asked.person, 'by_step', step})
+end
+
 local extra = {}
 if step == 'confirm' then
   payout.confirmed_by, payout.confirmed_at, payout.confirmer = who, now, ARGV[10]
@@ -90,6 +143,15 @@ elseif step == 'approve' then
     'slip', payout.slip or '', 'confirmed_by', payout.confirmed_by, 'approver', ARGV[10]}
 elseif step == 'dispute' then
   payout.disputed_by, payout.disputed_at = who, now
+elseif step == 'approve_void' then
+  -- the void as asked (its reason is the payout's note), applied by the second person
+  payout.voided_by, payout.voided_at, payout.voided_from = who, now, status
+  payout.void_requested_by, payout.void_requester = asked.requested_by, asked.person
+  payout.void_requested_at, payout.void_approver = asked.at, ARGV[10]
+  payout.void_request = nil
+  extra = {'from', status, 'requested_by', asked.requested_by, 'requester', asked.person,
+    'requested_at', string.format('%d', asked.at), 'approver', ARGV[10], 'approval_note', note}
+  note = asked.reason
 else
   payout.voided_by, payout.voided_at, payout.voided_from = who, now, status
   extra = {'from', status}
@@ -110,11 +172,7 @@ end
 
 local kind = ({paid = 'payout_paid', awaiting_approval = 'payout_confirmed',
   disputed = 'payout_disputed', void = 'payout_voided'})[target]
-local seq = redis.call('HINCRBY', KEYS[3], 'seq', 1)
-local prev = redis.call('HGET', KEYS[3], 'head') or ''
-local fields = {'type', kind, 'ts', ts, 'who', who, 'payout', ARGV[1], 'table', payout.table,
-  'round', payout.round, 'spot', tostring(payout.spot), 'amount',
-  string.format('%d', payout.amount), 'note', note}
+local fields = {'note', note}
 for _, text in ipairs(extra) do table.insert(fields, text) end
-redis.call('HSET', KEYS[3], 'head', append(KEYS[4], string.format('%d', seq), prev, fields))
+journal(kind, fields)
 return {'changed', json}

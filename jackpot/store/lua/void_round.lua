@@ -218,6 +218,7 @@ for i, pp in ipairs(plan.pools) do
       local from = payout.status
       payout.status, payout.voided_by, payout.voided_at, payout.voided_from = 'void', who, now, from
       payout.note = 'round voided: ' .. why
+      payout.void_request = nil  -- a void of it asked alone: the round's void, approved, is it
       redis.call('HSET', KEYS[4], jp.id, cjson.encode(payout))
       redis.call('ZREM', KEYS[5], jp.id)
       redis.call('ZREM', KEYS[#KEYS - 1], jp.id)
