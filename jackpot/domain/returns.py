@@ -77,16 +77,19 @@ def check_return(
     pools: Mapping[str, PoolConfig],
     min_return_bp: int,
     field: str,
+    note: str = "",
 ) -> None:
     """A 400 naming `field` when the table's bet returns 100% or more at some wager, or less
-    than `min_return_bp` (0: no minimum) at some wager; the message gives the figure."""
+    than `min_return_bp` (0: no minimum) at some wager; the message gives the figure (and
+    `note`: which terms, when not those in force)."""
     bets = priced(config, pools)
     highest = max(bets, key=lambda b: b.total)
     if highest.total >= 1:
         raise ValidationError(
             field,
             f"table {table}: a {_dollars(highest.wager)} bet would return "
-            f"{_percent(highest.total)} of its wager over the long run ({_parts(highest)}): "
+            f"{_percent(highest.total)} of its wager over the long run{note} "
+            f"({_parts(highest)}): "
             "a paytable and its pools must return less than 100%",
             "return_too_high",
         )
@@ -95,7 +98,8 @@ def check_return(
         raise ValidationError(
             field,
             f"table {table}: a {_dollars(lowest.wager)} bet would return "
-            f"{_percent(lowest.total)} of its wager over the long run ({_parts(lowest)}), "
+            f"{_percent(lowest.total)} of its wager over the long run{note} "
+            f"({_parts(lowest)}), "
             f"below the minimum of {_percent(Fraction(min_return_bp, FULL_BP))} "
             "(JACKPOT_MIN_RETURN_BP)",
             "return_too_low",
