@@ -50,10 +50,14 @@ class Tables:
         clock: Callable[[], int],
         offline_after_seconds: int,
         min_return_bp: int = 0,
+        below_share_bp: int = 0,
     ) -> None:
         self._config = config
         self._clock = clock
         self._min_return_bp = min_return_bp  # JACKPOT_MIN_RETURN_BP (0: no minimum)
+        # JACKPOT_BELOW_QUALIFYING_SHARE_BP: the handle assumed from bets that feed a level
+        # but cannot win it
+        self._below_share_bp = below_share_bp
         self._offline_ms = offline_after_seconds * 1000
         self._cache: dict[str, TableRecord] = {}
 
@@ -115,13 +119,28 @@ class Tables:
         for pool, override in (pools or {}).items():
             choices[pool] = [(override, "")]
         names = list(choices)
+        # the least wager any table feeding each pool takes, this one as it would be
+        smallest = {p: config.min_wager for p in config.pools}
+        for record in self._config.tables():
+            for p in set(record.config.pools) & set(smallest):
+                if record.table != table:
+                    smallest[p] = min(smallest[p], record.config.min_wager)
         for mix in itertools.product(*(choices[p] for p in names)):
             terms = {p: c for p, (c, _) in zip(names, mix, strict=True)}
             waiting = [p for _, p in mix if p]
             note = ""
             if waiting:
                 note = " with the staged change of pool " + ", ".join(waiting) + " in force"
-            check_return(table, config, terms, self._min_return_bp, field, note)
+            check_return(
+                table,
+                config,
+                terms,
+                self._min_return_bp,
+                field,
+                note,
+                self._below_share_bp,
+                smallest,
+            )
 
     def _pool_configs(self) -> dict[str, PoolConfig]:
         return {p.pool: p.config for p in self._config.pools()}

@@ -114,3 +114,27 @@ def test_a_table_is_taken_out_of_play_whatever_its_return(api: Api, redis: Redis
     # putting it back into play puts its terms in force: checked (D229)
     on = api.client.put("/v1/tables/T1", json={"enabled": True}, headers=header)
     assert assert_error(on, 400, "paytable")["code"] == "return_too_high"
+
+
+def test_a_level_smaller_bets_feed_but_cannot_win_is_priced_for_the_bets_that_can(
+    api: Api,
+) -> None:
+    """The lab's $25-only game at a $1-$25 table: 81.43% priced as if every bet were $25,
+    144.43% for the $25 bettors when smaller bets bring 90% of the handle (the default)."""
+    api.put_pool(rate_bp=400)
+    api.put_pool("mhb", reset=10_000, rate_bp=200, reserve_rate_bp=0, cap=50_000,
+                 level="must_hit_by", qualifying_wager=2_500)  # fmt: skip
+    paytable = copy.deepcopy(SEED_PAYTABLE.to_json())
+    paytable["suited_four_of_a_kind"].update(qualifying_wager=2_500, below_qualifying="nothing")
+    body = {"pools": ["main", "mhb"], "paytable": paytable, "min_wager": 100, "max_wager": 2_500}
+    header = api.keys.header(OPERATOR)
+    r = api.client.put("/v1/tables/T1", json=body, headers=header)
+    error = assert_error(r, 400, "paytable")
+    assert error["code"] == "return_too_high" and "144.42%" in error["message"]
+    assert "bets below its qualifying wager bring 90.00% of the handle" in error["message"]
+    # a table taking $25 bets only: nothing fed by smaller bets, 81.43%
+    r = api.client.put("/v1/tables/T1", json={**body, "min_wager": 2_500}, headers=header)
+    assert r.status_code == 201, r.get_json()
+    # a table linked to it taking $1 bets brings the smaller bets back
+    r = api.client.put("/v1/tables/T2", json=body, headers=header)
+    assert assert_error(r, 400, "paytable")["code"] == "return_too_high"
