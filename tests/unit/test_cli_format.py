@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from jackpot.cli.formatting import age, cell, exact, fields, money, rate, table, when
+from jackpot.cli.pools import pool_detail
 from jackpot.cli.remote import UsageError, api_key, base_url
 
 
@@ -113,3 +114,15 @@ def test_the_key_comes_from_the_option_a_file_or_the_variables(tmp_path: Path) -
     (tmp_path / "empty").write_text("\n")
     with pytest.raises(UsageError, match="no key"):
         api_key(None, tmp_path / "empty", {})
+
+
+def test_a_pool_shows_why_its_staged_change_was_refused() -> None:
+    pool = {"pool": "main", "state": "suspended", "value": 100_000, "reset": 100_000,
+            "cap": None, "rate_bp": 200, "policy": "cap", "hits": 0,
+            "staged": {"effective_at": None, "reset": 100_000, "cap": None, "rate_bp": 2_554,
+                       "reserve_rate_bp": 20, "policy": "cap", "who": "operator:a",
+                       "reason": "max"},
+            "staged_refused": "not applied: table T1: a bet would return 100.48%"}  # fmt: skip
+    shown = pool_detail(pool, ZoneInfo("UTC"))
+    assert "REFUSED" in shown and "100.48%" in shown
+    assert "REFUSED" not in pool_detail({**pool, "staged_refused": None}, ZoneInfo("UTC"))
