@@ -211,7 +211,13 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         k = keys.of_group(name)
         config = ConfigStore(c, k, s)
         payout_store = PayoutStore(c, k, s)
-        tables = Tables(config, clock, settings.offline_after_seconds, settings.min_return_bp)
+        tables = Tables(
+            config,
+            clock,
+            settings.offline_after_seconds,
+            settings.min_return_bp,
+            settings.below_qualifying_share_bp,
+        )
         verifier = Verifier(c, k, archive)
         health_store = HealthStore(c, k, s)
         health = SelfCheck(

@@ -19,6 +19,7 @@ JackpotError
 │   ├── TableMoveError(table, code, reason)                  a move the table is not ready for
 │   ├── UnlinkedPoolError(pool)                              no table feeds the pool
 │   ├── CapBelowValueError(value)                            a cap under the current meter
+│   ├── StagedRefusedError(pool, reason)                     a staged change refused as it applies
 │   ├── TriggerRangeError(value, field)                      a draw the meter would narrow
 │   ├── TriggerInForceError(high)                            a ceiling below the armed draw
 │   ├── PayoutStateError(payout, status, step)               e.g. disputing a paid jackpot
@@ -257,6 +258,17 @@ class CapBelowValueError(ConflictError):
     def __init__(self, value: int) -> None:
         super().__init__(f"the cap can only be set at or above the current value ({value} cents)")
         self.field = "cap"
+
+
+class StagedRefusedError(ConflictError):
+    """A staged change refused as it was to take effect: a table feeding the pool would
+    return too much (or too little) with it (docs/DECISIONS.md D229). It stays staged."""
+
+    code = "staged_refused"
+
+    def __init__(self, pool: str, reason: str) -> None:
+        super().__init__(f"pool {pool!r}: the staged change was {reason}")
+        self.field = "staged"
 
 
 class TriggerRangeError(ConflictError):

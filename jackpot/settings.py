@@ -43,6 +43,11 @@ def _cluster(url: str | None) -> bool:
 
 
 # the gaming day's definition: recorded with the controller's state by its first process
+# JACKPOT_BELOW_QUALIFYING_SHARE_BP's default: bets below a qualifying wager bring 90% of the
+# handle, as the gaming lab found at a $1-$25 table with a $25 line. Set high on purpose: the
+# higher the share, the more a qualifying bettor is priced to get, so the check refuses more;
+# a floor known to bring less may set its own (docs/DECISIONS.md D229)
+BELOW_QUALIFYING_SHARE_BP = 9_000
 GAMING_DAY_VARIABLES = ("JACKPOT_GAMING_DAY_START", "JACKPOT_TIME_ZONE")
 
 
@@ -88,6 +93,9 @@ class Settings:
     gaming_day_stated: frozenset[str] = frozenset()
     handpay_approval_cents: int = 0  # from this amount a second operator approves; 0: never
     min_return_bp: int = 0  # a table's bet must return at least this over the long run; 0: none
+    # the share of a level's handle assumed to come from bets below its qualifying wager (they
+    # feed it, cannot win it): the return check prices it for those who can (D229)
+    below_qualifying_share_bp: int = BELOW_QUALIFYING_SHARE_BP
     handpay_cents: int = 0  # a fixed or envy pay this large is held as a hand pay; 0: none
     signs_bind: str = "127.0.0.1:8001"  # the sign process (jackpot signs)
     signs_max_connections: int = 2000  # open sign streams one sign process holds
@@ -155,6 +163,9 @@ class Settings:
             gaming_day_stated=frozenset(n for n in GAMING_DAY_VARIABLES if read.text(n)),
             handpay_approval_cents=read.integer("JACKPOT_HANDPAY_APPROVAL_CENTS", 0, low=0),
             min_return_bp=read.integer("JACKPOT_MIN_RETURN_BP", 0, low=0, high=9_999),
+            below_qualifying_share_bp=read.integer(
+                "JACKPOT_BELOW_QUALIFYING_SHARE_BP", BELOW_QUALIFYING_SHARE_BP, low=0, high=9_900
+            ),
             handpay_cents=read.integer("JACKPOT_HANDPAY_CENTS", 0, low=0),
             signs_bind=read.text("JACKPOT_SIGNS_BIND") or "127.0.0.1:8001",
             signs_max_connections=read.integer("JACKPOT_SIGNS_MAX_CONNECTIONS", 2000, low=1),
@@ -206,6 +217,7 @@ class Settings:
             "JACKPOT_ARCHIVE_INTERVAL_SECONDS": str(self.archive_interval_seconds),
             "JACKPOT_HANDPAY_APPROVAL_CENTS": str(self.handpay_approval_cents),
             "JACKPOT_MIN_RETURN_BP": str(self.min_return_bp),
+            "JACKPOT_BELOW_QUALIFYING_SHARE_BP": str(self.below_qualifying_share_bp),
             "JACKPOT_HANDPAY_CENTS": str(self.handpay_cents),
             "JACKPOT_SIGNS_BIND": self.signs_bind,
             "JACKPOT_SIGNS_MAX_CONNECTIONS": str(self.signs_max_connections),

@@ -65,6 +65,7 @@ def meters(state: PoolState) -> dict[str, Any]:
         "journal_seq": state.journal_seq,
         "invariant_holds": state.invariant_holds(),
         "staged": state.staged.to_json() if state.staged else None,
+        "staged_refused": state.staged_refused,
         "public": state.public,
         "group": services().pools.group_of(state.pool),
     }

@@ -24,7 +24,9 @@ from jackpot.domain.odds import (
     paytable_return,
 )
 from jackpot.domain.paytable import FULL_METER_BP, SEED_PAYTABLE, PayLine, Paytable
+from jackpot.domain.returns import fed_below, won_from
 from jackpot.errors import ValidationError
+from jackpot.settings import Settings
 
 DEFAULT_DECKS = (6, 7, 8)
 
@@ -71,6 +73,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(cents), each with an optional :qualifying=CENTS, e.g. "
         "hourly=10000,200,0,must_hit_by:50000",
     )
+    parser.add_argument(
+        "--min-wager",
+        type=positive,
+        default=100,
+        metavar="CENTS",
+        help="the least wager a table feeding the pools takes (default: 100): below a line's or "
+        "level's qualifying wager a bet feeds it but cannot win it",
+    )
+    parser.add_argument(
+        "--below-share",
+        type=non_negative,
+        default=None,
+        metavar="BP",
+        help="share of such a level's handle from bets below its qualifying wager, basis points "
+        "(default: JACKPOT_BELOW_QUALIFYING_SHARE_BP): a bet that can win it is priced as "
+        "getting their contributions too",
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(func=run)
 
@@ -98,8 +117,21 @@ def run(args: argparse.Namespace) -> int:
         for decks in (args.decks or DEFAULT_DECKS)
     ]
     long_run: list[LongRunReturn] = []
+    below: dict[str, Fraction] = {}
     if args.pool:
         pools = dict(args.pool)
+        share_bp = args.below_share
+        if share_bp is None:
+            share_bp = Settings.from_env().below_qualifying_share_bp
+        if share_bp >= FULL_METER_BP:
+            print("jackpot math: --below-share: must be under 10000", file=sys.stderr)
+            return 2
+        below = fed_below(
+            won_from(paytable, list(pools), pools),
+            dict.fromkeys(pools, args.min_wager),
+            args.wager,
+            Fraction(share_bp, FULL_METER_BP),
+        )
         try:
             long_run = [
                 long_run_return(
@@ -109,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
                     war=not args.surrender,
                     wager=args.wager,
                     other_bets=args.other_bets,
+                    fed_below=below,
                 )
                 for decks in (args.decks or DEFAULT_DECKS)
             ]
@@ -122,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
             "base_game": [_game_json(bonus, plain) for bonus, plain in games],
         }
         if long_run:
+            body["below_qualifying_share"] = {p: _number(x) for p, x in below.items()}
             body["long_run"] = [
                 _long_run_json(r.decks, lr, dict(args.pool))
                 for r, lr in zip(results, long_run, strict=True)
@@ -133,6 +167,13 @@ def run(args: argparse.Namespace) -> int:
             _long_run(r.decks, lr, dict(args.pool))
             for r, lr in zip(results, long_run, strict=False)
         ]
+        if below:
+            share = next(iter(below.values()))
+            parts.append(
+                f"assumed: bets below a qualifying wager bring {_percent(share)} of the handle "
+                f"of {', '.join(sorted(below))} (fed, not won by them; priced for a "
+                f"{money(args.wager)} bet that can win it: --below-share)"
+            )
         print("\n\n".join([*parts, _games(games)]))
     return 0
 

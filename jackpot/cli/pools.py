@@ -307,6 +307,8 @@ def pool_detail(p: dict[str, Any], zone: ZoneInfo) -> str:
             ("  takes effect", "at the next suspension" if at is None else when(at, zone)),
             ("  staged by", f"{staged['who']}: {staged['reason']}"),
         ]
+        if p.get("staged_refused"):  # refused as it was to take effect (D229)
+            lines.append(("  REFUSED", str(p["staged_refused"])))
     out = fields(lines)
     hits = p.get("last_hits") or []
     if hits:

@@ -62,6 +62,7 @@ class PoolState:
     journal_seq: int = 0
     link: LinkState = LinkState.RUNNING
     staged: StagedChange | None = None  # a parameter change waiting to take effect
+    staged_refused: str | None = None  # why it was refused when it was to take effect
     public: bool = True  # shown on signs and the public read
     trigger: ArmedTrigger | None = None  # a must-hit-by or mystery level's, as published
 

@@ -9,6 +9,7 @@ rank), never simulated; every figure is an exact Fraction.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -231,6 +232,9 @@ class LevelReturn:
     contribution: Fraction  # of each unit wagered, onto the meter
     reserve: Fraction  # of each unit wagered, into the reserve
     resets: Fraction  # resets paid out, per unit wagered
+    # the share of the meter's handle from smaller bets that cannot win it: what they put on
+    # it goes to the bets that can, so each of those gets contribution / (1 - fed_below)
+    fed_below: Fraction = Fraction(0)
 
     @property
     def cycle(self) -> Fraction | None:
@@ -239,8 +243,9 @@ class LevelReturn:
 
     @property
     def total(self) -> Fraction:
-        """What it returns: its contributions, if anything ever pays them, and its resets."""
-        return (self.contribution if self.hit else Fraction(0)) + self.resets
+        """What it returns: its contributions (and those of the smaller bets that cannot win
+        it), if anything ever pays them, and its resets."""
+        return (self.contribution / (1 - self.fed_below) if self.hit else Fraction(0)) + self.resets
 
     @property
     def house_funding(self) -> Fraction:
@@ -290,9 +295,17 @@ def long_run_return(
     war: bool = True,
     wager: int = 500,
     other_bets: int,
+    fed_below: Mapping[str, Fraction] | None = None,
 ) -> LongRunReturn:
     """The long-run return of a `wager`-cent bet at a table feeding `pools` (in the table's
     order: the first is the one a line naming no pool pays from).
+
+    `fed_below` gives, per pool, the share of its handle assumed to come from smaller bets
+    that feed it but cannot win it (`jackpot.domain.returns.fed_below`): the bet is then priced
+    as one of those who can, the rest of the handle being theirs too. What the others put on
+    the meter is paid to them: a level returns its contribution ÷ (1 − share); a trigger
+    level's cycle is that much shorter in their bets, so its resets come as much more often;
+    a hand level's hit chance is its lines', its resets unchanged.
 
     Each level is priced from its own pool, not from one assumed meter: a level returns its
     contribution rate and, for each hit that takes the whole meter, the reset it is topped up
@@ -321,9 +334,11 @@ def long_run_return(
         hit[pool] += row.probability
         if line.meter_bp == FULL_METER_BP and scale is None:
             empties[pool] += row.probability
+    below = dict(fed_below or {})
     for pool, terms in pools.items():
         if terms.trigger is not None:  # won by reaching its trigger, not by a hand
-            hit[pool] = empties[pool] = trigger_hit(terms, wager)
+            share = below.get(pool, Fraction(0))
+            hit[pool] = empties[pool] = trigger_hit(terms, wager) / (1 - share)
     levels = tuple(
         LevelReturn(
             pool,
@@ -332,6 +347,7 @@ def long_run_return(
             Fraction(terms.rate_bp, BASIS_POINTS),
             Fraction(terms.reserve_rate_bp, BASIS_POINTS),
             empties[pool] * Fraction(terms.reset, wager),
+            below.get(pool, Fraction(0)),
         )
         for pool, terms in pools.items()
     )

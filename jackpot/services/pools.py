@@ -17,6 +17,7 @@ from jackpot.errors import (
     NotFoundError,
     PoolInUseError,
     PoolStateError,
+    StagedRefusedError,
     ValidationError,
 )
 from jackpot.services.tables import MAX_STALE_RETRIES, Tables
@@ -117,8 +118,12 @@ class Pools:
         changed = self._config.set_link(pool, state, reason, who)
         now = self._config.pool(pool)
         if now.link is LinkState.SUSPENDED and now.staged and now.staged.effective_at is None:
-            # the change that waited for a suspension takes effect now, before anyone resumes
-            self.apply_staged(pool, who)
+            # the change that waited for a suspension takes effect now, before anyone resumes;
+            # one the return check refuses stays staged and the pool suspended, saying why
+            try:
+                self.apply_staged(pool, who)
+            except StagedRefusedError:
+                pass
             now = self._config.pool(pool)
         return changed, now
 
@@ -140,11 +145,22 @@ class Pools:
 
     def apply_staged(self, pool: str, who: str) -> str | None:
         """Apply the pool's staged change: 'updated' or 'unchanged'; None when none waits
-        (or another took its place meanwhile). CapBelowValueError leaves it staged."""
+        (or another took its place meanwhile). CapBelowValueError leaves it staged; so does
+        StagedRefusedError: a table feeding the pool would return too much (or too little)
+        with it and the other pools' terms in force, checked as it takes effect (D229) —
+        journaled `change_refused` once and shown with the pool (`staged_refused`)."""
         raw = self._config.staged_raw(pool)
         if raw is None:
             return None
         change = StagedChange.from_stored(json.loads(raw))
+        if self._tables is not None:
+            try:
+                self._tables.check_pool_terms(pool, change.config, "rate_bp", staged=False)
+            except ValidationError as exc:
+                reason = f"not applied: {exc.message}"
+                if self._config.refuse_staged(pool, raw, who, reason) == "stale":
+                    return None
+                raise StagedRefusedError(pool, reason) from exc
         status = self._config.put_pool(pool, change.config, who, staged=raw, reason=change.reason)
         return None if status == "stale" else status
 
@@ -157,7 +173,7 @@ class Pools:
                 continue
             try:
                 status = self.apply_staged(state.pool, who)
-            except ConflictError as exc:
+            except ConflictError as exc:  # e.g. a cap below the meter, StagedRefusedError
                 done[state.pool] = f"refused: {exc.message}"
                 continue
             if status is not None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from jackpot.domain.auth import ApiKey, authorize_table
@@ -49,10 +50,14 @@ class Tables:
         clock: Callable[[], int],
         offline_after_seconds: int,
         min_return_bp: int = 0,
+        below_share_bp: int = 0,
     ) -> None:
         self._config = config
         self._clock = clock
         self._min_return_bp = min_return_bp  # JACKPOT_MIN_RETURN_BP (0: no minimum)
+        # JACKPOT_BELOW_QUALIFYING_SHARE_BP: the handle assumed from bets that feed a level
+        # but cannot win it
+        self._below_share_bp = below_share_bp
         self._offline_ms = offline_after_seconds * 1000
         self._cache: dict[str, TableRecord] = {}
 
@@ -65,7 +70,9 @@ class Tables:
             except NotFoundError:
                 current = None
             config = TableConfig.from_json(body, current)
-            self.check(table, config)
+            # taking a table out of play changes no term: it always works (D229)
+            if current is None or config != replace(current, enabled=False):
+                self.check(table, config)
             kind = "table_updated"
             if current is not None and current.enabled != config.enabled:
                 kind = "table_enabled" if config.enabled else "table_disabled"
@@ -96,24 +103,60 @@ class Tables:
         config: TableConfig,
         field: str,
         pools: Mapping[str, PoolConfig] | None = None,
+        staged: bool = True,
     ) -> None:
         """That the table's bet returns less than 100% over the long run and at least the
-        minimum (jackpot.domain.returns), with its pools as stored or as `pools` has them."""
-        terms = self._pool_configs() | dict(pools or {})
-        check_return(table, config, terms, self._min_return_bp, field)
+        minimum (jackpot.domain.returns), with its pools as `pools` has them, else as stored
+        and, with `staged`, as each one's staged change would make it: every mix of terms in
+        force and staged, since staged changes take effect one pool at a time (D229)."""
+        choices: dict[str, list[tuple[PoolConfig, str]]] = {}
+        for state in self._config.pools():
+            if pools and state.pool in pools:
+                continue
+            choices[state.pool] = [(state.config, "")]
+            if staged and state.staged is not None and state.pool in config.pools:
+                choices[state.pool].append((state.staged.config, state.pool))
+        for pool, override in (pools or {}).items():
+            choices[pool] = [(override, "")]
+        names = list(choices)
+        # the least wager any table feeding each pool takes, this one as it would be
+        smallest = {p: config.min_wager for p in config.pools}
+        for record in self._config.tables():
+            for p in set(record.config.pools) & set(smallest):
+                if record.table != table:
+                    smallest[p] = min(smallest[p], record.config.min_wager)
+        for mix in itertools.product(*(choices[p] for p in names)):
+            terms = {p: c for p, (c, _) in zip(names, mix, strict=True)}
+            waiting = [p for _, p in mix if p]
+            note = ""
+            if waiting:
+                note = " with the staged change of pool " + ", ".join(waiting) + " in force"
+            check_return(
+                table,
+                config,
+                terms,
+                self._min_return_bp,
+                field,
+                note,
+                self._below_share_bp,
+                smallest,
+            )
 
     def _pool_configs(self) -> dict[str, PoolConfig]:
         return {p.pool: p.config for p in self._config.pools()}
 
-    def check_pool_terms(self, pool: str, config: PoolConfig, field: str) -> None:
+    def check_pool_terms(
+        self, pool: str, config: PoolConfig, field: str, staged: bool = True
+    ) -> None:
         """That every table feeding `pool` still returns as it must with the pool's new
-        terms (a pool's rates and reset are part of its tables' return), and still plays
-        it as its type asks (a trigger level no paytable line pays from)."""
+        terms (a pool's rates and reset are part of its tables' return), with the other
+        pools' terms in force and, with `staged`, their staged ones, and still plays it as
+        its type asks (a trigger level no paytable line pays from)."""
         for record in self._config.tables():
             if pool in record.config.pools:
                 terms = self._pool_configs() | {pool: config}
                 check_levels(record.table, record.config, terms, "level", "qualifying_wager")
-                self.check_return(record.table, record.config, field, {pool: config})
+                self.check_return(record.table, record.config, field, {pool: config}, staged)
 
     def forget(self, table: str) -> None:
         """Drop this process's copy of a table (it moved to another link group)."""

@@ -140,6 +140,23 @@ class ConfigStore:
             raise PoolStateError(pool, "retired", "a retired pool keeps its last parameters")
         return str(result[0])
 
+    def refuse_staged(self, pool: str, staged: str, who: str, reason: str) -> str:
+        """Record that the staged change `staged` (as stored) was refused when it was to take
+        effect: 'refused' (journaled `change_refused`), 'noted' (it was before) or 'stale'
+        (another change waits now). It stays staged."""
+        result = self._s.stage_pool(
+            keys=[
+                self._k.pool(pool),
+                self._k.pool_journal(pool),
+                self._k.counters,
+                self._k.activity,
+            ],  # fmt: skip
+            args=["refuse", staged, who, reason],
+        )
+        if result[0] == "missing":
+            raise NotFoundError("pool", pool)
+        return str(result[0])
+
     def staged_raw(self, pool: str) -> str | None:
         """The pool's staged change exactly as stored (what put_pool compares)."""
         raw = self._r.hget(self._k.pool(pool), "staged")
@@ -449,6 +466,10 @@ def pool_state(pool: str, raw: dict[str, str]) -> PoolState:
         journal_seq=int(raw["seq"]),
         link=LinkState(raw.get("state", LinkState.RUNNING)),
         staged=StagedChange.from_stored(json.loads(raw["staged"])) if raw.get("staged") else None,
+        # why the change waiting was refused when it was to take effect (D229), if it was
+        staged_refused=raw.get("refused_reason")
+        if raw.get("staged") and raw.get("refused") == raw["staged"]
+        else None,
         public=raw.get("public", "1") == "1",
         # the trigger's commitment and draw only: the trigger and its salt are never read out
         trigger=None

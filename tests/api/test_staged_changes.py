@@ -4,15 +4,19 @@ at its next suspension or at a set time, journaled with who staged it and why.""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 import redis as redis_lib
 from redis import Redis
 
 from jackpot.bootstrap import Services
 from jackpot.cli.worker import scheduler
 from jackpot.settings import Settings
+from jackpot.store.config import canonical
+from jackpot.store.keys import Keys
 from tests.support.api import Api, round_body
 from tests.support.checks import assert_error, snapshot
 
@@ -188,3 +192,62 @@ def test_bad_staged_changes_name_the_field_and_change_nothing(
     ):  # fmt: skip
         assert_error(post(api, path, body), status, field)
     assert snapshot(redis) == before
+
+
+def richer_game(redis: redis_lib.Redis) -> None:
+    """Give T1 the seed paytable with a double tie at 31 to 1, as a store from before the
+    return check covered staged changes could hold it: with a staged 2,554 bp it returns
+    100.48%."""
+    key = Keys("jackpot").table("T1")
+    config = json.loads(redis.hget(key, "config") or "{}")
+    config["paytable"]["double_tie"] = {"odds": 31}
+    redis.hset(key, "config", canonical(config))
+
+
+@pytest.mark.main_group  # it writes the main group's table key itself
+def test_a_staged_change_that_would_return_too_much_is_refused_at_the_suspension(
+    api: Api, redis: redis_lib.Redis
+) -> None:
+    api.put_pool(rate_bp=200)
+    api.put_table()
+    staged = post(api, "/v1/pools/main/staged", {"rate_bp": 2_554, "reason": "max"})
+    assert staged.status_code == 200, staged.get_json()
+    richer_game(redis)
+    r = post(api, "/v1/pools/main/suspend", {"reason": "apply it"})
+    assert r.status_code == 200, r.get_json()
+    now = meters(api)
+    assert (now["state"], now["rate_bp"], now["staged"]["rate_bp"]) == ("suspended", 200, 2_554)
+    assert "100.48%" in now["staged_refused"] and "table T1" in now["staged_refused"]
+    refused = api.journal()[-1]
+    assert (refused["type"], refused["rate_bp"]) == ("change_refused", 2_554)
+    assert refused["reason"] == now["staged_refused"]
+    # suspending again refuses it again, journaled once; a cancel drops it and its refusal
+    assert post(api, "/v1/pools/main/resume").status_code == 200
+    assert post(api, "/v1/pools/main/suspend", {"reason": "again"}).status_code == 200
+    assert kinds(api)[-3:] == ["change_refused", "resumed", "suspended"]
+    assert meters(api)["rate_bp"] == 200
+    assert post(api, "/v1/pools/main/staged/cancel", {"reason": "no"}).status_code == 200
+    assert meters(api)["staged_refused"] is None
+
+
+@pytest.mark.main_group  # it writes the main group's table key itself
+def test_a_scheduled_change_that_would_return_too_much_is_refused_by_the_worker(
+    api: Api, redis: redis_lib.Redis, services: Services
+) -> None:
+    api.put_pool(rate_bp=200)
+    api.put_table()
+    stage = {"rate_bp": 2_554, "effective_at": "2031-01-01T00:00:00Z", "reason": "max"}
+    assert post(api, "/v1/pools/main/staged", stage).status_code == 200
+    richer_game(redis)
+    done = services.pools.apply_due(NEW_YEAR_2031)
+    assert done["main"].startswith("refused:") and "100.48%" in done["main"]
+    assert services.pools.apply_due(NEW_YEAR_2031 + 60_000)["main"].startswith("refused:")
+    now = meters(api)
+    assert (now["state"], now["rate_bp"], now["staged"]["rate_bp"]) == ("running", 200, 2_554)
+    assert kinds(api).count("change_refused") == 1, "journaled once"
+    assert "100.48%" in now["staged_refused"]
+    # a table out of play is still checked: it may be put back
+    off = api.client.put("/v1/tables/T1", json={"enabled": False},
+                         headers=api.keys.header("operator"))  # fmt: skip
+    assert off.status_code == 200, off.get_json()
+    assert services.pools.apply_due(NEW_YEAR_2031 + 120_000)["main"].startswith("refused:")

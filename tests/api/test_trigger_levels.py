@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from jackpot.bootstrap import Services
+from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.triggers import TriggerAudit, commitment, crossing
 from tests.support.api import Api, round_body
 from tests.support.checks import assert_error
+from tests.support.stores import Store
 
 NEW_YEAR_2031 = 1_924_992_000_000  # ms
 LOSSES = ("2c", "3d", "4h", "5s", "6c", "7d", "8h")  # under the dealer's queen: no meter line
@@ -24,6 +26,15 @@ def must_hit_by(api: Api, pool: str = "mhb", **body: Any) -> Any:
     config = {"reset": 20, "rate_bp": 1_000, "reserve_rate_bp": 0, "cap": 70,
               "level": "must_hit_by", **body}  # fmt: skip
     return api.put_pool(pool, **config)
+
+
+@pytest.fixture
+def every_bet_qualifies(services: Services, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A toy level fed 10% of every wager, won by $5 bets at a table taking $1: priced as if
+    no smaller bet fed it (the return check's share of handle from smaller bets, D229, would
+    refuse it; test_return_check.py holds that)."""
+    for group in {MAIN_GROUP, store.group or MAIN_GROUP}:
+        monkeypatch.setattr(services.groups.of(group).tables, "_below_share_bp", 0)
 
 
 def losses(api: Api, round_id: str, *wagers: int) -> Any:
@@ -98,6 +109,7 @@ def hidden_trigger_units(services: Services, pool: str) -> int:
 
 
 @pytest.mark.parametrize("seed", [28, 2026])
+@pytest.mark.usefixtures("every_bet_qualifies")
 def test_random_rounds_are_won_where_the_model_says_and_verify_agrees(
     api: Api, services: Services, seed: int
 ) -> None:
@@ -309,6 +321,7 @@ def test_a_trigger_level_keeps_its_meter_to_wagers(api: Api) -> None:
     assert post(api, "/v1/pools/mhb/adjustments", down).status_code == 200
 
 
+@pytest.mark.usefixtures("every_bet_qualifies")
 def test_a_round_that_won_a_trigger_level_is_not_voided(api: Api) -> None:
     api.put_pool()
     must_hit_by(api, qualifying_wager=500)
@@ -354,6 +367,7 @@ def test_a_running_level_becomes_must_hit_by_by_a_staged_change(api: Api) -> Non
     assert entries(api, "hourly", "change_staged")[0]["level"] == "must_hit_by"
 
 
+@pytest.mark.usefixtures("every_bet_qualifies")
 def test_a_trigger_level_is_never_paid_by_a_hand_nor_out_of_every_bet_s_reach(api: Api) -> None:
     api.put_pool()
     must_hit_by(api)
@@ -378,6 +392,7 @@ def test_a_trigger_level_is_never_paid_by_a_hand_nor_out_of_every_bet_s_reach(ap
     assert "none could win mhb" in assert_error(r, 400, "max_wager")["message"]
 
 
+@pytest.mark.usefixtures("every_bet_qualifies")
 def test_bets_that_cannot_win_never_leave_a_must_hit_by_level_due(api: Api) -> None:
     """The lab's finding: bets below the qualifying wager carried the meter to its ceiling
     unwon, and the next qualifying bet won it for certain. Their part goes to the reserve."""

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from jackpot.cli.formatting import age, cell, exact, fields, money, rate, table, when
+from jackpot.cli.pools import pool_detail
 from jackpot.cli.remote import UsageError, api_key, base_url
 
 
@@ -139,3 +140,15 @@ def test_a_void_asked_for_says_it_awaits_another_person() -> None:
     assert head == "payout P000001 is disputed: $1,000.05"
     assert "void asked by Dana Reyes" in asked and "approve-void" in asked
     assert "from disputed: misdeal; awaits another person's approval" in shown
+
+
+def test_a_pool_shows_why_its_staged_change_was_refused() -> None:
+    pool = {"pool": "main", "state": "suspended", "value": 100_000, "reset": 100_000,
+            "cap": None, "rate_bp": 200, "policy": "cap", "hits": 0,
+            "staged": {"effective_at": None, "reset": 100_000, "cap": None, "rate_bp": 2_554,
+                       "reserve_rate_bp": 20, "policy": "cap", "who": "operator:a",
+                       "reason": "max"},
+            "staged_refused": "not applied: table T1: a bet would return 100.48%"}  # fmt: skip
+    shown = pool_detail(pool, ZoneInfo("UTC"))
+    assert "REFUSED" in shown and "100.48%" in shown
+    assert "REFUSED" not in pool_detail({**pool, "staged_refused": None}, ZoneInfo("UTC"))

@@ -368,3 +368,26 @@ def test_math_prices_trigger_levels(capsys):
                 "x=10000,0,0,must_hit_by:50000", "x=1,1,0,jackpot:5"):  # fmt: skip
         with pytest.raises(SystemExit):
             run_math("--pool", bad)
+
+
+def test_math_prices_a_level_smaller_bets_feed_for_the_bets_that_can_win_it(
+    tmp_path, capsys, monkeypatch
+):
+    raw = SEED_PAYTABLE.to_json()
+    raw["suited_four_of_a_kind"].update(qualifying_wager=2_500, below_qualifying="nothing")
+    path = tmp_path / "paytable.json"
+    path.write_text(json.dumps(raw))
+    pools = ("--pool", "main=100000,400,20",
+             "--pool", "mhb=10000,200,0,must_hit_by:50000:qualifying=2500")  # fmt: skip
+    monkeypatch.delenv("JACKPOT_BELOW_QUALIFYING_SHARE_BP", raising=False)
+    argv = ("--decks", "6", "--paytable", str(path), "--wager", "2500", *pools)
+    assert run_math(*argv) == 0
+    out = capsys.readouterr().out
+    assert "long-run return    144.4274%" in out
+    assert "bets below a qualifying wager bring 90.0000% of the handle of main, mhb" in out
+    assert run_math(*argv, "--below-share", "0", "--json") == 0
+    body = json.loads(capsys.readouterr().out)
+    assert f"{body['long_run'][0]['long_run_return']['float'] * 100:.2f}" == "81.43"
+    # a table taking $25 bets only: no smaller bets feed it
+    assert run_math(*argv, "--min-wager", "2500") == 0
+    assert "long-run return     81.4277%" in capsys.readouterr().out

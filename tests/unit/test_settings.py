@@ -45,6 +45,7 @@ EVERY_FIELD_SET = Settings(
     gaming_day_stated=frozenset(GAMING_DAY_VARIABLES),
     handpay_approval_cents=1_000_000,
     min_return_bp=8_300,
+    below_qualifying_share_bp=5_000,
     handpay_cents=120_000,
     signs_bind="0.0.0.0:9001",
     signs_max_connections=500,
