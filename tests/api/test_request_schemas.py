@@ -252,6 +252,21 @@ def test_a_tables_counts_answer_as_their_schema_promises(api: Api, world: dict[s
     generated(run)
 
 
+def test_a_table_counts_acknowledgement_answers_as_its_schema_promises(
+    api: Api, world: dict[str, Any]
+) -> None:
+    operation = ("/v1/tables/{table}/counts/acknowledge", "POST")
+    # T1 sent no counts: a valid body meets no comparison of its day (404), never a 5xx
+    unknown = frozenset({"unknown_counts", "counts_match", "counts_changed"})
+
+    def run(data: Any, answers: Counter[int]) -> None:
+        body = data.draw(bodies(operation), label="body")
+        response = send(api, "POST", "/v1/tables/T1/counts/acknowledge", body, "operator")
+        held(operation, body, response, answers, state_codes=unknown)
+
+    generated(run)
+
+
 def test_a_link_change_answers_as_its_schema_promises(api: Api, world: dict[str, Any]) -> None:
     def run(data: Any, answers: Counter[int]) -> None:
         action = data.draw(st.sampled_from(["suspend", "resume"]), label="action")
@@ -347,6 +362,7 @@ def test_every_body_reading_operation_is_exercised_here() -> None:
         ("/v1/rounds/{table}/{round}/void", "POST"),
         ("/v1/rounds/{table}/{round}/void/approve", "POST"),
         ("/v1/tables/{table}/counts", "POST"),
+        ("/v1/tables/{table}/counts/acknowledge", "POST"),
         ("/v1/pools/{pool}/suspend", "POST"),
         ("/v1/pools/{pool}/resume", "POST"),
         ("/v1/pools/{pool}/retire", "POST"),
