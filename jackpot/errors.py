@@ -36,6 +36,7 @@ JackpotError
 │   ├── DayNotJournaledError(day)                            closed, its digest not journaled yet
 │   ├── DayBoundsError(day, bounds, neighbour, its_bounds)   would overlap a closed day, or gap
 │   ├── GamingDayClosedError(closed)                         the gaming day changed after a close
+│   ├── TableCountsAckError(table, day, code, reason, field) no such difference to acknowledge
 │   └── BrokenChainError(problems)                           a journal's hash chain is broken
 ├── RoundExpiredError(table, round_id)                  422  dealt before the retention window
 ├── StoreUnavailableError                               503  the store did not answer
@@ -232,6 +233,16 @@ class LinkGroupError(ConflictError):
         super().__init__(f"{kind} {ident!r} is in link group {group!r}, not {wanted!r}: {hint}")
         self.field = field
         self.group = group
+
+
+class TableCountsAckError(ConflictError):
+    """A table's counts of a day that match (`counts_match`), or were compared again since
+    the person read them (`counts_changed`): nothing acknowledged."""
+
+    def __init__(self, table: str, day: str, code: str, reason: str, field: str) -> None:
+        super().__init__(f"table {table!r}, gaming day {day}: {reason}")
+        self.code = code
+        self.field = field
 
 
 class TableMoveError(ConflictError):

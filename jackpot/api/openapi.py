@@ -35,7 +35,7 @@ from jackpot.domain.requests import (
     VOID_REQUEST,
 )
 from jackpot.domain.signs import SIGN_REQUEST
-from jackpot.domain.tablecounts import COUNTS_REQUEST
+from jackpot.domain.tablecounts import ACKNOWLEDGE_REQUEST, COUNTS_REQUEST
 from jackpot.services.dayclose import SECTIONS
 
 ID = Identifier().schema()
@@ -224,6 +224,7 @@ SCHEMAS: dict[str, Any] = {
     "PayoutVoidApprove": VOID_APPROVE_REQUEST.schema(),
     "RoundVoid": ROUND_VOID_REQUEST.schema(),
     "TableCounts": COUNTS_REQUEST.schema(),
+    "TableCountsAcknowledge": ACKNOWLEDGE_REQUEST.schema(),
     "RoundVoidApprove": ROUND_VOID_APPROVE_REQUEST.schema(),
     "GameChange": GAME_CHANGE_REQUEST.schema(),
     "Game": {
@@ -482,6 +483,16 @@ def document() -> dict[str, Any]:
                 "day; answered with the controller's latest comparison of each day",
                 ["table"],
                 body="TableCounts",
+                params=[_path("table")],
+            ),
+        },
+        "/v1/tables/{table}/counts/acknowledge": {
+            "post": _op(
+                "a person acknowledges the difference between a table's own counts of a gaming "
+                "day and the controller's; journaled once per difference; it leaves the metric, "
+                "alert and console once the day is closed too",
+                ["operator", "auditor"],
+                body="TableCountsAcknowledge",
                 params=[_path("table")],
             ),
         },

@@ -10,7 +10,7 @@ from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body
 from jackpot.domain.auth import Role
 from jackpot.domain.config import TableRecord
-from jackpot.domain.tablecounts import COUNTS_REQUEST
+from jackpot.domain.tablecounts import ACKNOWLEDGE_REQUEST, COUNTS_REQUEST
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ForbiddenError
 
@@ -19,7 +19,8 @@ bp = Blueprint("tables", __name__, url_prefix="/v1/tables")
 
 def serialise(record: TableRecord, check: dict[str, Any] | None = None) -> dict[str, Any]:
     """A table as read: with `counts_check`, the controller's comparison of the table's own
-    counts of the latest day it reported (None: none reported)."""
+    counts of the earliest day whose difference is still in sight, else of the latest day it
+    reported (None: none reported)."""
     return {
         "table": record.table,
         **record.config.to_json(),
@@ -35,7 +36,7 @@ def serialise(record: TableRecord, check: dict[str, Any] | None = None) -> dict[
 @bp.get("")
 @require(Role.OPERATOR, Role.AUDITOR)
 def list_tables() -> Response:
-    checks = services().table_counts.latest()
+    checks = services().table_counts.shown()
     return jsonify({"tables": [serialise(t, checks.get(t.table)) for t in services().tables.all()]})
 
 
@@ -44,7 +45,7 @@ def list_tables() -> Response:
 def get_table(table: str) -> Response:
     parse_identifier(table, "table")
     record = services().tables.on(table).get(table)
-    return jsonify(serialise(record, services().table_counts.latest().get(table)))
+    return jsonify(serialise(record, services().table_counts.shown().get(table)))
 
 
 @bp.put("/<table>")
@@ -77,6 +78,23 @@ def counts(table: str) -> Response:
     days = COUNTS_REQUEST.check(json_body())["days"]
     services().tables.on(table).get(table)  # 404 for a table the controller does not know
     return jsonify({"table": table, "days": services().table_counts.on(table).report(table, days)})
+
+
+@bp.post("/<table>/counts/acknowledge")
+@require(Role.OPERATOR, Role.AUDITOR)
+def acknowledge_counts(table: str) -> Response:
+    """A person acknowledges the difference between a table's own counts of a gaming day
+    and the controller's (journaled with the key and the reason; once per difference): it
+    leaves the metric, the alert and the console once the day is closed too."""
+    parse_identifier(table, "table")
+    body = ACKNOWLEDGE_REQUEST.check(json_body())
+    services().tables.on(table).get(table)  # 404 for a table the controller does not know
+    counts = services().table_counts.on(table)
+    who = current_key().who
+    status, ack = counts.acknowledge(
+        table, body["day"], body.get("checked_at"), who, body["reason"]
+    )
+    return jsonify({"status": status, "acknowledgement": ack})
 
 
 @bp.post("/<table>/heartbeat")

@@ -113,6 +113,9 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
         return 0
     print(f"gaming day {report['day']}: {report['start']} to {report['end']}")
     print(f"closed at {report['closed_at']}; balanced: {'yes' if report['balanced'] else 'NO'}")
+    if report.get("table_counts_balanced") is False:
+        differ = ", ".join(c["table"] for c in report["table_counts"] if not c["matches"])
+        print(f"  the tables' own counts differ from the controller's: {differ}")
     for p in report["pools"]:
         print(
             f"  pool {p['pool']}: meter {money(p['opening_meter_cents'])} -> "
@@ -133,4 +136,4 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
                 f"handle {money(t['voided_handle_cents'])}, pays {money(pays)}"
             )
     print(f"  {len(report['hits'])} hit(s) in the register")
-    return 0 if report["balanced"] else 1
+    return 0 if report["balanced"] and report.get("table_counts_balanced") is not False else 1

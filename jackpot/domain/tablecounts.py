@@ -9,6 +9,9 @@ requests stamped in the day, and the pools' hit entries. A round acknowledged to
 then lost (a failover without replica confirmation) shows as the table's count above the
 controller's; nothing else makes them differ once the table has nothing in flight, which is
 when its adapter reports.
+
+A difference stays in sight (metric, alert, console) until its day is closed *and* a person
+acknowledged it (`in_sight`, docs/DECISIONS.md D227): a later day's report does not hide it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from jackpot.domain.fields import Day, Field, Integer, ListOf, Presence, Record
+from jackpot.domain.fields import (
+    MAX_REASON,
+    Day,
+    Field,
+    Integer,
+    ListOf,
+    Presence,
+    Record,
+    Text,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,3 +119,37 @@ def differences(table: DayCounts, controller: DayCounts) -> dict[str, dict[str, 
         for name in FIGURES
         if theirs[name] != mine[name]
     }
+
+
+#: The body of POST /v1/tables/{table}/counts/acknowledge.
+ACKNOWLEDGE_REQUEST = Record(
+    {
+        "day": Field(Day(), Presence.REQUIRED, "the gaming day whose difference is acknowledged"),
+        "reason": Field(
+            Text(MAX_REASON), Presence.REQUIRED, "the explanation, or why it is accepted"
+        ),
+        "checked_at": Field(
+            Integer(0, 2**53),
+            description="the `checked_at` of the comparison the person read: refused (409 "
+            "`counts_changed`) if the worker has compared the day again since",
+        ),
+    },
+    "A person's acknowledgement of the difference between a table's own counts of a gaming "
+    "day and the controller's, as it stands: journaled with the person's key and the reason.",
+    notes=(
+        "The difference leaves the metric, the alert and the console once the day is closed "
+        "too; a different difference found later is in sight again until acknowledged.",
+    ),
+)
+
+
+def acknowledges(ack: Mapping[str, Any] | None, check: Mapping[str, Any]) -> bool:
+    """Whether `ack` is a person's acknowledgement of exactly the difference `check` shows
+    (a comparison made later that differs otherwise is not acknowledged by it)."""
+    return ack is not None and ack.get("differences") == check["differences"]
+
+
+def in_sight(check: Mapping[str, Any], closed: bool, ack: Mapping[str, Any] | None) -> bool:
+    """Whether a comparison is shown as a difference (metric, alert, console): it differs,
+    and its day is not both closed and its difference acknowledged by a person."""
+    return bool(check["differences"]) and not (closed and acknowledges(ack, check))

@@ -154,30 +154,35 @@ class MeterCollector(Collector):
         yield from self._archive()
 
     def _table_counts(self, tables: list[Any]) -> Iterator[Metric]:
-        """Table-side reconciliation: whether each table's own counts of the latest day it
-        reported differ from what the controller holds (docs/RULES.md §5)."""
+        """Table-side reconciliation: whether each table's own counts of a gaming day differ
+        from what the controller holds, on any day whose difference is still in sight: not
+        yet both closed and acknowledged by a person (docs/RULES.md §5, D227)."""
         try:
-            latest = self._s.table_counts.latest()
+            shown = self._s.table_counts.in_sight()
         except Exception:  # noqa: BLE001 - the store's state is already in jackpot_store_up
             return
         differ = GaugeMetricFamily(
             "jackpot_table_counts_differ",
             "1 while what a table was acknowledged differs from what the controller holds, "
-            "in the latest gaming day it reported (0: they agree, or it reported none)",
+            "in a gaming day not yet both closed and acknowledged by a person (0: none)",
             labels=["table"],
         )
         by = GaugeMetricFamily(
             "jackpot_table_count_difference",
             "The table's count less the controller's, of each figure that differs (rounds, "
-            "side_bets, voids; handle and pays in cents)",
+            "side_bets, voids; handle and pays in cents), summed over the days in sight",
             labels=["table", "figure"],
         )
+        totals: dict[tuple[str, str], int] = {}
+        for check in shown:
+            for figure, v in check["differences"].items():
+                at = (check["table"], figure)
+                totals[at] = totals.get(at, 0) + int(v["table"]) - int(v["controller"])
+        differing = {c["table"] for c in shown}
         for t in tables:
-            check = latest.get(t.table)
-            found = check["differences"] if check else {}
-            differ.add_metric([t.table], 1 if found else 0)
-            for figure, v in sorted(found.items()):
-                by.add_metric([t.table, figure], int(v["table"]) - int(v["controller"]))
+            differ.add_metric([t.table], 1 if t.table in differing else 0)
+        for (table, figure), v in sorted(totals.items()):
+            by.add_metric([table, figure], v)
         yield differ
         yield by
 

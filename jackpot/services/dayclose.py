@@ -136,6 +136,8 @@ class Accounting:
                     "end": statement["end"],
                     "closed_at": statement["closed_at"],
                     "balanced": statement["balanced"],
+                    # None: closed before the day's statement said it
+                    "table_counts_balanced": statement.get("table_counts_balanced"),
                 }
             )
         return out
@@ -318,6 +320,7 @@ class Accounting:
             forged, _ = check_rounds(self._archive, self._houses(), start, end)
             if forged:
                 raise BrokenChainError("; ".join(str(f) for f in forged[:3]))
+        counted = [table_count_row(c, days.iso) for c in self._table_checks(day.isoformat())]
         records = self._archive.rounds_between(start, end)
         rounds = [(jsonio.loads(r.static), jsonio.loads(r.dynamic)) for r in records if r.digest]
         tables = table_days(rounds, self._voids(start, end))
@@ -332,12 +335,14 @@ class Accounting:
             "closed_at": days.iso(now),
             "layout_version": layout,
             "balanced": all(p["balanced"] for p in pools),
+            # the tables' own counts against the controller's: a separate line, for a day's
+            # pools balance to the unit over what the controller holds, and a table told of
+            # rounds it does not hold is a difference beside them (docs/DECISIONS.md D227)
+            "table_counts_balanced": all(row["matches"] for row in counted),
             "pools": pools,
             "tables": [t.row(names) for t in tables],
             "hits": hits,
-            "table_counts": [
-                table_count_row(c, days.iso) for c in self._table_checks(day.isoformat())
-            ],
+            "table_counts": counted,
             "heads": self._heads(end),
             "unpaid_at_close": unpaid_at_close,
         }

@@ -246,12 +246,20 @@ class GroupedTableCounts:
         self.compare()
         return sorted((c for c in self.checks() if c["day"] == day), key=lambda c: c["table"])
 
-    def latest(self) -> dict[str, dict[str, Any]]:
-        """Each table's comparison of the latest day it reported."""
+    def shown(self) -> dict[str, dict[str, Any]]:
+        """Each table's comparison to show: the earliest day whose difference is still in
+        sight (docs/DECISIONS.md D227), else the latest day it reported."""
         out: dict[str, dict[str, Any]] = {}
         for c in sorted(self.checks(), key=lambda c: c["day"]):
-            out[c["table"]] = c
+            if not out.get(c["table"], {}).get("in_sight"):
+                out[c["table"]] = c
         return out
+
+    def in_sight(self) -> list[dict[str, Any]]:
+        """Every comparison whose difference is still in sight, by table and day."""
+        return sorted(
+            (c for c in self.checks() if c["in_sight"]), key=lambda c: (c["table"], c["day"])
+        )
 
 
 class GroupedVoids:

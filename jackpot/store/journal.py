@@ -81,6 +81,19 @@ class JournalStore:
         self._k = keys
         self._archive = archive
 
+    def tail_holds(self, pool: str | None, ts: int) -> bool:
+        """Whether Redis's tail holds every entry stamped at or after `ts` of a journal:
+        nothing was ever trimmed from it, or it holds an older entry (trimming drops only a
+        prefix)."""
+        first = self._r.xrange(self._stream(pool), count=1)
+        return bool(first) and (_seq(first[0][0]) == 1 or int(first[0][1].get("ts", 0)) < ts)
+
+    def tail(self) -> JournalStore:
+        """The same journals read from Redis's tail alone, never the archive: for entries
+        stamped since the archiver's trimming cutoff (now less the retention window and the
+        skew), which it never trims, so the tail holds every one of them."""
+        return JournalStore(self._r, self._k)
+
     def read(
         self, pool: str | None, after: int, limit: int, span: Span = EVERYTHING
     ) -> list[JournalEntry]:

@@ -149,6 +149,12 @@ class Keys:
         return f"{self.tag}/table_checks"
 
     @property
+    def table_acks(self) -> str:
+        """Hash: '<table>/<day>' -> a person's acknowledgement of that comparison's
+        difference (journaled: table_counts_acknowledged)."""
+        return f"{self.tag}/table_acks"
+
+    @property
     def voids(self) -> str:
         """Hash: '<table>/<round>' -> what is void of the round, and a void awaiting approval."""
         return f"{self.tag}/voids"

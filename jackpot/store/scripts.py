@@ -39,6 +39,7 @@ CLOCKED = frozenset(
         "gaming_day",
         "void_round",
         "day_closed",
+        "table_counts_acknowledged",
     }
 )
 # scripts that write a journal get its hash chain's append() put before them
@@ -243,6 +244,7 @@ class Scripts:
     gaming_day: ScriptCall
     void_round: ScriptCall
     day_closed: ScriptCall
+    table_counts_acknowledged: ScriptCall
     wait: ReplicaWait | None = None  # what every write waits for (None: no replica wait)
 
     @classmethod

@@ -432,6 +432,17 @@ def test_a_table_told_of_more_than_the_controller_holds_is_shown_on_its_line(
     )
     assert page.query_selector('tr[data-counts="T2"]') is None
     shot(page, "06-table-counts-differ")
+    # a person acknowledges it with an explanation: journaled; shown until the day is closed
+    page.click('tr[data-counts="T1"] [data-action=acknowledge-counts]')
+    page.click("#act-submit")
+    page.wait_for_selector("#e-reason:has-text('Say what explains the difference')")
+    page.fill("#f-reason", "failover at 05:59, rounds reentered by hand")
+    page.click("#act-submit")
+    page.wait_for_selector('tr[data-counts="T1"]:has-text("Acknowledged by")')
+    shown = requests.get(f"{base}/v1/tables/T1", headers=auth(operator)).json()["counts_check"]
+    assert shown["acknowledged"]["reason"] == "failover at 05:59, rounds reentered by hand"
+    assert shown["in_sight"] is True, "the day is not closed"
+    assert page.query_selector('tr[data-counts="T1"] [data-action=acknowledge-counts]') is None
     page.context.close()
 
 

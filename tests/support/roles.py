@@ -49,6 +49,7 @@ POOL_BODY = {"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 20}
 
 # a day long over, closed by the world (an empty day: before the controller's history)
 CLOSED_DAY = "2020-01-01"
+COUNTS_DAY = "2020-01-02"  # T1's counts of it differ from the controller's
 
 ADJUSTMENT = {"id": "adj-roles", "amount": 100, "reason": "role matrix"}
 
@@ -207,6 +208,14 @@ MATRIX: list[Endpoint] = [
             ]
         },  # fmt: skip
         roles("table"),
+    ),
+    Endpoint(
+        "acknowledge table counts",
+        "POST",
+        "/v1/tables/<table>/counts/acknowledge",
+        "/v1/tables/T1/counts/acknowledge",
+        {"day": COUNTS_DAY, "reason": "role matrix"},
+        roles("operator", "auditor"),
     ),
     Endpoint(
         "heartbeat",
@@ -424,6 +433,13 @@ def build_world(api: Api) -> World:
     )
     assert report.status_code == 202, report.get_json()
     services.accounting.close(date.fromisoformat(CLOSED_DAY))
+    told = {"day": COUNTS_DAY, "rounds": 1, "side_bets": 1, "handle": 500, "fixed": 0,
+            "envy": 0, "jackpot": 0, "voids": 0}  # fmt: skip
+    counted = api.client.post(
+        "/v1/tables/T1/counts", json={"days": [told]}, headers=api.keys.header("table")
+    )
+    assert counted.status_code == 200, counted.get_json()
+    assert services.table_counts.compare()
     sign = api.client.put(
         "/v1/signs/lobby",
         json={"levels": [{"pool": "main", "name": "Grand Progressive"}]},

@@ -34,7 +34,7 @@ from jackpot.domain.requests import (
     ReconcileRequest,
 )
 from jackpot.domain.signs import Sign
-from jackpot.domain.tablecounts import COUNTS_REQUEST
+from jackpot.domain.tablecounts import ACKNOWLEDGE_REQUEST, COUNTS_REQUEST
 from jackpot.errors import ValidationError
 from tests.support.request_bodies import (
     bodies,
@@ -190,6 +190,12 @@ VALIDATORS = [
                 }
             ]
         },  # fmt: skip
+    ),
+    Validator(
+        ("/v1/tables/{table}/counts/acknowledge", "POST"),
+        "table counts acknowledgement",
+        lambda body, _: ACKNOWLEDGE_REQUEST.check(body),
+        {"day": "2026-11-27", "reason": "failover, two rounds reentered", "checked_at": 1},
     ),
     Validator(
         ("/v1/rounds/{table}/{round}/void", "POST"),
