@@ -89,7 +89,6 @@ def void(table: str, round_id: str) -> tuple[Response, int]:
         data["reason"],
         data.get("spots"),
         current_actor(),
-        by_person=key.role is not Role.TABLE,
     )
     return _voided(table, round_id, result, state)
 
@@ -101,8 +100,9 @@ def approve_void(table: str, round_id: str) -> tuple[Response, int]:
     parse_identifier(table, "table")
     parse_identifier(round_id, "round")
     data = ROUND_VOID_APPROVE_REQUEST.check(json_body()) if request_body() else {}
-    voids = services().voids.on(table)
-    result, state = voids.approve(table, round_id, current_actor(), str(data.get("reason", "")))
+    result, state = services().voids.approve(
+        table, round_id, current_actor(), str(data.get("reason", ""))
+    )
     return _voided(table, round_id, result, state)
 
 

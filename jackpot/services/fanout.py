@@ -29,7 +29,7 @@ from jackpot.services.pools import Pools, Retired
 from jackpot.services.selfcheck import Health
 from jackpot.services.tablecounts import TableCounts
 from jackpot.services.tables import Tables
-from jackpot.services.voids import HOLD_ALWAYS, Voids
+from jackpot.services.voids import Voids
 from jackpot.store.health import Durability
 from jackpot.store.journal import JournalStore
 from jackpot.store.payouts import payout_order
@@ -280,13 +280,17 @@ class GroupedVoids:
         reason: str,
         spots: Any,
         actor: Actor,
-        by_person: bool = True,
     ) -> tuple[str, dict[str, Any]]:
-        """A void asked by a table (not `by_person`) waits for a person's approval."""
-        threshold = self._payouts.approval_cents if by_person else HOLD_ALWAYS
+        """A void asked by a table's key waits for people's approval (void_round.lua)."""
         return self._groups.of_table(table).voids.void(
-            table, round_id, reason, spots, actor, threshold
+            table, round_id, reason, spots, actor, self._payouts.approval_cents
         )
+
+    def approve(
+        self, table: str, round_id: str, actor: Actor, note: str = ""
+    ) -> tuple[str, dict[str, Any]]:
+        """Approve the void of the round held for approval, against the threshold now."""
+        return self.on(table).approve(table, round_id, actor, note, self._payouts.approval_cents)
 
 
 class GroupedPayouts:

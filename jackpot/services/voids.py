@@ -17,9 +17,6 @@ from jackpot.services.rounds import Rounds
 from jackpot.store.rounds import StoredRound
 from jackpot.store.voids import VoidAnswer, VoidStore
 
-#: the approval threshold of a void no person asked for (a table's): held, whatever it pays
-HOLD_ALWAYS = -1
-
 #: how a payout that blocks a void is named in the refusal
 PAID = {"paid": "paid", "awaiting_approval": "confirmed paid (awaiting approval)"}
 
@@ -47,8 +44,8 @@ class Voids:
     ) -> tuple[str, dict[str, Any]]:
         """Void the round, or the bets of `spots` (None: every spot): ("voided" |
         "awaiting_approval" | "unchanged", what is void of the round after it). From
-        `approval_cents` of pays up (0: never; HOLD_ALWAYS: always) a second person
-        approves it."""
+        `approval_cents` of pays up (0: never) two people stand behind it; a table's key is
+        no person. void_round.lua holds the rule (docs/RULES.md §6, D226)."""
         found = self._round(table, round_id)
         wanted = parse_spots(spots, found.static)
         won = trigger_won(found.dynamic)
@@ -71,8 +68,7 @@ class Voids:
                 ) from exc
             if not plan.spots and (state["whole"] or not plan.whole):
                 return "unchanged", view(state)
-            hold = approval_cents == HOLD_ALWAYS or 0 < approval_cents <= plan.pays
-            answer = self._store.void(plan, actor.who, actor.person, reason, hold)
+            answer = self._store.void(plan, actor.who, actor.person, reason, approval_cents)
             # another void of the round came first, or a pool was retired: plan again
             if answer.verdict not in ("stale", "rerouted"):
                 return self._answer(table, round_id, answer)
@@ -81,14 +77,18 @@ class Voids:
         )
 
     def approve(
-        self, table: str, round_id: str, actor: Actor, note: str = ""
+        self, table: str, round_id: str, actor: Actor, note: str = "", approval_cents: int = 0
     ) -> tuple[str, dict[str, Any]]:
-        """A second person applies the void held for approval."""
+        """Another person approves the void held for approval: it applies once as many people
+        stand behind it as `approval_cents` asks (void_round.lua), else the approval is
+        recorded and the void waits for another person ("awaiting_approval")."""
         self._round(table, round_id)
         held = self._store.state(table, round_id)["held"]
         pools = [str(p["id"]) for p in (held["plan"]["pools"] or [])] if held else []
         for _ in range(3):  # a pool retired meanwhile: route it again
-            answer = self._store.approve(table, round_id, pools, actor.who, actor.person, note)
+            answer = self._store.approve(
+                table, round_id, pools, actor.who, actor.person, note, approval_cents
+            )
             if answer.verdict != "rerouted":
                 return self._answer(table, round_id, answer)
         raise RoundVoidError(
@@ -136,7 +136,8 @@ class Voids:
                 table,
                 round_id,
                 "second_person_required",
-                "the void was asked for by this key or person: another person approves it",
+                "the void was asked for, or approved already, by this key or person: another "
+                "person approves it",
             )
         if verdict == "tampered":
             raise ControllerInoperableError(
@@ -185,6 +186,15 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
             "person": held["label"],
             "reason": held["reason"],
             "at": int(held["at"]),
+            "approvals": [
+                {
+                    "approved_by": a["who"],
+                    "approver": a["label"],
+                    "note": a.get("note") or "",
+                    "at": int(a["at"]),
+                }
+                for a in (held.get("approvals") or [])
+            ],
         },
     }
 
@@ -202,6 +212,10 @@ def _void(v: dict[str, Any]) -> dict[str, Any]:
     }
     if v.get("approved_by"):
         out |= {"approved_by": v["approved_by"], "approver": v["approver"]}
+        out["approvals"] = [
+            {"approved_by": a["approved_by"], "approver": a["approver"], "at": int(a["at"])}
+            for a in (v.get("approvals") or [])
+        ] or [{"approved_by": v["approved_by"], "approver": v["approver"], "at": int(v["at"])}]
     return out
 
 

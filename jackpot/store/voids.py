@@ -59,8 +59,11 @@ class VoidStore:
             pool = _text(to)
             seen.add(pool)
 
-    def void(self, plan: VoidPlan, who: str, person: str, reason: str, hold: bool) -> VoidAnswer:
-        """Apply `plan`, or with `hold` keep it for a second person's approval."""
+    def void(
+        self, plan: VoidPlan, who: str, person: str, reason: str, approval_cents: int
+    ) -> VoidAnswer:
+        """Apply `plan`, or keep it for people's approval (the script compares its pays with
+        `approval_cents`, 0: never, and knows a table's key from a person's)."""
         return self._call(
             plan.table,
             plan.round,
@@ -70,14 +73,22 @@ class VoidStore:
             who,
             person,
             reason,
-            hold,
+            approval_cents,
         )
 
     def approve(
-        self, table: str, round_id: str, pools: list[str], who: str, person: str, note: str
+        self,
+        table: str,
+        round_id: str,
+        pools: list[str],
+        who: str,
+        person: str,
+        note: str,
+        approval_cents: int,
     ) -> VoidAnswer:
-        """Apply the void held for approval (`pools`: the pools its plan names)."""
-        return self._call(table, round_id, pools, "approve", b"", who, person, note, False)
+        """Approve the void held for approval (`pools`: the pools its plan names): applied
+        once enough people stand behind it, else recorded as a first approval."""
+        return self._call(table, round_id, pools, "approve", b"", who, person, note, approval_cents)
 
     def _call(
         self,
@@ -89,7 +100,7 @@ class VoidStore:
         who: str,
         person: str,
         reason: str,
-        hold: bool,
+        approval_cents: int,
     ) -> VoidAnswer:
         k = self._k
         keys = [k.voids, k.journal, k.counters, k.payouts, k.payouts_pending]
@@ -107,7 +118,7 @@ class VoidStore:
                 person,
                 person_of(person),
                 reason,
-                "1" if hold else "0",
+                str(approval_cents),
                 json.dumps(routes),
             ],
         )

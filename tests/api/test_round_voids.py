@@ -258,3 +258,81 @@ def test_a_table_asks_for_a_void_of_its_own_rounds_and_a_person_approves_it(api:
     rest = void(api, "r1", {"reason": "malfunction"})  # threshold 0: a person's applies at once
     assert rest.status_code == 200 and rest.get_json()["status"] == "void"
     assert books(api) == before
+
+
+def test_a_tables_void_of_a_large_jackpot_needs_two_people(api: Api, approval: Services) -> None:
+    """The lab's finding (F2): a table's key asked for the void of a round whose jackpot is
+    over the threshold, and one operator's approval cancelled it. A table's key is a device,
+    not a person: two distinct people approve, in every order (D226)."""
+    api.put_pool()
+    api.put_table()
+    before = books(api)
+    aces = {"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}
+    r = api.report(round_body("J2", dealer="As", dealer_war="As", spots=[aces, TWO_SPOTS[1]]))
+    payout = r.get_json()["jackpots"][0]["id"]  # a jackpot of $1,000 and more
+    after_hit = books(api)
+    disputed = api.client.post(
+        f"/v1/payouts/{payout}/dispute", json={"reason": "check"},
+        headers=api.keys.header("operator"),
+    )  # fmt: skip
+    assert disputed.status_code == 200, disputed.get_json()
+    table = api.keys.header("table")
+    asked = void(api, "J2", {"reason": "card not dealt"}, header=table)
+    assert asked.status_code == 202, asked.get_json()
+    assert asked.get_json()["awaiting_approval"]["requested_by"].startswith("table:")
+
+    def status() -> str:
+        got = api.client.get(f"/v1/payouts/{payout}", headers=api.keys.header("auditor"))
+        return str(got.get_json()["status"])
+
+    def entries(kind: str) -> list[dict[str, Any]]:
+        return [e for e in house(api) if e["type"] == kind]
+
+    alice = operator(approval, "Alice Moreau")
+    first = approve(api, "J2", alice)
+    assert first.status_code == 202, first.get_json()
+    body = first.get_json()
+    assert body["result"] == "awaiting_approval" and body["voids"] == []
+    (given,) = body["awaiting_approval"]["approvals"]
+    assert given["approver"] == "Alice Moreau"
+    assert status() == "disputed", "one person's approval cancels nothing"
+    (journaled,) = entries("void_approved")
+    assert (journaled["person"], journaled["needed"]) == ("Alice Moreau", 2)
+
+    resent = approve(api, "J2", alice)  # a resend: the same answer, nothing written
+    assert (
+        resent.status_code == 202
+        and resent.get_json()["awaiting_approval"] == (body["awaiting_approval"])
+    )
+    assert len(entries("void_approved")) == 1
+    again = void(api, "J2", {"reason": "card not dealt"}, header=table)
+    assert again.status_code == 202 and len(entries("void_requested")) == 1
+    other_key = assert_error(approve(api, "J2", operator(approval, "Alice Moreau")), 409, None)
+    assert other_key["code"] == "second_person_required"
+    assert status() == "disputed" and not entries("void") and books(api) == after_hit
+
+    done = approve(api, "J2", operator(approval, "Bob Lin"))
+    assert done.status_code == 200, done.get_json()
+    (entry,) = done.get_json()["voids"]
+    assert [a["approver"] for a in entry["approvals"]] == ["Alice Moreau", "Bob Lin"]
+    assert entry["approver"] == "Bob Lin" and entry["requested_by"].startswith("table:")
+    assert status() == "void"
+    (house_void,) = entries("void")
+    assert house_void["approved_first_by"] == given["approved_by"]
+    assert books(api) == before and balanced(api)
+
+
+def test_below_the_threshold_one_person_approves_a_tables_void(
+    api: Api, approval: Services
+) -> None:
+    api.put_pool()
+    api.put_table()
+    before = books(api)
+    assert api.report(round_body("r1", spots=TWO_SPOTS)).status_code == 200
+    asked = void(api, "r1", {"reason": "no card dealt"}, api.keys.header("table"))
+    assert asked.status_code == 202, asked.get_json()
+    assert asked.get_json()["awaiting_approval"]["pays"] < 50_000
+    done = approve(api, "r1", operator(approval, "Alice Moreau"))
+    assert done.status_code == 200 and done.get_json()["result"] == "voided", done.get_json()
+    assert not [e for e in house(api) if e["type"] == "void_approved"]
+    assert books(api) == before

@@ -18,15 +18,18 @@
 --         approve the held plan is applied
 -- ARGV[4] who (the key)  ARGV[5] the person acting (the key's label)  ARGV[6] that person as
 -- compared (jackpot.domain.people.person_of)  ARGV[7] the reason (approve: the approver's
--- note)  ARGV[8] '1': the void needs a
--- second person: hold it for approval
+-- note)  ARGV[8] the approval threshold in cents (0: never), compared here with the plan's
+-- pays on every step (docs/RULES.md §6, D226)
 -- ARGV[9] JSON list: the id of the pool that holds the money of plan pool i now
 -- uses: clock(), append(), BOOKS, balanced() and as_journaled(), put before this script
 -- returns: {'voided', state} | {'awaiting', state} | {'unchanged', state}
 --   | {'stale', state} (planned against other void spots: plan again)
 --   | {'held_other', state} (another void of the round awaits approval)
 --   | {'nothing', state} (approve: no void awaits approval)
---   | {'same_person', state} (approve: the person who asked for the void)
+--   | {'awaiting', state} (approve: a first approval, journaled `void_approved`, or that
+--     approval resent: nothing written)
+--   | {'same_person', state} (approve: the person who asked for the void, or who approved
+--     it first)
 --   | {'paid', payout, status} (a jackpot of the void was paid, or confirmed paid)
 --   | {'missing_pool', id} | {'tampered', id} | {'overflow', id}
 --   | {'retired', id} (the round's pool was retired with no record of where its money went)
@@ -38,6 +41,20 @@ local function int(n) return string.format('%d', n) end
 
 local field, step = ARGV[1], ARGV[2]
 local who, label, person, reason = ARGV[4], ARGV[5], ARGV[6], ARGV[7]
+
+-- The one rule of people behind a void (docs/RULES.md §6, D226): a void whose pays (fixed,
+-- envy and jackpots) reach the approval threshold needs two distinct people, one below it;
+-- a table's key (`table:<id>`) is a device, not a person: it asks, and people approve. Those
+-- counted are the one who asked (a person's key) and each approval, by distinct keys of
+-- distinct people (as compared). Checked on the step that applies the void, whatever came
+-- before.
+local threshold = tonumber(ARGV[8]) or 0
+local function people_needed(p)
+  local pays = tonumber(p.fixed) + tonumber(p.envy) + tonumber(p.jackpot)
+  if threshold > 0 and pays >= threshold then return 2 end
+  return 1
+end
+local function a_person(key) return string.sub(key, 1, 6) ~= 'table:' end
 local raw = redis.call('HGET', KEYS[1], field)
 local state = raw and cjson.decode(raw) or {spots = {}, whole = false, voids = {}}
 local shown = raw or ''
@@ -66,7 +83,31 @@ if step == 'approve' then
     return {'nothing', shown}
   end
   if who == held.who or person == held.person then return {'same_person', shown} end
+  local approvals, resent = held.approvals or {}, false
+  for _, a in ipairs(approvals) do
+    if who == a.who then resent = true
+    elseif person == a.person then return {'same_person', shown} end
+  end
   plan, requested_by = held.plan, held
+  local people = (a_person(held.who) and 1 or 0) + #approvals + (resent and 0 or 1)
+  if people < people_needed(plan) then
+    if resent then return {'awaiting', shown} end  -- the same approval again: nothing written
+    -- a first approval: recorded and journaled; the void waits for another person
+    local now = clock(KEYS[3])
+    table.insert(approvals, {who = who, label = label, person = person, note = reason, at = now})
+    held.approvals = approvals
+    local seq = tonumber(redis.call('HGET', KEYS[3], 'house_seq') or '0') + 1
+    local head = append(KEYS[2], string.format('%d', seq),
+      redis.call('HGET', KEYS[3], 'house_head') or '', {'type', 'void_approved',
+      'ts', string.format('%d', now), 'table', plan.table, 'round', plan.round, 'who', who,
+      'person', label, 'requested_by', held.who, 'approvals', string.format('%d', #approvals),
+      'needed', string.format('%d', people_needed(plan)), 'note', reason})
+    redis.call('HSET', KEYS[3], 'house_seq', string.format('%d', seq), 'house_head', head,
+      'clock', string.format('%d', now))
+    local json = cjson.encode(state)
+    redis.call('HSET', KEYS[1], field, json)
+    return {'awaiting', json}
+  end
 else
   plan = cjson.decode(ARGV[3])
   local covered = plan.whole == false or state.whole
@@ -114,8 +155,9 @@ local function house(fields)
   house_head = append(KEYS[2], int(house_seq), house_head, fields)
 end
 
-if step == 'void' and ARGV[8] == '1' then
-  state.held = {plan = plan, who = who, label = label, person = person, reason = reason, at = now}
+if step == 'void' and (a_person(who) and 1 or 0) < people_needed(plan) then
+  state.held = {plan = plan, who = who, label = label, person = person, reason = reason, at = now,
+    approvals = {}}
   house({'type', 'void_requested', 'ts', stamp, 'table', plan.table, 'round', plan.round,
     'who', who, 'person', label, 'spots', spots_text, 'whole', plan.whole and '1' or '0',
     'pays', int(tonumber(plan.fixed) + tonumber(plan.envy) + tonumber(plan.jackpot)),
@@ -242,11 +284,20 @@ for _, p in ipairs(order) do
 end
 
 local by = requested_by and requested_by.who or who
-house({'type', 'void', 'ts', stamp, 'table', plan.table, 'round', plan.round, 'who', who,
-  'spots', spots_text, 'whole', plan.whole and '1' or '0', 'bets', int(plan.bets),
+local entry_fields = {'type', 'void', 'ts', stamp, 'table', plan.table, 'round', plan.round,
+  'who', who, 'spots', spots_text, 'whole', plan.whole and '1' or '0', 'bets', int(plan.bets),
   'wagered', plan.wagered, 'fixed', plan.fixed, 'envy', plan.envy, 'jackpot', plan.jackpot,
   'reason', why, 'requested_by', by,
-  'note', requested_by and reason or ''})  -- on approval, the approver's note
+  'note', requested_by and reason or ''}  -- on approval, the approver's note
+local firsts = {}  -- the keys that approved before the one applying it (void_approved)
+for _, a in ipairs(requested_by and requested_by.approvals or {}) do
+  table.insert(firsts, a.who)
+end
+if #firsts > 0 then
+  table.insert(entry_fields, 'approved_first_by')
+  table.insert(entry_fields, table.concat(firsts, ','))
+end
+house(entry_fields)
 redis.call('HSET', KEYS[3], 'house_seq', int(house_seq), 'house_head', house_head, 'clock', stamp)
 
 for _, s in ipairs(plan.spots) do done[s] = true end
@@ -256,7 +307,15 @@ local entry = {spots = plan.spots, whole = plan.whole, at = now, pays = int(tonu
   + tonumber(plan.envy) + tonumber(plan.jackpot)),
   wagered = plan.wagered, who = by, person = requested_by and requested_by.label or label,
   reason = why}
-if requested_by then entry.approved_by, entry.approver = who, label end
+if requested_by then
+  entry.approved_by, entry.approver = who, label
+  local approvals = {}
+  for _, a in ipairs(requested_by.approvals or {}) do
+    table.insert(approvals, {approved_by = a.who, approver = a.label, at = a.at})
+  end
+  table.insert(approvals, {approved_by = who, approver = label, at = now})
+  entry.approvals = approvals
+end
 table.insert(state.voids, entry)
 state.held = nil
 local json = cjson.encode(state)
