@@ -607,3 +607,21 @@ def test_many_hits_and_a_trimmed_journal_raise_no_alarm(
         losses(api, f"t{n}", 100, 500, 100)
     assert sum(1 for e in api.journal("mhb") if e["type"] == "hit") > hits, "paid after the trim"
     assert services.health.run().problems == ()
+
+
+@pytest.mark.usefixtures("every_bet_qualifies")
+def test_a_replayed_trigger_whose_arming_was_trimmed_is_caught(
+    api: Api, services: Services
+) -> None:
+    """Draw 1's arming archived and trimmed (as the archiver trims: XTRIM MINID), draw 2's still
+    in Redis: the tail after the replayed seq reveals draw 1 and arms draw 2."""
+    replayed(api, services)
+    group = services.groups.of_pool("P10")
+    services.archiver.run(trim=False)
+    group.client.xtrim(group.keys.pool_journal("P10"), minid="3-0", approximate=False)
+    problems = services.health.run().problems
+    assert any("draw 1 is not the newest" in p.message for p in problems), problems
+    for n in (3, 4):
+        r = api.report(round_body(f"r{n}", spots=[{"spot": 1, "wager": 500, "card": "2c"}]))
+        assert assert_error(r, 503, None)["code"] == "controller_inoperable"
+    assert len(entries(api, "P10", "hit")) == 1, "the replayed trigger paid nothing"
