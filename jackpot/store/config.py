@@ -55,6 +55,10 @@ class ConfigStore:
         self._r = client
         self._k = keys
         self._s = scripts
+        # the self-check's scan for a newer draw (trigger_problems): per pool, the arming it
+        # checked (commitment, draw, seq armed at) and the journal seq it has read up to, so
+        # that each pass reads only the entries appended since the last one
+        self._scanned: dict[str, tuple[tuple[str, str, int], int]] = {}
 
     # pools ---------------------------------------------------------------------------------
 
@@ -199,7 +203,8 @@ class ConfigStore:
         """Each armed trigger that is not the one committed (the self-check's, as the round
         script checks it when it pays, settle_round.lua `committed`): its trigger and salt
         open its commitment, and the journal entry that armed it, while Redis holds it,
-        names that commitment and draw. Read here and never returned: the trigger and salt
+        names that commitment and draw, and nothing after it armed or revealed a trigger (it
+        is the newest draw). Read here and never returned: the trigger and salt
         stay hidden."""
         fields = ("trigger", "trigger_salt", "commitment", "draw", "armed_seq")
         found = []
@@ -214,38 +219,62 @@ class ConfigStore:
                 found.append(f"pool {pool}: its armed trigger and salt do not open draw "
                              f"{draw}'s commitment")  # fmt: skip
                 continue
-            armed = self._armed_entry(pool, seq)
+            at, armed = self._armed_entry(pool, seq)
             if armed is not None and (
                 armed.get("type") != "trigger_armed"
                 or (armed.get("commitment"), armed.get("draw")) != (commitment, draw)
             ):
                 found.append(f"pool {pool}: its armed commitment is not the one its journal "
                              f"armed for draw {draw}")  # fmt: skip
+                continue
+            if self._superseded(pool, (commitment, draw or "", at)):
+                found.append(f"pool {pool}: its armed draw {draw} is not the newest: its "
+                             "journal armed or revealed a trigger after it")  # fmt: skip
         return found
 
-    def _armed_entry(self, pool: str, seq: str | None) -> dict[str, str] | None:
-        """The journal entry that armed `pool`'s trigger (by the seq the pool keeps, or the
-        newest `trigger_armed`), None once archived and trimmed; an entry that should be
-        there and is not: an empty one."""
+    def _superseded(self, pool: str, armed: tuple[str, str, int]) -> bool:
+        """Whether `pool`'s journal, after the seq `armed` names, arms another trigger or
+        reveals one (an entry naming `trigger_cents`), as settle_round.lua `superseded`
+        checks at a hit: the armed draw is then an old one put back. Incremental: a pass
+        reads only the entries appended since the last pass checked the same arming."""
+        journal = self._k.pool_journal(pool)
+        held = self._scanned.get(pool)
+        upto = held[1] if held is not None and held[0] == armed else armed[2]
+        while True:
+            batch = self._r.xrange(journal, f"{upto + 1}-0", "+", count=512)
+            for entry_id, entry in batch:
+                if "trigger_cents" in entry or entry.get("type") == "trigger_armed":
+                    self._scanned.pop(pool, None)
+                    return True
+                upto = int(str(entry_id).split("-")[0])
+            if len(batch) < 512:
+                self._scanned[pool] = (armed, upto)
+                return False
+
+    def _armed_entry(self, pool: str, seq: str | None) -> tuple[int, dict[str, str] | None]:
+        """The seq and the journal entry that armed `pool`'s trigger (by the seq the pool
+        keeps, or the newest `trigger_armed`), None once archived and trimmed (seq 0 for a
+        trigger armed before the pool kept its seq); an entry that should be there and is
+        not: an empty one."""
         journal = self._k.pool_journal(pool)
         if seq is not None and seq.isdigit():
             rows = self._r.xrange(journal, f"{seq}-0", f"{seq}-0")
             if rows:
-                return dict(rows[0][1])
+                return int(seq), dict(rows[0][1])
             first = self._r.xrange(journal, "-", "+", count=1)
             trimmed = not first or int(str(first[0][0]).split("-")[0]) > int(seq)
-            return None if trimmed else {}
+            return int(seq), None if trimmed else {}
         upto = "+"
         while True:
             batch = self._r.xrevrange(journal, upto, "-", count=256)
-            for _, entry in batch:
+            for entry_id, entry in batch:
                 if entry.get("type") == "trigger_armed":
-                    return dict(entry)
+                    return int(str(entry_id).split("-")[0]), dict(entry)
             if len(batch) < 256:
-                return None
+                return 0, None
             before = int(str(batch[-1][0]).split("-")[0]) - 1
             if before < 1:
-                return None
+                return 0, None
             upto = f"{before}-0"
 
     def meter_fields(

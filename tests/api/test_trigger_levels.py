@@ -11,7 +11,8 @@ import pytest
 
 from jackpot.bootstrap import Services
 from jackpot.domain.linkgroups import MAIN_GROUP
-from jackpot.domain.triggers import TriggerAudit, commitment, crossing
+from jackpot.domain.triggers import Trigger, TriggerAudit, commitment, crossing
+from jackpot.store import config as config_store
 from tests.support.api import Api, round_body
 from tests.support.checks import assert_error
 from tests.support.stores import Store
@@ -535,3 +536,92 @@ def test_an_untouched_trigger_leaves_the_self_check_quiet(api: Api, services: Se
     journal = played(api)  # several hits, each re-armed in the round that won it
     assert sum(1 for e in journal if e["type"] == "trigger_armed") >= 4
     assert services.health.run().problems == ()
+
+
+def replayed(api: Api, services: Services) -> dict[str, Any]:
+    """The lab's finding F1 up to the tampering: P10 (reset $1, 3%, must-hit-by $3) hits at its
+    trigger of $1.29 (draw 1) on the second $5 round and arms draw 2 at seq 7; then draw 1's
+    public trigger, salt and commitment are written back with the seq that armed it. Returns
+    draw 1's hit."""
+    real = config_store.draw_trigger
+
+    def first_at_129(pool: str, span: tuple[int, int], rng: Random | None = None) -> Trigger:
+        drawn = real(pool, span, rng)
+        return Trigger(pool, 129, drawn.salt, commitment(pool, 129, drawn.salt), *span)
+
+    api.put_pool()
+    with pytest.MonkeyPatch.context() as lab:
+        lab.setattr(config_store, "draw_trigger", first_at_129)  # the lab's draw 1
+        api.put_pool("P10", reset=100, rate_bp=300, reserve_rate_bp=0, level="must_hit_by",
+                     cap=300)  # fmt: skip
+    api.put_table(pools=["main", "P10"])
+    losses(api, "r1", 500)
+    assert losses(api, "r2", 500)["jackpots"], "$1.30 reached the trigger of $1.29"
+    [hit] = api.client.get("/v1/pools/P10").get_json()["last_hits"]  # the public read
+    assert (hit["trigger"], hit["level"]) == (129, "must_hit_by")
+    [armed] = [e for e in entries(api, "P10", "trigger_armed") if str(e["draw"]) == "2"]
+    assert armed["seq"] == 7
+    client, key = armed_hash(services, "P10")
+    old = {"trigger": "129", "trigger_salt": hit["salt"], "commitment": hit["commitment"]}
+    client.hset(key, mapping={**old, "draw": "1", "armed_seq": "2"})  # all public, or journaled
+    return dict(hit)
+
+
+@pytest.mark.usefixtures("every_bet_qualifies")
+def test_the_lab_s_replayed_trigger_is_not_paid(api: Api, services: Services) -> None:
+    replayed(api, services)
+    losses(api, "r3", 500)  # $1.15: below the replayed trigger
+    r = api.report(round_body("r4", spots=[{"spot": 1, "wager": 500, "card": "2c"}]))
+    assert assert_error(r, 503, None)["code"] == "controller_inoperable"
+    assert len(entries(api, "P10", "hit")) == 1, "the replayed trigger paid nothing"
+    assert api.pool("P10")["value"] == 115, "nothing moved"
+
+
+@pytest.mark.usefixtures("every_bet_qualifies")
+def test_the_self_check_catches_a_replayed_trigger_before_any_bet(
+    api: Api, services: Services
+) -> None:
+    replayed(api, services)
+    problems = services.health.run().problems
+    assert [p.code for p in problems] == ["trigger_tampered"], problems
+    assert "draw 1 is not the newest" in problems[0].message
+    assert api.client.get("/readyz").status_code == 503
+    r = api.report(round_body("r3", spots=[{"spot": 1, "wager": 500, "card": "2c"}]))
+    assert assert_error(r, 503, None)["code"] == "controller_inoperable"
+
+
+def test_many_hits_and_a_trimmed_journal_raise_no_alarm(
+    api: Api, services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    journal = played(api)
+    hits = sum(1 for e in journal if e["type"] == "hit")
+    assert services.health.run().problems == ()
+    group = services.groups.of_pool("mhb")
+    monkeypatch.setattr(group.archiver, "_keep_ms", -60_000)  # every archived entry is old
+    services.archiver.run()
+    assert group.client.xlen(group.keys.pool_journal("mhb")) == 0
+    assert services.health.run().problems == (), "the arming archived and trimmed"
+    losses(api, "t0", 100)  # the tail holds a contribution after the trimmed arming
+    assert services.health.run().problems == ()
+    for n in range(1, 60):
+        losses(api, f"t{n}", 100, 500, 100)
+    assert sum(1 for e in api.journal("mhb") if e["type"] == "hit") > hits, "paid after the trim"
+    assert services.health.run().problems == ()
+
+
+@pytest.mark.usefixtures("every_bet_qualifies")
+def test_a_replayed_trigger_whose_arming_was_trimmed_is_caught(
+    api: Api, services: Services
+) -> None:
+    """Draw 1's arming archived and trimmed (as the archiver trims: XTRIM MINID), draw 2's still
+    in Redis: the tail after the replayed seq reveals draw 1 and arms draw 2."""
+    replayed(api, services)
+    group = services.groups.of_pool("P10")
+    services.archiver.run(trim=False)
+    group.client.xtrim(group.keys.pool_journal("P10"), minid="3-0", approximate=False)
+    problems = services.health.run().problems
+    assert any("draw 1 is not the newest" in p.message for p in problems), problems
+    for n in (3, 4):
+        r = api.report(round_body(f"r{n}", spots=[{"spot": 1, "wager": 500, "card": "2c"}]))
+        assert assert_error(r, 503, None)["code"] == "controller_inoperable"
+    assert len(entries(api, "P10", "hit")) == 1, "the replayed trigger paid nothing"

@@ -53,7 +53,8 @@
 --           have been archived and trimmed; nothing written: look in the archive, then plan
 --           again without probes if it is not there)
 --        | {"tampered", id, "trigger"} (a trigger level reached its trigger, but the trigger
---           and salt do not open the commitment, or the journal armed another: nothing paid)
+--           and salt do not open the commitment, or the journal armed another, or armed or
+--           revealed one after it (an old draw put back): nothing paid)
 --        | {"draws", id, low, high} (a must-hit-by or mystery level fed without the bets'
 --           stakes or a trigger drawn over its range, low..high cents: plan again with them)
 -- dynamic = JSON {jackpots: [{id, pool, bet, amount, reset?}], pools: {id: value_cents},
@@ -265,23 +266,52 @@ local function armed_entry(p)
   end
 end
 
+-- whether the journal, after seq `at`, arms another trigger or reveals one (a hit,
+-- `trigger_revealed`, a retirement: an entry naming `trigger_cents`). Only one trigger is
+-- armed at a time, so either means the trigger armed at `at` is no longer the newest draw
+-- (D228): an old draw's trigger, salt and commitment, public since its reveal, written back
+-- with the seq that armed it. Read in batches, at a hit only: what Redis holds after the
+-- arming (the archiver's retention at most, as old as the draw or younger).
+local function superseded(journal, at)
+  local from = int(at + 1) .. '-0'
+  while true do
+    local batch = redis.call('XRANGE', journal, from, '+', 'COUNT', 512)
+    for _, e in ipairs(batch) do
+      local f = e[2]
+      for i = 1, #f - 1, 2 do
+        if f[i] == 'trigger_cents' or (f[i] == 'type' and f[i + 1] == 'trigger_armed') then
+          return true
+        end
+      end
+    end
+    if #batch < 512 then return false end
+    from = int(tonumber(string.match(batch[#batch][1], '^(%d+)')) + 1) .. '-0'
+  end
+end
+
 -- whether the armed trigger is the one committed: its trigger and salt open its commitment,
--- and the journal's entry that armed it (while Redis still holds it: the archive has the
--- rest) names that commitment and draw. Checked when it pays, never on a round that only
--- feeds the level: a trigger, salt or commitment changed behind the controller's back pays
--- nothing.
+-- the journal's entry that armed it (while Redis still holds it: the archive has the rest)
+-- names that commitment and draw, and nothing after that entry armed or revealed a trigger
+-- (it is the newest draw). Checked when it pays, never on a round that only feeds the
+-- level: a trigger, salt or commitment changed behind the controller's back, or an old
+-- draw's put back, pays nothing.
 local function committed(p)
   if not opens(p.commitment or '', p.id, p.trigger_text, p.salt or '') then return false end
   local armed = armed_entry(p)
-  if not armed then  -- archived and trimmed: only an entry older than the stream's first
+  local at = tonumber(p.armed_seq or '')
+  if not armed then  -- archived and trimmed: only an entry older than the stream's first,
+    -- and nothing Redis still holds arms or reveals a trigger after it
     local first = redis.call('XRANGE', p.journal, '-', '+', 'COUNT', 1)[1]
-    local at = tonumber(p.armed_seq or '')
-    return not at or (first ~= nil and tonumber(string.match(first[1], '^(%d+)')) > at)
+    if at and first ~= nil and tonumber(string.match(first[1], '^(%d+)')) <= at then
+      return false  -- it should be there and is not
+    end
+    return not superseded(p.journal, at or 0)
   end
   local f, named = armed[2], {}
   for i = 1, #f - 1, 2 do named[f[i]] = f[i + 1] end
   return named.type == 'trigger_armed' and named.commitment == p.commitment
     and named.draw == p.draw
+    and not superseded(p.journal, tonumber(string.match(armed[1], '^(%d+)')))
 end
 
 local function feed_triggered(p, draw)
