@@ -119,7 +119,7 @@ class Pools:
         now = self._config.pool(pool)
         if now.link is LinkState.SUSPENDED and now.staged and now.staged.effective_at is None:
             # the change that waited for a suspension takes effect now, before anyone resumes;
-            # one the return check refuses stays staged and the pool suspended, saying why
+            # one refused as it takes effect stays staged and the pool suspended, saying why
             try:
                 self.apply_staged(pool, who)
             except StagedRefusedError:
@@ -145,23 +145,28 @@ class Pools:
 
     def apply_staged(self, pool: str, who: str) -> str | None:
         """Apply the pool's staged change: 'updated' or 'unchanged'; None when none waits
-        (or another took its place meanwhile). CapBelowValueError leaves it staged; so does
-        StagedRefusedError: a table feeding the pool would return too much (or too little)
-        with it and the other pools' terms in force, checked as it takes effect (D229) —
-        journaled `change_refused` once and shown with the pool (`staged_refused`)."""
+        (or another took its place meanwhile). Every refusal as it takes effect raises
+        StagedRefusedError and leaves it staged (D229): a table feeding the pool would return
+        too much (or too little) with it and the other pools' terms in force, or the store
+        refuses it (a cap below the meter or the armed draw's top, a range the meter has
+        reached) — journaled `change_refused` once with the code and message, and shown
+        with the pool (`staged_refused`)."""
         raw = self._config.staged_raw(pool)
         if raw is None:
             return None
         change = StagedChange.from_stored(json.loads(raw))
-        if self._tables is not None:
-            try:
+        try:
+            if self._tables is not None:
                 self._tables.check_pool_terms(pool, change.config, "rate_bp", staged=False)
-            except ValidationError as exc:
-                reason = f"not applied: {exc.message}"
-                if self._config.refuse_staged(pool, raw, who, reason) == "stale":
-                    return None
-                raise StagedRefusedError(pool, reason) from exc
-        status = self._config.put_pool(pool, change.config, who, staged=raw, reason=change.reason)
+            status = self._config.put_pool(
+                pool, change.config, who, staged=raw, reason=change.reason
+            )
+        except (ValidationError, ConflictError) as exc:
+            # every refusal where the change takes effect is handled one way (D229)
+            reason = f"not applied: {exc.code}: {exc.message}"
+            if self._config.refuse_staged(pool, raw, who, reason) == "stale":
+                return None
+            raise StagedRefusedError(pool, reason) from exc
         return None if status == "stale" else status
 
     def apply_due(self, now_ms: int, who: str = "scheduler") -> dict[str, str]:
@@ -173,7 +178,7 @@ class Pools:
                 continue
             try:
                 status = self.apply_staged(state.pool, who)
-            except ConflictError as exc:  # e.g. a cap below the meter, StagedRefusedError
+            except ConflictError as exc:  # StagedRefusedError: e.g. a cap below the meter (D229)
                 done[state.pool] = f"refused: {exc.message}"
                 continue
             if status is not None:

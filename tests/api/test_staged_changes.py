@@ -251,3 +251,69 @@ def test_a_scheduled_change_that_would_return_too_much_is_refused_by_the_worker(
                          headers=api.keys.header("operator"))  # fmt: skip
     assert off.status_code == 200, off.get_json()
     assert services.pools.apply_due(NEW_YEAR_2031 + 120_000)["main"].startswith("refused:")
+
+
+def assert_refused_once(api: Api, pool: str, code: str) -> Any:
+    """The pool is suspended on its old terms, the change still staged and refused with
+    `code`, journaled once as `change_refused` (D229)."""
+    now = meters(api, pool)
+    assert now["state"] == "suspended" and now["staged"] is not None
+    assert now["staged_refused"] is not None and code in now["staged_refused"]
+    refused = [e for e in api.journal(pool) if e["type"] == "change_refused"]
+    assert len(refused) == 1 and refused[0]["reason"] == now["staged_refused"]
+    return now
+
+
+def test_the_lab_s_staged_cap_below_the_armed_draw_is_refused_and_the_pool_suspended(
+    api: Api,
+) -> None:
+    """The lab (F3): P11 must-hit-by armed over 101..2000, meter 100; a staged cap of 500,
+    then a suspension answered 409 `trigger_range_in_force` — and the pool was suspended,
+    with nothing saying why the change was not applied; again: 409 again."""
+    api.put_pool("P11", reset=100, rate_bp=100, reserve_rate_bp=0, cap=2_000,
+                 level="must_hit_by")  # fmt: skip
+    staged = post(api, "/v1/pools/P11/staged", {"cap": 500, "reason": "lower cap"})
+    assert staged.status_code == 200, staged.get_json()
+    r = post(api, "/v1/pools/P11/suspend", {"reason": "apply"})
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["state"] == "suspended"
+    now = assert_refused_once(api, "P11", "trigger_range_in_force")
+    assert (now["cap"], now["staged"]["cap"]) == (2_000, 500)
+    assert [e["type"] for e in api.journal("P11")][-2:] == ["suspended", "change_refused"]
+    # suspending again: 200, journaled once; a cancel drops the change and its refusal
+    again = post(api, "/v1/pools/P11/suspend", {"reason": "apply"})
+    assert again.status_code == 200, again.get_json()
+    assert_refused_once(api, "P11", "trigger_range_in_force")
+    assert post(api, "/v1/pools/P11/resume").status_code == 200
+    assert post(api, "/v1/pools/P11/suspend", {"reason": "again"}).status_code == 200
+    assert_refused_once(api, "P11", "trigger_range_in_force")
+    assert post(api, "/v1/pools/P11/staged/cancel", {"reason": "no"}).status_code == 200
+    assert meters(api, "P11")["staged_refused"] is None
+
+
+def test_a_staged_cap_below_the_meter_is_refused_at_the_suspension_which_still_suspends(
+    api: Api, services: Services
+) -> None:
+    api.put_pool()
+    api.put_table()
+    for n in range(3):
+        body = round_body(f"r{n}", spots=[{"spot": 1, "wager": 2500, "card": "9d"}])
+        assert api.report(body).status_code == 200
+    value = meters(api)["value"]
+    staged = post(api, "/v1/pools/main/staged", {"cap": value - 1, "reason": "cap"})
+    assert staged.status_code == 200, staged.get_json()
+    r = post(api, "/v1/pools/main/suspend", {"reason": "apply the cap"})
+    assert r.status_code == 200, r.get_json()
+    now = assert_refused_once(api, "main", "cap_below_value")
+    assert str(value) in now["staged_refused"]
+    assert (now["cap"], now["staged"]["cap"], now["value"]) == (None, value - 1, value)
+    # the worker's scheduled application likewise records it once and goes on
+    assert post(api, "/v1/pools/main/resume").status_code == 200
+    stage = {"cap": value - 1, "effective_at": "2031-01-01T00:00:00Z", "reason": "cap later"}
+    assert post(api, "/v1/pools/main/staged", stage).status_code == 200
+    for at in (NEW_YEAR_2031, NEW_YEAR_2031 + 60_000):
+        done = services.pools.apply_due(at)
+        assert done["main"].startswith("refused:") and "cap_below_value" in done["main"]
+    refused = [e for e in api.journal() if e["type"] == "change_refused"]
+    assert len(refused) == 2, "one for each change staged"
+    assert (meters(api)["state"], meters(api)["cap"]) == ("running", None)
