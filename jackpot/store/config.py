@@ -122,15 +122,15 @@ class ConfigStore:
             raise PoolRunningError(pool)
         return str(result[0])
 
+    def _stage_keys(self, pool: str) -> list[str]:
+        """stage_pool.lua's keys for `pool`."""
+        k = self._k
+        return [k.pool(pool), k.pool_journal(pool), k.counters, k.activity]
+
     def stage(self, pool: str, change: StagedChange | None, who: str, reason: str) -> str:
         """Stage `change` (None: cancel the one waiting): 'staged', 'cancelled' or 'none'."""
         result = self._s.stage_pool(
-            keys=[
-                self._k.pool(pool),
-                self._k.pool_journal(pool),
-                self._k.counters,
-                self._k.activity,
-            ],  # fmt: skip
+            keys=self._stage_keys(pool),
             args=[
                 "stage" if change else "cancel",
                 json.dumps(change.to_json()) if change else "",
@@ -149,13 +149,7 @@ class ConfigStore:
         effect: 'refused' (journaled `change_refused`), 'noted' (it was before) or 'stale'
         (another change waits now). It stays staged."""
         result = self._s.stage_pool(
-            keys=[
-                self._k.pool(pool),
-                self._k.pool_journal(pool),
-                self._k.counters,
-                self._k.activity,
-            ],  # fmt: skip
-            args=["refuse", staged, who, reason],
+            keys=self._stage_keys(pool), args=["refuse", staged, who, reason]
         )
         if result[0] == "missing":
             raise NotFoundError("pool", pool)

@@ -123,6 +123,19 @@ def test_a_trimmed_round_resent_with_a_fresh_dealt_at_is_never_settled_again(
     assert settled.status_code == 200 and settled.get_json()["replayed"] is False
 
 
+def forgotten_without_a_filter(w: World, prefix: str) -> dict[str, Any]:
+    """A round of T1 archived and trimmed, its table's filter of forgotten rounds then lost
+    (as if a controller from before D225 had trimmed it): the round's body."""
+    [(body, _)] = deal(w, 1, prefix=prefix)
+    w.services.archiver.run()
+    w.clock.pass_window()
+    w.services.archiver.run()
+    k = w.services.groups.main.keys
+    w.redis.delete(k.forgotten("T1"))
+    w.redis.hdel(k.table("T1"), "forgotten")
+    return body
+
+
 def test_a_round_settled_twice_never_stops_the_archive_and_verify_reports_it(
     on_either: World,
 ) -> None:
@@ -131,13 +144,7 @@ def test_a_round_settled_twice_never_stops_the_archive_and_verify_reports_it(
     controller from before D225 would have let it through (its filter lost), the repeat is
     archived beside the first, counted, alerted on, and named by verify; archiving goes on."""
     w = on_either
-    [(body, _)] = deal(w, 1, prefix="twice")
-    w.services.archiver.run()
-    w.clock.pass_window()
-    w.services.archiver.run()
-    k = w.services.groups.main.keys
-    w.redis.delete(k.forgotten("T1"))
-    w.redis.hdel(k.table("T1"), "forgotten")
+    body = forgotten_without_a_filter(w, "twice")
     again = w.api.report({**body, "dealt_at": dealt(w.clock)})
     assert again.status_code == 200 and again.get_json()["replayed"] is False
     deal(w, 2, prefix="after")
@@ -156,14 +163,9 @@ def test_rounds_trimmed_before_the_filters_existed_are_put_in_them_by_the_next_r
     """An archive begun by an older version has trimmed rounds no filter names: the first
     run of this one puts every archived round of the group's tables into its filter."""
     w = world
-    [(body, _)] = deal(w, 1, prefix="older")
-    w.services.archiver.run()
-    w.clock.pass_window()
-    w.services.archiver.run()
-    k = w.services.groups.main.keys
-    w.redis.delete(k.forgotten("T1"))
-    w.redis.hdel(k.table("T1"), "forgotten")
-    w.redis.hdel(k.archive_status, "forgotten_filled")  # as an older version left it
+    body = forgotten_without_a_filter(w, "older")
+    # as an older version left it: no filter, and none filled from the archive yet
+    w.redis.hdel(w.services.groups.main.keys.archive_status, "forgotten_filled")
     w.services.archiver.run()
     again = w.api.report({**body, "dealt_at": dealt(w.clock)})
     assert again.status_code == 409, again.get_json()
