@@ -55,14 +55,16 @@ KNOWN_HOLES: dict[str, str] = {
     "ceiling (test_small_bets_never_leave_a_must_hit_by_meter_at_its_ceiling)",
     "forged_trigger": "(6) a forged armed trigger is not checked in the script "
     "(test_a_forged_armed_trigger_is_not_paid)",
+    "adjust_retired": "(7, found by the model beyond the issue's list) an adjustment puts "
+    "money into a retired pool (test_an_adjustment_never_puts_money_into_a_retired_pool)",
 }
 if os.environ.get("JACKPOT_SEQUENCE_ALL_STEPS"):  # to see which of them are still open
     KNOWN_HOLES = {}
 
 STEPS = int(os.environ.get("JACKPOT_SEQUENCE_STEPS", "0"))  # the long run: total steps
 BOUNDED = settings(
-    max_examples=12,
-    stateful_step_count=25,
+    max_examples=15,  # 15 sequences of up to 30 steps: about 50 s on 2 cores
+    stateful_step_count=30,
     deadline=None,
     derandomize=True,  # the same sequences on every run and on CI: a red run replays
     database=None,
@@ -73,12 +75,13 @@ LONG = settings(
     max_examples=max(STEPS // 100, 1),
     stateful_step_count=100,
     deadline=None,
-    derandomize=False,
+    derandomize=False,  # new sequences each time: what the long run is for
     database=None,
     suppress_health_check=list(HealthCheck),
     phases=[Phase.explicit, Phase.generate, Phase.shrink],  # explain traces every line: slow
 )
 
+TAKEN: list[int] = []  # the steps each sequence took, for the long run's count
 TABLES = ("T1", "T2", "T3")
 HAND_POOLS = ("main", "spare")
 RICHER = copy.deepcopy(SEED_PAYTABLE.to_json())
@@ -108,6 +111,7 @@ class Sequences(RuleBasedStateMachine):
         seq.check_triggers_open_commitments(self.w, self.ledger)  # the first published
 
     def teardown(self) -> None:
+        TAKEN.append(len(self.ledger.steps))
         try:
             seq.archive(self.w, self.ledger)
         finally:
@@ -273,8 +277,14 @@ class Sequences(RuleBasedStateMachine):
     @rule(
         pool=st.sampled_from(HAND_POOLS),
         change=st.sampled_from(
-            ({"rate_bp": 200}, {"rate_bp": 100}, {"rate_bp": 1_600}, {"reset": 60_000},
-             {"reset": 100_000}, {"reset": 150_000})  # fmt: skip
+            (
+                {"rate_bp": 200},
+                {"rate_bp": 100},
+                {"rate_bp": 1_600},
+                {"reset": 60_000},
+                {"reset": 100_000},
+                {"reset": 150_000},
+            )  # fmt: skip
         ),
     )
     def stage(self, pool: str, change: dict[str, int]) -> None:
@@ -303,6 +313,8 @@ class Sequences(RuleBasedStateMachine):
         where=st.sampled_from(("visible", "reserve")),
     )
     def adjust(self, pool: str, amount: int, where: str) -> None:
+        if pool in self.ledger.retired and self.left_out("adjust_retired"):
+            return
         self.n += 1
         body = {"id": f"adj{self.n}", "amount": amount, "target": where, "reason": "model"}
         self.note(f"an operator adjusts pool {pool}'s {where} by {amount} cents")
@@ -385,9 +397,7 @@ class Sequences(RuleBasedStateMachine):
 
 
 @pytest.fixture
-def machine(
-    redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path
-) -> Iterator[Any]:
+def machine(redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path) -> Iterator[Any]:
     def make() -> Sequences:
         return Sequences(redis, redis_server, tmp_path)
 
@@ -395,8 +405,15 @@ def machine(
 
 
 def test_sequences_keep_every_invariant(machine: Any) -> None:
-    """The bounded run (~1 minute), or with JACKPOT_SEQUENCE_STEPS the long one."""
-    run_state_machine_as_test(machine, settings=LONG if STEPS else BOUNDED)
+    """The bounded run (~1 minute), or with JACKPOT_SEQUENCE_STEPS the long one: sequences
+    of up to 100 steps until at least that many steps were taken in all."""
+    if not STEPS:
+        run_state_machine_as_test(machine, settings=BOUNDED)
+        return
+    TAKEN.clear()
+    while sum(TAKEN) < STEPS:
+        run_state_machine_as_test(machine, settings=LONG)
+    print(f"the long run took {sum(TAKEN)} steps in {len(TAKEN)} sequences")
 
 
 # --- the holes the model found on the code it was written against (issue 37), each replayed
@@ -444,7 +461,8 @@ def test_a_payout_void_above_the_threshold_needs_a_second_person(replay: Sequenc
 @pytest.mark.xfail(strict=True, reason="issue 37: a void after a retirement seeds the pool")
 def test_a_void_after_a_retirement_never_seeds_the_retired_pool(replay: Sequences) -> None:
     m = replay
-    steps(m, (m.play, "T2", "hit"), (m.retire_spare,), (m.void_round, 0, None, "Lee Chan"))
+    steps(m, (m.play, "T2", "hit"), (m.retire_spare,), (m.void_round, 0, None, "Lee Chan"),
+          (m.approve_void, 0, "Sam Okafor"))  # fmt: skip
 
 
 @pytest.mark.xfail(strict=True, reason="issue 37: a void after a reset raise tops it up")
@@ -473,3 +491,9 @@ def test_small_bets_never_leave_a_must_hit_by_meter_at_its_ceiling(replay: Seque
 def test_a_forged_armed_trigger_is_not_paid(replay: Sequences) -> None:
     m = replay
     steps(m, (m.forge_trigger,), (m.play, "T3", "hit"))
+
+
+@pytest.mark.xfail(strict=True, reason="issue 37: an adjustment into a retired pool")
+def test_an_adjustment_never_puts_money_into_a_retired_pool(replay: Sequences) -> None:
+    m = replay
+    steps(m, (m.retire_spare,), (m.adjust, "spare", 100, "visible"))
