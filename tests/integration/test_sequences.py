@@ -83,7 +83,7 @@ LONG = settings(
 
 TAKEN: list[int] = []  # the steps each sequence took, for the long run's count
 TABLES = ("T1", "T2", "T3")
-HAND_POOLS = ("main", "spare")
+HAND_POOLS = ("main", "spare", "far")
 RICHER = copy.deepcopy(SEED_PAYTABLE.to_json())
 RICHER["tie"] = {"odds": 7}  # 86% at main's 1% rate, 101% at a 16% one (seed paytable: 90%)
 
@@ -108,6 +108,7 @@ class Sequences(RuleBasedStateMachine):
         self.windows = 0  # how many times the clock passed the retention window
         self.dealt_window: dict[tuple[str, str], int] = {}
         self.terms_changed = False  # a reset changed or a pool retired since the start
+        self.moved = False  # T2 moved to link group east
         seq.check_triggers_open_commitments(self.w, self.ledger)  # the first published
 
     def teardown(self) -> None:
@@ -186,7 +187,8 @@ class Sequences(RuleBasedStateMachine):
             if self.dealt_window[key] != self.windows:
                 how = "same"  # it may have been trimmed: the hole
         if how == "changed":
-            body = {**body, "spots": [{"spot": 1, "wager": 700, "card": "4d"}]}
+            first, *rest = body["spots"]
+            body = {**body, "spots": [{**first, "wager": 700}, *rest]}
         elif how == "fresh":
             body = {**body, "dealt_at": dealt(self.w.clock)}
         elif how == "undated":
@@ -265,7 +267,7 @@ class Sequences(RuleBasedStateMachine):
 
     # --- link control and terms ----------------------------------------------------------------
 
-    @rule(pool=st.sampled_from(("main", "spare", "mhb")), suspend=st.booleans())
+    @rule(pool=st.sampled_from(seq.POOLS), suspend=st.booleans())
     def link(self, pool: str, suspend: bool) -> None:
         if pool in self.ledger.retired:
             return
@@ -308,7 +310,7 @@ class Sequences(RuleBasedStateMachine):
         assert r.status_code in (200, 400, 409), r.get_json()
 
     @rule(
-        pool=st.sampled_from(("main", "spare", "mhb")),
+        pool=st.sampled_from(seq.POOLS),
         amount=st.sampled_from((100, -100, 2_500)),
         where=st.sampled_from(("visible", "reserve")),
     )
@@ -325,7 +327,42 @@ class Sequences(RuleBasedStateMachine):
             again = self.post(f"/v1/pools/{pool}/adjustments", body)
             assert again.get_json().get("replayed") is True, again.get_json()
 
-    @precondition(lambda self: "spare" not in self.ledger.retired)
+    @precondition(lambda self: not self.moved and "spare" not in self.ledger.retired)
+    @rule()
+    def move_t2(self) -> None:
+        """T2 is disabled, moved to link group `east` (pool `far`) and enabled there."""
+        self.note("an operator disables table T2, moves it to pool far (group east), enables it")
+        self.w.api.put_table("T2", pools=["spare"], enabled=False, reason="model")
+        header = self.w.api.keys.header("operator")
+        body = {"pools": ["far"], "reason": "model"}
+        r = self.w.api.client.post("/v1/tables/T2/move", json=body, headers=header)
+        assert r.status_code == 200, r.get_json()
+        self.w.api.put_table("T2", pools=["far"], enabled=True, reason="model")
+        self.moved = True
+
+    @rule(
+        terms=st.sampled_from(
+            (
+                {"level": "mystery", "trigger_low": 1_050, "trigger_high": 1_100},
+                {"level": "must_hit_by", "qualifying_wager": 2_500},
+                {"level": "must_hit_by", "qualifying_wager": 500},
+            )
+        )
+    )
+    def trigger_terms(self, terms: dict[str, Any]) -> None:
+        """mhb's trigger terms change while it is suspended: the trigger drawn before is
+        revealed and another drawn."""
+        self.note(f"an operator suspends mhb, changes its terms to {terms}, resumes it")
+        header = self.w.api.keys.header("operator")
+        self.post("/v1/pools/mhb/suspend", {"reason": "model"})
+        body = {**seq.MHB, **terms}
+        if terms["level"] == "mystery":
+            body.pop("qualifying_wager")
+        r = self.w.api.client.put("/v1/pools/mhb", json=body, headers=header)
+        assert r.status_code in (200, 409), r.get_json()
+        self.post("/v1/pools/mhb/resume", {"reason": "model"})
+
+    @precondition(lambda self: "spare" not in self.ledger.retired and not self.moved)
     @rule()
     def retire_spare(self) -> None:
         """T2 moves to `main`, then `spare` retires into it."""
@@ -375,10 +412,12 @@ class Sequences(RuleBasedStateMachine):
     def sync_clock(self) -> None:
         """The journals are stamped by the controller clock, Redis's time, never earlier than
         the last stamp: moved with the service's, as a host whose clock jumped moves it."""
-        counters = self.w.services.groups.main.keys.counters
         now = self.w.clock()
-        if int(self.w.redis.hget(counters, "clock") or 0) < now:
-            self.w.redis.hset(counters, "clock", now)
+        for name in seq.GROUPS:
+            group = self.w.services.groups.of(name)
+            counters = group.keys.counters
+            if int(group.client.hget(counters, "clock") or 0) < now:
+                group.client.hset(counters, "clock", now)
 
     @rule()
     def close_days(self) -> None:

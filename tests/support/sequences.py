@@ -21,6 +21,8 @@ from tests.support.api import round_body
 from tests.support.archive_world import World, dealt
 
 UNIT = 10_000  # units per cent
+POOLS = ("main", "spare", "far", "mhb")
+GROUPS = ("main", "east")
 APPROVAL_CENTS = 50_000  # JACKPOT_HANDPAY_APPROVAL_CENTS of the model's world: $500
 PEOPLE = ("Dana Reyes", "Lee Chan", "Sam Okafor")
 WITNESS = "Kim Park"  # witnesses every hand pay and never holds a key
@@ -73,9 +75,11 @@ def table_key(w: World, *tables: str) -> dict[str, str]:
 
 
 def furnish(w: World) -> None:
-    """`main` fed by T1 (the world's), `spare` fed by T2, `mhb` fed by T3."""
+    """`main` fed by T1 (the world's), `spare` fed by T2, `mhb` fed by T3; `far` in link
+    group `east`, where T2 may move."""
     w.api.put_pool("spare", reset=40_000, rate_bp=100, reserve_rate_bp=20)
     w.api.put_table("T2", pools=["spare"])
+    w.api.put_pool("far", group="east", reset=40_000, rate_bp=100, reserve_rate_bp=20)
     w.api.put_pool("mhb", **MHB)
     w.api.put_table("T3", pools=["mhb"], paytable=NO_METER_PAYTABLE)
 
@@ -152,9 +156,14 @@ def check_money_conserved(w: World, ledger: Ledger) -> None:
 
 
 def house_rounds(w: World) -> Counter[tuple[str, str]]:
-    """How many times each (table, round) was settled: the house journal's `round` entries,
-    the archive's and Redis's as one sequence."""
-    return Counter((e["table"], e["round"]) for e in journal(w, None) if e["type"] == "round")
+    """How many times each (table, round) was settled: the `round` entries of every link
+    group's house journal, the archive's and Redis's as one sequence."""
+    return Counter(
+        (e["table"], e["round"])
+        for group in GROUPS
+        for e in journal(w, None, group)
+        if e["type"] == "round"
+    )
 
 
 def check_settled_once(w: World, ledger: Ledger) -> None:
@@ -203,7 +212,7 @@ def check_retired_pools_stay_empty(ledger: Ledger, meters: dict[str, Any]) -> No
 def check_voids_draw_no_seed(w: World, ledger: Ledger) -> None:
     """A void takes back what its round brought: it never draws house money (seed funding)
     into a pool, to top it up to a reset changed since or to refill a retired pool."""
-    for pool in ("main", "spare", "mhb"):
+    for pool in POOLS:
         for e in journal(w, pool):
             if e["type"] == "void":
                 assert int(e.get("topup_seed_units", 0)) == 0, fail(
@@ -214,11 +223,18 @@ def check_voids_draw_no_seed(w: World, ledger: Ledger) -> None:
                 )
 
 
-def journal(w: World, pool: str | None) -> list[dict[str, Any]]:
-    """A journal whole, the archive's and Redis's as one sequence."""
+def journal(w: World, pool: str | None, group: str = "main") -> list[dict[str, Any]]:
+    """A journal whole (a pool's, or a link group's house journal), the archive's and
+    Redis's as one sequence."""
     out: list[dict[str, Any]] = []
+    which = f"pool={pool}" if pool else f"group={group}"
     while True:
-        page = w.api.journal(pool, after=out[-1]["seq"] if out else 0)
+        after = out[-1]["seq"] if out else 0
+        r = w.api.client.get(
+            f"/v1/journal?{which}&after={after}&limit=5000", headers=w.api.keys.header("auditor")
+        )
+        assert r.status_code == 200, r.get_json()
+        page = r.get_json()["entries"]
         if not page:
             return out
         out.extend(page)
