@@ -443,6 +443,7 @@ def machine(redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path) -
     yield make
 
 
+@pytest.mark.timeout(max(300, STEPS))  # the long run: about 0.2 s a step, a second allowed
 def test_sequences_keep_every_invariant(machine: Any) -> None:
     """The bounded run (~1 minute), or with JACKPOT_SEQUENCE_STEPS the long one: sequences
     of up to 100 steps until at least that many steps were taken in all."""

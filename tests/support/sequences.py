@@ -143,7 +143,19 @@ def check_money_conserved(w: World, ledger: Ledger) -> None:
     ]:
         pool = m["pool"]
         held = m["value_units"] + m["reserve_units"] + m["won"] * UNIT
-        assert m["invariant_holds"], fail(ledger, "money conserved", f"pool {pool}: {m}")
+        funded = (
+            m["reset_initial_units"]
+            + m["contributions_units"]
+            + m["seed_funding_units"]
+            + m["adjustments_units"]
+            + m["voids_units"]
+        )
+        assert held == funded and m["invariant_holds"], fail(
+            ledger,
+            "money conserved: meter + reserve + paid and owed = reset + contributions + seed "
+            "funding + adjustments and transfers + voids",
+            f"pool {pool}: {held} units held, {funded} funded: {m}",
+        )
         assert m["adjustments_units"] == ledger.adjustments[pool], fail(
             ledger,
             "money conserved: adjustments are the ones made",
