@@ -50,6 +50,7 @@ class Ledger:
     payout_round: dict[str, tuple[str, str]] = field(default_factory=dict)
     # payout id -> the people whose void of it the service answered 200
     payout_voiders: dict[str, set[str]] = field(default_factory=dict)
+    resets: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)  # at settling
     round_voided: set[tuple[str, str]] = field(default_factory=set)  # voided whole or in part
     retired: set[str] = field(default_factory=set)
     commitments: dict[str, set[str]] = field(default_factory=dict)  # pool -> published
@@ -222,17 +223,19 @@ def check_retired_pools_stay_empty(ledger: Ledger, meters: dict[str, Any]) -> No
 
 
 def check_voids_draw_no_seed(w: World, ledger: Ledger) -> None:
-    """A void takes back what its round brought: it never draws house money (seed funding)
-    into a pool, to top it up to a reset changed since or to refill a retired pool."""
+    """A void takes back what its round brought: the house's seed may bring a meter back to
+    the reset its round was played under, never to a reset changed since."""
     for pool in POOLS:
         for e in journal(w, pool):
-            if e["type"] == "void":
-                assert int(e.get("topup_seed_units", 0)) == 0, fail(
-                    ledger,
-                    "a void never seeds a pool (no top-up to a new reset, none into a retired "
-                    "pool)",
-                    f"pool {pool}: void entry {e}",
-                )
+            if e["type"] != "void" or int(e.get("topup_seed_units", 0)) == 0:
+                continue
+            reset = ledger.resets.get((e["table"], e["round"]), {}).get(pool)
+            assert reset is not None and int(e["value_units"]) <= reset * UNIT, fail(
+                ledger,
+                "a void never seeds a pool beyond the reset its round was played under "
+                "(no top-up to a new reset)",
+                f"pool {pool}: reset then {reset} cents, void entry {e}",
+            )
 
 
 def journal(w: World, pool: str | None, group: str = "main") -> list[dict[str, Any]]:
