@@ -64,6 +64,10 @@ class AdjustmentStore:
             raise AdjustmentError(adjustment.adjustment, message, field)
         if status == "missing":
             raise NotFoundError("pool", pool)
+        if status == "retired":
+            raise PoolStateError(
+                pool, "retired", "its balance went to another pool: adjust that one", "pool"
+            )
         return AppliedAdjustment(replayed=status == "replay")
 
     def retire(

@@ -7,7 +7,8 @@
 -- ARGV[4] amount in units (signed)  ARGV[5] reason  ARGV[6] who
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"applied", value_units, reserve_units} | {"replay"} | {"conflict"} | {"missing"}
---        | {"negative"} | {"over_cap"}
+--        | {"negative"} | {"over_cap"} | {"retired"} (a retired pool holds no money: its balance
+--          went to another pool, and money put in it would be stranded)
 --        | {"hidden_trigger"} (a raise of a must-hit-by or mystery level's meter: only wagers
 --          move it toward its trigger, and a raise refused at the trigger would give it away)
 -- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
@@ -18,8 +19,9 @@ if seen then
   if seen == ARGV[2] then return {'replay'} end
   return {'conflict'}
 end
-local h = redis.call('HMGET', KEYS[1], 'value', 'reserve', 'cap', 'trigger')
+local h = redis.call('HMGET', KEYS[1], 'value', 'reserve', 'cap', 'trigger', 'state')
 if not h[1] then return {'missing'} end
+if h[5] == 'retired' then return {'retired'} end
 local v, r, cap, amount = tonumber(h[1]), tonumber(h[2]), tonumber(h[3]), tonumber(ARGV[4])
 if h[4] and ARGV[3] == 'visible' and amount > 0 then return {'hidden_trigger'} end
 if ARGV[3] == 'visible' then v = v + amount else r = r + amount end
