@@ -415,7 +415,7 @@ def print_human(result: dict[str, Any]) -> None:
     for c in result["configs"]:
         h, r, rd, mc = c["healthz"], c["rounds"], c["redis"], c["metrics_check"]
         print()
-        print(f"== {c['label']}: gunicorn {c['workers']} workers x {c['threads']} threads ==")
+        print(f"== {c['label']}: gunicorn {c['workers']} workers ==")
         print(
             f"{'':22}{'req/s':>10}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}"
             f"{'requests':>10}{'errors':>8}"
