@@ -3,7 +3,7 @@
 Nearly every request a controller answers is a round report, and the routing, request
 context and hooks Flask wraps around a view cost as much CPU as settling the round itself.
 This WSGI middleware answers exactly `POST /v1/rounds` with the same `report_round` the
-Flask view calls, the same error bodies (`jackpot.api.errors`) and the same request metrics;
+Flask view calls, the same error bodies (`jackpot.api.errors`), headers and request metrics;
 every other request, `/v1/rounds` with any other method included, goes on to Flask.
 """
 
@@ -22,6 +22,7 @@ from jackpot import jsonio, logs
 from jackpot.api.body import MAX_BODY_BYTES, UNREADABLE, unreadable
 from jackpot.api.errors import domain_error, http_error, store_down
 from jackpot.api.rounds import report_round
+from jackpot.api.securityheaders import API_HEADERS
 from jackpot.bootstrap import Services
 from jackpot.errors import JackpotError
 from jackpot.metrics import observe_request
@@ -53,7 +54,7 @@ class RoundsHotPath:
                 start_response(
                     _STATUS_LINES[status],
                     [("Content-Type", "application/json"), ("Content-Length", str(len(data))),
-                     ("X-Request-Id", request_id), *headers],
+                     ("X-Request-Id", request_id), *API_HEADERS, *headers],
                 )  # fmt: skip
                 seconds = time.perf_counter() - started
                 observe_request("POST", ROUTE, status, seconds)

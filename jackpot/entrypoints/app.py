@@ -20,6 +20,7 @@ from jackpot.api import (
     pools,
     reconciliations,
     rounds,
+    securityheaders,
     signs,
     tables,
 )
@@ -69,6 +70,7 @@ def create_app(
     ):
         app.register_blueprint(blueprint)
     errors.register(app)
+    securityheaders.register(app)
 
     @app.before_request
     def start_timer() -> None:

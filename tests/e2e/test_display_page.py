@@ -4,49 +4,28 @@ jackpot as pending until it is confirmed."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
+from typing import Any
 
-import pytest
 import requests
 
+from tests.support.browser import needs_chromium
 from tests.support.checks import HAND_PAY
 from tests.support.service import Service, auth, key, link_main
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no chromium here (./dev test installs Debian's chromium)",
-)
+pytestmark = needs_chromium
 
 
-def render(url: str, profile: Path, screenshot: Path | None = None) -> str:
-    """The page's DOM after its scripts ran, from headless Chromium."""
-    assert CHROMIUM is not None, "CI must install chromium"
-    args = [
-        CHROMIUM,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={profile}",
-        "--virtual-time-budget=4000",
-        "--window-size=1280,720",
-    ]
+def render(browser: Any, url: str, screenshot: Path | None = None) -> str:
+    """The page's DOM once it shows the meters as they are now, from headless Chromium."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(url)
+    page.wait_for_selector("#status:has-text('updated')")  # its first read, drawn
     if screenshot is not None:
-        subprocess.run(
-            [*args, f"--screenshot={screenshot}", url], capture_output=True, timeout=60, check=True
-        )
-    done = subprocess.run(
-        [*args, "--dump-dom", url], capture_output=True, text=True, timeout=60, check=True
-    )
-    return done.stdout
+        page.screenshot(path=str(screenshot))
+    dom = str(page.content())
+    page.context.close()
+    return dom
 
 
 def shown_value(dom: str, pool: str) -> str:
@@ -58,14 +37,13 @@ def shown_value(dom: str, pool: str) -> str:
 
 
 def test_the_meter_page_follows_the_meter_and_shows_a_pending_jackpot(
-    service: Service, tmp_path: Path
+    service: Service, browser: Any, tmp_path: Path
 ) -> None:
     operator, table = key(service, "operator"), key(service, "table", "T1")
     base = service.base
     link_main(service, operator, reset=123_456, rate_bp=100, reserve_rate_bp=0)
-    profile = tmp_path / "chromium"
 
-    assert shown_value(render(f"{base}/", profile), "main") == "$1,234.56"
+    assert shown_value(render(browser, f"{base}/"), "main") == "$1,234.56"
 
     body = {
         "table": "T1",
@@ -74,7 +52,7 @@ def test_the_meter_page_follows_the_meter_and_shows_a_pending_jackpot(
         "spots": [{"spot": 1, "wager": 2500, "card": "9d"}],
     }
     requests.post(f"{base}/v1/rounds", json=body, headers=auth(table)).raise_for_status()
-    assert shown_value(render(f"{base}/", profile), "main") == "$1,234.81"
+    assert shown_value(render(browser, f"{base}/"), "main") == "$1,234.81"
 
     hit = {
         "table": "T1",
@@ -84,7 +62,7 @@ def test_the_meter_page_follows_the_meter_and_shows_a_pending_jackpot(
     }
     jackpot = requests.post(f"{base}/v1/rounds", json=hit, headers=auth(table)).json()
     amount = jackpot["jackpots"][0]["amount"]
-    dom = render(f"{base}/", profile, screenshot=tmp_path / "meter.png")
+    dom = render(browser, f"{base}/", screenshot=tmp_path / "meter.png")
     assert shown_value(dom, "main") == "$1,234.56"  # reset at once for the linked tables
     assert re.search(r'class="hit pending"[^>]*>\$1,234\.86 · table T1 spot 3 · pending', dom)
     assert amount == 123_486
@@ -94,15 +72,15 @@ def test_the_meter_page_follows_the_meter_and_shows_a_pending_jackpot(
     requests.post(
         f"{base}/v1/payouts/{payout}/confirm", json=HAND_PAY, headers=auth(operator)
     ).raise_for_status()
-    assert 'class="hit paid"' in render(f"{base}/", profile)
+    assert 'class="hit paid"' in render(browser, f"{base}/")
 
     # an operator suspends the link: the sign says the progressive is closed, then not
     requests.post(
         f"{base}/v1/pools/main/suspend", headers=auth(operator), json={"reason": "drill"}
     ).raise_for_status()
-    dom = render(f"{base}/", profile, screenshot=tmp_path / "closed.png")
+    dom = render(browser, f"{base}/", screenshot=tmp_path / "closed.png")
     card = re.search(r'data-pool="main".*?</section>', dom, flags=re.S)
     assert card and 'class="pool closed"' in dom and "PROGRESSIVE CLOSED" in card.group(0)
     requests.post(f"{base}/v1/pools/main/resume", headers=auth(operator)).raise_for_status()
-    card = re.search(r'data-pool="main".*?</section>', render(f"{base}/", profile), flags=re.S)
+    card = re.search(r'data-pool="main".*?</section>', render(browser, f"{base}/"), flags=re.S)
     assert card and "PROGRESSIVE CLOSED" not in card.group(0) and "closed" not in card.group(0)

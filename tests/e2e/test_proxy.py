@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 
+from jackpot.api.securityheaders import NOTHING, PAGE, SIGN_PAGE, SIGN_WORKER
 from tests.support.proxy import needs_nginx, nginx
 from tests.support.service import Service, auth, key, link_main, start_service
 from tests.support.slowloris import trickling
@@ -91,7 +92,8 @@ def test_idle_and_slow_clients_are_held_by_nginx_not_by_the_controller(
 
 
 def raw(base: str, request: bytes) -> tuple[int, dict[str, Any]]:
-    """Send `request` as is; the status and the JSON body of the answer."""
+    """Send `request` as is; the status and the JSON body of the answer (which, as nginx
+    answers it itself, must carry the security headers allowing nothing)."""
     host, port = address(base)
     with socket.create_connection((host, port), timeout=10) as s:
         s.sendall(request)
@@ -101,7 +103,16 @@ def raw(base: str, request: bytes) -> tuple[int, dict[str, Any]]:
     head, _, body = data.partition(b"\r\n\r\n")
     status = int(head.split(b" ", 2)[1])
     assert b"application/json" in head, head
+    lines = head.decode().split("\r\n")[1:]
+    secured(dict(line.lower().split(": ", 1) for line in lines), NOTHING.lower())
     return status, json.loads(body)
+
+
+def secured(headers: Any, policy: str) -> None:
+    """One of each security header (two would be joined by commas), `policy` the page's."""
+    assert headers.get("content-security-policy") == policy, headers
+    assert headers.get("x-frame-options", "").lower() == "deny", headers
+    assert headers.get("x-content-type-options") == "nosniff", headers
 
 
 def test_what_nginx_refuses_carries_the_json_error_body(proxied: dict[str, Any]) -> None:
@@ -125,6 +136,24 @@ def test_what_nginx_refuses_carries_the_json_error_body(proxied: dict[str, Any])
     assert answer.status_code == 401 and answer.json()["error"]["code"]
 
 
+def test_every_answer_carries_the_security_headers_once(proxied: dict[str, Any]) -> None:
+    """The controller's and the sign process's pass through as they are, each page's policy
+    its own; nginx adds none beside them (D244)."""
+    base = proxied["base"]
+    for path, policy in (
+        ("/console", PAGE),
+        ("/", PAGE),
+        ("/v1/pools", NOTHING),
+        ("/v1/pools/nowhere", NOTHING),
+        ("/static/console.js", NOTHING),
+        ("/signs/lobby", SIGN_PAGE),
+        ("/signs/sw.js", SIGN_WORKER),
+    ):
+        answer = requests.get(f"{base}{path}", timeout=10)
+        assert answer.status_code in (200, 404), path
+        secured(answer.headers, policy)
+
+
 def test_a_sign_stream_passes_through_unbuffered(proxied: dict[str, Any]) -> None:
     host, port = address(proxied["base"])
     conn = http.client.HTTPConnection(host, port, timeout=10)
@@ -132,6 +161,7 @@ def test_a_sign_stream_passes_through_unbuffered(proxied: dict[str, Any]) -> Non
     response = conn.getresponse()
     try:
         assert response.status == 200
+        secured({k.lower(): v for k, v in response.getheaders()}, NOTHING)
         kinds = []
         deadline = time.monotonic() + 5
         while "state" not in kinds:
@@ -156,3 +186,4 @@ def test_a_controller_that_is_down_is_a_json_503_to_resend(tmp_path: Path) -> No
         assert answer.status_code == 503
         assert answer.headers["Retry-After"] == "1"
         assert answer.json()["error"]["code"] == "controller_unreachable"
+        secured(answer.headers, NOTHING)  # a location with add_header of its own repeats them

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import requests
 
+from jackpot.api.securityheaders import NOTHING
 from tests.support.screen import Screen, value_of
 from tests.support.service import Service, auth, key, start_service
 
@@ -60,6 +61,10 @@ def test_a_screen_gets_the_whole_state_then_each_change(floor: dict[str, Any]) -
     try:
         assert screen.response.status == 200
         assert screen.response.getheader("Content-Type", "").startswith("text/event-stream")
+        # what a browser may do with it: nothing but read it (D244)
+        assert screen.response.getheader("Content-Security-Policy") == NOTHING
+        assert screen.response.getheader("X-Frame-Options") == "DENY"
+        assert screen.response.getheader("X-Content-Type-Options") == "nosniff"
         kind, state = screen.next()
         assert kind == "state"
         assert [lv["pool"] for lv in state["levels"]] == ["main"]

@@ -1,0 +1,293 @@
+"use strict";
+// The gaming day report (day.html), with an auditor's key: a closed day's figures, charts and
+// registers to read and print.
+let session = null;
+const WIDTH = 1000;  // every chart's drawing width (its viewBox); the page scales it
+
+// ---- sign in: the console's key, kept in the tab's session ----
+async function start() {
+  if (!sessionStorage.getItem(KEY_SLOT)) { document.getElementById("login").hidden = false; return; }
+  try {
+    session = await api("GET", "/v1/session");
+  } catch (e) {
+    sessionStorage.removeItem(KEY_SLOT);
+    document.getElementById("login").hidden = false;
+    document.getElementById("login-error").textContent =
+      e.status === 401 ? "This key is not known, or it was revoked." : e.message;
+    return;
+  }
+  casinoZone = session.time_zone;
+  document.getElementById("who").textContent = session.person + " · " + session.role;
+  document.getElementById("login").hidden = true;
+  let days;
+  try {
+    days = (await api("GET", "/v1/accounting/days")).days;
+  } catch (e) {
+    return problem(e.status === 403 ? "The day's report is for accounting: sign in with an auditor key."
+                                    : "The closed days could not be read: " + e.message);
+  }
+  if (!days.length) return problem("No gaming day has been closed yet.");
+  const wanted = new URLSearchParams(location.search).get("day") || days[days.length - 1].day;
+  const choice = document.getElementById("day-choice");
+  choice.replaceChildren(...days.slice().reverse().map((d) => el("option", { value: d.day }, d.day)));
+  choice.value = wanted;
+  await show(wanted);
+}
+document.getElementById("login-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  sessionStorage.setItem(KEY_SLOT, document.getElementById("key").value.trim());
+  start();
+});
+document.getElementById("day-choice").addEventListener("change", (event) => {
+  history.replaceState(null, "", "?day=" + event.target.value);
+  show(event.target.value);
+});
+document.getElementById("print").addEventListener("click", () => window.print());
+function problem(text) {
+  const main = document.getElementById("report");
+  main.hidden = false;
+  main.replaceChildren(el("section", {}, el("p", { class: "error" }, text)));
+}
+
+// ---- the report ----
+async function show(day) {
+  let statement, timeline;
+  try {
+    [statement, timeline] = await Promise.all([
+      api("GET", "/v1/accounting/days/" + day), api("GET", "/v1/accounting/days/" + day + "/timeline")]);
+  } catch (e) {
+    return problem("The report of " + day + " could not be read: " + e.message);
+  }
+  document.title = "Gaming day " + day + " — report";
+  const main = document.getElementById("report");
+  main.hidden = false;
+  main.replaceChildren(
+    titleSection(statement, timeline), poolsSection(statement), metersSection(statement, timeline),
+    tablesSection(statement), hitsSection(statement), correctionsSection(timeline),
+    countsSection(statement), el("p", { class: "note" }, "Printed " + zoned(Date.now(), true) + " (" +
+      casinoZone + ") by " + session.person + ". Amounts in whole dollars and cents; the day's files " +
+      "(pools.csv, tables.csv, hits.csv) carry each exact fraction of a cent."));
+  document.body.dataset.day = day;  // drawn: for whoever waits on it
+}
+function sum(rows, key) { return rows.reduce((n, r) => n + Number(r[key] || 0), 0); }
+function at(iso) { return Date.parse(iso); }
+function cell(text, cls) { return el("td", cls ? { class: cls } : {}, text === undefined || text === null ? "" : String(text)); }
+function money(cents) { return cell(dollars(cents), "num"); }
+function headers(...names) {
+  return el("thead", {}, el("tr", {}, ...names.map((n) => {
+    const [text, cls] = Array.isArray(n) ? n : [n, ""];
+    return el("th", cls ? { class: cls } : {}, text);
+  })));
+}
+function hold(win, handle) {  // win ÷ handle in percent, two decimals, half away from zero, exact
+  if (!handle) return "—";
+  const part = BigInt(Math.abs(win)) * 10000n, whole = BigInt(Math.abs(handle));
+  let hundredths = part / whole;
+  if ((part % whole) * 2n >= whole) hundredths += 1n;
+  const sign = (win < 0) !== (handle < 0) && win !== 0 ? "−" : "";
+  return sign + (hundredths / 100n) + "." + String(hundredths % 100n).padStart(2, "0") + "%";
+}
+
+function titleSection(s, t) {
+  const handle = sum(s.tables, "handle_cents") - sum(s.tables, "voided_handle_cents");
+  const win = sum(s.tables, "win_cents");
+  const paid = s.hits.filter((h) => h.status_at_close === "paid");
+  return el("section", { class: "title" },
+    el("h2", {}, "Gaming day " + s.day + " — Casino War progressive"),
+    el("div", { class: "muted" }, zoned(at(s.start), true) + " to " + zoned(at(s.end), true) + " (" +
+      s.time_zone + ") · closed " + zoned(at(s.closed_at), true) + " ",
+      el("span", { class: "badge " + (s.balanced ? "good" : "bad") },
+        s.balanced ? "Every pool balanced" : "A pool did not balance"),
+      s.table_counts_balanced === false ? el("span", { class: "badge bad", id: "counts-badge" },
+        "A table's own counts differ") : null),
+    el("div", { class: "tiles" },
+      tile("Handle (net of voids)", dollars(handle)), tile("Win", dollars(win)),
+      tile("Hold", hold(win, handle)),
+      tile("Jackpots and hand pays won", s.hits.length + " · " + dollars(sum(s.hits, "amount_cents"))),
+      tile("Paid by close", paid.length + " · " + dollars(sum(paid, "amount_cents"))),
+      tile("Liability at close", dollars(sum(s.pools, "liability_cents"))),
+      tile("Voids and corrections", String(t.corrections.length))));
+}
+function tile(label, value) {
+  return el("div", { class: "tile" }, el("div", { class: "label" }, label), el("div", { class: "value" }, value));
+}
+
+function poolsSection(s) {
+  const columns = [["opening_meter_cents", "Opening meter"], ["contributions_meter_cents", "To meter"],
+    ["contributions_reserve_cents", "To reserve"], ["jackpots_cents", "Jackpots won"],
+    ["seed_funding_cents", "Seed funding"], ["adjustments_cents", "Adjustments"],
+    ["voided_contributions_cents", "Voided"], ["closing_meter_cents", "Closing meter"],
+    ["closing_reserve_cents", "Closing reserve"], ["unpaid_jackpots_cents", "Unpaid jackpots"],
+    ["liability_cents", "Liability at close"]];
+  const rows = s.pools.map((p) => el("tr", { "data-pool": p.pool }, cell(p.pool),
+    ...columns.map(([k]) => money(p[k])),
+    cell(p.balanced ? "yes" : "NO", p.balanced ? "" : "error")));
+  const total = el("tr", { class: "total" }, cell("All pools"),
+    ...columns.map(([k]) => money(sum(s.pools, k))), cell(""));
+  return el("section", {}, el("h2", {}, "Pools"),
+    el("table", { id: "pools" }, headers("Pool", ...columns.map(([, n]) => [n, "num"]), "Balanced"),
+      el("tbody", {}, ...rows, total)),
+    el("p", { class: "note" }, "Opening + to meter + to reserve − jackpots + seed funding + " +
+      "adjustments − voided = closing meter + closing reserve, to the ten-thousandth of a cent. " +
+      "The liability at close is the closing meter and reserve and every jackpot won and not yet paid."));
+}
+
+function metersSection(s, t) {
+  const charts = Object.entries(t.meters).map(([pool, points]) =>
+    el("div", { class: "chart", "data-meter": pool }, el("h3", {}, "Pool " + pool + " over the day"),
+      meterChart(points, t.start_ms, t.end_ms,
+        s.hits.filter((h) => h.pool === pool && h.kind === "meter"))));
+  return el("section", {}, el("h2", {}, "Meters"),
+    charts.length ? el("div", { class: "charts" }, ...charts) : el("p", { class: "empty" }, "No pool."));
+}
+function meterChart(points, start, end, hits) {
+  const H = 200, left = 92, right = 12, top = 14, bottom = 28;
+  const values = points.map((p) => p[1]);
+  let low = Math.min(...values), high = Math.max(...values);
+  if (!values.length) { low = 0; high = 1; }
+  if (high === low) high = low + 100;
+  const pad = Math.ceil((high - low) * 0.06);
+  low = Math.max(0, low - pad); high = high + pad;
+  const x = (ms) => left + (ms - start) * (WIDTH - left - right) / (end - start);
+  const y = (cents) => top + (high - cents) * (H - top - bottom) / (high - low);
+  const svg = svgEl("svg", { viewBox: "0 0 " + WIDTH + " " + H, role: "img",
+    "aria-label": "the meter from " + dollars(values[0] || 0) + " to " + dollars(values[values.length - 1] || 0) });
+  for (let i = 0; i <= 3; i++) {
+    const cents = Math.round(low + (high - low) * i / 3);
+    svg.append(svgEl("line", { class: "grid", x1: left, x2: WIDTH - right, y1: y(cents), y2: y(cents) }),
+      svgText(left - 6, y(cents) + 4, dollars(cents).replace(/\.\d\d$/, ""), "end"));
+  }
+  const hours = (end - start) / 3600000;
+  for (let h = 0; h <= hours; h += 3) {
+    const ms = start + h * 3600000;
+    const anchor = h === 0 ? "start" : h + 3 > hours ? "end" : "middle";  // inside the frame
+    svg.append(svgText(x(ms), H - 8, zoned(ms).slice(0, 5), anchor),
+      svgEl("line", { class: "grid", x1: x(ms), x2: x(ms), y1: H - bottom, y2: H - bottom + 4 }));
+  }
+  if (points.length)
+    svg.append(svgEl("path", { class: "line", d: points.map((p, i) => (i ? "L" : "M") +
+      x(p[0]).toFixed(1) + " " + y(p[1]).toFixed(1)).join(" ") }));
+  for (const h of hits) {
+    const ms = at(h.time);
+    const marker = svgEl("path", { class: "hit", d: "M" + x(ms) + " " + top + " l-5 -9 h10 z" });
+    marker.append(svgEl("title", {}, h.payout + " · " + dollars(h.amount_cents) + " · " + zoned(ms)));
+    svg.append(marker);
+  }
+  return svg;
+}
+
+function tablesSection(s) {
+  const rows = s.tables.map((t) => el("tr", { "data-table": t.table }, cell(t.table),
+    cell(t.rounds, "num"), cell(t.side_bets, "num"), money(t.handle_cents),
+    money(t.fixed_pays_cents), money(t.envy_pays_cents), money(t.jackpot_pays_cents),
+    cell(t.voided_rounds + " · " + dollars(t.voided_handle_cents), "num"), money(t.win_cents),
+    cell(hold(t.win_cents, t.handle_cents - t.voided_handle_cents), "num")));
+  const handle = sum(s.tables, "handle_cents"), voided = sum(s.tables, "voided_handle_cents");
+  const total = el("tr", { class: "total" }, cell("All tables"), cell(sum(s.tables, "rounds"), "num"),
+    cell(sum(s.tables, "side_bets"), "num"), money(handle), money(sum(s.tables, "fixed_pays_cents")),
+    money(sum(s.tables, "envy_pays_cents")), money(sum(s.tables, "jackpot_pays_cents")),
+    cell(sum(s.tables, "voided_rounds") + " · " + dollars(voided), "num"),
+    money(sum(s.tables, "win_cents")), cell(hold(sum(s.tables, "win_cents"), handle - voided), "num"));
+  return el("section", {}, el("h2", {}, "Tables"),
+    el("table", { id: "tables" }, headers("Table", ["Rounds", "num"], ["Side bets", "num"],
+      ["Handle", "num"], ["Fixed pays", "num"], ["Envy pays", "num"], ["Jackpot pays", "num"],
+      ["Voided rounds · handle", "num"], ["Win", "num"], ["Hold", "num"]),
+      el("tbody", {}, ...rows, total)),
+    el("div", { class: "chart", id: "handle-chart" }, el("h3", {}, "Handle and win by table"),
+      handleChart(s.tables)));
+}
+function handleChart(tables) {
+  const row = 26, left = 110, right = 150, top = 6;
+  const H = top + tables.length * row + 6;
+  const most = Math.max(1, ...tables.map((t) => t.handle_cents - t.voided_handle_cents),
+    ...tables.map((t) => Math.abs(t.win_cents)));
+  const w = (cents) => Math.abs(cents) * (WIDTH - left - right) / most;
+  const svg = svgEl("svg", { viewBox: "0 0 " + WIDTH + " " + H, role: "img",
+    "aria-label": "each table's handle, with its win inside it" });
+  tables.forEach((t, i) => {
+    const y0 = top + i * row, handle = t.handle_cents - t.voided_handle_cents;
+    svg.append(svgText(left - 8, y0 + 17, t.table, "end"),
+      svgEl("rect", { class: "handle", x: left, y: y0 + 3, width: w(handle).toFixed(1), height: row - 8 }),
+      svgEl("rect", { class: t.win_cents < 0 ? "loss" : "win", x: left, y: y0 + 8,
+        width: w(t.win_cents).toFixed(1), height: row - 18 }),
+      svgText(left + w(Math.max(handle, Math.abs(t.win_cents))) + 8, y0 + 17,
+        dollars(handle).replace(/\.\d\d$/, "") + " · hold " + hold(t.win_cents, handle)));
+  });
+  return svg;
+}
+
+// a meter hit's level: a hand level by its outcome; a must-hit-by or mystery level by the
+// trigger its hit revealed, and the commitment that trigger opens (layout 3 and later)
+function triggered(h) { return h.level === "must_hit_by" || h.level === "mystery"; }
+function wonBy(h) {
+  if (!triggered(h)) return cell(words(h.outcome));
+  return el("td", { class: "reveal" }, "trigger " + dollars(h.trigger) + " reached",
+    el("br"), el("span", { class: "commitment", title: h.commitment }, "commitment " + h.commitment.slice(0, 16) + "…"));
+}
+function levelsLine(s) {
+  const by = new Map();
+  for (const h of s.hits.filter((h) => h.kind === "meter")) {
+    const key = h.pool + (triggered(h) ? " (" + levelWords(h.level) + ")" : "");
+    const seen = by.get(key) || { count: 0, cents: 0 };
+    by.set(key, { count: seen.count + 1, cents: seen.cents + h.amount_cents });
+  }
+  if (!by.size) return null;
+  return el("p", { class: "note", id: "hits-by-level" }, "Hits by level: " + [...by.entries()]
+    .map(([level, v]) => level + " " + v.count + " · " + dollars(v.cents)).join("; ") + ".");
+}
+function hitsSection(s) {
+  const rows = s.hits.map((h) => el("tr", { "data-payout": h.payout }, cell(zoned(at(h.time))),
+    cell(h.payout), cell(h.kind === "meter" ? "pool " + h.pool + (triggered(h) ? " · " + levelWords(h.level) : "") : words(h.kind)),
+    cell(h.table + " · " + h.spot), wonBy(h), money(h.amount_cents),
+    cell(words(h.status_at_close)), cell(h.paid_by), cell(h.witness), cell(h.slip),
+    cell([h.verified_by, h.approved_by ? "approved " + h.approved_by : "",
+          h.disputed_by ? "disputed " + h.disputed_by : "", h.voided_by ? "voided " + h.voided_by : ""]
+      .filter(Boolean).join(" · "))));
+  return el("section", { class: "long" }, el("h2", {}, "Hit register"), levelsLine(s),
+    rows.length ? el("table", { id: "hits" }, headers("Time", "Payout", "Pays from", "Table · spot",
+      "Won by", ["Amount", "num"], "At close", "Paid by", "Witness", "Slip", "Verified by"),
+      el("tbody", {}, ...rows, el("tr", { class: "total" }, cell("All"), cell(rows.length + " won"),
+        cell(""), cell(""), cell(""), money(sum(s.hits, "amount_cents")), cell(""), cell(""), cell(""),
+        cell(""), cell(""))))
+      : el("p", { class: "empty" }, "No jackpot or hand pay was won this day."));
+}
+
+function correctionsSection(t) {
+  const rows = t.corrections.map((c) => el("tr", { "data-kind": c.kind }, cell(zoned(c.ts)),
+    cell({ void: "Round voided", adjustment: "Adjustment", transfer: "Transfer" }[c.kind] || words(c.kind)),
+    cell(c.kind === "void" ? "table " + c.table + " · round " + c.round + " · " + c.target
+                           : "pool " + c.pool + (c.target ? " · " + c.target : "")),
+    cell(c.kind === "void" ? "wagers " + dollars(c.wagered_cents) + " · pays " + dollars(c.pays_cents)
+                           : dollars(c.amount_cents), "num"),
+    cell(c.person + (c.approver ? " · approved by " + c.approver : "")), cell(c.reason)));
+  return el("section", {}, el("h2", {}, "Voids and corrections"),
+    rows.length ? el("table", { id: "corrections" }, headers("Time", "What", "Where", ["Amount", "num"],
+      "By", "Reason"), el("tbody", {}, ...rows))
+      : el("p", { class: "empty" }, "No round was voided and no meter adjusted this day."),
+    el("p", { class: "note" }, "A void is counted in the day it is made, whatever the day of its round; " +
+      "a jackpot voided after it was paid is in the hit register, voided."));
+}
+
+function countsSection(s) {
+  const rows = s.table_counts.map((c) => el("tr", { "data-table": c.table }, cell(c.table),
+    cell(c.matches ? "match" : "DIFFER", c.matches ? "" : "error"),
+    cell(Object.keys(c).filter((k) => k.startsWith("table_") && c["controller_" + k.slice(6)] !== c[k])
+      .map((k) => words(k.slice(6)) + ": table " + c[k] + ", controller " + c["controller_" + k.slice(6)])
+      .join("; "))));
+  return el("section", {}, el("h2", {}, "Tables' own counts"),
+    rows.length ? el("table", { id: "counts" }, headers("Table", "Against the controller", "Differences"),
+      el("tbody", {}, ...rows)) : el("p", { class: "empty" }, "No table sent its counts of this day."));
+}
+
+// ---- SVG ----
+function svgEl(tag, attrs, text) {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+function svgText(x, y, text, anchor) {
+  return svgEl("text", { x, y, "text-anchor": anchor || "start" }, text);
+}
+
+start();
