@@ -2,7 +2,7 @@
 
 Nearly every request a controller answers is a round report, and the routing, request
 context and hooks Flask wraps around a view cost as much CPU as settling the round itself.
-This WSGI middleware answers exactly `POST /v1/rounds` with the same `report_round` the
+This WSGI middleware answers exactly `POST /v1/rounds`, as written, with the `report_round` the
 Flask view calls, the same error bodies (`jackpot.api.errors`), headers and request metrics;
 every other request, `/v1/rounds` with any other method included, goes on to Flask.
 """
@@ -43,7 +43,12 @@ class RoundsHotPath:
         self._services = services
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        if environ.get("PATH_INFO") != ROUTE or environ.get("REQUEST_METHOD") != "POST":
+        if (
+            environ.get("PATH_INFO") != ROUTE
+            or environ.get("REQUEST_METHOD") != "POST"
+            # as written, too: Flask answers anything else (/v1%2Frounds: a 400, pathsegments)
+            or environ.get("RAW_URI", ROUTE) != ROUTE
+        ):
             return self._next(environ, start_response)
         started = time.perf_counter()
         request_id = logs.begin_request(environ.get("HTTP_X_REQUEST_ID"))

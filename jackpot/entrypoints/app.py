@@ -16,6 +16,7 @@ from jackpot.api import (
     health,
     hotpath,
     journal,
+    pathsegments,
     payouts,
     pools,
     reconciliations,
@@ -76,6 +77,8 @@ def create_app(
     def start_timer() -> None:
         g.started = time.perf_counter()
         g.request_id = logs.begin_request(request.headers.get("X-Request-Id"))
+
+    pathsegments.register(app)  # after the timer: a refused path is timed and logged too
 
     @app.after_request
     def observe(response: Response) -> Response:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from jackpot.api import errors, securityheaders, signpage
+from jackpot.api import errors, pathsegments, securityheaders, signpage
 from jackpot.api.signfeed import Fanout
 from jackpot.bootstrap import bootstrap
 from jackpot.settings import Settings
@@ -40,5 +40,6 @@ def create_signs_app(settings: Settings | None = None, redis_url: str | None = N
     app.register_blueprint(signpage.bp)
     errors.register(app)
     securityheaders.register(app)
+    pathsegments.register(app)
     feed.start()
     return app

@@ -90,7 +90,9 @@ def test_other_methods_and_paths_go_on_to_flask(app: Flask, linked: Api, keys: K
     client = app.test_client()
     assert_error(client.get("/v1/rounds", headers=keys.header("table")), 405, None)
     assert_error(client.put("/v1/rounds", headers=keys.header("table")), 405, None)
-    assert client.post("/v1/rounds/", headers=keys.header("table")).status_code == 404
+    # Flask's: a path not written as the route is refused before routing (D245)
+    assert_error(client.post("/v1/rounds/", headers=keys.header("table")), 400, "path")
+    assert_error(client.post("/v1%2Frounds", headers=keys.header("table")), 400, "path")
     assert client.get("/healthz").status_code == 200
 
 

@@ -172,3 +172,35 @@ def test_a_body_over_the_limit_is_413_and_the_answer_says_the_connection_closes(
     assert status.startswith(b"HTTP/1.1 413 "), answer
     headers = rest.partition(b"\r\n\r\n")[0].lower()
     assert b"connection: close" in headers and b"keep-alive" not in headers, headers
+
+
+def test_a_path_segment_that_is_not_a_name_is_400_under_gunicorn_and_changes_nothing(
+    service: Service, redis: redis_lib.Redis
+) -> None:
+    """gunicorn decodes %2F into PATH_INFO; the app reads the path as written (RAW_URI), so
+    a slash inside a segment is refused, not routed elsewhere or redirected (D245)."""
+    operator, table, _ = floor(service)
+    before = snapshot(redis)
+    body = json.dumps({"table": "T1", "round": "r-path", "dealer": {"card": "Qs"},
+                       "spots": [{"spot": 1, "wager": 500, "card": "4d"}]}).encode()  # fmt: skip
+    sends = [
+        ("PUT", "/v1/pools/%2F/game", operator, b'{"reason": "x"}', 3),  # was: 308 to /game
+        ("GET", "/v1/accounting/days/%2F/timeline", operator, b"", 4),
+        ("GET", "/v1/pools/main%2Fmeters", operator, b"", 3),  # was: main's meters
+        ("GET", "/v1/pools//meters", operator, b"", 3),
+        ("GET", "/v1/pools/%2e%2e/meters", operator, b"", 3),
+        ("POST", "/v1%2Frounds", table, body, 1),  # not the hot path's: refused, not settled
+    ]
+    for method, path, secret, sent, segment in sends:
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {secret}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(sent)}\r\n"
+            "Connection: close\r\n\r\n"
+        ).encode()
+        answer = exchange(service, head + sent)
+        status, _, rest = answer.partition(b"\r\n")
+        assert status.startswith(b"HTTP/1.1 400 "), answer
+        error = json.loads(rest.partition(b"\r\n\r\n")[2])["error"]
+        assert (error["code"], error["field"]) == ("invalid_path", "path"), error
+        assert error["message"].startswith(f"path segment {segment} "), error
+    assert snapshot(redis) == before

@@ -192,3 +192,13 @@ def test_a_changed_definition_reaches_the_open_screens(floor: dict[str, Any]) ->
         assert state == {"sign": None}  # deleted: the screen shows closed
     finally:
         screen.close()
+
+
+def test_a_sign_path_with_an_encoded_slash_is_400_naming_the_segment(
+    floor: dict[str, Any],
+) -> None:
+    answer = requests.get(f"{floor['signs'].base}/signs/lobby%2Fx/stream", timeout=10)
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert (error["code"], error["field"]) == ("invalid_path", "path"), error
+    assert error["message"].startswith("path segment 2 'lobby%2Fx'"), error
