@@ -196,8 +196,9 @@ def query_int(name: str, default: int, low: int, high: int) -> int:
 
 
 def known_query(*names: str) -> None:
-    """Refuse a query parameter the request does not take, or one given twice: a misspelt
-    `form=` silently ignored would answer a question nobody asked."""
+    """Refuse a query parameter the request does not take, one given twice, or one given
+    empty: a misspelt `form=` silently ignored, or a `status=` read as no status at all,
+    would answer a question nobody asked (docs/DECISIONS.md D246)."""
     for name in request.args:
         if name not in names:
             known = ", ".join(names) or "none"
@@ -206,5 +207,8 @@ def known_query(*names: str) -> None:
                 f"is not a parameter of this request (it takes: {known})",
                 "unknown_parameter",
             )
-        if len(request.args.getlist(name)) > 1:
+        values = request.args.getlist(name)
+        if len(values) > 1:
             raise ValidationError(name, "is given more than once", "repeated_parameter")
+        if not values[0].strip():
+            raise ValidationError(name, "is given empty: give it a value, or leave it out", "empty")

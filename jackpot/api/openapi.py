@@ -569,7 +569,13 @@ def document() -> dict[str, Any]:
                 ["operator", "auditor"],
                 _ref("PayoutHistory"),
                 params=[
-                    _query("payout", {"type": "string"}),
+                    _query(
+                        "payout",
+                        {
+                            "type": "string",
+                            "description": "an id (P000123, east:P000123) or number (123), from 1",
+                        },
+                    ),
                     _query("table", ID),
                     _query("pool", ID),
                     _query("person", {"type": "string"}),

@@ -46,7 +46,7 @@ def history() -> Response:
     args = request.args
     found = services().history
     query = history_query(
-        {k: v.strip() for k, v in args.items() if v.strip()},
+        {k: v.strip() for k, v in args.items()},  # none empty (known_query)
         services().days(),
         found.holders,
     )

@@ -238,9 +238,15 @@ def history_query(
     gaming days `from`..`to` (inclusive) the payouts were won in, the instants
     `changed_from`..`changed_to` (excluded) their last step falls in (a shift), statuses
     separated by commas; `holders` is called only for a search by person."""
-    statuses = frozenset(s.strip() for s in given.get("status", "").split(",") if s.strip())
-    for status in statuses - set(STATUSES):
-        raise ValidationError("status", f"{status!r} is not one of {', '.join(STATUSES)}")
+    listed = [s.strip() for s in given["status"].split(",")] if "status" in given else []
+    if "" in listed:  # `status=paid,` is not `status=paid`, and `status=,` not any status
+        raise ValidationError(
+            "status", "lists an empty status: separate statuses by commas", "empty"
+        )
+    for status in listed:
+        if status not in STATUSES:
+            raise ValidationError("status", f"{status!r} is not one of {', '.join(STATUSES)}")
+    statuses = frozenset(listed)
     first = parse_day(given["from"], "from") if "from" in given else None
     last = parse_day(given["to"], "to") if "to" in given else None
     if first and last and last < first:
@@ -264,11 +270,18 @@ def history_query(
 
 
 def _payout_id(raw: str) -> str:
-    """A payout as the floor names it: its id (P000123, east:P000123), or its number."""
-    if raw.isascii() and raw.isdigit() and len(raw) <= 15:
-        return f"P{int(raw):06d}"
+    """A payout as the floor names it: its id (P000123, east:P000123), or its number (123,
+    east:123); payouts are numbered from 1, so 0 and -1 name none and are refused."""
     group, colon, rest = raw.rpartition(":")
-    return parse_identifier(f"{group}{colon}{rest.upper()}", "payout")
+    number = rest[1:] if rest[:1] in ("P", "p") else rest
+    digits = number.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 15):
+        raise ValidationError(
+            "payout", "must be a payout's id (P000123, east:P000123) or its number (123)"
+        )
+    if digits != number or int(digits) < 1:
+        raise ValidationError("payout", "must be a payout's number, from 1", "out_of_range")
+    return parse_identifier(f"{group}{colon}P{int(digits):06d}", "payout")
 
 
 def _day_start(days: GamingDays, day: date | None, after: bool = False) -> int | None:

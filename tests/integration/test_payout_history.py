@@ -225,6 +225,13 @@ def test_bad_criteria_are_refused_naming_the_field(w: World) -> None:
         ({"limit": "0"}, "limit"),
         ({"table": "a/b"}, "table"),
         ({"colour": "red"}, "colour"),
+        # given empty is not left out; no payout is numbered 0 or below (D246)
+        ({"status": ""}, "status"),
+        ({"before": ""}, "before"),
+        ({"person": " "}, "person"),
+        ({"payout": "0"}, "payout"),
+        ({"payout": "-1"}, "payout"),
+        ({"status": "paid,"}, "status"),
     ):
         r = w.api.client.get(
             "/v1/payouts/history", query_string=criteria, headers=w.api.keys.header("auditor")

@@ -122,6 +122,8 @@ def test_the_criteria_of_a_request() -> None:
     assert query.changed == (DAYS.bounds(date(2026, 11, 23))[0] + 2 * 3_600_000, None)
     assert query.people == {"dana", "operator:a1"}
     assert history_query({"payout": "east:p000012"}, DAYS, dict).payout == "east:P000012"
+    assert history_query({"payout": "east:12"}, DAYS, dict).payout == "east:P000012"
+    assert history_query({"payout": "P0000012"}, DAYS, dict).payout == "P000012"
     at = (1000, 12, "east:P000012")
     assert parse_cursor(cursor_text(at)) == at
 
@@ -138,6 +140,16 @@ def test_the_criteria_of_a_request() -> None:
         ({"changed_to": "tomorrow"}, "changed_to"),
         ({"person": "\u200b"}, "person"),
         ({"payout": "P/1"}, "payout"),
+        # payouts are numbered from 1: 0 and -1 name none (they were searched for, finding none)
+        ({"payout": "0"}, "payout"),
+        ({"payout": "-1"}, "payout"),
+        ({"payout": "P000000"}, "payout"),
+        ({"payout": "east:0"}, "payout"),
+        ({"payout": "lobby"}, "payout"),
+        # an empty status is not every status
+        ({"status": ","}, "status"),
+        ({"status": "paid,"}, "status"),
+        ({"status": "paid,,void"}, "status"),
         ({"before": "12.x"}, "before"),
     ],
 )
