@@ -73,7 +73,7 @@ class Settings:
     max_connections: int = 1000  # client connections one API process holds at once
     client_deadline_seconds: int = 5  # to send a request's head, and its body; idle keep-alive
     offline_after_seconds: int = 30
-    key_cache_seconds: float = 5.0
+    key_cache_seconds: float = 0.0
     redis_timeout_seconds: float = 2.0
     metrics_dir: Path | None = None  # prometheus multiprocess dir; default under data_dir
     queue: str = "jackpot"
@@ -146,7 +146,7 @@ class Settings:
             max_connections=read.integer("JACKPOT_MAX_CONNECTIONS", 1000, low=1),
             client_deadline_seconds=read.integer("JACKPOT_CLIENT_DEADLINE_SECONDS", 5, low=1),
             offline_after_seconds=read.integer("JACKPOT_OFFLINE_AFTER_SECONDS", 30, low=1),
-            key_cache_seconds=read.seconds("JACKPOT_KEY_CACHE_SECONDS", 5.0, zero=True),
+            key_cache_seconds=read.seconds("JACKPOT_KEY_CACHE_SECONDS", 0.0, zero=True),
             redis_timeout_seconds=read.seconds("JACKPOT_REDIS_TIMEOUT_SECONDS", 2.0, zero=False),
             metrics_dir=Path(metrics) if metrics else None,
             queue=read.text("JACKPOT_QUEUE") or "jackpot",

@@ -411,7 +411,7 @@ def test_a_jackpot_is_listed_and_confirmed_with_its_payer_witness_and_slip(
     )
     again = ok(
         cli(
-            service, "payouts", "confirm", payout, "--witness", "Sam Okafor", "--slip", "HP-2231",
+            service, "payouts", "confirm", payout, "--witness", "SAM-OKAFOR", "--slip", "HP-2231",
             secret=operator,
         )
     )  # fmt: skip

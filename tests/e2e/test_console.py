@@ -493,15 +493,15 @@ def test_a_supervisor_finds_past_payouts_and_prints_the_shift(
         ).raise_for_status()
 
     paid = win("r-2")
-    step(first, "confirm", {"witness": "Lee Chan", "slip": "HP-0001"})
-    step(paid, "confirm", {"paid_by": "Sam Ortiz", "witness": "Lee Chan", "slip": "HP-0002"})
+    step(first, "confirm", {"witness": "LEE-CHAN", "slip": "HP-0001"})
+    step(paid, "confirm", {"paid_by": "SAM-ORTIZ", "witness": "LEE-CHAN", "slip": "HP-0002"})
     voided = win("r-3", "T2")
     step(voided, "dispute", {"reason": "dealer exposed the war card early"})
     step(voided, "void", {"reason": "misdeal confirmed on camera"}, witness)
     archived(floor, operator, voided)  # these by the worker; the next ones, maybe not yet
     owed = win("r-4")
     late = win("r-5")
-    step(late, "confirm", {"paid_by": "Dana Reyes", "witness": "Ari Novak", "slip": "HP-0005"})
+    step(late, "confirm", {"paid_by": "DANA-REYES", "witness": "ARI-NOVAK", "slip": "HP-0005"})
 
     page = tablet(browser)
     sign_in(page, base, operator)

@@ -351,7 +351,7 @@ def test_the_register_names_who_verified_paid_witnessed_and_approved_with_the_sl
     w = world
     answers = play(w)
     [jackpot] = [jp for a in answers for jp in a["jackpots"]]
-    pay = {"paid_by": "Ana Ruiz", "witness": "Sam Okafor", "slip": "HP-1001"}
+    pay = {"paid_by": "ANA-RUIZ", "witness": "SAM-OKAFOR", "slip": "HP-1001"}
     confirmed = w.api.client.post(
         f"/v1/payouts/{jackpot['id']}/confirm", json=pay, headers=w.api.keys.header("operator")
     )

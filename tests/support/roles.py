@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from jackpot.domain.auth import Role
 from tests.support.api import Api, Keys, hit, round_body
 from tests.support.checks import HAND_PAY
+from tests.support.people import issue
 
 ROLES = ("table", "display", "operator", "auditor")
 
@@ -275,6 +276,20 @@ MATRIX: list[Endpoint] = [
         roles=roles("operator", "auditor"),
     ),
     Endpoint(
+        "the register of people",
+        "GET",
+        "/v1/people",
+        "/v1/people?q=sam",
+        roles=roles("operator", "auditor"),
+    ),
+    Endpoint(
+        "a person of the register",
+        "GET",
+        "/v1/people/<person>",
+        "/v1/people/SAM-OKAFOR",
+        roles=roles("operator", "auditor"),
+    ),
+    Endpoint(
         "payout record",
         "GET",
         "/v1/payouts/<payout>/record",
@@ -396,7 +411,7 @@ def build_world(api: Api) -> World:
     payouts = [hit(api, round_id) for round_id in ("r-hit", "r-hit-2", "r-hit-3", "r-hit-4")]
     services = api.client.application.extensions["jackpot"]
     # another operator confirms the second above a threshold: it awaits a second person
-    other, _ = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
+    other = issue(services, Role.OPERATOR, (), "Dana Reyes")
     services.payouts.approval_cents, approval = 1, services.payouts.approval_cents
     confirmed = api.client.post(
         f"/v1/payouts/{payouts[1]}/confirm",
