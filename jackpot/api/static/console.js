@@ -1,0 +1,850 @@
+"use strict";
+const POLL_MS = 2000;
+let session = null;
+let timer = null;
+let zoneTime = null;
+let state = { payouts: [], pools: [], tables: [], activity: [] };
+
+// ---- sign in and out ----
+async function signIn(key) {
+  sessionStorage.setItem(KEY_SLOT, key);
+  try {
+    session = await api("GET", "/v1/session");
+  } catch (e) {
+    sessionStorage.removeItem(KEY_SLOT);
+    session = null;
+    throw e;
+  }
+  document.getElementById("login").hidden = true;
+  document.getElementById("app").hidden = false;
+  document.getElementById("signout").hidden = false;
+  document.getElementById("mute").hidden = false;
+  showMute();
+  casinoZone = session.time_zone;
+  document.getElementById("who").textContent =
+    session.person + " · " + session.role + (session.role === "auditor" ? " (read only)" : "");
+  document.body.dataset.role = session.role;
+  document.getElementById("day-report").hidden = session.role !== "auditor";
+  tick();
+  await refresh();
+  timer = setInterval(refresh, POLL_MS);
+  startShift();
+  searchHistory(false);
+}
+function signOut() {
+  sessionStorage.removeItem(KEY_SLOT);
+  session = null;
+  clearInterval(timer);
+  document.getElementById("app").hidden = true;
+  document.getElementById("signout").hidden = true;
+  document.getElementById("mute").hidden = true;
+  document.getElementById("alert-badge").hidden = true;
+  document.getElementById("day-report").hidden = true;
+  known = null;
+  document.title = "Progressive console";
+  document.getElementById("who").textContent = "";
+  document.getElementById("login").hidden = false;
+  document.getElementById("key").value = "";
+  banner("");
+}
+function isOperator() { return session && session.role === "operator"; }
+
+document.getElementById("login-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const out = document.getElementById("login-error");
+  out.textContent = "";
+  try {
+    await signIn(document.getElementById("key").value.trim());
+  } catch (e) {
+    out.textContent = e.status === 401 ? "This key is not known, or it was revoked."
+      : e.status === 403 ? "This key is not an operator or auditor key."
+      : "The controller did not answer: " + e.message;
+  }
+});
+document.getElementById("signout").addEventListener("click", signOut);
+
+// ---- the live view ----
+function banner(text) {
+  const b = document.getElementById("banner");
+  b.textContent = text;
+  b.classList.toggle("show", Boolean(text));
+}
+async function refresh() {
+  try {
+    const [meters, tables, pending, awaiting, disputed, activity] = await Promise.all([
+      api("GET", "/v1/meters"), api("GET", "/v1/tables"),
+      api("GET", "/v1/payouts?status=pending&limit=200"),
+      api("GET", "/v1/payouts?status=awaiting_approval&limit=200"),
+      api("GET", "/v1/payouts?status=disputed&limit=200"),
+      api("GET", "/v1/activity?limit=40"),
+    ]);
+    state = { pools: meters.pools, tables: tables.tables, activity: activity.activity,
+              payouts: [...pending.payouts, ...awaiting.payouts, ...disputed.payouts]
+                .sort((a, b) => Number(a.created) - Number(b.created)) };
+    banner("");
+    render();
+  } catch (e) {
+    if (e.status === 401) { signOut(); showToast("Your key is no longer valid: sign in again."); return; }
+    banner("The controller is not answering (" + e.message + "). What you see may be out of date.");
+  }
+}
+function render() {
+  renderJackpots(); renderPools(); renderTables(); renderActivity(); alertJackpots(); poolChoices();
+}
+
+// ---- a jackpot arriving: a badge and a count in the tab's title always, a chime unless muted
+let known = null;          // the ids of the jackpots waiting last time (null: not read yet)
+let muted = false;
+try { muted = localStorage.getItem("console-muted") === "1"; } catch (e) { /* private mode */ }
+function alertJackpots() {
+  const waiting = state.payouts.filter((p) => p.status === "pending");
+  const ids = new Set(waiting.map((p) => p.id));
+  const arrived = known === null ? [] : waiting.filter((p) => !known.has(p.id));
+  known = ids;
+  const badge = document.getElementById("alert-badge");
+  badge.hidden = waiting.length === 0;
+  badge.textContent = waiting.length === 1 ? "1 jackpot" : waiting.length + " jackpots";
+  badge.title = "Jackpots waiting for verification";
+  document.title = (waiting.length ? "(" + waiting.length + ") " : "") + "Progressive console";
+  if (!arrived.length) return;
+  badge.classList.remove("new"); void badge.offsetWidth; badge.classList.add("new");
+  document.body.dataset.alerted = arrived[arrived.length - 1].id;  // the newest announced
+  if (!muted) chime();
+}
+function chime() {
+  try {
+    const audio = new (window.AudioContext || window.webkitAudioContext)();
+    for (const [i, hz] of [880, 1175, 1568].entries()) {
+      const tone = audio.createOscillator(), gain = audio.createGain();
+      tone.frequency.value = hz;
+      gain.gain.setValueAtTime(0.0001, audio.currentTime + i * 0.18);
+      gain.gain.exponentialRampToValueAtTime(0.3, audio.currentTime + i * 0.18 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + i * 0.18 + 0.5);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(audio.currentTime + i * 0.18);
+      tone.stop(audio.currentTime + i * 0.18 + 0.55);
+    }
+    document.body.dataset.chimes = String(Number(document.body.dataset.chimes || 0) + 1);
+  } catch (e) { /* no sound on this device: the badge says it */ }
+}
+function showMute() {
+  const button = document.getElementById("mute");
+  button.querySelector(".slash").style.display = muted ? "" : "none";
+  button.setAttribute("aria-label", muted ? "Sound off" : "Sound on");
+  button.setAttribute("aria-pressed", String(muted));
+  button.title = muted ? "A jackpot arriving makes no sound: click to hear it"
+                       : "A jackpot arriving chimes: click to mute";
+}
+document.getElementById("mute").addEventListener("click", () => {
+  muted = !muted;
+  try { localStorage.setItem("console-muted", muted ? "1" : "0"); } catch (e) { /* private mode */ }
+  showMute();
+});
+
+function renderJackpots() {
+  const box = document.getElementById("jackpots");
+  const cards = state.payouts.map((p) => {
+    const actions = [];
+    if (isOperator()) {
+      if (p.status === "pending" || p.status === "disputed")
+        actions.push(el("button", { class: "primary", "data-action": "confirm",
+          onclick: () => confirmDialog(p) }, "Confirm hand pay"));
+      if (p.status === "awaiting_approval") {
+        const own = p.confirmed_by === session.who || same(p.paid_by, session.person)
+                    || same(p.confirmer, session.person) || same(p.witness, session.person);
+        actions.push(el("button", { class: "primary", "data-action": "approve", disabled: own,
+          title: own ? "A second operator approves" : null, onclick: () => approveDialog(p) },
+          own ? "Awaiting another operator" : "Approve"));
+      }
+      if (p.status === "pending" || p.status === "awaiting_approval")
+        actions.push(el("button", { class: "danger", "data-action": "dispute",
+          onclick: () => reasonDialog(p, "dispute") }, "Dispute"));
+      const asked = p.void_request;  // a void asked from the approval threshold up
+      if (asked) {
+        const mine = asked.requested_by === session.who || same(asked.person, session.person);
+        actions.push(el("button", { class: "danger", "data-action": "approve-void", disabled: mine,
+          title: mine ? "Another operator approves the void you asked for" : null,
+          onclick: () => approveVoidDialog(p) }, mine ? "Void awaits another operator" : "Approve void"));
+      } else if (p.status === "disputed" || p.status === "awaiting_approval")
+        actions.push(el("button", { class: "danger", "data-action": "void",
+          onclick: () => reasonDialog(p, "void") }, "Void"));
+    }
+    actions.push(el("button", { "data-action": "slip", onclick: () => printSlip(p) }, "Print slip"));
+    const details = [];
+    if (p.status === "awaiting_approval")
+      details.push(el("div", { class: "line" }, "Paid by " + p.paid_by +
+        (p.witness ? ", witness " + p.witness : "") + (p.slip ? ", slip " + p.slip : "") +
+        " · needs a second operator"));
+    if (p.status === "disputed" && p.note)
+      details.push(el("div", { class: "line" }, "Disputed: " + p.note));
+    if (p.void_request)
+      details.push(el("div", { class: "line" }, "Void asked by " + p.void_request.person + ": " +
+        p.void_request.reason + " · needs another operator's approval"));
+    return el("div", { class: "jackpot " + p.status, "data-payout": p.id },
+      el("div", {}, badge(p.status), " ", el("span", { class: "muted" }, p.id)),
+      el("div", { class: "amount" }, dollars(p.amount)),
+      el("div", {}, wonText(p) + " · table " + p.table + " · spot " + p.spot),
+      el("div", { class: "line" }, (p.kind ? HAND_PAY_KIND[p.kind] + " (held for verification)"
+        : "Pool " + p.pool) + " · hit " + zoned(p.created) + " · waiting " + age(p.created)),
+      ...details,
+      el("div", { class: "actions" }, ...actions));
+  });
+  box.replaceChildren(...(cards.length ? cards : [el("p", { class: "empty" }, "No jackpot awaits verification.")]));
+  document.getElementById("jackpot-count").textContent = cards.length ? String(cards.length) : "";
+}
+// ---- the hand-pay slip: what a casino's hand-pay form carries, from the payout's record, to
+// print, sign and file with the pay (what is not recorded yet is left to fill in by hand)
+function printSlip(p) {
+  const table = state.tables.find((t) => t.table === p.table) || {};
+  const blank = "";
+  const rows = [
+    ["Jackpot (payout)", p.id],
+    ["Status", words(p.status)],
+    ["Won", zoned(p.created, true) + " (" + session.time_zone + ")"],
+    ["Table", p.table + (table.asset ? " · asset " + table.asset : "") + (table.location ? " · " + table.location : "")],
+    ["Spot · round", p.spot + " · " + p.round],
+    ["Player", p.player || blank],
+    ["Outcome", wonText(p)],
+    ...(p.commitment ? [["Trigger commitment", p.commitment]] : []),
+    ["Pays from", p.kind ? HAND_PAY_KIND[p.kind] : "pool " + p.pool],
+    ["Amount", dollars(p.amount)],
+    ["Paid by", p.paid_by || blank],
+    ["Witness", p.witness || blank],
+    ["Hand-pay slip number", p.slip || blank],
+    ["Confirmed by", p.confirmer || blank],
+    ["Approved by", p.approver || blank],
+  ];
+  const box = document.getElementById("slip");
+  box.replaceChildren(
+    el("h2", {}, "Hand-pay slip — Casino War progressive"),
+    el("p", { class: "sub" }, "Printed " + zoned(Date.now(), true) + " by " + session.person),
+    el("table", {}, ...rows.map(([label, value]) =>
+      el("tr", label === "Amount" ? { class: "amount-line" } : {}, el("th", {}, label), el("td", {}, String(value))))),
+    el("div", { class: "signatures" },
+      el("div", {}, "Paid by (signature)"), el("div", {}, "Witness (signature)"),
+      el("div", {}, "Supervisor (signature)"), el("div", {}, "Patron (signature)")));
+  box.dataset.payout = p.id;
+  document.body.classList.add("printing-slip");
+  window.print();
+}
+window.addEventListener("afterprint", () => document.body.classList.remove("printing-slip"));
+
+// the same person however the name is typed (jackpot/domain/people.py): NFKC, case folded,
+// without white space or invisible (format) characters
+function person(name) {
+  return (name || "").normalize("NFKC").toLowerCase().normalize("NFKC").replace(/[\s\p{Cf}]/gu, "");
+}
+function same(a, b) { return person(a) !== "" && person(a) === person(b); }
+
+function stagedText(p) {
+  const s = p.staged, changes = [];
+  const was = { reset: p.reset, cap: p.cap, rate_bp: p.rate_bp, reserve_rate_bp: p.reserve_rate_bp, policy: p.policy };
+  const shown = { reset: (v) => dollars(v), cap: (v) => v === null ? "none" : dollars(v),
+                  rate_bp: percentBp, reserve_rate_bp: percentBp, policy: (v) => v };
+  const names = { reset: "reset", cap: "cap", rate_bp: "rate", reserve_rate_bp: "to reserve", policy: "policy" };
+  for (const k of Object.keys(names))
+    if (s[k] !== was[k]) changes.push(names[k] + " " + shown[k](was[k]) + " → " + shown[k](s[k]));
+  const when = s.effective_at === null ? "at the next suspension" : "at " + zoned(s.effective_at, true);
+  const refused = p.staged_refused ? " · Refused as it was to take effect: " + p.staged_refused : "";
+  return "Staged change, " + when + ": " + (changes.join(", ") || "no difference") + " · " + s.reason + refused;
+}
+// a must-hit-by or mystery level: its type and the commitment to its hidden trigger
+function levelNote(p) {
+  if (!p.level || p.level === "hand") return null;
+  const sealed = p.trigger ? " · trigger #" + p.trigger.draw + " " + p.trigger.commitment.slice(0, 12) + "…" : "";
+  return el("div", { class: "level-note", title: p.trigger ? p.trigger.commitment : "" }, levelWords(p.level) + sealed);
+}
+function renderPools() {
+  const rows = state.pools.flatMap((p) => {
+    const ops = [];
+    if (isOperator() && p.state === "running")
+      ops.push(el("button", { "data-action": "suspend", onclick: () => linkDialog(p, "suspend") }, "Suspend"));
+    if (isOperator() && p.state === "suspended")
+      ops.push(el("button", { class: "primary", "data-action": "resume", onclick: () => linkDialog(p, "resume") }, "Resume"));
+    const row = el("tr", { "data-pool": p.pool },
+      el("td", {}, el("strong", {}, p.pool), levelNote(p)), el("td", {}, badge(p.state)),
+      el("td", { class: "num" }, dollars(p.value)),
+      el("td", { class: "num" }, dollars(p.reserve)),
+      el("td", { class: "num" }, dollars(p.reset)),
+      el("td", { class: "num" }, p.cap === null || p.cap === undefined ? "none" : dollars(p.cap)),
+      el("td", { class: "num" }, percentBp(p.rate_bp)), el("td", { class: "num" }, percentBp(p.reserve_rate_bp)),
+      el("td", {}, p.policy), el("td", { class: "num" }, String(p.hits)),
+      el("td", {}, el("div", { class: "actions-cell" }, ...ops)));
+    if (!p.staged) return [row];
+    return [row, el("tr", { class: "staged", "data-staged": p.pool },
+      el("td", {}), el("td", { colspan: isOperator() ? 10 : 9, class: "wrap staged-note" }, stagedText(p)))];
+  });
+  document.querySelector("#pools tbody").replaceChildren(...rows);
+  document.getElementById("pool-count").textContent = String(state.pools.length);
+}
+
+// a fixed-odds or envy pay held as a hand pay (JACKPOT_HANDPAY_CENTS), not a meter's jackpot
+const HAND_PAY_KIND = { fixed: "Fixed pay", envy: "Envy bonus" };
+
+// what a table was told against what the controller holds, in people's words
+const FIGURE = { rounds: "rounds", side_bets: "side bets", handle: "handle", fixed: "fixed pays",
+  envy: "envy pays", jackpot: "jackpot pays", voids: "voids asked" };
+const MONEY = new Set(["handle", "fixed", "envy", "jackpot"]);
+function countsText(table, check) {
+  const shown = (name, v) => MONEY.has(name) ? dollars(v) : String(v);
+  const parts = Object.entries(check.differences).map(([name, v]) =>
+    FIGURE[name] + " " + shown(name, v.table) + " at the table, " + shown(name, v.controller) + " here");
+  const ack = check.acknowledged;
+  const after = ack ? " Acknowledged by " + ack.who + " (" + ack.reason + "); shown until the day is closed."
+    : check.closed ? " The day is closed: shown until a person acknowledges the difference." : "";
+  return "What table " + table + " was told on gaming day " + check.day + " is not what the controller holds: " +
+    parts.join("; ") + ". Acknowledged rounds may have been lost: see the runbook (JackpotTableCountsDiffer)." + after;
+}
+
+function renderTables() {
+  const rows = state.tables.map((t) => {
+    const ops = [];
+    if (isOperator())
+      ops.push(t.enabled
+        ? el("button", { class: "danger", "data-action": "disable", onclick: () => tableDialog(t, false) }, "Disable")
+        : el("button", { class: "primary", "data-action": "enable", onclick: () => tableDialog(t, true) }, "Enable"));
+    const row = el("tr", { "data-table": t.table },
+      el("td", {}, el("strong", {}, t.table)),
+      el("td", {}, badge(t.online ? "online" : "offline")),
+      el("td", {}, t.last_seen ? zoned(t.last_seen) + " (" + age(t.last_seen) + " ago)" : "never"),
+      el("td", {}, badge(t.enabled ? "enabled" : "disabled", t.enabled ? "running" : "disabled")),
+      el("td", {}, t.pools.join(", ")),
+      el("td", { class: "num" }, dollars(t.min_wager) + "–" + dollars(t.max_wager)),
+      el("td", { class: "num" }, String(t.rounds)),
+      el("td", {}, el("div", { class: "actions-cell" }, ...ops)));
+    const check = t.counts_check;
+    if (!check || !check.in_sight) return [row];
+    // a person acknowledges the difference (operator or auditor): it leaves once the day is closed too
+    const ack = check.acknowledged ? null : el("button", { "data-action": "acknowledge-counts",
+      onclick: () => countsDialog(t.table, check) }, "Acknowledge");
+    return [row, el("tr", { class: "counts-differ", "data-counts": t.table },
+      el("td", {}, ack), el("td", { colspan: 7, class: "wrap counts-note" }, countsText(t.table, check)))];
+  });
+  document.querySelector("#tables tbody").replaceChildren(...rows.flat());
+  const online = state.tables.filter((t) => t.online).length;
+  document.getElementById("table-count").textContent = online + " of " + state.tables.length + " online";
+}
+
+const WHAT = {
+  created: "Pool created", config: "Pool changed", table_created: "Table created",
+  table_updated: "Table changed", table_disabled: "Table disabled", table_enabled: "Table enabled", change_staged: "Change staged", change_cancelled: "Staged change dropped",
+  change_refused: "Staged change refused",
+  game_changed: "Game changed", adjustment: "Adjustment", transfer: "Balance transferred",
+  suspended: "Link suspended", resumed: "Link resumed",
+  payout_paid: "Jackpot paid", payout_confirmed: "Hand pay confirmed, awaiting approval",
+  payout_disputed: "Jackpot disputed", payout_voided: "Jackpot voided",
+  payout_void_requested: "Jackpot void asked", payout_void_withdrawn: "Jackpot void request withdrawn",
+  key_created: "Key created", key_revoked: "Key revoked",
+  table_counts_acknowledged: "Table counts acknowledged",
+};
+// which activity the filters keep: a kind of step, and text found in what the row shows
+function activityKind(a) {
+  if (a.type.startsWith("payout_") || a.payout) return "payout";
+  if (a.type.startsWith("key_")) return "key";
+  if (a.type.startsWith("table_")) return "table";
+  return a.journal === "house" ? "controller" : "pool";
+}
+for (const id of ["activity-kind", "activity-text"])
+  document.getElementById(id).addEventListener("input", () => renderActivity());
+function renderActivity() {
+  const kind = document.getElementById("activity-kind").value;
+  const text = person(document.getElementById("activity-text").value);
+  const rows = state.activity.filter((a) => !kind || activityKind(a) === kind).map((a) => {
+    const where = a.type.startsWith("key_")
+      ? "key " + a.key + (a.label ? " · " + a.label : "") + (a.role ? " (" + a.role + ")" : "")
+      : a.journal === "house" ? (a.table ? "table " + a.table : "controller") : "pool " + a.pool;
+    let amount = "";
+    if (a.amount_units !== undefined) amount = units(a.amount_units);
+    else if (a.amount !== undefined) amount = dollars(a.amount);
+    const by = a.paid_by ? a.paid_by + (a.approver ? ", approved by " + a.approver : "")
+                         : a.person || a.who;
+    return el("tr", {},
+      el("td", {}, zoned(a.ts, true)), el("td", {}, WHAT[a.type] || words(a.type)),
+      el("td", {}, where + (a.payout ? " · " + a.payout : "") + (a.to ? " → " + a.to : "")),
+      el("td", { class: "num" }, amount), el("td", {}, by || ""),
+      el("td", {}, a.reason || a.note || ""));
+  });
+  const shown = text ? rows.filter((r) => person(r.textContent).includes(text)) : rows;
+  const none = kind || text ? "Nothing recent matches." : "Nothing yet.";
+  document.querySelector("#activity tbody").replaceChildren(...(shown.length ? shown
+    : [el("tr", {}, el("td", { colspan: 6, class: "empty" }, none))]));
+}
+
+// ---- actions: one dialog, fields named as the API names them ----
+let pending = null;  // {path, method, body(values) -> object, done(result)}
+// check(values) -> {field: message} for what is missing or wrong before anything is sent;
+// review(values) -> [[label, text], ...]: a last step showing what will be recorded, sent
+// only once it is confirmed; explain(error) -> the refusal in people's words (or null)
+function openDialog({ title, summary, fields, submit, danger, send, check, review, explain }) {
+  document.getElementById("act-title").textContent = title;
+  document.getElementById("act-summary").textContent = summary || "";
+  document.getElementById("act-review").hidden = true;
+  document.getElementById("act-fields").hidden = false;
+  document.getElementById("act-cancel").textContent = "Cancel";
+  const box = document.getElementById("act-fields");
+  box.replaceChildren(...fields.map((f) => el("div", {},
+    el("label", { for: "f-" + f.name }, f.label, f.hint ? el("span", { class: "hint" }, " " + f.hint) : null),
+    el(f.multiline ? "textarea" : "input", { id: "f-" + f.name, name: f.name, value: f.value || null,
+      autocomplete: "off", rows: f.multiline ? 2 : null }),
+    el("div", { class: "field-error", id: "e-" + f.name }))));
+  for (const f of fields) if (f.multiline && f.value) document.getElementById("f-" + f.name).value = f.value;
+  const button = document.getElementById("act-submit");
+  button.textContent = submit;
+  button.className = danger ? "danger" : "primary";
+  button.disabled = false;
+  document.getElementById("act-error").textContent = "";
+  pending = { fields, send, check, review, explain, submit, reviewing: false };
+  document.getElementById("act").showModal();
+  const first = box.querySelector("input, textarea");
+  if (first) first.focus();
+}
+function values() {
+  const out = {};
+  for (const f of pending.fields) {
+    const v = document.getElementById("f-" + f.name).value.trim();
+    if (v) out[f.name] = v;
+  }
+  return out;
+}
+function editing() {  // back from the last step to the form
+  pending.reviewing = false;
+  document.getElementById("act-review").hidden = true;
+  document.getElementById("act-fields").hidden = false;
+  document.getElementById("act-submit").textContent = pending.submit;
+  document.getElementById("act-cancel").textContent = "Cancel";
+}
+function fieldError(field, message) {
+  const input = document.getElementById("f-" + field);
+  if (!input) return false;
+  input.setAttribute("aria-invalid", "true");
+  document.getElementById("e-" + field).textContent = message;
+  return true;
+}
+document.getElementById("act-cancel").addEventListener("click", () => {
+  if (pending && pending.reviewing) { editing(); return; }
+  document.getElementById("act").close();
+});
+document.getElementById("act-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (!pending) return;
+  const button = document.getElementById("act-submit");
+  if (button.disabled) return;  // a double tap sends once
+  button.disabled = true;
+  for (const e of document.querySelectorAll(".field-error")) e.textContent = "";
+  for (const e of document.querySelectorAll("#act-fields [aria-invalid]")) e.removeAttribute("aria-invalid");
+  document.getElementById("act-error").textContent = "";
+  const given = values();
+  if (!pending.reviewing) {
+    const wrong = pending.check ? pending.check(given) : null;
+    if (wrong && Object.keys(wrong).length) {
+      for (const [field, message] of Object.entries(wrong)) fieldError(field, message);
+      document.getElementById("f-" + Object.keys(wrong)[0]).focus();
+      button.disabled = false;
+      return;
+    }
+    if (pending.review) {  // the last step: what will be recorded, before it is
+      pending.reviewing = true;
+      const box = document.getElementById("act-review");
+      box.replaceChildren(el("p", {}, "Check before it is recorded:"),
+        el("dl", {}, ...pending.review(given).flatMap(([label, text, cls]) =>
+          [el("dt", {}, label), el("dd", { class: cls || null }, text)])));
+      box.hidden = false;
+      document.getElementById("act-fields").hidden = true;
+      button.textContent = "Yes, record the hand pay";
+      document.getElementById("act-cancel").textContent = "Back";
+      button.disabled = false;
+      button.focus();
+      return;
+    }
+  }
+  try {
+    const message = await pending.send(given);
+    document.getElementById("act").close();
+    showToast(message);
+    await refresh();
+  } catch (e) {
+    button.disabled = false;
+    if (pending.reviewing) editing();  // back to the form, where the refusal is shown
+    // in people's words, once: under its field when the form has it, else above the buttons;
+    // a refusal not explained names the field by its label, not by the API's name
+    const field = pending.fields.find((f) => f.name === e.field);
+    const said = (pending.explain && e.status && pending.explain(e))
+      || (field && e.message ? field.label + " " + e.message : e.message);
+    const atField = e.status && e.field && fieldError(e.field, said);
+    if (atField) document.getElementById("f-" + e.field).focus();
+    document.getElementById("act-error").textContent =
+      e.code === "payout_changed" ? "Someone else acted on this jackpot meanwhile: " + e.message
+      : atField ? ""
+      : e.status ? said : "The controller did not answer; nothing was sent twice. Try again.";
+    if (e.code === "payout_changed" || e.code === "payout_state") {
+      button.disabled = true;
+      await refresh();
+    }
+  }
+});
+function payoutSummary(p) {
+  return dollars(p.amount) + " · " + wonText(p) + " · table " + p.table + " · spot " + p.spot + " · " + p.id;
+}
+function confirmDialog(p) {
+  const needsSecond = session.handpay_approval_cents > 0 && p.amount >= session.handpay_approval_cents;
+  openDialog({
+    title: "Confirm hand pay", submit: "Confirm paid",
+    summary: payoutSummary(p) + (needsSecond ? " · a second operator approves it afterwards" : ""),
+    fields: [
+      { name: "paid_by", label: "Paid by", value: session.person },
+      { name: "witness", label: "Witness", hint: "(another person, required)" },
+      { name: "slip", label: "Hand-pay slip number", hint: "(required)" },
+      { name: "reason", label: "Note", multiline: true },
+    ],
+    check: (v) => {
+      const wrong = {};
+      if (!person(v.paid_by)) wrong.paid_by = "Enter the name of the person who paid the jackpot.";
+      if (!person(v.witness)) wrong.witness = "Enter the name of the person who witnessed the hand pay.";
+      else if (same(v.witness, v.paid_by || session.person))
+        wrong.witness = "The witness must be someone other than the person who paid.";
+      else if (same(v.witness, session.person))
+        wrong.witness = "The witness must be someone other than you, the operator confirming.";
+      if (!v.slip) wrong.slip = "Enter the number printed on the hand-pay slip.";
+      return wrong;
+    },
+    review: (v) => [
+      ["Amount", dollars(p.amount), "amount"],
+      ["Where", "table " + p.table + ", spot " + p.spot],
+      ["Jackpot", wonText(p) + " · " + p.id],
+      ["Paid by", v.paid_by || session.person],
+      ["Witness", v.witness],
+      ["Slip", v.slip],
+      ["Confirmed by", session.person + " (you)"],
+    ].concat(needsSecond ? [["Then", "a second operator approves it before it counts as paid"]] : []),
+    explain: (e) => ({
+      "witness:same_person": "The witness must be someone other than the person who paid and the operator confirming.",
+      "witness:missing": "Enter the name of the person who witnessed the hand pay.",
+      "witness:not_a_person": "Enter the witness's name.",
+      "paid_by:not_a_person": "Enter the name of the person who paid the jackpot.",
+      "slip:missing": "Enter the number printed on the hand-pay slip.",
+    })[e.field + ":" + e.code] || null,
+    send: async (v) => {
+      const done = await api("POST", "/v1/payouts/" + encodeURIComponent(p.id) + "/confirm",
+                             { ...v, expect: p.status });
+      return done.status === "awaiting_approval"
+        ? "Hand pay recorded: " + dollars(p.amount) + " now awaits a second operator's approval."
+        : "Jackpot " + p.id + " confirmed paid: " + dollars(p.amount) + ".";
+    },
+  });
+}
+function approveDialog(p) {
+  openDialog({
+    title: "Approve hand pay", submit: "Approve",
+    summary: payoutSummary(p) + " · paid by " + p.paid_by + (p.witness ? ", witness " + p.witness : ""),
+    fields: [{ name: "reason", label: "Note", multiline: true }],
+    send: async (v) => {
+      await api("POST", "/v1/payouts/" + encodeURIComponent(p.id) + "/approve", { ...v, expect: p.status });
+      return "Jackpot " + p.id + " approved and paid.";
+    },
+  });
+}
+function approveVoidDialog(p) {
+  openDialog({
+    title: "Approve void", submit: "Void for good", danger: true,
+    summary: payoutSummary(p) + " · void asked by " + p.void_request.person + ": " +
+      p.void_request.reason + " · a void is final: nothing is owed any more",
+    fields: [{ name: "reason", label: "Note", multiline: true }],
+    send: async (v) => {
+      await api("POST", "/v1/payouts/" + encodeURIComponent(p.id) + "/void/approve", { ...v, expect: p.status });
+      return "Jackpot " + p.id + " voided.";
+    },
+  });
+}
+function reasonDialog(p, step) {
+  const title = step === "dispute" ? "Dispute jackpot" : "Void jackpot";
+  openDialog({
+    title, submit: step === "dispute" ? "Dispute" : "Void for good", danger: true,
+    summary: payoutSummary(p) + (step === "void" ? " · a void is final: nothing is owed any more" : ""),
+    fields: [{ name: "reason", label: "Reason", hint: "(required, kept in the journal)", multiline: true }],
+    send: async (v) => {
+      const done = await api("POST", "/v1/payouts/" + encodeURIComponent(p.id) + "/" + step, { ...v, expect: p.status });
+      if (step === "void" && done.status !== "void")
+        return "Void of jackpot " + p.id + " asked: it awaits another operator's approval.";
+      return "Jackpot " + p.id + (step === "dispute" ? " disputed." : " voided.");
+    },
+  });
+}
+function linkDialog(pool, step) {
+  const suspend = step === "suspend";
+  openDialog({
+    title: (suspend ? "Suspend " : "Resume ") + pool.pool,
+    summary: suspend ? "Every linked table closes its progressive side bet until the pool is resumed."
+                     : "Every linked table opens its progressive side bet again.",
+    submit: suspend ? "Suspend the link" : "Resume the link", danger: suspend,
+    fields: [{ name: "reason", label: "Reason", hint: suspend ? "(required)" : "(optional)", multiline: true }],
+    send: async (v) => {
+      await api("POST", "/v1/pools/" + encodeURIComponent(pool.pool) + "/" + step, v);
+      return "Pool " + pool.pool + (suspend ? " suspended." : " running again.");
+    },
+  });
+}
+function tableDialog(t, enabled) {
+  openDialog({
+    title: (enabled ? "Enable table " : "Disable table ") + t.table,
+    summary: enabled ? "The table may report rounds again."
+                     : "The controller refuses the table's rounds until it is enabled again.",
+    submit: enabled ? "Enable" : "Disable", danger: !enabled,
+    fields: [{ name: "reason", label: "Reason", hint: "(required, kept in the journal)", multiline: true }],
+    // switching play is journaled under its own name, with why (table_disabled, table_enabled)
+    check: (v) => v.reason ? null
+      : { reason: "Say why the table is " + (enabled ? "enabled" : "disabled") + ": it is kept in the journal." },
+    send: async (v) => {
+      await api("PUT", "/v1/tables/" + encodeURIComponent(t.table), { enabled, reason: v.reason });
+      return "Table " + t.table + (enabled ? " enabled." : " disabled.");
+    },
+  });
+}
+function countsDialog(table, check) {
+  openDialog({
+    title: "Acknowledge table " + table + "'s counts of gaming day " + check.day,
+    summary: countsText(table, check) + " Acknowledging corrects nothing: it says why, in the journal, " +
+      "and the difference leaves the alert once the day is closed too.",
+    submit: "Acknowledge",
+    fields: [{ name: "reason", label: "Explanation", hint: "(required, kept in the journal)", multiline: true }],
+    check: (v) => v.reason ? null : { reason: "Say what explains the difference: it is kept in the journal." },
+    send: async (v) => {
+      await api("POST", "/v1/tables/" + encodeURIComponent(table) + "/counts/acknowledge",
+        { day: check.day, reason: v.reason, checked_at: check.checked_at });
+      return "Table " + table + "'s counts of " + check.day + " acknowledged.";
+    },
+  });
+}
+let toastTimer = null;
+function showToast(text) {
+  const t = document.getElementById("toast");
+  t.textContent = text;
+  t.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => t.classList.remove("show"), 5000);
+}
+
+// ---- the casino's wall clock (wallParts: pages.js) ----
+function wallValue(ms) {
+  const p = wallParts(ms);
+  return p.year + "-" + p.month + "-" + p.day + "T" + p.hour + ":" + p.minute;
+}
+function wallInstant(value) {  // "YYYY-MM-DDTHH:MM" on the casino's clock, as an instant (ms)
+  const [day, time] = value.split("T");
+  const [y, mo, d] = day.split("-").map(Number), [h, mi] = time.split(":").map(Number);
+  const wall = Date.UTC(y, mo - 1, d, h, mi);
+  let guess = wall;
+  for (let i = 0; i < 3; i++) {  // the zone's offset at the guess, until it holds
+    const p = wallParts(guess);
+    const shown = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
+    guess = wall - (shown - guess);
+  }
+  return guess;
+}
+
+// ---- the shift: what was paid, confirmed, disputed and voided in a span, and its report ----
+const STATUS_WORDS = { pending: "Pending", awaiting_approval: "Awaiting approval", paid: "Paid",
+                       disputed: "Disputed", void: "Voided" };
+const SHIFT_STATUSES = ["paid", "awaiting_approval", "disputed", "void"];
+let shift = null;  // {from, to, payouts, totals, more}
+function lastChange(p) {
+  return Math.max(...["created", "confirmed_at", "approved_at", "paid_at", "disputed_at",
+    "voided_at"].map((k) => Number(p[k] || 0)));
+}
+function totalsLine(totals, order) {
+  const parts = order.filter((s) => totals[s]).map((s) => el("span", {},
+    el("b", {}, STATUS_WORDS[s] + " "), totals[s].payouts + " · " + dollars(totals[s].amount)));
+  return parts.length ? parts : [el("span", { class: "muted" }, "None.")];
+}
+function peopleText(p) {
+  return [p.paid_by, p.witness ? "witness " + p.witness : "", p.slip ? "slip " + p.slip : ""]
+    .filter(Boolean).join(" · ");
+}
+function noteText(p) {  // who held it back or voided it, and why
+  const by = p.status === "void" ? "Voided by " + p.voider
+    : p.status === "disputed" ? "Disputed by " + p.disputer : "";
+  return [by, p.note || ""].filter(Boolean).join(": ");
+}
+function whereText(p) {
+  return "table " + p.table + " · spot " + p.spot + " · " + (p.kind ? HAND_PAY_KIND[p.kind] : "pool " + p.pool);
+}
+async function loadShift() {
+  const error = document.getElementById("shift-error");
+  error.textContent = "";
+  const fromValue = document.getElementById("shift-from").value;
+  const toValue = document.getElementById("shift-to").value;
+  if (!fromValue) { error.textContent = "Enter when the shift began."; return; }
+  const from = wallInstant(fromValue), to = toValue ? wallInstant(toValue) : null;
+  if (to !== null && to <= from) { error.textContent = "The shift must end after it begins."; return; }
+  const query = new URLSearchParams({ changed_from: new Date(from).toISOString(),
+    status: SHIFT_STATUSES.join(","), limit: "1000" });
+  if (to !== null) query.set("changed_to", new Date(to).toISOString());
+  try {
+    const found = await api("GET", "/v1/payouts/history?" + query);
+    found.payouts.sort((a, b) => lastChange(a) - lastChange(b));
+    shift = { from, to: to === null ? Date.now() : to, open: to === null, ...found };
+    renderShift();
+  } catch (e) {
+    error.textContent = "The shift could not be read: " + e.message;
+  }
+}
+function renderShift() {
+  document.getElementById("shift-totals").replaceChildren(...totalsLine(shift.totals, SHIFT_STATUSES));
+  const rows = shift.payouts.map((p) => el("tr", { "data-id": p.id, onclick: () => openRecord(p.id) },
+    el("td", {}, zoned(lastChange(p), true)), el("td", {}, p.id), el("td", {}, whereText(p)),
+    el("td", { class: "num" }, dollars(p.amount)), el("td", {}, badge(p.status)),
+    el("td", {}, peopleText(p)), el("td", {}, noteText(p))));
+  document.querySelector("#shift tbody").replaceChildren(...(rows.length ? rows
+    : [el("tr", {}, el("td", { colspan: 7, class: "empty" }, "Nothing was paid, disputed or voided in this span."))]));
+  document.getElementById("shift-count").textContent =
+    zoned(shift.from, true) + " – " + (shift.open ? "now" : zoned(shift.to, true));
+}
+function printShift() {
+  if (!shift) return;
+  const span = zoned(shift.from, true) + " to " + zoned(shift.to, true) + " (" + session.time_zone + ")";
+  const box = document.getElementById("shift-report");
+  box.replaceChildren(
+    el("h2", {}, "Shift report — Casino War progressive"),
+    el("p", {}, span),
+    el("p", {}, "Printed " + zoned(Date.now(), true) + " by " + session.person),
+    el("table", {},
+      el("tr", {}, el("th", {}, "Status"), el("th", { class: "num" }, "Jackpots"), el("th", { class: "num" }, "Amount")),
+      ...SHIFT_STATUSES.map((s) => el("tr", {}, el("td", {}, STATUS_WORDS[s]),
+        el("td", { class: "num" }, String((shift.totals[s] || { payouts: 0 }).payouts)),
+        el("td", { class: "num" }, dollars((shift.totals[s] || { amount: 0 }).amount))))),
+    el("table", {},
+      el("tr", {}, ...["Last step", "Payout", "Where", "Amount", "Status", "Paid by · witness · slip",
+        "Reason or note"].map((h) => el("th", h === "Amount" ? { class: "num" } : {}, h))),
+      ...shift.payouts.map((p) => el("tr", {}, el("td", {}, zoned(lastChange(p), true)),
+        el("td", {}, p.id), el("td", {}, whereText(p)), el("td", { class: "num" }, dollars(p.amount)),
+        el("td", {}, STATUS_WORDS[p.status]), el("td", {}, peopleText(p)), el("td", {}, noteText(p))))),
+    ...(shift.next ? [el("p", {}, "More than 1,000 jackpots: this report lists the newest 1,000.")] : []),
+    el("div", { class: "signatures" },
+      el("div", {}, "Shift supervisor (signature)"), el("div", {}, "Received by (signature)")));
+  document.body.classList.add("printing-shift");
+  window.print();
+}
+window.addEventListener("afterprint", () => document.body.classList.remove("printing-shift"));
+document.getElementById("shift-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  loadShift();
+});
+document.getElementById("shift-print").addEventListener("click", printShift);
+function startShift() {  // the last eight hours, until the supervisor says otherwise
+  if (!document.getElementById("shift-from").value)
+    document.getElementById("shift-from").value = wallValue(Date.now() - 8 * 3600 * 1000);
+  loadShift();
+}
+
+// ---- the payouts' history: a search over every payout ever made, and each one's record ----
+let historyPage = { query: null, payouts: [], next: null, totals: {} };
+function historyQuery() {
+  const query = new URLSearchParams();
+  for (const input of document.querySelectorAll("#history-form [name]"))
+    if (input.value.trim()) query.set(input.name, input.value.trim());
+  query.set("limit", "100");
+  return query;
+}
+async function searchHistory(more) {
+  const error = document.getElementById("history-error");
+  error.textContent = "";
+  for (const e of document.querySelectorAll("#history-form [aria-invalid]")) e.removeAttribute("aria-invalid");
+  const query = more ? new URLSearchParams(historyPage.query) : historyQuery();
+  if (more) query.set("before", historyPage.next);
+  try {
+    const found = await api("GET", "/v1/payouts/history?" + query);
+    historyPage = { query: more ? historyPage.query : query.toString(),
+                payouts: more ? historyPage.payouts.concat(found.payouts) : found.payouts,
+                next: found.next, totals: more ? historyPage.totals : found.totals };
+    renderHistory();
+  } catch (e) {
+    const input = e.field && document.querySelector("#history-form [name='" + e.field + "']");
+    if (input) input.setAttribute("aria-invalid", "true");
+    const label = input ? document.querySelector("label[for='" + input.id + "']").firstChild.textContent.trim() : "";
+    error.textContent = label ? label + ": " + e.message : "The history could not be read: " + e.message;
+  }
+}
+function renderHistory() {
+  const all = Object.values(historyPage.totals).reduce((n, t) => n + t.payouts, 0);
+  document.getElementById("history-count").textContent =
+    all === 1 ? "1 payout" : all.toLocaleString("en-US") + " payouts";
+  document.getElementById("history-totals").replaceChildren(
+    ...totalsLine(historyPage.totals, ["paid", "awaiting_approval", "pending", "disputed", "void"]));
+  const rows = historyPage.payouts.map((p) => el("tr", { "data-id": p.id, onclick: () => openRecord(p.id) },
+    el("td", {}, zoned(p.created, true)), el("td", {}, p.id), el("td", {}, whereText(p)),
+    el("td", { class: "num" }, dollars(p.amount)), el("td", {}, badge(p.status)),
+    el("td", {}, [p.paid_by, p.witness ? "witness " + p.witness : ""].filter(Boolean).join(" · ")),
+    el("td", {}, p.slip || "")));
+  document.querySelector("#history tbody").replaceChildren(...(rows.length ? rows
+    : [el("tr", {}, el("td", { colspan: 7, class: "empty" }, "No payout matches."))]));
+  document.getElementById("history-more").hidden = !historyPage.next;
+}
+document.getElementById("history-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  searchHistory(false);
+});
+document.getElementById("history-form").addEventListener("reset", () => {
+  setTimeout(() => searchHistory(false), 0);  // once the fields are empty
+});
+document.getElementById("history-more").addEventListener("click", () => searchHistory(true));
+function poolChoices() {
+  const select = document.getElementById("h-pool");
+  const ids = state.pools.map((p) => p.pool);
+  const have = [...select.options].map((o) => o.value).filter(Boolean);
+  if (ids.join() === have.join()) return;
+  const chosen = select.value;
+  select.replaceChildren(el("option", { value: "" }, "any"), ...ids.map((id) => el("option", { value: id }, id)));
+  select.value = chosen;
+}
+
+const STEP_WORDS = { won: "Won", held: "Held for verification", confirmed: "Confirmed, awaiting approval",
+                     paid: "Confirmed paid", approved: "Approved: paid", disputed: "Disputed",
+                     void_requested: "Void asked, awaiting another operator",
+                     void_withdrawn: "Void request withdrawn", voided: "Voided" };
+let recordShown = null;
+async function openRecord(id) {
+  let found;
+  try {
+    found = await api("GET", "/v1/payouts/" + encodeURIComponent(id) + "/record");
+  } catch (e) {
+    showToast("The record of " + id + " could not be read: " + e.message);
+    return;
+  }
+  const p = found.payout;
+  recordShown = p;
+  document.getElementById("record-title").textContent =
+    (p.kind ? HAND_PAY_KIND[p.kind] : "Jackpot") + " " + p.id + " · " + dollars(p.amount);
+  document.getElementById("record-summary").textContent = STATUS_WORDS[p.status] + " · " +
+    wonText(p) + " · " + whereText(p) + " · round " + p.round + (p.player ? " · player " + p.player : "");
+  document.getElementById("record-steps").replaceChildren(...found.steps.map((s) => {
+    const recorded = [s.paid_by ? "paid by " + s.paid_by : "", s.witness ? "witness " + s.witness : "",
+      s.slip ? "slip " + s.slip : "", s.approver ? "approved by " + s.approver : "",
+      s.from ? "was " + (STATUS_WORDS[s.from] || s.from).toLowerCase() : "",
+      s.amount !== undefined ? dollars(s.amount) : "", s.note || ""].filter(Boolean).join(" · ");
+    return el("tr", { "data-step": s.step },
+      el("td", {}, zoned(s.at, true)), el("td", {}, STEP_WORDS[s.step] || words(s.step)),
+      el("td", {}, s.person || s.who), el("td", {}, recorded),
+      el("td", {}, "#" + s.seq, s.hash ? el("div", { class: "hash", title: s.hash }, s.hash.slice(0, 12) + "…")
+                                       : el("div", { class: "hash" }, "not archived yet")));
+  }));
+  document.getElementById("record").showModal();
+}
+document.getElementById("record-close").addEventListener("click", () => document.getElementById("record").close());
+document.getElementById("record-slip").addEventListener("click", () => {
+  document.getElementById("record").close();
+  if (recordShown) printSlip(recordShown);
+});
+
+// ---- the casino's clock ----
+function tick() {
+  if (session) document.getElementById("clock").textContent =
+    zoned(Date.now(), true) + " " + session.time_zone;
+}
+setInterval(tick, 1000);
+
+(async () => {
+  const key = sessionStorage.getItem(KEY_SLOT);
+  if (key) {
+    try { await signIn(key); return; } catch (e) { /* ask again */ }
+  }
+  document.getElementById("login").hidden = false;
+})();
