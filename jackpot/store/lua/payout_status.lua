@@ -33,7 +33,7 @@
 -- void's request and approval as theirs
 -- ARGV[11..13] the ids of the register (jackpot.domain.people, D232) of the one acting and of a
 -- confirmation's payer and witness: what every rule of people compares, never a name. A
--- confirmation keeps them as `persons` and refuses a witness who paid or confirms; an approval
+-- confirmation keeps them (`confirmer_id`, `paid_by_id`, `witness_id`) and refuses a witness who paid or confirms; an approval
 -- by the confirming key, or by the person who confirmed, paid or witnessed, is refused; so is
 -- a void's approval by the key or the person who asked for it
 -- ARGV[14] the acting person's name as compared before the register (person_of): for a payout
@@ -76,9 +76,8 @@ elseif step == 'approve' then
   -- confirmed, paid or witnessed, by their ids (a payout confirmed before the register: its
   -- names as they were compared then, and before `people` was kept, lower-cased)
   if who == payout.confirmed_by then return {'same_person', raw} end
-  local ids = payout.persons
-  if ids then
-    if me == ids.confirmer or me == ids.paid_by or me == ids.witness then
+  if payout.paid_by_id then
+    if me == payout.confirmer_id or me == payout.paid_by_id or me == payout.witness_id then
       return {'same_person', raw}
     end
   else
@@ -151,7 +150,6 @@ if step == 'confirm' then
   payout.witness = ARGV[6] ~= '' and ARGV[6] or nil
   payout.slip = ARGV[7] ~= '' and ARGV[7] or nil
   payout.people = nil  -- names as compared before the register: a new confirmation has ids
-  payout.persons = {confirmer = me, paid_by = ARGV[12], witness = ARGV[13]}
   payout.confirmer_id, payout.paid_by_id, payout.witness_id = me, ARGV[12], ARGV[13]
   if target == 'paid' then payout.paid_at = now end
   extra = {'paid_by', ARGV[5], 'witness', ARGV[6], 'slip', ARGV[7], 'paid_by_id', ARGV[12],
