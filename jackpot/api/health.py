@@ -40,7 +40,12 @@ def readyz() -> tuple[Response, int]:
 def metrics() -> Response:
     """Prometheus text of the public pools; of every pool for an operator's or auditor's key
     (the house's Prometheus: jackpot.metrics.audience)."""
-    house = key_if_sent(Role.OPERATOR, Role.AUDITOR) is not None
+    try:
+        house = key_if_sent(Role.OPERATOR, Role.AUDITOR) is not None
+    except (*STORE_DOWN, StoreUnavailableError):
+        # the key cannot be looked up: the open view, which says so (jackpot_store_up 0) and
+        # which the alerts then read, rather than a failed scrape (JackpotServiceDown)
+        house = False
     return Response(exposition(services(), every_pool=house), mimetype="text/plain; version=0.0.4")
 
 

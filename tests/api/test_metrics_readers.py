@@ -3,12 +3,17 @@ open scrape, as it is out of the public read; the house's key sees every pool.""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.support.api import Api, round_body
+from jackpot.bootstrap import bootstrap
+from jackpot.entrypoints.app import create_app
+from jackpot.settings import Settings
+from tests.support.api import Api, make_keys, round_body
+from tests.support.redis_server import start_server
 
 INTERNAL = "house-test"
 HIT = {
@@ -101,3 +106,23 @@ def test_a_key_the_metrics_cannot_take_is_refused_not_ignored(
     response = floor.client.get("/metrics", headers=header)
     assert response.status_code == status
     assert INTERNAL not in response.get_data(as_text=True)
+
+
+def test_the_house_scrape_says_the_store_is_down_rather_than_failing(tmp_path: Path) -> None:
+    """With the store away the key cannot be looked up: the scrape still answers, saying the
+    store is down (JackpotStoreNotReady), with no pool in it, rather than failing
+    (JackpotServiceDown)."""
+    server = start_server(tmp_path / "redis")
+    try:
+        settings = Settings(data_dir=tmp_path / "var", key_cache_seconds=0.0)
+        services = bootstrap(settings, server.url)
+        api = Api(create_app(settings, services=services).test_client(), make_keys(services))
+        api.put_pool(INTERNAL, public=False)
+        auditor = api.keys.header("auditor")
+        assert INTERNAL in scrape(api, auditor)
+        server.stop()
+        text = scrape(api, auditor)
+        assert "jackpot_store_up 0.0" in text
+        assert INTERNAL not in text
+    finally:
+        server.stop()
