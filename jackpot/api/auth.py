@@ -68,6 +68,19 @@ def require(*roles: Role, rechecked_by_store: bool = False) -> Callable[[F], F]:
     return decorate
 
 
+def key_if_sent(*roles: Role) -> ApiKey | None:
+    """The request's key when it sends a bearer key (401 when it is unknown or revoked, 403
+    when its role is not one of `roles`); None when it sends none: an open endpoint whose
+    answer a key widens (/metrics)."""
+    secret = bearer()
+    if secret is None:
+        return None
+    key = services().credentials.authenticate(secret)
+    logs.tag_request(key=key.key_id)
+    check_role(key, roles)
+    return key
+
+
 def current_key() -> ApiKey:
     return cast(ApiKey, g.api_key)
 

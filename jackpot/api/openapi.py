@@ -348,7 +348,13 @@ def document() -> dict[str, Any]:
         "/healthz": {"get": _op("200 while the process is up", [])},
         "/readyz": {"get": _op("200 only while the store answers", [])},
         "/metrics": {
-            "get": _op("Prometheus text exposition", [], {"type": "string"}, content="text/plain")
+            "get": _op(
+                "Prometheus text exposition of the public pools; of every pool with an "
+                "operator's or auditor's key (another key: 401 or 403)",
+                [],
+                {"type": "string"},
+                content="text/plain",
+            )
         },
         "/metrics/accounting": {
             "get": _op(

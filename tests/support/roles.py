@@ -26,6 +26,8 @@ class Endpoint:
     path: str  # `{payout}` is filled in with the world's pending payout
     body: Any = None
     roles: frozenset[str] | None = None  # None: public
+    # a public endpoint whose answer these roles' keys widen: another key sent is refused
+    widened_by: frozenset[str] | None = None
 
     def send(self, client: FlaskClient, world: World, headers: dict[str, str]) -> Any:
         path = self.path.format(
@@ -58,7 +60,7 @@ ADJUSTMENT = {"id": "adj-roles", "amount": 100, "reason": "role matrix"}
 MATRIX: list[Endpoint] = [
     Endpoint("healthz", "GET", "/healthz", "/healthz"),
     Endpoint("readyz", "GET", "/readyz", "/readyz"),
-    Endpoint("metrics", "GET", "/metrics", "/metrics"),
+    Endpoint("metrics", "GET", "/metrics", "/metrics", widened_by=roles("operator", "auditor")),
     Endpoint(
         "accounting metrics",
         "GET",
