@@ -78,6 +78,7 @@ def key_if_sent(*roles: Role) -> ApiKey | None:
     key = services().credentials.authenticate(secret)
     logs.tag_request(key=key.key_id)
     check_role(key, roles)
+    check_person(key)
     return key
 
 
