@@ -99,8 +99,10 @@ def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         for t in TABLES:
             svc.tables.put(t, {"pools": ["day"], "decks": 6, "spots": 7}, "op")
         secret, key = svc.credentials.create(Role.TABLE, frozenset(TABLES))
-        operator, _ = svc.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
-        auditor, _ = svc.credentials.create(Role.AUDITOR, frozenset(), "Internal audit")
+        svc.people.register("E1042", "Dana Reyes")  # the register: keys are issued to people
+        svc.people.register("A0007", "Priya Shah")
+        operator, _ = svc.credentials.create(Role.OPERATOR, frozenset(), "", "E1042")
+        auditor, _ = svc.credentials.create(Role.AUDITOR, frozenset(), "Internal audit", "A0007")
         rng = random.Random(27)
         every = max(args.rounds // max(args.jackpots, 1), 1)
         began = time.perf_counter()

@@ -142,7 +142,8 @@ def run(args: argparse.Namespace, data: Path, archive_url: str | None) -> dict[s
         settings = Settings(data_dir=data, namespace="bench", archive_url=archive_url)
         svc = bootstrap(settings, url, now_ms)
         app = create_app(settings, services=svc)
-        auditor = svc.credentials.create(Role.AUDITOR, frozenset(), "bench auditor")[0]
+        svc.people.register("A0007", "Priya Shah")  # keys are issued to people of the register
+        auditor = svc.credentials.create(Role.AUDITOR, frozenset(), "bench auditor", "A0007")[0]
         headers = {"Authorization": f"Bearer {auditor}"}
         now = now_ms()
         rows, records = history(args.payouts, now)

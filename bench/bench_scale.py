@@ -279,7 +279,8 @@ class Build:
             svc.signs.put(sign, {"levels": levels, "title": f"Progressive {sign}"}, "bench")
             signs.append(sign)
         secret, key = svc.credentials.create(Role.TABLE, frozenset(tables))
-        operator, op_key = svc.credentials.create(Role.OPERATOR, frozenset(), OPERATOR)
+        svc.people.register("E1042", OPERATOR)  # keys are issued to people of the register
+        operator, op_key = svc.credentials.create(Role.OPERATOR, frozenset(), "", "E1042")
         return Floor(tables, pools, signs, records, secret, key, operator, op_key.who)
 
     def past_payouts(self, floor: Floor, n: int, first_ms: int, last_ms: int) -> None:

@@ -243,7 +243,9 @@ def main() -> int:
         port = free_port()
         env = {**os.environ, "JACKPOT_REDIS_URL": redis_server.url,
                "JACKPOT_SIGNS_BIND": f"127.0.0.1:{port}",
-               "JACKPOT_SIGNS_MAX_CONNECTIONS": str(args.signs + 100)}  # fmt: skip
+               "JACKPOT_SIGNS_MAX_CONNECTIONS": str(args.signs + 100),
+               # every screen here comes from one address: it is not one client's share
+               "JACKPOT_SIGNS_MAX_PER_CLIENT": str(args.signs + 100)}  # fmt: skip
         log = open(run_dir / "signs.log", "wb")  # noqa: SIM115 - open for the process's life
         signs_proc = subprocess.Popen(gunicorn_command(), env=env, stdout=log, stderr=log,
                                       start_new_session=True)  # fmt: skip

@@ -46,6 +46,7 @@ from jackpot.services.linkgroups import Group, LinkGroups
 from jackpot.services.moves import TableMoves
 from jackpot.services.payouthistory import PayoutHistory
 from jackpot.services.payouts import Payouts
+from jackpot.services.people import People
 from jackpot.services.pools import Pools
 from jackpot.services.rounds import Rounds, Window
 from jackpot.services.selfcheck import SelfCheck
@@ -67,6 +68,7 @@ from jackpot.store.health import HealthStore
 from jackpot.store.journal import JournalStore
 from jackpot.store.keys import Keys
 from jackpot.store.payouts import PayoutStore
+from jackpot.store.people import PeopleStore
 from jackpot.store.queue import ReconciliationQueue
 from jackpot.store.rounds import RoundStore
 from jackpot.store.scripts import ReplicaWait, Scripts
@@ -97,6 +99,7 @@ class Services:
     """The use cases by area, over one store."""
 
     credentials: Credentials
+    people: People  # the register of who may act on money (D232)
     pools: GroupedPools
     tables: GroupedTables
     rounds: GroupedRounds
@@ -165,6 +168,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         client, keys, scripts, lambda: [(g.client, g.keys) for g in groups.others()]
     )
     credentials = Credentials(key_store, settings.key_cache_seconds)
+    people = People(PeopleStore(client, keys, scripts), credentials)
 
     def archived_round(group: str, table: str, round_id: str) -> tuple[str, str, str] | None:
         """A round's archived record, once the entry that settled it vouches for it: in
@@ -299,6 +303,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     )
     return Services(
         credentials=credentials,
+        people=people,
         pools=pools,
         tables=tables,
         rounds=GroupedRounds(groups),
@@ -313,8 +318,8 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         verifier=GroupedVerifier(groups, days, partial(accounting.recompute, records_checked=True)),
         archiver=archiver,
         accounting=accounting,
-        activity=Activity(GroupedActivity(groups), credentials.list),
-        history=PayoutHistory(archive, payouts, journal, credentials.list),
+        activity=Activity(GroupedActivity(groups), people.keys_held),
+        history=PayoutHistory(archive, payouts, journal, people.keys_held),
         signs=Signs(sign_store, config),
         board=SignBoard(
             sign_store,

@@ -28,7 +28,7 @@ JackpotError
 │   ├── NoVoidAwaitingError(payout, status)                  approving a void none asked for
 │   ├── RoundVoidError(table, round_id, code, reason)        a void the round cannot take
 │   ├── RoundRecordError(table, round_id)                    a record its entry does not vouch for
-│   ├── LabelCollisionError(label, key_id, theirs)           a name passing for another's
+│   ├── PersonError(code, message, field)                    the register cannot take a change
 │   ├── AdjustmentError(adjustment, reason, field)           replayed id, or no funds
 │   ├── MeterLimitError(pool)                                past the bound of exact sums
 │   ├── DayNotOverError(day)                                 a gaming day still under way
@@ -378,18 +378,16 @@ class RoundRecordError(ConflictError):
         self.field = "round"
 
 
-class LabelCollisionError(ConflictError):
-    """A key's label reads as another person's name, written differently."""
+class PersonError(ConflictError):
+    """A change the register of people cannot take: an id registered already
+    (`person_exists`), a name confusable with an active person's (`person_confusable`), a
+    person who is not active (`person_inactive`), a key given to someone already
+    (`key_assigned`)."""
 
-    code = "label_collides"
-
-    def __init__(self, label: str, key_id: str, theirs: str) -> None:
-        super().__init__(
-            f"the label {label!r} reads as the same person as key {key_id}'s {theirs!r}: to "
-            f"give that person another key, label it exactly {theirs!r}; another person "
-            "needs a name of their own"
-        )
-        self.field = "label"
+    def __init__(self, code: str, message: str, field: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.field = field
 
 
 class AdjustmentError(ConflictError):

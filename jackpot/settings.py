@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from collections.abc import Mapping
@@ -49,6 +50,14 @@ def _cluster(url: str | None) -> bool:
 # a floor known to bring less may set its own (docs/DECISIONS.md D229)
 BELOW_QUALIFYING_SHARE_BP = 9_000
 GAMING_DAY_VARIABLES = ("JACKPOT_GAMING_DAY_START", "JACKPOT_TIME_ZONE")
+# JACKPOT_SIGNS_MAX_PER_CLIENT's default: the screens one address may hold open. One screen
+# holds one stream; a media player driving several panels, or a pit's screens behind one
+# NAT, a few dozen; 64 of the default 2,000 leaves no one client able to take them all
+# (docs/DECISIONS.md D243)
+SIGNS_MAX_PER_CLIENT = 64
+# JACKPOT_SIGNS_TRUSTED_PROXIES's default: the loopback, where the sign process binds by
+# default and the shipped nginx runs beside it
+LOOPBACK = ("127.0.0.0/8", "::1/128")
 
 
 class SettingsError(ValueError):
@@ -73,7 +82,7 @@ class Settings:
     max_connections: int = 1000  # client connections one API process holds at once
     client_deadline_seconds: int = 5  # to send a request's head, and its body; idle keep-alive
     offline_after_seconds: int = 30
-    key_cache_seconds: float = 5.0
+    key_cache_seconds: float = 0.0
     redis_timeout_seconds: float = 2.0
     metrics_dir: Path | None = None  # prometheus multiprocess dir; default under data_dir
     queue: str = "jackpot"
@@ -99,6 +108,11 @@ class Settings:
     handpay_cents: int = 0  # a fixed or envy pay this large is held as a hand pay; 0: none
     signs_bind: str = "127.0.0.1:8001"  # the sign process (jackpot signs)
     signs_max_connections: int = 2000  # open sign streams one sign process holds
+    # of them, the most one client (an address: jackpot.api.signlimits) may hold; above the
+    # shipped nginx's limit per address on the streams (D243)
+    signs_max_per_client: int = SIGNS_MAX_PER_CLIENT
+    # the proxies whose X-Forwarded-For the sign process believes (networks); none: ()
+    signs_trusted_proxies: tuple[str, ...] = LOOPBACK
     signs_feed_ms: int = 120  # how often a sign process reads the meters it shows
     redis_sentinels: str | None = None  # host:port,... of Redis Sentinels (redis_url: master)
     redis_master: str = "jackpot"  # the master's name the sentinels monitor
@@ -146,7 +160,7 @@ class Settings:
             max_connections=read.integer("JACKPOT_MAX_CONNECTIONS", 1000, low=1),
             client_deadline_seconds=read.integer("JACKPOT_CLIENT_DEADLINE_SECONDS", 5, low=1),
             offline_after_seconds=read.integer("JACKPOT_OFFLINE_AFTER_SECONDS", 30, low=1),
-            key_cache_seconds=read.seconds("JACKPOT_KEY_CACHE_SECONDS", 5.0, zero=True),
+            key_cache_seconds=read.seconds("JACKPOT_KEY_CACHE_SECONDS", 0.0, zero=True),
             redis_timeout_seconds=read.seconds("JACKPOT_REDIS_TIMEOUT_SECONDS", 2.0, zero=False),
             metrics_dir=Path(metrics) if metrics else None,
             queue=read.text("JACKPOT_QUEUE") or "jackpot",
@@ -169,6 +183,10 @@ class Settings:
             handpay_cents=read.integer("JACKPOT_HANDPAY_CENTS", 0, low=0),
             signs_bind=read.text("JACKPOT_SIGNS_BIND") or "127.0.0.1:8001",
             signs_max_connections=read.integer("JACKPOT_SIGNS_MAX_CONNECTIONS", 2000, low=1),
+            signs_max_per_client=read.integer(
+                "JACKPOT_SIGNS_MAX_PER_CLIENT", SIGNS_MAX_PER_CLIENT, low=1
+            ),
+            signs_trusted_proxies=read.networks("JACKPOT_SIGNS_TRUSTED_PROXIES", LOOPBACK),
             signs_feed_ms=read.integer("JACKPOT_SIGNS_FEED_MS", 120, low=20),
             redis_sentinels=read.sentinels("JACKPOT_REDIS_SENTINELS"),
             redis_master=read.text("JACKPOT_REDIS_MASTER") or "jackpot",
@@ -221,6 +239,8 @@ class Settings:
             "JACKPOT_HANDPAY_CENTS": str(self.handpay_cents),
             "JACKPOT_SIGNS_BIND": self.signs_bind,
             "JACKPOT_SIGNS_MAX_CONNECTIONS": str(self.signs_max_connections),
+            "JACKPOT_SIGNS_MAX_PER_CLIENT": str(self.signs_max_per_client),
+            "JACKPOT_SIGNS_TRUSTED_PROXIES": ",".join(self.signs_trusted_proxies) or "none",
             "JACKPOT_SIGNS_FEED_MS": str(self.signs_feed_ms),
             "JACKPOT_REDIS_MASTER": self.redis_master,
             "JACKPOT_REDIS_WAIT_REPLICAS": str(self.wait_replicas),
@@ -316,6 +336,24 @@ class _Reader:
         except (ValueError, ZoneInfoNotFoundError):
             raise SettingsError(f"{name}={raw!r} is not an IANA time zone") from None
         return raw
+
+    def networks(self, name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+        """a.b.c.d[/n] or an IPv6 address[/n], comma-separated; `none` for none."""
+        raw = self.text(name)
+        if raw is None:
+            return default
+        if raw.lower() == "none":
+            return ()
+        found = []
+        for part in raw.split(","):
+            try:
+                found.append(str(ipaddress.ip_network(part.strip(), strict=False)))
+            except ValueError:
+                raise SettingsError(
+                    f"{name}={raw!r} holds {part.strip()!r}, not an address or network such as "
+                    "10.0.0.5 or 10.0.0.0/24 (or `none` for no proxy)"
+                ) from None
+        return tuple(found)
 
     def sentinels(self, name: str) -> str | None:
         """host:port[,host:port...]: each part an address a client can reach."""

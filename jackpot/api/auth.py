@@ -10,7 +10,7 @@ from flask import current_app, g, request
 
 from jackpot import logs
 from jackpot.bootstrap import Services
-from jackpot.domain.auth import ApiKey, Role
+from jackpot.domain.auth import PEOPLES_ROLES, ApiKey, Role
 from jackpot.errors import ForbiddenError
 from jackpot.services.payouts import Actor
 
@@ -39,6 +39,16 @@ def check_role(key: ApiKey, roles: tuple[Role, ...]) -> None:
         raise ForbiddenError(f"this needs the role {allowed}; the key is {key.role.value}")
 
 
+def check_person(key: ApiKey) -> None:
+    """403 for an operator's or auditor's key issued to nobody (made before the register of
+    people): `jackpot people migrate` gives it to its person (D232)."""
+    if key.role in PEOPLES_ROLES and not key.person:
+        raise ForbiddenError(
+            "this key is issued to no registered person: the controller's administrator "
+            "gives it to its person (jackpot people migrate) or issues a new one"
+        )
+
+
 def require(*roles: Role, rechecked_by_store: bool = False) -> Callable[[F], F]:
     """401 without a valid key; 403 when its role is not one of `roles`. With
     `rechecked_by_store` the store refuses a revoked key itself, so no lookup is repeated."""
@@ -49,6 +59,7 @@ def require(*roles: Role, rechecked_by_store: bool = False) -> Callable[[F], F]:
             key = services().credentials.authenticate(bearer(), rechecked_by_store)
             logs.tag_request(key=key.key_id)
             check_role(key, roles)
+            check_person(key)
             g.api_key = key
             return view(*args, **kwargs)
 
@@ -57,11 +68,30 @@ def require(*roles: Role, rechecked_by_store: bool = False) -> Callable[[F], F]:
     return decorate
 
 
+def key_if_sent(*roles: Role) -> ApiKey | None:
+    """The request's key when it sends a bearer key (401 when it is unknown or revoked, 403
+    when its role is not one of `roles`); None when it sends none: an open endpoint whose
+    answer a key widens (/metrics)."""
+    secret = bearer()
+    if secret is None:
+        return None
+    key = services().credentials.authenticate(secret)
+    logs.tag_request(key=key.key_id)
+    check_role(key, roles)
+    check_person(key)
+    return key
+
+
 def current_key() -> ApiKey:
     return cast(ApiKey, g.api_key)
 
 
 def current_actor() -> Actor:
-    """The key acting and the person it names (its label, else the key itself)."""
+    """The key acting and the person it is issued to (a device's key: the key itself)."""
     key = current_key()
-    return Actor(key.who, key.label or key.who)
+    if not key.person:
+        return Actor(key.who, key.label or key.who)
+    person = services().people.get(key.person)
+    if person is None:  # the register lost them: nobody acts in their name
+        raise ForbiddenError(f"the person {key.person} this key is issued to is not registered")
+    return Actor(key.who, person.shown, person.id, person.name)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify
 
-from jackpot.api.auth import current_key, require, services
+from jackpot.api.auth import current_actor, current_key, require, services
 from jackpot.api.body import known_query, query_int
 from jackpot.api.pools import meters
 from jackpot.domain.auth import Role
@@ -44,6 +44,7 @@ def day_report() -> Response:
 def session() -> Response:
     """The key's role and person, and the casino's clock and rules the console shows."""
     key = current_key()
+    actor = current_actor()
     settings: Settings = current_app.config["JACKPOT_SETTINGS"]
     days = current_app.extensions["jackpot"].days()  # the controller's, not this process's env
     return jsonify(
@@ -51,7 +52,9 @@ def session() -> Response:
             "key": key.key_id,
             "who": key.who,
             "role": key.role.value,
-            "person": key.label or key.who,
+            "person": actor.name,
+            "person_id": actor.person_id,
+            "shown": actor.person,
             "time_zone": days.zone.key,
             "gaming_day_start": days.start.strftime("%H:%M"),
             "handpay_approval_cents": settings.handpay_approval_cents,

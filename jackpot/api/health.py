@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify
 
-from jackpot.api.auth import require, services
+from jackpot.api.auth import key_if_sent, require, services
 from jackpot.api.openapi import document
 from jackpot.domain.auth import Role
 from jackpot.errors import StoreUnavailableError
@@ -38,7 +38,15 @@ def readyz() -> tuple[Response, int]:
 
 @bp.get("/metrics")
 def metrics() -> Response:
-    return Response(exposition(services()), mimetype="text/plain; version=0.0.4")
+    """Prometheus text of the public pools; of every pool for an operator's or auditor's key
+    (the house's Prometheus: jackpot.metrics.audience)."""
+    try:
+        house = key_if_sent(Role.OPERATOR, Role.AUDITOR) is not None
+    except (*STORE_DOWN, StoreUnavailableError):
+        # the key cannot be looked up: the open view, which says so (jackpot_store_up 0) and
+        # which the alerts then read, rather than a failed scrape (JackpotServiceDown)
+        house = False
+    return Response(exposition(services(), every_pool=house), mimetype="text/plain; version=0.0.4")
 
 
 @bp.get("/metrics/accounting")

@@ -124,6 +124,21 @@ SCHEMAS: dict[str, Any] = {
             },
         },
     },
+    "Person": {
+        "type": "object",
+        "description": "a person of the register: every rule of people compares `id`",
+        "required": ["id", "name", "active"],
+        "properties": {
+            "id": {"type": "string", "description": "the employee or badge number"},
+            "name": {"type": "string", "description": "shown beside the number, never compared"},
+            "position": {"type": "string"},
+            "active": {"type": "boolean"},
+            "shown": {"type": "string", "description": "name and number: `Dana Reyes (E1042)`"},
+            "created": {"type": "integer"},
+            "changed": {"type": "integer"},
+            "keys": {"type": "array", "items": {"type": "string"}},
+        },
+    },
     "Payout": {
         "type": "object",
         "required": ["id", "pool", "amount", "status"],
@@ -333,7 +348,13 @@ def document() -> dict[str, Any]:
         "/healthz": {"get": _op("200 while the process is up", [])},
         "/readyz": {"get": _op("200 only while the store answers", [])},
         "/metrics": {
-            "get": _op("Prometheus text exposition", [], {"type": "string"}, content="text/plain")
+            "get": _op(
+                "Prometheus text exposition of the public pools; of every pool with an "
+                "operator's or auditor's key (another key: 401 or 403)",
+                [],
+                {"type": "string"},
+                content="text/plain",
+            )
         },
         "/metrics/accounting": {
             "get": _op(
@@ -586,6 +607,32 @@ def document() -> dict[str, Any]:
                     _query("changed_to", {"type": "string", "format": "date-time"}),
                     _query("limit", {"type": "integer", "minimum": 1, "maximum": 1000}),
                     _query("before", {"type": "string"}),
+                ],
+            ),
+        },
+        "/v1/people": {
+            "get": _op(
+                "the register of people, to pick a payer and a witness (changed only with "
+                "`jackpot people` on the controller's machine)",
+                ["operator", "auditor"],
+                {
+                    "type": "object",
+                    "properties": {"people": {"type": "array", "items": _ref("Person")}},
+                },
+                params=[
+                    _query("q", {"type": "string", "description": "ids and names holding it"}),
+                    _query("active", {"enum": ["true", "false"], "default": "true"}),
+                    _query("limit", {"type": "integer", "minimum": 1, "maximum": 1000}),
+                ],
+            ),
+        },
+        "/v1/people/{person}": {
+            "get": _op(
+                "one person of the register",
+                ["operator", "auditor"],
+                _ref("Person"),
+                params=[
+                    {"name": "person", "in": "path", "required": True, "schema": {"type": "string"}}
                 ],
             ),
         },

@@ -88,9 +88,11 @@ def confirm(payout: str) -> Response:
     # on an empty form
     given = Confirmation.from_json(json_body() if request_body() else {})
     actor = current_actor()
-    paid_by = given.paid_by or actor.person
-    given.check_people(paid_by, actor.person)
-    hand_pay = HandPay(paid_by, given.witness, given.slip, given.note)
+    given.check_people(given.paid_by or actor.person_id, actor.person_id)
+    people = services().people
+    paid_by = people.active(given.paid_by or actor.person_id, "paid_by")
+    witness = people.active(given.witness, "witness")
+    hand_pay = HandPay(paid_by, witness, given.slip, given.note)
     return _answer(services().payouts.confirm(payout, actor, hand_pay, given.expect))
 
 

@@ -47,6 +47,7 @@ def report_round(svc: Services, authorization: str | None, raw: bytes) -> dict[s
     logs.tag_request(key=key.key_id)
     check_role(key, REPORTERS)
     if bad_body is not None:
+        svc.credentials.recheck(secret or "")  # a revoked key is answered nothing (D232)
         raise bad_body
     return svc.rounds.report(body, key, secret or "")
 

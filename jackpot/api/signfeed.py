@@ -23,16 +23,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from jackpot.api.signlimits import Places
 from jackpot.services.signboard import SignBoard
 
 log = logging.getLogger("jackpot.signs")
 
 FULL_EVERY = 1.0  # seconds between full reads (definitions, link state, tables, winners)
 PING_SECONDS = 2.0  # a sign hears at least this often (a screen that hears nothing, closes)
-
-
-class TooManySigns(Exception):
-    """The process holds as many streams as it may."""
 
 
 def frame(kind: str, data: str) -> bytes:
@@ -108,13 +105,12 @@ class Channel:
 
 
 class Fanout:
-    def __init__(self, board: SignBoard, interval: float, max_subscribers: int) -> None:
+    def __init__(self, board: SignBoard, interval: float, places: Places) -> None:
         self._board = board
         self._interval = interval
-        self._max = max_subscribers
+        self._places = places
         self._lock = threading.Lock()
         self._channels: dict[str, Channel] = {}
-        self._screens = 0
         self._shown: dict[str, str] = {}  # sign -> its last state sent, without clock or meters
         self._values: dict[str, dict[str, int]] = {}  # sign -> the values last sent
         self._pools: dict[str, list[str]] = {}  # sign -> its pools
@@ -124,24 +120,23 @@ class Fanout:
 
     # -- signs connecting ---------------------------------------------------------------------
 
-    def subscribe(self, sign: str) -> Channel:
-        """The channel a new stream for `sign` reads (raises TooManySigns when full)."""
+    def subscribe(self, sign: str, client: str) -> Channel:
+        """The channel a new stream of `client`'s for `sign` reads (raises
+        TooManyStreamsError or TooManySignsError: jackpot.api.signlimits)."""
         self.start()
         with self._lock:
-            if self._screens >= self._max:
-                raise TooManySigns
-            self._screens += 1
+            self._places.take(client)
             channel = self._channel(sign)
             channel.screens += 1
             return channel
 
-    def unsubscribe(self, sign: str) -> None:
+    def unsubscribe(self, sign: str, client: str) -> None:
         with self._lock:
-            self._screens -= 1
+            self._places.give_back(client)
             self._channels[sign].screens -= 1
 
     def connected(self) -> int:
-        return self._screens
+        return self._places.held
 
     def _channel(self, sign: str) -> Channel:
         channel = self._channels.get(sign)

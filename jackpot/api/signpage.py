@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from jackpot.api.signfeed import Fanout, Screen, TooManySigns, chunk
+from jackpot.api.signfeed import Fanout, Screen, chunk
+from jackpot.api.signlimits import TooManySignsError, TooManyStreamsError, client_of
 from jackpot.domain.validate import parse_identifier
 
 bp = Blueprint("signpage", __name__)
@@ -50,15 +51,17 @@ def stream(sign: str) -> Response:
     if request.method == "HEAD":  # the head only: no stream, so no place taken
         return Response(mimetype="text/event-stream", headers=headers)
     feed = fanout()
+    client = client_of(
+        request.environ.get("REMOTE_ADDR", ""),
+        request.headers.get("X-Forwarded-For"),
+        current_app.extensions["signs_proxies"],
+    )
     try:
-        channel = feed.subscribe(sign)
-    except TooManySigns:
-        response = jsonify(
-            {"error": {"code": "too_many_signs", "message": "this sign process is full"}}
-        )
-        response.status_code = 503
-        response.headers["Retry-After"] = "5"
-        return response
+        channel = feed.subscribe(sign, client)
+    except TooManyStreamsError as exc:
+        return refusal(429, "too_many_streams", str(exc))
+    except TooManySignsError:
+        return refusal(503, "too_many_signs", "this sign process is full")
     sock = request.environ.get("gunicorn.socket")
     if sock is not None:
         # a screen that stops reading is cut off, not waited on for ever, and what the
@@ -119,13 +122,21 @@ def stream(sign: str) -> Response:
         nonlocal released
         if not released:
             released = True
-            feed.unsubscribe(sign)
+            feed.unsubscribe(sign, client)
 
     # direct_passthrough: the events are bytes already, framed once for all the screens
     response = Response(
         events(), mimetype="text/event-stream", headers=headers, direct_passthrough=True
     )
     response.call_on_close(release)
+    return response
+
+
+def refusal(status: int, code: str, message: str) -> Response:
+    """A stream not opened: the error body, and when to ask again."""
+    response = jsonify({"error": {"code": code, "message": message}})
+    response.status_code = status
+    response.headers["Retry-After"] = "5"
     return response
 
 

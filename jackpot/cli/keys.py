@@ -12,8 +12,6 @@ from jackpot.domain.auth import PEOPLES_ROLES, Role
 from jackpot.errors import JackpotError
 from jackpot.settings import Settings
 
-# keys held by people, whose every step must name the person
-
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("keys", help="create, list or revoke API keys")
@@ -28,10 +26,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="a table the key may report for (table role; repeatable)",
     )
     create.add_argument(
+        "--person",
+        default="",
+        metavar="ID",
+        help="the registered person an operator's or auditor's key is issued to (required "
+        "for them: jackpot people add first); every step taken with it is theirs",
+    )
+    create.add_argument(
         "--label",
         default="",
-        help="who holds the key: a person's name for operator and auditor keys (required "
-        "for them: every step they take names this person), the device for others",
+        help="a note on the key: the device a table's or a sign's key sits in",
     )
     create.set_defaults(func=create_key)
     listing = keys.add_parser("list", help="list keys (never their secrets)")
@@ -42,10 +46,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def create_key(args: argparse.Namespace) -> int:
-    if Role(args.role) in PEOPLES_ROLES and not args.label.strip():
+    if Role(args.role) in PEOPLES_ROLES and not args.person:
         print(
-            f"jackpot keys create: an {args.role} key names the person who holds it: "
-            '--label "Dana Reyes" (the journal and the console name them by it)',
+            f"jackpot keys create: an {args.role} key is issued to a registered person: "
+            "--person ID (their employee or badge number; jackpot people add registers them)",
             file=sys.stderr,
         )
         return 2
@@ -54,15 +58,16 @@ def create_key(args: argparse.Namespace) -> int:
         services = bootstrap(settings, url)
         try:
             secret, key = services.credentials.create(
-                Role(args.role), frozenset(args.table), args.label
+                Role(args.role), frozenset(args.table), args.label, args.person
             )
         except JackpotError as exc:
-            print(f"jackpot keys create: {exc.message}")
+            print(f"jackpot keys create: {exc.message}", file=sys.stderr)
             return 2
         finally:
             services.close()
     tables = f" for tables {', '.join(sorted(key.tables))}" if key.tables else ""
-    print(f"created {key.role.value} key {key.key_id}{tables}; it is shown only once:")
+    holder = f" issued to {key.person}" if key.person else ""
+    print(f"created {key.role.value} key {key.key_id}{holder}{tables}; it is shown only once:")
     print(secret)
     return 0
 
@@ -80,7 +85,7 @@ def list_keys(args: argparse.Namespace) -> int:
         state = "revoked" if revoked else "active"
         print(
             f"{key.key_id}  {key.role.value:<8} {state:<7} {when}Z  "
-            f"{','.join(sorted(key.tables))}  {key.label}"
+            f"{','.join(sorted(key.tables)) or '-'}  {key.person or '-'}  {key.label}"
         )
     return 0
 

@@ -24,6 +24,7 @@ COMMANDS = {
     "archive": "jackpot.cli.archive",
     "verify": "jackpot.cli.verify",
     "accounting": "jackpot.cli.accounting",
+    "people": "jackpot.cli.people",
     "keys": "jackpot.cli.keys",
     "math": "jackpot.cli.math",
     "pools": "jackpot.cli.pools",

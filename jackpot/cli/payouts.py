@@ -10,7 +10,15 @@ from zoneinfo import ZoneInfo
 
 from jackpot.cli.argtypes import positive
 from jackpot.cli.formatting import age, cell, fields, money, table, when
-from jackpot.cli.remote import Controller, add_command, emit_json, reply, segment, time_zone
+from jackpot.cli.remote import (
+    Controller,
+    UsageError,
+    add_command,
+    emit_json,
+    reply,
+    segment,
+    time_zone,
+)
 from jackpot.domain.requests import PAYOUT_STATUSES as STATUSES
 
 # how `show` orders a payout's fields; any other field the API adds follows them
@@ -70,15 +78,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "confirm",
         confirm_payout,
         "mark a jackpot paid by hand (operator)",
-        "Mark a jackpot paid by hand, recording who paid it (default: the key's label), "
-        "the witness (another person than the payer) and the slip. From the approval "
-        "threshold on, it then awaits a second person's `approve`. Confirming it again "
-        "changes nothing.",
+        "Mark a jackpot paid by hand, recording who paid it (default: the person the key "
+        "is issued to), the witness (another person than the payer) and the slip. Payer and "
+        "witness are people of the register, given by id (employee or badge number) or by a "
+        "name that is exactly one active person's. From the approval threshold on, it then "
+        "awaits a second person's `approve`. Confirming it again changes nothing.",
     )
     confirm.add_argument("payout", metavar="ID")
-    confirm.add_argument("--paid-by", metavar="NAME", help="the person who paid it")
     confirm.add_argument(
-        "--witness", metavar="NAME", required=True, help="who witnessed it (not the payer)"
+        "--paid-by", metavar="PERSON", help="who paid it: an id, or one person's exact name"
+    )
+    confirm.add_argument(
+        "--witness",
+        metavar="PERSON",
+        required=True,
+        help="who witnessed it (not the payer): an id, or one person's exact name",
     )
     confirm.add_argument(
         "--slip", metavar="REF", required=True, help="the hand-pay slip or reference"
@@ -235,13 +249,37 @@ def show_payout(api: Controller, args: argparse.Namespace) -> int:
     return reply(args, answer, lambda a: payout_detail(a, time_zone()))
 
 
+def person_id(api: Controller, text: str, option: str) -> str:
+    """The register's id of the person `text` names: their id (any case), or a name that is
+    exactly one active person's (case and runs of spaces aside); anything else is refused,
+    naming the people it might mean."""
+    found = api.get("/v1/people", {"q": text.strip() or text, "limit": 50})["people"]
+    wanted = text.strip().upper()
+    for person in found:
+        if person["id"] == wanted:
+            return str(person["id"])
+    spoken = " ".join(text.split()).casefold()
+    named = [p for p in found if p["name"].casefold() == spoken]
+    if len(named) == 1:
+        return str(named[0]["id"])
+    if named:
+        listed = ", ".join(p["shown"] for p in named)
+        raise UsageError(f"{option} {text!r} is the name of {len(named)} people ({listed}): "
+                         "give the id")  # fmt: skip
+    near = ", ".join(p["shown"] for p in found[:5])
+    raise UsageError(
+        f"{option} {text!r} is no active person's id or name"
+        + (f"; did you mean {near}?" if near else " (jackpot people list on the controller)")
+    )
+
+
 def confirm_payout(api: Controller, args: argparse.Namespace) -> int:
     return _step(
         api,
         args,
         "confirm",
-        paid_by=args.paid_by,
-        witness=args.witness,
+        paid_by=person_id(api, args.paid_by, "--paid-by") if args.paid_by else None,
+        witness=person_id(api, args.witness, "--witness"),
         slip=args.slip,
         reason=args.reason,
     )

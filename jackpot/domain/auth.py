@@ -19,7 +19,7 @@ class Role(StrEnum):
     AUDITOR = "auditor"  # read journal, exports, reports
 
 
-# the roles whose keys belong to a person, named by the key's label (jackpot.domain.people)
+# the roles whose keys are issued to a person of the register (jackpot.domain.people)
 PEOPLES_ROLES = frozenset({Role.OPERATOR, Role.AUDITOR})
 
 
@@ -29,7 +29,8 @@ class ApiKey:
     role: Role
     tables: frozenset[str] = frozenset()
     created: int = 0
-    label: str = ""
+    label: str = ""  # a note on the key: the device a table's or sign's key sits in
+    person: str = ""  # the id of the person it is issued to (operator and auditor keys)
 
     def may_report_for(self, table: str) -> bool:
         return self.role is Role.TABLE and table in self.tables

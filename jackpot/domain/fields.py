@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from jackpot.domain.gamingday import parse_day
+from jackpot.domain.people import PERSON_ID_PATTERN, parse_person_id
 from jackpot.domain.validate import (
     DOT_SEGMENTS,
     GROUP_NAME,
@@ -132,6 +133,17 @@ class Identifier:
             "pattern": f"^{IDENTIFIER.pattern}$",
             "not": {"enum": sorted(DOT_SEGMENTS)},
         }
+
+
+@dataclass(frozen=True, slots=True)
+class PersonId:
+    """A person's id in the register (jackpot.domain.people): an employee or badge number."""
+
+    def check(self, raw: Any, field: str) -> str:
+        return parse_person_id(raw, field)
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": PERSON_ID_PATTERN}
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,11 @@ def pool_journal(pool: str) -> str:
     return f"pool/{pool}"
 
 
+def journal_pool(journal: str) -> str | None:
+    """The pool whose journal `journal` is; None for a house journal."""
+    return journal.removeprefix("pool/") if journal.startswith("pool/") else None
+
+
 @dataclass(frozen=True, slots=True)
 class JournalEntry:
     seq: int

@@ -25,7 +25,7 @@ from datetime import date, datetime
 from typing import Any
 
 from jackpot.domain.gamingday import EPOCH, MILLISECOND, GamingDays, parse_day
-from jackpot.domain.people import person_of
+from jackpot.domain.people import parse_person_id, person_of
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ValidationError
 
@@ -76,13 +76,19 @@ def fold(record: dict[str, Any] | None, pool: str, fields: dict[str, str]) -> di
         raise ValueError(f"{kind} of payout {fields.get('payout')} before the payout was made")
     out = dict(record)
     who, note = fields.get("who", ""), fields.get("note", "")
+    acting = fields.get("person_id")  # the register's id of the one acting (D232), if kept
     if kind == "payout_paid" and "approver" in fields:
         out.update(approved_by=who, approved_at=ts, approver=fields["approver"], paid_at=ts)
         out["status"] = "paid"
+        if acting:
+            out["approver_id"] = acting
     elif kind in ("payout_confirmed", "payout_paid"):
         out.update(confirmed_by=who, confirmed_at=ts, paid_by=fields.get("paid_by", ""))
         out["witness"] = fields.get("witness") or None
         out["slip"] = fields.get("slip") or None
+        if fields.get("paid_by_id"):  # confirmed with the register: the people's ids
+            out.update(paid_by_id=fields["paid_by_id"], witness_id=fields.get("witness_id"))
+            out["confirmer_id"] = acting
         if kind == "payout_paid":
             out.update(status="paid", paid_at=ts)
         else:
@@ -93,7 +99,7 @@ def fold(record: dict[str, Any] | None, pool: str, fields: dict[str, str]) -> di
         out["void_request"] = {
             "requested_by": who,
             "person": fields.get("person", ""),
-            "compared": person_of(fields.get("person", "")),
+            "compared": acting or person_of(fields.get("person", "")),
             "reason": fields.get("reason", ""),
             "at": ts,
             "from": fields.get("from", ""),
@@ -110,6 +116,8 @@ def fold(record: dict[str, Any] | None, pool: str, fields: dict[str, str]) -> di
                 void_requested_at=int(fields.get("requested_at") or 0),
                 void_approver=fields.get("approver", ""),
             )
+            if acting:
+                out["void_approver_id"] = acting
     else:
         raise ValueError(f"{kind} is not a step of a payout")
     if note:
@@ -127,20 +135,47 @@ def number(payout: str) -> int:
     return int(payout.rpartition(":")[2][1:])
 
 
+# a person's id as a search term: a space, which no name as compared (person_of) holds
+ID_TERM = "id "
+SHOWN = re.compile(r"(.*) \(([A-Z0-9.-]+)\)")
+
+
+def shown_parts(shown: str) -> tuple[str, str]:
+    """(name, id) of a person as shown, `Dana Reyes (E1042)`; (shown, "") for a name alone
+    (a record from before the register)."""
+    found = SHOWN.fullmatch(shown)
+    return (found[1], found[2]) if found else (shown, "")
+
+
 def people(record: dict[str, Any]) -> frozenset[str]:
-    """What the payout is found under: its payer and witness as people, and the keys of
-    everyone who took one of its steps."""
-    named = {person_of(str(record.get(k) or "")) for k in ("paid_by", "witness")}
-    keys = {str(record.get(k) or "") for k in ACTORS}
-    return frozenset((named | keys) - {""})
+    """What the payout is found under: its payer and witness by id and by name, and the keys
+    of everyone who took one of its steps."""
+    terms = set()
+    for role in ("paid_by", "witness"):
+        name, ident = shown_parts(str(record.get(role) or ""))
+        ident = str(record.get(f"{role}_id") or ident)
+        terms.add(person_of(name))
+        if ident:
+            terms.add(ID_TERM + ident)
+    terms |= {str(record.get(k) or "") for k in ACTORS}
+    return frozenset(terms - {""})
 
 
 def wanted_people(name: str, holders: dict[str, str]) -> frozenset[str]:
-    """What a search for `name` looks for: the person, and every key (`holders`: each key's
-    `who` to its holder's name) that person holds; a key's `who` finds that key's steps."""
+    """What a search for `name` (a person's name, or their id) looks for: the person, and
+    every key (`holders`: each key's `who` to its holder as shown) that person holds; a
+    key's `who` finds that key's steps."""
     person = person_of(name)
-    keys = {who for who, holder in holders.items() if holder and person_of(holder) == person}
-    return frozenset({person, *keys} - {""})
+    try:
+        ident = parse_person_id(name.strip())
+    except ValidationError:
+        ident = ""  # not an id: a name only
+    keys = set()
+    for who, holder in holders.items():
+        held_name, held_id = shown_parts(holder)
+        if holder and (person_of(held_name) == person or (held_id and held_id == ident)):
+            keys.add(who)
+    return frozenset({person, ID_TERM + ident if ident else "", *keys} - {""})
 
 
 def order(record: dict[str, Any]) -> tuple[int, int, str]:

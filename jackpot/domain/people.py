@@ -1,27 +1,82 @@
-"""People, not strings: when two names are the same person.
+"""The people who act on money, and how the controller tells them apart: by id, never by name.
 
-A control that compares people (two-person approval, a witness who is not the payer) must
-not be passed by a name typed differently: `"Dana "`, `"dana"`, `"Dana\\u200b"` (a zero-width
-space) and `"Ｄａｎａ"` (full-width letters) are all Dana. `person_of` gives the form two
-names are compared in: Unicode NFKC (compatibility forms such as full-width letters become
-the plain ones), case folded, with every white space and every format character (Unicode
-category Cf: zero-width spaces and joiners, the byte-order mark, direction marks) removed.
+Each person who may act on money (supervisors, cashiers, security officers who witness,
+auditors) is in the register (jackpot.store.people) under the id the casino already uses for
+them, an employee or badge number. A control that compares people (two-person approval, a
+witness who is not the payer) compares these ids, and nothing else: a name is what the
+controller shows beside the number, never what it compares (docs/DECISIONS.md D232).
+
+An id is 1 to 32 ASCII letters, digits, `-` and `.`, starting and ending with a letter or a
+digit; letters are upper-cased, so `e1042` and `E1042` are one person. What a display name may
+hold, and when two names are confusable, is jackpot.domain.names.
+
+`person_of` is the comparison of the names kept before the register (payouts confirmed, and
+voids asked, before it): such a record is still compared as it was written.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from jackpot.errors import ValidationError
+
+MAX_PERSON_ID = 32
+_PERSON_ID = re.compile(r"[A-Z0-9](?:[A-Z0-9.-]{0,30}[A-Z0-9])?")
+# as a request may write it (the register keeps it upper-cased)
+PERSON_ID_PATTERN = r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,30}[A-Za-z0-9])?$"
+
+
+def parse_person_id(raw: Any, field: str = "person") -> str:
+    """A person's id as the register keeps it (upper case), or a 400 naming `field`."""
+    if not isinstance(raw, str) or not raw:
+        raise ValidationError(field, "must be a person's id (employee or badge number)", "missing")
+    ident = raw.upper() if raw.isascii() else raw
+    if not _PERSON_ID.fullmatch(ident):
+        raise ValidationError(
+            field,
+            f"{raw!r} is not a person's id: 1 to {MAX_PERSON_ID} ASCII letters, digits, '-' "
+            "and '.', starting and ending with a letter or digit (an employee or badge number)",
+        )
+    return ident
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """One person of the register."""
+
+    id: str  # the employee or badge number: what every control compares
+    name: str  # shown beside the number, never compared
+    position: str = ""  # what they do on the floor (shown only): "shift supervisor"
+    active: bool = True
+    created: int = 0  # ms
+    changed: int = 0  # ms: last registered, renamed, deactivated or reactivated
+    keys: tuple[str, ...] = ()  # the ids of the keys issued to them, revoked or not
+
+    @property
+    def shown(self) -> str:
+        """Name and number, as slips, records and reports show a person: `Dana Reyes (E1042)`."""
+        return f"{self.name} ({self.id})"
+
+    def public(self) -> dict[str, Any]:
+        """The person as the API shows them."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "position": self.position,
+            "active": self.active,
+            "shown": self.shown,
+            "created": self.created,
+            "changed": self.changed,
+            "keys": list(self.keys),
+        }
 
 
 def person_of(name: str) -> str:
-    """The form in which two names of the same person are equal ("" for no name at all)."""
+    """How names were compared before the register (kept for records written then): NFKC,
+    case folded, without white space or format characters ("" for no name at all)."""
     folded = unicodedata.normalize("NFKC", name).casefold()
-    # NFKC again: case folding can produce characters that compose differently
     folded = unicodedata.normalize("NFKC", folded)
     return "".join(c for c in folded if not c.isspace() and unicodedata.category(c) != "Cf")
-
-
-def same_person(a: str, b: str) -> bool:
-    """Whether two names, both given, name the same person."""
-    pa, pb = person_of(a), person_of(b)
-    return bool(pa) and pa == pb

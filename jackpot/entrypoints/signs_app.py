@@ -13,6 +13,7 @@ from flask import Flask
 
 from jackpot.api import errors, pathsegments, securityheaders, signpage
 from jackpot.api.signfeed import Fanout
+from jackpot.api.signlimits import Places, networks
 from jackpot.bootstrap import bootstrap
 from jackpot.settings import Settings
 
@@ -35,8 +36,10 @@ def create_signs_app(settings: Settings | None = None, redis_url: str | None = N
     board = services.board
     app = Flask(__name__, static_folder=STATIC, static_url_path="/static")
     app.config["JACKPOT_SETTINGS"] = settings
-    feed = Fanout(board, settings.signs_feed_ms / 1000, settings.signs_max_connections)
+    places = Places(settings.signs_max_connections, settings.signs_max_per_client)
+    feed = Fanout(board, settings.signs_feed_ms / 1000, places)
     app.extensions["signs"] = feed
+    app.extensions["signs_proxies"] = networks(settings.signs_trusted_proxies)
     app.register_blueprint(signpage.bp)
     errors.register(app)
     securityheaders.register(app)

@@ -14,6 +14,7 @@ from prometheus_client.registry import Collector
 
 from jackpot.bootstrap import Services
 from jackpot.domain.meter import UNITS_PER_CENT, LinkState
+from jackpot.metrics.audience import PoolsShown, shown_openly
 
 
 class MeterCollector(Collector):
@@ -363,19 +364,35 @@ class AccountingCollector(Collector):
 
 
 def accounting_exposition(services: Services) -> bytes:
-    registry = CollectorRegistry(auto_describe=False)
-    registry.register(AccountingCollector(services))
-    return generate_latest(registry)
+    return generate_latest(_registry(AccountingCollector(services)))
 
 
-def exposition(services: Services) -> bytes:
-    """The whole /metrics text: every worker's instruments plus the meters from Redis."""
+def exposition(services: Services, every_pool: bool = False) -> bytes:
+    """The whole /metrics text: every worker's instruments plus the meters from Redis, of
+    the public pools only unless `every_pool` (a house key's scrape: jackpot.metrics.audience)."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        registry = CollectorRegistry()
-        MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
-        body = generate_latest(registry)
+        instruments = CollectorRegistry()
+        MultiProcessCollector(instruments)  # type: ignore[no-untyped-call]
     else:
-        body = generate_latest(REGISTRY)
-    meters = CollectorRegistry(auto_describe=False)
-    meters.register(MeterCollector(services))
-    return body + generate_latest(meters)
+        instruments = REGISTRY
+    meters: Collector = MeterCollector(services)
+    if every_pool:
+        body = generate_latest(instruments)
+    else:
+        shown = _public_pools(services)
+        body = generate_latest(_registry(PoolsShown(instruments.collect, shown)))
+        meters = PoolsShown(meters.collect, shown)
+    return body + generate_latest(_registry(meters))
+
+
+def _public_pools(services: Services) -> frozenset[str]:
+    try:
+        return shown_openly(services.pools.all())
+    except Exception:  # noqa: BLE001 - the store's state is in jackpot_store_up; show no pool
+        return frozenset()
+
+
+def _registry(collector: Collector) -> CollectorRegistry:
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(collector)
+    return registry

@@ -349,13 +349,32 @@ class Accounting:
 
     def _people(self, end: int) -> dict[str, str]:
         """Each API key made before `end`, by the `who` its steps are journaled under, to its
-        holder: the label it was made with (the keys' registry is the main group's house
-        journal), for the hit register to name people."""
-        people = {}
+        holder, for the hit register to name people: the person it was issued to, as name
+        and number with the name they had at `end` (D235), or, for a key made before the
+        register, the label it was made with. All of it is read from the main group's house
+        journal, where keys and the register are journaled."""
+        named: list[tuple[int, str, str]] = []  # (seq, person, name) as the register had them
+        for kind in ("person_registered", "person_changed"):
+            for e in self._archive.entries_of_type(HOUSE, kind, None, end):
+                fields = e.by_name()
+                named.append((e.seq, str(fields["person"]), str(fields["name"])))
+        names = {person: name for _, person, name in sorted(named)}
+
+        def holder(person: str) -> str:
+            return f"{names[person]} ({person})" if person in names else person
+
+        people, whos = {}, {}
         for e in self._archive.entries_of_type(HOUSE, "key_created", None, end):
             fields = e.by_name()
-            if fields.get("label"):
-                people[f"{fields['role']}:{fields['key']}"] = str(fields["label"])
+            who = whos[str(fields["key"])] = f"{fields['role']}:{fields['key']}"
+            if fields.get("person"):
+                people[who] = holder(str(fields["person"]))
+            elif fields.get("label"):
+                people[who] = str(fields["label"])
+        for e in self._archive.entries_of_type(HOUSE, "key_assigned", None, end):
+            fields = e.by_name()  # a key made before the register, given to its person
+            if str(fields["key"]) in whos:
+                people[whos[str(fields["key"])]] = holder(str(fields["person"]))
         return people
 
     def _voids(self, start: int, end: int) -> list[dict[str, Any]]:

@@ -13,25 +13,33 @@ import builtins
 from dataclasses import dataclass
 from typing import Any
 
+from jackpot.domain.people import Person
 from jackpot.store.payouts import PayoutStore
 
 
 @dataclass(frozen=True, slots=True)
 class HandPay:
-    """What a confirmation records of the hand pay (empty: not given)."""
+    """What a confirmation records of the hand pay: two active people of the register."""
 
-    paid_by: str  # a person: who paid it
-    witness: str
+    paid_by: Person  # who paid it
+    witness: Person  # who witnessed it: another person
     slip: str  # the hand-pay slip or reference number
     note: str
 
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """Who takes a step: the key (`operator:<id>`) and the person (its label, else the key)."""
+    """Who takes a step: the key (`operator:<id>`) and the person it is issued to."""
 
     who: str
-    person: str
+    person: str  # as shown: name and number (`Dana Reyes (E1042)`), else the key
+    person_id: str = ""  # the register's id ('' for a device's key: a table's)
+    name: str = ""  # the person's name alone (compared only with records from before ids)
+
+    @property
+    def compared(self) -> str:
+        """What a rule of two people compares: the person's id, else the key."""
+        return self.person_id or self.who
 
 
 class Payouts:
@@ -70,9 +78,11 @@ class Payouts:
             actor.who,
             actor.person,
             hand_pay.note,
-            (hand_pay.paid_by, hand_pay.witness, hand_pay.slip),
+            (hand_pay.paid_by.shown, hand_pay.witness.shown, hand_pay.slip),
             expect,
             self.approval_cents if approval_cents is None else approval_cents,
+            (actor.compared, hand_pay.paid_by.id, hand_pay.witness.id),
+            actor.name,
         )
 
     def step(
@@ -91,5 +101,13 @@ class Payouts:
         `void_request`) or `approve_void` (another person applies the void asked for)."""
         threshold = self.approval_cents if approval_cents is None else approval_cents
         return self._store.step(
-            payout, step, actor.who, actor.person, note, expect=expect, threshold=threshold
+            payout,
+            step,
+            actor.who,
+            actor.person,
+            note,
+            expect=expect,
+            threshold=threshold,
+            ids=(actor.compared, "", ""),
+            old_name=actor.name,
         )

@@ -21,6 +21,7 @@ from jackpot.domain.report import (
 from jackpot.domain.settlement import Settlement, settle
 from jackpot.errors import (
     ControllerInoperableError,
+    JackpotError,
     RoundConflictError,
     RoundExpiredError,
     ShoeOverdrawnError,
@@ -74,7 +75,24 @@ class Rounds:
         self._clock = clock
 
     def report(self, body: Any, key: ApiKey, secret: str) -> dict[str, Any]:
-        """Settle a round report: one script call, idempotent under (table, round).
+        """Settle a round report (`_report`). The worker's cached key is trusted only where
+        the round script checks it again: any other answer (a 400, a conflict, a replay
+        found outside the script) is given only once the key is looked up and still valid,
+        so a revoked key is answered nothing (D232)."""
+        try:
+            answer, by_script = self._report(body, key, secret)
+        except (UnauthenticatedError, StoreUnavailableError):
+            raise
+        except JackpotError:
+            self._credentials.recheck(secret)
+            raise
+        if not by_script:
+            self._credentials.recheck(secret)
+        return answer
+
+    def _report(self, body: Any, key: ApiKey, secret: str) -> tuple[dict[str, Any], bool]:
+        """Settle a round report: one script call, idempotent under (table, round); with
+        whether the round script gave the answer (and so checked the key).
 
         A round's record stays in Redis for the retention window after it was settled, so a
         report dealt well inside the window is new exactly when the script finds no record.
@@ -99,7 +117,7 @@ class Rounds:
         if dealt is None or dealt < now - w.retention_ms + w.skew_ms:
             earlier = self._earlier(table, round_id, report_digest)
             if earlier is not None:
-                return earlier
+                return earlier, False
             looked_up = True
             if dealt is not None and dealt < now - w.retention_ms:
                 # a body that is not a valid report is a 400 naming its field, expired or not
@@ -121,7 +139,7 @@ class Rounds:
                 # An acknowledged round is always answered, even after its table changed.
                 replay = self._replay(table, round_id, report_digest)
                 if replay is not None:
-                    return replay
+                    return replay, False
                 raise
             settlement = settle(report, record.config)
             plan = with_shoe(
@@ -157,7 +175,7 @@ class Rounds:
                 # whether it was settled (docs/DECISIONS.md D225)
                 earlier = self._earlier(table, round_id, report_digest)
                 if earlier is not None:
-                    return earlier
+                    return earlier, False
                 looked_up = True  # a false positive of the filter: settle it
                 continue
             if stored.status is SettleStatus.REVOKED:
@@ -166,7 +184,7 @@ class Rounds:
             replayed = stored.status is SettleStatus.REPLAYED
             if not replayed:
                 record_round(settlement, stored.dynamic["jackpots"])
-            return _response(stored, replayed, self._day_of)
+            return _response(stored, replayed, self._day_of), True
         raise StoreUnavailableError("the table's configuration kept changing; nothing was applied")
 
     def stored(self, table: str, round_id: str) -> dict[str, Any] | None:

@@ -68,7 +68,9 @@ class Voids:
                 ) from exc
             if not plan.spots and (state["whole"] or not plan.whole):
                 return "unchanged", view(state)
-            answer = self._store.void(plan, actor.who, actor.person, reason, approval_cents)
+            answer = self._store.void(
+                plan, actor.who, (actor.person, actor.compared), reason, approval_cents
+            )
             # another void of the round came first, or a pool was retired: plan again
             if answer.verdict not in ("stale", "rerouted"):
                 return self._answer(table, round_id, answer)
@@ -87,7 +89,13 @@ class Voids:
         pools = [str(p["id"]) for p in (held["plan"]["pools"] or [])] if held else []
         for _ in range(3):  # a pool retired meanwhile: route it again
             answer = self._store.approve(
-                table, round_id, pools, actor.who, actor.person, note, approval_cents
+                table,
+                round_id,
+                pools,
+                actor.who,
+                (actor.person, actor.compared),
+                note,
+                approval_cents,
             )
             if answer.verdict != "rerouted":
                 return self._answer(table, round_id, answer)

@@ -35,16 +35,37 @@ class KeyStore:
         self._mirrors = mirrors
 
     def create(
-        self, secret: str, role: Role, tables: frozenset[str], label: str, who: str = LOCAL_OPERATOR
-    ) -> ApiKey:
+        self,
+        secret: str,
+        role: Role,
+        tables: frozenset[str],
+        label: str,
+        person: str = "",
+        who: str = LOCAL_OPERATOR,
+    ) -> ApiKey | str:
+        """The new key, or the script's refusal (`no_person`, `inactive`): a key is issued
+        only to a person active in the register, checked where it is made."""
         key_digest = digest(secret)
         key_id = key_id_of(key_digest)
         result = self._s.key_event(
             keys=self._event_keys(key_digest),
-            args=["create", key_id, who, role.value, json.dumps(sorted(tables)), label],
+            args=["create", key_id, who, role.value, json.dumps(sorted(tables)), label, person],
+        )
+        if result[0] != "created":
+            return str(result[0])
+        self._mirror(key_digest)
+        return ApiKey(key_id, role, tables, int(result[1]), label, person)
+
+    def assign(self, key_id: str, person: str, who: str = LOCAL_OPERATOR) -> list[str]:
+        """Give an existing key, issued to nobody, to a person (key_event.lua's answer)."""
+        key_digest = self._r.hget(self._k.api_key_ids, key_id)
+        if key_digest is None:
+            return ["missing"]
+        result = self._s.key_event(
+            keys=self._event_keys(key_digest), args=["assign", key_id, who, person]
         )
         self._mirror(key_digest)
-        return ApiKey(key_id, role, tables, int(result[1]), label)
+        return [str(x) for x in result]
 
     def lookup(self, key_digest: str) -> ApiKey | None:
         raw = self._r.hgetall(self._k.api_key(key_digest))
@@ -74,6 +95,13 @@ class KeyStore:
             pipe.execute()
         return len(digests)
 
+    def mirror_ids(self, key_ids: list[str]) -> None:
+        """Copy keys changed elsewhere (a person's, revoked as they were deactivated) to
+        every other link group."""
+        for key_digest in self._r.hmget(self._k.api_key_ids, key_ids) if key_ids else []:
+            if key_digest is not None:
+                self._mirror(key_digest)
+
     def _mirror(self, key_digest: str) -> None:
         targets = self._mirrors() if self._mirrors is not None else []
         if targets:
@@ -83,7 +111,7 @@ class KeyStore:
 
     def _event_keys(self, key_digest: str) -> list[str]:
         k = self._k
-        return [k.api_key(key_digest), k.api_key_ids, k.counters, k.journal, k.activity]
+        return [k.api_key(key_digest), k.api_key_ids, k.counters, k.journal, k.people, k.activity]
 
     def list(self) -> list[tuple[ApiKey, bool]]:
         """Every key with whether it is revoked."""
@@ -110,4 +138,5 @@ def _record(raw: dict[str, str]) -> ApiKey:
         tables=frozenset(json.loads(raw["tables"])),
         created=int(raw["created"]),
         label=raw.get("label", ""),
+        person=raw.get("person", ""),
     )

@@ -48,6 +48,25 @@ TEXT_FIELDS = frozenset(
         "why",
         # the hash chain: the hash of the entry before (docs/DECISIONS.md)
         "prev",
+        # people and keys: a badge number, a slip or a key id written in digits only is
+        # still text ("001042" is not 1042)
+        "key",
+        "label",
+        "person",
+        "person_id",
+        "name",
+        "was",
+        "position",
+        "confusable_with",
+        "paid_by",
+        "paid_by_id",
+        "witness",
+        "witness_id",
+        "slip",
+        "approver",
+        "requester",
+        "requested_by",
+        "confirmed_by",
     }
 )
 

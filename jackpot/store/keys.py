@@ -100,6 +100,11 @@ class Keys:
         return f"{self.tag}/keys"
 
     @property
+    def people(self) -> str:
+        """The register of people: person id -> JSON (store/people.py)."""
+        return f"{self.tag}/people"
+
+    @property
     def payouts(self) -> str:
         return f"{self.tag}/payouts"
 

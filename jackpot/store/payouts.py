@@ -11,6 +11,7 @@ from redis import Redis
 
 from jackpot.domain.payoutrecord import changed_at
 from jackpot.domain.people import person_of
+from jackpot.domain.requests import WITNESS_IS_NOT_THE_CONFIRMER, WITNESS_IS_NOT_THE_PAYER
 from jackpot.errors import (
     NotFoundError,
     NoVoidAwaitingError,
@@ -138,18 +139,20 @@ class PayoutStore:
         hand_pay: tuple[str, str, str] = ("", "", ""),
         expect: str = "",
         threshold: int = 0,
+        ids: tuple[str, str, str] = ("", "", ""),
+        old_name: str = "",
     ) -> tuple[bool, dict[str, Any]]:
         """One step (payout_status.lua): (changed, the payout after it). A void held for a
         second person's approval comes back in its status, not void (changed: newly asked).
 
-        `who` is the key, `person` the one acting (its label, else the key); `hand_pay` is a
-        confirmation's (paid_by, witness, slip); `expect` the status the caller last saw
-        ('' = any); `threshold` the amount in cents from which an approval is needed (0: none).
-        The script compares people as jackpot.domain.people has them (it cannot normalise
-        Unicode itself): those of the one acting and of the payer and witness go with it.
+        `who` is the key, `person` the one acting as shown (name and number); `hand_pay` is a
+        confirmation's (paid_by, witness, slip) as shown; `ids` the register's ids of the one
+        acting (a key held by nobody: the key), the payer and the witness, which the script
+        compares (D232); `old_name` the acting person's name as compared before the register
+        (jackpot.domain.people.person_of), for records written then.
+        `expect` is the status the caller last saw ('' = any); `threshold` the amount in
+        cents from which an approval is needed (0: none).
         """
-        paid_by, witness, _ = hand_pay
-        compared = [person_of(person), person_of(paid_by), person_of(witness)]
         current = self.get(payout)
         pool = current["pool"]
         result = self._s.payout_status(
@@ -163,8 +166,11 @@ class PayoutStore:
                 self._k.payouts_settled,
                 self._k.activity,
             ],
-            args=[payout, step, who, note, *hand_pay, expect, threshold, person, *compared],
-        )
+            args=[
+                payout, step, who, note, *hand_pay, expect, threshold, person, *ids,
+                person_of(old_name),
+            ],
+        )  # fmt: skip
         verdict = result[0]
         if verdict == "missing":
             raise NotFoundError("payout", payout)
@@ -175,6 +181,10 @@ class PayoutStore:
             raise PayoutStateError(payout, after["status"], PAST[step])
         if verdict == "same_person":
             raise SecondPersonError(payout, step)
+        if verdict == "witness_paid":
+            raise WITNESS_IS_NOT_THE_PAYER.error()
+        if verdict == "witness_confirms":
+            raise WITNESS_IS_NOT_THE_CONFIRMER.error()
         if verdict == "nothing":
             raise NoVoidAwaitingError(payout, after["status"])
         return verdict in ("changed", "asked"), after

@@ -30,6 +30,7 @@ CLOCKED = frozenset(
         "payout_status",
         "adjust_pool",
         "key_event",
+        "person_event",
         "link_state",
         "retire_pool",
         "stage_pool",
@@ -235,6 +236,7 @@ class Scripts:
     payout_status: ScriptCall
     adjust_pool: ScriptCall
     key_event: ScriptCall
+    person_event: ScriptCall
     link_state: ScriptCall
     retire_pool: ScriptCall
     stage_pool: ScriptCall

@@ -9,7 +9,6 @@ from typing import Any
 from redis import Redis
 
 from jackpot import jsonio
-from jackpot.domain.people import person_of
 from jackpot.domain.voids import VoidPlan
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
@@ -60,7 +59,12 @@ class VoidStore:
             seen.add(pool)
 
     def void(
-        self, plan: VoidPlan, who: str, person: str, reason: str, approval_cents: int
+        self,
+        plan: VoidPlan,
+        who: str,
+        person: tuple[str, str],
+        reason: str,
+        approval_cents: int,
     ) -> VoidAnswer:
         """Apply `plan`, or keep it for people's approval (the script compares its pays with
         `approval_cents`, 0: never, and knows a table's key from a person's)."""
@@ -82,7 +86,7 @@ class VoidStore:
         round_id: str,
         pools: list[str],
         who: str,
-        person: str,
+        person: tuple[str, str],
         note: str,
         approval_cents: int,
     ) -> VoidAnswer:
@@ -98,10 +102,12 @@ class VoidStore:
         step: str,
         plan: bytes,
         who: str,
-        person: str,
+        person: tuple[str, str],
         reason: str,
         approval_cents: int,
     ) -> VoidAnswer:
+        """`person`: the one acting as shown (name and number) and as compared (the
+        register's id; a table's key: the key)."""
         k = self._k
         keys = [k.voids, k.journal, k.counters, k.payouts, k.payouts_pending]
         routes = [self.route(pool) or pool for pool in pools]
@@ -115,8 +121,7 @@ class VoidStore:
                 step,
                 plan,
                 who,
-                person,
-                person_of(person),
+                *person,
                 reason,
                 str(approval_cents),
                 json.dumps(routes),

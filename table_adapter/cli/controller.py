@@ -48,13 +48,29 @@ def settings(data_dir: Path, on_free_port: bool = False) -> Settings:
     return replace(found, bind=f"127.0.0.1:{free_port()}") if on_free_port else found
 
 
-@contextmanager
-def operator_key(store: str, label: str) -> Iterator[str]:
-    """A new operator key on `store` (`jackpot keys create`), revoked when the demo ends."""
+def register_person(store: str, person: str, name: str) -> None:
+    """Register a person on `store` (`jackpot people add`; as they are already: nothing)."""
     env = {**os.environ, "JACKPOT_REDIS_URL": store}
-    jackpot = [sys.executable, "-m", "jackpot.cli.main", "keys"]
+    subprocess.run(
+        [sys.executable, "-m", "jackpot.cli.main", "people", "add", person, "--name", name],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+
+
+@contextmanager
+def operator_key(store: str, person: str, name: str) -> Iterator[str]:
+    """A new operator key on `store` issued to the person `person` (registered as `name` if
+    need be: `jackpot people add`, `jackpot keys create`), revoked when the demo ends."""
+    env = {**os.environ, "JACKPOT_REDIS_URL": store}
+    cli = [sys.executable, "-m", "jackpot.cli.main"]
+    jackpot = [*cli, "keys"]
+    register_person(store, person, name)
     done = subprocess.run(
-        [*jackpot, "create", "--role", "operator", "--label", label],
+        [*jackpot, "create", "--role", "operator", "--person", person],
         env=env,
         capture_output=True,
         text=True,

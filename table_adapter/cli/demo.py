@@ -22,6 +22,7 @@ from table_adapter.cli.controller import (
     exit_on_sigterm,
     local_controller,
     operator_key,
+    register_person,
     settings,
     sign_process,
 )
@@ -29,7 +30,7 @@ from table_adapter.cli.run import View, answers_to, log_to_stderr, watch
 from table_adapter.floor import demo
 from table_adapter.floor.simulator import Floor, FloorOptions, backlog_tables, journal_path
 from table_adapter.link.journal import JournalError
-from table_adapter.link.supervisor import Supervisor
+from table_adapter.link.supervisor import WITNESS, WITNESS_NAME, Supervisor
 from table_adapter.screens.board import Heading
 from table_adapter.screens.display import dollars
 from table_adapter.screens.live import LiveView
@@ -71,11 +72,12 @@ def main(argv: list[str]) -> int:
                 who="war-floor demo",
                 log=serve_log,
             ) as local,
-            operator_key(local.store, "war-floor demo supervisor") as key,
-            operator_key(local.store, "demo floor supervisor (console)") as console,
+            operator_key(local.store, "DEMO-SUPERVISOR", "War-floor demo supervisor") as key,
+            operator_key(local.store, "DEMO-CONSOLE", "Demo floor supervisor (console)") as console,
             key_file(console_key, console),
             sign_process(served, local.store, args.data_dir / "demo-signs.log"),
         ):
+            register_person(local.store, WITNESS, WITNESS_NAME)  # the hand pays' witness
             demo_sign(local.base, key, plan.pool_id)
             supervisor = Supervisor(local.base, key, [plan.pool_id], args.confirm_after)
             options = FloorOptions(on_answer=answers_to(feed, verbose=False))

@@ -21,8 +21,10 @@ log = logging.getLogger("table_adapter")
 
 FAILURES_LOGGED = 3  # a look that fails now and then (the service stopping first) is no news
 NOTE = "war-floor demo: hand pay verified by the demo's supervisor"
-# the demo's hand pay: a simulated witness (never the supervisor's own key) and a slip
-WITNESS = "war-floor demo cashier"
+# the demo's hand pay: a simulated witness (another person of the register than the
+# supervisor: war-floor demo registers them) and a slip
+WITNESS = "DEMO-CASHIER"
+WITNESS_NAME = "War-floor demo cashier"
 
 
 class Supervisor:

@@ -29,6 +29,7 @@ from tests.support.checks import (
     send_raw,
     snapshot,
 )
+from tests.support.people import issue
 from tests.support.redis_server import start_server
 from tests.support.stores import SharedApp
 
@@ -732,14 +733,14 @@ def test_a_dispute_without_a_proper_reason_is_400(
     ("raw", "field"),
     [
         pytest.param(
-            b'{"witness": "Sam", "slip": "HP-1", "colour": 1}', "colour", id="an unknown field"
+            b'{"witness": "SAM", "slip": "HP-1", "colour": 1}', "colour", id="an unknown field"
         ),
         pytest.param(
-            b'{"witness": "Sam", "slip": "HP-1", "reason": 5}', "reason", id="a note as a number"
+            b'{"witness": "SAM", "slip": "HP-1", "reason": 5}', "reason", id="a note as a number"
         ),
         pytest.param(b"{", None, id="not JSON"),
         pytest.param(b"", "witness", id="an empty form"),
-        pytest.param(b'{"witness": "Sam"}', "slip", id="no slip"),
+        pytest.param(b'{"witness": "SAM"}', "slip", id="no slip"),
     ],
 )
 def test_a_bad_confirmation_body_is_400(
@@ -758,7 +759,7 @@ def test_an_unknown_payout_is_404(
     path = "/v1/payouts/P999999" + (f"/{action}" if action else "")
     body = b'{"reason": "no such hand"}'
     if action == "confirm":
-        body = b'{"reason": "no such hand", "witness": "Sam", "slip": "HP-1"}'
+        body = b'{"reason": "no such hand", "witness": "SAM", "slip": "HP-1"}'
     send = lambda: send_raw(api, method, path, body, "operator")  # noqa: E731
     refused(redis, send, 404, "payout")
 
@@ -774,7 +775,7 @@ def test_a_paid_jackpot_cannot_be_disputed(
     api: Api, floor: dict[str, Any], redis: redis_lib.Redis
 ) -> None:
     payout = floor["payout"]
-    body = b'{"witness": "Sam", "slip": "HP-1"}'
+    body = b'{"witness": "SAM", "slip": "HP-1"}'
     confirmed = send_raw(api, "POST", f"/v1/payouts/{payout}/confirm", body, "operator")
     assert confirmed.status_code == 200, confirmed.get_json()
     path = f"/v1/payouts/{payout}/dispute"
@@ -891,7 +892,7 @@ def test_when_the_store_does_not_answer_a_round_is_503_and_nothing_is_applied(
         app = create_app(settings, server.url)
         services = app.extensions["jackpot"]
         table_key = services.credentials.create(Role.TABLE, frozenset({"T1"}))[0]
-        operator_key = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")[0]
+        operator_key = issue(services, Role.OPERATOR, (), "Dana Reyes")
         client: FlaskClient = app.test_client()
         api = Api(client, Keys(operator_key, "", "", table_key, ""))
         api.put_pool()

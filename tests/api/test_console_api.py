@@ -11,6 +11,7 @@ from jackpot.domain.auth import Role
 from jackpot.store.keys import Keys
 from tests.support.api import Api, hit
 from tests.support.checks import assert_error
+from tests.support.people import issue
 
 
 def header(secret: str) -> dict[str, str]:
@@ -18,14 +19,18 @@ def header(secret: str) -> dict[str, str]:
 
 
 def test_the_session_names_the_person_and_the_casinos_clock(api: Api, services: Services) -> None:
-    secret, key = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
+    secret = issue(services, Role.OPERATOR, (), "Dana Reyes")
     r = api.client.get("/v1/session", headers=header(secret))
     assert r.status_code == 200, r.get_json()
     session = r.get_json()
-    assert (session["role"], session["person"], session["key"]) == ("operator", "Dana Reyes",
-                                                                    key.key_id)  # fmt: skip
+    assert (session["role"], session["person"], session["person_id"]) == (
+        "operator",
+        "Dana Reyes",
+        "DANA-REYES",
+    )
+    assert session["shown"] == "Dana Reyes (DANA-REYES)" and session["key"] == session["who"][9:]
     assert session["time_zone"] == "UTC" and session["handpay_approval_cents"] == 0
-    # every person's key names its holder (a key made before that was named by the key)
+    # every person's key is issued to a person of the register
     auditor = api.client.get("/v1/session", headers=api.keys.header("auditor")).get_json()
     assert (auditor["person"], auditor["role"]) == ("auditor of the tests", "auditor")
 
@@ -49,14 +54,14 @@ def test_every_pools_meters_include_retired_pools(api: Api) -> None:
 def test_activity_lists_the_operators_steps_newest_first_with_their_people(
     api: Api, services: Services
 ) -> None:
-    secret, _ = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
+    secret = issue(services, Role.OPERATOR, (), "Dana Reyes")
     payout = hit(api)  # pool and table made with the tests' operator key (the first round
     # records the controller's gaming day: in its answer)
     steps = (
         ("/v1/pools/main/suspend", {"reason": "paytable change"}),
         ("/v1/pools/main/resume", {"reason": "done"}),
         ("/v1/pools/main/adjustments", {"id": "a-1", "amount": 250, "reason": "meter fault"}),
-        (f"/v1/payouts/{payout}/confirm", {"witness": "Sam Okafor", "slip": "HP-9"}),
+        (f"/v1/payouts/{payout}/confirm", {"witness": "SAM-OKAFOR", "slip": "HP-9"}),
     )
     for path, body in steps:
         r = api.client.post(path, json=body, headers=header(secret))
@@ -72,8 +77,12 @@ def test_activity_lists_the_operators_steps_newest_first_with_their_people(
         "gaming_day_set",
     ]
     paid, adjusted, resumed, suspended = activity[:4]
-    assert (paid["paid_by"], paid["witness"], paid["slip"]) == ("Dana Reyes", "Sam Okafor", "HP-9")
-    assert all(a["person"] == "Dana Reyes" for a in activity[:4])
+    assert (paid["paid_by"], paid["witness"], paid["slip"]) == (
+        "Dana Reyes (DANA-REYES)",
+        "Sam Okafor (SAM-OKAFOR)",
+        "HP-9",
+    )
+    assert all(a["person"] == "Dana Reyes (DANA-REYES)" for a in activity[:4])
     assert (suspended["pool"], suspended["journal"], suspended["reason"]) == (
         "main",
         "pool",

@@ -123,7 +123,7 @@ def test_payout_ids_name_their_group_and_every_group_is_listed(
     assert (got["pool"], got["table"], got["status"]) == ("east", "T1", "pending")
     paid = api.client.post(
         f"/v1/payouts/{east}/confirm",
-        json={"witness": "Sam", "slip": "HP-1"},
+        json={"witness": "SAM", "slip": "HP-1"},
         headers=api.keys.header("operator"),
     )
     assert paid.status_code == 200 and paid.get_json()["status"] == "paid", paid.get_json()

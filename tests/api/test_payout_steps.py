@@ -12,14 +12,14 @@ import redis as redis_lib
 
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
-from jackpot.errors import LabelCollisionError, ValidationError
 from jackpot.settings import Settings
 from tests.support.api import Api, hit
 from tests.support.checks import HAND_PAY, assert_error, snapshot
+from tests.support.people import issue
 
 
 def operator(services: Services, label: str) -> dict[str, str]:
-    secret, _ = services.credentials.create(Role.OPERATOR, frozenset(), label)
+    secret = issue(services, Role.OPERATOR, (), label)
     return {"Authorization": f"Bearer {secret}"}
 
 
@@ -61,15 +61,18 @@ def test_from_the_threshold_a_second_person_approves_before_it_counts_as_paid(
 ) -> None:
     payout = hit(api)
     dana = operator(approval, "Dana Reyes")
-    body = {"paid_by": "Dana Reyes", "witness": "Sam Okafor", "slip": "HP-1"}
+    body = {"paid_by": "DANA-REYES", "witness": "SAM-OKAFOR", "slip": "HP-1"}
     first = step(api, payout, "confirm", body, dana)
     assert first.status_code == 200, first.get_json()
     confirmed = first.get_json()
     assert (confirmed["status"], confirmed["changed"]) == ("awaiting_approval", True)
-    assert confirmed["confirmer"] == "Dana Reyes" and "paid_at" not in confirmed
+    assert confirmed["confirmer"] == "Dana Reyes (DANA-REYES)" and "paid_at" not in confirmed
     (entry,) = entries(api, "payout_confirmed")
-    assert (entry["paid_by"], entry["witness"], entry["slip"]) == ("Dana Reyes", "Sam Okafor",
-                                                                   "HP-1")  # fmt: skip
+    assert (entry["paid_by"], entry["witness"], entry["slip"]) == (
+        "Dana Reyes (DANA-REYES)",
+        "Sam Okafor (SAM-OKAFOR)",
+        "HP-1",
+    )
     assert entries(api, "payout_paid") == []
 
     # a double click confirms once; it still awaits the second person
@@ -89,12 +92,18 @@ def test_from_the_threshold_a_second_person_approves_before_it_counts_as_paid(
     approved = step(api, payout, "approve", {"reason": "checked the slip"}, lee)
     assert approved.status_code == 200, approved.get_json()
     paid = approved.get_json()
-    assert (paid["status"], paid["approver"], paid["paid_by"]) == ("paid", "Lee Chan",
-                                                                   "Dana Reyes")  # fmt: skip
+    assert (paid["status"], paid["approver"], paid["paid_by"]) == (
+        "paid",
+        "Lee Chan (LEE-CHAN)",
+        "Dana Reyes (DANA-REYES)",
+    )
     assert paid["approved_by"] != paid["confirmed_by"]
     (entry,) = entries(api, "payout_paid")
-    assert (entry["approver"], entry["paid_by"], entry["slip"]) == ("Lee Chan", "Dana Reyes",
-                                                                    "HP-1")  # fmt: skip
+    assert (entry["approver"], entry["paid_by"], entry["slip"]) == (
+        "Lee Chan (LEE-CHAN)",
+        "Dana Reyes (DANA-REYES)",
+        "HP-1",
+    )
     assert entry["who"] == paid["approved_by"] and entry["note"] == "checked the slip"
     # a second tablet approving too changes nothing
     twice = step(api, payout, "approve", None, operator(approval, "Kim Park"))
@@ -109,7 +118,7 @@ def test_below_the_threshold_a_confirmation_pays(api: Api, approval: Services) -
     ]
     approval.payouts.approval_cents = amount + 1
     r = step(
-        api, payout, "confirm", {"witness": "Sam", "slip": "HP-2"}, api.keys.header("operator")
+        api, payout, "confirm", {"witness": "SAM", "slip": "HP-2"}, api.keys.header("operator")
     )
     assert r.get_json()["status"] == "paid", r.get_json()
     # approving what needed no approval is neither needed nor refused: it is paid already
@@ -135,14 +144,14 @@ def test_a_stale_console_gets_a_conflict_not_an_overwrite(
         api,
         payout,
         "confirm",
-        {"witness": "Sam Okafor", "slip": "HP-7", "expect": "pending"},
+        {"witness": "SAM-OKAFOR", "slip": "HP-7", "expect": "pending"},
         tablet_a,
     )
     assert a.get_json()["status"] == "paid", a.get_json()
     before = snapshot(redis)
     # B, still showing it pending, confirms with its own slip, then disputes it
     for name, body in (
-        ("confirm", {"witness": "Sam Okafor", "slip": "HP-8", "expect": "pending"}),
+        ("confirm", {"witness": "SAM-OKAFOR", "slip": "HP-8", "expect": "pending"}),
         ("dispute", {"reason": "camera", "expect": "pending"}),
     ):
         error = assert_error(step(api, payout, name, body, tablet_b), 409, "expect")
@@ -150,7 +159,7 @@ def test_a_stale_console_gets_a_conflict_not_an_overwrite(
     assert snapshot(redis) == before
     assert len(entries(api, "payout_paid")) == 1
     paid = api.client.get(f"/v1/payouts/{payout}", headers=api.keys.header("auditor")).get_json()
-    assert (paid["slip"], paid["paid_by"]) == ("HP-7", "Dana Reyes")
+    assert (paid["slip"], paid["paid_by"]) == ("HP-7", "Dana Reyes (DANA-REYES)")
 
 
 def test_a_void_cancels_a_disputed_or_paid_jackpot_with_its_reason(
@@ -204,37 +213,3 @@ def test_bad_step_bodies_name_the_field(api: Api, redis: redis_lib.Redis) -> Non
         "status",
     )
     assert snapshot(redis) == before
-
-
-def test_people_are_compared_as_people_not_as_the_strings_they_are_typed_as(
-    api: Api, approval: Services
-) -> None:
-    """A pay confirmed with its payer typed as Dana's name written otherwise (spaces, a
-    zero-width space, full-width letters, another case) is still Dana's: Dana's own key may
-    not approve it."""
-    dana = operator(approval, "Dana")
-    for n, written in enumerate(["Dana ", " Dana", "Dana\t", "Dana\u200b", "Ｄａｎａ", "DANA"]):
-        payout = hit(api, f"r-variant-{n}")
-        lee = operator(approval, "Lee Chan")
-        body = {"paid_by": written, "witness": "Sam Okafor", "slip": f"HP-{n}"}
-        assert step(api, payout, "confirm", body, lee).status_code == 200
-        refused = step(api, payout, "approve", None, dana)
-        assert refused.get_json()["error"]["code"] == "second_person_required", written
-        assert status_of(api, payout) == "awaiting_approval"
-
-
-def test_a_key_labelled_as_another_persons_name_written_otherwise_is_refused(
-    services: Services,
-) -> None:
-    """Keys labelled "Dana " or "Dana\u200b" could approve Dana's pays: a label that reads
-    as an existing person's name is refused unless it is that name exactly (the same
-    person's second key)."""
-    services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
-    for written in ("Dana Reyes ", "dana reyes", "Dana\u200bReyes", "ＤＡＮＡ ＲＥＹＥＳ"):
-        with pytest.raises(LabelCollisionError) as refused:
-            services.credentials.create(Role.OPERATOR, frozenset(), written)
-        assert "'Dana Reyes'" in refused.value.message
-    services.credentials.create(Role.AUDITOR, frozenset(), "Dana Reyes")  # her second key
-    for empty in ("", "  ", "\u200b"):
-        with pytest.raises(ValidationError):
-            services.credentials.create(Role.OPERATOR, frozenset(), empty)

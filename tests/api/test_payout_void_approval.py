@@ -18,12 +18,13 @@ from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
 from tests.support.api import Api, hit
 from tests.support.checks import assert_error, snapshot
+from tests.support.people import issue
 
 THRESHOLD = 50_000  # $500.00: the lab's setting; the jackpot of hit() is $1,000.05
 
 
 def operator(services: Services, label: str) -> dict[str, str]:
-    secret, _ = services.credentials.create(Role.OPERATOR, frozenset(), label)
+    secret = issue(services, Role.OPERATOR, (), label)
     return {"Authorization": f"Bearer {secret}"}
 
 
@@ -61,7 +62,7 @@ def people(approval: Services) -> dict[str, dict[str, str]]:
     }
 
 
-CONFIRM = {"paid_by": "Sam Okafor", "witness": "Ana Ruiz", "slip": "HP-37"}
+CONFIRM = {"paid_by": "SAM-OKAFOR", "witness": "ANA-RUIZ", "slip": "HP-37"}
 
 
 def asked(api: Api, payout: str, header: dict[str, str], was: str) -> dict[str, Any]:
@@ -72,7 +73,7 @@ def asked(api: Api, payout: str, header: dict[str, str], was: str) -> dict[str, 
     assert body["status"] == was and body["changed"] is True
     request = body["void_request"]
     assert (request["person"], request["reason"], request["from"]) == (
-        "Dana Reyes",
+        "Dana Reyes (DANA-REYES)",
         "misdeal on review",
         was,
     )
@@ -80,8 +81,11 @@ def asked(api: Api, payout: str, header: dict[str, str], was: str) -> dict[str, 
     assert payout_of(api, payout)["status"] == was
     assert entries(api, "payout_voided", payout) == []
     (entry,) = entries(api, "payout_void_requested", payout)
-    assert (entry["from"], entry["reason"], entry["person"]) == (was, "misdeal on review",
-                                                                "Dana Reyes")  # fmt: skip
+    assert (entry["from"], entry["reason"], entry["person"]) == (
+        was,
+        "misdeal on review",
+        "Dana Reyes (DANA-REYES)",
+    )
     return dict(body)
 
 
@@ -109,13 +113,16 @@ def test_dispute_then_void_by_one_person_waits_for_a_second(
     assert r.status_code == 200, r.get_json()
     void = r.get_json()
     assert (void["status"], void["voided_from"], void["changed"]) == ("void", "disputed", True)
-    assert (void["void_requester"], void["void_approver"]) == ("Dana Reyes", "Lee Chan")
+    assert (void["void_requester"], void["void_approver"]) == (
+        "Dana Reyes (DANA-REYES)",
+        "Lee Chan (LEE-CHAN)",
+    )
     assert void["voided_by"] != void["void_requested_by"]
     assert void["note"] == "misdeal on review" and "void_request" not in void
     (entry,) = entries(api, "payout_voided", payout)
     assert (entry["requester"], entry["approver"], entry["approval_note"]) == (
-        "Dana Reyes",
-        "Lee Chan",
+        "Dana Reyes (DANA-REYES)",
+        "Lee Chan (LEE-CHAN)",
         "saw the tape",
     )
     assert entry["requested_by"] == void["void_requested_by"] and entry["who"] == void["voided_by"]
@@ -159,7 +166,7 @@ def test_a_resent_void_request_asks_once_and_never_cancels(
         r = step(api, payout, "void", {"reason": "misdeal on review"}, header)
         assert r.status_code == 202, r.get_json()
         assert (r.get_json()["status"], r.get_json()["changed"]) == ("disputed", False)
-        assert r.get_json()["void_request"]["person"] == "Dana Reyes"
+        assert r.get_json()["void_request"]["person"] == "Dana Reyes (DANA-REYES)"
     assert snapshot(redis) == before
     assert len(entries(api, "payout_void_requested", payout)) == 1
 
@@ -178,7 +185,7 @@ def test_a_void_request_then_a_confirmation_withdraws_the_request(
     assert r.status_code == 200, r.get_json()
     assert r.get_json()["status"] == "awaiting_approval" and "void_request" not in r.get_json()
     (withdrawn,) = entries(api, "payout_void_withdrawn", payout)
-    assert (withdrawn["by_step"], withdrawn["requester"]) == ("confirm", "Dana Reyes")
+    assert (withdrawn["by_step"], withdrawn["requester"]) == ("confirm", "Dana Reyes (DANA-REYES)")
 
     before = snapshot(redis)
     error = assert_error(step(api, payout, "void/approve", None, lee), 409, None)

@@ -2,7 +2,8 @@
 
 One table drives it: each endpoint with a request that succeeds for an allowed caller and
 the roles allowed (None: no credential needed). Wrong or missing key -> 401, right key but
-wrong role or wrong table -> 403; a refused request changes nothing.
+wrong role or wrong table -> 403; a refused request changes nothing. /metrics is open, and
+widened by an operator's or auditor's key: a bearer key sent to it must be one of those.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ CALLERS = BROKEN + ROLES
 
 def expected_status(endpoint: Endpoint, who: str) -> int:
     """200-class, 401 or 403: what docs/API.md says the caller gets."""
+    if endpoint.roles is None and endpoint.widened_by is not None:
+        # no bearer key: the open answer; a bearer key must be one that widens it
+        if who == "unknown key":
+            return 401
+        return 403 if who in ROLES and who not in endpoint.widened_by else 200
     if endpoint.roles is None:
         return 200
     if who in BROKEN:

@@ -15,6 +15,7 @@ from jackpot.domain.auth import Role
 from jackpot.domain.reconcile import reconcile
 from tests.support.api import Api, hit, round_body
 from tests.support.checks import HAND_PAY, assert_error
+from tests.support.people import issue
 
 # two players at T1 against a queen: spot 1 wins, spot 2 loses; no envy
 TWO_SPOTS = [
@@ -42,7 +43,7 @@ def books(api: Api) -> tuple[int, int]:
 
 
 def operator(services: Services, label: str) -> dict[str, str]:
-    secret, _ = services.credentials.create(Role.OPERATOR, frozenset(), label)
+    secret = issue(services, Role.OPERATOR, (), label)
     return {"Authorization": f"Bearer {secret}"}
 
 
@@ -182,7 +183,7 @@ def test_from_the_threshold_another_person_approves_the_void(api: Api, approval:
     assert asked.status_code == 202, asked.get_json()
     held = asked.get_json()
     assert held["result"] == "awaiting_approval" and held["awaiting_approval"]["person"] == (
-        "Dana Reyes"
+        "Dana Reyes (DANA-REYES)"
     )
     status = api.client.get(f"/v1/payouts/{payout}", headers=api.keys.header("auditor"))
     assert status.get_json()["status"] == "pending", "the round stands until it is approved"
@@ -196,7 +197,10 @@ def test_from_the_threshold_another_person_approves_the_void(api: Api, approval:
     done = approve(api, "r-hit", operator(approval, "Lee Chan"))
     assert done.status_code == 200, done.get_json()
     (entry,) = done.get_json()["voids"]
-    assert (entry["person"], entry["approver"]) == ("Dana Reyes", "Lee Chan")
+    assert (entry["person"], entry["approver"]) == (
+        "Dana Reyes (DANA-REYES)",
+        "Lee Chan (LEE-CHAN)",
+    )
     assert books(api) == before, "back to before the round, seed and all"
     status = api.client.get(f"/v1/payouts/{payout}", headers=api.keys.header("auditor"))
     assert status.get_json()["status"] == "void"
@@ -294,10 +298,10 @@ def test_a_tables_void_of_a_large_jackpot_needs_two_people(api: Api, approval: S
     body = first.get_json()
     assert body["result"] == "awaiting_approval" and body["voids"] == []
     (given,) = body["awaiting_approval"]["approvals"]
-    assert given["approver"] == "Alice Moreau"
+    assert given["approver"] == "Alice Moreau (ALICE-MOREAU)"
     assert status() == "disputed", "one person's approval cancels nothing"
     (journaled,) = entries("void_approved")
-    assert (journaled["person"], journaled["needed"]) == ("Alice Moreau", 2)
+    assert (journaled["person"], journaled["needed"]) == ("Alice Moreau (ALICE-MOREAU)", 2)
 
     resent = approve(api, "J2", alice)  # a resend: the same answer, nothing written
     assert (
@@ -314,8 +318,11 @@ def test_a_tables_void_of_a_large_jackpot_needs_two_people(api: Api, approval: S
     done = approve(api, "J2", operator(approval, "Bob Lin"))
     assert done.status_code == 200, done.get_json()
     (entry,) = done.get_json()["voids"]
-    assert [a["approver"] for a in entry["approvals"]] == ["Alice Moreau", "Bob Lin"]
-    assert entry["approver"] == "Bob Lin" and entry["requested_by"].startswith("table:")
+    assert [a["approver"] for a in entry["approvals"]] == [
+        "Alice Moreau (ALICE-MOREAU)",
+        "Bob Lin (BOB-LIN)",
+    ]
+    assert entry["approver"] == "Bob Lin (BOB-LIN)" and entry["requested_by"].startswith("table:")
     assert status() == "void"
     (house_void,) = entries("void")
     assert house_void["approved_first_by"] == given["approved_by"]

@@ -390,12 +390,12 @@ def test_a_jackpot_is_listed_and_confirmed_with_its_payer_witness_and_slip(
         )
     )
     assert out.startswith(f"payout {payout} is paid: $1,000.05\n")
-    assert re.search(r"^witness +Sam Okafor$", out, re.M)
+    assert re.search(r"^witness +Sam Okafor \(SAM-OKAFOR\)$", out, re.M)
     paid = api(service, f"/v1/payouts/{payout}", auditor)
     assert (paid["status"], paid["paid_by"], paid["witness"], paid["slip"], paid["note"]) == (
         "paid",
-        "Dana Reyes",
-        "Sam Okafor",
+        "Dana Reyes (DANA-REYES)",
+        "Sam Okafor (SAM-OKAFOR)",
         "HP-2231",
         "ok",
     )
@@ -404,14 +404,18 @@ def test_a_jackpot_is_listed_and_confirmed_with_its_payer_witness_and_slip(
         for e in api(service, "/v1/journal?pool=main", auditor)["entries"]
         if e["type"] == "payout_paid"
     ]
-    assert (entry["paid_by"], entry["witness"], entry["slip"]) == (
-        "Dana Reyes",
-        "Sam Okafor",
+    assert (entry["paid_by_id"], entry["witness_id"], entry["slip"]) == (
+        "DANA-REYES",
+        "SAM-OKAFOR",
         "HP-2231",
     )
+    # a name that is nobody's is refused before anything is sent, naming who it might be
+    nobody = cli(service, "payouts", "confirm", payout, "--witness", "Sam Okafr", "--slip", "X",
+                 secret=operator)  # fmt: skip
+    assert nobody.returncode == 2 and "no active person" in nobody.stderr, nobody.stderr
     again = ok(
         cli(
-            service, "payouts", "confirm", payout, "--witness", "Sam Okafor", "--slip", "HP-2231",
+            service, "payouts", "confirm", payout, "--witness", "SAM-OKAFOR", "--slip", "HP-2231",
             secret=operator,
         )
     )  # fmt: skip

@@ -7,6 +7,7 @@ worker and signs, `jackpot healthcheck`, nginx, Prometheus."""
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import shutil
 import subprocess
@@ -68,6 +69,16 @@ def test_every_setting_passed_is_one_the_controller_reads() -> None:
     for name in JACKPOT:
         passed = {v for v in SERVICES[name]["environment"] if v.startswith("JACKPOT_")}
         assert passed <= known, f"{name}: {passed - known}"
+
+
+def test_the_sign_process_trusts_the_proxy_and_no_one_else() -> None:
+    """Behind the proxy every screen comes from its address: the sign process tells them apart
+    by the proxy's X-Forwarded-For, believed from that address alone (D243)."""
+    proxy = SERVICES["proxy"]["networks"]["default"]["ipv4_address"]
+    subnet = COMPOSE["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(proxy) in ipaddress.ip_network(subnet)
+    told = Settings.from_env(SERVICES["signs"]["environment"]).signs_trusted_proxies
+    assert told == (f"{proxy}/32",)
 
 
 def test_every_file_it_mounts_is_in_the_repository() -> None:

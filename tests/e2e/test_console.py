@@ -118,6 +118,7 @@ def test_a_supervisor_works_the_floor_from_the_console(floor: Service, browser: 
     card = page.locator(f"[data-payout='{payout}']")
     card.wait_for()
     assert "Dana Reyes · operator" in page.inner_text("#who")
+    assert page.get_attribute("#who", "title") == "Dana Reyes (DANA-REYES)"
     assert "America/New_York" in page.inner_text("#clock")
     text = card.inner_text()
     assert "table T1 · spot 3" in text and "Pending" in text
@@ -131,23 +132,32 @@ def test_a_supervisor_works_the_floor_from_the_console(floor: Service, browser: 
 
     # an empty form: refused in people's words, field by field; nothing paid
     card.locator("[data-action=confirm]").click()
-    assert page.input_value("#f-paid_by") == "Dana Reyes"
+    # the payer is the person signed in, chosen already: name and number, the id kept
+    assert page.input_value("#s-paid_by") == "Dana Reyes (DANA-REYES)"
+    assert page.input_value("#f-paid_by") == "DANA-REYES"
     page.click("#act-submit")
-    page.wait_for_selector("#f-witness[aria-invalid=true]")
-    assert "who witnessed the hand pay" in page.inner_text("#e-witness")
+    page.wait_for_selector("#s-witness[aria-invalid=true]")
+    assert "Choose the witness from the register" in page.inner_text("#e-witness")
     assert "hand-pay slip" in page.inner_text("#e-slip")
     shot(page, "03-empty-form-refused")
-    # the payer as witness, typed otherwise: still the same person
-    page.fill("#f-witness", "DANA\u200b reyes")
+    # a witness typed and not chosen is nobody: the form asks to pick from the register
+    page.fill("#s-witness", "DANA\u200b reyes")
     page.fill("#f-slip", "HP-1001")
+    page.wait_for_selector("#l-witness li.empty")
+    assert "Nobody in the register matches" in page.inner_text("#l-witness")
     page.click("#act-submit")
-    page.wait_for_selector("#f-witness[aria-invalid=true]")
+    page.wait_for_selector("#s-witness[aria-invalid=true]")
+    # the payer chosen as witness: refused as the same person
+    choose(page, "witness", "dana r", "DANA-REYES")
+    page.click("#act-submit")
+    page.wait_for_selector("#s-witness[aria-invalid=true]")
     said = page.inner_text("#e-witness")
     assert "someone other than the person who paid" in said and "paid_by" not in said
     shot(page, "03-witness-refused")
     assert get(base, operator, f"/v1/payouts/{payout}")["status"] == "pending"
     # a refusal only the controller makes: once, under its field, named by its label
-    page.fill("#f-witness", "Sam Okafor")
+    choose(page, "witness", "okafor", "SAM-OKAFOR")
+    shot(page, "03-witness-chosen")
     page.fill("#f-slip", "HP-" + "9" * 70)
     page.click("#act-submit")  # to the review
     page.click("#act-submit")  # recorded: refused
@@ -159,12 +169,12 @@ def test_a_supervisor_works_the_floor_from_the_console(floor: Service, browser: 
     page.fill("#f-slip", "HP-1001")
 
     # a last step shows what will be recorded; only then is it sent
-    page.fill("#f-witness", "Sam Okafor")
     page.click("#act-submit")
     review = page.locator("#act-review")
     review.wait_for()
     shown = review.inner_text()
-    for expected in (f"${cents}", "table T1, spot 3", "Dana Reyes", "Sam Okafor", "HP-1001"):
+    for expected in (f"${cents}", "table T1, spot 3", "Dana Reyes (DANA-REYES)",
+                     "Sam Okafor (SAM-OKAFOR)", "HP-1001"):  # fmt: skip
         assert expected in shown, shown
     shot(page, "03-review")
     assert get(base, operator, f"/v1/payouts/{payout}")["status"] == "pending"
@@ -173,8 +183,8 @@ def test_a_supervisor_works_the_floor_from_the_console(floor: Service, browser: 
     paid = get(base, operator, f"/v1/payouts/{payout}")
     assert (paid["status"], paid["paid_by"], paid["witness"], paid["slip"]) == (
         "paid",
-        "Dana Reyes",
-        "Sam Okafor",
+        "Dana Reyes (DANA-REYES)",
+        "Sam Okafor (SAM-OKAFOR)",
         "HP-1001",
     )
     card.wait_for(state="detached")  # it leaves the list of jackpots to verify
@@ -343,6 +353,14 @@ def test_a_must_hit_by_jackpot_shows_its_trigger_and_commitment(
     shot(page, "16-must-hit-by-jackpot")
 
 
+def choose(page: Any, field: str, typed: str, person: str) -> None:
+    """Pick a person in a console form as a supervisor does: type part of a name or number
+    in the field's search box, then tap the person in the list of matches."""
+    page.fill(f"#s-{field}", typed)
+    page.click(f"#l-{field} button[data-person='{person}']")
+    assert page.input_value(f"#f-{field}") == person
+
+
 def test_a_stale_tablet_gets_a_conflict_and_pays_nothing_twice(
     floor: Service, browser: Any
 ) -> None:
@@ -355,13 +373,13 @@ def test_a_stale_tablet_gets_a_conflict_and_pays_nothing_twice(
     for page in (a, b):
         page.locator(f"[data-payout='{payout}'] [data-action=confirm]").click()
     # A confirms; B's dialog still shows the jackpot pending
-    a.fill("#f-witness", "Sam Okafor")
+    choose(a, "witness", "Sam Okafor", "SAM-OKAFOR")
     a.fill("#f-slip", "HP-1")
     a.click("#act-submit")
     a.locator("#act-review").wait_for()
     a.click("#act-submit")
     a.wait_for_selector("#toast.show")
-    b.fill("#f-witness", "Kim Park")
+    choose(b, "witness", "ana", "ANA-RUIZ")
     b.fill("#f-slip", "HP-2")
     b.click("#act-submit")
     b.locator("#act-review").wait_for()
@@ -369,7 +387,11 @@ def test_a_stale_tablet_gets_a_conflict_and_pays_nothing_twice(
     b.wait_for_selector("#act-error:has-text('Someone else acted on this jackpot')")
     shot(b, "07-stale-tablet")
     paid = get(base, operator, f"/v1/payouts/{payout}")
-    assert (paid["paid_by"], paid["witness"], paid["slip"]) == ("Dana Reyes", "Sam Okafor", "HP-1")
+    assert (paid["paid_by_id"], paid["witness_id"], paid["slip"]) == (
+        "DANA-REYES",
+        "SAM-OKAFOR",
+        "HP-1",
+    )
     entries = get(base, key(floor, "auditor"), "/v1/journal?pool=main&limit=5000")["entries"]
     assert [e["type"] for e in entries].count("payout_paid") == 1
 
@@ -493,15 +515,15 @@ def test_a_supervisor_finds_past_payouts_and_prints_the_shift(
         ).raise_for_status()
 
     paid = win("r-2")
-    step(first, "confirm", {"witness": "Lee Chan", "slip": "HP-0001"})
-    step(paid, "confirm", {"paid_by": "Sam Ortiz", "witness": "Lee Chan", "slip": "HP-0002"})
+    step(first, "confirm", {"witness": "LEE-CHAN", "slip": "HP-0001"})
+    step(paid, "confirm", {"paid_by": "SAM-ORTIZ", "witness": "LEE-CHAN", "slip": "HP-0002"})
     voided = win("r-3", "T2")
     step(voided, "dispute", {"reason": "dealer exposed the war card early"})
     step(voided, "void", {"reason": "misdeal confirmed on camera"}, witness)
     archived(floor, operator, voided)  # these by the worker; the next ones, maybe not yet
     owed = win("r-4")
     late = win("r-5")
-    step(late, "confirm", {"paid_by": "Dana Reyes", "witness": "Ari Novak", "slip": "HP-0005"})
+    step(late, "confirm", {"paid_by": "DANA-REYES", "witness": "ARI-NOVAK", "slip": "HP-0005"})
 
     page = tablet(browser)
     sign_in(page, base, operator)
@@ -518,7 +540,7 @@ def test_a_supervisor_finds_past_payouts_and_prints_the_shift(
     assert page.evaluate("() => window.printed") == 1
     report = page.inner_text("#shift-report")
     for text in ("Shift report", "America/New_York", "Printed ", "by Dana Reyes", "HP-0002",
-                 "Voided by Lee Chan: misdeal confirmed on camera",
+                 "Voided by Lee Chan (LEE-CHAN): misdeal confirmed on camera",
                  "Shift supervisor (signature)"):  # fmt: skip
         assert text in report, (text, report)
     page.emulate_media(media="print")
@@ -564,7 +586,8 @@ def test_a_supervisor_finds_past_payouts_and_prints_the_shift(
     page.click(f"#history tr[data-id='{late}']")
     page.wait_for_selector("#record[open]")
     late_record = page.inner_text("#record")
-    assert "paid by Dana Reyes · witness Ari Novak · slip HP-0005" in late_record, late_record
+    paid_line = "paid by Dana Reyes (DANA-REYES) · witness Ari Novak (ARI-NOVAK) · slip HP-0005"
+    assert paid_line in late_record, late_record
     page.click("#record-close")
 
     wide = browser.new_context(viewport=DESKTOP, device_scale_factor=1).new_page()

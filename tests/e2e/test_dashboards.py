@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import requests
+import yaml  # type: ignore[import-untyped]
 from prometheus_client.parser import text_string_to_metric_families
 
 from jackpot.store.embedded import free_port
@@ -79,10 +80,23 @@ def test_the_dashboards_are_what_the_generator_writes() -> None:
         assert len(ids) == len(set(ids)), d["title"]
 
 
+def scrapes(target: str, key_file: Path) -> list[dict[str, Any]]:
+    """The shipped config's scrape jobs (dashboards/prometheus/prometheus.yml), pointed at
+    `target` with the auditor's key in `key_file`."""
+    shipped = yaml.safe_load((ROOT / "dashboards" / "prometheus" / "prometheus.yml").read_text())
+    jobs = shipped["scrape_configs"]
+    for job in jobs:
+        job["static_configs"] = [{"targets": [target]}]
+        if "authorization" in job:
+            job["authorization"]["credentials_file"] = str(key_file)
+    return jobs  # type: ignore[no-any-return]
+
+
 @pytest.fixture
 def prometheus(service: Service, tmp_path: Path) -> Iterator[str]:
-    """Debian's Prometheus scraping the service every second (/metrics, and
-    /metrics/accounting with an auditor's key) with the project's alert rules."""
+    """Debian's Prometheus scraping the service every second as the shipped config does
+    (/metrics and /metrics/accounting, each with an auditor's key) with the project's alert
+    rules."""
     assert PROMETHEUS is not None
     auditor = key(service, "auditor", label="Prometheus")
     (tmp_path / "auditor.key").write_text(auditor)
@@ -90,15 +104,7 @@ def prometheus(service: Service, tmp_path: Path) -> Iterator[str]:
     config = {
         "global": {"scrape_interval": "1s", "evaluation_interval": "1s"},
         "rule_files": [str(ROOT / "dashboards" / "prometheus" / "alerts.yml")],
-        "scrape_configs": [
-            {"job_name": "jackpot", "static_configs": [{"targets": [target]}]},
-            {
-                "job_name": "jackpot-accounting",
-                "metrics_path": "/metrics/accounting",
-                "authorization": {"credentials_file": str(tmp_path / "auditor.key")},
-                "static_configs": [{"targets": [target]}],
-            },
-        ],
+        "scrape_configs": scrapes(target, tmp_path / "auditor.key"),
     }
     (tmp_path / "prometheus.yml").write_text(json.dumps(config))  # JSON is YAML
     port = free_port()
@@ -159,10 +165,20 @@ def test_every_panel_reads_exported_metrics_and_returns_data_from_a_real_prometh
         }
         won = requests.post(f"{service.base}/v1/rounds", headers=auth(tables), json=hit)
         assert won.status_code == 200 and won.json()["jackpots"], won.text
+        # a pool kept off the signs: out of the open /metrics, in the house's Prometheus
+        internal = {"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 0, "public": False}
+        requests.put(
+            f"{service.base}/v1/pools/house-test", headers=auth(operator), json=internal
+        ).raise_for_status()
         # a minute of scrapes is not needed: rates need two samples, so wait for a few
         deadline = time.monotonic() + 60
         while not instant(prometheus, 'count_over_time(jackpot_workers{job="jackpot"}[1m]) >= 4'):
             assert time.monotonic() < deadline, "prometheus did not scrape the service"
+            time.sleep(0.5)
+        assert "house-test" not in requests.get(f"{service.base}/metrics", timeout=10).text
+        deadline = time.monotonic() + 30
+        while not instant(prometheus, 'jackpot_pool_value_cents{job="jackpot",pool="house-test"}'):
+            assert time.monotonic() < deadline, "the house's scrape does not see every pool"
             time.sleep(0.5)
 
         # no panel reads a metric the service does not export (with samples, on this floor)

@@ -73,7 +73,7 @@ def a_day(service: Service, redis_url: str) -> dict[str, Any]:
         won = call("POST", "/v1/rounds", body, table)["jackpots"]
         hits.append(next(j["id"] for j in won if j["pool"] != "hourly"))
     call("POST", f"/v1/payouts/{hits[0]}/confirm",
-         {"witness": "Lee Chan", "slip": "HP-0042"})  # fmt: skip
+         {"witness": "LEE-CHAN", "slip": "HP-0042"})  # fmt: skip
     call("POST", "/v1/rounds/T1/r4/void", {"reason": "second face-up card"})
     call("POST", "/v1/pools/main/adjustments",
          {"id": "adj-1", "amount": 2500, "reason": "meter board repaired"})  # fmt: skip

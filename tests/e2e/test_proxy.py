@@ -10,6 +10,7 @@ import json
 import socket
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,6 +20,7 @@ import requests
 
 from jackpot.api.securityheaders import NOTHING, PAGE, SIGN_PAGE, SIGN_WORKER
 from tests.support.proxy import needs_nginx, nginx
+from tests.support.screen import Screen
 from tests.support.service import Service, auth, key, link_main, start_service
 from tests.support.slowloris import trickling
 
@@ -187,3 +189,36 @@ def test_a_controller_that_is_down_is_a_json_503_to_resend(tmp_path: Path) -> No
         assert answer.headers["Retry-After"] == "1"
         assert answer.json()["error"]["code"] == "controller_unreachable"
         secured(answer.headers, NOTHING)  # a location with add_header of its own repeats them
+
+
+@dataclass(frozen=True)
+class Front:
+    host: str
+    port: int
+
+
+STREAMS_PER_ADDRESS = 48  # the template's limit on one address's sign streams
+
+
+def test_one_address_holds_its_share_of_sign_streams_through_nginx(
+    proxied: dict[str, Any],
+) -> None:
+    """nginx refuses one address's stream past its limit with its JSON 429, before the sign
+    process's own share of a client (64) is reached; the sign process, trusting nginx on the
+    loopback, counts each address behind it apart: two addresses' streams together are more
+    than one client's share, and all of them are served."""
+    front = Front(*address(proxied["base"]))
+    screens: list[Screen] = []
+    try:
+        for source in ("127.0.0.2", "127.0.0.3"):
+            for _ in range(STREAMS_PER_ADDRESS):
+                screens.append(Screen(front, source=source))
+                assert screens[-1].response.status == 200, screens[-1].response.read()
+            over = Screen(front, source=source)
+            status, error, retry = over.refusal()
+            over.close()
+            assert (status, error["code"], retry) == (429, "too_many_connections", "1")
+        assert all(screen.next()[0] == "state" for screen in screens)
+    finally:
+        for screen in screens:
+            screen.close()

@@ -111,13 +111,13 @@ def test_keys_create_prints_the_key_alone_on_the_last_line(tmp_path: Path) -> No
     listing = jackpot("keys", "list", cwd=tmp_path, env=env).stdout
     assert "table" in listing and "T1,T2" in listing and last not in listing
     refused = jackpot(
-        "keys", "create", "--role", "operator", "--table", "T1", "--label", "Dana",
+        "keys", "create", "--role", "operator", "--table", "T1", "--person", "E1042",
         cwd=tmp_path, env=env,
     )  # fmt: skip
     assert refused.returncode == 2
-    # a person's key names the person
+    # a person's key is issued to a person of the register
     nameless = jackpot("keys", "create", "--role", "operator", cwd=tmp_path, env=env)
-    assert nameless.returncode == 2 and "--label" in nameless.stderr
+    assert nameless.returncode == 2 and "--person" in nameless.stderr
     assert "operator" not in jackpot("keys", "list", cwd=tmp_path, env=env).stdout
 
 

@@ -18,6 +18,7 @@ import requests
 
 from tests.support.browser import artefacts, needs_chromium
 from tests.support.checks import HAND_PAY
+from tests.support.screen import Screen
 from tests.support.service import Service, auth, key, start_service
 
 ARTEFACTS = artefacts("signs")
@@ -317,3 +318,27 @@ def test_a_sign_turns_when_the_screen_stands_the_other_way(
         assert meter(page, "grand") == "$100,000,000.00"
         assert fits(page), sign
         shot(page, f"06-turned-{sign}-on-{size}")
+
+
+def test_a_screen_refused_its_stream_asks_again_and_shows_the_sign(
+    floor: dict[str, Any], browser: Any, tmp_path: Path
+) -> None:
+    """A browser gives a refused event stream up for good (429 past one address's share, 503
+    when the sign process is full): the page asks again itself, and shows the sign once a
+    place is free, without anyone touching the screen."""
+    env = {"JACKPOT_REDIS_URL": floor["signs"].env["JACKPOT_REDIS_URL"]}
+    signs = start_service(tmp_path, {**env, "JACKPOT_SIGNS_MAX_PER_CLIENT": "1"}, command="signs")
+    holder = Screen(signs)  # the one place this address has
+    try:
+        assert holder.next()[0] == "state"
+        page = screen(browser, "1080p")
+        refused = lambda r: r.url.endswith("/signs/lobby/stream") and r.status == 429  # noqa: E731
+        with page.expect_response(refused):
+            page.goto(f"{signs.base}/signs/lobby")
+        page.wait_for_selector("body.offline", timeout=10000)  # no state: shown closed
+        holder.close()
+        page.wait_for_selector("body:not(.booting):not(.offline)", timeout=30000)
+        assert meter(page, "main") != ""
+    finally:
+        holder.close()
+        signs.stop()

@@ -1,6 +1,7 @@
 """The sign process's event streams over real HTTP (`jackpot signs`, gunicorn's gevent worker):
-the state first and every change after it, a flood of screens refused beyond the cap, a
-screen that stops reading holding back no one, and a screen that comes back missing no hit.
+the state first and every change after it, a flood of screens refused beyond the cap, one
+client held to its share (told apart behind a trusted proxy, never by what it writes itself),
+a screen that stops reading holding back no one, and a screen that comes back missing no hit.
 """
 
 from __future__ import annotations
@@ -19,10 +20,13 @@ from tests.support.screen import Screen, value_of
 from tests.support.service import Service, auth, key, start_service
 
 CAP = 3  # JACKPOT_SIGNS_MAX_CONNECTIONS of the sign process under test
+SHARE = 2  # JACKPOT_SIGNS_MAX_PER_CLIENT of the one under test for shares
+PROXY = "127.0.0.1"  # the proxy it trusts; screens connect from other loopback addresses
 
 
-@pytest.fixture
-def floor(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
+def sign_floor(service: Service, tmp_path: Path, **settings: str) -> dict[str, Any]:
+    """Pool `main` fed by T1 (heard from), sign `lobby` showing it, and a sign process with
+    `settings` over the service's store."""
     operator = key(service, "operator", label="Dana Reyes")
     table = key(service, "table", "T1")
 
@@ -33,17 +37,30 @@ def floor(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
     put("/v1/tables/T1", {"pools": ["main"], "asset": "WAR-0042", "location": "Pit 3"})
     requests.post(f"{service.base}/v1/tables/T1/heartbeat", headers=auth(table)).raise_for_status()
     put("/v1/signs/lobby", {"levels": [{"pool": "main", "name": "Major"}]})
-    signs = start_service(
+    env = {"JACKPOT_REDIS_URL": service.env["JACKPOT_REDIS_URL"], "JACKPOT_SIGNS_FEED_MS": "50"}
+    signs = start_service(tmp_path, {**env, **settings}, command="signs")
+    return {"service": service, "signs": signs, "table": table, "operator": operator}
+
+
+@pytest.fixture
+def floor(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    built = sign_floor(service, tmp_path, JACKPOT_SIGNS_MAX_CONNECTIONS=str(CAP))
+    yield built
+    built["signs"].stop()
+
+
+@pytest.fixture
+def shares(service: Service, tmp_path: Path) -> Iterator[Service]:
+    """A sign process holding up to 10 streams, 2 a client, trusting a proxy at 127.0.0.1."""
+    built = sign_floor(
+        service,
         tmp_path,
-        {
-            "JACKPOT_REDIS_URL": service.env["JACKPOT_REDIS_URL"],
-            "JACKPOT_SIGNS_MAX_CONNECTIONS": str(CAP),
-            "JACKPOT_SIGNS_FEED_MS": "50",
-        },
-        command="signs",
+        JACKPOT_SIGNS_MAX_CONNECTIONS="10",
+        JACKPOT_SIGNS_MAX_PER_CLIENT=str(SHARE),
+        JACKPOT_SIGNS_TRUSTED_PROXIES=PROXY,
     )
-    yield {"service": service, "signs": signs, "table": table, "operator": operator}
-    signs.stop()
+    yield built["signs"]
+    built["signs"].stop()
 
 
 def play(floor: dict[str, Any], round_id: str, **spot: Any) -> Any:
@@ -103,6 +120,70 @@ def test_a_flood_of_screens_is_refused_beyond_the_cap(floor: dict[str, Any]) -> 
         assert screens[-1].next()[0] == "state"
     finally:
         for screen in screens:
+            screen.close()
+
+
+def open_screens(signs: Service, n: int, **how: Any) -> list[Screen]:
+    """`n` screens connected the same way, each given its state."""
+    screens = [Screen(signs, **how) for _ in range(n)]
+    for screen in screens:
+        assert screen.next()[0] == "state"
+    return screens
+
+
+def assert_refused_for_its_share(screen: Screen, client: str) -> None:
+    status, error, retry = screen.refusal()
+    assert (status, error["code"], retry) == (429, "too_many_streams", "5")
+    assert f"the address {client} already holds {SHARE} sign streams" in error["message"]
+
+
+def test_one_client_holds_its_share_of_the_streams_and_gets_a_place_back_as_one_ends(
+    shares: Service,
+) -> None:
+    screens = open_screens(shares, SHARE, source="127.0.0.2")
+    try:
+        over = Screen(shares, source="127.0.0.2")
+        assert_refused_for_its_share(over, "127.0.0.2")
+        over.close()
+        screens += open_screens(shares, 1, source="127.0.0.3")  # another address: its own share
+        assert requests.get(f"{shares.base}/healthz", timeout=5).json()["signs"] == SHARE + 1
+        screens.pop(0).close()  # noticed at the next write to it
+        deadline = time.monotonic() + 10
+        while True:
+            again = Screen(shares, source="127.0.0.2")
+            if again.response.status == 200:
+                screens.append(again)
+                break
+            again.close()
+            assert time.monotonic() < deadline, "the client's place was never given back"
+            time.sleep(0.5)
+        assert screens[-1].next()[0] == "state"
+    finally:
+        for screen in screens:
+            screen.close()
+
+
+def test_a_client_is_told_apart_by_the_trusted_proxy_never_by_its_own_word(
+    shares: Service,
+) -> None:
+    """X-Forwarded-For is believed from the trusted proxy only, and of it only the address
+    the proxy appended (the one it was connected from), not what the client wrote before."""
+    spoofed = [
+        Screen(shares, source="127.0.0.2", headers={"X-Forwarded-For": f"10.0.0.{n}"})
+        for n in range(SHARE + 1)
+    ]
+    proxied = {"source": PROXY, "headers": {"X-Forwarded-For": "10.0.0.1"}}
+    screens = open_screens(shares, SHARE, **proxied)
+    try:
+        assert [s.response.status for s in spoofed[:SHARE]] == [200] * SHARE
+        assert_refused_for_its_share(spoofed[SHARE], "127.0.0.2")
+        forged = {"X-Forwarded-For": "6.6.6.6, 10.0.0.1"}  # 10.0.0.1 writing a new name first
+        over = Screen(shares, source=PROXY, headers=forged)
+        assert_refused_for_its_share(over, "10.0.0.1")
+        over.close()
+        screens += open_screens(shares, 1, source=PROXY, headers={"X-Forwarded-For": "10.0.0.2"})
+    finally:
+        for screen in spoofed + screens:
             screen.close()
 
 

@@ -341,7 +341,9 @@ def test_the_register_shows_who_verified_apart_from_who_disputed(world: World) -
     assert hit["status_at_close"] == "disputed"
     assert (hit["verified_by"], hit["verified_at"]) == ("", ""), "a dispute verifies nothing"
     # a person, the key's holder, not the key (issue 27: people named as people)
-    assert hit["disputed_by"] == "operator of the tests" and hit["disputed_at"]
+    assert (
+        hit["disputed_by"] == "operator of the tests (OPERATOR-OF-THE-TESTS)" and hit["disputed_at"]
+    )
     assert (hit["voided_by"], hit["voided_at"]) == ("", "")
 
 
@@ -351,7 +353,7 @@ def test_the_register_names_who_verified_paid_witnessed_and_approved_with_the_sl
     w = world
     answers = play(w)
     [jackpot] = [jp for a in answers for jp in a["jackpots"]]
-    pay = {"paid_by": "Ana Ruiz", "witness": "Sam Okafor", "slip": "HP-1001"}
+    pay = {"paid_by": "ANA-RUIZ", "witness": "SAM-OKAFOR", "slip": "HP-1001"}
     confirmed = w.api.client.post(
         f"/v1/payouts/{jackpot['id']}/confirm", json=pay, headers=w.api.keys.header("operator")
     )
@@ -361,16 +363,16 @@ def test_the_register_names_who_verified_paid_witnessed_and_approved_with_the_sl
     [hit] = w.services.accounting.close(day)["hits"]
     assert hit["status_at_close"] == "paid"
     assert (hit["verified_by"], hit["paid_by"], hit["witness"], hit["slip"]) == (
-        "operator of the tests",
-        "Ana Ruiz",
-        "Sam Okafor",
+        "operator of the tests (OPERATOR-OF-THE-TESTS)",
+        "Ana Ruiz (ANA-RUIZ)",
+        "Sam Okafor (SAM-OKAFOR)",
         "HP-1001",
     )
     assert hit["verified_at"] and (hit["approved_by"], hit["approved_at"]) == ("", "")
     line = [r for r in csv.DictReader(io.StringIO(get(w, f"/v1/accounting/days/{day}/hits.csv")
             .get_data(as_text=True))) if r["pool"] != TOTAL]  # fmt: skip
     assert [(r["payout"], r["verified_by"], r["slip"]) for r in line] == [
-        (jackpot["id"], "operator of the tests", "HP-1001")
+        (jackpot["id"], "operator of the tests (OPERATOR-OF-THE-TESTS)", "HP-1001")
     ]
 
 
@@ -654,8 +656,8 @@ def test_the_day_report_draws_each_meter_and_lists_every_correction(world: World
     assert before - after == jackpot["amount"], "the meter drops by the jackpot at the hit"
     kinds = [(c["kind"], c["reason"], c["person"]) for c in timeline["corrections"]]
     assert kinds == [
-        ("adjustment", "meter board repaired", "operator of the tests"),
-        ("void", "second face-up card", "operator of the tests"),
+        ("adjustment", "meter board repaired", "operator of the tests (OPERATOR-OF-THE-TESTS)"),
+        ("void", "second face-up card", "operator of the tests (OPERATOR-OF-THE-TESTS)"),
     ]
     adjustment, void = timeline["corrections"]
     assert (adjustment["amount_cents"], adjustment["pool"]) == (1234, "main")

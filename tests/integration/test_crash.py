@@ -16,6 +16,7 @@ from jackpot.settings import Settings
 from tests.support.api import Api, Keys
 from tests.support.meters import assert_pools_match, configure
 from tests.support.model import MeterModel, random_round
+from tests.support.people import issue
 from tests.support.redis_server import start_server
 
 THREADS = 8
@@ -38,9 +39,7 @@ def _crash_and_recover(server: Any, tmp_path: Path) -> None:
     services = app.extensions["jackpot"]
 
     def key(role: Role, *tables: str) -> str:
-        return str(
-            services.credentials.create(role, frozenset(tables), f"{role.value} of the tests")[0]
-        )
+        return str(issue(services, role, tables, f"{role.value} of the tests"))
 
     keys = Keys(
         key(Role.OPERATOR),

@@ -17,6 +17,7 @@ from jackpot.entrypoints.app import create_app
 from jackpot.settings import Settings
 from tests.support.api import Api, Keys
 from tests.support.checks import report_body
+from tests.support.people import issue
 from tests.support.redis_server import RedisServer
 
 
@@ -27,8 +28,8 @@ def setup(server: RedisServer, tmp_path: Path, timeout: float = 5.0) -> tuple[Ap
     app = create_app(settings, server.url)
     services = app.extensions["jackpot"]
     table_key = services.credentials.create(Role.TABLE, frozenset({"T1"}))[0]
-    operator_key = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")[0]
-    auditor_key = services.credentials.create(Role.AUDITOR, frozenset(), "Lee Chan")[0]
+    operator_key = issue(services, Role.OPERATOR, (), "Dana Reyes")
+    auditor_key = issue(services, Role.AUDITOR, (), "Lee Chan")
     client = app.test_client()
     api = Api(client, Keys(operator_key, auditor_key, "", table_key, ""))
     api.put_pool()

@@ -74,7 +74,7 @@ def shift(w: World) -> dict[str, str]:
         "disputed": win(w, "a3", "T2"),
         "void": win(w, "a4", "T2"),
     }
-    confirm = {"paid_by": "Dana Reyes", "witness": "Lee Chan", "slip": "HP-1"}
+    confirm = {"paid_by": "DANA-REYES", "witness": "LEE-CHAN", "slip": "HP-1"}
     step(w, ids["paid"], "confirm", confirm)
     step(w, ids["disputed"], "dispute", {"reason": "camera check"})
     step(w, ids["void"], "dispute", {"reason": "misdeal on camera"})
@@ -170,16 +170,18 @@ def test_a_person_is_found_as_a_person_and_by_the_keys_they_hold(w: World) -> No
     assert history(w, person="Nobody Here")["payouts"] == []
 
 
-def test_a_name_that_grows_when_compared_is_archived_and_found(w: World) -> None:
-    """NFKC makes 14 typed characters 210 (U+FDFA spells out a phrase): the index keeps each
-    person by a digest, so the archive takes it and a search finds it."""
+def test_the_longest_name_is_archived_and_found_by_name_and_by_id(w: World) -> None:
+    """A name as long as the register takes (80 characters, each of them growing under the
+    comparison of names): the index keeps each person by a digest, so the archive takes it
+    and a search finds it, by the name and by the number."""
     payout = win(w, "long")
-    payer = "\ufdfa" * 14
-    step(w, payout, "confirm", {"paid_by": payer, "witness": "Lee Chan", "slip": "HP-9"})
+    payer = w.services.people.register("E8080", "Ǆ" * 40 + " " + "ǆ" * 39)
+    step(w, payout, "confirm", {"paid_by": "E8080", "witness": "LEE-CHAN", "slip": "HP-9"})
     run = w.services.archiver.run()
     assert not run.problems and run.archived["pool/main"] > 0
-    found = history(w, person=payer)
-    assert [p["id"] for p in found["payouts"]] == [payout]
+    for wanted in (payer.name, "e8080"):
+        found = history(w, person=wanted)
+        assert [p["id"] for p in found["payouts"]] == [payout], wanted
     assert w.services.verifier.run().intact
 
 
@@ -198,13 +200,17 @@ def iso(ms: int) -> str:
 def test_a_record_lists_every_step_the_same_before_and_after_archiving(w: World) -> None:
     payout = win(w, "big")
     step(w, payout, "dispute", {"reason": "camera check"})
-    confirm = {"paid_by": "Dana Reyes", "witness": "Lee Chan", "slip": "HP-77"}
+    confirm = {"paid_by": "DANA-REYES", "witness": "LEE-CHAN", "slip": "HP-77"}
     step(w, payout, "confirm", confirm)
     live = record(w, payout)
     assert [s["step"] for s in live["steps"]] == ["won", "disputed", "paid"]
     paid = live["steps"][-1]
-    assert (paid["paid_by"], paid["witness"], paid["slip"]) == ("Dana Reyes", "Lee Chan", "HP-77")
-    assert paid["person"] == "operator of the tests"
+    assert (paid["paid_by"], paid["witness"], paid["slip"]) == (
+        "Dana Reyes (DANA-REYES)",
+        "Lee Chan (LEE-CHAN)",
+        "HP-77",
+    )
+    assert paid["person"] == "operator of the tests (OPERATOR-OF-THE-TESTS)"
     assert live["payout"]["status"] == "paid"
     w.services.archiver.run()
     archived = record(w, payout)
@@ -255,7 +261,7 @@ def test_the_index_is_built_for_an_archive_from_before_it(tmp_path: Path) -> Non
             "amount": "123456"}  # fmt: skip
     paid = {"type": "payout_paid", "ts": "2000", "who": "operator:k", "payout": "P000001",
             "table": "T1", "round": "r1", "spot": "2", "amount": "123456", "note": "",
-            "paid_by": "Dana", "witness": "Lee", "slip": "S1"}  # fmt: skip
+            "paid_by": "DANA", "witness": "LEE", "slip": "S1"}  # fmt: skip
     rows = [entry_row("pool/main", 1, "", "h1", made), entry_row("pool/main", 2, "h1", "h2", paid)]
     with archive.engine.begin() as connection:
         connection.execute(

@@ -36,6 +36,7 @@ from hypothesis.stateful import (
 from jackpot.domain.paytable import SEED_PAYTABLE
 from tests.support import sequences as seq
 from tests.support.archive_world import World, dealt, world_of
+from tests.support.people import pid as person_id
 from tests.support.redis_server import RedisServer
 
 # Steps left out while the hole they reach is open, each naming its hole and the test below
@@ -249,7 +250,8 @@ class Sequences(RuleBasedStateMachine):
                 step = "dispute"
         body: dict[str, Any] = {"reason": "model"}
         if step == "confirm":
-            body = {"paid_by": person, "witness": seq.WITNESS, "slip": f"HP-{pid}"}
+            body = {"paid_by": person_id(person), "witness": person_id(seq.WITNESS),
+                    "slip": f"HP-{pid}"}  # fmt: skip
         self.note(f"{person} {step}s payout {pid} ({amount} cents)")
         r = self.post(f"/v1/payouts/{pid}/{step}", body, person)
         assert r.status_code in (200, 202, 409), r.get_json()

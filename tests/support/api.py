@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 
 from jackpot.api.hotpath import RoundsHotPath
 from jackpot.domain.auth import Role
+from tests.support.people import issue
 
 
 @dataclass
@@ -30,9 +31,7 @@ def make_keys(services: Any) -> Keys:
     """A key of every role (and two table keys) in the services' store."""
 
     def make(role: Role, *tables: str) -> str:
-        return str(
-            services.credentials.create(role, frozenset(tables), f"{role.value} of the tests")[0]
-        )
+        return issue(services, role, tables, f"{role.value} of the tests")
 
     return Keys(
         operator=make(Role.OPERATOR),

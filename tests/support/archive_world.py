@@ -19,6 +19,7 @@ from jackpot.entrypoints.app import create_app
 from jackpot.services.clock import now_ms
 from jackpot.settings import Settings
 from tests.support.api import Api, Keys, round_body
+from tests.support.people import issue
 
 ARCHIVES = ("sqlite", "postgresql")  # a world fixture's params: every tamper on both
 RETENTION = 60
@@ -80,7 +81,7 @@ def world_of(redis: redis_lib.Redis, url: str, data_dir: Path, **settings: Any) 
     app = create_app(config, services=services)
 
     def make(role: Role, *tables: str) -> str:
-        return services.credentials.create(role, frozenset(tables), f"{role.value} of the tests")[0]
+        return issue(services, role, tables, f"{role.value} of the tests")
 
     keys = Keys(
         operator=make(Role.OPERATOR),

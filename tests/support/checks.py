@@ -113,7 +113,7 @@ def patched(body: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
 
 # a hand pay's record as a confirmation needs it: a witness (not the payer, not the operator
 # confirming) and the slip
-HAND_PAY = {"witness": "Sam Okafor", "slip": "HP-1001"}
+HAND_PAY = {"witness": "SAM-OKAFOR", "slip": "HP-1001"}
 
 
 def report_body(

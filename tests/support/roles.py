@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from jackpot.domain.auth import Role
 from tests.support.api import Api, Keys, hit, round_body
 from tests.support.checks import HAND_PAY
+from tests.support.people import issue
 
 ROLES = ("table", "display", "operator", "auditor")
 
@@ -25,6 +26,8 @@ class Endpoint:
     path: str  # `{payout}` is filled in with the world's pending payout
     body: Any = None
     roles: frozenset[str] | None = None  # None: public
+    # a public endpoint whose answer these roles' keys widen: another key sent is refused
+    widened_by: frozenset[str] | None = None
 
     def send(self, client: FlaskClient, world: World, headers: dict[str, str]) -> Any:
         path = self.path.format(
@@ -57,7 +60,7 @@ ADJUSTMENT = {"id": "adj-roles", "amount": 100, "reason": "role matrix"}
 MATRIX: list[Endpoint] = [
     Endpoint("healthz", "GET", "/healthz", "/healthz"),
     Endpoint("readyz", "GET", "/readyz", "/readyz"),
-    Endpoint("metrics", "GET", "/metrics", "/metrics"),
+    Endpoint("metrics", "GET", "/metrics", "/metrics", widened_by=roles("operator", "auditor")),
     Endpoint(
         "accounting metrics",
         "GET",
@@ -275,6 +278,20 @@ MATRIX: list[Endpoint] = [
         roles=roles("operator", "auditor"),
     ),
     Endpoint(
+        "the register of people",
+        "GET",
+        "/v1/people",
+        "/v1/people?q=sam",
+        roles=roles("operator", "auditor"),
+    ),
+    Endpoint(
+        "a person of the register",
+        "GET",
+        "/v1/people/<person>",
+        "/v1/people/SAM-OKAFOR",
+        roles=roles("operator", "auditor"),
+    ),
+    Endpoint(
         "payout record",
         "GET",
         "/v1/payouts/<payout>/record",
@@ -396,7 +413,7 @@ def build_world(api: Api) -> World:
     payouts = [hit(api, round_id) for round_id in ("r-hit", "r-hit-2", "r-hit-3", "r-hit-4")]
     services = api.client.application.extensions["jackpot"]
     # another operator confirms the second above a threshold: it awaits a second person
-    other, _ = services.credentials.create(Role.OPERATOR, frozenset(), "Dana Reyes")
+    other = issue(services, Role.OPERATOR, (), "Dana Reyes")
     services.payouts.approval_cents, approval = 1, services.payouts.approval_cents
     confirmed = api.client.post(
         f"/v1/payouts/{payouts[1]}/confirm",

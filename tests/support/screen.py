@@ -5,18 +5,42 @@ from __future__ import annotations
 import http.client
 import json
 import time
-from typing import Any
+from typing import Any, Protocol
 
-from tests.support.service import Service
+
+class Server(Protocol):
+    """Where a screen connects: the sign process, or the proxy in front of it."""
+
+    @property
+    def host(self) -> str: ...
+
+    @property
+    def port(self) -> int: ...
 
 
 class Screen:
     """One sign screen's stream, read as a browser's EventSource reads it."""
 
-    def __init__(self, signs: Service, sign: str = "lobby") -> None:
-        self.conn = http.client.HTTPConnection(signs.host, signs.port, timeout=10)
-        self.conn.request("GET", f"/signs/{sign}/stream")
+    def __init__(
+        self,
+        signs: Server,
+        sign: str = "lobby",
+        source: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        """`source`: the loopback address it connects from (127.0.0.2, ...: another client
+        on this machine); `headers`: sent with its request (X-Forwarded-For, ...)."""
+        where = (source, 0) if source else None
+        self.conn = http.client.HTTPConnection(
+            signs.host, signs.port, timeout=10, source_address=where
+        )
+        self.conn.request("GET", f"/signs/{sign}/stream", headers=headers or {})
         self.response = self.conn.getresponse()
+
+    def refusal(self) -> tuple[int, dict[str, Any], str | None]:
+        """A refused stream's status, its JSON error, and its Retry-After."""
+        body = json.loads(self.response.read())
+        return self.response.status, body["error"], self.response.getheader("Retry-After")
 
     def next(self, seconds: float = 5.0) -> tuple[str, Any]:
         """The next event: (its kind, its data)."""

@@ -19,6 +19,7 @@ from jackpot.domain.returns import priced
 from jackpot.domain.triggers import revealed
 from tests.support.api import round_body
 from tests.support.archive_world import World, dealt
+from tests.support.people import issue, person
 
 UNIT = 10_000  # units per cent
 POOLS = ("main", "spare", "far", "mhb")
@@ -62,10 +63,11 @@ class Ledger:
 
 
 def people(w: World) -> dict[str, dict[str, str]]:
-    """An operator key for each person, by name."""
+    """An operator key for each person, by name (the witness registered too)."""
     out = {}
+    person(w.services, WITNESS)
     for name in PEOPLE:
-        secret, _ = w.services.credentials.create(Role.OPERATOR, frozenset(), name)
+        secret = issue(w.services, Role.OPERATOR, (), name)
         out[name] = {"Authorization": f"Bearer {secret}"}
     return out
 

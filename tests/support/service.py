@@ -18,10 +18,11 @@ import requests
 
 from jackpot.bootstrap import bootstrap
 from jackpot.cli.runtime import services
-from jackpot.domain.auth import Role
+from jackpot.domain.auth import PEOPLES_ROLES, Role
 from jackpot.services.clock import now_ms
 from jackpot.settings import Settings
 from jackpot.store.embedded import free_port
+from tests.support.people import issue, person
 
 
 @dataclass
@@ -118,7 +119,7 @@ def key(service: Service, role: str, *tables: str, label: str = "") -> str:
     if not settings.data_dir.is_absolute():
         settings = replace(settings, data_dir=service.cwd / settings.data_dir)
     with services(settings) as built:
-        secret, _ = built.credentials.create(Role(role), frozenset(tables), label)
+        secret = issue(built, Role(role), tables, label)
     return secret
 
 
@@ -181,7 +182,15 @@ def close_day(service: Service, redis_url: str, day: str) -> dict[str, Any]:
 def cli_key(service: Service, role: str, *tables: str, label: str = "") -> str:
     """A new API key made by the service's own `jackpot keys create`, as an operator would."""
     label = label or f"{role} of {', '.join(tables) or 'the tests'}"
-    args = ["keys", "create", "--role", role, "--label", label]
+    args = ["keys", "create", "--role", role]
+    if Role(role) in PEOPLES_ROLES:  # issued to a person of the register
+        settings = Settings.from_env(service.env)
+        if not settings.data_dir.is_absolute():
+            settings = replace(settings, data_dir=service.cwd / settings.data_dir)
+        with services(settings) as built:
+            args += ["--person", person(built, label).id]
+    else:
+        args += ["--label", label]
     for t in tables:
         args += ["--table", t]
     done = jackpot(*args, cwd=service.cwd, env=service.env, python=service.python)

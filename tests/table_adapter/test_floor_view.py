@@ -23,7 +23,7 @@ from table_adapter.link.adapter import LinkSettings, LinkState
 from table_adapter.link.answers import RoundAnswer
 from table_adapter.link.backoff import Backoff
 from table_adapter.link.client import ControllerClient, Verdict
-from table_adapter.link.supervisor import Supervisor
+from table_adapter.link.supervisor import WITNESS, WITNESS_NAME, Supervisor
 from table_adapter.screens.board import Heading, Snapshot, snapshot, status_line
 from table_adapter.screens.display import dollars
 from table_adapter.screens.live import render
@@ -60,6 +60,8 @@ JACKPOT_ROUND = {
 
 @pytest.fixture
 def demo_tables(api: Api) -> Api:
+    # the witness of the demo supervisor's hand pays, registered as war-floor demo does
+    api.client.application.extensions["jackpot"].people.register(WITNESS, WITNESS_NAME)
     api.put_pool("main", **DEMO_POOL)
     for table in PLAN.table_ids:
         api.put_table(table, **PLAN.table_config())

@@ -120,7 +120,7 @@ def test_the_criteria_of_a_request() -> None:
     assert query.statuses == {"paid", "void"}
     assert query.created == DAYS.bounds(date(2026, 11, 23))
     assert query.changed == (DAYS.bounds(date(2026, 11, 23))[0] + 2 * 3_600_000, None)
-    assert query.people == {"dana", "operator:a1"}
+    assert query.people == {"dana", "id DANA", "operator:a1"}  # a name, or an id
     assert history_query({"payout": "east:p000012"}, DAYS, dict).payout == "east:P000012"
     assert history_query({"payout": "east:12"}, DAYS, dict).payout == "east:P000012"
     assert history_query({"payout": "P0000012"}, DAYS, dict).payout == "P000012"

@@ -140,8 +140,8 @@ VALIDATORS = [
         "confirm",
         lambda body, _: Confirmation.from_json(body),
         {
-            "paid_by": "Dana Reyes",
-            "witness": "Sam Okafor",
+            "paid_by": "DANA-REYES",
+            "witness": "SAM-OKAFOR",
             "slip": "HP-2231",
             **NOTE,
             "expect": "pending",

@@ -49,6 +49,8 @@ EVERY_FIELD_SET = Settings(
     handpay_cents=120_000,
     signs_bind="0.0.0.0:9001",
     signs_max_connections=500,
+    signs_max_per_client=200,
+    signs_trusted_proxies=("10.0.0.5/32", "fd00::/64"),
     signs_feed_ms=250,
     redis_sentinels="10.0.0.1:26379,10.0.0.2:26379",
     redis_master="casino-7",
@@ -132,6 +134,18 @@ def test_blank_means_the_default():
 def test_values_are_normalised():
     assert Settings.from_env({"JACKPOT_LOG_LEVEL": "WARNING"}).log_level == "warning"
     assert Settings.from_env({"PROMETHEUS_MULTIPROC_DIR": "/m"}).metrics_dir == Path("/m")
+    proxies = {"JACKPOT_SIGNS_TRUSTED_PROXIES": " 10.0.0.5, 10.1.2.3/16 ,FD00::1"}
+    assert Settings.from_env(proxies).signs_trusted_proxies == (
+        "10.0.0.5/32",
+        "10.1.0.0/16",
+        "fd00::1/128",
+    )
+
+
+def test_the_sign_process_can_be_told_to_trust_no_proxy():
+    told = Settings.from_env({"JACKPOT_SIGNS_TRUSTED_PROXIES": "none"})
+    assert told.signs_trusted_proxies == ()
+    assert Settings.from_env(told.to_env()) == told
 
 
 @pytest.mark.parametrize(
@@ -149,6 +163,9 @@ def test_values_are_normalised():
         ("JACKPOT_LOG_LEVEL", "loud", "must be one of debug, info, warning, error, critical"),
         ("JACKPOT_NAMESPACE", "a}b", "may not contain braces"),
         ("JACKPOT_NAMESPACE", "a:b", "colons"),
+        ("JACKPOT_SIGNS_MAX_PER_CLIENT", "0", "must be at least 1"),
+        ("JACKPOT_SIGNS_TRUSTED_PROXIES", "10.0.0.5,nginx", "holds 'nginx', not an address"),
+        ("JACKPOT_SIGNS_TRUSTED_PROXIES", "10.0.0.0/33", "not an address or network"),
     ],
 )
 def test_a_malformed_value_is_refused_naming_the_variable(name: str, value: str, says: str):

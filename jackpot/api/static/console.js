@@ -21,8 +21,9 @@ async function signIn(key) {
   document.getElementById("mute").hidden = false;
   showMute();
   casinoZone = session.time_zone;
-  document.getElementById("who").textContent =
-    session.person + " · " + session.role + (session.role === "auditor" ? " (read only)" : "");
+  const who = document.getElementById("who");  // the name; the number on a long press or hover
+  who.textContent = session.person + " · " + session.role + (session.role === "auditor" ? " (read only)" : "");
+  who.title = session.shown || session.person;
   document.body.dataset.role = session.role;
   document.getElementById("day-report").hidden = session.role !== "auditor";
   tick();
@@ -150,8 +151,9 @@ function renderJackpots() {
         actions.push(el("button", { class: "primary", "data-action": "confirm",
           onclick: () => confirmDialog(p) }, "Confirm hand pay"));
       if (p.status === "awaiting_approval") {
-        const own = p.confirmed_by === session.who || same(p.paid_by, session.person)
-                    || same(p.confirmer, session.person) || same(p.witness, session.person);
+        const own = p.confirmed_by === session.who || (p.paid_by_id
+          ? [p.confirmer_id, p.paid_by_id, p.witness_id].includes(session.person_id)
+          : [p.paid_by, p.confirmer, p.witness].some((n) => same(n, session.person)));
         actions.push(el("button", { class: "primary", "data-action": "approve", disabled: own,
           title: own ? "A second operator approves" : null, onclick: () => approveDialog(p) },
           own ? "Awaiting another operator" : "Approve"));
@@ -161,7 +163,8 @@ function renderJackpots() {
           onclick: () => reasonDialog(p, "dispute") }, "Dispute"));
       const asked = p.void_request;  // a void asked from the approval threshold up
       if (asked) {
-        const mine = asked.requested_by === session.who || same(asked.person, session.person);
+        const mine = asked.requested_by === session.who || (asked.person_id
+          ? asked.person_id === session.person_id : same(asked.person, session.person));
         actions.push(el("button", { class: "danger", "data-action": "approve-void", disabled: mine,
           title: mine ? "Another operator approves the void you asked for" : null,
           onclick: () => approveVoidDialog(p) }, mine ? "Void awaits another operator" : "Approve void"));
@@ -217,7 +220,7 @@ function printSlip(p) {
   const box = document.getElementById("slip");
   box.replaceChildren(
     el("h2", {}, "Hand-pay slip — Casino War progressive"),
-    el("p", { class: "sub" }, "Printed " + zoned(Date.now(), true) + " by " + session.person),
+    el("p", { class: "sub" }, "Printed " + zoned(Date.now(), true) + " by " + session.shown),
     el("table", {}, ...rows.map(([label, value]) =>
       el("tr", label === "Amount" ? { class: "amount-line" } : {}, el("th", {}, label), el("td", {}, String(value))))),
     el("div", { class: "signatures" },
@@ -229,8 +232,8 @@ function printSlip(p) {
 }
 window.addEventListener("afterprint", () => document.body.classList.remove("printing-slip"));
 
-// the same person however the name is typed (jackpot/domain/people.py): NFKC, case folded,
-// without white space or invisible (format) characters
+// records made before the register of people named people only by name: compared as they
+// were then (jackpot/domain/people.py person_of). Everything since compares ids.
 function person(name) {
   return (name || "").normalize("NFKC").toLowerCase().normalize("NFKC").replace(/[\s\p{Cf}]/gu, "");
 }
@@ -382,7 +385,7 @@ function openDialog({ title, summary, fields, submit, danger, send, check, revie
   document.getElementById("act-fields").hidden = false;
   document.getElementById("act-cancel").textContent = "Cancel";
   const box = document.getElementById("act-fields");
-  box.replaceChildren(...fields.map((f) => el("div", {},
+  box.replaceChildren(...fields.map((f) => f.person ? personField(f) : el("div", {},
     el("label", { for: "f-" + f.name }, f.label, f.hint ? el("span", { class: "hint" }, " " + f.hint) : null),
     el(f.multiline ? "textarea" : "input", { id: "f-" + f.name, name: f.name, value: f.value || null,
       autocomplete: "off", rows: f.multiline ? 2 : null }),
@@ -398,6 +401,63 @@ function openDialog({ title, summary, fields, submit, danger, send, check, revie
   const first = box.querySelector("input, textarea");
   if (first) first.focus();
 }
+// A person is chosen from the register, never typed: a search box (a name or a badge
+// number) lists the active people who match; choosing one keeps their id in a hidden input,
+// which is what the form sends (docs/RULES.md §5 People). `f.value` is {id, shown} chosen
+// beforehand.
+const chosen = {};  // field name -> {id, shown} of the person chosen in it
+function personField(f) {
+  const hidden = el("input", { type: "hidden", id: "f-" + f.name, name: f.name,
+    value: f.value ? f.value.id : null });
+  const list = el("ul", { class: "people", id: "l-" + f.name, role: "listbox",
+    "aria-label": f.label + ": people who match" });
+  if (f.value) chosen[f.name] = f.value; else delete chosen[f.name];
+  let asked = 0, timer = null;
+  const choose = (who) => {
+    hidden.value = who.id;
+    chosen[f.name] = { id: who.id, shown: who.shown };
+    search.value = who.shown;
+    list.replaceChildren();
+    search.removeAttribute("aria-invalid");
+    document.getElementById("e-" + f.name).textContent = "";
+  };
+  const look = async () => {
+    const text = search.value.trim(), mine = ++asked;
+    if (!text) { list.replaceChildren(); return; }
+    let found = [];
+    try {
+      found = (await api("GET", "/v1/people?limit=8&q=" + encodeURIComponent(text))).people;
+    } catch (e) { found = []; }
+    if (mine !== asked) return;  // a newer search has been sent since
+    list.replaceChildren(...(found.length ? found.map((who) => el("li", {},
+      el("button", { type: "button", class: "person", "data-person": who.id, role: "option",
+        onclick: () => choose(who) }, who.name + " · " + who.id,
+        who.position ? el("span", { class: "hint" }, " " + who.position) : null)))
+      : [el("li", { class: "empty" }, "Nobody in the register matches “" + text + "”.")]));
+  };
+  const search = el("input", { id: "s-" + f.name, type: "search", autocomplete: "off",
+    placeholder: "Name or badge number", value: f.value ? f.value.shown : null,
+    "aria-controls": "l-" + f.name,
+    oninput: () => {
+      hidden.value = "";  // typed, not chosen: nobody until a person is picked from the list
+      delete chosen[f.name];
+      clearTimeout(timer);
+      timer = setTimeout(look, 200);
+    },
+    onkeydown: (event) => {  // Enter takes the only match, or the one whose number was typed
+      if (event.key !== "Enter" || hidden.value) return;
+      const options = [...list.querySelectorAll("button.person")];
+      const typed = search.value.trim().toUpperCase();
+      const pick = options.length === 1 ? options[0]
+        : options.find((b) => b.dataset.person === typed);
+      if (pick) { event.preventDefault(); pick.click(); }
+    } });
+  return el("div", { class: "person-field" },
+    el("label", { for: "s-" + f.name }, f.label, f.hint ? el("span", { class: "hint" }, " " + f.hint) : null),
+    search, hidden, list, el("div", { class: "field-error", id: "e-" + f.name }));
+}
+function shownOf(field) { return chosen[field] ? chosen[field].shown : ""; }
+
 function values() {
   const out = {};
   for (const f of pending.fields) {
@@ -414,7 +474,7 @@ function editing() {  // back from the last step to the form
   document.getElementById("act-cancel").textContent = "Cancel";
 }
 function fieldError(field, message) {
-  const input = document.getElementById("f-" + field);
+  const input = document.getElementById("s-" + field) || document.getElementById("f-" + field);
   if (!input) return false;
   input.setAttribute("aria-invalid", "true");
   document.getElementById("e-" + field).textContent = message;
@@ -438,7 +498,8 @@ document.getElementById("act-form").addEventListener("submit", async (event) => 
     const wrong = pending.check ? pending.check(given) : null;
     if (wrong && Object.keys(wrong).length) {
       for (const [field, message] of Object.entries(wrong)) fieldError(field, message);
-      document.getElementById("f-" + Object.keys(wrong)[0]).focus();
+      const first = Object.keys(wrong)[0];
+      (document.getElementById("s-" + first) || document.getElementById("f-" + first)).focus();
       button.disabled = false;
       return;
     }
@@ -491,18 +552,19 @@ function confirmDialog(p) {
     title: "Confirm hand pay", submit: "Confirm paid",
     summary: payoutSummary(p) + (needsSecond ? " · a second operator approves it afterwards" : ""),
     fields: [
-      { name: "paid_by", label: "Paid by", value: session.person },
-      { name: "witness", label: "Witness", hint: "(another person, required)" },
+      { name: "paid_by", label: "Paid by", person: true,
+        value: session.person_id ? { id: session.person_id, shown: session.shown } : null },
+      { name: "witness", label: "Witness", person: true, hint: "(another person, required)" },
       { name: "slip", label: "Hand-pay slip number", hint: "(required)" },
       { name: "reason", label: "Note", multiline: true },
     ],
     check: (v) => {
       const wrong = {};
-      if (!person(v.paid_by)) wrong.paid_by = "Enter the name of the person who paid the jackpot.";
-      if (!person(v.witness)) wrong.witness = "Enter the name of the person who witnessed the hand pay.";
-      else if (same(v.witness, v.paid_by || session.person))
+      if (!v.paid_by) wrong.paid_by = "Choose who paid the jackpot from the register: type a name or badge number, then pick the person.";
+      if (!v.witness) wrong.witness = "Choose the witness from the register: type a name or badge number, then pick the person.";
+      else if (v.witness === (v.paid_by || session.person_id))
         wrong.witness = "The witness must be someone other than the person who paid.";
-      else if (same(v.witness, session.person))
+      else if (v.witness === session.person_id)
         wrong.witness = "The witness must be someone other than you, the operator confirming.";
       if (!v.slip) wrong.slip = "Enter the number printed on the hand-pay slip.";
       return wrong;
@@ -511,16 +573,18 @@ function confirmDialog(p) {
       ["Amount", dollars(p.amount), "amount"],
       ["Where", "table " + p.table + ", spot " + p.spot],
       ["Jackpot", wonText(p) + " · " + p.id],
-      ["Paid by", v.paid_by || session.person],
-      ["Witness", v.witness],
+      ["Paid by", shownOf("paid_by")],
+      ["Witness", shownOf("witness")],
       ["Slip", v.slip],
-      ["Confirmed by", session.person + " (you)"],
+      ["Confirmed by", session.shown + " (you)"],
     ].concat(needsSecond ? [["Then", "a second operator approves it before it counts as paid"]] : []),
     explain: (e) => ({
       "witness:same_person": "The witness must be someone other than the person who paid and the operator confirming.",
-      "witness:missing": "Enter the name of the person who witnessed the hand pay.",
-      "witness:not_a_person": "Enter the witness's name.",
-      "paid_by:not_a_person": "Enter the name of the person who paid the jackpot.",
+      "witness:missing": "Choose the witness from the register.",
+      "witness:unknown_person": "Nobody in the register has that number: choose the witness from the list.",
+      "paid_by:unknown_person": "Nobody in the register has that number: choose who paid from the list.",
+      "witness:person_inactive": "The witness is no longer active in the register: choose another person.",
+      "paid_by:person_inactive": "That person is no longer active in the register: choose another person.",
       "slip:missing": "Enter the number printed on the hand-pay slip.",
     })[e.field + ":" + e.code] || null,
     send: async (v) => {
@@ -705,7 +769,7 @@ function printShift() {
   box.replaceChildren(
     el("h2", {}, "Shift report — Casino War progressive"),
     el("p", {}, span),
-    el("p", {}, "Printed " + zoned(Date.now(), true) + " by " + session.person),
+    el("p", {}, "Printed " + zoned(Date.now(), true) + " by " + session.shown),
     el("table", {},
       el("tr", {}, el("th", {}, "Status"), el("th", { class: "num" }, "Jackpots"), el("th", { class: "num" }, "Amount")),
       ...SHIFT_STATUSES.map((s) => el("tr", {}, el("td", {}, STATUS_WORDS[s]),

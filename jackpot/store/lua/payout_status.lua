@@ -28,16 +28,20 @@
 -- ARGV[4] note (may be empty)  ARGV[5..7] a confirmation's paid_by (a person), witness, slip
 -- (each may be empty)  ARGV[8] expect: the status the caller saw ('' = any)
 -- ARGV[9] the approval threshold in cents (0: no second person needed), for confirm and void
--- ARGV[10] the person acting (the key's label, else the key): a confirmation records it as
--- `confirmer`, an approval as `approver`, a void's request and approval as theirs
--- ARGV[11..13] the people as compared (jackpot.domain.people.person_of: NFKC, case folded, no
--- spaces or invisible characters) of the one acting, and of a confirmation's payer and
--- witness: a confirmation keeps them as `people`; an approval by the confirming key, or by
--- the person who confirmed, paid or witnessed, is refused; so is a void's approval by the
--- key or the person who asked for it
+-- ARGV[10] the person acting as shown, name and number (`Dana Reyes (E1042)`; a key held by
+-- nobody: the key): a confirmation records it as `confirmer`, an approval as `approver`, a
+-- void's request and approval as theirs
+-- ARGV[11..13] the ids of the register (jackpot.domain.people, D232) of the one acting and of a
+-- confirmation's payer and witness: what every rule of people compares, never a name. A
+-- confirmation keeps them (`confirmer_id`, `paid_by_id`, `witness_id`) and refuses a witness who paid or confirms; an approval
+-- by the confirming key, or by the person who confirmed, paid or witnessed, is refused; so is
+-- a void's approval by the key or the person who asked for it
+-- ARGV[14] the acting person's name as compared before the register (person_of): for a payout
+-- confirmed, or a void asked, before it, whose `people` are such names
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"changed", json} | {"unchanged", json} | {"missing"} | {"refused", json}
 --   | {"stale", json} | {"same_person", json}
+--   | {"witness_paid", json} | {"witness_confirms", json} (confirm: nothing is written)
 --   | {"asked", json} (void: held for a second person's approval, journaled)
 --   | {"awaiting", json} (void: asked already; nothing written)
 --   | {"nothing", json} (approve_void: no void awaits approval)
@@ -60,19 +64,29 @@ local target
 if step == 'confirm' then
   if status == 'paid' or status == 'awaiting_approval' then return {'unchanged', raw} end
   if status ~= 'pending' and status ~= 'disputed' then return {'refused', raw} end
+  -- the witness is another person than the payer and than the one confirming
+  if ARGV[13] == ARGV[12] then return {'witness_paid', raw} end
+  if ARGV[13] == me then return {'witness_confirms', raw} end
   if two_people then target = 'awaiting_approval'
   else target = 'paid' end
 elseif step == 'approve' then
   if status == 'paid' then return {'unchanged', raw} end
   if status ~= 'awaiting_approval' then return {'refused', raw} end
   -- two-person control: the approver is another key and another person than the one who
-  -- confirmed, paid or witnessed (a payout confirmed before `people` was kept: its names
-  -- as they were compared then, lower-cased)
-  local people = payout.people or {confirmer = string.lower(payout.confirmer or ''),
-    paid_by = string.lower(payout.paid_by or ''), witness = string.lower(payout.witness or '')}
-  if who == payout.confirmed_by or me == people.confirmer or me == people.paid_by
-      or me == people.witness then
-    return {'same_person', raw}
+  -- confirmed, paid or witnessed, by their ids (a payout confirmed before the register: its
+  -- names as they were compared then, and before `people` was kept, lower-cased)
+  if who == payout.confirmed_by then return {'same_person', raw} end
+  if payout.paid_by_id then
+    if me == payout.confirmer_id or me == payout.paid_by_id or me == payout.witness_id then
+      return {'same_person', raw}
+    end
+  else
+    local old = ARGV[14]
+    local people = payout.people or {confirmer = string.lower(payout.confirmer or ''),
+      paid_by = string.lower(payout.paid_by or ''), witness = string.lower(payout.witness or '')}
+    if old == people.confirmer or old == people.paid_by or old == people.witness then
+      return {'same_person', raw}
+    end
   end
   target = 'paid'
 elseif step == 'dispute' then
@@ -89,7 +103,9 @@ elseif step == 'void' then
 elseif step == 'approve_void' then
   if status == 'void' then return {'unchanged', raw} end
   if not asked then return {'nothing', raw} end
-  if who == asked.requested_by or me == asked.compared then return {'same_person', raw} end
+  if who == asked.requested_by or me == asked.compared or ARGV[14] == asked.compared then
+    return {'same_person', raw}
+  end
   target = 'void'
 else
   return redis.error_reply('payout_status: unknown step ' .. step)
@@ -102,8 +118,8 @@ local seq = tonumber(redis.call('HGET', KEYS[3], 'seq') or '0')
 local head = redis.call('HGET', KEYS[3], 'head') or ''
 local function journal(kind, fields)
   seq = seq + 1
-  local all = {'type', kind, 'ts', ts, 'who', who, 'payout', ARGV[1], 'table', payout.table,
-    'round', payout.round, 'spot', tostring(payout.spot), 'amount',
+  local all = {'type', kind, 'ts', ts, 'who', who, 'person_id', me, 'payout', ARGV[1],
+    'table', payout.table, 'round', payout.round, 'spot', tostring(payout.spot), 'amount',
     string.format('%d', payout.amount)}
   for _, text in ipairs(fields) do table.insert(all, text) end
   head = append(KEYS[4], string.format('%d', seq), head, all)
@@ -112,7 +128,7 @@ end
 
 if step == 'void' and target ~= 'void' then  -- asked: held for a second person, nothing else
   payout.void_request = {requested_by = who, person = ARGV[10], compared = me, reason = note,
-    at = now, from = status}
+    at = now, from = status, person_id = me}
   local json = cjson.encode(payout)
   redis.call('HSET', KEYS[1], ARGV[1], json)
   if status == 'paid' then redis.call('ZADD', KEYS[7], now, ARGV[1]) end  -- changed: live again
@@ -133,11 +149,14 @@ if step == 'confirm' then
   payout.paid_by = ARGV[5]
   payout.witness = ARGV[6] ~= '' and ARGV[6] or nil
   payout.slip = ARGV[7] ~= '' and ARGV[7] or nil
-  payout.people = {confirmer = ARGV[11], paid_by = ARGV[12], witness = ARGV[13]}
+  payout.people = nil  -- names as compared before the register: a new confirmation has ids
+  payout.confirmer_id, payout.paid_by_id, payout.witness_id = me, ARGV[12], ARGV[13]
   if target == 'paid' then payout.paid_at = now end
-  extra = {'paid_by', ARGV[5], 'witness', ARGV[6], 'slip', ARGV[7]}
+  extra = {'paid_by', ARGV[5], 'witness', ARGV[6], 'slip', ARGV[7], 'paid_by_id', ARGV[12],
+    'witness_id', ARGV[13]}
 elseif step == 'approve' then
   payout.approved_by, payout.approved_at, payout.approver = who, now, ARGV[10]
+  payout.approver_id = me
   payout.paid_at = now
   extra = {'paid_by', payout.paid_by or '', 'witness', payout.witness or '',
     'slip', payout.slip or '', 'confirmed_by', payout.confirmed_by, 'approver', ARGV[10]}
@@ -148,6 +167,7 @@ elseif step == 'approve_void' then
   payout.voided_by, payout.voided_at, payout.voided_from = who, now, status
   payout.void_requested_by, payout.void_requester = asked.requested_by, asked.person
   payout.void_requested_at, payout.void_approver = asked.at, ARGV[10]
+  payout.void_requester_id, payout.void_approver_id = asked.person_id, me
   payout.void_request = nil
   extra = {'from', status, 'requested_by', asked.requested_by, 'requester', asked.person,
     'requested_at', string.format('%d', asked.at), 'approver', ARGV[10], 'approval_note', note}

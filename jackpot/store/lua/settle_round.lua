@@ -103,6 +103,9 @@ local round_key, table_key, house_key, counters_key = KEYS[1], KEYS[2], KEYS[3],
 local apikey_key, payouts_key, pending_key = KEYS[5], KEYS[6], KEYS[7]
 local digest, version = ARGV[1], ARGV[2]
 
+-- 0. The reporting key: a revoked key is answered nothing, not even a replay (D232).
+local key_state = redis.call('HMGET', apikey_key, 'role', 'revoked')
+if not key_state[1] or key_state[2] then return {'revoked'} end
 -- 1. Idempotency: the same report gets its first result, another report under the id a conflict.
 local stored = redis.call('HMGET', round_key, 'digest', 'static', 'dynamic', 'ts', 'seq')
 if stored[1] then
@@ -120,8 +123,6 @@ end
 if ARGV[5] ~= '1' or redis.call('HGET', KEYS[#KEYS], 'store:state') == 'inoperable' then
   return {'inoperable'}
 end
-local key_state = redis.call('HMGET', apikey_key, 'role', 'revoked')
-if not key_state[1] or key_state[2] then return {'revoked'} end
 local plan = cjson.decode(ARGV[3])
 local shoe = plan.shoe
 local table_row

@@ -16,8 +16,8 @@
 -- ARGV[1] '<table>/<round>'  ARGV[2] step: 'void' | 'approve'
 -- ARGV[3] the plan JSON (void), planned against the spots void before it (`before`); on
 --         approve the held plan is applied
--- ARGV[4] who (the key)  ARGV[5] the person acting (the key's label)  ARGV[6] that person as
--- compared (jackpot.domain.people.person_of)  ARGV[7] the reason (approve: the approver's
+-- ARGV[4] who (the key)  ARGV[5] the person acting as shown (name and number)  ARGV[6] that
+-- person as compared: the register's id (D232; a table's key: the key itself)  ARGV[7] the reason (approve: the approver's
 -- note)  ARGV[8] the approval threshold in cents (0: never), compared here with the plan's
 -- pays on every step (docs/RULES.md §6, D226)
 -- ARGV[9] JSON list: the id of the pool that holds the money of plan pool i now

@@ -14,6 +14,8 @@ const SILENT_MS = 6000;      // no word for this long: the sign shows the progre
 const BOOT_MS = 3000;        // no state this long after loading: shown closed until one comes
 const TAKEOVER_MS = 9000;    // how long a hit is celebrated
 const COUNT_MS = 1200;       // how long the meter takes to count up to a new value
+const REFUSED_MS = 5000;     // a refused stream is asked for again after this, and up to as long
+                             // again at random (the refusals' Retry-After is 5 s)
 let state = null;            // the last `state` event
 let shown = {};              // pool -> the value on screen (cents, may lag behind while counting)
 let target = {};             // pool -> the real value
@@ -236,7 +238,15 @@ function connect() {
     storeUp = JSON.parse(e.data).up;
     if (!storeUp) setOffline(true); else hear();
   });
-  source.onerror = () => { /* EventSource reconnects by itself; silence shows closed */ };
+  source.onerror = () => {
+    // EventSource reconnects by itself when a stream drops, but gives a refused one up for
+    // good (429: this address holds its share of streams; 503: the sign process is full):
+    // this screen asks again itself, at a random moment so that refused screens do not all
+    // come back at once. Meanwhile silence shows the progressive closed.
+    if (source.readyState === EventSource.CLOSED) {
+      setTimeout(connect, REFUSED_MS + Math.random() * REFUSED_MS);
+    }
+  };
 }
 
 if ("serviceWorker" in navigator) {

@@ -1,0 +1,278 @@
+"""`jackpot people`: the register of people who may act on money (D232).
+
+Run on the controller's machine, on the store directly, as `jackpot keys` is: the register is
+the administrator's, not the floor's (D110). Each step is journaled in the house journal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from dataclasses import dataclass
+
+from jackpot.cli.runtime import services
+from jackpot.domain.auth import PEOPLES_ROLES
+from jackpot.domain.names import check_display_name, confusable, skeletons
+from jackpot.domain.people import parse_person_id
+from jackpot.errors import JackpotError
+from jackpot.settings import Settings
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "people",
+        help="the register of people who act on money: add, change, deactivate, list, migrate",
+        description="The register of people (supervisors, cashiers, security officers who "
+        "witness, auditors), by the employee or badge number the casino uses. Keys are issued "
+        "to them (jackpot keys create --person ID); every two-person rule compares these ids.",
+    )
+    people = p.add_subparsers(dest="people_command", required=True)
+
+    add = people.add_parser("add", help="register a person")
+    add.add_argument("id", help="the employee or badge number")
+    add.add_argument("--name", required=True, help="the name shown beside the number")
+    add.add_argument("--position", default="", help="what they do: shown only")
+    _different(add)
+    add.set_defaults(func=add_person)
+
+    change = people.add_parser("change", help="change a person's name or position")
+    change.add_argument("id")
+    change.add_argument("--name")
+    change.add_argument("--position")
+    _different(change)
+    change.set_defaults(func=change_person)
+
+    off = people.add_parser(
+        "deactivate", help="deactivate a person: every key issued to them is revoked at once"
+    )
+    off.add_argument("id")
+    off.add_argument("--reason", required=True)
+    off.set_defaults(func=deactivate_person)
+
+    on = people.add_parser(
+        "reactivate", help="a person active again (their revoked keys stay revoked)"
+    )
+    on.add_argument("id")
+    _different(on, reason_required=True)
+    on.set_defaults(func=reactivate_person)
+
+    listing = people.add_parser("list", help="the register, by id")
+    listing.add_argument("--all", action="store_true", help="inactive people too")
+    listing.add_argument("--search", metavar="TEXT", help="ids and names holding TEXT")
+    listing.set_defaults(func=list_people)
+
+    migrate = people.add_parser(
+        "migrate",
+        help="register people from a CSV and give each operator's and auditor's key made "
+        "before the register to its person; refuses everything if one key cannot be mapped",
+    )
+    migrate.add_argument(
+        "--from",
+        dest="source",
+        metavar="CSV",
+        help="a CSV with the columns id,name[,position]: the people to register",
+    )
+    migrate.add_argument(
+        "--assign",
+        action="append",
+        default=[],
+        metavar="KEY=ID",
+        help="give key KEY to person ID where its label does not say (repeatable)",
+    )
+    migrate.add_argument(
+        "--dry-run", action="store_true", help="say what it would do and change nothing"
+    )
+    migrate.set_defaults(func=migrate_keys)
+
+
+def _different(p: argparse.ArgumentParser, reason_required: bool = False) -> None:
+    p.add_argument(
+        "--different-person",
+        action="store_true",
+        help="the name is confusable with an active person's, and this is someone else "
+        "(needs --reason)",
+    )
+    p.add_argument("--reason", default="", required=reason_required, help="for the journal")
+
+
+def _fail(command: str, exc: JackpotError) -> int:
+    field = f" ({exc.field})" if exc.field else ""
+    print(f"jackpot people {command}: {exc.message}{field}", file=sys.stderr)
+    return 2
+
+
+def add_person(args: argparse.Namespace) -> int:
+    with services(Settings.from_env()) as svc:
+        try:
+            person = svc.people.register(
+                args.id, args.name, args.position, args.reason, args.different_person
+            )
+        except JackpotError as exc:
+            return _fail("add", exc)
+    print(f"registered {person.shown}")
+    return 0
+
+
+def change_person(args: argparse.Namespace) -> int:
+    with services(Settings.from_env()) as svc:
+        try:
+            person = svc.people.change(
+                args.id, args.name, args.position, args.reason, args.different_person
+            )
+        except JackpotError as exc:
+            return _fail("change", exc)
+    print(f"now {person.shown}" + (f", {person.position}" if person.position else ""))
+    return 0
+
+
+def deactivate_person(args: argparse.Namespace) -> int:
+    with services(Settings.from_env()) as svc:
+        try:
+            person = svc.people.deactivate(args.id, args.reason)
+        except JackpotError as exc:
+            return _fail("deactivate", exc)
+    keys = f"; keys revoked: {', '.join(person.keys)}" if person.keys else "; no keys"
+    print(f"deactivated {person.shown}{keys}")
+    return 0
+
+
+def reactivate_person(args: argparse.Namespace) -> int:
+    with services(Settings.from_env()) as svc:
+        try:
+            person = svc.people.reactivate(args.id, args.reason, args.different_person)
+        except JackpotError as exc:
+            return _fail("reactivate", exc)
+    print(f"{person.shown} is active again; issue new keys with jackpot keys create --person")
+    return 0
+
+
+def list_people(args: argparse.Namespace) -> int:
+    with services(Settings.from_env()) as svc:
+        found = (
+            svc.people.search(args.search, not args.all, limit=1000)
+            if args.search
+            else svc.people.everyone(not args.all)
+        )
+    for p in found:
+        state = "active" if p.active else "inactive"
+        keys = ",".join(p.keys) or "-"
+        print(f"{p.id:<12} {state:<8} {p.name}  [{p.position or '-'}]  keys: {keys}")
+    return 0
+
+
+@dataclass(frozen=True)
+class _Row:
+    id: str
+    name: str
+    position: str
+
+
+def _read_rows(path: str) -> tuple[list[_Row], list[str]]:
+    rows, problems = [], []
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        if reader.fieldnames is None or not {"id", "name"} <= set(reader.fieldnames):
+            return [], [f"{path}: the first line names the columns id,name[,position]"]
+        for n, row in enumerate(reader, start=2):
+            try:
+                ident = parse_person_id(row.get("id") or "", "id")
+            except JackpotError as exc:
+                problems.append(f"{path} line {n}: {exc.message}")
+                continue
+            rows.append(_Row(ident, row.get("name") or "", row.get("position") or ""))
+    return rows, problems
+
+
+def migrate_keys(args: argparse.Namespace) -> int:
+    """Register the CSV's people, then give every operator's and auditor's key issued to
+    nobody to the one person its label names (or --assign says). Everything is checked
+    first; one key that maps to nobody, or to more than one person, and nothing changes."""
+    rows, problems = _read_rows(args.source) if args.source else ([], [])
+    assigned: dict[str, str] = {}
+    for pair in args.assign:
+        key_id, _, person = pair.partition("=")
+        if not key_id or not person:
+            problems.append(f"--assign {pair!r}: write KEY=ID")
+            continue
+        try:
+            assigned[key_id] = parse_person_id(person, "assign")
+        except JackpotError as exc:
+            problems.append(f"--assign {pair!r}: {exc.message}")
+    with services(Settings.from_env()) as svc:
+        known = {p.id: p for p in svc.people.everyone()}
+        new: list[_Row] = []
+        for row in rows:
+            had = known.get(row.id)
+            if had is None:
+                new.append(row)
+            elif had.name != row.name:
+                problems.append(
+                    f"{row.id} is registered as {had.name!r}, the file says {row.name!r}"
+                )
+        # the new names: printable, and confusable with nobody active (checked again as each
+        # is registered; checked here so that nothing is half done)
+        seen = [(p.name, p.id) for p in known.values() if p.active]
+        for row in new:
+            try:
+                check_display_name(row.name, "name")
+            except JackpotError as exc:
+                problems.append(f"{row.id}: {exc.message}")
+                continue
+            other = next((i for name, i in seen if confusable(name, row.name)), None)
+            if other is not None:
+                problems.append(
+                    f"{row.id}: the name {row.name!r} is confusable with {other}'s: register "
+                    "one of them with jackpot people add --different-person --reason"
+                )
+            seen.append((row.name, row.id))
+        # who a label may name: every active person, registered or about to be
+        candidates = [(p.id, p.name) for p in known.values() if p.active]
+        candidates += [(r.id, r.name) for r in new]
+        plan: list[tuple[str, str, str]] = []  # key id, label, person id
+        for key, revoked in svc.credentials.list():
+            if revoked or key.role not in PEOPLES_ROLES or key.person:
+                continue
+            if key.key_id in assigned:
+                plan.append((key.key_id, key.label, assigned.pop(key.key_id)))
+                continue
+            wanted = skeletons(key.label) if key.label.strip() else frozenset()
+            named = sorted({i for i, name in candidates if wanted & skeletons(name)})
+            if len(named) == 1:
+                plan.append((key.key_id, key.label, named[0]))
+            elif not named:
+                problems.append(
+                    f"key {key.key_id} ({key.role.value}, label {key.label!r}) names no person: "
+                    f"add them to the file, or --assign {key.key_id}=ID"
+                )
+            else:
+                problems.append(
+                    f"key {key.key_id} (label {key.label!r}) could be any of "
+                    f"{', '.join(named)}: --assign {key.key_id}=ID"
+                )
+        for key_id in assigned:
+            problems.append(
+                f"--assign {key_id}=...: no active operator's or auditor's key "
+                "issued to nobody has that id"
+            )
+        if problems:
+            print("jackpot people migrate: nothing changed:", file=sys.stderr)
+            for problem in problems:
+                print(f"  {problem}", file=sys.stderr)
+            return 2
+        for row in new:
+            print(f"register {row.id}: {row.name}")
+        for key_id, label, person in plan:
+            print(f"key {key_id} ({label!r}) -> {person}")
+        if args.dry_run:
+            print("(dry run: nothing changed)")
+            return 0
+        try:
+            for row in new:
+                svc.people.register(row.id, row.name, row.position)
+            for key_id, _, person in plan:
+                svc.credentials.assign(key_id, person)
+        except JackpotError as exc:
+            return _fail("migrate", exc)
+    print(f"registered {len(new)} people; gave {len(plan)} keys to their people")
+    return 0
