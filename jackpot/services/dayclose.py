@@ -357,7 +357,7 @@ class Accounting:
         for kind in ("person_registered", "person_changed"):
             for e in self._archive.entries_of_type(HOUSE, kind, None, end):
                 fields = e.by_name()
-                named.append((e.seq, str(fields["person"]), str(fields["name"])))
+                named.append((e.seq, str(fields["staff_id"]), str(fields["name"])))
         names = {person: name for _, person, name in sorted(named)}
 
         def holder(person: str) -> str:
@@ -367,14 +367,14 @@ class Accounting:
         for e in self._archive.entries_of_type(HOUSE, "key_created", None, end):
             fields = e.by_name()
             who = whos[str(fields["key"])] = f"{fields['role']}:{fields['key']}"
-            if fields.get("person"):
-                people[who] = holder(str(fields["person"]))
+            if fields.get("issued_to"):
+                people[who] = holder(str(fields["issued_to"]))
             elif fields.get("label"):
                 people[who] = str(fields["label"])
         for e in self._archive.entries_of_type(HOUSE, "key_assigned", None, end):
             fields = e.by_name()  # a key made before the register, given to its person
             if str(fields["key"]) in whos:
-                people[whos[str(fields["key"])]] = holder(str(fields["person"]))
+                people[whos[str(fields["key"])]] = holder(str(fields["issued_to"]))
         return people
 
     def _voids(self, start: int, end: int) -> list[dict[str, Any]]:

@@ -54,6 +54,8 @@ TEXT_FIELDS = frozenset(
         "label",
         "person",
         "person_id",
+        "staff_id",
+        "issued_to",
         "name",
         "was",
         "position",

@@ -85,7 +85,7 @@ def test_the_register_keeps_ids_upper_cased_and_journals_each_step(
     floor.people.change("E2207", name="Lee Morrow-Chan", reason="married")
     floor.people.deactivate("E2207", "left the company")
     floor.people.reactivate("E2207", "came back")
-    kinds = [e["type"] for e in api.journal(None) if e.get("person") in ("E2207", "E1042")]
+    kinds = [e["type"] for e in api.journal(None) if e.get("staff_id") in ("E2207", "E1042")]
     assert kinds == [
         "person_registered",
         "person_registered",
@@ -133,7 +133,7 @@ def test_a_confusable_name_is_another_person_only_when_said_so_with_a_reason(
     )
     assert twin.id == "E5000"
     entry = [e for e in api.journal(None) if e["type"] == "person_registered"][-1]
-    assert (entry["confusable_with"], entry["person"]) == ("E1042", "E5000")
+    assert (entry["confusable_with"], entry["staff_id"]) == ("E1042", "E5000")
     # an inactive person's name is free again; reactivating them looks again
     floor.people.deactivate("E5000", "left")
     floor.people.register("E5001", "Dana Reyna", reason="third", different=True)
@@ -309,6 +309,6 @@ def test_a_badge_number_of_digits_only_stays_as_written(api: Api, floor: Service
     assert paid.status_code == 200, paid.get_json()
     assert (paid.get_json()["paid_by_id"], paid.get_json()["slip"]) == ("001042", "000731")
     house = [e for e in api.journal(None) if e["type"] == "person_registered"]
-    assert house[-1]["person"] == "001042"
+    assert house[-1]["staff_id"] == "001042"
     (entry,) = [e for e in api.journal() if e["type"] == "payout_paid"]
     assert (entry["paid_by_id"], entry["slip"]) == ("001042", "000731")

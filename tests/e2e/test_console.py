@@ -156,6 +156,9 @@ def test_a_supervisor_works_the_floor_from_the_console(floor: Service, browser: 
     shot(page, "03-witness-refused")
     assert get(base, operator, f"/v1/payouts/{payout}")["status"] == "pending"
     # a refusal only the controller makes: once, under its field, named by its label
+    page.fill("#s-witness", "sam")  # the people who match, to pick one with a finger
+    page.locator("#l-witness button[data-person='SAM-OKAFOR']").wait_for()
+    shot(page, "03-witness-search")
     choose(page, "witness", "okafor", "SAM-OKAFOR")
     shot(page, "03-witness-chosen")
     page.fill("#f-slip", "HP-" + "9" * 70)

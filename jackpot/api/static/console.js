@@ -337,13 +337,15 @@ const WHAT = {
   payout_paid: "Jackpot paid", payout_confirmed: "Hand pay confirmed, awaiting approval",
   payout_disputed: "Jackpot disputed", payout_voided: "Jackpot voided",
   payout_void_requested: "Jackpot void asked", payout_void_withdrawn: "Jackpot void request withdrawn",
-  key_created: "Key created", key_revoked: "Key revoked",
+  key_created: "Key created", key_revoked: "Key revoked", key_assigned: "Key given to its person",
+  person_registered: "Person registered", person_changed: "Person changed",
+  person_deactivated: "Person deactivated", person_reactivated: "Person reactivated",
   table_counts_acknowledged: "Table counts acknowledged",
 };
 // which activity the filters keep: a kind of step, and text found in what the row shows
 function activityKind(a) {
   if (a.type.startsWith("payout_") || a.payout) return "payout";
-  if (a.type.startsWith("key_")) return "key";
+  if (a.type.startsWith("key_") || a.type.startsWith("person_")) return "key";
   if (a.type.startsWith("table_")) return "table";
   return a.journal === "house" ? "controller" : "pool";
 }
@@ -355,6 +357,8 @@ function renderActivity() {
   const rows = state.activity.filter((a) => !kind || activityKind(a) === kind).map((a) => {
     const where = a.type.startsWith("key_")
       ? "key " + a.key + (a.label ? " · " + a.label : "") + (a.role ? " (" + a.role + ")" : "")
+        + (a.issued_to ? " · issued to " + a.issued_to : "")
+      : a.type.startsWith("person_") ? (a.name ? a.name + " (" + a.staff_id + ")" : a.staff_id)
       : a.journal === "house" ? (a.table ? "table " + a.table : "controller") : "pool " + a.pool;
     let amount = "";
     if (a.amount_units !== undefined) amount = units(a.amount_units);

@@ -1,5 +1,5 @@
 -- key_event: create, assign or revoke an API key, journaled in the house journal in the same
--- step.
+-- step. The entry names the person a key is issued to as `issued_to`.
 --
 -- KEYS[1] {ns}/key/<sha256>  hash   KEYS[2] {ns}/keys  hash: key id -> sha256
 -- KEYS[3] {ns}/counters  hash (house_seq, house_head, clock)   KEYS[4] {ns}/journal  stream
@@ -44,7 +44,7 @@ if ARGV[1] == 'create' then
     'created', now, 'label', ARGV[6], 'person', person_id)
   redis.call('HSET', KEYS[2], ARGV[2], string.match(KEYS[1], '/key/(.*)$'))
   fields = {'type', 'key_created', 'ts', now, 'who', ARGV[3], 'key', ARGV[2],
-    'role', ARGV[4], 'tables', ARGV[5], 'label', ARGV[6], 'person', person_id}
+    'role', ARGV[4], 'tables', ARGV[5], 'label', ARGV[6], 'issued_to', person_id}
 elseif ARGV[1] == 'assign' then
   local state = redis.call('HMGET', KEYS[1], 'id', 'revoked', 'person')
   if not state[1] then return {'missing'} end
@@ -58,7 +58,7 @@ elseif ARGV[1] == 'assign' then
   redis.call('HSET', KEYS[5], ARGV[4], cjson.encode(person))
   redis.call('HSET', KEYS[1], 'person', ARGV[4])
   fields = {'type', 'key_assigned', 'ts', now, 'who', ARGV[3], 'key', ARGV[2],
-    'person', ARGV[4]}
+    'issued_to', ARGV[4]}
 else
   local state = redis.call('HMGET', KEYS[1], 'id', 'revoked')
   if not state[1] then return {'missing'} end

@@ -15,6 +15,7 @@
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"done", json} | {"unchanged", json} | {"exists", json} | {"missing"}
 --   | {"confusable", id, name} | {"stale"} (deactivate: the person's keys changed meanwhile)
+-- Each entry names the person by `staff_id` (its `who` is the one who made the change).
 -- A name confusable with an active person's (a skeleton in common) is refused unless the request
 -- says this is a different person, with a reason: checked here, where the register changes.
 -- Deactivating a person revokes every key issued to them in the same step.
@@ -69,7 +70,7 @@ if op == 'register' then
   if refused then return refused end
   person = {id = id, name = ARGV[5], skeletons = skeletons, position = ARGV[7], active = true,
     created = now, changed = now}
-  entry({'type', 'person_registered', 'ts', ts, 'who', who, 'person', id, 'name', ARGV[5],
+  entry({'type', 'person_registered', 'ts', ts, 'who', who, 'staff_id', id, 'name', ARGV[5],
     'position', ARGV[7], 'reason', reason, 'confusable_with', similar})
 elseif not person then
   return {'missing'}
@@ -84,7 +85,7 @@ elseif op == 'change' then
     refused, similar = names_ok(skeletons)
     if refused then return refused end
   end
-  entry({'type', 'person_changed', 'ts', ts, 'who', who, 'person', id, 'name', ARGV[5],
+  entry({'type', 'person_changed', 'ts', ts, 'who', who, 'staff_id', id, 'name', ARGV[5],
     'was', person.name, 'position', ARGV[7], 'reason', reason, 'confusable_with', similar})
   person.name, person.skeletons, person.position, person.changed = ARGV[5], skeletons, ARGV[7],
     now
@@ -93,7 +94,7 @@ elseif op == 'reactivate' then
   local refused, similar = names_ok(person.skeletons or {})
   if refused then return refused end
   person.active, person.changed = true, now
-  entry({'type', 'person_reactivated', 'ts', ts, 'who', who, 'person', id, 'reason', reason,
+  entry({'type', 'person_reactivated', 'ts', ts, 'who', who, 'staff_id', id, 'reason', reason,
     'confusable_with', similar})
 elseif op == 'deactivate' then
   local told = cjson.decode(ARGV[5])
@@ -112,7 +113,7 @@ elseif op == 'deactivate' then
     states[i] = state
   end
   person.active, person.changed = false, now
-  entry({'type', 'person_deactivated', 'ts', ts, 'who', who, 'person', id, 'reason', reason})
+  entry({'type', 'person_deactivated', 'ts', ts, 'who', who, 'staff_id', id, 'reason', reason})
   -- every key issued to them, revoked in this same step: no worker answers one again
   for i, key_id in ipairs(held) do
     if not states[i][2] then
