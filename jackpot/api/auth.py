@@ -89,8 +89,8 @@ def current_key() -> ApiKey:
 def current_actor() -> Actor:
     """The key acting and the person it is issued to (a device's key: the key itself)."""
     key = current_key()
-    if not key.person:
-        return Actor(key.who, key.label or key.who)
+    if not key.person:  # a device's key: the key itself, never its free-text label
+        return Actor(key.who, key.who)
     person = services().people.get(key.person)
     if person is None:  # the register lost them: nobody acts in their name
         raise ForbiddenError(f"the person {key.person} this key is issued to is not registered")

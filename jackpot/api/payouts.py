@@ -46,7 +46,9 @@ def history() -> Response:
     args = request.args
     found = services().history
     query = history_query(
-        {k: v.strip() for k, v in args.items()},  # none empty (known_query)
+        # none empty (known_query); text typed in a search box is taken without the spaces
+        # around it, but a payout is named exactly: " 1" or "+1" (a space) is no payout
+        {k: v if k == "payout" else v.strip() for k, v in args.items()},
         services().days(),
         found.holders,
     )

@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
+import unicodedata
 from dataclasses import dataclass
 
 from jackpot.cli.runtime import services
 from jackpot.domain.auth import PEOPLES_ROLES
-from jackpot.domain.names import check_display_name, confusable, skeletons
+from jackpot.domain.names import check_display_name, confusable
 from jackpot.domain.people import parse_person_id
 from jackpot.errors import JackpotError
 from jackpot.settings import Settings
@@ -161,6 +162,11 @@ def list_people(args: argparse.Namespace) -> int:
     return 0
 
 
+def _as_typed(name: str) -> str:
+    """A name as its words read, whatever the case and spacing ("lee  PARK" is "Lee Park")."""
+    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
+
+
 @dataclass(frozen=True)
 class _Row:
     id: str
@@ -234,21 +240,35 @@ def migrate_keys(args: argparse.Namespace) -> int:
             if revoked or key.role not in PEOPLES_ROLES or key.person:
                 continue
             if key.key_id in assigned:
-                plan.append((key.key_id, key.label, assigned.pop(key.key_id)))
+                target = assigned.pop(key.key_id)
+                if target not in {i for i, _ in candidates}:
+                    problems.append(
+                        f"--assign {key.key_id}={target}: {target} is not an active person of "
+                        "the register or the file"
+                    )
+                plan.append((key.key_id, key.label, target))
                 continue
-            wanted = skeletons(key.label) if key.label.strip() else frozenset()
-            named = sorted({i for i, name in candidates if wanted & skeletons(name)})
+            # the label is the person's name as typed then: the same words, in any case and
+            # spacing, name them; a name only confusable with it may be someone else
+            wanted = _as_typed(key.label)
+            named = sorted({i for i, name in candidates if wanted and _as_typed(name) == wanted})
+            alike = sorted({i for i, name in candidates if wanted and confusable(name, key.label)})
             if len(named) == 1:
                 plan.append((key.key_id, key.label, named[0]))
-            elif not named:
-                problems.append(
-                    f"key {key.key_id} ({key.role.value}, label {key.label!r}) names no person: "
-                    f"add them to the file, or --assign {key.key_id}=ID"
-                )
-            else:
+            elif named:
                 problems.append(
                     f"key {key.key_id} (label {key.label!r}) could be any of "
                     f"{', '.join(named)}: --assign {key.key_id}=ID"
+                )
+            elif alike:
+                problems.append(
+                    f"key {key.key_id} (label {key.label!r}) looks like {', '.join(alike)}'s "
+                    f"name but is not it: if it is theirs, --assign {key.key_id}=ID"
+                )
+            else:
+                problems.append(
+                    f"key {key.key_id} ({key.role.value}, label {key.label!r}) names no person: "
+                    f"add them to the file, or --assign {key.key_id}=ID"
                 )
         for key_id in assigned:
             problems.append(
@@ -269,7 +289,9 @@ def migrate_keys(args: argparse.Namespace) -> int:
             return 0
         try:
             for row in new:
-                svc.people.register(row.id, row.name, row.position)
+                svc.people.register(
+                    row.id, row.name, row.position, f"jackpot people migrate --from {args.source}"
+                )
             for key_id, _, person in plan:
                 svc.credentials.assign(key_id, person)
         except JackpotError as exc:

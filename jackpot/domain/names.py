@@ -58,6 +58,8 @@ BLANKS = frozenset(
         0x13442,  # EGYPTIAN HIEROGLYPH HALF BLANK
         0x16FE4,  # KHITAN SMALL SCRIPT FILLER
         0x1D159,  # MUSICAL SYMBOL NULL NOTEHEAD
+        0xFFFC,  # OBJECT REPLACEMENT CHARACTER: a box, or nothing, by the font (issue 38 exam)
+        0xFFFD,  # REPLACEMENT CHARACTER: a character lost on the way, not one typed
     }
 )
 # Decomposition types of characters that are another character drawn a particular way; the
@@ -159,8 +161,19 @@ def skeleton(name: str) -> str:
 
 def skeletons(name: str) -> frozenset[str]:
     """The keys under which a register finds the names confusable with this one: TR39's
-    skeleton of the name as written, and its caseless `skeleton`."""
-    return frozenset({str(_SPOOF.getSkeleton(_TR39, name)), skeleton(name)})
+    skeleton of the name as written, its caseless `skeleton`, and TR39's skeleton of its
+    upper case. The last catches capitals of other scripts that draw as Latin ones but whose
+    small letters do not (Greek Ν and Η, Cyrillic К and М: "DΑΝΑ REYES" is "Dana Reyes" in
+    capitals, while its case folding, "dανα reyes", reads "dava reyes"), without making i
+    and l one letter as a caseless skeleton of the written skeleton would."""
+    upper = str(icu.UnicodeString(str(_NFKC.normalize(name))).toUpper())
+    return frozenset(
+        {
+            str(_SPOOF.getSkeleton(_TR39, name)),
+            skeleton(name),
+            str(_SPOOF.getSkeleton(_TR39, upper)),
+        }
+    )
 
 
 def confusable(a: str, b: str) -> bool:
@@ -195,7 +208,12 @@ def _not_printable(cp: int) -> str:
 
 
 def _presentation_of(cp: int) -> str:
-    """What a presentation form is a form of ("D (U+0044) in its wide form"), or ""."""
+    """What a presentation form is a form of ("D (U+0044) in its wide form"), or "". A
+    letter drawn as a small capital (ᴅ, ʀ: phonetic letters no name is spelt with, which
+    read as the capital's plain letter and which TR39 does not map to it) counts as one."""
+    if "LETTER SMALL CAPITAL" in str(icu.Char.charName(cp)):
+        plain = str(icu.Char.charName(cp)).rsplit("SMALL CAPITAL ", 1)[1].split(" ")[0]
+        return f"{plain} drawn as a small capital"
     kind = str(
         icu.Char.getPropertyValueName(
             icu.UProperty.DECOMPOSITION_TYPE,

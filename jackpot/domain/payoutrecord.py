@@ -25,6 +25,7 @@ from datetime import date, datetime
 from typing import Any
 
 from jackpot.domain.gamingday import EPOCH, MILLISECOND, GamingDays, parse_day
+from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.people import parse_person_id, person_of
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ValidationError
@@ -308,6 +309,10 @@ def _payout_id(raw: str) -> str:
     """A payout as the floor names it: its id (P000123, east:P000123), or its number (123,
     east:123); payouts are numbered from 1, so 0 and -1 name none and are refused."""
     group, colon, rest = raw.rpartition(":")
+    if colon and group == MAIN_GROUP:
+        raise ValidationError(
+            "payout", "the main link group's payouts carry no group: P000123, or 123"
+        )
     number = rest[1:] if rest[:1] in ("P", "p") else rest
     digits = number.removeprefix("-")
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 15):

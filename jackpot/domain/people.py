@@ -31,8 +31,12 @@ PERSON_ID_PATTERN = r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,30}[A-Za-z0-9])?$"
 
 def parse_person_id(raw: Any, field: str = "person") -> str:
     """A person's id as the register keeps it (upper case), or a 400 naming `field`."""
-    if not isinstance(raw, str) or not raw:
-        raise ValidationError(field, "must be a person's id (employee or badge number)", "missing")
+    if not isinstance(raw, str):
+        raise ValidationError(
+            field, "must be a person's id, as a string (employee or badge number)", "not_a_string"
+        )
+    if not raw:
+        raise ValidationError(field, "must be a person's id (employee or badge number)", "empty")
     ident = raw.upper() if raw.isascii() else raw
     if not _PERSON_ID.fullmatch(ident):
         raise ValidationError(

@@ -53,12 +53,14 @@ class People:
         return [p for _, p in found[:limit]]
 
     def keys_held(self) -> list[tuple[ApiKey, bool]]:
-        """Every key with whether it is revoked, a person's labelled with who holds it as
-        shown (name and number): what the activity and the payout history name a key by."""
+        """Every key with whether it is revoked, labelled with the person who holds it as
+        shown (name and number): what the activity and the payout history name a key by. A
+        device's key (a table's, a sign's) is held by nobody: its label, free text, is never
+        shown as a person (a table key labelled "Lee Park (E2207)" is not Lee Park)."""
         keys = self._credentials.list()
         people = self.many(sorted({k.person for k, _ in keys if k.person}))
         return [
-            (replace(k, label=people[k.person].shown) if k.person in people else k, revoked)
+            (replace(k, label=people[k.person].shown if k.person in people else ""), revoked)
             for k, revoked in keys
         ]
 

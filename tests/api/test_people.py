@@ -13,7 +13,7 @@ import redis as redis_lib
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role, digest, key_id_of
 from jackpot.errors import NotFoundError, PersonError, ValidationError
-from tests.support.api import Api, hit
+from tests.support.api import Api, hit, round_body
 from tests.support.checks import HAND_PAY, assert_error, snapshot
 
 # "Dana Reyna" written so that a comparison of names took it for another person, or for her
@@ -312,3 +312,40 @@ def test_a_badge_number_of_digits_only_stays_as_written(api: Api, floor: Service
     assert house[-1]["staff_id"] == "001042"
     (entry,) = [e for e in api.journal() if e["type"] == "payout_paid"]
     assert (entry["paid_by_id"], entry["slip"]) == ("001042", "000731")
+
+
+def test_an_approval_resent_by_someone_who_may_not_approve_is_refused_not_done(
+    api: Api, floor: Services
+) -> None:
+    """The examiner's find (issue 38): once another person approved Dana's pay, Dana's own
+    approval answered 200 "unchanged", as if hers had counted; it is refused as before."""
+    floor.payouts.approval_cents = 1
+    try:
+        lee, dana = key_of(floor, "E2207"), key_of(floor, "E1042")
+        payout = hit(api, "r-again")
+        body = {"paid_by": "E1042", "witness": "S0031", "slip": "HP-1"}
+        assert confirm(api, payout, body, lee).status_code == 200
+        floor.people.register("E3000", "Ana Kowalski")
+        ana = key_of(floor, "E3000")
+        assert approve(api, payout, ana).status_code == 200
+        refused = approve(api, payout, dana)
+        assert refused.get_json()["error"]["code"] == "second_person_required"
+        again = approve(api, payout, ana)
+        assert again.status_code == 200 and again.get_json()["changed"] is False
+    finally:
+        floor.payouts.approval_cents = 0
+
+
+def test_a_device_key_is_never_shown_as_a_person(api: Api, floor: Services) -> None:
+    """The examiner's find (issue 38): a table key labelled "Lee Park (E2207)" asked for a
+    void shown as made by "Lee Park (E2207)". A device's key is shown as the key."""
+    api.put_pool()
+    api.put_table()
+    secret, key = floor.credentials.create(Role.TABLE, frozenset({"T1"}), "Lee Park (E2207)")
+    table = header(secret)
+    assert api.client.post("/v1/rounds", json=round_body("r-dev"), headers=table).status_code == 200
+    asked = api.client.post("/v1/rounds/T1/r-dev/void", json={"reason": "misdeal"}, headers=table)
+    assert asked.status_code == 202, asked.get_json()
+    assert asked.get_json()["awaiting_approval"]["person"] == key.who
+    activity = api.client.get("/v1/activity", headers=api.keys.header("auditor")).get_json()
+    assert all("Lee Park" not in str(a.get("person", "")) for a in activity["activity"])

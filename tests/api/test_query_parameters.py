@@ -60,6 +60,16 @@ def test_a_payout_numbered_below_1_is_not_searched_for(api: Api, payout: str) ->
     assert assert_error(answer, 400, "payout")["code"] == "out_of_range"
 
 
+@pytest.mark.parametrize("payout", [" 1", "1 ", "+1", "main:P1", "main:1", "1e0", "P 1"])
+def test_a_payout_is_named_exactly(api: Api, payout: str) -> None:
+    """The examiner's finds (issue 38): "+1" (a space, as a query decodes it), " 1" and
+    "1 " found P000001, and "main:P1" named no payout the main group can hold."""
+    answer = api.client.get(
+        "/v1/payouts/history", query_string={"payout": payout}, headers=api.keys.header("auditor")
+    )
+    assert_error(answer, 400, "payout")
+
+
 def test_a_payout_is_searched_by_its_number_or_its_id(api: Api) -> None:
     payout = hit(api)
     for asked in (payout, payout.lower(), str(int(payout[1:]))):

@@ -343,3 +343,31 @@ def test_below_the_threshold_one_person_approves_a_tables_void(
     assert done.status_code == 200 and done.get_json()["result"] == "voided", done.get_json()
     assert not [e for e in house(api) if e["type"] == "void_approved"]
     assert books(api) == before
+
+
+def test_one_person_cannot_void_a_large_round_alone_in_parts(api: Api, services: Services) -> None:
+    """The examiner's find (issue 38): two spot voids by one person, each under the approval
+    threshold, cancelled a round whose pays were over it. The round's voids are counted
+    together: the part that takes them to the threshold waits for a second person."""
+    api.put_pool()
+    api.put_table()
+    # two suited ties against the queen of hearts: each pays 15 to 1, $15.00
+    spots = [{"spot": 1, "wager": 100, "card": "Qh"}, {"spot": 2, "wager": 100, "card": "Qh"}]
+    settled = api.report(round_body("r-split", dealer="Qh", spots=spots))
+    assert [s["pay"] for s in settled.get_json()["spots"]] == [1_500, 1_500], settled.get_json()
+    before = services.payouts.approval_cents
+    services.payouts.approval_cents = 2_000  # each spot's pay is under it, both over it
+    try:
+        dana = operator(services, "Dana Reyes")
+        first = void(api, "r-split", {"reason": "misdeal", "spots": [1]}, header=dana)
+        assert first.status_code == 200 and first.get_json()["result"] == "voided"
+        second = void(api, "r-split", {"reason": "misdeal", "spots": [2]}, header=dana)
+        assert second.status_code == 202, second.get_json()
+        assert second.get_json()["result"] == "awaiting_approval"
+        refused = assert_error(approve(api, "r-split", dana), 409, None)
+        assert refused["code"] == "second_person_required"
+        done = approve(api, "r-split", operator(services, "Lee Chan"))
+        assert done.status_code == 200 and done.get_json()["whole"], done.get_json()
+    finally:
+        services.payouts.approval_cents = before
+    assert balanced(api)

@@ -105,3 +105,25 @@ def test_migrate_moves_every_old_key_to_its_person_or_none(
     # run again: nothing left to move, nothing changes
     assert run(*args[:4]) == 0
     assert "gave 0 keys" in capsys.readouterr().out
+
+
+def test_migrate_refuses_a_look_alike_name_and_an_inactive_person_before_writing(
+    store: Services, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The examiner's finds (issue 38): a key labelled "Kim Burns" was given to Kim Bums, a
+    name only confusable with it; an --assign to an inactive person passed the dry run and
+    stopped the real run half way, after registering people and assigning keys."""
+    burns = old_key(store, Role.OPERATOR, "Kim Burns")
+    noor = old_key(store, Role.OPERATOR, "noor haddad")
+    store.people.register("E5000", "Noor Haddad")
+    store.people.deactivate("E5000", "left")
+    staff = tmp_path / "staff.csv"
+    staff.write_text("id,name\nM0002,Kim Bums\nM0003,Dara Lee\n")
+    for dry in (("--dry-run",), ()):
+        assert run("people", "migrate", "--from", str(staff), "--assign", f"{noor}=E5000",
+                   *dry) == 2  # fmt: skip
+        err = capsys.readouterr().err
+        assert f"key {burns} (label 'Kim Burns') looks like M0002's name but is not it" in err
+        assert f"--assign {noor}=E5000: E5000 is not an active person" in err
+    assert [p.id for p in store.people.everyone()] == ["E5000"]
+    assert not any(k.person for k, _ in store.credentials.list())

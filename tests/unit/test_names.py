@@ -131,6 +131,18 @@ LOOK_ALIKES = [
     ("Ian Park", "ian park"),
     ("Ian Park", "lan Park"),  # small L for capital I
     ("Gr\u00fcn Stra\u00dfer", "GR\u00dcN STRASSER"),  # ß and its capital SS
+    # the examiner's finds (issue 38): capitals of other scripts in an all-capitals name,
+    # whose small letters look like no Latin one
+    ("Dana Reyes", "D\u0391\u039d\u0391 REYES"),  # Greek Alpha and Nu
+    ("Lee Park", "LEE PAR\u041a"),  # Cyrillic Ka
+    ("Lee Park", "LEE PAR\u039a"),  # Greek Kappa
+    ("Sam Okafor", "SA\u041c OKAFOR"),  # Cyrillic Em
+    ("Sam Okafor", "SA\u039c OKAFOR"),  # Greek Mu
+    ("Priya Shah", "PRIYA S\u0397A\u0397"),  # Greek Eta
+    ("Zoe Hall", "ZOE \u041dALL"),  # Cyrillic En
+    ("Zoe Hall", "\u0396OE HALL"),  # Greek Zeta
+    ("Zoe Hall", "ZO\u0395 HALL"),  # Greek Epsilon
+    ("Mia Wolf", "\u039cIA WOLF"),
 ]
 
 
@@ -165,6 +177,26 @@ def test_a_styled_letter_is_refused_naming_the_plain_letter(name, styled, plain)
 
 
 @pytest.mark.parametrize(
+    ("name", "letter"),
+    [("\u1d05ana Reyes", "U+1D05 LATIN LETTER SMALL CAPITAL D"),
+     ("Dana \u0280eyes", "U+0280 LATIN LETTER SMALL CAPITAL R")],
+)  # fmt: skip
+def test_a_small_capital_is_refused_though_tr39_does_not_map_it(name, letter):
+    """Phonetic small capitals read as the capital's letter and no name is spelt with them;
+    TR39 maps neither to its letter, so the name would pass for another (issue 38 exam)."""
+    with pytest.raises(ValidationError) as refused:
+        check_display_name(name)
+    assert refused.value.code == "presentation_form" and letter in str(refused.value)
+
+
+def test_a_box_or_a_lost_character_is_no_part_of_a_name():
+    for char in ("\ufffc", "\ufffd"):
+        with pytest.raises(ValidationError) as refused:
+            check_display_name("Ana Lee" + char)
+        assert refused.value.code == "not_printable"
+
+
+@pytest.mark.parametrize(
     ("a", "b"),
     [
         ("Dana Reyes", "Dan Reyes"),
@@ -194,7 +226,7 @@ def test_the_caseless_skeleton_is_the_same_for_case_variants_and_look_alikes():
         == skeleton("\uff24\uff41\uff4e\uff41 Reyes")
     )
     # TR39's own skeleton, case as written, is a name's other key: capital I looks like small L
-    assert skeletons("AI Reyes") == {"Al Reyes", "ai reyes"}
+    assert skeletons("AI Reyes") == {"Al Reyes", "ai reyes", "Al REYES"}
 
 
 @pytest.mark.parametrize(

@@ -70,24 +70,27 @@ if step == 'confirm' then
   if two_people then target = 'awaiting_approval'
   else target = 'paid' end
 elseif step == 'approve' then
-  if status == 'paid' then return {'unchanged', raw} end
-  if status ~= 'awaiting_approval' then return {'refused', raw} end
   -- two-person control: the approver is another key and another person than the one who
   -- confirmed, paid or witnessed, by their ids (a payout confirmed before the register: its
-  -- names as they were compared then, and before `people` was kept, lower-cased)
-  if who == payout.confirmed_by then return {'same_person', raw} end
-  if payout.paid_by_id then
-    if me == payout.confirmer_id or me == payout.paid_by_id or me == payout.witness_id then
-      return {'same_person', raw}
+  -- names as they were compared then, and before `people` was kept, lower-cased). Checked
+  -- before a resent approval is answered too: one of them is told no, not "done already".
+  local function may_not_approve()
+    if who == payout.confirmed_by then return true end
+    if payout.paid_by_id then
+      return me == payout.confirmer_id or me == payout.paid_by_id or me == payout.witness_id
     end
-  else
     local old = ARGV[14]
     local people = payout.people or {confirmer = string.lower(payout.confirmer or ''),
       paid_by = string.lower(payout.paid_by or ''), witness = string.lower(payout.witness or '')}
-    if old == people.confirmer or old == people.paid_by or old == people.witness then
-      return {'same_person', raw}
-    end
+    return old ~= '' and (old == people.confirmer or old == people.paid_by
+      or old == people.witness)
   end
+  if status == 'paid' then
+    if payout.approved_by and may_not_approve() then return {'same_person', raw} end
+    return {'unchanged', raw}
+  end
+  if status ~= 'awaiting_approval' then return {'refused', raw} end
+  if may_not_approve() then return {'same_person', raw} end
   target = 'paid'
 elseif step == 'dispute' then
   if status == 'disputed' then return {'unchanged', raw} end

@@ -47,16 +47,18 @@ local who, label, person, reason = ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 -- a table's key (`table:<id>`) is a device, not a person: it asks, and people approve. Those
 -- counted are the one who asked (a person's key) and each approval, by distinct keys of
 -- distinct people (as compared). Checked on the step that applies the void, whatever came
--- before.
+-- before. The pays counted are the round's: this void's and those of its voids before it
+-- (D236), so one person cannot cancel a large round alone in parts, spot by spot.
 local threshold = tonumber(ARGV[8]) or 0
-local function people_needed(p)
-  local pays = tonumber(p.fixed) + tonumber(p.envy) + tonumber(p.jackpot)
-  if threshold > 0 and pays >= threshold then return 2 end
-  return 1
-end
 local function a_person(key) return string.sub(key, 1, 6) ~= 'table:' end
 local raw = redis.call('HGET', KEYS[1], field)
 local state = raw and cjson.decode(raw) or {spots = {}, whole = false, voids = {}}
+local function people_needed(p)
+  local pays = tonumber(p.fixed) + tonumber(p.envy) + tonumber(p.jackpot)
+  for _, v in ipairs(state.voids) do pays = pays + (tonumber(v.pays) or 0) end
+  if threshold > 0 and pays >= threshold then return 2 end
+  return 1
+end
 local shown = raw or ''
 
 local done = {}
