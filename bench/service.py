@@ -233,8 +233,13 @@ def create_key(redis_url: str, run_dir: Path, role: str, tables: list[str]) -> s
     command = [*program, "keys", "create", "--role", role]
     for table in tables:
         command += ["--table", table]
-    command += ["--label", "bench"]
     env = {**os.environ, "JACKPOT_REDIS_URL": redis_url, "JACKPOT_DATA_DIR": str(run_dir)}
+    if role in ("operator", "auditor"):  # a person's key: issued to a person of the register
+        person = [*program, "people", "add", "BENCH-1", "--name", "Bench Operator"]
+        subprocess.run(person, env=env, capture_output=True, text=True, check=True)
+        command += ["--person", "BENCH-1"]
+    else:
+        command += ["--label", "bench"]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"jackpot keys create failed: {done.stdout}{done.stderr}")
