@@ -10,13 +10,15 @@ import argparse
 import csv
 import sys
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from jackpot.cli.runtime import services
 from jackpot.domain.auth import PEOPLES_ROLES
 from jackpot.domain.names import check_display_name, confusable
-from jackpot.domain.people import parse_person_id
+from jackpot.domain.people import Person, parse_person_id
 from jackpot.errors import JackpotError
+from jackpot.services.people import People
 from jackpot.settings import Settings
 
 
@@ -103,49 +105,56 @@ def _fail(command: str, exc: JackpotError) -> int:
     return 2
 
 
-def add_person(args: argparse.Namespace) -> int:
+def _step(command: str, act: Callable[[People], Person], said: Callable[[Person], str]) -> int:
+    """One step of the register on the store: what it did, or why not (exit 2)."""
     with services(Settings.from_env()) as svc:
         try:
-            person = svc.people.register(
-                args.id, args.name, args.position, args.reason, args.different_person
-            )
+            person = act(svc.people)
         except JackpotError as exc:
-            return _fail("add", exc)
-    print(f"registered {person.shown}")
+            return _fail(command, exc)
+    print(said(person))
     return 0
+
+
+def add_person(args: argparse.Namespace) -> int:
+    return _step(
+        "add",
+        lambda people: people.register(
+            args.id, args.name, args.position, args.reason, args.different_person
+        ),
+        lambda person: f"registered {person.shown}",
+    )
 
 
 def change_person(args: argparse.Namespace) -> int:
-    with services(Settings.from_env()) as svc:
-        try:
-            person = svc.people.change(
-                args.id, args.name, args.position, args.reason, args.different_person
-            )
-        except JackpotError as exc:
-            return _fail("change", exc)
-    print(f"now {person.shown}" + (f", {person.position}" if person.position else ""))
-    return 0
+    return _step(
+        "change",
+        lambda people: people.change(
+            args.id, args.name, args.position, args.reason, args.different_person
+        ),
+        lambda person: f"now {person.shown}" + (f", {person.position}" if person.position else ""),
+    )
 
 
 def deactivate_person(args: argparse.Namespace) -> int:
-    with services(Settings.from_env()) as svc:
-        try:
-            person = svc.people.deactivate(args.id, args.reason)
-        except JackpotError as exc:
-            return _fail("deactivate", exc)
-    keys = f"; keys revoked: {', '.join(person.keys)}" if person.keys else "; no keys"
-    print(f"deactivated {person.shown}{keys}")
-    return 0
+    return _step(
+        "deactivate",
+        lambda people: people.deactivate(args.id, args.reason),
+        lambda person: (
+            f"deactivated {person.shown}"
+            + (f"; keys revoked: {', '.join(person.keys)}" if person.keys else "; no keys")
+        ),
+    )
 
 
 def reactivate_person(args: argparse.Namespace) -> int:
-    with services(Settings.from_env()) as svc:
-        try:
-            person = svc.people.reactivate(args.id, args.reason, args.different_person)
-        except JackpotError as exc:
-            return _fail("reactivate", exc)
-    print(f"{person.shown} is active again; issue new keys with jackpot keys create --person")
-    return 0
+    return _step(
+        "reactivate",
+        lambda people: people.reactivate(args.id, args.reason, args.different_person),
+        lambda person: (
+            f"{person.shown} is active again; issue new keys with jackpot keys create --person"
+        ),
+    )
 
 
 def list_people(args: argparse.Namespace) -> int:
