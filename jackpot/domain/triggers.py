@@ -248,11 +248,7 @@ class TriggerAudit:
                     f"armed from ({low} to {high})",
                 )
             if (named, draw) != self.armed[:2]:
-                self._problem(
-                    seq,
-                    f"the trigger revealed is draw {draw}'s, not the one armed at seq "
-                    f"{self.armed[2]} (draw {self.armed[1]})",
-                )
+                self._problem(seq, _swapped(named, draw, self.armed))
             last = self.last
             if not won and last is not None and last.could_win:
                 self.peak = max(self.peak, last.meter)
@@ -284,6 +280,18 @@ class TriggerAudit:
 
     def _problem(self, seq: int, text: str) -> None:
         self.problems.append((seq, text))
+
+
+def _swapped(named: str, draw: str, armed: tuple[str, str, int]) -> str:
+    """What a reveal names that the entry arming its draw did not: the draw, the commitment,
+    or both, each beside what was armed."""
+    commitment, armed_draw, at = armed
+    differs = []
+    if named != commitment:
+        differs.append(f"its commitment is {named}, the one armed {commitment}")
+    if draw != armed_draw:
+        differs.append(f"its draw is {draw}, the one armed {armed_draw}")
+    return f"the trigger revealed is not the draw armed at seq {at}: " + "; ".join(differs)
 
 
 def mean_trigger_cents(span: tuple[int, int]) -> Fraction:

@@ -181,7 +181,20 @@ def test_verify_catches_a_forged_trigger_salt_commitment_or_crossing(api: Api) -
     assert any("do not open" in p for p in forged(hit, trigger_cents=trigger - 1))
     assert any("do not open" in p for p in forged(hit, salt="00" * 16))
     # a commitment swapped for one that opens: not the one published before play
-    assert any("not the one armed" in p for p in forged(armed, commitment="ab" * 32))
+    swapped = forged(armed, commitment="ab" * 32)
+    assert any(
+        "not the draw armed" in p
+        and f"its commitment is {journal[hit]['commitment']}" in p
+        and f"the one armed {'ab' * 32}" in p
+        and "its draw is" not in p
+        for p in swapped
+    ), swapped
+    draw = journal[armed]["draw"]
+    renumbered = forged(armed, draw=f"{draw}9")
+    assert any(
+        f"its draw is {draw}, the one armed {draw}9" in p and "commitment is" not in p
+        for p in renumbered
+    ), renumbered
     # a crossing moved: the meter said to have come from elsewhere
     crossed = int(journal[hit]["crossed_from_units"])
     assert any("took the meter" in p for p in forged(hit, crossed_from_units=crossed + 1))
