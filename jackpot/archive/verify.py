@@ -180,8 +180,9 @@ class Verifier:
         anchor = walk.seq  # entries up to it are before the period checked
         house = journal == house_journal(self._k.group)
         overlap: dict[int, str] = {}
-        # the payouts the archived entries make, folded again (a walk of the whole journal)
-        folded = PayoutsFolded(journal) if not house and since is None else None
+        # the payouts the archived entries make, folded again; in a walk from `since`, the
+        # entries of the period, each payout's earlier ones added after the walk
+        folded = None if house else PayoutsFolded(journal)
         # a must-hit-by or mystery level's triggers: drawn, won and revealed as they must be
         triggers = None if house else TriggerAudit(journal.removeprefix("pool/"), since is None)
         for entry, stored in self._archive.walk(journal, walk.seq, batch=BATCH):
@@ -189,7 +190,7 @@ class Verifier:
             if triggers is not None:
                 triggers.feed(entry.seq, entry.by_name())
             if folded is not None and entry.get("type") in ENTRY_TYPES:
-                folded.add(entry)
+                folded.collect(entry)
             if entry.hash != stored:
                 out.findings.append(
                     Finding(
@@ -205,7 +206,8 @@ class Verifier:
                 out.closed.append(entry)
         out.findings += [_finding(b, "archive") for b in walk.problems()]
         if folded is not None:
-            out.findings += check_payout_index(self._archive, folded, walk.seq)
+            folded.fold(self._archive, anchor)
+            out.findings += check_payout_index(self._archive, folded, walk.seq, anchor)
         walk.breaks = []
         rounds: list[ChainedEntry] = []
         for entry in self._live(stream, after=anchor):
@@ -359,11 +361,39 @@ class Verifier:
 
 @dataclass(slots=True)
 class PayoutsFolded:
-    """The payouts a pool journal's archived entries make, folded again as verify walks it."""
+    """The payouts a pool journal's archived entries make, folded again as verify walks it.
+
+    A walk from `--since` sees only the period's entries: a payout begun before it is folded
+    from its earlier entries as the index lists them (their seqs taken on trust, each entry
+    held to being one of the payout's), then the period's."""
 
     journal: str
     records: dict[str, tuple[dict[str, Any], list[int]]] = field(default_factory=dict)
     problems: list[Finding] = field(default_factory=list)
+    walked: dict[str, list[ChainedEntry]] = field(default_factory=dict)
+
+    def collect(self, entry: ChainedEntry) -> None:
+        self.walked.setdefault(str(entry.get("payout") or ""), []).append(entry)
+
+    def fold(self, archive: Archive, anchor: int) -> None:
+        """Fold what was collected; `anchor`: the seq the walk began after (0: the first)."""
+        for payout, entries in self.walked.items():
+            earlier: list[ChainedEntry] = []
+            if anchor:
+                journal, found = archive.payout_entries(payout)
+                earlier = [e for e, _ in found if journal == self.journal and e.seq <= anchor]
+            strays = [
+                e for e in earlier if e.get("type") not in ENTRY_TYPES or e.get("payout") != payout
+            ]
+            self.problems += [
+                Finding(
+                    self.journal, e.seq, f"the payouts' index lists it as {payout}'s: it is not"
+                )
+                for e in strays
+            ]
+            for entry in [] if strays else [*earlier, *entries]:
+                self.add(entry)
+        self.walked = {}
 
     def add(self, entry: ChainedEntry) -> None:
         fields = entry.by_name()
@@ -377,20 +407,39 @@ class PayoutsFolded:
         self.records[payout] = (record, [*steps, entry.seq])
 
 
-def check_payout_index(archive: Archive, folded: PayoutsFolded, walked: int) -> list[Finding]:
+def check_payout_index(
+    archive: Archive, folded: PayoutsFolded, walked: int, anchor: int = 0
+) -> list[Finding]:
     """The archive's payouts index against the archived entries of one pool journal, folded
     again: every payout they make is indexed as they say, under the people they name, and the
-    index holds no payout they do not make. Rows that fold entries past `walked` (archived
-    while the walk went on) are left for the next run."""
+    index holds no payout they do not make, nor one at a seq outside the archived chain. Rows
+    that fold entries past `walked` (archived while the walk went on) are left for the next
+    run; a walk from `--since` (`anchor`: the seq it began after) leaves the rows of payouts
+    with no entry after `anchor` to a whole one."""
     journal, made = folded.journal, folded.records
     out = list(folded.problems)
     rows, found_under = archive.indexed_payouts(journal)
+    # read after the rows: an entry is archived in the transaction that indexes it
+    tip, _ = archive.tip(journal)
     for payout, row in rows.items():
         try:
             steps = [int(seq) for seq in jsonio.loads(row["steps"])]
         except (ValueError, TypeError):
             steps = []
+        outside = sorted(seq for seq in steps if not 1 <= seq <= tip)
+        if outside:
+            out.append(
+                Finding(
+                    journal,
+                    None,
+                    f"the payouts' index places {payout} at seq {outside[0]}, outside the "
+                    f"archived chain (seq 1 to {tip})",
+                )
+            )
+            continue
         if max(steps, default=0) > walked:
+            continue
+        if max(steps, default=0) <= anchor and payout not in made:
             continue
         if payout not in made:
             out.append(

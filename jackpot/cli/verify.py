@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "recorded head, each pool's meter and reserve equal to its journal's last balances; "
         "every round record against the entry that settled it; every closed gaming day against "
         "its journaled digest, the day before it and its recorded heads, and its figures "
-        "computed again from the archive. Exits 1 and names every changed file and every "
+        "computed again from the archive; the archive's payouts index against the entries folded "
+        "again. Exits 1 and names every changed file and every "
         "place where history was edited, deleted or inserted.",
     )
     p.add_argument(
@@ -32,7 +33,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=gaming_day,
         metavar="DAY",
         help="check the period from this gaming day (YYYY-MM-DD) on, linked to the history "
-        "before it, instead of all of history: its cost is the period's",
+        "before it, instead of all of history: its cost is the period's. The payouts' index "
+        "is checked for the payouts with an entry in the period (one begun before it folded "
+        "from its earlier entries as the index lists them); rows of payouts wholly before it "
+        "are left to a whole verify, but a row at a seq outside the chain is found by either",
     )
     p.add_argument("--json", action="store_true", help="print the findings as JSON")
     p.set_defaults(func=run)

@@ -303,3 +303,39 @@ def test_verify_holds_the_index_to_the_chain(w: World) -> None:
         in problems
     )
     assert len(problems) == 4, problems
+
+
+def test_verify_since_holds_the_period_s_payouts_to_the_index(w: World) -> None:
+    """A walk from mid-journal checks the index rows of the payouts with an entry in it,
+    those begun before it too; a row at a seq outside the chain is found by either walk."""
+    ids = shift(w)
+    w.services.archiver.run()
+    verifier = w.services.groups.main.verifier
+    archived = [e for e, _ in w.services.archive.entries("pool/main")]
+    paid = [e for e in archived if e.get("payout") == ids["paid"]]
+    assert len(paid) >= 2, paid
+    since = int(str(paid[-1].get("ts")))  # the confirmation: the hit is before the period
+    assert w.services.archive.first_seq_at("pool/main", since) > paid[0].seq
+    assert verifier.run(since).intact
+    tip, _ = w.services.archive.tip("pool/main")
+    engine = w.services.archive.engine
+    with engine.begin() as connection:
+        # the paid jackpot, begun before the period, shown as void; a payout nobody won
+        # placed before the chain's first entry, another past its newest
+        connection.execute(
+            payouts.update().where(payouts.c.id == ids["paid"]).values(status="void")
+        )
+        for n, seq in ((999998, 0), (999999, tip + 1)):
+            forged = {"id": f"P{n}", "journal": "pool/main", "pool": "main", "table_id": "T1",
+                      "number": n, "status": "paid", "amount": 1, "created": 1, "changed": 1,
+                      "steps": f"[{seq}]", "record": "{}"}  # fmt: skip
+            connection.execute(payouts.insert(), [forged])
+    expected = {
+        f"the payouts' index says {ids['paid']} is not what its entries say",
+        f"the payouts' index places P999998 at seq 0, outside the archived chain (seq 1 to {tip})",
+        f"the payouts' index places P999999 at seq {tip + 1}, outside the archived chain "
+        f"(seq 1 to {tip})",
+    }
+    for done in (verifier.run(since), verifier.run()):
+        problems = [f.problem for f in done.findings]
+        assert set(problems) == expected, problems
