@@ -36,10 +36,11 @@ from jackpot.domain.meter import UNITS_PER_CENT
 Entry = Mapping[str, Any]
 # 2: the hit register names people (each key's holder) and adds the payer, witness, slip and
 # approval; 3: it names each meter hit's level type, and a hidden trigger's reveal (the
-# trigger, whole cents, and the commitment it opens); a day recorded in an earlier layout is
+# trigger, whole cents, and the commitment it opens); 4: and the salt that, with the trigger,
+# opens it, so the register alone checks the reveal; a day recorded in an earlier layout is
 # computed again in it
-LAYOUT_VERSION = 3
-LAYOUTS = (1, 2, 3)
+LAYOUT_VERSION = 4
+LAYOUTS = (1, 2, 3, 4)
 
 #: a payout's journal entries and the status each leaves it in
 VERDICTS = {
@@ -319,7 +320,7 @@ def hit_register(
     the key itself when it has none), with the pay's payer, witness and slip, and who
     approved it and when. From layout 3 each meter hit names its level's type (`hand`,
     `must_hit_by`, `mystery`) and a trigger level's hit the trigger it revealed (cents) and
-    the commitment that trigger opens."""
+    the commitment that trigger opens; from layout 4 the salt it opens it with too."""
     rows = list(rows)
     verdicts: dict[str, Entry] = {}  # the last step of each payout
     steps: dict[str, dict[str, Entry]] = {}  # its last step of each kind
@@ -379,6 +380,8 @@ def hit_register(
                 "trigger": None if trigger is None else int(trigger),
                 "commitment": str(e.get("commitment") or ""),
             }
+        if layout >= 4:
+            row["salt"] = str(e.get("salt") or "")
         out.append(row)
     return out
 

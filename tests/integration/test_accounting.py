@@ -19,6 +19,7 @@ import sqlalchemy
 from jackpot.bootstrap import bootstrap
 from jackpot.domain.dayfiles import FILES, TOTAL, Kind, dollars, numbers
 from jackpot.domain.meter import UNITS_PER_CENT
+from jackpot.domain.triggers import commitment
 from jackpot.errors import BrokenChainError, DayBoundsError
 from jackpot.services.dayclose import SECTIONS
 from jackpot.settings import Settings
@@ -542,6 +543,32 @@ def sheet(w: World, path: str) -> tuple[list[str], list[dict[str, str]]]:
     assert served.mimetype == "text/csv"
     rows = list(csv.reader(io.StringIO(served.get_data(as_text=True))))
     return rows[0], [dict(zip(rows[0], r, strict=True)) for r in rows[1:]]
+
+
+def test_the_hit_register_alone_opens_a_hidden_trigger_s_commitment(world: World) -> None:
+    w = world
+    w.api.put_pool("mhb", reset=20, rate_bp=1_000, reserve_rate_bp=0, cap=70, level="must_hit_by")
+    w.api.put_table(pools=["main", "mhb"])
+    cards = ("2c", "3d", "4h")  # under the dealer's queen: losses
+    for n in range(60):
+        spots = [{"spot": i + 1, "wager": 500, "card": c} for i, c in enumerate(cards)]
+        body = round_body(f"m{n}", spots=spots)
+        body["dealt_at"] = dealt(w.clock)
+        answer = w.api.report(body)
+        assert answer.status_code == 200, answer.get_json()
+        if any(j["pool"] == "mhb" for j in answer.get_json()["jackpots"]):
+            break
+    else:
+        raise AssertionError("a 70-cent must-hit-by level fed 150 cents a round is won")
+    day = today(w)
+    w.clock.pass_days(2)
+    w.services.accounting.close(day)
+    header, rows = sheet(w, f"/v1/accounting/days/{day}/hits.csv")
+    assert header == FILES["hits"].header and "salt" in header
+    [row] = [r for r in rows if r["pool"] == "mhb"]
+    assert len(row["salt"]) == 32
+    assert commitment("mhb", int(row["trigger"]), row["salt"]) == row["commitment"]
+    assert w.services.verifier.run().intact
 
 
 def test_every_file_imports_as_it_is(world: World) -> None:

@@ -206,10 +206,15 @@ def test_the_register_names_the_people_of_a_confirmed_and_approved_hand_pay() ->
 def test_the_register_marks_each_level_type_and_a_trigger_s_reveal() -> None:
     (hand,) = hit_register("main", _register_rows(), str, PEOPLE)
     assert (hand["level"], hand["trigger"], hand["commitment"]) == ("hand", None, "")
-    reveal = {"level": "must_hit_by", "trigger_cents": 5_020, "commitment": "ab" * 32}
+    assert hand["salt"] == ""
+    reveal = {"level": "must_hit_by", "trigger_cents": 5_020, "commitment": "ab" * 32,
+              "salt": "cd" * 16}  # fmt: skip
     rows = _register_rows()
     rows[0] = {**rows[0], **reveal}
     (won,) = hit_register("mhb", rows, str, PEOPLE)
     assert (won["level"], won["trigger"], won["commitment"]) == ("must_hit_by", 5_020, "ab" * 32)
+    assert won["salt"] == "cd" * 16
     (earlier,) = hit_register("mhb", rows, str, PEOPLE, layout=2)
     assert "level" not in earlier, "a day recorded in layout 2 is computed again in it"
+    (three,) = hit_register("mhb", rows, str, PEOPLE, layout=3)
+    assert "salt" not in three and three["commitment"] == "ab" * 32, "layout 3 had no salt"
