@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from jackpot.domain.dayclose import money
-from jackpot.domain.dayfiles import FILES, TOTAL, day_csv, dollars, numbers
+from jackpot.domain.dayfiles import FILES, TOTAL, Kind, day_csv, dollars, numbers
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "OPERATIONS.md"
 
@@ -59,3 +59,28 @@ def test_text_that_would_run_as_a_formula_is_quoted_and_hold_is_a_number() -> No
     assert total["hold_percent"] == "-5.00" and total["win"] == "-0.05"
     statement = {"day": "2026-11-23", "tables": [row, {**row, "hold_percent": ""}]}
     assert [t["hold_percent"] for t in numbers(statement)["tables"]] == [-5.0, None]
+
+
+def test_whole_numbers_that_may_be_empty_are_named_for_the_import() -> None:
+    """A number not summed is empty on the totals row, and `trigger` on a hand level's hit:
+    OPERATIONS.md names each such column's type for a reader that makes empty cells NaN, and
+    every cell of them that is not empty is a whole number (D250)."""
+    found = re.findall(r"dtype=\{([^}]+)\}\)?`\s+for\s+`(\w+)\.csv`", DOCS.read_text())
+    hinted = {csv_name: types for types, csv_name in found}
+    named = {
+        name: sorted(re.findall(r'"(\w+)": "Int64"', hinted.get(name, "")))
+        for name in ("pools", "hits")
+    }
+    numbers_not_summed = {
+        name: sorted(c.name for c in FILES[name].figures if c.kind is Kind.NUMBER)
+        for name in ("pools", "hits")
+    }
+    assert named == numbers_not_summed
+    rows = [
+        {"pool": "a", "first_seq": 1, "last_seq": 9, **money("adjustments", 0)},
+        {"pool": "b", "first_seq": 3, "last_seq": 4, **money("adjustments", 0)},
+    ]
+    for line in read(day_csv("pools", [("2026-11-23", rows)])):
+        cells = [line["first_seq"], line["last_seq"]]
+        assert all(c == "" or int(c) >= 0 for c in cells), line
+        assert (line["pool"] == TOTAL) == (cells == ["", ""]), line
