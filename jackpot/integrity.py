@@ -6,7 +6,14 @@ or `python -m jackpot.integrity seal` for a source tree), MANIFEST.json records 
 of every file of the package: its Python code, its Lua scripts, its pages. At start-up each
 controller process hashes the files it runs from again and compares:
 
-* a file changed, missing, or a Python or Lua file the build did not have is a failure;
+* a file changed or missing, or any file the build did not have, is a failure: the package
+  is exactly what was sealed;
+* byte code counts where the interpreter would run it instead of a sealed source (a cache in
+  `__pycache__` whose header matches that source): it must be what the source compiles to.
+  Caches the interpreter would pass over (stale, another Python's) run nothing and are left;
+* the controller is pure Python: an extension module or a sourceless `.pyc` in the package
+  (which the interpreter would load in place of, or beside, the source) is never sealed and
+  always a failure;
 * the software's identity is the SHA-256 of the manifest's lines, with a CRC-32 of the same
   text for a regulator's tool that reads CRCs; both are shown on `/readyz`, on the
   `jackpot_build_info` metric and by `jackpot verify`;
@@ -17,19 +24,37 @@ This module uses the standard library only: setup.py runs it before anything is 
 
 from __future__ import annotations
 
+import _imp
 import argparse
 import hashlib
+import importlib.machinery
+import importlib.util
 import json
+import marshal
+import sys
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 MANIFEST = "MANIFEST.json"
-# files no build carries: byte code and caches
-_SKIPPED_DIRS = frozenset({"__pycache__"})
-_SKIPPED_SUFFIXES = (".pyc", ".pyo")
-# a file of these kinds the manifest does not name is code the build did not ship
-_CODE_SUFFIXES = (".py", ".lua")
+# the interpreter's caches: not sealed; what it would run from them is checked (_cache_problem)
+_CACHE_DIR = "__pycache__"
+# code the interpreter loads that is not Python source: the controller ships none
+_NOT_SOURCE = tuple(
+    sorted(
+        {
+            *importlib.machinery.EXTENSION_SUFFIXES,
+            *importlib.machinery.BYTECODE_SUFFIXES,
+            ".so",
+            ".pyd",
+            ".pyo",
+            ".dylib",
+            ".dll",
+        }
+    )
+)
+# the optimisation levels a source's byte code is cached at: none, -O, -OO
+_OPTIMIZATIONS = (0, 1, 2)
 
 
 def package_root() -> Path:
@@ -41,12 +66,50 @@ def _files(root: Path) -> list[str]:
     found = []
     for path in root.rglob("*"):
         rel = path.relative_to(root)
-        if not path.is_file() or _SKIPPED_DIRS.intersection(rel.parts):
-            continue
-        if path.name == MANIFEST or path.name.endswith(_SKIPPED_SUFFIXES):
+        if not path.is_file() or _CACHE_DIR in rel.parts or path.name == MANIFEST:
             continue
         found.append(rel.as_posix())
     return sorted(found)
+
+
+def _runs_instead(cache: bytes, source: Path, code: bytes) -> bool:
+    """Whether the interpreter would run `cache` instead of compiling `source` (PEP 552)."""
+    if len(cache) < 16 or cache[:4] != importlib.util.MAGIC_NUMBER:
+        return False
+    flags = int.from_bytes(cache[4:8], "little")
+    if flags == 0:  # stamped with the source's mtime and size
+        stat = source.stat()
+        stamp = (int(stat.st_mtime) & 0xFFFFFFFF, stat.st_size & 0xFFFFFFFF)
+        return cache[8:16] == b"".join(n.to_bytes(4, "little") for n in stamp)
+    if flags & ~0b11:
+        return False  # not a header the interpreter accepts: it compiles the source
+    checked = _imp.check_hash_based_pycs == "always" or (
+        flags & 0b10 and _imp.check_hash_based_pycs != "never"
+    )
+    return not checked or cache[8:16] == importlib.util.source_hash(code)
+
+
+def _cache_problem(root: Path, name: str) -> str | None:
+    """What is wrong with the byte code the interpreter would run for sealed source `name`."""
+    source = root / name
+    code = source.read_bytes()
+    for level in _OPTIMIZATIONS:
+        path = Path(importlib.util.cache_from_source(str(source), optimization=level or ""))
+        try:
+            cache = path.read_bytes()
+        except OSError:
+            continue  # none: the interpreter compiles the source
+        if not _runs_instead(cache, source, code):
+            continue
+        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        try:
+            cached = marshal.loads(cache[16:])
+        except (EOFError, ValueError, TypeError):
+            return f"{shown} is not byte code, and would be loaded instead of {name}"
+        compiled = compile(code, str(source), "exec", dont_inherit=True, optimize=level)
+        if cached != compiled:  # code objects compare all but their file name
+            return f"{shown} is not what {name} compiles to, and would run instead of it"
+    return None
 
 
 def _hash_file(path: Path) -> str:
@@ -79,9 +142,19 @@ def measure(root: Path) -> Manifest:
     return Manifest({name: _hash_file(root / name) for name in _files(root)})
 
 
+class SealError(Exception):
+    """The files under a root are not a build that can be sealed."""
+
+
 def seal(root: Path) -> Manifest:
     """Write `root`/MANIFEST.json for the files under it (the build's step)."""
     manifest = measure(root)
+    foreign = [name for name in manifest.files if name.endswith(_NOT_SOURCE)]
+    if foreign:
+        raise SealError(
+            f"not sealing {root}: the controller is pure Python, and these are byte code or "
+            f"extension modules: {', '.join(foreign)}"
+        )
     (root / MANIFEST).write_text(json.dumps(manifest.to_json(), indent=1, sort_keys=True) + "\n")
     return manifest
 
@@ -135,8 +208,17 @@ def check(root: Path | None = None, approved: str | None = None) -> SoftwareChec
         elif found.files[name] != files[name]:
             problems.append(f"{name} changed since the build")
     for name in sorted(set(found.files) - set(files)):
-        if name.endswith(_CODE_SUFFIXES):
-            problems.append(f"{name} is not part of the build")
+        problems.append(f"{name} is not part of the build")
+    for name in sorted(found.files):
+        if name.endswith(_NOT_SOURCE):
+            problems.append(
+                f"{name} is byte code or an extension module: the controller is pure Python "
+                "and runs only its sealed source"
+            )
+        elif name.endswith(".py") and files.get(name) == found.files[name]:
+            problem = _cache_problem(root, name)
+            if problem:
+                problems.append(problem)
     if approved and found.digest != approved.lower():
         problems.append(
             f"the software's digest {found.digest} is not the approved "
@@ -155,7 +237,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     root = args.root or package_root()
     if args.action == "seal":
-        manifest = seal(root)
+        try:
+            manifest = seal(root)
+        except SealError as exc:
+            print(exc, file=sys.stderr)
+            return 2
         print(
             f"sealed {len(manifest.files)} files: sha256 {manifest.digest} crc32 {manifest.crc32}"
         )

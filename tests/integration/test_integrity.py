@@ -1,10 +1,16 @@
 """The build's seal (jackpot/integrity.py): a changed, missing or added file, a build without
-a manifest and a digest other than the approved one all fail the check; a built wheel is
-sealed (tests/e2e/test_image.py)."""
+a manifest and a digest other than the approved one all fail the check; so do byte code that
+would run instead of a sealed source and an extension module; a built wheel is sealed
+(tests/e2e/test_image.py). Every test works on a copy of the package, never the tree itself."""
 
 from __future__ import annotations
 
+import compileall
+import importlib.machinery
+import importlib.util
 import json
+import os
+import py_compile
 import shutil
 from pathlib import Path
 
@@ -40,13 +46,16 @@ def test_every_kind_of_change_is_named(build: Path) -> None:
     (build / "store" / "lua" / "settle_round.lua").write_text("return {'ok'}")
     (build / "errors.py").unlink()
     (build / "api" / "backdoor.py").write_text("print('hello')")
-    (build / "api" / "static" / "notes.txt").write_text("an operator's note")  # not code
+    (build / "api" / "static" / "notes.txt").write_text("an operator's note")
+    (build / "api" / "static" / "console-extra.js").write_text("fetch('/v1/payouts')")
     found = integrity.check(build)
     assert not found.authentic
     assert found.problems == (
         "errors.py is missing",
         "store/lua/settle_round.lua changed since the build",
         "api/backdoor.py is not part of the build",
+        "api/static/console-extra.js is not part of the build",
+        "api/static/notes.txt is not part of the build",
     )
 
 
@@ -63,3 +72,91 @@ def test_only_the_approved_digest_operates(build: Path) -> None:
     assert integrity.check(build, approved=digest.upper()).authentic
     other = integrity.check(build, approved="0" * 64)
     assert not other.authentic and "JACKPOT_APPROVED_DIGEST" in other.problems[0]
+
+
+def _plant_byte_code(build: Path, name: str, source: str) -> Path:
+    """Byte code of `source` where the interpreter looks for `name`'s, stamped as `name`'s."""
+    real = build / name
+    planted = build / "planted.py"
+    # same size as the real source, so the header's size matches too
+    planted.write_text(source.ljust(real.stat().st_size - 1) + "\n")
+    cache = Path(importlib.util.cache_from_source(str(real)))
+    py_compile.compile(str(planted), cfile=str(cache), doraise=True)
+    planted.unlink()
+    data = bytearray(cache.read_bytes())
+    stat = real.stat()
+    data[8:16] = (int(stat.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little") + (
+        stat.st_size & 0xFFFFFFFF
+    ).to_bytes(4, "little")
+    cache.write_bytes(bytes(data))
+    return cache
+
+
+def test_byte_code_that_would_run_instead_of_its_source_is_refused(build: Path) -> None:
+    compileall.compile_dir(build, quiet=1)
+    cache = _plant_byte_code(
+        build, "domain/odds.py", "def tie_pays(cents):\n    return 500 * cents"
+    )
+    # the hole: the interpreter runs the planted byte code, not the source beside it
+    spec = importlib.util.spec_from_file_location("planted_odds", build / "domain" / "odds.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.tie_pays(500) == 250_000
+    found = integrity.check(build)
+    name = cache.relative_to(build).as_posix()
+    assert found.problems == (
+        f"{name} is not what domain/odds.py compiles to, and would run instead of it",
+    )
+    assert found.digest == integrity.measure(build).digest  # the sealed files are unchanged
+
+
+def test_a_hash_checked_cache_is_held_to_its_code_too(build: Path) -> None:
+    real = build / "domain" / "odds.py"
+    cache = Path(importlib.util.cache_from_source(str(real)))
+    py_compile.compile(
+        str(real), cfile=str(cache), invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH
+    )
+    assert integrity.check(build).authentic
+    data = cache.read_bytes()
+    cache.write_bytes(data[:16] + b"garbage")  # the source's hash, other contents
+    assert integrity.check(build).problems == (
+        f"{cache.relative_to(build).as_posix()} is not byte code, and would be loaded instead "
+        "of domain/odds.py",
+    )
+
+
+def test_an_installed_builds_own_caches_are_accepted(build: Path) -> None:
+    # as pip installs a wheel (timestamped caches), as SOURCE_DATE_EPOCH builds do (hashed),
+    # and at every optimisation level: the source's own byte code never raises an alarm
+    compileall.compile_dir(build, quiet=1, optimize=[0, 1, 2])
+    assert integrity.check(build).authentic
+    compileall.compile_dir(
+        build, quiet=1, force=True, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH
+    )
+    assert integrity.check(build).authentic
+
+
+def test_caches_the_interpreter_would_pass_over_are_left(build: Path) -> None:
+    compileall.compile_dir(build, quiet=1)
+    cache = _plant_byte_code(build, "domain/odds.py", "def tie_pays(cents):\n    return 0")
+    source = build / "domain" / "odds.py"
+    stat = source.stat()
+    os.utime(source, (stat.st_atime, stat.st_mtime + 10))  # the cache is stale: recompiled
+    other = cache.with_name("odds.cpython-399.pyc")  # another Python's
+    other.write_bytes(b"not this interpreter's")
+    assert integrity.check(build).authentic
+
+
+def test_extension_modules_and_sourceless_byte_code_are_refused(build: Path) -> None:
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (build / "domain" / f"odds{suffix}").write_bytes(b"\x7fELF")
+    (build / "domain" / "odds.pyd").write_bytes(b"MZ")
+    py_compile.compile(str(build / "errors.py"), cfile=str(build / "domain" / "extra.pyc"))
+    found = integrity.check(build)
+    pure = "byte code or an extension module: the controller is pure Python"
+    for name in (f"domain/odds{suffix}", "domain/odds.pyd", "domain/extra.pyc"):
+        assert f"{name} is not part of the build" in found.problems
+        assert any(p.startswith(f"{name} is {pure}") for p in found.problems)
+    with pytest.raises(integrity.SealError, match=f"odds{suffix}"):
+        integrity.seal(build)  # nor does a build seal one
