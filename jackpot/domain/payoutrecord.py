@@ -26,7 +26,7 @@ from typing import Any
 
 from jackpot.domain.gamingday import EPOCH, MILLISECOND, GamingDays, parse_day
 from jackpot.domain.linkgroups import MAIN_GROUP
-from jackpot.domain.people import parse_person_id, person_of
+from jackpot.domain.people import parse_person_id, person_of, shown_parts
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ValidationError
 
@@ -138,14 +138,6 @@ def number(payout: str) -> int:
 
 # a person's id as a search term: a space, which no name as compared (person_of) holds
 ID_TERM = "id "
-SHOWN = re.compile(r"(.*) \(([A-Z0-9.-]+)\)")
-
-
-def shown_parts(shown: str) -> tuple[str, str]:
-    """(name, id) of a person as shown, `Dana Reyes (E1042)`; (shown, "") for a name alone
-    (a record from before the register)."""
-    found = SHOWN.fullmatch(shown)
-    return (found[1], found[2]) if found else (shown, "")
 
 
 def people(record: dict[str, Any]) -> frozenset[str]:

@@ -47,6 +47,22 @@ def parse_person_id(raw: Any, field: str = "person") -> str:
     return ident
 
 
+# a person as shown: `Dana Reyes (E1042)` (D235); `shown_parts` reads it back
+_SHOWN = re.compile(r"(.*) \(([A-Z0-9.-]+)\)")
+
+
+def shown(name: str, person_id: str) -> str:
+    """A person as slips, records and reports show them: name and number."""
+    return f"{name} ({person_id})"
+
+
+def shown_parts(text: str) -> tuple[str, str]:
+    """(name, id) of a person as shown; (text, "") for a name alone (a record from before
+    the register)."""
+    found = _SHOWN.fullmatch(text)
+    return (found[1], found[2]) if found else (text, "")
+
+
 @dataclass(frozen=True, slots=True)
 class Person:
     """One person of the register."""
@@ -62,7 +78,7 @@ class Person:
     @property
     def shown(self) -> str:
         """Name and number, as slips, records and reports show a person: `Dana Reyes (E1042)`."""
-        return f"{self.name} ({self.id})"
+        return shown(self.name, self.id)
 
     def public(self) -> dict[str, Any]:
         """The person as the API shows them."""

@@ -34,6 +34,7 @@ from jackpot.domain.dayreport import meter_series, pool_corrections, void_correc
 from jackpot.domain.gamingday import EPOCH, MILLISECOND, GamingDays
 from jackpot.domain.journals import HOUSE, Span, pool_journal
 from jackpot.domain.meter import UNITS_PER_CENT
+from jackpot.domain.people import shown
 from jackpot.domain.reconcile import BALANCE
 from jackpot.errors import (
     BrokenChainError,
@@ -361,7 +362,7 @@ class Accounting:
         names = {person: name for _, person, name in sorted(named)}
 
         def holder(person: str) -> str:
-            return f"{names[person]} ({person})" if person in names else person
+            return shown(names[person], person) if person in names else person
 
         people, whos = {}, {}
         for e in self._archive.entries_of_type(HOUSE, "key_created", None, end):

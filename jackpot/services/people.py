@@ -14,6 +14,7 @@ import json
 from dataclasses import replace
 
 from jackpot.domain.auth import ApiKey
+from jackpot.domain.fields import MAX_REASON
 from jackpot.domain.names import check_display_name, skeletons
 from jackpot.domain.people import Person, parse_person_id
 from jackpot.errors import NotFoundError, PersonError, ValidationError
@@ -21,7 +22,6 @@ from jackpot.services.credentials import Credentials
 from jackpot.store.people import PeopleStore, person_from_json
 
 MAX_POSITION = 60
-MAX_REASON = 500
 ADMINISTRATOR = "cli"  # who the journal names for the register's steps on this machine
 
 
@@ -75,33 +75,6 @@ class People:
                 "person_inactive", f"{person.shown} is not active in the register", field
             )
         return person
-
-    def resolve(self, text: str, field: str = "person") -> Person:
-        """The person a command line names: an id, or a name that is exactly one active
-        person's (as typed, case folded); anything else is refused, naming the candidates."""
-        try:
-            found = self._store.get(parse_person_id(text, field))
-        except ValidationError:
-            found = None
-        if found is not None:
-            return found
-        wanted = " ".join(text.split()).casefold()
-        matches = [p for p in self.everyone(True) if p.name.casefold() == wanted]
-        if len(matches) == 1:
-            return matches[0]
-        if not matches:
-            near = ", ".join(p.shown for p in self.search(text)[:5])
-            hint = f"; did you mean {near}?" if near else ""
-            raise ValidationError(
-                field, f"no active person has the id or name {text!r}{hint}", "unknown_person"
-            )
-        raise ValidationError(
-            field,
-            f"{text!r} names {len(matches)} people: "
-            + ", ".join(p.shown for p in matches)
-            + "; give the id",
-            "ambiguous_person",
-        )
 
     def register(
         self,
