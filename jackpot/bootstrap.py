@@ -11,7 +11,7 @@ import os
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import partial
 
 import redis
 
@@ -161,7 +161,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     archive = Archive(settings.archive)
     who = f"{socket.gethostname()}/{os.getpid()}"
     days = ControllerGamingDay(GamingDayStore(client, keys, scripts), settings, who)
-    software = cache(partial(integrity.check, approved=settings.approved_digest))
+    software = integrity.Rechecked(settings.approved_digest, settings.self_check_seconds)
     on_cluster = cluster_target(url) is not None
     groups: LinkGroups
     key_store = KeyStore(

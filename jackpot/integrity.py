@@ -32,6 +32,8 @@ import importlib.util
 import json
 import marshal
 import sys
+import threading
+import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +91,11 @@ def _runs_instead(cache: bytes, source: Path, code: bytes) -> bool:
     return not checked or cache[8:16] == importlib.util.source_hash(code)
 
 
+# what a cache was found to be, by the cache file's and its source's identity: a check made
+# again (the self-check's, every JACKPOT_SELF_CHECK_SECONDS) compiles only what changed
+_VERDICTS: dict[tuple[str, int, int, int, int, bytes], bool] = {}
+
+
 def _cache_problem(root: Path, name: str) -> str | None:
     """What is wrong with the byte code the interpreter would run for sealed source `name`."""
     source = root / name
@@ -96,9 +103,14 @@ def _cache_problem(root: Path, name: str) -> str | None:
     for level in _OPTIMIZATIONS:
         path = Path(importlib.util.cache_from_source(str(source), optimization=level or ""))
         try:
+            stat = path.stat()
             cache = path.read_bytes()
         except OSError:
             continue  # none: the interpreter compiles the source
+        seen = (str(path), stat.st_ino, stat.st_mtime_ns, stat.st_size, level,
+                hashlib.sha256(cache + code).digest())  # fmt: skip
+        if _VERDICTS.get(seen):
+            continue  # checked before, unchanged since: its source's own byte code
         if not _runs_instead(cache, source, code):
             continue
         shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
@@ -109,6 +121,7 @@ def _cache_problem(root: Path, name: str) -> str | None:
         compiled = compile(code, str(source), "exec", dont_inherit=True, optimize=level)
         if cached != compiled:  # code objects compare all but their file name
             return f"{shown} is not what {name} compiles to, and would run instead of it"
+        _VERDICTS[seen] = True
     return None
 
 
@@ -225,6 +238,27 @@ def check(root: Path | None = None, approved: str | None = None) -> SoftwareChec
             f"JACKPOT_APPROVED_DIGEST {approved}"
         )
     return SoftwareCheck(found.digest, found.crc32, tuple(problems))
+
+
+class Rechecked:
+    """The running software's check, made again when the last is older than `every` seconds:
+    a file changed, added or planted while the controller runs makes every process of it
+    inoperable at its next self-check, not only a process started after (D270)."""
+
+    def __init__(self, approved: str | None, every: float, root: Path | None = None) -> None:
+        self._approved = approved
+        self._every = every
+        self._root = root
+        self._lock = threading.Lock()
+        self._last: SoftwareCheck | None = None
+        self._at = 0.0
+
+    def __call__(self) -> SoftwareCheck:
+        with self._lock:
+            now = time.monotonic()
+            if self._last is None or now - self._at >= self._every:
+                self._last, self._at = check(self._root, self._approved), now
+            return self._last
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,8 +3,8 @@
 At start-up, before a process answers ready, and again every `period` seconds while it runs:
 
 * **software**: the files it runs from against the manifest sealed when the package was
-  built (jackpot/integrity.py); checked once per process, since a process runs the code it
-  loaded;
+  built (jackpot/integrity.py), again every period: a file changed or planted while it runs
+  makes every process inoperable, not only one started after (D270);
 * **durability**: the store keeps every acknowledged write through a crash: an append-only
   file fsynced on every write, or (JACKPOT_REDIS_WAIT_REPLICAS) each write confirmed by a
   replica; and it may not evict keys;
@@ -138,7 +138,6 @@ class SelfCheck:
     ) -> None:
         self._host = host
         self._software_check = software
-        self._software: SoftwareCheck | None = None
         self._store = store
         self._config = config
         self._verifier = verifier
@@ -162,9 +161,8 @@ class SelfCheck:
 
     @property
     def software(self) -> SoftwareCheck:
-        if self._software is None:
-            self._software = self._software_check()
-        return self._software
+        """The software's latest check (made again each self-check period, D270)."""
+        return self._software_check()
 
     def run(self) -> Health:
         """Check everything now, record the store's state, and return what was found.
@@ -184,7 +182,7 @@ class SelfCheck:
             self._lock.release()
 
     def _check(self) -> Health:
-        software = self.software
+        software = self._software_check()
         problems = [Problem("software", "software_unverified", p) for p in software.problems]
         began = self._store.clock()
         found = self._store.durability()
@@ -201,10 +199,12 @@ class SelfCheck:
                 )
         health = Health(software, tuple(problems + store_problems))
         first = self._latest is None
+        failed = self._latest is not None and not self._latest.software.authentic
         self._latest, self._checked_at = health, time.monotonic()  # acted on, recorded or not
         if found.role != "slave":
             self._record("store", store_problems, began)
-            if problems or first:  # once a process, and while it fails
+            # once a process, while it fails, and when it no longer does
+            if problems or first or failed:
                 self._record(f"software@{self._host}", problems, began)
         return health
 

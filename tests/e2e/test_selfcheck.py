@@ -6,6 +6,7 @@ closed, the signs closed, a metric and a journal entry; and only fixing the caus
 
 from __future__ import annotations
 
+import importlib.machinery
 import json
 import shutil
 import subprocess
@@ -294,3 +295,44 @@ def edited_meter(tmp_path: Path, store: RedisServer, env: dict[str, str], signs:
     finally:
         service.stop()
         r.close()
+
+
+def test_a_file_planted_while_it_runs_makes_every_process_inoperable(
+    tmp_path: Path, store: RedisServer
+) -> None:
+    # issue 39's examiner: an extension module copied in beside a source of a running
+    # controller made one gunicorn worker inoperable while the other answered ready for as
+    # long as it ran: software was checked once per process, at its start
+    build = tmp_path / "build"
+    shutil.copytree(
+        integrity.package_root(), build / "jackpot", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    integrity.seal(build / "jackpot")
+    env = {
+        "JACKPOT_REDIS_URL": store.url,
+        "PYTHONPATH": str(build),
+        "JACKPOT_SELF_CHECK_SECONDS": "1",
+        "JACKPOT_WORKERS": "2",
+    }
+    service = start_service(tmp_path, env)
+    try:
+        assert ready(service)[0] == 200
+        planted = build / "jackpot" / f"jsonio{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+        planted.write_bytes(b"\x7fELF planted")
+
+        def answers(n: int) -> set[int]:
+            return {ready(service)[0] for _ in range(n)}
+
+        deadline = time.monotonic() + 20
+        while answers(20) != {503}:  # every process, within about a self-check period
+            assert time.monotonic() < deadline, "a process still answers ready"
+            time.sleep(0.5)
+        body = ready(service)[1]
+        assert any(planted.name in p["message"] for p in body["problems"])
+        planted.unlink()
+        deadline = time.monotonic() + 20
+        while answers(20) != {200}:
+            assert time.monotonic() < deadline, "still inoperable once the file is gone"
+            time.sleep(0.5)
+    finally:
+        service.stop()

@@ -12,6 +12,8 @@ import json
 import os
 import py_compile
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -160,3 +162,56 @@ def test_extension_modules_and_sourceless_byte_code_are_refused(build: Path) -> 
         assert any(p.startswith(f"{name} is {pure}") for p in found.problems)
     with pytest.raises(integrity.SealError, match=f"odds{suffix}"):
         integrity.seal(build)  # nor does a build seal one
+
+
+def _run(build: Path, code: str) -> subprocess.CompletedProcess[str]:
+    """`code` in a fresh interpreter that finds the controller in `build` (a copy)."""
+    env = {**os.environ, "PYTHONPATH": str(build.parent)}
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=build.parent,  # not the tree's: the current directory comes first on the path
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_planted_byte_code_never_runs_so_it_cannot_silence_the_check(build: Path) -> None:
+    # the examiner's attack: byte code stamped as jsonio.py's, which would replace the
+    # check with one that drops any problem naming jsonio, loaded before the check runs
+    compileall.compile_dir(build, quiet=1)
+    _plant_byte_code(
+        build,
+        "jsonio.py",
+        "import jackpot.integrity as i\n"
+        "i.check = lambda *a, **k: i.SoftwareCheck('forged', 'forged')\n"
+        "PLANTED = True",
+    )
+    done = _run(
+        build,
+        "import jackpot.jsonio as j, jackpot.integrity as i\n"
+        "print(hasattr(j, 'PLANTED'), j.__spec__.loader.__class__.__name__)\n"
+        "print(i.check().authentic)\n",
+    )
+    assert done.returncode == 0, done.stderr
+    ran, authentic = done.stdout.splitlines()
+    assert ran == "False _SourceLoader", "the source ran, not the planted cache"
+    assert authentic == "False", "and the check, not silenced, names the planted cache"
+
+
+def test_an_extension_module_beside_a_source_is_refused_at_import(build: Path) -> None:
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    # a real extension module (one this interpreter loaded), named as the source's
+    loaded = next(
+        str(m.__file__)
+        for m in list(sys.modules.values())
+        if str(getattr(m, "__file__", "")).endswith(suffix)
+    )
+    (build / f"jsonio{suffix}").write_bytes(Path(loaded).read_bytes())
+    done = _run(build, "import jackpot.jsonio")
+    assert done.returncode == 1
+    assert f"jackpot.jsonio would be loaded from {build / f'jsonio{suffix}'}" in done.stderr
+    assert "the controller runs only its sealed Python sources" in done.stderr
+    # and a module of the package's imports as ever
+    assert _run(build, "import jackpot.domain.odds").returncode == 0
