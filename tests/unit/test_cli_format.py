@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from jackpot.cli.formatting import age, cell, exact, fields, money, rate, table, when
+from jackpot.cli.payouts import payout_detail, pool_of, won_by
 from jackpot.cli.pools import pool_detail
 from jackpot.cli.remote import UsageError, api_key, base_url
 
@@ -152,3 +153,20 @@ def test_a_pool_shows_why_its_staged_change_was_refused() -> None:
     shown = pool_detail(pool, ZoneInfo("UTC"))
     assert "REFUSED" in shown and "100.48%" in shown
     assert "REFUSED" not in pool_detail({**pool, "staged_refused": None}, ZoneInfo("UTC"))
+
+
+def test_a_payout_says_what_won_it_and_which_pool_pays_it() -> None:
+    jackpot = {"id": "P1", "pool": "main", "outcome": "suited_four_of_a_kind", "amount": 100_005}
+    assert (won_by(jackpot), pool_of(jackpot)) == ("suited_four_of_a_kind", "main")
+    # a must-hit-by level is won at its trigger, whatever the hand (often none)
+    level = {"pool": "mhb", "outcome": "none", "level": "must_hit_by", "trigger": 49_873}
+    assert (won_by(level), pool_of(level)) == ("must-hit-by trigger $498.73", "mhb")
+    assert won_by({**level, "level": "mystery"}) == "mystery trigger $498.73"
+    # a fixed or envy pay held as a hand pay is the table rack's, not its first pool's
+    fixed = {"pool": "main", "outcome": "suited_tie", "kind": "fixed", "amount": 500_000}
+    assert (won_by(fixed), pool_of(fixed)) == ("fixed pay: suited_tie", "-")
+    shown = payout_detail({"id": "P2", **fixed}, ZoneInfo("UTC"))
+    assert "outcome  fixed pay: suited_tie" in shown
+    assert "pool     none: paid at the table (journaled in main)" in shown
+    assert "amount   $5,000.00" in shown
+    assert "trigger  $498.73" in payout_detail({"id": "P3", **level}, ZoneInfo("UTC"))
