@@ -40,12 +40,20 @@ def sh_blocks(text: str) -> list[list[str]]:
 
 
 def commands(block: list[str]) -> list[str]:
-    """A block's command lines, each without its comment."""
+    """A block's commands, each without its comment: a line continued with a backslash, or
+    inside a quote that spans lines, is one command with the next."""
     out: list[str] = []
+    pending = ""
     for line in "\n".join(block).replace("\\\n", "").splitlines():
-        words = shlex.split(line, comments=True)
+        pending = f"{pending}\n{line}" if pending else line
+        try:
+            words = shlex.split(pending, comments=True)
+        except ValueError:  # an open quote: the command goes on
+            continue
         if words:
-            out.append(line.split("  #", 1)[0].rstrip())
+            out.append(pending.split("  #", 1)[0].rstrip())
+        pending = ""
+    assert not pending, f"a command never ends: {pending!r}"
     return out
 
 
@@ -204,7 +212,7 @@ def test_running_it_for_real_as_the_readme_says(controller: Controller) -> None:
         controller.start(line)
     controller.wait_ready()
 
-    done = controller.sh(commands(the_block("jackpot people add")))
+    done = controller.sh(the_block("jackpot people add"))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "registered Dana Reyes (E1042)" in done.stdout
     # the README's last line dealt 20 rounds at T1, every one acknowledged and settled
@@ -280,3 +288,49 @@ def _key(controller: Controller, *args: str) -> str:
         check=True,
     )
     return made.stdout.splitlines()[-1]
+
+
+OPERATIONS = ROOT / "docs" / "OPERATIONS.md"
+
+
+@pytest.mark.slow
+def test_the_must_hit_by_recipe_in_operations_runs_as_written(controller: Controller) -> None:
+    controller.start("jackpot serve")
+    controller.wait_ready()
+    for person, name in (("E1042", "Dana Reyes"), ("E2077", "Sam Okafor")):
+        subprocess.run(
+            ["jackpot", "people", "add", person, "--name", name],
+            cwd=controller.cwd,
+            env=controller.env,
+            check=True,
+            capture_output=True,
+        )
+    op = _key(controller, "--role", "operator", "--person", "E1042")
+    auth = {"Authorization": f"Bearer {op}"}
+    requests.put(
+        f"{controller.base}/v1/pools/main",
+        headers=auth,
+        json={"reset": 100000, "rate_bp": 400, "reserve_rate_bp": 100, "cap": 5000000},
+    ).raise_for_status()
+    recipe = [
+        b
+        for b in sh_blocks(OPERATIONS.read_text())
+        if b and b[0].startswith("curl -X PUT $URL/v1/pools/daily")
+    ]
+    assert len(recipe) == 1
+    assert len(commands(recipe[0])) == 4
+    done = controller.sh(recipe[0], URL=controller.base, OP=op)
+    assert done.returncode == 0, done.stderr
+    daily = requests.get(f"{controller.base}/v1/pools/daily").json()
+    assert (daily["level"], daily["reset"], daily["cap"], daily["value"]) == (
+        "must_hit_by",
+        50_000,
+        100_000,
+        50_000,
+    )
+    assert daily["trigger"]["draw"] == 1 and len(daily["trigger"]["commitment"]) == 64
+    assert daily["trigger"]["commitment"] in done.stdout.splitlines()[-1]  # the last curl
+    table = requests.get(f"{controller.base}/v1/tables/T1", headers=auth).json()
+    assert table["pools"] == ["main", "daily"]
+    sign = requests.get(f"{controller.base}/v1/signs/pit3").json()
+    assert [level["pool"] for level in sign["levels"]] == ["main", "daily"]
