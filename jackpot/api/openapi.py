@@ -556,6 +556,13 @@ def document() -> dict[str, Any]:
                 body_required=False,
             ),
         },
+        "/v1/voids/awaiting": {
+            "get": _op(
+                "every round void awaiting a second person's approval, of every link group, "
+                "oldest first (`count`: how many)",
+                ["operator", "auditor"],
+            ),
+        },
         "/v1/journal": {
             "get": _op(
                 "journal entries after a seq, oldest first (a pool's, or the house's), from "

@@ -27,6 +27,16 @@ from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ForbiddenError, JackpotError, NotFoundError
 
 bp = Blueprint("rounds", __name__, url_prefix="/v1/rounds")
+voids_bp = Blueprint("voids", __name__, url_prefix="/v1/voids")
+
+
+@voids_bp.get("/awaiting")
+@require(Role.OPERATOR, Role.AUDITOR)
+def awaiting() -> Response:
+    """Every round void awaiting a person's approval, oldest first: what a supervisor on
+    shift is asked to approve or refuse."""
+    found = services().voids.awaiting()
+    return jsonify({"voids": found, "count": len(found)})
 
 REPORTERS = (Role.TABLE,)
 

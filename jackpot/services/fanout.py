@@ -273,6 +273,15 @@ class GroupedVoids:
         """The voids' use cases of the table's link group: `on(table).state(table, round)`."""
         return self._groups.on_table(table, lambda g: g.voids)
 
+    def awaiting(self) -> builtins.list[dict[str, Any]]:
+        """Every void awaiting approval, of every link group (each named), oldest first."""
+        found = [
+            {**v, "group": name}
+            for name in self._groups.names()
+            for v in self._groups.of(name).voids.awaiting()
+        ]
+        return sorted(found, key=lambda v: (v["at"], v["table"], v["round"]))
+
     def void(
         self,
         table: str,

@@ -33,6 +33,15 @@ class Voids:
             return None
         return view(state)
 
+    def awaiting(self) -> list[dict[str, Any]]:
+        """Every void of this group's rounds awaiting people's approval, oldest first: the
+        round, and what `awaiting_approval` says of it."""
+        found = [
+            {"table": table, "round": round_id, **view(state)["awaiting_approval"]}
+            for table, round_id, state in self._store.awaiting()
+        ]
+        return sorted(found, key=lambda v: (v["at"], v["table"], v["round"]))
+
     def void(
         self,
         table: str,

@@ -257,11 +257,30 @@ def test_a_table_asks_for_a_void_of_its_own_rounds_and_a_person_approves_it(api:
     resent = void(api, "r1", {"reason": "no card dealt", "spots": [2]}, api.keys.header("table"))
     assert resent.status_code == 202 and resent.get_json()["result"] == "awaiting_approval"
     assert approve(api, "r1", api.keys.header("table")).status_code == 403
+    # every supervisor on shift sees it waiting, whoever asked
+    for role in ("operator", "auditor"):
+        waiting = api.client.get("/v1/voids/awaiting", headers=api.keys.header(role)).get_json()
+        assert waiting["count"] == 1
+        (held,) = waiting["voids"]
+        group = api.client.get("/v1/tables/T1", headers=api.keys.header("auditor"))
+        assert (held["table"], held["round"], held["group"], held["spots"]) == (
+            "T1",
+            "r1",
+            group.get_json()["group"],
+            [2],
+        )
+        assert held["reason"] == "no card dealt" and held["requested_by"].startswith("table:")
+        assert held["at"] == asked.get_json()["at"] and held["approvals"] == []
+    assert api.client.get("/v1/voids/awaiting").status_code == 401
+    table_key = api.keys.header("table")
+    assert api.client.get("/v1/voids/awaiting", headers=table_key).status_code == 403
     done = approve(api, "r1", api.keys.header("operator"))
     assert done.status_code == 200 and done.get_json()["spots"] == [2]
     rest = void(api, "r1", {"reason": "malfunction"})  # threshold 0: a person's applies at once
     assert rest.status_code == 200 and rest.get_json()["status"] == "void"
     assert books(api) == before
+    waiting = api.client.get("/v1/voids/awaiting", headers=api.keys.header("operator"))
+    assert waiting.get_json() == {"voids": [], "count": 0}
 
 
 def test_a_tables_void_of_a_large_jackpot_needs_two_people(api: Api, approval: Services) -> None:
