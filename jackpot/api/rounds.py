@@ -38,6 +38,7 @@ def awaiting() -> Response:
     found = services().voids.awaiting()
     return jsonify({"voids": found, "count": len(found)})
 
+
 REPORTERS = (Role.TABLE,)
 
 
