@@ -201,12 +201,16 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
             "pays": _pays(held["plan"]),
             "requested_by": held["who"],
             "person": held["label"],
+            # the register's id of the one who asked (None: a table's key), which a person
+            # approving must not be (compared by id, D232)
+            "person_id": _person_id(held["who"], held.get("person")),
             "reason": held["reason"],
             "at": int(held["at"]),
             "approvals": [
                 {
                     "approved_by": a["who"],
                     "approver": a["label"],
+                    "person_id": _person_id(a["who"], a.get("person")),
                     "note": a.get("note") or "",
                     "at": int(a["at"]),
                 }
@@ -214,6 +218,12 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
             ],
         },
     }
+
+
+def _person_id(key: str, compared: Any) -> str | None:
+    """The id the void script compared a step's person by: the register's id of a person's
+    key; a table's key is no person (void_round.lua a_person)."""
+    return None if key.startswith("table:") or not compared else str(compared)
 
 
 def _void(v: dict[str, Any]) -> dict[str, Any]:

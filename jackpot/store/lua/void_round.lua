@@ -290,6 +290,9 @@ local entry_fields = {'type', 'void', 'ts', stamp, 'table', plan.table, 'round',
   'who', who, 'spots', spots_text, 'whole', plan.whole and '1' or '0', 'bets', int(plan.bets),
   'wagered', plan.wagered, 'fixed', plan.fixed, 'envy', plan.envy, 'jackpot', plan.jackpot,
   'reason', why, 'requested_by', by,
+  -- as shown: the person who asked (credited with the void) and, on approval, who approved
+  'person', requested_by and requested_by.label or label,
+  'approver', requested_by and label or '',
   'note', requested_by and reason or ''}  -- on approval, the approver's note
 local firsts = {}  -- the keys that approved before the one applying it (void_approved)
 for _, a in ipairs(requested_by and requested_by.approvals or {}) do
