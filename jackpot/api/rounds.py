@@ -22,7 +22,11 @@ from jackpot.api.auth import (
 from jackpot.api.body import json_body, parse_json, request_body
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
-from jackpot.domain.requests import ROUND_VOID_APPROVE_REQUEST, ROUND_VOID_REQUEST
+from jackpot.domain.requests import (
+    ROUND_VOID_APPROVE_REQUEST,
+    ROUND_VOID_REFUSE_REQUEST,
+    ROUND_VOID_REQUEST,
+)
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ForbiddenError, JackpotError, NotFoundError
 
@@ -115,6 +119,17 @@ def approve_void(table: str, round_id: str) -> tuple[Response, int]:
     result, state = services().voids.approve(
         table, round_id, current_actor(), str(data.get("reason", ""))
     )
+    return _voided(table, round_id, result, state)
+
+
+@bp.post("/<table>/<round_id>/void/refuse")
+@require(Role.OPERATOR)
+def refuse_void(table: str, round_id: str) -> tuple[Response, int]:
+    """A person refuses the void held for approval, or its asker withdraws it."""
+    parse_identifier(table, "table")
+    parse_identifier(round_id, "round")
+    data = ROUND_VOID_REFUSE_REQUEST.check(json_body())
+    result, state = services().voids.refuse(table, round_id, current_actor(), data["reason"])
     return _voided(table, round_id, result, state)
 
 

@@ -1,8 +1,8 @@
-"""`jackpot voids list|ask|approve|show`: round voids over the HTTP API (docs/RULES.md §6).
+"""`jackpot voids list|show|ask|approve|refuse`: round voids over the HTTP API (docs/RULES.md §6).
 
 A supervisor asks for a round's void (whole, or some spots' bets, with the reason); from the
 approval threshold, or when a table asked, it waits for another person, whom `list` shows
-every void waiting and `approve` lets apply it."""
+every void waiting, `approve` lets apply it and `refuse` drop it."""
 
 from __future__ import annotations
 
@@ -52,6 +52,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     _round(approve)
     approve.add_argument("--note", default="", help="the approver's note (journaled)")
+    refuse = add_command(
+        voids,
+        "refuse",
+        refuse_void,
+        "refuse the void a round awaits, or withdraw your own: nothing moves (operator)",
+    )
+    _round(refuse)
+    refuse.add_argument("--reason", required=True, help="why it is refused (journaled)")
 
 
 def _round(p: argparse.ArgumentParser) -> None:
@@ -149,8 +157,14 @@ def approve_void(api: Controller, args: argparse.Namespace) -> int:
     return reply(args, api.post(path, body), lambda a: _done(a, time_zone()))
 
 
+def refuse_void(api: Controller, args: argparse.Namespace) -> int:
+    path = f"/v1/rounds/{segment(args.table)}/{segment(args.round)}/void/refuse"
+    return reply(args, api.post(path, {"reason": args.reason}), lambda a: _done(a, time_zone()))
+
+
 def _done(answer: dict[str, Any], zone: ZoneInfo) -> str:
     said = {
+        "refused": "the void waiting is refused: nothing moved",
         "voided": "voided",
         "unchanged": "unchanged: already so",
         "awaiting_approval": "awaiting another person's approval (jackpot voids approve)",

@@ -301,6 +301,11 @@ class GroupedVoids:
         """Approve the void of the round held for approval, against the threshold now."""
         return self.on(table).approve(table, round_id, actor, note, self._payouts.approval_cents)
 
+    def refuse(
+        self, table: str, round_id: str, actor: Actor, reason: str
+    ) -> tuple[str, dict[str, Any]]:
+        return self.on(table).refuse(table, round_id, actor, reason)
+
 
 class GroupedPayouts:
     """The payouts of every link group; a payout's id names its group (east:P000001)."""

@@ -112,6 +112,19 @@ class Voids:
             table, round_id, "void_conflict", "the round's pools kept being retired meanwhile"
         )
 
+    def refuse(
+        self, table: str, round_id: str, actor: Actor, reason: str
+    ) -> tuple[str, dict[str, Any]]:
+        """A person says no to the void held for approval (or its asker withdraws it): it is
+        dropped and journaled, and nothing moves."""
+        self._round(table, round_id)
+        answer = self._store.refuse(
+            table, round_id, actor.who, (actor.person, actor.compared), reason
+        )
+        if answer.verdict == "refused":
+            return "refused", view(answer.state)
+        return self._answer(table, round_id, answer)
+
     def _round(self, table: str, round_id: str) -> StoredRound:
         found = self._rounds.result(table, round_id)
         if found is None:

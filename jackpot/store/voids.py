@@ -104,6 +104,12 @@ class VoidStore:
         once enough people stand behind it, else recorded as a first approval."""
         return self._call(table, round_id, pools, "approve", b"", who, person, note, approval_cents)
 
+    def refuse(
+        self, table: str, round_id: str, who: str, person: tuple[str, str], reason: str
+    ) -> VoidAnswer:
+        """Drop the void held for approval: a person refuses it, or its asker withdraws it."""
+        return self._call(table, round_id, [], "refuse", b"", who, person, reason, 0)
+
     def _call(
         self,
         table: str,

@@ -707,6 +707,19 @@ def test_a_supervisor_sees_the_voids_waiting_and_approves_or_asks_one_from_the_c
     assert done.startswith("round T1/r1: voided\n")
     assert "voided spot 2 at " in done and "card not dealt to spot 2" in done
     assert ok(cli(service, "voids", "list", secret=auditor)) == "no void awaits approval\n"
+    # another asked, and refused: nothing moves, the round stands
+    requests.post(
+        f"{service.base}/v1/rounds/T1/r2/void",
+        headers=auth(table),
+        json={"reason": "card not dealt to spot 1", "spots": [1]},
+        timeout=10,
+    ).raise_for_status()
+    said = ok(cli(service, "voids", "refuse", "T1", "r2", "--reason", "dealt: see camera 4",
+                  secret=operator))  # fmt: skip
+    assert said.startswith("round T1/r2: the void waiting is refused: nothing moved\n")
+    assert ok(cli(service, "voids", "list", secret=auditor)) == "no void awaits approval\n"
+    refused(cli(service, "voids", "refuse", "T1", "r2", "--reason", "x", secret=operator),
+            "no_void_awaiting")  # fmt: skip
 
     # a supervisor's own void below the threshold applies at once; a bad spot is refused
     bad = cli(service, "voids", "ask", "T1", "r2", "--reason", "x", "--spots", "5", secret=operator)

@@ -659,6 +659,23 @@ def test_every_supervisor_sees_a_void_waiting_and_one_approves_it_or_voids_a_rou
     asker = asked.json()["awaiting_approval"]["person"]
     assert cells[4] == f"asked by {asker}, approved by Dana Reyes (DANA-REYES)", cells
 
+    # another asked, and refused: the round stands
+    requests.post(
+        f"{base}/v1/rounds/T1/r2/void",
+        headers=auth(table),
+        json={"reason": "card not dealt to spot 1", "spots": [1]},
+    ).raise_for_status()
+    row = page.locator("#voids tr[data-round='T1/r2']")
+    row.wait_for()
+    assert row.locator("[data-action=refuse-round-void]").inner_text() == "Refuse"
+    row.locator("[data-action=refuse-round-void]").click()
+    page.click("#act-submit")
+    assert "Say why" in page.inner_text("#e-reason")
+    page.fill("#f-reason", "dealt: see camera 4")
+    page.click("#act-submit")
+    page.wait_for_selector("#voids td.empty")
+    assert "void" not in get(base, operator, "/v1/rounds/T1/r2")
+
     # a supervisor's own void of a whole round, reviewed before it is sent
     page.click("#void-round")
     page.click("#act-submit")  # nothing filled in: each missing field says so, nothing sent

@@ -216,6 +216,9 @@ function renderVoids() {
       ops.push(el("button", { class: "danger", "data-action": "approve-round-void", disabled: own,
         title: own ? "Another person approves it" : null, onclick: () => approveRoundVoidDialog(v) },
         own ? "Awaiting another person" : "Approve void"));
+      ops.push(el("button", { "data-action": "refuse-round-void", onclick: () => refuseRoundVoidDialog(v) },
+        v.requested_by === session.who || (v.person_id && v.person_id === session.person_id)
+          ? "Withdraw" : "Refuse"));
     }
     return el("tr", { "data-round": v.table + "/" + v.round },
       el("td", {}, "table " + v.table + " · round " + v.round),
@@ -245,6 +248,21 @@ function approveRoundVoidDialog(v) {
       const done = await api("POST", path, given.reason ? given : {});
       return done.result === "voided" ? "Round " + v.round + " at table " + v.table + " voided."
         : "Approval recorded: the void awaits one more person.";
+    },
+  });
+}
+function refuseRoundVoidDialog(v) {
+  openDialog({
+    title: "Refuse round void", submit: "Refuse the void",
+    summary: "Table " + v.table + " · round " + v.round + " · " + voidCovers(v) + " · asked by "
+      + (v.person || v.requested_by) + ": " + v.reason + " · nothing moves; the round stands",
+    fields: [{ name: "reason", label: "Reason", hint: "(required, kept in the journal)", multiline: true }],
+    check: (given) => given.reason ? {} : { reason: "Say why the void is refused." },
+    send: async (given) => {
+      const path = "/v1/rounds/" + encodeURIComponent(v.table) + "/" + encodeURIComponent(v.round)
+        + "/void/refuse";
+      await api("POST", path, given);
+      return "Void of round " + v.round + " at table " + v.table + " refused: the round stands.";
     },
   });
 }
@@ -438,7 +456,7 @@ const WHAT = {
   person_deactivated: "Person deactivated", person_reactivated: "Person reactivated",
   table_counts_acknowledged: "Table counts acknowledged",
   void_requested: "Round void asked", void_approved: "Round void approved, awaiting another",
-  void: "Round voided",
+  void: "Round voided", void_refused: "Round void refused",
 };
 // which activity the filters keep: a kind of step, and text found in what the row shows
 function activityKind(a) {
