@@ -31,6 +31,7 @@ import importlib.machinery
 import importlib.util
 import json
 import marshal
+import os
 import sys
 import threading
 import time
@@ -168,7 +169,14 @@ def seal(root: Path) -> Manifest:
             f"not sealing {root}: the controller is pure Python, and these are byte code or "
             f"extension modules: {', '.join(foreign)}"
         )
-    (root / MANIFEST).write_text(json.dumps(manifest.to_json(), indent=1, sort_keys=True) + "\n")
+    text = json.dumps(manifest.to_json(), indent=1, sort_keys=True) + "\n"
+    path = root / MANIFEST
+    # the same seal again writes nothing; a new one replaces the old whole, beside the package
+    # rather than in it, so a process checking meanwhile reads one or the other, never half
+    if not path.exists() or path.read_text() != text:
+        staged = root.parent / f".{MANIFEST}.{os.getpid()}"
+        staged.write_text(text)
+        os.replace(staged, path)
     return manifest
 
 

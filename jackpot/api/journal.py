@@ -26,7 +26,7 @@ CSV_COLUMNS = [
     "amount", "from_reserve_units", "seed_units", "adjustment", "target", "amount_units",
     "reason", "value_units", "reserve_units", "fixed", "envy", "receivers", "reset", "rate_bp",
     "reserve_rate_bp", "cap", "policy", "note", "config", "transfer", "from", "to", "paid_by",
-    "witness", "slip",
+    "witness", "slip", "person", "requested_by", "approver",
 ]  # fmt: skip
 EXTRA = "extra"  # any field without a column, as JSON: an export never drops a field
 

@@ -29,6 +29,7 @@ from jackpot.domain.requests import (
     RETIRE_REQUEST,
     ROUND_REPORT,
     ROUND_VOID_APPROVE_REQUEST,
+    ROUND_VOID_REFUSE_REQUEST,
     ROUND_VOID_REQUEST,
     SUSPEND_REQUEST,
     VOID_APPROVE_REQUEST,
@@ -241,6 +242,7 @@ SCHEMAS: dict[str, Any] = {
     "TableCounts": COUNTS_REQUEST.schema(),
     "TableCountsAcknowledge": ACKNOWLEDGE_REQUEST.schema(),
     "RoundVoidApprove": ROUND_VOID_APPROVE_REQUEST.schema(),
+    "RoundVoidRefuse": ROUND_VOID_REFUSE_REQUEST.schema(),
     "GameChange": GAME_CHANGE_REQUEST.schema(),
     "Game": {
         "type": "object",
@@ -554,6 +556,22 @@ def document() -> dict[str, Any]:
                 body="RoundVoidApprove",
                 params=[_path("table"), _path("round")],
                 body_required=False,
+            ),
+        },
+        "/v1/rounds/{table}/{round}/void/refuse": {
+            "post": _op(
+                "a person refuses the void awaiting approval, or the one who asked withdraws "
+                "it (body: {reason}): dropped, nothing moves",
+                ["operator"],
+                body="RoundVoidRefuse",
+                params=[_path("table"), _path("round")],
+            ),
+        },
+        "/v1/voids/awaiting": {
+            "get": _op(
+                "every round void awaiting a second person's approval, of every link group, "
+                "oldest first (`count`: how many)",
+                ["operator", "auditor"],
             ),
         },
         "/v1/journal": {

@@ -22,11 +22,26 @@ from jackpot.api.auth import (
 from jackpot.api.body import json_body, parse_json, request_body
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
-from jackpot.domain.requests import ROUND_VOID_APPROVE_REQUEST, ROUND_VOID_REQUEST
+from jackpot.domain.requests import (
+    ROUND_VOID_APPROVE_REQUEST,
+    ROUND_VOID_REFUSE_REQUEST,
+    ROUND_VOID_REQUEST,
+)
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ForbiddenError, JackpotError, NotFoundError
 
 bp = Blueprint("rounds", __name__, url_prefix="/v1/rounds")
+voids_bp = Blueprint("voids", __name__, url_prefix="/v1/voids")
+
+
+@voids_bp.get("/awaiting")
+@require(Role.OPERATOR, Role.AUDITOR)
+def awaiting() -> Response:
+    """Every round void awaiting a person's approval, oldest first: what a supervisor on
+    shift is asked to approve or refuse."""
+    found = services().voids.awaiting()
+    return jsonify({"voids": found, "count": len(found)})
+
 
 REPORTERS = (Role.TABLE,)
 
@@ -104,6 +119,17 @@ def approve_void(table: str, round_id: str) -> tuple[Response, int]:
     result, state = services().voids.approve(
         table, round_id, current_actor(), str(data.get("reason", ""))
     )
+    return _voided(table, round_id, result, state)
+
+
+@bp.post("/<table>/<round_id>/void/refuse")
+@require(Role.OPERATOR)
+def refuse_void(table: str, round_id: str) -> tuple[Response, int]:
+    """A person refuses the void held for approval, or its asker withdraws it."""
+    parse_identifier(table, "table")
+    parse_identifier(round_id, "round")
+    data = ROUND_VOID_REFUSE_REQUEST.check(json_body())
+    result, state = services().voids.refuse(table, round_id, current_actor(), data["reason"])
     return _voided(table, round_id, result, state)
 
 

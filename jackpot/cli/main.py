@@ -30,6 +30,7 @@ COMMANDS = {
     "pools": "jackpot.cli.pools",
     "tables": "jackpot.cli.tables",
     "payouts": "jackpot.cli.payouts",
+    "voids": "jackpot.cli.voids",
     "journal": "jackpot.cli.journal",
     "healthcheck": "jackpot.cli.healthcheck",
 }

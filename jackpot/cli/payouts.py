@@ -156,10 +156,10 @@ def list_payouts(api: Controller, args: argparse.Namespace) -> int:
     rows = [
         [
             str(p["id"]),
-            str(p["pool"]),
+            pool_of(p),
             str(p["table"]),
             str(p["spot"]),
-            cell(p.get("outcome")),
+            won_by(p),
             money(p["amount"]),
             str(p["status"]),
             age(p.get("created"), now),
@@ -198,7 +198,7 @@ def _found(answer: dict[str, Any], zone: ZoneInfo) -> str:
             when(p["created"], zone),
             str(p["id"]),
             str(p["table"]),
-            str(p["pool"]),
+            pool_of(p),
             money(p["amount"]),
             str(p["status"]),
             cell(p.get("paid_by")),
@@ -324,21 +324,49 @@ def _stepped(answer: dict[str, Any]) -> str:
     return f"{head}\n{payout_detail(payout, time_zone())}"
 
 
+LEVELS = {"must_hit_by": "must-hit-by", "mystery": "mystery"}
+
+
+def won_by(p: dict[str, Any]) -> str:
+    """What a payout was won by, in a person's words: the hand's outcome for a meter's
+    jackpot; a must-hit-by or mystery level's trigger (the hand's outcome is beside the
+    point, often none); a fixed or envy pay held as a hand pay, as such."""
+    level = LEVELS.get(str(p.get("level") or ""))
+    if level is not None:
+        trigger = p.get("trigger")
+        return f"{level} trigger" + (f" {money(int(trigger))}" if trigger is not None else "")
+    kind = str(p.get("kind") or "")
+    outcome = cell(p.get("outcome"))
+    return f"{kind} pay: {outcome}" if kind in ("fixed", "envy") else outcome
+
+
+def pool_of(p: dict[str, Any]) -> str:
+    """The pool a payout is paid from: none for a fixed or envy pay (the table's rack pays
+    it; it is journaled in the table's first pool's journal, which it does not move)."""
+    return "-" if p.get("kind") in ("fixed", "envy") else str(p["pool"])
+
+
 def payout_detail(p: dict[str, Any], zone: ZoneInfo) -> str:
     """Every field of a payout, the known ones first, money and times formatted."""
     names = [n for n in ORDER if n in p] + sorted(n for n in p if n not in ORDER)
-    return fields((name.replace("_", " "), _value(name, p[name], zone)) for name in names)
+    return fields((name.replace("_", " "), _value(name, p[name], p, zone)) for name in names)
 
 
-def _value(name: str, value: Any, zone: ZoneInfo) -> str:
+def _value(name: str, value: Any, p: dict[str, Any], zone: ZoneInfo) -> str:
     if name == "void_request" and isinstance(value, dict):
         return (
             f"asked by {value.get('person') or value.get('requested_by')} "
             f"({value.get('requested_by')}) at {when(int(value.get('at') or 0), zone)} from "
             f"{value.get('from')}: {value.get('reason')}; awaits another person's approval"
         )
+    if name == "outcome":
+        return won_by(p)
+    if name == "pool":
+        return (
+            pool_of(p) if pool_of(p) != "-" else f"none: paid at the table (journaled in {value})"
+        )
     if isinstance(value, int) and not isinstance(value, bool):
-        if name == "amount":
+        if name in ("amount", "trigger"):
             return money(value)
         if name == "created" or name.endswith("_at"):
             return when(value, zone)

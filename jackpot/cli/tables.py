@@ -87,6 +87,7 @@ def list_tables(api: Controller, args: argparse.Namespace) -> int:
             t["profile"],
             str(t["rounds"]),
             when(t["last_seen"], zone),
+            counts_cell(t.get("counts_check")),
         ]
         for t in tables
     ]
@@ -101,6 +102,7 @@ def list_tables(api: Controller, args: argparse.Namespace) -> int:
         "PROFILE",
         "ROUNDS",
         "LAST SEEN",
+        "OWN COUNTS",
     ]
     print(table(headers, rows, right={4, 5, 8}))
     return 0
@@ -153,6 +155,7 @@ def table_detail(t: dict[str, Any], zone: ZoneInfo) -> str:
             ("profile", str(t["profile"])),
             ("rounds", str(t["rounds"])),
             ("version", str(t["version"])),
+            ("own counts", counts_detail(t.get("counts_check"), zone)),
         ]
     )
     lines = t.get("paytable") or {}
@@ -163,6 +166,45 @@ def table_detail(t: dict[str, Any], zone: ZoneInfo) -> str:
         ]
         out += "\n\npaytable\n" + table(["OUTCOME", "PAYS", "METER", "ENVY"], rows, right={1})
     return out
+
+
+MONEY_FIGURES = ("handle", "fixed", "envy", "jackpot")  # cents; the other figures are counts
+
+
+def counts_cell(check: dict[str, Any] | None) -> str:
+    """The table's own counts against the controller's, in a list's cell."""
+    if not check:
+        return "-"
+    if not check["differences"]:
+        return f"{check['day']} match"
+    seen = " (acknowledged)" if check.get("acknowledged") else ""
+    return f"{check['day']} DIFFER{seen}"
+
+
+def counts_detail(check: dict[str, Any] | None, zone: ZoneInfo) -> str:
+    """The comparison `show` prints: the day, what differs (each figure as the table and the
+    controller count it), and as of when: the table counts up to `through`, the stamp of
+    the last thing it counted, and the controller counts its journals up to the same."""
+    if not check:
+        return "none reported yet"
+    through = check.get("through")
+    asof = f"through {when(through, zone)}" if through else "through the day so far"
+    checked = f"checked {when(check['checked_at'], zone)}"
+    if not check["differences"]:
+        rounds = check["table_counts"].get("rounds", 0)
+        return f"gaming day {check['day']}: match ({rounds:,} rounds {asof}; {checked})"
+    said = "; ".join(
+        f"{figure} table {_figure(figure, d['table'])} controller "
+        f"{_figure(figure, d['controller'])}"
+        for figure, d in check["differences"].items()
+    )
+    ack = check.get("acknowledged")
+    acked = f"; acknowledged by {ack.get('who')}: {ack.get('reason')}" if ack else ""
+    return f"gaming day {check['day']}: DIFFER: {said} ({asof}; {checked}){acked}"
+
+
+def _figure(name: str, value: int) -> str:
+    return money(value) if name in MONEY_FIGURES else f"{value:,}"
 
 
 def meter(line: dict[str, Any]) -> str:

@@ -61,12 +61,25 @@ def run(args: argparse.Namespace) -> int:
         # the controller's gaming day, which the gaming-day close job closes days by
         settings = with_controller_gaming_day(settings, url)
         os.environ.update((n, v) for n, v in settings.to_env().items() if n in GAMING_DAY_VARIABLES)
-        # RQ stores pickled bytes: its connection must not decode responses.
-        connection = redis_client(settings.queue_store(url), settings, decode=False)
-        queue = Queue(settings.queue, connection=connection)
-        with schedule(connection, settings, enabled=not (args.burst or args.no_schedule)):
+        worker, scheduling = queue_clients(settings, url)
+        queue = Queue(settings.queue, connection=worker)
+        with schedule(scheduling, settings, enabled=not (args.burst or args.no_schedule)):
             work_until_stopped(queue, settings, burst=args.burst)
     return 0
+
+
+def queue_clients(settings: Settings, url: str) -> tuple[Redis, Redis]:
+    """The worker's client of the queue's store and the schedule's, apart. RQ waits for a
+    job with a blocking pop of minutes and raises its client's socket timeout above that,
+    but only for the connections made after: one the schedule's thread had made with the
+    controller's short timeout, handed to the pop from a shared pool, timed out between
+    jobs (ERROR "Timeout reading from socket", nothing wrong). The schedule's loop keeps the
+    short timeout, to notice a store gone. RQ stores pickled bytes: neither decodes."""
+    store = settings.queue_store(url)
+    return (
+        redis_client(store, settings, decode=False),
+        redis_client(store, settings, decode=False),
+    )
 
 
 def work_until_stopped(queue: Queue, settings: Settings, burst: bool) -> None:

@@ -297,6 +297,13 @@ ROUND_VOID_APPROVE_REQUEST = Record(
     ),
 )
 
+ROUND_VOID_REFUSE_REQUEST = Record(
+    {"reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why the void is refused")},
+    "A person refuses the void awaiting approval, or the one who asked withdraws it: it is "
+    "dropped and nothing moves (journaled `void_refused`).",
+    notes=("No void awaiting approval is 409 `no_void_awaiting`.",),
+)
+
 # -- link control --------------------------------------------------------------------------
 
 #: The body of POST /v1/pools/{pool}/suspend.

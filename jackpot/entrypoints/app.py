@@ -63,6 +63,7 @@ def create_app(
         pools.bp,
         tables.bp,
         rounds.bp,
+        rounds.voids_bp,
         journal.bp,
         payouts.bp,
         people.bp,

@@ -2,7 +2,8 @@
 transfers, payout steps and key events, newest first (store/activity.py).
 
 Each entry names the person behind its key (`person`: the key's label, which the journal
-recorded when the key was created), so the console says who did what, not only which key.
+recorded when the key was created), so the console says who did what, not only which key;
+an entry that names its person itself (a round's void: the one who asked) keeps its own.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ class Activity:
         people = self._people_for({e.get("who", "") for e in entries})
         for e in entries:
             who = e.get("who", "")
-            if people.get(who):
+            # an entry naming its person itself keeps it: a round's void is the asker's, not
+            # the approver's whose key applied it
+            if people.get(who) and not e.get("person"):
                 e["person"] = people[who]
         return entries
 

@@ -273,6 +273,15 @@ class GroupedVoids:
         """The voids' use cases of the table's link group: `on(table).state(table, round)`."""
         return self._groups.on_table(table, lambda g: g.voids)
 
+    def awaiting(self) -> builtins.list[dict[str, Any]]:
+        """Every void awaiting approval, of every link group (each named), oldest first."""
+        found = [
+            {**v, "group": name}
+            for name in self._groups.names()
+            for v in self._groups.of(name).voids.awaiting()
+        ]
+        return sorted(found, key=lambda v: (v["at"], v["table"], v["round"]))
+
     def void(
         self,
         table: str,
@@ -291,6 +300,11 @@ class GroupedVoids:
     ) -> tuple[str, dict[str, Any]]:
         """Approve the void of the round held for approval, against the threshold now."""
         return self.on(table).approve(table, round_id, actor, note, self._payouts.approval_cents)
+
+    def refuse(
+        self, table: str, round_id: str, actor: Actor, reason: str
+    ) -> tuple[str, dict[str, Any]]:
+        return self.on(table).refuse(table, round_id, actor, reason)
 
 
 class GroupedPayouts:

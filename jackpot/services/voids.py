@@ -33,6 +33,15 @@ class Voids:
             return None
         return view(state)
 
+    def awaiting(self) -> list[dict[str, Any]]:
+        """Every void of this group's rounds awaiting people's approval, oldest first: the
+        round, and what `awaiting_approval` says of it."""
+        found = [
+            {"table": table, "round": round_id, **view(state)["awaiting_approval"]}
+            for table, round_id, state in self._store.awaiting()
+        ]
+        return sorted(found, key=lambda v: (v["at"], v["table"], v["round"]))
+
     def void(
         self,
         table: str,
@@ -102,6 +111,19 @@ class Voids:
         raise RoundVoidError(
             table, round_id, "void_conflict", "the round's pools kept being retired meanwhile"
         )
+
+    def refuse(
+        self, table: str, round_id: str, actor: Actor, reason: str
+    ) -> tuple[str, dict[str, Any]]:
+        """A person says no to the void held for approval (or its asker withdraws it): it is
+        dropped and journaled, and nothing moves."""
+        self._round(table, round_id)
+        answer = self._store.refuse(
+            table, round_id, actor.who, (actor.person, actor.compared), reason
+        )
+        if answer.verdict == "refused":
+            return "refused", view(answer.state)
+        return self._answer(table, round_id, answer)
 
     def _round(self, table: str, round_id: str) -> StoredRound:
         found = self._rounds.result(table, round_id)
@@ -192,12 +214,16 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
             "pays": _pays(held["plan"]),
             "requested_by": held["who"],
             "person": held["label"],
+            # the register's id of the one who asked (None: a table's key), which a person
+            # approving must not be (compared by id, D232)
+            "person_id": _person_id(held["who"], held.get("person")),
             "reason": held["reason"],
             "at": int(held["at"]),
             "approvals": [
                 {
                     "approved_by": a["who"],
                     "approver": a["label"],
+                    "person_id": _person_id(a["who"], a.get("person")),
                     "note": a.get("note") or "",
                     "at": int(a["at"]),
                 }
@@ -205,6 +231,12 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
             ],
         },
     }
+
+
+def _person_id(key: str, compared: Any) -> str | None:
+    """The id the void script compared a step's person by: the register's id of a person's
+    key; a table's key is no person (void_round.lua a_person)."""
+    return None if key.startswith("table:") or not compared else str(compared)
 
 
 def _void(v: dict[str, Any]) -> dict[str, Any]:

@@ -44,6 +44,16 @@ class VoidStore:
     def state(self, table: str, round_id: str) -> dict[str, Any]:
         return void_state(self._r.hget(self._k.voids, _field(table, round_id)))
 
+    def awaiting(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """(table, round, state) of every round whose void awaits people's approval."""
+        out = []
+        for field, raw in self._r.hscan_iter(self._k.voids, count=500):
+            state = void_state(raw)
+            if state["held"]:
+                table, round_id = _text(field).split("/", 1)
+                out.append((table, round_id, state))
+        return out
+
     def route(self, pool: str) -> str | None:
         """The pool that holds the money of `pool` now: itself, or, retired, the live pool
         its balance went to (followed through retirements); None: retired with no record of
@@ -93,6 +103,12 @@ class VoidStore:
         """Approve the void held for approval (`pools`: the pools its plan names): applied
         once enough people stand behind it, else recorded as a first approval."""
         return self._call(table, round_id, pools, "approve", b"", who, person, note, approval_cents)
+
+    def refuse(
+        self, table: str, round_id: str, who: str, person: tuple[str, str], reason: str
+    ) -> VoidAnswer:
+        """Drop the void held for approval: a person refuses it, or its asker withdraws it."""
+        return self._call(table, round_id, [], "refuse", b"", who, person, reason, 0)
 
     def _call(
         self,

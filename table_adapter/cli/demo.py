@@ -96,12 +96,12 @@ def main(argv: list[str]) -> int:
         log.error("cannot start the demo (is %s free? see %s): %s", served.bind, serve_log, exc)
         return 1
     s = result.summary()
-    print(
+    said = (
         f"war-floor demo: {s['rounds']:,} rounds, {s['side_bets']:,} side bets, handle "
         f"{dollars(s['handle'])}, {s['jackpots']} jackpots\n"
-        f"{s['pending']} reports wait in {journal} for the next start",
-        flush=True,
+        f"{s['pending']} reports wait in {journal} for the next start"
     )
+    view.say(said)  # on stderr when Ctrl-C ended the pipe's reader too (`| tee`)
     return 130 if result.interrupted else 0
 
 

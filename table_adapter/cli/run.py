@@ -308,6 +308,12 @@ def readable(s: dict[str, Any]) -> list[str]:
         f"{s['pending']} pending, {s['retries']} retries, {s['closed_rounds']} rounds with side "
         f"bets closed; journal {s['journal']}",
     ]
+    lines += [f"HELD: {h['table']}: the controller refuses it ({h['reason']})" for h in s["held"]]
+    if any("403" in h["reason"] for h in s["held"]):
+        lines.append(
+            "HELD: a table key reports only for the tables it was made for: name them with "
+            "--table-prefix and --tables (tables T1..T4: --table-prefix T --tables 4)"
+        )
     shown = s["quarantined_rounds"][:QUARANTINE_LINES]
     lines += [
         f"quarantined: {q['table']} round {q['round']} (journal seq {q['seq']}): {q['reason']}"

@@ -17,7 +17,7 @@ from table_adapter.game.profiles import get_profile
 from table_adapter.game.records import Round, VoidRound
 from table_adapter.game.shoe import Pile, pile_of
 from table_adapter.game.strategies import get_strategy, war_share
-from table_adapter.link.adapter import LinkStatus
+from table_adapter.link.adapter import LinkState, LinkStatus
 from table_adapter.link.answers import RoundAnswer, stored_reason
 from table_adapter.link.journal import Entry, State
 
@@ -211,6 +211,12 @@ class FloorResult:
                 for e in t.quarantined
             ],
             "pending": sum(s.pending for s in self.links),
+            # tables the controller refuses as such (a key not theirs, a table disabled)
+            "held": [
+                {"table": s.table, "reason": s.last_error or ""}
+                for s in self.links
+                if s.state is LinkState.HELD
+            ],
             "recovered": t.recovered,
             "closed_rounds": t.closed_rounds,
             "retries": sum(s.retries for s in self.links),

@@ -46,9 +46,11 @@ ERROR_NOISE = re.compile(r"^\w+(Error|Exception|Timeout): |\[Errno \d+\] ")
 PAYOUT_STYLES = {"pending": "bold yellow", "paid": "bold green", "disputed": "bold red"}
 
 
-def render(s: Snapshot, height: int = 24) -> RenderableType:
-    """The view of `s` in fewer than `height` lines (the last wins take what is left)."""
-    top: list[RenderableType] = [_title(s)]
+def render(s: Snapshot, height: int = 24, width: int = 80) -> RenderableType:
+    """The view of `s` in fewer than `height` lines of `width` columns (the last wins take
+    what is left)."""
+    title = _title(s, width)
+    top: list[RenderableType] = [title[0]]
     for p in s.pools:
         count = f"{p.hits:,} hit{'' if p.hits == 1 else 's'}"
         meter = _meter(p.pool, p.value, f"reset {dollars(p.reset)} · {count}")
@@ -65,6 +67,11 @@ def render(s: Snapshot, height: int = 24) -> RenderableType:
     # lines besides the table rows and the win rows: a blank and a heading per section
     fixed = len(top) + 2 + (2 + len(hits) if hits else 0) + 2
     room = height - 1 - fixed
+    if room - (len(title) - 1) >= MIN_WINS + 2:  # the note's own lines, where they fit
+        top[1:1] = title[1:]
+        room -= len(title) - 1
+    else:  # a terminal too small for them: the note beside the title, cut
+        top[0] = _title(s, 10**6)[0]
     if len(s.links) + MIN_WINS <= room:
         shown = len(s.links)
     else:  # a big floor: some tables, then one line for the rest
@@ -102,14 +109,28 @@ def _rows(rows: list[list[Cell]], right: frozenset[int] = frozenset()) -> list[T
     return lines
 
 
-def _title(s: Snapshot) -> Text:
+def _title(s: Snapshot, width: int) -> list[Text]:
+    """The title and the elapsed time, then the note (where the sign and the console are):
+    beside them when it fits, else on lines of its own, broken between its parts (` · `) so
+    that an address is never cut."""
     h = s.heading
     minutes, seconds = divmod(int(s.elapsed), 60)
     title = Text(f" {h.title} ", style="bold reverse")
     title.append(f" {minutes}:{seconds:02d}")
-    if h.note:
+    if not h.note:
+        return [_line(title)]
+    if len(title) + 2 + len(h.note) <= width:
         title.append(f"  {h.note}", style="dim")
-    return _line(title)
+        return [_line(title)]
+    lines, line = [], ""
+    for part in h.note.split(" · "):
+        joined = f"{line} · {part}" if line else part
+        if line and 2 + len(joined) > width:
+            lines.append(line)
+            joined = part
+        line = joined
+    lines.append(line)
+    return [_line(title)] + [_line(Text(f"  {text}", style="dim")) for text in lines]
 
 
 def _meter(pool: str, value: int | None, detail: str) -> Text:
@@ -273,7 +294,9 @@ class LiveView:
 
     def show(self, s: Snapshot) -> None:
         """Redraw `s`, fitted to the terminal's height."""
-        self._live.update(render(s, self.console.size.height), refresh=True)
+        self._live.update(
+            render(s, self.console.size.height, self.console.size.width), refresh=True
+        )
 
     def close(self, floor: Floor | None = None) -> None:
         """Draw the last state and leave it on the terminal."""
@@ -282,3 +305,8 @@ class LiveView:
         for handler, stream in self._handlers:
             handler.setStream(stream)
         self._live.stop()
+
+    def say(self, text: str) -> None:
+        """A line of the run's own (its summary), below the view left on the terminal."""
+        self.console.file.write(f"{text}\n")
+        self.console.file.flush()

@@ -3,6 +3,8 @@ and then. No escape codes; one thread writes, one whole line at a time."""
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from typing import TYPE_CHECKING, TextIO
 
@@ -77,6 +79,20 @@ class PlainView:
             self._write([*self.events(s), f"{clock(s.now)}  {status_line(s)}"])
 
     def _write(self, lines: list[str]) -> None:
-        if lines:
-            self.stream.write("".join(f"{line}\n" for line in lines))
+        if not lines:
+            return
+        text = "".join(f"{line}\n" for line in lines)
+        try:
+            self.stream.write(text)
             self.stream.flush()
+        except BrokenPipeError:
+            # the reader is gone (piped, and Ctrl-C ended it too: `| tee`): the rest, the
+            # run's summary with it, goes to stderr, and the dead pipe is never written again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self.stream.fileno())
+            self.stream = sys.stderr
+            self.stream.write(text)
+            self.stream.flush()
+
+    def say(self, text: str) -> None:
+        """A line of the run's own (its summary), where the view writes."""
+        self._write([text])

@@ -242,7 +242,7 @@ def test_a_round_void_answers_as_its_schema_promises(api: Api, world: dict[str, 
     assert api.report(round_body("r-void", spots=every_spot)).status_code == 200
 
     def run(data: Any, answers: Counter[int]) -> None:
-        action = data.draw(st.sampled_from(["void", "void/approve"]), label="action")
+        action = data.draw(st.sampled_from(["void", "void/approve", "void/refuse"]), label="action")
         operation = (f"/v1/rounds/{{table}}/{{round}}/{action}", "POST")
         body = data.draw(bodies(operation), label="body")
         response = send(api, "POST", f"/v1/rounds/T1/r-void/{action}", body, "operator")
@@ -376,6 +376,7 @@ def test_every_body_reading_operation_is_exercised_here() -> None:
         ("/v1/payouts/{payout}/void/approve", "POST"),
         ("/v1/rounds/{table}/{round}/void", "POST"),
         ("/v1/rounds/{table}/{round}/void/approve", "POST"),
+        ("/v1/rounds/{table}/{round}/void/refuse", "POST"),
         ("/v1/tables/{table}/counts", "POST"),
         ("/v1/tables/{table}/counts/acknowledge", "POST"),
         ("/v1/pools/{pool}/suspend", "POST"),

@@ -257,11 +257,30 @@ def test_a_table_asks_for_a_void_of_its_own_rounds_and_a_person_approves_it(api:
     resent = void(api, "r1", {"reason": "no card dealt", "spots": [2]}, api.keys.header("table"))
     assert resent.status_code == 202 and resent.get_json()["result"] == "awaiting_approval"
     assert approve(api, "r1", api.keys.header("table")).status_code == 403
+    # every supervisor on shift sees it waiting, whoever asked
+    for role in ("operator", "auditor"):
+        waiting = api.client.get("/v1/voids/awaiting", headers=api.keys.header(role)).get_json()
+        assert waiting["count"] == 1
+        (held,) = waiting["voids"]
+        group = api.client.get("/v1/tables/T1", headers=api.keys.header("auditor"))
+        assert (held["table"], held["round"], held["group"], held["spots"]) == (
+            "T1",
+            "r1",
+            group.get_json()["group"],
+            [2],
+        )
+        assert held["reason"] == "no card dealt" and held["requested_by"].startswith("table:")
+        assert held["at"] == asked.get_json()["at"] and held["approvals"] == []
+    assert api.client.get("/v1/voids/awaiting").status_code == 401
+    table_key = api.keys.header("table")
+    assert api.client.get("/v1/voids/awaiting", headers=table_key).status_code == 403
     done = approve(api, "r1", api.keys.header("operator"))
     assert done.status_code == 200 and done.get_json()["spots"] == [2]
     rest = void(api, "r1", {"reason": "malfunction"})  # threshold 0: a person's applies at once
     assert rest.status_code == 200 and rest.get_json()["status"] == "void"
     assert books(api) == before
+    waiting = api.client.get("/v1/voids/awaiting", headers=api.keys.header("operator"))
+    assert waiting.get_json() == {"voids": [], "count": 0}
 
 
 def test_a_tables_void_of_a_large_jackpot_needs_two_people(api: Api, approval: Services) -> None:
@@ -371,3 +390,63 @@ def test_one_person_cannot_void_a_large_round_alone_in_parts(api: Api, services:
     finally:
         services.payouts.approval_cents = before
     assert balanced(api)
+
+
+def refuse(api: Api, round_id: str, header: Any, body: Any = None) -> Any:
+    return api.client.post(
+        f"/v1/rounds/T1/{round_id}/void/refuse",
+        json={"reason": "no: the card was dealt"} if body is None else body,
+        headers=header,
+    )
+
+
+def test_a_void_waiting_is_refused_or_withdrawn_and_nothing_moves(
+    api: Api, approval: Services
+) -> None:
+    api.put_pool()
+    api.put_table()
+    aces = {"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}
+    r = api.report(round_body("r-hit", dealer="As", dealer_war="As", spots=[aces, TWO_SPOTS[1]]))
+    payout = r.get_json()["jackpots"][0]["id"]
+    after_round = books(api)
+    dana, lee = operator(approval, "Dana Reyes"), operator(approval, "Lee Chan")
+    assert void(api, "r-hit", {"reason": "malfunction"}, header=dana).status_code == 202
+
+    # nothing waiting, or a bad body: refused, naming why, nothing written
+    missing = refuse(api, "r-hit", lee, {})
+    assert assert_error(missing, 400, "reason")["code"] == "missing"
+    assert refuse(api, "r-hit", api.keys.header("auditor")).status_code == 403
+    assert refuse(api, "r-hit", api.keys.header("table")).status_code == 403
+    entries = len(house(api))
+
+    done = refuse(api, "r-hit", lee)
+    assert done.status_code == 200, done.get_json()
+    answer = done.get_json()
+    assert answer["result"] == "refused" and answer["awaiting_approval"] is None
+    assert answer["status"] == "not_void" and books(api) == after_round, "nothing moved"
+    status = api.client.get(f"/v1/payouts/{payout}", headers=api.keys.header("auditor"))
+    assert status.get_json()["status"] == "pending"
+    (entry,) = house(api)[entries:]
+    assert (entry["type"], entry["withdrawn"], entry["asked_reason"], entry["reason"]) == (
+        "void_refused",
+        0,
+        "malfunction",
+        "no: the card was dealt",
+    )
+    assert entry["asked_by"] == "Dana Reyes (DANA-REYES)"
+    assert entry["person"] == "Lee Chan (LEE-CHAN)"
+    # gone: neither approved nor refused again, and no longer listed
+    assert assert_error(approve(api, "r-hit", lee), 409, None)["code"] == "no_void_awaiting"
+    assert assert_error(refuse(api, "r-hit", lee), 409, None)["code"] == "no_void_awaiting"
+    listed = api.client.get("/v1/voids/awaiting", headers=api.keys.header("operator"))
+    assert listed.get_json()["count"] == 0
+
+    # asked again, the one who asked withdraws it: the same step, marked as theirs
+    assert void(api, "r-hit", {"reason": "malfunction, again"}, header=dana).status_code == 202
+    withdrawn = refuse(api, "r-hit", dana, {"reason": "asked for the wrong round"})
+    assert withdrawn.get_json()["result"] == "refused"
+    assert house(api)[-1]["withdrawn"] == 1 and books(api) == after_round
+    # and a void asked once more is approved as ever
+    assert void(api, "r-hit", {"reason": "malfunction"}, header=dana).status_code == 202
+    assert approve(api, "r-hit", lee).get_json()["result"] == "voided"
+    assert assert_error(refuse(api, "r-hit", lee), 409, None)["code"] == "no_void_awaiting"

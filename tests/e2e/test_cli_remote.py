@@ -668,3 +668,69 @@ def test_no_controller_at_the_url_exits_3_naming_it(tmp_path: Path) -> None:
         env={**env, "JACKPOT_URL": url},
     )
     assert done.returncode == 3 and url in done.stderr
+
+
+def test_a_supervisor_sees_the_voids_waiting_and_approves_or_asks_one_from_the_cli(
+    service: Service,
+) -> None:
+    operator, auditor, table = floor(service)
+    plain = {
+        "table": "T1",
+        "dealer": {"card": "9s"},
+        "spots": [
+            {"spot": 1, "wager": 500, "card": "Ks"},
+            {"spot": 2, "wager": 300, "card": "2d"},
+        ],
+    }
+    for round_id in ("r1", "r2"):
+        report(service, table, {**plain, "round": round_id})
+    assert ok(cli(service, "voids", "list", secret=auditor)) == "no void awaits approval\n"
+    # the table asks for a spot's void: it waits for a person, whom every supervisor sees
+    asked = requests.post(
+        f"{service.base}/v1/rounds/T1/r1/void",
+        headers=auth(table),
+        json={"reason": "card not dealt to spot 2", "spots": [2]},
+        timeout=10,
+    )
+    assert asked.status_code == 202, asked.text
+    rows = ok(cli(service, "voids", "list", secret=auditor)).splitlines()
+    assert rows[0].split()[:4] == ["ROUND", "VOID", "OF", "PAYS"]
+    assert rows[1].startswith("T1/r1  spot 2 ") and "card not dealt to spot 2" in rows[1]
+    assert rows[-1] == "1 awaiting approval"
+    listed = json.loads(ok(cli(service, "voids", "list", "--json", secret=auditor)))
+    assert listed["count"] == 1 and listed["voids"][0]["spots"] == [2]
+    shown = ok(cli(service, "voids", "show", "T1", "r1", secret=auditor))
+    assert "AWAITING APPROVAL: spot 2, pays $0.00, asked by" in shown
+
+    refused(cli(service, "voids", "approve", "T1", "r1", secret=auditor), "forbidden")
+    done = ok(cli(service, "voids", "approve", "T1", "r1", "--note", "seen", secret=operator))
+    assert done.startswith("round T1/r1: voided\n")
+    assert "voided spot 2 at " in done and "card not dealt to spot 2" in done
+    assert ok(cli(service, "voids", "list", secret=auditor)) == "no void awaits approval\n"
+    # another asked, and refused: nothing moves, the round stands
+    requests.post(
+        f"{service.base}/v1/rounds/T1/r2/void",
+        headers=auth(table),
+        json={"reason": "card not dealt to spot 1", "spots": [1]},
+        timeout=10,
+    ).raise_for_status()
+    said = ok(cli(service, "voids", "refuse", "T1", "r2", "--reason", "dealt: see camera 4",
+                  secret=operator))  # fmt: skip
+    assert said.startswith("round T1/r2: the void waiting is refused: nothing moved\n")
+    assert ok(cli(service, "voids", "list", secret=auditor)) == "no void awaits approval\n"
+    refused(cli(service, "voids", "refuse", "T1", "r2", "--reason", "x", secret=operator),
+            "no_void_awaiting")  # fmt: skip
+
+    # a supervisor's own void below the threshold applies at once; a bad spot is refused
+    bad = cli(service, "voids", "ask", "T1", "r2", "--reason", "x", "--spots", "5", secret=operator)
+    refused(bad, "unknown_spot", "spots[0]")
+    usage = cli(
+        service, "voids", "ask", "T1", "r2", "--reason", "x", "--spots", "a", secret=operator
+    )
+    assert usage.returncode == 2 and "spot numbers" in usage.stderr
+    whole = ok(
+        cli(service, "voids", "ask", "T1", "r2", "--reason", "misdeal, review 88", secret=operator)
+    )
+    assert whole.startswith("round T1/r2: voided\n") and "voided the whole round" in whole
+    again = ok(cli(service, "voids", "ask", "T1", "r2", "--reason", "again", secret=operator))
+    assert again.startswith("round T1/r2: unchanged: already so")

@@ -598,3 +598,101 @@ def test_a_supervisor_finds_past_payouts_and_prints_the_shift(
     wide.locator(f"#history tr[data-id='{owed}']").wait_for()
     assert fits(wide, "#history") and fits(wide, "#shift")
     shot(wide, "15-desktop")
+
+
+def test_every_supervisor_sees_a_void_waiting_and_one_approves_it_or_voids_a_round(
+    floor: Service, browser: Any
+) -> None:
+    base = floor.base
+    operator, _, table = a_floor(floor)
+    plain = {
+        "table": "T1",
+        "dealer": {"card": "9s"},
+        "spots": [
+            {"spot": 1, "wager": 500, "card": "Ks"},
+            {"spot": 2, "wager": 300, "card": "2d"},
+        ],
+    }
+    for round_id in ("r1", "r2"):
+        requests.post(
+            f"{base}/v1/rounds", json={**plain, "round": round_id}, headers=auth(table)
+        ).raise_for_status()
+    page = tablet(browser)
+    sign_in(page, base, operator)
+    page.wait_for_selector("#voids td.empty")
+    assert page.is_hidden("#void-badge") and page.is_visible("#void-round")
+
+    # the table asks for spot 2's void: it waits for a person, on every console
+    asked = requests.post(
+        f"{base}/v1/rounds/T1/r1/void",
+        headers=auth(table),
+        json={"reason": "card not dealt to spot 2", "spots": [2]},
+    )
+    assert asked.status_code == 202, asked.text
+    row = page.locator("#voids tr[data-round='T1/r1']")
+    row.wait_for()
+    assert page.inner_text("#void-badge") == "1 void to approve"
+    assert page.inner_text("#void-count") == "1"
+    cells = row.locator("td").all_inner_texts()
+    assert cells[:5] == [
+        "table T1 · round r1",
+        "spot 2",
+        "$0.00",
+        asked.json()["awaiting_approval"]["person"],
+        "card not dealt to spot 2",
+    ]
+    assert cells[5] == "none yet"
+    shot(page, "40-void-waiting")
+    row.locator("[data-action=approve-round-void]").click()
+    assert "asked by" in page.inner_text("#act-summary")
+    page.fill("#f-reason", "surveillance agrees")
+    page.click("#act-submit")
+    page.wait_for_selector("#voids td.empty")
+    assert page.is_hidden("#void-badge")
+    state = get(base, operator, "/v1/rounds/T1/r1")["void"]
+    assert state["status"] == "partly_void" and state["spots"] == [2]
+    # the activity names the round and credits the void to who asked, approved by whom
+    voided = page.locator("#activity tbody tr", has_text="Round voided").first
+    voided.wait_for()
+    cells = voided.locator("td").all_inner_texts()
+    assert cells[2] == "table T1 · round r1 · spot 2" and cells[3] == "$0.00"
+    asker = asked.json()["awaiting_approval"]["person"]
+    assert cells[4] == f"asked by {asker}, approved by Dana Reyes (DANA-REYES)", cells
+
+    # another asked, and refused: the round stands
+    requests.post(
+        f"{base}/v1/rounds/T1/r2/void",
+        headers=auth(table),
+        json={"reason": "card not dealt to spot 1", "spots": [1]},
+    ).raise_for_status()
+    row = page.locator("#voids tr[data-round='T1/r2']")
+    row.wait_for()
+    assert row.locator("[data-action=refuse-round-void]").inner_text() == "Refuse"
+    row.locator("[data-action=refuse-round-void]").click()
+    page.click("#act-submit")
+    assert "Say why" in page.inner_text("#e-reason")
+    page.fill("#f-reason", "dealt: see camera 4")
+    page.click("#act-submit")
+    page.wait_for_selector("#voids td.empty")
+    assert "void" not in get(base, operator, "/v1/rounds/T1/r2")
+
+    # a supervisor's own void of a whole round, reviewed before it is sent
+    page.click("#void-round")
+    page.click("#act-submit")  # nothing filled in: each missing field says so, nothing sent
+    assert "Enter the table." in page.inner_text("#e-table")
+    assert "Say why" in page.inner_text("#e-reason")
+    page.fill("#f-table", "T1")
+    page.fill("#f-round", "r2")
+    page.fill("#f-spots", "1, x")
+    page.fill("#f-reason", "misdeal, review 88")
+    page.click("#act-submit")
+    assert "spot numbers" in page.inner_text("#e-spots")
+    page.fill("#f-spots", "")
+    page.click("#act-submit")
+    review = page.inner_text("#act-review")
+    assert "the whole round" in review and "misdeal, review 88" in review
+    shot(page, "41-void-review")
+    assert page.inner_text("#act-submit") == "Yes, void it"
+    page.click("#act-submit")
+    page.wait_for_function("() => !document.getElementById('act').open")
+    assert get(base, operator, "/v1/rounds/T1/r2")["void"]["status"] == "void"

@@ -10,15 +10,27 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import redis as redis_lib
 import requests
+from rq import Queue
 
+from jackpot.cli.worker import ControllerWorker, queue_clients
+from jackpot.settings import Settings
 from tests.support.api import Api
 from tests.support.model import random_round
 from tests.support.redis_server import start_server
-from tests.support.service import Service, auth, jackpot, key, link_main, start_service
+from tests.support.service import (
+    Service,
+    auth,
+    jackpot,
+    key,
+    link_main,
+    start_service,
+)
 
 
 def test_the_worker_reconciles_a_pool_from_its_journal(
@@ -172,3 +184,19 @@ def test_the_queue_may_live_on_a_redis_of_its_own(tmp_path: Path) -> None:
         service.stop()
         store.stop()
         queue.stop()
+
+
+def test_the_workers_wait_for_a_job_never_times_out_on_the_schedules_connection(
+    redis_server: Any,
+) -> None:
+    # RQ waits for a job with a blocking pop of minutes and raises its client's socket
+    # timeout for it, but only for connections made after. Sharing one client with the
+    # schedule's thread, which had made a connection with the controller's 2 s, handed that
+    # connection to the pop: every wait over 2 s between jobs logged ERROR "could not
+    # connect to Redis instance: Timeout reading from socket" (issue 40, 54 under load)
+    settings = replace(Settings.from_env({}), redis_timeout_seconds=0.5)
+    worker_client, schedule_client = queue_clients(settings, redis_server.url)
+    schedule_client.ping()  # the schedule's thread ticks first, as it starts first
+    worker = ControllerWorker([Queue("q", connection=worker_client)], connection=worker_client)
+    assert worker.connection.blmove("empty", "elsewhere", 1) is None
+    assert schedule_client.connection_pool.connection_kwargs["socket_timeout"] == 0.5

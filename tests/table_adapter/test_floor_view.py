@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -96,7 +97,7 @@ def run_floor(app: Flask, api: Api, tmp_path: Path, feed: WinFeed) -> Floor:
 
 def lines_of(s: Snapshot, width: int = 80, height: int = 24) -> list[str]:
     console = Console(width=width, height=height, record=True, file=io.StringIO())
-    console.print(render(s, height))
+    console.print(render(s, height, width))
     return console.export_text().splitlines()
 
 
@@ -127,6 +128,24 @@ def test_the_live_view_fits_80_columns_and_shows_meters_tables_jackpots_and_last
     assert (
         f"{newest.table} spot {newest.bet.spot}" in shown[1] and dollars(newest.bet.won) in shown[1]
     )
+
+    # the demo's own heading, longer than the terminal: its addresses are never cut, the
+    # note breaks between its parts
+    demo = Heading(
+        "war-floor DEMO",
+        "sign http://127.0.0.1:8001/signs/DEMO · console http://127.0.0.1:8000/console with the "
+        "key in var/console.key · Ctrl-C stops",
+        LABEL,
+    )
+    for width in (100, 80):
+        lines = lines_of(replace(s, heading=demo), width)
+        assert len(lines) < 24 and max(cell_len(line) for line in lines) <= width
+        assert "…" not in "\n".join(lines[:3])
+        assert "  console http://127.0.0.1:8000/console with the key in var/console.key" in (
+            lines[1:3]
+        ) or any("console http://127.0.0.1:8000/console" in line for line in lines[1:3])
+    wide = lines_of(replace(s, heading=demo), 200)
+    assert "console http://127.0.0.1:8000/console" in wide[0], "one line where it fits"
 
 
 def test_a_big_floor_still_fits_a_small_terminal_with_the_rest_of_its_tables_on_one_line(
@@ -256,3 +275,20 @@ def test_a_controller_away_shows_down_tables_closed_side_bets_and_the_meters_age
     assert "Connection refused" in row and cell_len(row) <= 80
     assert "main $" in status_line(away) and "(12s old)" in status_line(away)
     assert "side bets closed at 1" in status_line(away) and "1 DOWN" in status_line(away)
+
+
+def test_the_plain_view_says_the_rest_on_stderr_once_its_pipe_reader_is_gone(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    # `war-floor demo | tee log`, then Ctrl-C: tee ends too, and the summary must not be a
+    # traceback (issue 40)
+    read, write = os.pipe()
+    os.close(read)
+    with os.fdopen(write, "w") as pipe:
+        view = PlainView(pipe, WinFeed(), HEADING)
+        view.say("war-floor demo: 56 rounds, 282 side bets, handle $2,563.00, 0 jackpots")
+        view.say("0 reports wait in var/adapter/journal.sqlite for the next start")
+    assert capfd.readouterr().err.splitlines() == [
+        "war-floor demo: 56 rounds, 282 side bets, handle $2,563.00, 0 jackpots",
+        "0 reports wait in var/adapter/journal.sqlite for the next start",
+    ]

@@ -10,8 +10,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from jackpot.cli.formatting import age, cell, exact, fields, money, rate, table, when
+from jackpot.cli.payouts import payout_detail, pool_of, won_by
 from jackpot.cli.pools import pool_detail
 from jackpot.cli.remote import UsageError, api_key, base_url
+from jackpot.cli.tables import counts_cell, counts_detail
 
 
 @pytest.mark.parametrize(
@@ -152,3 +154,56 @@ def test_a_pool_shows_why_its_staged_change_was_refused() -> None:
     shown = pool_detail(pool, ZoneInfo("UTC"))
     assert "REFUSED" in shown and "100.48%" in shown
     assert "REFUSED" not in pool_detail({**pool, "staged_refused": None}, ZoneInfo("UTC"))
+
+
+def test_a_payout_says_what_won_it_and_which_pool_pays_it() -> None:
+    jackpot = {"id": "P1", "pool": "main", "outcome": "suited_four_of_a_kind", "amount": 100_005}
+    assert (won_by(jackpot), pool_of(jackpot)) == ("suited_four_of_a_kind", "main")
+    # a must-hit-by level is won at its trigger, whatever the hand (often none)
+    level = {"pool": "mhb", "outcome": "none", "level": "must_hit_by", "trigger": 49_873}
+    assert (won_by(level), pool_of(level)) == ("must-hit-by trigger $498.73", "mhb")
+    assert won_by({**level, "level": "mystery"}) == "mystery trigger $498.73"
+    # a fixed or envy pay held as a hand pay is the table rack's, not its first pool's
+    fixed = {"pool": "main", "outcome": "suited_tie", "kind": "fixed", "amount": 500_000}
+    assert (won_by(fixed), pool_of(fixed)) == ("fixed pay: suited_tie", "-")
+    shown = payout_detail({"id": "P2", **fixed}, ZoneInfo("UTC"))
+    assert "outcome  fixed pay: suited_tie" in shown
+    assert "pool     none: paid at the table (journaled in main)" in shown
+    assert "amount   $5,000.00" in shown
+    assert "trigger  $498.73" in payout_detail({"id": "P3", **level}, ZoneInfo("UTC"))
+
+
+def test_a_tables_own_counts_are_shown_with_what_differs_and_as_of_when() -> None:
+    utc = ZoneInfo("UTC")
+    assert (counts_cell(None), counts_detail(None, utc)) == ("-", "none reported yet")
+    counts = {"rounds": 1_591, "side_bets": 3_000, "handle": 1_234_500}
+    match = {
+        "day": "2026-11-27",
+        "through": 1_795_800_000_000,
+        "checked_at": 1_795_800_015_000,
+        "table_counts": counts,
+        "controller_counts": counts,
+        "differences": {},
+    }
+    assert counts_cell(match) == "2026-11-27 match"
+    assert counts_detail(match, utc) == (
+        "gaming day 2026-11-27: match (1,591 rounds through 2026-11-27 17:20:00 UTC; "
+        "checked 2026-11-27 17:20:15 UTC)"
+    )
+    differ = {
+        **match,
+        "differences": {
+            "rounds": {"table": 1_591, "controller": 1_594},
+            "handle": {"table": 1_234_500, "controller": 1_235_000},
+        },
+    }
+    assert counts_cell(differ) == "2026-11-27 DIFFER"
+    assert counts_detail(differ, utc).startswith(
+        "gaming day 2026-11-27: DIFFER: rounds table 1,591 controller 1,594; handle table "
+        "$12,345.00 controller $12,350.00 (through 2026-11-27 17:20:00 UTC;"
+    )
+    acked = {**differ, "acknowledged": {"who": "E1042", "reason": "late round, counted next day"}}
+    assert counts_cell(acked) == "2026-11-27 DIFFER (acknowledged)"
+    assert counts_detail(acked, utc).endswith(
+        "; acknowledged by E1042: late round, counted next day"
+    )

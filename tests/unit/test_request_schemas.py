@@ -25,6 +25,7 @@ from jackpot.domain.requests import (
     RESUME_REQUEST,
     RETIRE_REQUEST,
     ROUND_VOID_APPROVE_REQUEST,
+    ROUND_VOID_REFUSE_REQUEST,
     ROUND_VOID_REQUEST,
     SUSPEND_REQUEST,
     VOID_APPROVE_REQUEST,
@@ -208,6 +209,12 @@ VALIDATORS = [
         "round void approval",
         lambda body, _: ROUND_VOID_APPROVE_REQUEST.check(body),
         NOTE,
+    ),
+    Validator(
+        ("/v1/rounds/{table}/{round}/void/refuse", "POST"),
+        "round void refusal",
+        lambda body, _: ROUND_VOID_REFUSE_REQUEST.check(body),
+        {"reason": "the card was dealt: camera 4"},
     ),
     Validator(
         ("/v1/pools/{pool}/suspend", "POST"),

@@ -3,7 +3,7 @@ const POLL_MS = 2000;
 let session = null;
 let timer = null;
 let zoneTime = null;
-let state = { payouts: [], pools: [], tables: [], activity: [] };
+let state = { payouts: [], pools: [], tables: [], activity: [], voids: [] };
 
 // ---- sign in and out ----
 async function signIn(key) {
@@ -72,14 +72,16 @@ function banner(text) {
 }
 async function refresh() {
   try {
-    const [meters, tables, pending, awaiting, disputed, activity] = await Promise.all([
+    const [meters, tables, pending, awaiting, disputed, activity, voids] = await Promise.all([
       api("GET", "/v1/meters"), api("GET", "/v1/tables"),
       api("GET", "/v1/payouts?status=pending&limit=200"),
       api("GET", "/v1/payouts?status=awaiting_approval&limit=200"),
       api("GET", "/v1/payouts?status=disputed&limit=200"),
       api("GET", "/v1/activity?limit=40"),
+      api("GET", "/v1/voids/awaiting"),
     ]);
     state = { pools: meters.pools, tables: tables.tables, activity: activity.activity,
+              voids: voids.voids,
               payouts: [...pending.payouts, ...awaiting.payouts, ...disputed.payouts]
                 .sort((a, b) => Number(a.created) - Number(b.created)) };
     banner("");
@@ -90,7 +92,8 @@ async function refresh() {
   }
 }
 function render() {
-  renderJackpots(); renderPools(); renderTables(); renderActivity(); alertJackpots(); poolChoices();
+  renderJackpots(); renderVoids(); renderPools(); renderTables(); renderActivity(); alertJackpots();
+  poolChoices();
 }
 
 // ---- a jackpot arriving: a badge and a count in the tab's title always, a chime unless muted
@@ -195,6 +198,117 @@ function renderJackpots() {
   box.replaceChildren(...(cards.length ? cards : [el("p", { class: "empty" }, "No jackpot awaits verification.")]));
   document.getElementById("jackpot-count").textContent = cards.length ? String(cards.length) : "";
 }
+// ---- round voids awaiting a second person: every supervisor on shift sees them, with a
+// badge like the jackpots'; the one who asked (or whose key did) cannot approve their own
+function voidCovers(v) {
+  return v.whole ? "the whole round" : "spot " + v.spots.join(", ");
+}
+function ownVoid(v) {
+  return v.requested_by === session.who || (v.person_id && v.person_id === session.person_id)
+    || v.approvals.some((a) => a.approved_by === session.who
+      || (a.person_id && a.person_id === session.person_id));
+}
+function renderVoids() {
+  const rows = state.voids.map((v) => {
+    const ops = [];
+    if (isOperator()) {
+      const own = ownVoid(v);
+      ops.push(el("button", { class: "danger", "data-action": "approve-round-void", disabled: own,
+        title: own ? "Another person approves it" : null, onclick: () => approveRoundVoidDialog(v) },
+        own ? "Awaiting another person" : "Approve void"));
+      ops.push(el("button", { "data-action": "refuse-round-void", onclick: () => refuseRoundVoidDialog(v) },
+        v.requested_by === session.who || (v.person_id && v.person_id === session.person_id)
+          ? "Withdraw" : "Refuse"));
+    }
+    return el("tr", { "data-round": v.table + "/" + v.round },
+      el("td", {}, "table " + v.table + " · round " + v.round),
+      el("td", {}, voidCovers(v)), el("td", { class: "num" }, dollars(v.pays)),
+      el("td", {}, v.person || v.requested_by), el("td", { class: "why" }, v.reason),
+      el("td", {}, v.approvals.map((a) => a.approver || a.approved_by).join(", ") || "none yet"),
+      el("td", {}, age(v.at)), el("td", { class: "ops" }, ...ops));
+  });
+  document.querySelector("#voids tbody").replaceChildren(...(rows.length ? rows
+    : [el("tr", {}, el("td", { colspan: 8, class: "empty" }, "No void awaits approval."))]));
+  document.getElementById("void-count").textContent = rows.length ? String(rows.length) : "";
+  const badge = document.getElementById("void-badge");
+  badge.hidden = rows.length === 0;
+  badge.textContent = rows.length === 1 ? "1 void to approve" : rows.length + " voids to approve";
+  badge.title = "Round voids waiting for a second person";
+  document.getElementById("void-round").hidden = !isOperator();
+}
+function approveRoundVoidDialog(v) {
+  openDialog({
+    title: "Approve round void", submit: "Void for good", danger: true,
+    summary: "Table " + v.table + " · round " + v.round + " · " + voidCovers(v) + " · pays "
+      + dollars(v.pays) + " taken back · asked by " + (v.person || v.requested_by) + ": " + v.reason,
+    fields: [{ name: "reason", label: "Note", multiline: true }],
+    send: async (given) => {
+      const path = "/v1/rounds/" + encodeURIComponent(v.table) + "/" + encodeURIComponent(v.round)
+        + "/void/approve";
+      const done = await api("POST", path, given.reason ? given : {});
+      return done.result === "voided" ? "Round " + v.round + " at table " + v.table + " voided."
+        : "Approval recorded: the void awaits one more person.";
+    },
+  });
+}
+function refuseRoundVoidDialog(v) {
+  openDialog({
+    title: "Refuse round void", submit: "Refuse the void",
+    summary: "Table " + v.table + " · round " + v.round + " · " + voidCovers(v) + " · asked by "
+      + (v.person || v.requested_by) + ": " + v.reason + " · nothing moves; the round stands",
+    fields: [{ name: "reason", label: "Reason", hint: "(required, kept in the journal)", multiline: true }],
+    check: (given) => given.reason ? {} : { reason: "Say why the void is refused." },
+    send: async (given) => {
+      const path = "/v1/rounds/" + encodeURIComponent(v.table) + "/" + encodeURIComponent(v.round)
+        + "/void/refuse";
+      await api("POST", path, given);
+      return "Void of round " + v.round + " at table " + v.table + " refused: the round stands.";
+    },
+  });
+}
+function voidRoundDialog() {
+  openDialog({
+    title: "Void a round", submit: "Review", danger: true,
+    summary: "Takes back a settled round's handle, pays, meter contributions and jackpots as new "
+      + "journal entries; from the approval threshold another person approves it.",
+    fields: [
+      { name: "table", label: "Table", hint: "(required)" },
+      { name: "round", label: "Round", hint: "(required, as the table reported it)" },
+      { name: "spots", label: "Spots", hint: "(only these spots' bets, e.g. 2, 5; empty: the whole round)" },
+      { name: "reason", label: "Reason", hint: "(required, kept in the journal)", multiline: true },
+    ],
+    check: (v) => {
+      const wrong = {};
+      if (!v.table) wrong.table = "Enter the table.";
+      if (!v.round) wrong.round = "Enter the round as the table reported it.";
+      if (v.spots && !/^\s*\d+(\s*,\s*\d+)*\s*$/.test(v.spots))
+        wrong.spots = "Give spot numbers separated by commas, or leave it empty for the whole round.";
+      if (!v.reason) wrong.reason = "Say why the round is void.";
+      return wrong;
+    },
+    review: (v) => [
+      ["Round", "table " + v.table + " · round " + v.round],
+      ["Void of", v.spots ? "spot " + v.spots : "the whole round", "amount"],
+      ["Reason", v.reason],
+      ["Asked by", session.shown + " (you)"],
+    ],
+    submitReviewed: "Yes, void it",
+    send: async (v) => {
+      const body = { reason: v.reason };
+      if (v.spots) body.spots = v.spots.split(",").map((s) => Number(s.trim()));
+      const done = await api("POST", "/v1/rounds/" + encodeURIComponent(v.table) + "/"
+        + encodeURIComponent(v.round) + "/void", body);
+      return done.result === "awaiting_approval"
+        ? "Void asked: it awaits another person's approval (pays " + dollars(done.awaiting_approval.pays) + ")."
+        : done.result === "unchanged" ? "Nothing to do: that is void already."
+        : "Round " + v.round + " at table " + v.table + " voided.";
+    },
+    explain: (e) => e.code === "not_found" || e.status === 404
+      ? "No round " + e.message.replace(/^.*?round /, "") : null,
+  });
+}
+document.getElementById("void-round").addEventListener("click", voidRoundDialog);
+
 // ---- the hand-pay slip: what a casino's hand-pay form carries, from the payout's record, to
 // print, sign and file with the pay (what is not recorded yet is left to fill in by hand)
 function printSlip(p) {
@@ -341,6 +455,8 @@ const WHAT = {
   person_registered: "Person registered", person_changed: "Person changed",
   person_deactivated: "Person deactivated", person_reactivated: "Person reactivated",
   table_counts_acknowledged: "Table counts acknowledged",
+  void_requested: "Round void asked", void_approved: "Round void approved, awaiting another",
+  void: "Round voided", void_refused: "Round void refused",
 };
 // which activity the filters keep: a kind of step, and text found in what the row shows
 function activityKind(a) {
@@ -363,11 +479,19 @@ function renderActivity() {
     let amount = "";
     if (a.amount_units !== undefined) amount = units(a.amount_units);
     else if (a.amount !== undefined) amount = dollars(a.amount);
+    else if (a.pays !== undefined) amount = dollars(a.pays);  // a void asked: its pays
+    else if (a.type === "void" && a.journal === "house")  // a round's void: the pays taken back
+      amount = dollars(Number(a.fixed) + Number(a.envy) + Number(a.jackpot));
+    // a round void is the asker's, approved by another; each step names the round
+    const asked = a.type === "void" && a.journal === "house" && a.person;
     const by = a.paid_by ? a.paid_by + (a.approver ? ", approved by " + a.approver : "")
-                         : a.person || a.who;
+      : asked ? "asked by " + a.person + (a.approver ? ", approved by " + a.approver : "")
+      : a.person || a.who;
+    const round = a.round && a.journal === "house" && a.type.startsWith("void")
+      ? " · round " + a.round + (a.whole === "0" && a.spots ? " · spot " + a.spots : "") : "";
     return el("tr", {},
       el("td", {}, zoned(a.ts, true)), el("td", {}, WHAT[a.type] || words(a.type)),
-      el("td", {}, where + (a.payout ? " · " + a.payout : "") + (a.to ? " → " + a.to : "")),
+      el("td", {}, where + round + (a.payout ? " · " + a.payout : "") + (a.to ? " → " + a.to : "")),
       el("td", { class: "num" }, amount), el("td", {}, by || ""),
       el("td", {}, a.reason || a.note || ""));
   });
@@ -382,7 +506,8 @@ let pending = null;  // {path, method, body(values) -> object, done(result)}
 // check(values) -> {field: message} for what is missing or wrong before anything is sent;
 // review(values) -> [[label, text], ...]: a last step showing what will be recorded, sent
 // only once it is confirmed; explain(error) -> the refusal in people's words (or null)
-function openDialog({ title, summary, fields, submit, danger, send, check, review, explain }) {
+function openDialog({ title, summary, fields, submit, danger, send, check, review, explain,
+                      submitReviewed }) {
   document.getElementById("act-title").textContent = title;
   document.getElementById("act-summary").textContent = summary || "";
   document.getElementById("act-review").hidden = true;
@@ -400,7 +525,8 @@ function openDialog({ title, summary, fields, submit, danger, send, check, revie
   button.className = danger ? "danger" : "primary";
   button.disabled = false;
   document.getElementById("act-error").textContent = "";
-  pending = { fields, send, check, review, explain, submit, reviewing: false };
+  pending = { fields, send, check, review, explain, submit, reviewing: false,
+              submitReviewed: submitReviewed || "Yes, record the hand pay" };
   document.getElementById("act").showModal();
   const first = box.querySelector("input, textarea");
   if (first) first.focus();
@@ -515,7 +641,7 @@ document.getElementById("act-form").addEventListener("submit", async (event) => 
           [el("dt", {}, label), el("dd", { class: cls || null }, text)])));
       box.hidden = false;
       document.getElementById("act-fields").hidden = true;
-      button.textContent = "Yes, record the hand pay";
+      button.textContent = pending.submitReviewed;
       document.getElementById("act-cancel").textContent = "Back";
       button.disabled = false;
       button.focus();

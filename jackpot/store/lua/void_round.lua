@@ -13,7 +13,9 @@
 -- KEYS[#KEYS - 2] {ns}/payouts/settled  zset: paid and voided payouts by when, until archived
 -- KEYS[#KEYS - 1] {ns}/payouts/open  zset   KEYS[#KEYS] {ns}/activity  stream: a capped copy of
 --   the entries, for the console
--- ARGV[1] '<table>/<round>'  ARGV[2] step: 'void' | 'approve'
+-- ARGV[1] '<table>/<round>'  ARGV[2] step: 'void' | 'approve' | 'refuse' (a person says no
+--   to the void awaiting approval, or the one who asked withdraws it: journaled
+--   `void_refused`, nothing moves)
 -- ARGV[3] the plan JSON (void), planned against the spots void before it (`before`); on
 --         approve the held plan is applied
 -- ARGV[4] who (the key)  ARGV[5] the person acting as shown (name and number)  ARGV[6] that
@@ -25,7 +27,8 @@
 -- returns: {'voided', state} | {'awaiting', state} | {'unchanged', state}
 --   | {'stale', state} (planned against other void spots: plan again)
 --   | {'held_other', state} (another void of the round awaits approval)
---   | {'nothing', state} (approve: no void awaits approval)
+--   | {'nothing', state} (approve, refuse: no void awaits approval)
+--   | {'refused', state} (refuse: the void held is dropped, journaled)
 --   | {'awaiting', state} (approve: a first approval, journaled `void_approved`, or that
 --     approval resent: nothing written)
 --   | {'same_person', state} (approve: the person who asked for the void, or who approved
@@ -73,6 +76,26 @@ local function sorted_done()
   for s in pairs(done) do table.insert(out, s) end
   table.sort(out)
   return out
+end
+
+if step == 'refuse' then
+  local held = state.held
+  if not held then return {'nothing', shown} end
+  local now = clock(KEYS[3])
+  local seq = tonumber(redis.call('HGET', KEYS[3], 'house_seq') or '0') + 1
+  local p = held.plan
+  local head = append(KEYS[2], int(seq), redis.call('HGET', KEYS[3], 'house_head') or '',
+    {'type', 'void_refused', 'ts', int(now), 'table', p.table, 'round', p.round, 'who', who,
+      'person', label, 'requested_by', held.who, 'asked_by', held.label or '',
+      'spots', table.concat(p.spots, ','), 'whole', p.whole and '1' or '0',
+      'pays', int(tonumber(p.fixed) + tonumber(p.envy) + tonumber(p.jackpot)),
+      'withdrawn', (who == held.who or person == held.person) and '1' or '0',
+      'asked_reason', held.reason, 'reason', reason})
+  redis.call('HSET', KEYS[3], 'house_seq', int(seq), 'house_head', head, 'clock', int(now))
+  state.held = nil
+  local json = cjson.encode(state)
+  redis.call('HSET', KEYS[1], field, json)
+  return {'refused', json}
 end
 
 local plan, requested_by
@@ -290,6 +313,9 @@ local entry_fields = {'type', 'void', 'ts', stamp, 'table', plan.table, 'round',
   'who', who, 'spots', spots_text, 'whole', plan.whole and '1' or '0', 'bets', int(plan.bets),
   'wagered', plan.wagered, 'fixed', plan.fixed, 'envy', plan.envy, 'jackpot', plan.jackpot,
   'reason', why, 'requested_by', by,
+  -- as shown: the person who asked (credited with the void) and, on approval, who approved
+  'person', requested_by and requested_by.label or label,
+  'approver', requested_by and label or '',
   'note', requested_by and reason or ''}  -- on approval, the approver's note
 local firsts = {}  -- the keys that approved before the one applying it (void_approved)
 for _, a in ipairs(requested_by and requested_by.approvals or {}) do

@@ -1,0 +1,173 @@
+"""`jackpot voids list|show|ask|approve|refuse`: round voids over the HTTP API (docs/RULES.md §6).
+
+A supervisor asks for a round's void (whole, or some spots' bets, with the reason); from the
+approval threshold, or when a table asked, it waits for another person, whom `list` shows
+every void waiting, `approve` lets apply it and `refuse` drop it."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from jackpot.cli.formatting import age, cell, fields, money, table, when
+from jackpot.cli.remote import Controller, add_command, reply, segment, time_zone
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("voids", help="void settled rounds, with a second person from the threshold")
+    voids = p.add_subparsers(dest="voids_command", required=True, metavar="COMMAND")
+    add_command(
+        voids,
+        "list",
+        list_awaiting,
+        "the round voids awaiting a second person's approval, oldest first (operator or auditor)",
+    )
+    show = add_command(voids, "show", show_round, "what is void of a round (operator or auditor)")
+    _round(show)
+    ask = add_command(
+        voids,
+        "ask",
+        ask_void,
+        "void a settled round, or some of its spots' bets (operator)",
+        "Void a settled round whole, or only the bets of --spots (a card not dealt to a wager): "
+        "its handle, pays, meter contributions and jackpots are taken back as new journal "
+        "entries. From the hand-pay approval threshold the void waits for another person "
+        "(jackpot voids approve); a jackpot of the round already paid is refused, naming it.",
+    )
+    _round(ask)
+    ask.add_argument("--reason", required=True, help="why the round is void (journaled)")
+    ask.add_argument(
+        "--spots",
+        type=spot_list,
+        metavar="N,M",
+        help="only these spots' bets, comma-separated (default: the whole round)",
+    )
+    approve = add_command(
+        voids,
+        "approve",
+        approve_void,
+        "approve the void a round awaits; another person than the one who asked (operator)",
+    )
+    _round(approve)
+    approve.add_argument("--note", default="", help="the approver's note (journaled)")
+    refuse = add_command(
+        voids,
+        "refuse",
+        refuse_void,
+        "refuse the void a round awaits, or withdraw your own: nothing moves (operator)",
+    )
+    _round(refuse)
+    refuse.add_argument("--reason", required=True, help="why it is refused (journaled)")
+
+
+def _round(p: argparse.ArgumentParser) -> None:
+    p.add_argument("table", metavar="TABLE")
+    p.add_argument("round", metavar="ROUND")
+
+
+def spot_list(text: str) -> list[int]:
+    try:
+        spots = [int(s) for s in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            "give spot numbers separated by commas: 2 or 2,5"
+        ) from None
+    if not spots or min(spots) < 1:
+        raise argparse.ArgumentTypeError("spots are numbered from 1")
+    return spots
+
+
+def list_awaiting(api: Controller, args: argparse.Namespace) -> int:
+    answer = api.get("/v1/voids/awaiting")
+    return reply(args, answer, lambda a: awaiting_text(a["voids"], time.time_ns() // 1_000_000))
+
+
+def awaiting_text(voids: list[dict[str, Any]], now_ms: int) -> str:
+    """The voids waiting, for a supervisor: which round, what, how much, who asked, why."""
+    if not voids:
+        return "no void awaits approval"
+    rows = [
+        [
+            f"{v['table']}/{v['round']}",
+            covers(v),
+            money(int(v["pays"])),
+            cell(v.get("person") or v["requested_by"]),
+            str(v["reason"]),
+            ", ".join(str(a.get("approver") or a["approved_by"]) for a in v["approvals"]) or "-",
+            age(int(v["at"]), now_ms),
+        ]
+        for v in voids
+    ]
+    headers = ["ROUND", "VOID OF", "PAYS", "ASKED BY", "REASON", "APPROVED SO FAR", "WAITING"]
+    return f"{table(headers, rows, right={2, 6})}\n{len(voids)} awaiting approval"
+
+
+def covers(v: dict[str, Any]) -> str:
+    if v.get("whole"):
+        return "the whole round"
+    return "spot " + ", ".join(str(s) for s in v.get("spots") or [])
+
+
+def show_round(api: Controller, args: argparse.Namespace) -> int:
+    answer = api.get(f"/v1/rounds/{segment(args.table)}/{segment(args.round)}")
+    return reply(args, answer, lambda a: round_voids(a, time_zone()))
+
+
+def round_voids(stored: dict[str, Any], zone: ZoneInfo) -> str:
+    """A round's voids as `show` prints them: each applied, and the one waiting."""
+    state = stored.get("void") or {}
+    lines = [
+        fields(
+            [
+                ("round", f"{stored.get('table')}/{stored.get('round')}"),
+                ("void", str(state.get("status") or "not_void")),
+            ]
+        )
+    ]
+    for v in state.get("voids") or []:
+        by = v.get("person") or v["requested_by"]
+        approved = f", approved by {v['approver']}" if v.get("approver") else ""
+        lines.append(
+            f"voided {covers(v)} at {when(int(v['at']), zone)}: pays {money(int(v['pays']))}, "
+            f"asked by {by}{approved}: {v['reason']}"
+        )
+    held = state.get("awaiting_approval")
+    if held:
+        lines.append(
+            f"AWAITING APPROVAL: {covers(held)}, pays {money(int(held['pays']))}, asked by "
+            f"{held.get('person') or held['requested_by']} at {when(int(held['at']), zone)}: "
+            f"{held['reason']}"
+        )
+    return "\n".join(lines)
+
+
+def ask_void(api: Controller, args: argparse.Namespace) -> int:
+    body: dict[str, Any] = {"reason": args.reason}
+    if args.spots:
+        body["spots"] = args.spots
+    answer = api.post(f"/v1/rounds/{segment(args.table)}/{segment(args.round)}/void", body)
+    return reply(args, answer, lambda a: _done(a, time_zone()))
+
+
+def approve_void(api: Controller, args: argparse.Namespace) -> int:
+    body = {"reason": args.note} if args.note else None
+    path = f"/v1/rounds/{segment(args.table)}/{segment(args.round)}/void/approve"
+    return reply(args, api.post(path, body), lambda a: _done(a, time_zone()))
+
+
+def refuse_void(api: Controller, args: argparse.Namespace) -> int:
+    path = f"/v1/rounds/{segment(args.table)}/{segment(args.round)}/void/refuse"
+    return reply(args, api.post(path, {"reason": args.reason}), lambda a: _done(a, time_zone()))
+
+
+def _done(answer: dict[str, Any], zone: ZoneInfo) -> str:
+    said = {
+        "refused": "the void waiting is refused: nothing moved",
+        "voided": "voided",
+        "unchanged": "unchanged: already so",
+        "awaiting_approval": "awaiting another person's approval (jackpot voids approve)",
+    }.get(str(answer["result"]), str(answer["result"]))
+    head = f"round {answer['table']}/{answer['round']}: {said}"
+    return f"{head}\n{round_voids({**answer, 'void': answer}, zone)}"
