@@ -12,6 +12,7 @@ from typing import Any
 
 from jackpot import __version__
 from jackpot.api.body import MAX_BODY_BYTES
+from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
 from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
 from jackpot.domain.fields import Identifier
 from jackpot.domain.outcomes import Outcome
@@ -58,6 +59,7 @@ ERROR = {
 
 SCHEMAS: dict[str, Any] = {
     "Error": ERROR,
+    "Checkpoint": CHECKPOINT,
     "PoolConfig": POOL_REQUEST.schema(),
     "Pool": {
         "type": "object",
@@ -404,6 +406,30 @@ def document() -> dict[str, Any]:
             )
         },
         "/v1/pools": {"get": _op("every pool's public meter", [])},
+        "/v1/checkpoints/latest": {
+            "get": _op(
+                "the newest signed checkpoint of the journals' heads (404 before the first)",
+                [],
+                _ref("Checkpoint"),
+            )
+        },
+        "/v1/checkpoints": {
+            "get": _op(
+                "signed checkpoints numbered above `after`, oldest first: an auditor's pull",
+                [],
+                {
+                    "type": "object",
+                    "required": ["checkpoints"],
+                    "properties": {"checkpoints": {"type": "array", "items": _ref("Checkpoint")}},
+                },
+                params=[
+                    _query("after", {"type": "integer", "minimum": 0, "default": 0}),
+                    _query(
+                        "limit", {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}
+                    ),
+                ],
+            )
+        },
         "/v1/pools/{pool}": {
             "get": _op("a pool's public meter and its last 25 hits", [], _ref("Pool"), params=pool),
             "put": _op(

@@ -1,0 +1,358 @@
+"""Signed checkpoints of the journals' heads on a real redis-server and archive: made by the
+worker when the journals moved, verifiable with the exported key by an auditor's own code,
+served publicly, and holding the history to what they signed (issue 39, D253-D259)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis as redis_lib
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.serialization import load_pem_public_key
+
+from jackpot.cli.main import main
+from jackpot.domain import checkpoints as rule
+from jackpot.domain.checkpoints import Head
+from jackpot.services.checkpoints import generate_key, read_key
+from tests.support.api import hit
+from tests.support.archive_world import ARCHIVES, World, deal, world_of, world_on
+from tests.support.redis_server import RedisServer
+from tests.support.tamper import rechain, refold_payout, superuser
+
+
+def _keyed(w: World, data_dir: Path) -> None:
+    generate_key(data_dir / "checkpoint_key.pem")
+
+
+@pytest.fixture
+def world(redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path) -> Iterator[World]:
+    with world_of(redis, redis_server.url, tmp_path / "var") as w:
+        _keyed(w, tmp_path / "var")
+        yield w
+
+
+@pytest.fixture(params=ARCHIVES)
+def on_either(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
+    with world_on(request, tmp_path) as w:
+        _keyed(w, tmp_path / "var")
+        yield w
+
+
+@pytest.fixture
+def cli(
+    redis_server: RedisServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """`jackpot` commands over the world's store and data dir."""
+    monkeypatch.setenv("JACKPOT_REDIS_URL", redis_server.url)
+    monkeypatch.setenv("JACKPOT_DATA_DIR", str(tmp_path / "var"))
+    yield
+
+
+def history_archived(w: World, jackpot: bool = True) -> None:
+    """Rounds archived and trimmed, archived and still in Redis, and not archived yet; a
+    jackpot among the oldest."""
+    if jackpot:
+        hit(w.api, "r-hit")
+    deal(w, 6, "old")
+    w.services.archiver.run()
+    w.clock.pass_window()
+    w.services.archiver.run()
+    deal(w, 4, "mid")
+    w.services.archiver.run()
+    deal(w, 2, "new")
+
+
+def hit_seq(w: World) -> int:
+    entries = w.api.journal("main")
+    return next(e["seq"] for e in entries if e["type"] == "hit")
+
+
+def test_keygen_writes_an_owner_only_key_and_public_key_exports_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("JACKPOT_CHECKPOINT_KEY", str(tmp_path / "keys" / "ckpt.pem"))
+    assert main(["checkpoints", "public-key"]) == 1
+    assert "jackpot checkpoints keygen" in capsys.readouterr().err
+    assert main(["checkpoints", "keygen"]) == 0
+    made = capsys.readouterr().out
+    path = tmp_path / "keys" / "ckpt.pem"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    key = read_key(path).public_key()
+    assert rule.fingerprint(key) in made
+    # never over an existing key
+    before = path.read_bytes()
+    assert main(["checkpoints", "keygen"]) == 1
+    assert path.read_bytes() == before
+    capsys.readouterr()
+    assert main(["checkpoints", "public-key"]) == 0
+    out = capsys.readouterr().out
+    assert "PRIVATE" not in out and out.startswith("-----BEGIN PUBLIC KEY-----")
+    assert f"fingerprint {rule.fingerprint(key)}" in out
+
+
+def test_the_worker_signs_when_the_journals_moved_and_not_when_idle(world: World) -> None:
+    from jackpot.jobs import checkpoints as job
+
+    w = world
+    deal(w, 3)
+    first = w.services.checkpoints.make("interval")
+    assert first is not None and first["id"] == 1 and first["prev"] == ""
+    assert w.services.checkpoints.make("interval") is None  # idle: nothing moved
+    deal(w, 1, "more")
+    second = w.services.checkpoints.make("interval")
+    assert second is not None and second["id"] == 2 and second["prev"] == first["hash"]
+    counters = w.services.groups.main.keys.counters
+    assert second["heads"]["house"] == [
+        int(w.redis.hget(counters, "house_seq")),
+        w.redis.hget(counters, "house_head"),
+    ]
+    assert second["seal"] == w.services.health.software.digest
+    # the job the worker's schedule runs: its own services, from the environment
+    job.services = lambda: w.services  # type: ignore[attr-defined]
+    try:
+        assert job.make_checkpoint() is None
+        deal(w, 1, "again")
+        made = job.make_checkpoint()
+    finally:
+        del job.services  # type: ignore[attr-defined]
+    assert made is not None and made["id"] == 3 and made["short"] == made["hash"][:12]
+
+
+def test_the_worker_schedules_the_checkpoint_job_at_its_interval(
+    redis_server: RedisServer,
+) -> None:
+    from jackpot.cli.worker import scheduler
+    from jackpot.settings import Settings
+
+    connection = redis_lib.Redis.from_url(redis_server.url)
+    try:
+        cron = scheduler(connection, Settings(checkpoint_interval_seconds=17))
+        jobs = {j.name: j for j in cron.get_jobs()}
+    finally:
+        connection.close()
+    assert jobs["checkpoint"].interval == 17
+
+
+def test_without_a_key_the_worker_signs_nothing_and_says_so(
+    world: World, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from jackpot.jobs import checkpoints as job
+
+    (tmp_path / "var" / "checkpoint_key.pem").unlink()
+    deal(world, 1)
+    job.services = lambda: world.services  # type: ignore[attr-defined]
+    try:
+        assert job.make_checkpoint() is None
+    finally:
+        del job.services  # type: ignore[attr-defined]
+    assert "nothing signed: no checkpoint key" in caplog.text
+    assert world.services.checkpoints.latest() is None
+
+
+def test_a_checkpoint_verifies_with_the_exported_key_by_the_auditors_own_code(
+    world: World, cli: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deal(world, 2)
+    made = world.services.checkpoints.make("interval")
+    assert made is not None
+    assert main(["checkpoints", "public-key"]) == 0
+    pem = capsys.readouterr().out.split("fingerprint")[0].encode()
+    # as docs/OPERATIONS.md shows an auditor: the served JSON, less hash and signature,
+    # compact with sorted keys
+    served = world.api.client.get("/v1/checkpoints/latest").get_json()
+    body = {k: v for k, v in served.items() if k not in ("hash", "signature")}
+    signed = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+    key = load_pem_public_key(pem)
+    key.verify(base64.b64decode(served["signature"]), signed)  # type: ignore[union-attr]
+    with pytest.raises(InvalidSignature):
+        key.verify(  # type: ignore[union-attr]
+            base64.b64decode(served["signature"]), signed.replace(b'"house":[', b'"house":[1')
+        )
+
+
+def test_the_checkpoints_are_public_and_bad_parameters_name_the_field(world: World) -> None:
+    client = world.api.client
+    assert client.get("/v1/checkpoints/latest").status_code == 404
+    deal(world, 1)
+    first = world.services.checkpoints.make("interval")
+    deal(world, 1, "b")
+    second = world.services.checkpoints.make("interval")
+    assert first and second
+    latest = client.get("/v1/checkpoints/latest")  # no key needed
+    assert latest.status_code == 200 and latest.get_json() == second
+    page = client.get("/v1/checkpoints?after=1&limit=5").get_json()
+    assert page == {"checkpoints": [second]}
+    assert client.get("/v1/checkpoints").get_json()["checkpoints"] == [first, second]
+    for query, field in (
+        ("after=x", "after"),
+        ("limit=0", "limit"),
+        ("limit=1001", "limit"),
+        ("after=", "after"),
+        ("since=1", "since"),
+    ):
+        answer = client.get(f"/v1/checkpoints?{query}")
+        assert answer.status_code == 400, query
+        assert answer.get_json()["error"]["field"] == field, query
+    assert client.get("/v1/checkpoints/latest?x=1").status_code == 400
+
+
+def verify(*args: str) -> int:
+    return main(["verify", *args])
+
+
+def test_a_consistent_rewrite_fails_verify_against_a_checkpoint_kept_before(
+    on_either: World,
+    cli: None,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    w = on_either
+    monkeypatch.setenv("JACKPOT_ARCHIVE_URL", w.services.archive.url)
+    kept = tmp_path / "kept"
+    kept.mkdir()
+
+    def pull(name: str) -> dict[str, Any]:
+        """An auditor's scheduled pull of the public endpoint, into a directory."""
+        assert w.services.checkpoints.make("interval") is not None
+        served = w.api.client.get("/v1/checkpoints/latest").get_data(True)
+        (kept / name).write_text(served)
+        return dict(json.loads(served))
+
+    deal(w, 2, "early")
+    before = pull("1.json")
+    payout = hit(w.api, "r-hit")
+    history_archived(w, jackpot=False)
+    covering = pull("2.json")
+    deal(w, 2, "later")
+    after = pull("3.json")
+    seq = hit_seq(w)
+    assert before["heads"]["pool/main"][0] < seq <= covering["heads"]["pool/main"][0]
+    k = w.services.groups.main.keys
+    rechain(
+        w.services.archive.engine,
+        w.redis,
+        k.pool_journal("main"),
+        (k.pool("main"), "head"),
+        "pool/main",
+        seq,
+        lambda f: f.update(amount=str(int(f["amount"]) + 50_000)),
+    )
+    refold_payout(w.services.archive.engine, payout)
+    # the forger removes the archive's own checkpoints too, which it cannot sign again
+    with superuser(w.services.archive.engine) as db:
+        db.exec_driver_sql("DELETE FROM checkpoints")
+    capsys.readouterr()
+    assert verify() == 0  # the plain verify: every link and stored hash agrees
+    assert "intact" in capsys.readouterr().out
+    assert verify("--checkpoints", str(kept)) == 1
+    out = capsys.readouterr().out
+    assert "checkpoints kept elsewhere: 3 verified with the controller's key" in out
+    signed = covering["heads"]["pool/main"][0]
+    assert (
+        f"TAMPERED: pool/main seq {signed}: differs from what checkpoint #2 signed "
+        f"(hash {covering['heads']['pool/main'][1][:16]}…" in out
+    ), out
+    # the checkpoint signed before the rewritten entry still matches: it bounds the stretch
+    assert (
+        f"the last signed head that still matches is seq {before['heads']['pool/main'][0]} "
+        "(checkpoint #1)" in out
+    )
+    assert "1 later signed head(s) differ too" in out
+    assert after["heads"]["house"] == covering["heads"]["house"] or "house seq" not in out
+    # JSON lines and one array are read alike, and the public key given is said
+    (tmp_path / "k.pem").write_bytes(
+        rule.public_pem(read_key(tmp_path / "var" / "checkpoint_key.pem").public_key())
+    )
+    lines = tmp_path / "kept.jsonl"
+    lines.write_text(json.dumps(before) + "\n" + json.dumps(covering) + "\n")
+    assert verify("--checkpoints", str(lines), "--public-key", str(tmp_path / "k.pem")) == 1
+    out = capsys.readouterr().out
+    assert f"verified with the key given ({tmp_path / 'k.pem'})" in out
+    assert f"TAMPERED: pool/main seq {signed}: differs" in out
+
+
+def test_the_archives_own_checkpoints_catch_a_rewrite_that_left_them(
+    world: World, capsys: pytest.CaptureFixture[str]
+) -> None:
+    w = world
+    history_archived(w)
+    made = w.services.checkpoints.make("interval")
+    assert made is not None
+    assert w.services.verifier.run().intact
+    seq = hit_seq(w)
+    k = w.services.groups.main.keys
+    rechain(
+        w.services.archive.engine,
+        w.redis,
+        k.pool_journal("main"),
+        (k.pool("main"), "head"),
+        "pool/main",
+        seq,
+        lambda f: f.update(amount=str(int(f["amount"]) + 1)),
+    )
+    found = [str(f) for f in w.services.verifier.run().findings]
+    assert any(
+        f.startswith(
+            f"pool/main seq {made['heads']['pool/main'][0]}: differs from what checkpoint #1 signed"
+        )
+        for f in found
+    ), found
+
+
+def _check(w: World, given: list[Any]) -> list[str]:
+    return [str(f) for f in w.services.checkpoints.check(given, None, "test").findings]
+
+
+def test_a_tampered_checkpoint_signature_is_a_finding(world: World) -> None:
+    deal(world, 2)
+    made = world.services.checkpoints.make("interval")
+    assert made is not None
+    assert _check(world, [made]) == []
+    forged = json.loads(json.dumps(made))
+    forged["heads"]["house"][0] -= 1
+    assert any("signature does not verify" in f for f in _check(world, [forged]))
+
+
+def test_a_checkpoint_signed_by_another_key_is_a_finding(world: World) -> None:
+    deal(world, 1)
+    heads = world.services.checkpoints.heads()
+    other = rule.new_key()
+    made = rule.make(other, 1, 0, heads, "", "", "interval")
+    found = _check(world, [made])
+    assert any(
+        f"signed by another key (fingerprint {rule.fingerprint(other.public_key())}" in f
+        for f in found
+    ), found
+
+
+def test_a_checkpoint_of_an_unknown_journal_or_past_the_end_is_a_finding(
+    world: World, tmp_path: Path
+) -> None:
+    deal(world, 2)
+    key = read_key(tmp_path / "var" / "checkpoint_key.pem")
+    heads = world.services.checkpoints.heads()
+    ghost = rule.make(key, 1, 0, [*heads, Head("pool/ghost", 3, "ab")], "", "", "interval")
+    assert any(
+        f.startswith("pool/ghost seq 3: checkpoint #1 signs a journal the controller does not")
+        for f in _check(world, [ghost])
+    )
+    house = next(h for h in heads if h.journal == "house")
+    beyond = rule.make(key, 2, 0, [Head("house", house.seq + 5, "ab")], "", "", "interval")
+    found = _check(world, [beyond])
+    assert any(
+        f.startswith(
+            f"house seq {house.seq + 5}: checkpoint #2 signed this seq, but the journal "
+            f"now ends at seq {house.seq}"
+        )
+        for f in found
+    ), found
