@@ -345,6 +345,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             settings.offline_after_seconds * 1000,
             checks.inoperable_pools,
             lambda: software().authentic,  # tampered software: every sign shows closed
+            checkpoints.latest_short,
         ),
         health=checks,
         groups=groups,

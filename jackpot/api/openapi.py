@@ -12,6 +12,7 @@ from typing import Any
 
 from jackpot import __version__
 from jackpot.api.body import MAX_BODY_BYTES
+from jackpot.domain.checkpoints import COVERED_SCHEMA as COVERED
 from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
 from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
 from jackpot.domain.fields import Identifier
@@ -145,6 +146,11 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["id", "pool", "amount", "status"],
         "properties": {
+            "checkpoint": {
+                **COVERED,
+                "description": "GET /v1/payouts/{payout}: the signed checkpoint covering its "
+                "newest step (null: not yet covered)",
+            },
             "id": {"type": "string"},
             "pool": ID,
             "table": ID,
@@ -194,6 +200,7 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "payout": {"$ref": "#/components/schemas/Payout"},
             "journal": {"type": "string"},
+            "checkpoint": COVERED,
             "steps": {
                 "type": "array",
                 "items": {
@@ -745,7 +752,8 @@ def document() -> dict[str, Any]:
         "/v1/accounting/days/{day}": {
             "get": _op(
                 "a closed gaming day's report: per pool (balances, movements, liability, "
-                "balanced), per table (handle, pays, win, hold, outcomes) and the hit register; "
+                "balanced), per table (handle, pays, win, hold, outcomes) and the hit register, "
+                "and `checkpoint`, the one signed at its close (null: not yet covered); "
                 "409 day_not_over or day_not_closed, 404 unknown_day before the history",
                 ["auditor"],
                 params=[day_param],

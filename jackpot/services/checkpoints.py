@@ -20,6 +20,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from jackpot.archive.checkpoints import CheckpointArchive
+from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.archive.verify import Finding
 from jackpot.domain import checkpoints as rule
 from jackpot.domain.checkpoints import Head
@@ -28,6 +29,8 @@ from jackpot.store.checkpoints import HeadStore
 
 log = logging.getLogger("jackpot.checkpoints")
 
+STAMP_MARGIN_MS = 300_000  # how far an entry's stamp may be ahead of a checkpoint's clock
+SHORT_FOR_MS = 5_000  # how long the signs show a latest checkpoint before reading it again
 LOCK_MS = 60_000  # a run's lock lapses after this long, should its worker die holding it
 CHECKPOINTS = "checkpoints"  # the journal name findings about a checkpoint itself are filed under
 
@@ -109,6 +112,8 @@ class Checkpoints:
         self.key_file = key_file
         self._clock = clock
         self._seal = seal
+        self._short: dict[str, Any] | None = None
+        self._short_read = -SHORT_FOR_MS
 
     # --- making them -----------------------------------------------------------------------
 
@@ -152,6 +157,19 @@ class Checkpoints:
     def latest(self) -> dict[str, Any] | None:
         return self._archive.latest()
 
+    def latest_short(self) -> dict[str, Any] | None:
+        """The latest checkpoint's short form for the signs, read at most every SHORT_FOR_MS
+        (a sign process asks each second); None while the archive does not answer."""
+        now = self._clock()
+        if now - self._short_read >= SHORT_FOR_MS:
+            try:
+                self._short = rule.summary(self._archive.latest())
+            except ArchiveUnavailableError as exc:
+                log.warning("the latest checkpoint could not be read: %s", exc)
+                self._short = None
+            self._short_read = now
+        return self._short
+
     def get(self, number: int) -> dict[str, Any] | None:
         return self._archive.get(number)
 
@@ -162,6 +180,17 @@ class Checkpoints:
         """The short form of the first checkpoint covering entry `seq` of `journal` (stamped
         `since_ts`); None: not yet covered."""
         return rule.summary(self._archive.covering(journal, seq, since_ts))
+
+    def of_payout(self, record: dict[str, Any]) -> dict[str, Any] | None:
+        """The short form of the first checkpoint covering a payout's newest step (its full
+        record, jackpot.services.payouthistory); None: not yet covered."""
+        steps = record.get("steps") or []
+        if not steps:
+            return None
+        last = steps[-1]
+        # stamps are Redis's clock, a checkpoint's the worker's: a margin for their skew
+        since = int(last.get("at") or 0) - STAMP_MARGIN_MS
+        return self.covering(str(record["journal"]), int(last["seq"]), since)
 
     def of_day(self, day: str, heads: dict[str, list[Any]]) -> dict[str, Any] | None:
         """The short form of the checkpoint made at a day's close; else the first covering

@@ -356,3 +356,39 @@ def test_a_checkpoint_of_an_unknown_journal_or_past_the_end_is_a_finding(
         )
         for f in found
     ), found
+
+
+def test_the_sign_the_payout_and_the_day_report_carry_their_checkpoint(world: World) -> None:
+    w = world
+    client, keys = w.api.client, w.api.keys
+    payout = hit(w.api, "r-hit")
+    slip = client.get(f"/v1/payouts/{payout}", headers=keys.header("operator")).get_json()
+    assert slip["checkpoint"] is None  # not yet covered
+    made = w.services.checkpoints.make("interval")
+    assert made is not None
+    short = {"id": 1, "short": made["hash"][:12], "hash": made["hash"], "ts": made["ts"]}
+    slip = client.get(f"/v1/payouts/{payout}", headers=keys.header("operator")).get_json()
+    assert slip["checkpoint"] == short and slip["id"] == payout
+    record = client.get(f"/v1/payouts/{payout}/record", headers=keys.header("auditor"))
+    assert record.get_json()["checkpoint"] == short
+    # the signs' small print: the latest checkpoint
+    put = client.put(
+        "/v1/signs/lobby",
+        json={"levels": [{"pool": "main", "name": "Major"}]},
+        headers=keys.header("operator"),
+    )
+    assert put.status_code == 201, put.get_json()
+    board = w.services.board
+    assert board.states(board.definitions())["lobby"]["checkpoint"] == short
+    # the day report: the checkpoint signed at its close
+    day = w.services.days().of_time(w.clock()).isoformat()
+    w.clock.pass_days(2)
+    w.services.accounting.close(w.services.days().of_time(int(made["ts"])))
+    answer = client.get(f"/v1/accounting/days/{day}", headers=keys.header("auditor"))
+    assert answer.status_code == 200, answer.get_json()
+    # checkpoint #1 came before the day's last entry (the sign's definition): not yet covered
+    assert answer.get_json()["checkpoint"] is None
+    closing = w.services.checkpoints.make("day_close", day)
+    assert closing is not None and closing["day"] == day and closing["reason"] == "day_close"
+    answer = client.get(f"/v1/accounting/days/{day}", headers=keys.header("auditor"))
+    assert answer.get_json()["checkpoint"]["id"] == closing["id"]
