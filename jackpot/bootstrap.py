@@ -330,7 +330,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             groups,
             days,
             partial(accounting.recompute, records_checked=True),
-            lambda: checkpoints.check_stored().findings,
+            lambda since: checkpoints.check_stored(since).findings,
         ),
         archiver=archiver,
         accounting=accounting,

@@ -33,7 +33,7 @@ def get_day(day: str) -> Response:
     known_query()
     statement = services().accounting.statement(parse_day(day, "day"))
     # the checkpoint signed at the day's close, beside the journaled statement (D257)
-    covered = services().checkpoints.of_day(str(statement["day"]), statement["heads"])
+    covered = services().checkpoints.of_day(statement)
     return jsonify({**numbers(statement), "checkpoint": covered})
 
 

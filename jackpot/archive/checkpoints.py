@@ -58,15 +58,20 @@ class CheckpointArchive:
         c = checkpoints.c
         return self._bodies(select(c.body).where(c.id > number).order_by(c.id).limit(limit))
 
-    def walk(self) -> Iterator[dict[str, Any]]:
-        """Every checkpoint, oldest first, a page at a time."""
-        after = 0
+    def walk(self, after: int = 0) -> Iterator[dict[str, Any]]:
+        """Every checkpoint numbered above `after`, oldest first, a page at a time."""
         while True:
             page = self.after(after, PAGE)
             yield from page
             if len(page) < PAGE:
                 return
             after = int(page[-1]["id"])
+
+    def first_at(self, ts: int) -> int | None:
+        """The number of the first checkpoint made at or after `ts`."""
+        c = checkpoints.c
+        rows = self._all(select(c.id).where(c.ts >= ts).order_by(c.ts, c.id).limit(1))
+        return int(rows[0][0]) if rows else None
 
     def of_day(self, day: str) -> dict[str, Any] | None:
         """The checkpoint made at the close of gaming day `day` (the first, if several)."""

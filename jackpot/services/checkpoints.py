@@ -14,6 +14,7 @@ import os
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.archive.verify import Finding
 from jackpot.domain import checkpoints as rule
 from jackpot.domain.checkpoints import Head
+from jackpot.domain.gamingday import EPOCH, MILLISECOND
 from jackpot.domain.journals import pool_journal
 from jackpot.store.checkpoints import HeadStore
 
@@ -192,15 +194,17 @@ class Checkpoints:
         since = int(last.get("at") or 0) - STAMP_MARGIN_MS
         return self.covering(str(record["journal"]), int(last["seq"]), since)
 
-    def of_day(self, day: str, heads: dict[str, list[Any]]) -> dict[str, Any] | None:
-        """The short form of the checkpoint made at a day's close; else the first covering
-        every head the day recorded; None: not yet covered."""
-        found = self._archive.of_day(day)
-        if found is None:
+    def of_day(self, statement: dict[str, Any]) -> dict[str, Any] | None:
+        """The short form of the checkpoint made at a closed day's close; else the first made
+        since the day began covering every head the day recorded; None: not yet covered."""
+        found = self._archive.of_day(str(statement["day"]))
+        first = self._archive.first_at(_ms(str(statement["start"])))
+        if found is None and first is not None:
+            heads: dict[str, list[Any]] = statement["heads"]
             found = next(
                 (
                     c
-                    for c in self._archive.walk()
+                    for c in self._archive.walk(first - 1)
                     if all(rule.covers(c, j, int(p[0])) for j, p in heads.items())
                 ),
                 None,
@@ -209,11 +213,18 @@ class Checkpoints:
 
     # --- holding the history to them -------------------------------------------------------
 
-    def check_stored(self) -> CheckpointCheck:
-        """The archive's own checkpoints: numbered from 1 without a gap, each naming the one
-        before by its hash, each signed by the controller's key, each head the history's."""
+    def check_stored(self, since: int | None = None) -> CheckpointCheck:
+        """The archive's own checkpoints (those made from `since`, epoch ms, and the one
+        before them; None: all): numbered without a gap, each naming the one before by its
+        hash, each signed by the controller's key, each head the history's."""
         out = CheckpointCheck(key_source="the controller's key")
-        stored = list(self._archive.walk())
+        after = 0
+        if since is not None:
+            first = self._archive.first_at(since)
+            if first is None:
+                return out
+            after = max(first - 2, 0)
+        stored = list(self._archive.walk(after))
         if not stored:
             return out
         try:
@@ -221,7 +232,7 @@ class Checkpoints:
         except NoCheckpointKeyError as exc:
             out.findings.append(Finding(CHECKPOINTS, None, f"cannot check signatures: {exc}"))
             return out
-        number, prev = 0, ""
+        number, prev = after, "" if after == 0 else str(stored[0].get("prev", ""))
         for found in stored:
             number += 1
             if found.get("id") != number or found.get("prev") != prev:
@@ -322,6 +333,11 @@ class Checkpoints:
         if live:
             found.update(store.hashes_at(pool, live))
         return found
+
+
+def _ms(iso: str) -> int:
+    """An ISO 8601 instant with its offset, as a statement writes it, in epoch ms."""
+    return (datetime.fromisoformat(iso) - EPOCH) // MILLISECOND
 
 
 def _compare(

@@ -30,7 +30,7 @@ class GroupedVerifier:
         groups: LinkGroups,
         days: Callable[[], GamingDays],
         recompute: Callable[[dict[str, Any]], list[str] | None] = lambda row: None,
-        checkpoints: Callable[[], list[Finding]] = lambda: [],
+        checkpoints: Callable[[int | None], list[Finding]] = lambda since: [],
     ) -> None:
         self._checkpoints = checkpoints  # the archive's own signed checkpoints (D258)
         self._groups = groups
@@ -74,7 +74,7 @@ class GroupedVerifier:
                 for difference in differences
             ]
         out.days = len(days)
-        out.findings += self._checkpoints()
+        out.findings += self._checkpoints(start)
         return out
 
     def tail(self, count: int = 64) -> Verification:
