@@ -99,7 +99,9 @@ def test_keygen_writes_an_owner_only_key_and_public_key_exports_it(
     assert f"fingerprint {rule.fingerprint(key)}" in out
 
 
-def test_the_worker_signs_when_the_journals_moved_and_not_when_idle(world: World) -> None:
+def test_the_worker_signs_when_the_journals_moved_and_not_when_idle(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from jackpot.jobs import checkpoints as job
 
     w = world
@@ -117,13 +119,10 @@ def test_the_worker_signs_when_the_journals_moved_and_not_when_idle(world: World
     ]
     assert second["seal"] == w.services.health.software.digest
     # the job the worker's schedule runs: its own services, from the environment
-    job.services = lambda: w.services  # type: ignore[attr-defined]
-    try:
-        assert job.make_checkpoint() is None
-        deal(w, 1, "again")
-        made = job.make_checkpoint()
-    finally:
-        del job.services  # type: ignore[attr-defined]
+    monkeypatch.setattr(job, "services", lambda: w.services)
+    assert job.make_checkpoint() is None
+    deal(w, 1, "again")
+    made = job.make_checkpoint()
     assert made is not None and made["id"] == 3 and made["short"] == made["hash"][:12]
 
 
@@ -143,17 +142,17 @@ def test_the_worker_schedules_the_checkpoint_job_at_its_interval(
 
 
 def test_without_a_key_the_worker_signs_nothing_and_says_so(
-    world: World, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    world: World,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from jackpot.jobs import checkpoints as job
 
     (tmp_path / "var" / "checkpoint_key.pem").unlink()
     deal(world, 1)
-    job.services = lambda: world.services  # type: ignore[attr-defined]
-    try:
-        assert job.make_checkpoint() is None
-    finally:
-        del job.services  # type: ignore[attr-defined]
+    monkeypatch.setattr(job, "services", lambda: world.services)
+    assert job.make_checkpoint() is None
     assert "nothing signed: no checkpoint key" in caplog.text
     assert world.services.checkpoints.latest() is None
 
@@ -392,3 +391,32 @@ def test_the_sign_the_payout_and_the_day_report_carry_their_checkpoint(world: Wo
     assert closing is not None and closing["day"] == day and closing["reason"] == "day_close"
     answer = client.get(f"/v1/accounting/days/{day}", headers=keys.header("auditor"))
     assert answer.get_json()["checkpoint"]["id"] == closing["id"]
+
+
+def test_a_run_while_another_holds_the_lock_signs_nothing(world: World) -> None:
+    from jackpot.store.checkpoints import HeadStore
+
+    deal(world, 1)
+    main = world.services.groups.main
+    store = HeadStore(main.client, main.keys)
+    assert store.take_lock("another-worker", 60_000)
+    assert world.services.checkpoints.make("interval") is None
+    store.release_lock("another-worker")
+    assert world.services.checkpoints.make("interval") is not None
+
+
+def test_the_close_days_job_signs_a_checkpoint_at_each_close(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jackpot.jobs import archive as jobs
+    from jackpot.jobs import checkpoints as job
+
+    w = world
+    deal(w, 2)
+    w.clock.pass_days(2)
+    monkeypatch.setattr(jobs, "services", lambda: w.services)
+    monkeypatch.setattr(job, "services", lambda: w.services)
+    closed = jobs.close_days()
+    assert closed
+    signed = w.services.checkpoints.after(0, 100)
+    assert [(c["reason"], c["day"]) for c in signed] == [("day_close", d) for d in closed]
