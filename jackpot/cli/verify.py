@@ -93,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
             done = built.verifier.run(args.since)
             if kept is not None:
                 against = built.checkpoints.check(*kept)
+            unchecked = built.checkpoints.stored_unchecked()
         except ArchiveUnavailableError as exc:
             print(f"jackpot verify: the archive is unavailable: {exc}", file=sys.stderr)
             return 3
@@ -102,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         out = {**done.to_json(), "software": software.to_json()}
         if against is not None:
             out["checkpoints"] = against.to_json()
+        out["stored_checkpoints_unchecked"] = unchecked
         print(json.dumps(out, indent=2, sort_keys=True))
     else:
         print(f"software: sha256 {software.digest} crc32 {software.crc32}")
@@ -113,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{journal}: {n} entries checked")
         print(f"round records checked: {done.rounds}")
         print(f"closed gaming days checked: {done.days} ({done.recomputed} recomputed)")
+        if unchecked is not None:
+            print(f"the archive's checkpoints were not checked: {unchecked}")
         if against is not None:
             print(
                 f"checkpoints kept elsewhere: {against.checked} verified with "

@@ -420,3 +420,15 @@ def test_the_close_days_job_signs_a_checkpoint_at_each_close(
     assert closed
     signed = w.services.checkpoints.after(0, 100)
     assert [(c["reason"], c["day"]) for c in signed] == [("day_close", d) for d in closed]
+
+
+def test_verify_on_a_host_without_the_key_says_the_stored_checkpoints_went_unchecked(
+    world: World, cli: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deal(world, 1)
+    assert world.services.checkpoints.make("interval") is not None
+    (tmp_path / "var" / "checkpoint_key.pem").unlink()
+    assert verify() == 0  # not a finding of history
+    out = capsys.readouterr().out
+    assert "the archive's checkpoints were not checked: no checkpoint key at" in out
+    assert "intact" in out
