@@ -432,3 +432,19 @@ def test_verify_on_a_host_without_the_key_says_the_stored_checkpoints_went_unche
     out = capsys.readouterr().out
     assert "the archive's checkpoints were not checked: no checkpoint key at" in out
     assert "intact" in out
+
+
+def test_the_checkpoints_commands_make_list_and_show_them(
+    world: World, cli: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deal(world, 1)
+    assert main(["checkpoints", "make"]) == 0
+    made = json.loads(capsys.readouterr().out)
+    assert made["id"] == 1 and made["reason"] == "request"
+    assert main(["checkpoints", "list"]) == 0
+    listed = capsys.readouterr().out
+    assert listed.startswith(f"#1 {made['hash'][:12]} ") and "house " in listed
+    assert main(["checkpoints", "show", "1"]) == 0
+    assert json.loads(capsys.readouterr().out) == made
+    assert main(["checkpoints", "show", "2"]) == 1
+    assert "no such checkpoint" in capsys.readouterr().err
