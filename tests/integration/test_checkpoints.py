@@ -448,3 +448,18 @@ def test_the_checkpoints_commands_make_list_and_show_them(
     assert json.loads(capsys.readouterr().out) == made
     assert main(["checkpoints", "show", "2"]) == 1
     assert "no such checkpoint" in capsys.readouterr().err
+
+
+def test_the_metrics_show_the_latest_checkpoint(world: World) -> None:
+    def scraped() -> str:
+        return str(world.api.client.get("/metrics").get_data(True))
+
+    assert "jackpot_checkpoint_last_number 0.0" in scraped()
+    deal(world, 1)
+    made = world.services.checkpoints.make("interval")
+    assert made is not None
+    world.services.checkpoints._short_read = -(10**15)  # past the signs' 5 s reuse
+    text = scraped()
+    assert "jackpot_checkpoint_last_number 1.0" in text
+    [line] = [x for x in text.splitlines() if x.startswith("jackpot_checkpoint_last_timestamp")]
+    assert float(line.split()[1]) == made["ts"] / 1000
