@@ -82,6 +82,9 @@ def test_the_meters_seed_funding_over_a_day_is_the_day_statements(
         f"the meters' seed funding moved {moved} units over {day}, the statement says "
         f"{units(pool, 'seed_funding')} funded less {units(pool, 'seed_returned')} returned"
     )
+    # verify follows every void's steps and sums the counters as the script moved them
+    done = w.services.verifier.run()
+    assert done.intact, [str(f) for f in done.findings]
     # what each void moved stays a void's: jackpots back less contributions out
     assert after["voids_units"] - before["voids_units"] == sum(
         int(e["void_units"]) - int(e.get("seed_units", 0))

@@ -1,0 +1,144 @@
+"""`jackpot verify` recomputes the open day (issue 39): a pool journal rewritten in Redis and
+the archive alike, its chain rehashed and its end, meter, reserve and counters put where the
+rewrite leaves them, is still found, by the whole verify and by `--since` today, because
+each entry's balances must follow from its amounts and every pool entry of a round must be
+what the house journal and the round record it commits say (docs/DECISIONS.md D260-D262)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import redis as redis_lib
+
+from jackpot.domain.meter import UNITS_PER_CENT
+from tests.support.api import round_body
+from tests.support.archive_world import World, deal, dealt, world_of
+from tests.support.rechain import Entry, forge
+from tests.support.redis_server import RedisServer
+
+MODES = ["whole", "since today"]
+
+
+@pytest.fixture
+def world(redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path) -> Iterator[World]:
+    """An open day on pool `main`: rounds of $5, a jackpot and a round of $25, archived, then
+    more rounds and another jackpot in Redis only."""
+    with world_of(redis, redis_server.url, tmp_path / "var") as w:
+        deal(w, 30)
+        settle(w, jackpot("hit1"))
+        settle(w, round_body("big1", spots=[{"spot": 1, "wager": 2500, "card": "4d"}]))
+        w.services.archiver.run()
+        deal(w, 50, prefix="late")
+        settle(w, jackpot("hit2"))
+        deal(w, 3, prefix="after")
+        yield w
+
+
+def jackpot(name: str) -> dict[str, object]:
+    """A suited four of a kind: 100% of the meter, then a reset."""
+    return round_body(
+        name,
+        dealer="As",
+        dealer_war="As",
+        spots=[{"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}],
+    )
+
+
+def settle(w: World, body: dict[str, object]) -> None:
+    assert w.api.report({**body, "dealt_at": dealt(w.clock)}).status_code == 200
+
+
+def verify(w: World, mode: str) -> list[str]:
+    since = None if mode == "whole" else w.services.days().of_time(w.clock())
+    return [str(f) for f in w.services.verifier.run(since).findings]
+
+
+def test_an_untouched_open_day_verifies_intact_both_ways(world: World) -> None:
+    assert verify(world, "whole") == [] and verify(world, "since today") == []
+
+
+def rebalanced(journal: list[Entry], at: int, value: int) -> list[Entry]:
+    """Every balance from index `at` on moved by `value` units on the meter (the forger
+    keeps the walk of balances plausible past the entry he changed)."""
+    for e in journal[at:]:
+        if "value_units" in e:
+            e["value_units"] = str(int(e["value_units"]) + value)
+    return journal
+
+
+def cut(journal: list[Entry]) -> list[Entry]:
+    return journal[:-49]
+
+
+def raised_hit(journal: list[Entry]) -> list[Entry]:
+    """The newest hit pays $500 more; the meter after it is $500 lower, and stays so."""
+    i = max(i for i, e in enumerate(journal) if e["type"] == "hit")
+    journal[i]["amount"] = str(int(journal[i]["amount"]) + 50_000)
+    return rebalanced(journal, i, -50_000 * UNITS_PER_CENT)
+
+
+def appended(journal: list[Entry]) -> list[Entry]:
+    """A contribution of nothing, with the balances of the entry before it."""
+    last = next(e for e in reversed(journal) if e["type"] == "contribution")
+    balances = next(e for e in reversed(journal) if "value_units" in e)
+    extra = {
+        **last,
+        "value_units": balances["value_units"],
+        "reserve_units": balances.get("reserve_units", "0"),
+        "round": "never-dealt",
+        "wagered": "0",
+        "bets": "0",
+        "to_visible_units": "0",
+        "to_reserve_units": "0",
+        "overflow_units": "0",
+    }
+    return [*journal, extra]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("rewrite", "shows"),
+    [
+        (cut, "no contribution of it"),
+        (raised_hit, "its hits pay"),
+        (appended, "never settled"),
+    ],
+    ids=["the last 49 entries cut", "a hit raised by $500", "an entry appended"],
+)
+def test_an_open_day_rewritten_in_both_stores_is_found(
+    world: World, mode: str, rewrite: Callable[[list[Entry]], list[Entry]], shows: str
+) -> None:
+    forge(world, "main", rewrite)
+    found = verify(world, mode)
+    assert any(shows in f for f in found), found
+    assert all(f.startswith("pool/main") for f in found), found
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_contribution_steps_moved_between_two_bets_are_found(world: World, mode: str) -> None:
+    """The two $25 rounds' amounts given to a $5 round and back: each round's contribution
+    is not what its record says it took in."""
+
+    def swapped(journal: list[Entry]) -> list[Entry]:
+        small = next(
+            k
+            for k, e in enumerate(journal)
+            if e["type"] == "contribution" and e.get("round") == "r1"
+        )
+        big = next(
+            k
+            for k, e in enumerate(journal)
+            if e["type"] == "contribution" and e.get("round") == "big1"
+        )
+        a, b = journal[small], journal[big]
+        moved = int(b["to_visible_units"]) - int(a["to_visible_units"])
+        for name in ("to_visible_units", "to_reserve_units"):
+            a[name], b[name] = b[name], a[name]
+        return rebalanced(journal[:big], small, moved) + journal[big:]
+
+    forge(world, "main", swapped)
+    found = verify(world, mode)
+    assert any("round T1/r1:" in f and "contributions" in f for f in found), found
+    assert any("round T1/big1:" in f and "contributions" in f for f in found), found
