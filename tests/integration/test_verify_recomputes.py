@@ -10,22 +10,27 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-import redis as redis_lib
 
 from jackpot.domain.meter import UNITS_PER_CENT
 from tests.support.api import round_body
-from tests.support.archive_world import World, deal, dealt, world_of
+from tests.support.archive_world import ARCHIVES, World, deal, dealt, world_on
 from tests.support.rechain import Entry, forge
-from tests.support.redis_server import RedisServer
 
 MODES = ["whole", "since today"]
 
 
-@pytest.fixture
-def world(redis: redis_lib.Redis, redis_server: RedisServer, tmp_path: Path) -> Iterator[World]:
-    """An open day on pool `main`: rounds of $5, a jackpot and a round of $25, archived, then
-    more rounds and another jackpot in Redis only."""
-    with world_of(redis, redis_server.url, tmp_path / "var") as w:
+@pytest.fixture(params=ARCHIVES)
+def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
+    """Yesterday's rounds, archived; then an open day on pool `main`: rounds of $5, a
+    jackpot and a round of $25, archived, then more rounds and another jackpot in Redis
+    only. `--since` today links the day to the archived entry before it."""
+    with world_on(request, tmp_path) as w:
+        deal(w, 10, prefix="old")
+        settle(w, jackpot("hit0"))
+        w.services.archiver.run()
+        w.clock.pass_days(1)
+        # the controller's clock (the store's, never earlier than one it gave) is a day on
+        w.redis.hset(w.services.groups.main.keys.counters, "clock", str(w.clock()))
         deal(w, 30)
         settle(w, jackpot("hit1"))
         settle(w, round_body("big1", spots=[{"spot": 1, "wager": 2500, "card": "4d"}]))
@@ -57,6 +62,9 @@ def verify(w: World, mode: str) -> list[str]:
 
 def test_an_untouched_open_day_verifies_intact_both_ways(world: World) -> None:
     assert verify(world, "whole") == [] and verify(world, "since today") == []
+    whole = world.services.verifier.run()
+    since = world.services.verifier.run(world.services.days().of_time(world.clock()))
+    assert since.checked["pool/main"] < whole.checked["pool/main"], "yesterday is not walked"
 
 
 def rebalanced(journal: list[Entry], at: int, value: int) -> list[Entry]:
