@@ -174,8 +174,13 @@ class BooksWalk:
             c.adjust_units += amount
             if before is None:
                 return None
-            if amount <= 0:  # out of a retiring pool: all of it
+            if "to" in e:  # out of a retiring pool: all of it
                 return (0, 0) if before[0] + before[1] == -amount else (-1, -1)
+            if "to_visible_units" not in e:  # an older entry: its sum only
+                moved = _int(e.get("value_units")) + _int(e.get("reserve_units"))
+                if moved - before[0] - before[1] != amount:
+                    self.problems.append((seq, f"its balances did not move by {amount} units"))
+                return None
             return before[0] + int(e["to_visible_units"]), before[1] + int(e["to_reserve_units"])
         if kind == "void":
             return self._void(seq, e)

@@ -150,3 +150,39 @@ def test_contribution_steps_moved_between_two_bets_are_found(world: World, mode:
     found = verify(world, mode)
     assert any("round T1/r1:" in f and "contributions" in f for f in found), found
     assert any("round T1/big1:" in f and "contributions" in f for f in found), found
+
+
+def test_every_kind_of_money_entry_follows_and_verifies_intact(world: World) -> None:
+    """Adjustments of the meter and the reserve, a pool retired into another (both
+    transfers), a jackpot of the retired pool's table voided after it (landing in the pool
+    its balance went to) and a suspension: each step recomputes, both ways."""
+    w = world
+    api, operator = w.api, w.api.keys.header("operator")
+    api.put_pool("old", reset=50_000, rate_bp=300, reserve_rate_bp=150)
+    api.put_table("T2", pools=["old"])
+    settle(w, {**jackpot("t2-hit"), "table": "T2"})
+    settle(w, {**round_body("t2-fed", spots=[{"spot": 1, "wager": 900, "card": "4d"}]),
+               "table": "T2"})  # fmt: skip
+    for n, (pool, target, cents) in enumerate(
+        [("main", "visible", -1_234), ("main", "reserve", 777), ("old", "reserve", 50)]
+    ):
+        r = api.client.post(
+            f"/v1/pools/{pool}/adjustments",
+            json={"id": f"adj{n}", "amount": cents, "target": target, "reason": "count"},
+            headers=operator,
+        )
+        assert r.status_code in (200, 201), r.get_json()
+    api.put_table("T2", pools=["main"])
+    retired = api.client.post(
+        "/v1/pools/old/retire",
+        json={"id": "retire-old", "to": "main", "reason": "re-themed"},
+        headers=operator,
+    )
+    assert retired.status_code == 200, retired.get_json()
+    voided = api.client.post(
+        "/v1/rounds/T2/t2-hit/void", json={"reason": "malfunction"}, headers=operator
+    )
+    assert voided.status_code == 200, voided.get_json()
+    kinds = {e["type"] for e in api.journal("main")} | {e["type"] for e in api.journal("old")}
+    assert {"adjustment", "transfer", "void", "hit", "reset", "payout_voided"} <= kinds
+    assert verify(w, "whole") == [] and verify(w, "since today") == []
