@@ -210,11 +210,19 @@ class Verifier:
     def _dynamics(
         self, rounds: dict[tuple[str, str, str], HouseRound]
     ) -> dict[tuple[str, str, str], Any]:
-        """The dynamic part of each round's record (Redis's, else the archive's) that its
+        """The dynamic part of each round's record (the archive's, else Redis's) that its
         house entry commits; a record not found or not committed is left out (the round
         records' own check names it)."""
         texts: dict[tuple[str, str, str], str] = {}
-        keys = list(rounds)
+        if rounds:  # the archived ones by their stretch of time, in pages
+            ids = {key[:2]: key for key in rounds}
+            stamps = [settled.ts for settled in rounds.values()]
+            for row in self._archive.rounds_between(min(stamps), max(stamps) + 1):
+                key = ids.get((row.table, row.round))
+                if key is not None and rounds[key].ts == row.ts:
+                    texts[key] = row.dynamic
+        # the rest, not archived yet: Redis's (one archived meanwhile is left unchecked)
+        keys = [key for key in rounds if key not in texts]
         for start in range(0, len(keys), BATCH):
             batch = keys[start : start + BATCH]
             with self._r.pipeline(transaction=False) as pipe:
@@ -222,23 +230,11 @@ class Verifier:
                     pipe.hget(self._k.round(table, round_id), "dynamic")
                 found = pipe.execute()
             texts.update((k, t) for k, t in zip(batch, found, strict=True) if t is not None)
-        missing = {k[:2]: k for k in rounds if k not in texts}
-        if len(missing) > 64:  # read by their stretch of time, not one by one
-            stamps = [rounds[k].ts for k in missing.values()]
-            for row in self._archive.rounds_between(min(stamps), max(stamps) + 1):
-                key = missing.get((row.table, row.round))
-                if key is not None:
-                    texts[key] = row.dynamic
-        else:
-            for (table, round_id), key in missing.items():
-                alone = self._archive.round(table, round_id)
-                if alone is not None:
-                    texts[key] = alone.dynamic
         out: dict[tuple[str, str, str], Any] = {}
         for key, text in texts.items():
             committed = rounds[key].dynamic
             if committed and dynamic_digest(text) == committed:
-                out[key] = json.loads(text)
+                out[key] = jsonio.loads(text)
         return out
 
     def tail(self, count: int = 64) -> Verification:
