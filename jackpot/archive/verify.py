@@ -214,13 +214,18 @@ class Verifier:
         house entry commits; a record not found or not committed is left out (the round
         records' own check names it)."""
         texts: dict[tuple[str, str, str], str] = {}
-        if rounds:  # the archived ones by their stretch of time, in pages
+        if rounds:  # the archived ones by their stretch of time, six hours at a time
             ids = {key[:2]: key for key in rounds}
             stamps = [settled.ts for settled in rounds.values()]
-            for row in self._archive.rounds_between(min(stamps), max(stamps) + 1):
-                key = ids.get((row.table, row.round))
-                if key is not None and rounds[key].ts == row.ts:
-                    texts[key] = row.dynamic
+            houses = [house_journal(self._k.group)]
+            start, last = self._archive.next_round_ts(houses, min(stamps)), max(stamps)
+            while start is not None and start <= last:  # stretches without rounds skipped
+                until = start + WINDOW_MS
+                for table, round_id, ts, dynamic in self._archive.round_dynamics(start, until):
+                    key = ids.get((table, round_id))
+                    if key is not None and rounds[key].ts == ts:
+                        texts[key] = dynamic
+                start = self._archive.next_round_ts(houses, until)
         # the rest, not archived yet: Redis's (one archived meanwhile is left unchecked)
         keys = [key for key in rounds if key not in texts]
         for start in range(0, len(keys), BATCH):
