@@ -42,7 +42,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "before it, instead of all of history: its cost is the period's. The payouts' index "
         "is checked for the payouts with an entry in the period (one begun before it folded "
         "from its earlier entries as the index lists them); rows of payouts wholly before it "
-        "are left to a whole verify, but a row at a seq outside the chain is found by either",
+        "are left to a whole verify, but a row at a seq outside the chain is found by either. "
+        "Each pool entry's meter and reserve are followed from the archived balance before the "
+        "period, and the period's rounds held to the house journal and their records; the "
+        "pools' counters (in, bets, contributions, hits, won, seed funding, adjustments, "
+        "voids) are NOT checked: they are sums from each pool's first entry, a whole "
+        "verify's job",
     )
     p.add_argument(
         "--checkpoints",
