@@ -15,6 +15,7 @@ import base64
 import binascii
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -134,6 +135,20 @@ def heads_of(checkpoint: Mapping[str, Any]) -> list[Head]:
     return [Head(j, int(p[0]), str(p[1])) for j, p in sorted(checkpoint["heads"].items())]
 
 
+SHA1_HEX = re.compile(r"[0-9a-f]{40}")
+
+
+def well_formed(head: Any) -> bool:
+    """Whether a signed head is [seq, hash] as a journal's head can be: an entry's seq (from
+    1) and its SHA-1 hex, or [0, ''] for a journal with no entry yet (D267)."""
+    if not (isinstance(head, list) and len(head) == 2):
+        return False
+    seq, hash_ = head
+    if type(seq) is not int or not isinstance(hash_, str):  # bool is an int, not a seq
+        return False
+    return (seq == 0 and hash_ == "") or (seq >= 1 and SHA1_HEX.fullmatch(hash_) is not None)
+
+
 def problem(checkpoint: Any, key: Ed25519PublicKey) -> str | None:
     """Why `checkpoint` is not one `key` signed as it is (None: it is)."""
     if not isinstance(checkpoint, dict):
@@ -142,11 +157,14 @@ def problem(checkpoint: Any, key: Ed25519PublicKey) -> str | None:
     if missing:
         return f"lacks {', '.join(missing)}"
     heads = checkpoint["heads"]
-    if not isinstance(heads, dict) or not all(
-        isinstance(p, list) and len(p) == 2 and isinstance(p[0], int) and isinstance(p[1], str)
-        for p in heads.values()
-    ):
+    if not isinstance(heads, dict):
         return "its heads are not {journal: [seq, hash]}"
+    bad = sorted(j for j, p in heads.items() if not well_formed(p))
+    if bad:
+        return (
+            f"signs a malformed head of {', '.join(map(str, bad))}: {heads[bad[0]]!r} (a head "
+            "is [seq >= 1, 40 hex] or, for a journal without entries, [0, ''])"
+        )
     mine = fingerprint(key)
     if checkpoint["key"] != mine:
         return f"is signed by another key (fingerprint {checkpoint['key']}, not {mine})"

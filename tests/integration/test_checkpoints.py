@@ -5,6 +5,7 @@ served publicly, and holding the history to what they signed (issue 39, D253-D25
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import stat
@@ -342,13 +343,13 @@ def test_a_checkpoint_of_an_unknown_journal_or_past_the_end_is_a_finding(
     deal(world, 2)
     key = read_key(tmp_path / "var" / "checkpoint_key.pem")
     heads = world.services.checkpoints.heads()
-    ghost = rule.make(key, 1, 0, [*heads, Head("pool/ghost", 3, "ab")], "", "", "interval")
+    ghost = rule.make(key, 1, 0, [*heads, Head("pool/ghost", 3, "ab" * 20)], "", "", "interval")
     assert any(
         f.startswith("pool/ghost seq 3: checkpoint #1 signs a journal the controller does not")
         for f in _check(world, [ghost])
     )
     house = next(h for h in heads if h.journal == "house")
-    beyond = rule.make(key, 2, 0, [Head("house", house.seq + 5, "ab")], "", "", "interval")
+    beyond = rule.make(key, 2, 0, [Head("house", house.seq + 5, "ab" * 20)], "", "", "interval")
     found = _check(world, [beyond])
     assert any(
         f.startswith(
@@ -357,6 +358,28 @@ def test_a_checkpoint_of_an_unknown_journal_or_past_the_end_is_a_finding(
         )
         for f in found
     ), found
+
+
+@pytest.mark.parametrize(
+    "head",
+    [[-1, "ab" * 20], [0, "ab" * 20], [3, ""], [3, "AB" * 20], [3, "ab" * 32], [True, "ab" * 20]],
+)
+def test_a_signed_head_not_shaped_as_a_journals_head_is_a_finding(
+    world: World, tmp_path: Path, head: list[Any]
+) -> None:
+    deal(world, 2)
+    key = read_key(tmp_path / "var" / "checkpoint_key.pem")
+    made = rule.make(key, 1, 0, world.services.checkpoints.heads(), "", "", "interval")
+    made["heads"]["house"] = head
+    del made["hash"], made["signature"]  # signed again, by the controller's own key
+    signed = rule.canonical(made)
+    made["hash"] = hashlib.sha256(signed).hexdigest()
+    made["signature"] = base64.b64encode(key.sign(signed)).decode()
+    found = _check(world, [made])
+    assert found == [
+        f"checkpoints: checkpoint #1 signs a malformed head of house: {head!r} (a head is "
+        "[seq >= 1, 40 hex] or, for a journal without entries, [0, ''])"
+    ], found
 
 
 def test_the_sign_the_payout_and_the_day_report_carry_their_checkpoint(world: World) -> None:
