@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -15,7 +14,7 @@ from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.cli.argtypes import gaming_day
 from jackpot.cli.runtime import services
 from jackpot.domain.checkpoints import load_public
-from jackpot.services.checkpoints import read_kept
+from jackpot.services.checkpoints import Kept, read_kept
 from jackpot.settings import Settings
 
 
@@ -54,7 +53,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=Path,
         metavar="FILE|DIR",
         help="also hold the history to signed checkpoints kept outside the controller: a file "
-        "of one JSON checkpoint, a JSON array or JSON lines, or a directory of such files. "
+        "of one JSON checkpoint, a JSON array or JSON lines, or a directory of such files "
+        "named *.json or *.jsonl (any other file is skipped, and said). A line or file that "
+        "cannot be read, or finding no checkpoint at all, is a finding; the rest are checked. "
         "Each signature must verify and each signed head (journal, seq, hash) be the entry "
         "the history holds at that seq",
     )
@@ -69,9 +70,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def _kept(args: argparse.Namespace) -> tuple[list[Any], Ed25519PublicKey | None, str] | None:
+def _kept(args: argparse.Namespace) -> tuple[Kept, Ed25519PublicKey | None, str] | None:
     """The checkpoints --checkpoints names, the key --public-key names and where it came
-    from; None without --checkpoints. ValueError: a file that cannot be read."""
+    from; None without --checkpoints. ValueError: a path or key that cannot be read."""
     if args.checkpoints is None:
         return None
     try:
@@ -97,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             done = built.verifier.run(args.since)
             if kept is not None:
-                against = built.checkpoints.check(*kept)
+                given, key, source = kept
+                against = built.checkpoints.check(given.checkpoints, key, source)
+                against.findings[:0] = given.unreadable
             unchecked = built.checkpoints.stored_unchecked()
         except ArchiveUnavailableError as exc:
             print(f"jackpot verify: the archive is unavailable: {exc}", file=sys.stderr)
@@ -106,8 +109,8 @@ def run(args: argparse.Namespace) -> int:
         done.findings += against.findings
     if args.json:
         out = {**done.to_json(), "software": software.to_json()}
-        if against is not None:
-            out["checkpoints"] = against.to_json()
+        if against is not None and kept is not None:
+            out["checkpoints"] = {**against.to_json(), "skipped": kept[0].skipped}
         out["stored_checkpoints_unchecked"] = unchecked
         print(json.dumps(out, indent=2, sort_keys=True))
     else:
@@ -122,12 +125,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"closed gaming days checked: {done.days} ({done.recomputed} recomputed)")
         if unchecked is not None:
             print(f"the archive's checkpoints were not checked: {unchecked}")
-        if against is not None:
+        if against is not None and kept is not None:
             print(
                 f"checkpoints kept elsewhere: {against.checked} verified with "
                 f"{against.key_source}, fingerprint {against.key}; {against.heads} signed "
                 "heads compared with the history"
             )
+            for note in kept[0].skipped:
+                print(note)
         for finding in done.findings:
             print(f"TAMPERED: {finding}")
         print("intact" if done.intact else f"{len(done.findings)} problem(s) found")

@@ -61,23 +61,72 @@ def read_key(path: Path) -> Ed25519PrivateKey:
         ) from exc
 
 
-def read_kept(path: Path) -> list[Any]:
+KEPT_SUFFIXES = (".json", ".jsonl")  # what a directory of kept checkpoints is read for
+
+
+@dataclass(slots=True)
+class Kept:
+    """Checkpoints kept outside the controller, as read from a file or a directory."""
+
+    checkpoints: list[Any] = field(default_factory=list)
+    unreadable: list[Finding] = field(default_factory=list)  # a file or a line that is not JSON
+    skipped: list[str] = field(default_factory=list)  # files of a directory not read (D266)
+
+
+def read_kept(path: Path) -> Kept:
     """Checkpoints kept outside the controller: a file of one JSON checkpoint, a JSON array
-    or JSON lines, or a directory of such files (read in name order). ValueError names a
-    file that is none of these."""
-    files = sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else [path]
-    out: list[Any] = []
+    or JSON lines, or a directory of such files named *.json or *.jsonl (read in name order;
+    any other file is skipped, and said). A file or line that cannot be read is a finding
+    naming it, the rest is still read; finding none at all is a finding (D266). OSError: the
+    path itself cannot be read."""
+    out = Kept()
+    if path.is_dir():
+        files = []
+        for file in sorted(p for p in path.iterdir() if p.is_file()):
+            if file.suffix in KEPT_SUFFIXES:
+                files.append(file)
+            else:
+                out.skipped.append(
+                    f"{file}: skipped: not a checkpoint (only *.json and *.jsonl files are read)"
+                )
+    else:
+        files = [path]
     for file in files:
-        text = file.read_text(encoding="utf-8")
-        try:
-            whole = json.loads(text)
-        except ValueError:
-            try:
-                whole = [json.loads(line) for line in text.splitlines() if line.strip()]
-            except ValueError as exc:
-                raise ValueError(f"{file}: neither JSON nor JSON lines ({exc})") from exc
-        out += whole if isinstance(whole, list) else [whole]
+        _read_file(file, out)
+    if not out.checkpoints:
+        out.unreadable.append(
+            Finding(CHECKPOINTS, None, f"no checkpoint found in {path}: nothing was checked")
+        )
     return out
+
+
+def _read_file(file: Path, out: Kept) -> None:
+    try:
+        text = file.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        out.unreadable.append(Finding(CHECKPOINTS, None, f"{file}: cannot be read ({exc})"))
+        return
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        pass
+    else:
+        out.checkpoints += whole if isinstance(whole, list) else [whole]
+        return
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.checkpoints.append(json.loads(line))
+        except ValueError as exc:
+            out.unreadable.append(
+                Finding(
+                    CHECKPOINTS,
+                    None,
+                    f"{file} line {number}: not a JSON checkpoint ({exc}): a line cut short "
+                    "(an interrupted append) or not a checkpoint; the other lines were read",
+                )
+            )
 
 
 @dataclass(slots=True)

@@ -382,6 +382,72 @@ def test_a_signed_head_not_shaped_as_a_journals_head_is_a_finding(
     ], found
 
 
+def _pulled(w: World, kept: Path, count: int) -> list[str]:
+    """`count` checkpoints made and served, one JSON line each."""
+    lines = []
+    for n in range(count):
+        deal(w, 1, f"k{n}")
+        assert w.services.checkpoints.make("interval") is not None
+        lines.append(w.api.client.get("/v1/checkpoints/latest").get_data(True).strip())
+    return lines
+
+
+def test_a_jsonl_file_cut_in_its_last_line_is_a_finding_and_the_rest_are_checked(
+    world: World, cli: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = _pulled(world, tmp_path, 3)
+    kept = tmp_path / "ckpt.jsonl"
+    kept.write_text("\n".join(lines[:2]) + "\n" + lines[2][:40])  # an interrupted `>>`
+    capsys.readouterr()
+    assert verify("--checkpoints", str(kept)) == 1
+    out = capsys.readouterr().out
+    assert "checkpoints kept elsewhere: 2 verified" in out, out
+    assert f"TAMPERED: checkpoints: {kept} line 3: not a JSON checkpoint (" in out, out
+    assert out.count("TAMPERED") == 1, out
+
+
+def test_a_file_not_named_as_checkpoints_in_the_directory_is_skipped_and_said(
+    world: World, cli: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "1.json").write_text(_pulled(world, tmp_path, 1)[0])
+    (kept / "README").write_text("Checkpoints pulled hourly by cron.\n")
+    capsys.readouterr()
+    assert verify("--checkpoints", str(kept)) == 0
+    out = capsys.readouterr().out
+    assert "checkpoints kept elsewhere: 1 verified" in out, out
+    assert f"{kept / 'README'}: skipped: not a checkpoint (only *.json and *.jsonl" in out, out
+    assert out.rstrip().endswith("intact"), out
+
+
+def test_a_json_file_in_the_directory_that_is_not_json_is_a_finding(
+    world: World, cli: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "1.json").write_text(_pulled(world, tmp_path, 1)[0])
+    (kept / "2.json").write_text("<html>502 Bad Gateway</html>\n")  # a failed pull
+    capsys.readouterr()
+    assert verify("--checkpoints", str(kept)) == 1
+    out = capsys.readouterr().out
+    assert "checkpoints kept elsewhere: 1 verified" in out, out
+    assert f"TAMPERED: checkpoints: {kept / '2.json'} line 1: not a JSON checkpoint" in out
+
+
+def test_an_empty_checkpoints_directory_fails_naming_it(
+    world: World, cli: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deal(world, 1)
+    empty = tmp_path / "wrong"
+    empty.mkdir()
+    capsys.readouterr()
+    assert verify("--checkpoints", str(empty)) == 1
+    out = capsys.readouterr().out
+    assert f"TAMPERED: checkpoints: no checkpoint found in {empty}: nothing was checked" in out
+    assert "intact" not in out
+
+
 def test_the_sign_the_payout_and_the_day_report_carry_their_checkpoint(world: World) -> None:
     w = world
     client, keys = w.api.client, w.api.keys
