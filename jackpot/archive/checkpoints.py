@@ -60,12 +60,22 @@ class CheckpointArchive:
 
     def walk(self, after: int = 0) -> Iterator[dict[str, Any]]:
         """Every checkpoint numbered above `after`, oldest first, a page at a time."""
+        return (body for body, _ in self.walk_rows(after))
+
+    def walk_rows(self, after: int = 0) -> Iterator[tuple[dict[str, Any], list[str]]]:
+        """Every checkpoint numbered above `after`, oldest first, with the names of the row's
+        columns (id, ts, hash, day) that are not its body's: they are copies, for indexes."""
+        c = checkpoints.c
         while True:
-            page = self.after(after, PAGE)
-            yield from page
-            if len(page) < PAGE:
+            query = select(c.id, c.ts, c.hash, c.day, c.body).where(c.id > after).order_by(c.id)
+            rows = self._all(query.limit(PAGE))
+            for row in rows:
+                body: dict[str, Any] = json.loads(row.body)
+                columns = {"id": row.id, "ts": row.ts, "hash": row.hash, "day": row.day}
+                yield body, [n for n, v in columns.items() if v != body.get(n)]
+            if len(rows) < PAGE:
                 return
-            after = int(page[-1]["id"])
+            after = int(rows[-1].id)
 
     def first_at(self, ts: int) -> int | None:
         """The number of the first checkpoint made at or after `ts`."""

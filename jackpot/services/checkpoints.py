@@ -274,9 +274,20 @@ class Checkpoints:
             if first is None:
                 return out
             after = max(first - 2, 0)
-        stored = list(self._archive.walk(after))
+        rows = list(self._archive.walk_rows(after))
+        stored = [body for body, _ in rows]
         if not stored:
             return out
+        out.findings += [
+            Finding(
+                CHECKPOINTS,
+                None,
+                f"checkpoint #{body.get('id')}: the archive's {', '.join(columns)} column(s) "
+                "differ from its signed body: the row was edited",
+            )
+            for body, columns in rows
+            if columns
+        ]
         try:
             key = self.public_key()
         except NoCheckpointKeyError as exc:

@@ -311,6 +311,26 @@ def test_the_archives_own_checkpoints_catch_a_rewrite_that_left_them(
     ), found
 
 
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [("hash", "'" + "0" * 64 + "'"), ("ts", "ts + 1"), ("day", "'2026-01-01'"), ("id", "7")],
+)
+def test_an_archived_checkpoints_column_edited_away_from_its_body_is_a_finding(
+    world: World, column: str, value: str
+) -> None:
+    w = world
+    deal(w, 1)
+    assert w.services.checkpoints.make("interval") is not None
+    assert w.services.verifier.run().intact
+    with superuser(w.services.archive.engine) as db:
+        db.exec_driver_sql(f"UPDATE checkpoints SET {column} = {value}")
+    found = [str(f) for f in w.services.verifier.run().findings]
+    assert (
+        f"checkpoints: checkpoint #1: the archive's {column} column(s) differ from its signed "
+        "body: the row was edited"
+    ) in found, found
+
+
 def _check(w: World, given: list[Any]) -> list[str]:
     return [str(f) for f in w.services.checkpoints.check(given, None, "test").findings]
 
