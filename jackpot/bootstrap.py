@@ -311,6 +311,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         lambda: [house_journal(name) for name in groups.names()],
         table_counts.of_day,
         days.store,
+        checkpoints.sign_close,
     )
     return Services(
         credentials=credentials,

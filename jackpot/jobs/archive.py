@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from jackpot.jobs.checkpoints import checkpoint_closed_days
 from jackpot.jobs.context import services
 from jackpot.services.clock import now_ms
 
@@ -32,7 +31,6 @@ def close_days() -> list[str]:
     days = services().accounting.close_due()
     for day in days:
         log.info("gaming day %s closed: its statement is GET /v1/accounting/days/%s", day, day)
-    checkpoint_closed_days(days)  # its heads signed at its close (D253)
     return days
 
 

@@ -23,15 +23,3 @@ def make_checkpoint() -> dict[str, Any] | None:
     if made is not None:
         log.debug("checkpoint #%d signed (%s)", made["id"], made["hash"][:12])
     return summary(made)
-
-
-def checkpoint_closed_days(days: list[str]) -> None:
-    """A checkpoint at each gaming day's close, naming the day."""
-    for day in days:
-        try:
-            made = services().checkpoints.make("day_close", day)
-        except NoCheckpointKeyError as exc:
-            log.error("checkpoints: the close of %s is not signed: %s", day, exc)
-            return
-        if made is not None:
-            log.info("gaming day %s: checkpoint #%d signed at its close", day, made["id"])

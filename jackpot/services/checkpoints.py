@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import secrets
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,6 +35,7 @@ log = logging.getLogger("jackpot.checkpoints")
 STAMP_MARGIN_MS = 300_000  # how far an entry's stamp may be ahead of a checkpoint's clock
 SHORT_FOR_MS = 5_000  # how long the signs show a latest checkpoint before reading it again
 LOCK_MS = 60_000  # a run's lock lapses after this long, should its worker die holding it
+CLOSE_WAIT_S = 5.0  # how long a day's close waits for another run's lock before giving up
 CHECKPOINTS = "checkpoints"  # the journal name findings about a checkpoint itself are filed under
 
 
@@ -200,6 +202,40 @@ class Checkpoints:
             return made if self._archive.add(made) else None
         finally:
             main.release_lock(token)
+
+    def sign_close(self, day: str) -> dict[str, Any] | None:
+        """The checkpoint signed at gaming day `day`'s close, made now unless one names the
+        day already: whatever closed it (the worker, `jackpot accounting close`) calls this
+        (D265). None, said at ERROR, without a key or when no run could take the lock."""
+        deadline = time.monotonic() + CLOSE_WAIT_S
+        while True:
+            found = self._archive.of_day(day)
+            if found is not None:
+                return found
+            try:
+                made = self.make("day_close", day)
+            except NoCheckpointKeyError as exc:
+                log.error("checkpoints: the close of %s is not signed: %s", day, exc)
+                return None
+            if made is not None:
+                log.info("gaming day %s: checkpoint #%d signed at its close", day, made["id"])
+                return made
+            if time.monotonic() > deadline:  # another run held the lock all along
+                log.error("checkpoints: the close of %s is not signed: the lock stayed held", day)
+                return None
+            time.sleep(0.05)
+
+    def at_close(self, day: str) -> dict[str, Any] | None:
+        """The short form of the checkpoint signed at gaming day `day`'s close (None: none)."""
+        return rule.summary(self._archive.of_day(day))
+
+    def unsigned_why(self) -> str:
+        """Why a closed day has no checkpoint of its close, as an operator is told it."""
+        try:
+            self.public_key()
+        except NoCheckpointKeyError as exc:
+            return str(exc)
+        return "none was made at its close; `jackpot accounting close` for the day signs one"
 
     # --- reading them ----------------------------------------------------------------------
 

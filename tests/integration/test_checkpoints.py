@@ -10,6 +10,8 @@ import json
 import os
 import stat
 from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -490,17 +492,15 @@ def test_the_sign_the_payout_and_the_day_report_carry_their_checkpoint(world: Wo
     assert put.status_code == 201, put.get_json()
     board = w.services.board
     assert board.states(board.definitions())["lobby"]["checkpoint"] == short
-    # the day report: the checkpoint signed at its close
+    # the day report: the checkpoint signed at its close (checkpoint #1 came before the
+    # day's last entry, the sign's definition, so it does not cover the day)
     day = w.services.days().of_time(w.clock()).isoformat()
     w.clock.pass_days(2)
     w.services.accounting.close(w.services.days().of_time(int(made["ts"])))
-    answer = client.get(f"/v1/accounting/days/{day}", headers=keys.header("auditor"))
-    assert answer.status_code == 200, answer.get_json()
-    # checkpoint #1 came before the day's last entry (the sign's definition): not yet covered
-    assert answer.get_json()["checkpoint"] is None
-    closing = w.services.checkpoints.make("day_close", day)
+    closing = w.services.checkpoints.get(2)
     assert closing is not None and closing["day"] == day and closing["reason"] == "day_close"
     answer = client.get(f"/v1/accounting/days/{day}", headers=keys.header("auditor"))
+    assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["checkpoint"]["id"] == closing["id"]
 
 
@@ -531,6 +531,85 @@ def test_the_close_days_job_signs_a_checkpoint_at_each_close(
     assert closed
     signed = w.services.checkpoints.after(0, 100)
     assert [(c["reason"], c["day"]) for c in signed] == [("day_close", d) for d in closed]
+
+
+@pytest.fixture
+def accounting_cli(world: World, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+    """`jackpot accounting` over the world's services, whose clock the test moves."""
+    from jackpot.cli import accounting
+
+    @contextmanager
+    def built(settings: Any) -> Iterator[Any]:
+        yield world.services
+
+    monkeypatch.setattr(accounting, "services", built)
+    yield world
+
+
+def _over(w: World) -> str:
+    """A gaming day with rounds, over and not closed."""
+    deal(w, 2)
+    w.clock.pass_days(2)
+    first = w.services.accounting.first_day()
+    assert first is not None
+    return first.isoformat()
+
+
+def test_a_day_closed_with_jackpot_accounting_close_signs_its_close(
+    accounting_cli: World, capsys: pytest.CaptureFixture[str]
+) -> None:
+    w = accounting_cli
+    day = _over(w)
+    capsys.readouterr()
+    assert main(["accounting", "close", "--date", day]) == 0
+    out = capsys.readouterr().out
+    signed = [c for c in w.services.checkpoints.after(0, 100) if c["reason"] == "day_close"]
+    assert [c["day"] for c in signed] == [day]
+    assert f"checkpoint #{signed[0]['id']} {signed[0]['hash'][:12]} covers it" in out, out
+    assert "NOT signed" not in out
+    # closing it again answers the recorded report and signs nothing more
+    assert main(["accounting", "close", "--date", day]) == 0
+    again = w.services.checkpoints.after(0, 100)
+    assert [c["id"] for c in again if c["reason"] == "day_close"] == [signed[0]["id"]]
+
+
+def test_a_day_closed_without_the_key_says_its_close_is_not_signed_and_signs_it_later(
+    accounting_cli: World, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    w = accounting_cli
+    day = _over(w)
+    key = tmp_path / "var" / "checkpoint_key.pem"
+    pem = key.read_bytes()
+    key.unlink()
+    capsys.readouterr()
+    assert main(["accounting", "close", "--date", day]) == 0
+    out = capsys.readouterr().out
+    assert f"its close is NOT signed by a checkpoint: no checkpoint key at {key}" in out, out
+    assert w.services.checkpoints.after(0, 100) == []
+    key.write_bytes(pem)  # the key restored: closing the day again signs its close
+    assert main(["accounting", "close", "--date", day]) == 0
+    signed = w.services.checkpoints.after(0, 100)
+    assert [(c["reason"], c["day"]) for c in signed] == [("day_close", day)]
+
+
+def test_jackpot_accounting_show_carries_the_days_checkpoint(
+    accounting_cli: World, capsys: pytest.CaptureFixture[str]
+) -> None:
+    w = accounting_cli
+    day = _over(w)
+    w.services.accounting.close(date.fromisoformat(day))
+    made = w.services.checkpoints.at_close(day)
+    assert made is not None
+    capsys.readouterr()
+    assert main(["accounting", "show", "--date", day, "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["checkpoint"] == made
+    answered = w.api.client.get(
+        f"/v1/accounting/days/{day}", headers=w.api.keys.header("auditor")
+    ).get_json()
+    assert shown == answered  # as the API answers it
+    assert main(["accounting", "show", "--date", day]) == 0
+    assert f"checkpoint #{made['id']} {made['short']} covers it" in capsys.readouterr().out
 
 
 def test_verify_on_a_host_without_the_key_says_the_stored_checkpoints_went_unchecked(
