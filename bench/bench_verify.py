@@ -13,7 +13,11 @@ turn (`--repeat` times; the best of each is reported):
 Every run must find the history intact. Figures: seconds for one day, and each period's
 seconds divided by its days (flat when the cost is the period's).
 
-    python bench/bench_verify.py [--rounds 50000] [--days 3] [--postgres] [--json]
+With `--checkpoints N` (default 1440, the worker's minutely job over a day) signed checkpoints
+are made through each day and at each close: every verify checks them all, and they are
+checked once more as checkpoints kept elsewhere (`verify --checkpoints`).
+
+    python bench/bench_verify.py [--rounds 50000] [--days 3] [--checkpoints 1440] [--postgres]
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from bench.bench_archive import TABLES, Offset, redis_in  # noqa: E402
 from bench.reports import deal  # noqa: E402
 from jackpot.bootstrap import bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
+from jackpot.services.checkpoints import generate_key  # noqa: E402
 from jackpot.services.clock import now_ms  # noqa: E402
 from jackpot.settings import Settings  # noqa: E402
 from jackpot.store.keys import Keys  # noqa: E402
@@ -54,6 +59,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--postgres",
         action="store_true",
         help="archive to a throwaway PostgreSQL started for the run (Debian's postgresql)",
+    )
+    p.add_argument(
+        "--checkpoints",
+        type=int,
+        default=1440,
+        help="signed checkpoints made through each day, as the worker's minutely job would "
+        "(default 1440); the whole history's are checked by every verify, and timed once "
+        "more as checkpoints kept elsewhere (verify --checkpoints)",
     )
     p.add_argument("--json", action="store_true")
     return p.parse_args(argv)
@@ -94,6 +107,8 @@ def run(args: argparse.Namespace, data: Path, archive_url: str | None) -> dict[s
             archive_url=archive_url,
         )
         svc = bootstrap(settings, url, clock)
+        generate_key(settings.checkpoint_key_file)
+        every = max(args.rounds // max(args.checkpoints, 1), 1) if args.checkpoints else 0
         svc.pools.put("day", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
         for t in TABLES:
             svc.tables.put(t, {"pools": ["day"], "decks": 6, "spots": 7}, "op")
@@ -116,10 +131,13 @@ def run(args: argparse.Namespace, data: Path, archive_url: str | None) -> dict[s
                 svc.rounds.report(body, key, secret)
                 if i % 10_000 == 9_999:
                     svc.archiver.run(trim=False)
+                if every and i % every == every - 1:
+                    svc.checkpoints.make("interval")
         clock.ms = gaming.bounds(days[-1])[1] + 2 * 86_400_000 - now_ms()
         svc.archiver.run()
-        closed = svc.accounting.close_due()
+        closed = svc.accounting.close_due()  # each close signs its checkpoint (D265)
         built = time.perf_counter() - started
+        kept = list(svc.checkpoints.after(0, 10**9))
         timings: dict[str, list[float]] = {}
         found: dict[str, Any] = {}
         periods = [(f"since {d}", d) for d in reversed(days)] + [("whole", None)]
@@ -129,6 +147,9 @@ def run(args: argparse.Namespace, data: Path, archive_url: str | None) -> dict[s
                 done = svc.verifier.run(since)
                 timings.setdefault(name, []).append(time.perf_counter() - began)
                 found[name] = done
+            began = time.perf_counter()
+            against = svc.checkpoints.check(kept, None, "the controller's key")
+            timings.setdefault("checkpoints kept elsewhere", []).append(time.perf_counter() - began)
         svc.close()
     out: dict[str, Any] = {
         "archive": "postgresql" if archive_url else "sqlite",
@@ -136,7 +157,10 @@ def run(args: argparse.Namespace, data: Path, archive_url: str | None) -> dict[s
         "days": [d.isoformat() for d in days],
         "closed": closed,
         "build_seconds": built,
-        "intact": all(v.intact for v in found.values()),
+        "intact": all(v.intact for v in found.values()) and not against.findings,
+        "checkpoints": len(kept),
+        "checkpoints_heads": against.heads,
+        "checkpoints_seconds": min(timings["checkpoints kept elsewhere"]),
         "verify": {},
     }
     for n, (name, since) in enumerate(periods):
@@ -173,6 +197,11 @@ def show(result: dict[str, Any]) -> None:
             f"{v['closed_days']} closed days ({v['recomputed']} recomputed), "
             f"{len(v['findings'])} findings"
         )
+    print(
+        f"verify --checkpoints: {result['checkpoints']:,} checkpoints kept elsewhere "
+        f"({result['checkpoints_heads']:,} signed heads) checked in "
+        f"{result['checkpoints_seconds']:.2f} s"
+    )
     one = next(iter(result["verify"].values()))
     print(
         f"one day of {result['rounds_per_day']:,} rounds: {one['seconds']:.2f} s (target < 10 s: "

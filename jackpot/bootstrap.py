@@ -17,6 +17,7 @@ import redis
 
 from jackpot import integrity
 from jackpot.archive.archiver import Archiver
+from jackpot.archive.checkpoints import CheckpointArchive
 from jackpot.archive.store import Archive, ArchiveUnavailableError
 from jackpot.archive.verify import Verifier
 from jackpot.domain.journals import house_journal
@@ -25,6 +26,7 @@ from jackpot.domain.records import record_problem
 from jackpot.errors import RoundRecordError, StoreUnavailableError
 from jackpot.services.activity import Activity
 from jackpot.services.audit import Audit
+from jackpot.services.checkpoints import Checkpoints
 from jackpot.services.clock import now_ms
 from jackpot.services.credentials import Credentials
 from jackpot.services.dayclose import Accounting
@@ -60,6 +62,7 @@ from jackpot.settings import Settings
 from jackpot.store.activity import ActivityStore
 from jackpot.store.adjustments import AdjustmentStore
 from jackpot.store.apikeys import KeyStore
+from jackpot.store.checkpoints import HeadStore
 from jackpot.store.config import ConfigStore
 from jackpot.store.connect import cluster_target, connect
 from jackpot.store.gamingday import GamingDayStore
@@ -123,6 +126,7 @@ class Services:
     moves: TableMoves
     probe_key: str  # a key of the controller's: on a cluster, in the slot of its meters
     days: ControllerGamingDay  # the controller's gaming day, as every process closes days
+    checkpoints: Checkpoints  # signed checkpoints of the journals' heads (D253)
 
     def forget(self) -> None:
         """Forget what this process read of the store, as a process just started has: the
@@ -289,6 +293,13 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     keep_ms = (settings.retention_seconds + settings.clock_skew_seconds) * 1000
     sign_store = SignStore(client, keys, scripts)
     checks = GroupedHealth(groups)
+    checkpoints = Checkpoints(
+        CheckpointArchive(archive),
+        lambda: [HeadStore(g.client, g.keys) for g in groups.all()],
+        settings.checkpoint_key_file,
+        clock,
+        lambda: software().digest,
+    )
     accounting = Accounting(
         archive,
         archiver,
@@ -300,6 +311,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         lambda: [house_journal(name) for name in groups.names()],
         table_counts.of_day,
         days.store,
+        checkpoints.sign_close,
     )
     return Services(
         credentials=credentials,
@@ -315,7 +327,12 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         rq_client=rq_client,
         archive=archive,
         # verify has checked the round records when it recomputes a day
-        verifier=GroupedVerifier(groups, days, partial(accounting.recompute, records_checked=True)),
+        verifier=GroupedVerifier(
+            groups,
+            days,
+            partial(accounting.recompute, records_checked=True),
+            lambda since: checkpoints.check_stored(since).findings,
+        ),
         archiver=archiver,
         accounting=accounting,
         activity=Activity(GroupedActivity(groups), people.keys_held),
@@ -329,6 +346,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             settings.offline_after_seconds * 1000,
             checks.inoperable_pools,
             lambda: software().authentic,  # tampered software: every sign shows closed
+            checkpoints.latest_short,
         ),
         health=checks,
         groups=groups,
@@ -336,4 +354,5 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         moves=TableMoves(groups, tables, keep_ms, clock),
         probe_key=keys.counters,
         days=days,
+        checkpoints=checkpoints,
     )

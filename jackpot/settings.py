@@ -122,6 +122,8 @@ class Settings:
     approved_digest: str | None = None  # the software digest a regulator approved
     queue_redis_url: str | None = None  # RQ's own Redis (never a cluster; a cluster store
     # needs it); None: the store
+    checkpoint_key: Path | None = None  # the signing key's PEM file; None: under data_dir
+    checkpoint_interval_seconds: int = 60  # the worker checkpoints moved journals this often
 
     @property
     def store(self) -> str | None:
@@ -136,6 +138,12 @@ class Settings:
     def queue_store(self, store: str) -> str:
         """The URL of the Redis the background jobs' queue lives on: its own, else `store`."""
         return self.queue_redis_url or store
+
+    @property
+    def checkpoint_key_file(self) -> Path:
+        """The checkpoint signing key (docs/DECISIONS.md D254): JACKPOT_CHECKPOINT_KEY, else
+        checkpoint_key.pem in the data dir."""
+        return self.checkpoint_key or self.data_dir / "checkpoint_key.pem"
 
     @property
     def archive(self) -> str:
@@ -195,6 +203,10 @@ class Settings:
             self_check_seconds=read.seconds("JACKPOT_SELF_CHECK_SECONDS", 30.0, zero=False),
             approved_digest=read.text("JACKPOT_APPROVED_DIGEST"),
             queue_redis_url=read.text("JACKPOT_QUEUE_REDIS_URL"),
+            checkpoint_key=_path(read.text("JACKPOT_CHECKPOINT_KEY")),
+            checkpoint_interval_seconds=read.integer(
+                "JACKPOT_CHECKPOINT_INTERVAL_SECONDS", 60, low=1
+            ),
         )
         if settings.wait_replicas and settings.wait_ms >= settings.redis_timeout_seconds * 1000:
             # the wait's answer must come back before the client gives up on the connection
@@ -246,6 +258,7 @@ class Settings:
             "JACKPOT_REDIS_WAIT_REPLICAS": str(self.wait_replicas),
             "JACKPOT_REDIS_WAIT_MS": str(self.wait_ms),
             "JACKPOT_SELF_CHECK_SECONDS": str(self.self_check_seconds),
+            "JACKPOT_CHECKPOINT_INTERVAL_SECONDS": str(self.checkpoint_interval_seconds),
         }
         optional = {
             "JACKPOT_GAMING_DAY_START": self.gaming_day_start
@@ -262,9 +275,14 @@ class Settings:
             "JACKPOT_REDIS_SENTINELS": self.redis_sentinels,
             "JACKPOT_APPROVED_DIGEST": self.approved_digest,
             "JACKPOT_QUEUE_REDIS_URL": self.queue_redis_url,
+            "JACKPOT_CHECKPOINT_KEY": str(self.checkpoint_key) if self.checkpoint_key else None,
         }
         env.update({name: value for name, value in optional.items() if value})
         return env
+
+
+def _path(raw: str | None) -> Path | None:
+    return Path(raw) if raw else None
 
 
 @dataclass(frozen=True, slots=True)

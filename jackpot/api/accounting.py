@@ -31,7 +31,10 @@ def list_days() -> Response:
 @require(Role.AUDITOR)
 def get_day(day: str) -> Response:
     known_query()
-    return jsonify(numbers(services().accounting.statement(parse_day(day, "day"))))
+    statement = services().accounting.statement(parse_day(day, "day"))
+    # the checkpoint signed at the day's close, beside the journaled statement (D257)
+    covered = services().checkpoints.of_day(statement)
+    return jsonify({**numbers(statement), "checkpoint": covered})
 
 
 @bp.get("/days/<day>/timeline")

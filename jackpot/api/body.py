@@ -184,12 +184,17 @@ def _join(path: str | None, key: str) -> str:
 
 
 def query_int(name: str, default: int, low: int, high: int) -> int:
+    """A query parameter of decimal digits (leading zeros allowed), within low..high: any
+    run of digits is an integer, and one too large is out of range however it is written
+    (docs/DECISIONS.md D268)."""
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 19:
+    if not (raw.isascii() and raw.isdigit()):
         raise ValidationError(name, "must be a non-negative integer", "not_an_integer")
-    value = int(raw)
+    digits = raw.lstrip("0") or "0"
+    # past 19 digits it exceeds every bound; not parsed, so no length costs more
+    value = int(digits) if len(digits) <= 19 else high + 1
     if not low <= value <= high:
         raise ValidationError(name, f"must be within {low}..{high}", "out_of_range")
     return value

@@ -12,6 +12,8 @@ from typing import Any
 
 from jackpot import __version__
 from jackpot.api.body import MAX_BODY_BYTES
+from jackpot.domain.checkpoints import COVERED_SCHEMA as COVERED
+from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
 from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
 from jackpot.domain.fields import Identifier
 from jackpot.domain.outcomes import Outcome
@@ -59,6 +61,7 @@ ERROR = {
 
 SCHEMAS: dict[str, Any] = {
     "Error": ERROR,
+    "Checkpoint": CHECKPOINT,
     "PoolConfig": POOL_REQUEST.schema(),
     "Pool": {
         "type": "object",
@@ -144,6 +147,11 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["id", "pool", "amount", "status"],
         "properties": {
+            "checkpoint": {
+                **COVERED,
+                "description": "GET /v1/payouts/{payout}: the signed checkpoint covering its "
+                "newest step (null: not yet covered)",
+            },
             "id": {"type": "string"},
             "pool": ID,
             "table": ID,
@@ -193,6 +201,7 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "payout": {"$ref": "#/components/schemas/Payout"},
             "journal": {"type": "string"},
+            "checkpoint": COVERED,
             "steps": {
                 "type": "array",
                 "items": {
@@ -406,6 +415,30 @@ def document() -> dict[str, Any]:
             )
         },
         "/v1/pools": {"get": _op("every pool's public meter", [])},
+        "/v1/checkpoints/latest": {
+            "get": _op(
+                "the newest signed checkpoint of the journals' heads (404 before the first)",
+                [],
+                _ref("Checkpoint"),
+            )
+        },
+        "/v1/checkpoints": {
+            "get": _op(
+                "signed checkpoints numbered above `after`, oldest first: an auditor's pull",
+                [],
+                {
+                    "type": "object",
+                    "required": ["checkpoints"],
+                    "properties": {"checkpoints": {"type": "array", "items": _ref("Checkpoint")}},
+                },
+                params=[
+                    _query("after", {"type": "integer", "minimum": 0, "default": 0}),
+                    _query(
+                        "limit", {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}
+                    ),
+                ],
+            )
+        },
         "/v1/pools/{pool}": {
             "get": _op("a pool's public meter and its last 25 hits", [], _ref("Pool"), params=pool),
             "put": _op(
@@ -737,7 +770,8 @@ def document() -> dict[str, Any]:
         "/v1/accounting/days/{day}": {
             "get": _op(
                 "a closed gaming day's report: per pool (balances, movements, liability, "
-                "balanced), per table (handle, pays, win, hold, outcomes) and the hit register; "
+                "balanced), per table (handle, pays, win, hold, outcomes) and the hit register, "
+                "and `checkpoint`, the one signed at its close (null: not yet covered); "
                 "409 day_not_over or day_not_closed, 404 unknown_day before the history",
                 ["auditor"],
                 params=[day_param],

@@ -71,14 +71,18 @@ def history() -> Response:
 def payout_record(payout: str) -> Response:
     """A payout and every step it took: what, when, who, payer, witness, slip, approver."""
     parse_identifier(payout, "payout")
-    return jsonify(services().history.record(payout))
+    record = services().history.record(payout)
+    return jsonify({**record, "checkpoint": services().checkpoints.of_payout(record)})
 
 
 @bp.get("/<payout>")
 @require(Role.OPERATOR, Role.AUDITOR)
 def get_payout(payout: str) -> Response:
     parse_identifier(payout, "payout")
-    return jsonify(services().payouts.get(payout))
+    found = services().payouts.get(payout)
+    # the slip's witness: the signed checkpoint covering the payout's newest step (D257)
+    covered = services().checkpoints.of_payout(services().history.record(payout))
+    return jsonify({**found, "checkpoint": covered})
 
 
 @bp.post("/<payout>/confirm")

@@ -104,4 +104,19 @@ payout_people = Table(
     Index("payout_people_by_payout", "payout"),
 )
 
-APPEND_ONLY = ("journal_entries", "rounds", "gaming_days", "round_repeats")
+# The controller's signed checkpoints of the journals' heads (jackpot.domain.checkpoints),
+# numbered from 1, each naming the one before by its hash; `body` is the checkpoint as served
+# (its canonical bytes, `hash` and `signature`), kept for ever.
+checkpoints = Table(
+    "checkpoints",
+    metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=False),
+    Column("ts", BigInteger, nullable=False),  # when its heads were read, epoch ms
+    Column("hash", String(64), nullable=False),
+    Column("day", String(10)),  # the gaming day whose close it was made at
+    Column("body", Text, nullable=False),
+    Index("checkpoints_by_time", "ts"),
+    Index("checkpoints_by_day", "day"),
+)
+
+APPEND_ONLY = ("journal_entries", "rounds", "gaming_days", "round_repeats", "checkpoints")

@@ -510,6 +510,13 @@ class Archive:
             last = _round(rows[-1])
             after = (last.ts, last.table, last.round)
 
+    def round_dynamics(self, from_ts: int, to_ts: int) -> list[tuple[str, str, int, str]]:
+        """(table, round, stamp, dynamic part) of the round records stamped in [from_ts,
+        to_ts): what verify holds the pools' entries to, without the static parts."""
+        c = rounds.c
+        query = select(c.table_id, c.round_id, c.ts, c.dynamic).where(c.ts >= from_ts, c.ts < to_ts)
+        return [(str(r[0]), str(r[1]), int(r[2]), str(r[3])) for r in self._all(query)]
+
     def day(self, day: str) -> dict[str, Any] | None:
         row = self._first(select(gaming_days).where(gaming_days.c.day == day))
         return None if row is None else dict(row._mapping)

@@ -10,7 +10,11 @@ For each journal (the house's and each pool's):
   record, so deleting or editing the newest entry is found too;
 * each pool's live meter and reserve against the balances of its journal's last entry;
 * each closed gaming day's recorded heads against the archive: history rewritten after a day
-  was closed cannot match them.
+  was closed cannot match them;
+* each pool's books recomputed from its entries' amounts (jackpot.domain.books): every
+  entry's balances from the ones before it, the pool's counters from the first entry (a
+  whole walk), and every pool entry of a round against the house journal's entry for it and
+  the round record that entry commits.
 
 Every finding names the journal, the seq and what is wrong; nothing is repaired.
 """
@@ -29,11 +33,12 @@ from jackpot import jsonio
 from jackpot.archive.payoutindex import found_under as index_people
 from jackpot.archive.payoutindex import row_of
 from jackpot.archive.store import Archive
+from jackpot.domain.books import BooksWalk, Counters, HouseRound, round_problems
 from jackpot.domain.chain import GENESIS, ChainBreak, ChainedEntry, ChainWalk
 from jackpot.domain.dayclose import closed_day_digest
 from jackpot.domain.journals import HOUSE, house_journal, pool_journal
 from jackpot.domain.payoutrecord import ENTRY_TYPES, fold
-from jackpot.domain.records import record_problem
+from jackpot.domain.records import dynamic_digest, record_problem
 from jackpot.domain.triggers import TriggerAudit
 from jackpot.store.keys import Keys
 
@@ -88,6 +93,7 @@ class _Snapshot:
     head: str
     value: int  # a pool's meter and reserve, units (0 for the house's)
     reserve: int
+    counters: dict[str, str] = field(default_factory=dict)  # a pool's, as its hash holds them
 
 
 class Verifier:
@@ -106,18 +112,134 @@ class Verifier:
         still in Redis against their entries. The house journal's day_closed entries met on
         the way are kept in `closed`."""
         out = Verification()
+        house = HouseIndex()
+        pools: list[tuple[str, BooksWalk]] = []
+        house_end = 0
         for journal, stream, pool in self._journals():
-            walk = self._journal(journal, stream, since, out)
+            books = None if pool is None else BooksWalk(pool)
+            walk = self._journal(journal, stream, since, out, books or house)
             # the journal's end as it is now: entries appended during the walk, then its
             # recorded end and the meter, read at one instant
             snap = self._snapshot(stream, pool, BATCH)
             breaks = len(walk.breaks)
-            walk.feed([e for e in snap.entries if e.seq > walk.seq])
+            tail = [e for e in snap.entries if e.seq > walk.seq]
+            walk.feed(tail)
+            for entry in tail:
+                (books or house).feed(entry.seq, entry.by_name())
             out.findings += [_finding(b, "Redis") for b in walk.breaks[breaks:]]
             out.checked[journal] = walk.checked
             self._end(journal, walk, snap, out)
-            if pool is not None:
-                self._balances(journal, stream, snap, out)
+            if books is None:
+                house_end = walk.seq
+                continue
+            self._balances(journal, stream, snap, out)
+            pools.append((journal, books))
+            out.findings += [Finding(journal, seq, text) for seq, text in books.problems]
+            if since is None and walk.seq == snap.seq:  # summed from its first entry
+                out.findings += [
+                    Finding(
+                        journal,
+                        snap.seq,
+                        f"{text}: a counter was changed outside the "
+                        "controller, or the entries were",
+                    )  # fmt: skip
+                    for text in books.counters.differences(snap.counters)
+                ]
+        # the house's entries appended while the pools were walked: a round settled
+        # meanwhile has its entries in both journals, and only the house's were read first
+        late = HouseIndex()
+        for entry in self._live(self._k.journal, after=house_end):
+            late.feed(entry.seq, entry.by_name())
+        out.findings += self._accounted(house, late, pools)
+        return out
+
+    def _accounted(
+        self, house: HouseIndex, late: HouseIndex, pools: list[tuple[str, BooksWalk]]
+    ) -> list[Finding]:
+        """Every pool entry of a round against the house journal's entry for it and the round
+        record that entry commits; every house round with a wager against its pools'
+        contributions; every pool void against the house's (docs/DECISIONS.md D261)."""
+        out: list[Finding] = []
+        wanted = {**{k: h for k, h in late.rounds.items()}, **house.rounds}
+        dynamics = self._dynamics(wanted)
+        walked = {books.pool: books for _, books in pools}
+        for journal, books in pools:
+            for key, money in books.rounds.items():
+                settled = wanted.get(key)
+                if settled is None:
+                    out.append(
+                        Finding(
+                            journal,
+                            money.first_seq,
+                            f"round {key[0]}/{key[1]}: its entries here name a round the "
+                            "house journal never settled",
+                        )
+                    )
+                    continue
+                out += [
+                    Finding(journal, seq, f"round {key[0]}/{key[1]}: {text}")
+                    for seq, text in round_problems(books.pool, money, settled, dynamics.get(key))
+                ]
+            for seq, table, round_id, ts in books.voids:
+                if (table, round_id, ts) not in house.voids | late.voids:
+                    out.append(
+                        Finding(
+                            journal,
+                            seq,
+                            f"round {table}/{round_id}: a void here that the house journal "
+                            "never made",
+                        )
+                    )
+        for key, settled in house.rounds.items():
+            dynamic = dynamics.get(key)
+            if settled.wagered <= 0 or dynamic is None:
+                continue
+            for pool in dynamic.get("fed") or {}:
+                fed = walked.get(pool)
+                if fed is not None and key not in fed.rounds:
+                    out.append(
+                        Finding(
+                            pool_journal(pool),
+                            None,
+                            f"round {key[0]}/{key[1]} (house seq {settled.seq}) fed this pool, "
+                            "and its journal holds no contribution of it: entries were removed",
+                        )
+                    )
+        return out
+
+    def _dynamics(
+        self, rounds: dict[tuple[str, str, str], HouseRound]
+    ) -> dict[tuple[str, str, str], Any]:
+        """The dynamic part of each round's record (the archive's, else Redis's) that its
+        house entry commits; a record not found or not committed is left out (the round
+        records' own check names it)."""
+        texts: dict[tuple[str, str, str], str] = {}
+        if rounds:  # the archived ones by their stretch of time, six hours at a time
+            ids = {key[:2]: key for key in rounds}
+            stamps = [settled.ts for settled in rounds.values()]
+            houses = [house_journal(self._k.group)]
+            start, last = self._archive.next_round_ts(houses, min(stamps)), max(stamps)
+            while start is not None and start <= last:  # stretches without rounds skipped
+                until = start + WINDOW_MS
+                for table, round_id, ts, dynamic in self._archive.round_dynamics(start, until):
+                    key = ids.get((table, round_id))
+                    if key is not None and rounds[key].ts == ts:
+                        texts[key] = dynamic
+                start = self._archive.next_round_ts(houses, until)
+        # the rest, not archived yet: Redis's (one archived meanwhile is left unchecked)
+        keys = [key for key in rounds if key not in texts]
+        for start in range(0, len(keys), BATCH):
+            batch = keys[start : start + BATCH]
+            with self._r.pipeline(transaction=False) as pipe:
+                for table, round_id, _ in batch:
+                    pipe.hget(self._k.round(table, round_id), "dynamic")
+                found = pipe.execute()
+            texts.update((k, t) for k, t in zip(batch, found, strict=True) if t is not None)
+        out: dict[tuple[str, str, str], Any] = {}
+        for key, text in texts.items():
+            committed = rounds[key].dynamic
+            if committed and dynamic_digest(text) == committed:
+                out[key] = jsonio.loads(text)
         return out
 
     def tail(self, count: int = 64) -> Verification:
@@ -150,7 +272,8 @@ class Verifier:
         if pool is None:
             end, fields = self._k.counters, ("house_seq", "house_head")
         else:
-            end, fields = self._k.pool(pool), ("seq", "head", "value", "reserve")
+            end = self._k.pool(pool)
+            fields = ("seq", "head", "value", "reserve", *Counters.names())
         with self._r.pipeline(transaction=True) as pipe:
             pipe.xrevrange(stream, count=count)
             pipe.hmget(end, *fields)
@@ -162,6 +285,7 @@ class Verifier:
             head or "",
             int(value or 0),
             int(reserve or 0),
+            dict(zip(fields[4:], found[4:], strict=True)),
         )
 
     def _journals(self) -> list[tuple[str, str, str | None]]:
@@ -172,12 +296,19 @@ class Verifier:
         ]
 
     def _journal(
-        self, journal: str, stream: str, since: int | None, out: Verification
+        self,
+        journal: str,
+        stream: str,
+        since: int | None,
+        out: Verification,
+        books: BooksWalk | HouseIndex,
     ) -> ChainWalk:
         first_live = self._r.xrange(stream, count=1)
         live_from = _seq(first_live[0][0]) if first_live else None
         walk = self._anchor(journal, since)
         anchor = walk.seq  # entries up to it are before the period checked
+        if isinstance(books, BooksWalk) and anchor:  # the balances the period starts from
+            books.balances = self._archived_balance(journal, anchor)
         house = journal == house_journal(self._k.group)
         overlap: dict[int, str] = {}
         # the payouts the archived entries make, folded again; in a walk from `since`, the
@@ -187,6 +318,7 @@ class Verifier:
         triggers = None if house else TriggerAudit(journal.removeprefix("pool/"), since is None)
         for entry, stored in self._archive.walk(journal, walk.seq, batch=BATCH):
             walk.feed([entry])
+            books.feed(entry.seq, entry.by_name())
             if triggers is not None:
                 triggers.feed(entry.seq, entry.by_name())
             if folded is not None and entry.get("type") in ENTRY_TYPES:
@@ -227,6 +359,7 @@ class Verifier:
             if house and entry.get("type") == "day_closed":
                 out.closed.append(entry)
             walk.feed([entry])
+            books.feed(entry.seq, entry.by_name())
             if triggers is not None:
                 triggers.feed(entry.seq, entry.by_name())
         out.findings += [_finding(b, "Redis") for b in walk.problems()]
@@ -335,12 +468,15 @@ class Verifier:
             return found[0][0].seq, found[0][1]
         return self._archive.tip(journal)
 
-    def _last_balance(self, journal: str, stream: str, upto: int) -> tuple[int, int, int] | None:
+    def _last_balance(
+        self, journal: str, stream: str, upto: int, live: bool = True
+    ) -> tuple[int, int, int] | None:
         """The newest balance at or before seq `upto` (the snapshot's): entries that old never
         change, so a round settling meanwhile, after it, is not read (a false alarm)."""
         if upto <= 0:
             return None
-        for entry_id, fields in self._r.xrevrange(stream, max=f"{upto}-0", count=BATCH):
+        rows = self._r.xrevrange(stream, max=f"{upto}-0", count=BATCH) if live else []
+        for entry_id, fields in rows:
             if "value_units" in fields:
                 return (
                     _seq(entry_id),
@@ -357,6 +493,34 @@ class Verifier:
                     return entry.seq, int(v), int(entry.get("reserve_units") or 0)
             tip, step = after, step * 2
         return None
+
+    def _archived_balance(self, journal: str, upto: int) -> tuple[int, int] | None:
+        """(value, reserve) units of the newest archived balance at or before seq `upto`."""
+        found = self._last_balance(journal, "", upto, live=False)
+        return None if found is None else (found[1], found[2])
+
+
+@dataclass(slots=True)
+class HouseIndex:
+    """The house journal's round and void entries met on a walk, by (table, round)."""
+
+    rounds: dict[tuple[str, str, str], HouseRound] = field(default_factory=dict)  # and stamp
+    voids: set[tuple[str, str, str]] = field(default_factory=set)
+
+    def feed(self, seq: int, e: dict[str, str]) -> None:
+        kind = e.get("type")
+        if kind == "round":
+            self.rounds[(e.get("table") or "", e.get("round") or "", e.get("ts") or "")] = (
+                HouseRound(
+                    seq,
+                    int(e.get("wagered") or 0),
+                    int(e.get("bets") or 0),
+                    e.get("dynamic") or "",
+                    int(e.get("ts") or 0),
+                )
+            )
+        elif kind == "void":
+            self.voids.add((e.get("table") or "", e.get("round") or "", e.get("ts") or ""))
 
 
 @dataclass(slots=True)

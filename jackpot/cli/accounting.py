@@ -26,13 +26,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "close",
         help="close a gaming day now (the worker closes each day shortly after it ends)",
         description="Archive what is settled, then compute and record the day's report: per "
-        "pool, per table, and the hit register. A closed day never changes; closing it again "
-        "prints the recorded report.",
+        "pool, per table, and the hit register; then sign a checkpoint of the journals' heads at "
+        "its close (with the controller's checkpoint key; without it, it says the close is not "
+        "signed). A closed day never changes; closing it again prints the recorded report, and "
+        "signs its close if that was not done.",
     )
     close.add_argument("--date", type=gaming_day, required=True, metavar="YYYY-MM-DD")
     close.add_argument("--json", action="store_true", help="print the whole report as JSON")
     close.set_defaults(func=run_close)
-    show = commands.add_parser("show", help="print a closed day's report")
+    show = commands.add_parser(
+        "show", help="print a closed day's report and the checkpoint covering it"
+    )
     show.add_argument("--date", type=gaming_day, required=True, metavar="YYYY-MM-DD")
     show.add_argument("--json", action="store_true", help="print the whole report as JSON")
     show.set_defaults(func=run_show)
@@ -102,17 +106,28 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
         try:
             accounting = built.accounting
             report = accounting.close(args.date) if close else accounting.statement(args.date)
+            # the checkpoint signed at its close, as the API and the day page carry it (D257)
+            covered = built.checkpoints.of_day(report)
+            unsigned = None
+            if built.checkpoints.at_close(str(report["day"])) is None:
+                unsigned = built.checkpoints.unsigned_why()
         except JackpotError as exc:
             print(f"jackpot accounting: {exc.message}", file=sys.stderr)
             return 1
         except ArchiveUnavailableError as exc:
             print(f"jackpot accounting: the archive is unavailable: {exc}", file=sys.stderr)
             return 3
-    if args.json:
-        print(json.dumps(numbers(report), indent=2, sort_keys=True))  # as the API answers it
+    if args.json:  # as the API answers it
+        print(json.dumps({**numbers(report), "checkpoint": covered}, indent=2, sort_keys=True))
+        if unsigned is not None:
+            print(f"jackpot accounting: its close is not signed: {unsigned}", file=sys.stderr)
         return 0
     print(f"gaming day {report['day']}: {report['start']} to {report['end']}")
     print(f"closed at {report['closed_at']}; balanced: {'yes' if report['balanced'] else 'NO'}")
+    if covered is not None:
+        print(f"checkpoint #{covered['id']} {covered['short']} covers it")
+    if unsigned is not None:
+        print(f"its close is NOT signed by a checkpoint: {unsigned}")
     if report.get("table_counts_balanced") is False:
         differ = ", ".join(c["table"] for c in report["table_counts"] if not c["matches"])
         print(f"  the tables' own counts differ from the controller's: {differ}")

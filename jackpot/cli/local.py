@@ -23,6 +23,7 @@ from jackpot.cli.runtime import store_url
 from jackpot.cli.serve import gunicorn_command, gunicorn_env
 from jackpot.domain.auth import Role
 from jackpot.errors import NotFoundError
+from jackpot.services.checkpoints import generate_key
 from jackpot.settings import Settings
 
 STOP_SECONDS = 30.0
@@ -90,6 +91,11 @@ def local_controller(
         services = bootstrap(settings, url)
         try:
             secret = provision(services, pools, tables, {*tables, *key_tables}, who)
+            # a demo works out of the box: its own signing key, and a first checkpoint for
+            # the signs' small print (no worker runs here to sign more: D255)
+            if not settings.checkpoint_key_file.exists():
+                generate_key(settings.checkpoint_key_file)
+            services.checkpoints.make("request")
         finally:
             services.close()
         base = f"http://{settings.bind}"

@@ -23,6 +23,7 @@ COMMANDS = {
     "worker": "jackpot.cli.worker",
     "archive": "jackpot.cli.archive",
     "verify": "jackpot.cli.verify",
+    "checkpoints": "jackpot.cli.checkpoints",
     "accounting": "jackpot.cli.accounting",
     "people": "jackpot.cli.people",
     "keys": "jackpot.cli.keys",

@@ -353,6 +353,10 @@ def payout_detail(p: dict[str, Any], zone: ZoneInfo) -> str:
 
 
 def _value(name: str, value: Any, p: dict[str, Any], zone: ZoneInfo) -> str:
+    if name == "checkpoint":  # the signed checkpoint covering it (D257)
+        if not isinstance(value, dict):
+            return "not yet covered"
+        return f"#{value['id']} {value['short']} at {when(int(value['ts']), zone)}"
     if name == "void_request" and isinstance(value, dict):
         return (
             f"asked by {value.get('person') or value.get('requested_by')} "

@@ -5,11 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from jackpot import integrity
 from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.cli.argtypes import gaming_day
 from jackpot.cli.runtime import services
+from jackpot.domain.checkpoints import load_public
+from jackpot.services.checkpoints import Kept, read_kept
 from jackpot.settings import Settings
 
 
@@ -36,23 +41,77 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "before it, instead of all of history: its cost is the period's. The payouts' index "
         "is checked for the payouts with an entry in the period (one begun before it folded "
         "from its earlier entries as the index lists them); rows of payouts wholly before it "
-        "are left to a whole verify, but a row at a seq outside the chain is found by either",
+        "are left to a whole verify, but a row at a seq outside the chain is found by either. "
+        "Each pool entry's meter and reserve are followed from the archived balance before the "
+        "period, and the period's rounds held to the house journal and their records; the "
+        "pools' counters (in, bets, contributions, hits, won, seed funding, adjustments, "
+        "voids) are NOT checked: they are sums from each pool's first entry, a whole "
+        "verify's job",
+    )
+    p.add_argument(
+        "--checkpoints",
+        type=Path,
+        metavar="FILE|DIR",
+        help="also hold the history to signed checkpoints kept outside the controller: a file "
+        "of one JSON checkpoint, a JSON array or JSON lines, or a directory of such files "
+        "named *.json or *.jsonl (any other file is skipped, and said). A line or file that "
+        "cannot be read, or finding no checkpoint at all, is a finding; the rest are checked. "
+        "Each signature must verify and each signed head (journal, seq, hash) be the entry "
+        "the history holds at that seq",
+    )
+    p.add_argument(
+        "--public-key",
+        type=Path,
+        metavar="PEM",
+        help="the key the checkpoints must be signed by (default: the controller's own, "
+        "from JACKPOT_CHECKPOINT_KEY)",
     )
     p.add_argument("--json", action="store_true", help="print the findings as JSON")
     p.set_defaults(func=run)
 
 
+def _kept(args: argparse.Namespace) -> tuple[Kept, Ed25519PublicKey | None, str] | None:
+    """The checkpoints --checkpoints names, the key --public-key names and where it came
+    from; None without --checkpoints. ValueError: a path or key that cannot be read."""
+    if args.checkpoints is None:
+        return None
+    try:
+        given = read_kept(args.checkpoints)
+        if args.public_key is None:
+            return given, None, ""
+        key = load_public(args.public_key.read_bytes())
+    except OSError as exc:
+        raise ValueError(str(exc)) from exc
+    return given, key, f"the key given ({args.public_key})"
+
+
 def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
+    try:
+        kept = _kept(args)
+    except ValueError as exc:
+        print(f"jackpot verify: {exc}", file=sys.stderr)
+        return 2
     software = integrity.check(approved=settings.approved_digest)
+    against = None
     with services(settings) as built:
         try:
             done = built.verifier.run(args.since)
+            if kept is not None:
+                given, key, source = kept
+                against = built.checkpoints.check(given.checkpoints, key, source)
+                against.findings[:0] = given.unreadable
+            unchecked = built.checkpoints.stored_unchecked()
         except ArchiveUnavailableError as exc:
             print(f"jackpot verify: the archive is unavailable: {exc}", file=sys.stderr)
             return 3
+    if against is not None:
+        done.findings += against.findings
     if args.json:
         out = {**done.to_json(), "software": software.to_json()}
+        if against is not None and kept is not None:
+            out["checkpoints"] = {**against.to_json(), "skipped": kept[0].skipped}
+        out["stored_checkpoints_unchecked"] = unchecked
         print(json.dumps(out, indent=2, sort_keys=True))
     else:
         print(f"software: sha256 {software.digest} crc32 {software.crc32}")
@@ -64,6 +123,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"{journal}: {n} entries checked")
         print(f"round records checked: {done.rounds}")
         print(f"closed gaming days checked: {done.days} ({done.recomputed} recomputed)")
+        if unchecked is not None:
+            print(f"the archive's checkpoints were not checked: {unchecked}")
+        if against is not None and kept is not None:
+            print(
+                f"checkpoints kept elsewhere: {against.checked} verified with "
+                f"{against.key_source}, fingerprint {against.key}; {against.heads} signed "
+                "heads compared with the history"
+            )
+            for note in kept[0].skipped:
+                print(note)
         for finding in done.findings:
             print(f"TAMPERED: {finding}")
         print("intact" if done.intact else f"{len(done.findings)} problem(s) found")

@@ -19,6 +19,7 @@ from rq.exceptions import StopRequested
 from jackpot.bootstrap import redis_client
 from jackpot.cli.runtime import store_url, with_controller_gaming_day
 from jackpot.jobs.archive import apply_staged, archive_run, close_days, compare_tables
+from jackpot.jobs.checkpoints import make_checkpoint
 from jackpot.settings import GAMING_DAY_VARIABLES, Settings
 
 log = logging.getLogger(__name__)
@@ -167,6 +168,13 @@ def scheduler(connection: Redis, settings: Settings) -> CronScheduler:
         interval=COMPARE_EVERY_SECONDS,
         job_timeout=ARCHIVE_JOB_TIMEOUT,
         name="compare-tables",
+    )
+    cron.register(
+        make_checkpoint,
+        settings.queue,
+        interval=settings.checkpoint_interval_seconds,
+        job_timeout=ARCHIVE_JOB_TIMEOUT,
+        name="checkpoint",
     )
     return cron
 

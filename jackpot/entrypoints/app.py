@@ -11,6 +11,7 @@ from flask import Flask, Response, g, request
 from jackpot import logs
 from jackpot.api import (
     accounting,
+    checkpoints,
     console,
     errors,
     health,
@@ -71,6 +72,7 @@ def create_app(
         accounting.bp,
         console.bp,
         signs.bp,
+        checkpoints.bp,
     ):
         app.register_blueprint(blueprint)
     errors.register(app)

@@ -153,6 +153,7 @@ class MeterCollector(Collector):
         yield from self._controller()
         yield from self._queue()
         yield from self._archive()
+        yield from self._checkpoint()
 
     def _table_counts(self, tables: list[Any]) -> Iterator[Metric]:
         """Table-side reconciliation: whether each table's own counts of a gaming day differ
@@ -319,6 +320,21 @@ class MeterCollector(Collector):
             held.add_metric([journal], js.in_redis)
         yield behind
         yield held
+
+    def _checkpoint(self) -> Iterator[Metric]:
+        """The latest signed checkpoint of the journals' heads (D255: a worker without its
+        key signs none, and this stops moving while the floor plays)."""
+        latest = self._s.checkpoints.latest_short()  # read at most every 5 s
+        yield GaugeMetricFamily(
+            "jackpot_checkpoint_last_timestamp_seconds",
+            "When the latest signed checkpoint of the journals' heads was made (0: none yet)",
+            value=int(latest["ts"]) / 1000 if latest else 0,
+        )
+        yield GaugeMetricFamily(
+            "jackpot_checkpoint_last_number",
+            "The latest signed checkpoint's number (0: none yet)",
+            value=int(latest["id"]) if latest else 0,
+        )
 
 
 class AccountingCollector(Collector):

@@ -65,7 +65,10 @@ class Accounting:
         houses: Callable[[], list[str]] = lambda: [HOUSE],
         table_checks: Callable[[str], list[dict[str, Any]]] = lambda day: [],
         closed_days: ClosedDays | None = None,
+        signed_close: Callable[[str], object] = lambda day: None,
     ) -> None:
+        # signs a checkpoint at a day's close, whatever closed it (services.checkpoints, D265)
+        self._signed_close = signed_close
         self._table_checks = table_checks  # tables' own counts of a day, compared
         self._closed_days = closed_days  # where a closed day's digest is journaled
         self._houses = houses  # every link group's house journal, as the archive names it
@@ -148,6 +151,7 @@ class Accounting:
         found = self._archive.day(day.isoformat())
         if found is not None:
             self._journal_closed(found)  # journaled, if a crash came between
+            self._signed_close(found["day"])  # signed, if it was not (no key, a crash)
             return dict(json.loads(found["report"]))
         start, end = self._days().bounds(day)
         now = self._clock()
@@ -174,6 +178,7 @@ class Accounting:
         assert recorded is not None
         mine = recorded["report"] == json.dumps(statement, sort_keys=True)
         self._journal_closed(recorded, computed=mine)
+        self._signed_close(recorded["day"])
         return dict(json.loads(recorded["report"]))
 
     def _journal_closed(self, row: dict[str, Any], computed: bool = False) -> None:

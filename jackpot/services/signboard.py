@@ -46,7 +46,9 @@ class SignBoard:
         offline_after_ms: int,
         inoperable: Callable[[list[str]], set[str]],
         software_authentic: Callable[[], bool] = lambda: True,
+        checkpoint: Callable[[], dict[str, Any] | None] = lambda: None,
     ) -> None:
+        self._checkpoint = checkpoint  # the latest signed checkpoint's short form (D257)
         self._inoperable = inoperable  # of these pools, those whose store is inoperable
         self._software_authentic = software_authentic  # checked once, then as cached
         self._signs = signs
@@ -77,7 +79,14 @@ class SignBoard:
         hits = {pool: self._config.last_hits(pool) for pool in wanted if pool in pools}
         ids = [str(h["id"]) for shown in hits.values() for h in shown]
         status = {p["id"]: p["status"] for p in self._payouts.many(ids)}
-        return {s.sign: self._state(s, pools, tables, hits, status, now, closed) for s in signs}
+        checkpoint = self._checkpoint()
+        return {
+            s.sign: {
+                **self._state(s, pools, tables, hits, status, now, closed),
+                "checkpoint": checkpoint,
+            }
+            for s in signs
+        }
 
     def _state(
         self,

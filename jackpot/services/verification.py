@@ -30,7 +30,9 @@ class GroupedVerifier:
         groups: LinkGroups,
         days: Callable[[], GamingDays],
         recompute: Callable[[dict[str, Any]], list[str] | None] = lambda row: None,
+        checkpoints: Callable[[int | None], list[Finding]] = lambda since: [],
     ) -> None:
+        self._checkpoints = checkpoints  # the archive's own signed checkpoints (D258)
         self._groups = groups
         self._days = days  # the controller's gaming days: where a --since day starts
         self._recompute = recompute  # a closed day's figures again, from the archive
@@ -72,6 +74,7 @@ class GroupedVerifier:
                 for difference in differences
             ]
         out.days = len(days)
+        out.findings += self._checkpoints(start)
         return out
 
     def tail(self, count: int = 64) -> Verification:

@@ -88,3 +88,22 @@ def test_an_empty_status_in_the_list_is_refused(api: Api, status: str) -> None:
         "/v1/payouts/history", query_string={"status": status}, headers=api.keys.header("auditor")
     )
     assert assert_error(answer, 400, "status")["code"] == "empty"
+
+
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [("/v1/checkpoints", "after"), ("/v1/checkpoints", "limit"), ("/v1/journal", "after")],
+)
+def test_an_integer_parameter_reads_leading_zeros_and_size_alike(
+    api: Api, path: str, name: str
+) -> None:
+    def ask(value: str) -> tuple[int, str | None]:
+        answer = api.client.get(f"{path}?{name}={value}", headers=api.keys.header("auditor"))
+        body = answer.get_json()
+        return answer.status_code, body["error"]["code"] if answer.status_code == 400 else None
+
+    assert ask("1") == ask("0001") == ask("0" * 40 + "1") == (200, None)
+    for big in (str(2**63), str(2**64), "0" * 5 + str(2**64), "9" * 40):
+        assert ask(big) == (400, "out_of_range"), big
+    for bad in ("1.0", "-1", "+1", "1e3", "%EF%BC%91"):  # the last a fullwidth 1
+        assert ask(bad) == (400, "not_an_integer"), bad

@@ -130,11 +130,13 @@ def test_a_void_after_a_reset_change_does_not_fund_the_new_reset(api: Api, parti
     assert api.report(round_body("r0", spots=wagers)).status_code == 200
     before = books(api, "main")
     assert before[0] < 103_889 * 10_000
+    seed = api.meters()["seed_funding_units"]
     hit_round(api, "T1")
     api.put_pool(reset=103_889)  # raised after the round: a reset change moves no money
-    seed = api.meters()["seed_funding_units"]
     void_all(api, "r-hit", "T1", partial)
     assert books(api, "main") == before, "as if never played: the meter below its new reset"
+    # the hit's seed given back, none drawn for the new reset: the house's seed as before it
+    # (seed funding is net of the seed voids give back, D251)
     assert api.meters()["seed_funding_units"] == seed
     assert all(int(e["topup_seed_units"]) == 0 for e in void_entries(api, "main"))
 

@@ -298,7 +298,8 @@ def test_each_jackpot_prints_a_hand_pay_slip(floor: Service, browser: Any) -> No
     card.wait_for()
     page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
     card.locator("[data-action=slip]").click()
-    assert page.evaluate("() => window.printed") == 1
+    # the slip is printed once the payout is read again with its checkpoint
+    page.wait_for_function("() => window.printed === 1")
     slip = page.inner_text("#slip")
     for text in (
         "Hand-pay slip",
@@ -309,6 +310,7 @@ def test_each_jackpot_prints_a_hand_pay_slip(floor: Service, browser: Any) -> No
         "Witness (signature)",
         "Printed ",
         "by Dana Reyes",
+        "Journals checkpointnot yet covered",  # no key, no checkpoint here (D257)
     ):
         assert text in slip, (text, slip)
     # printed, the slip alone: nothing of the console on the page
@@ -351,6 +353,7 @@ def test_a_must_hit_by_jackpot_shows_its_trigger_and_commitment(
     assert reached in card.inner_text()
     page.evaluate("() => { window.print = () => {}; }")
     card.locator("[data-action=slip]").click()
+    page.wait_for_selector(f"#slip[data-payout='{won['id']}']", state="attached")
     slip = page.inner_text("#slip")
     assert reached in slip and sealed in slip, slip
     shot(page, "16-must-hit-by-jackpot")

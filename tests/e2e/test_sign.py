@@ -8,6 +8,8 @@ Screenshots are kept in build/test-artefacts/signs/ at 1920x1080, 1080x1920 and 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,7 +60,7 @@ def floor(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
     signs = start_service(
         tmp_path, {"JACKPOT_REDIS_URL": service.env["JACKPOT_REDIS_URL"]}, command="signs"
     )
-    world = {"base": base, "signs": signs, "operator": operator, "table": table}
+    world = {"base": base, "signs": signs, "operator": operator, "table": table, "service": service}
     yield world
     world["signs"].stop()  # (a test may have restarted it)
 
@@ -245,6 +247,20 @@ def test_a_must_hit_by_level_shows_its_ceiling_and_its_sealed_trigger_and_is_cel
     seal = page.inner_text(f"{card} .seal")
     assert published["commitment"][:16] in seal and "#1" in seal
     assert not page.locator(".level[data-pool=main] .hit-by").count(), "a hand level promises none"
+    # beside the commitments, the journals' latest signed checkpoint (D257)
+    assert "not yet covered" in page.inner_text("#checkpoint-note")
+    service = floor["service"]
+    for command in ("keygen", "make"):
+        subprocess.run(
+            [sys.executable, "-m", "jackpot.cli.main", "checkpoints", command],
+            cwd=service.cwd, env=service.env, check=True, capture_output=True,
+        )  # fmt: skip
+    latest = requests.get(f"{base}/v1/checkpoints/latest").json()
+    page.wait_for_function(
+        "s => document.getElementById('checkpoint-note').textContent.includes(s)",
+        arg=f"#{latest['id']} · {latest['hash'][:12]}",
+        timeout=15_000,
+    )
     assert fits(page)
     shot(page, "07-must-hit-by-1080p")
     won = None

@@ -42,6 +42,10 @@ def test_sigterm_stops_the_demo_its_service_and_its_embedded_store(tmp_path: Pat
             ).read_text()
             time.sleep(0.2)
         url = json.loads((tmp_path / "var" / "redis.json").read_text())["url"]
+        # out of the box: its own checkpoint key, and a first checkpoint for the signs (D255)
+        latest = requests.get(f"http://127.0.0.1:{port}/v1/checkpoints/latest", timeout=5)
+        assert latest.status_code == 200 and latest.json()["id"] == 1
+        assert (tmp_path / "var" / "checkpoint_key.pem").stat().st_mode & 0o777 == 0o600
         demo.send_signal(signal.SIGTERM)
         assert demo.wait(timeout=60) != 0  # it stopped on the signal, not by itself
     finally:

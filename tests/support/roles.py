@@ -9,6 +9,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from jackpot.domain.auth import Role
+from jackpot.services.checkpoints import generate_key
 from tests.support.api import Api, Keys, hit, round_body
 from tests.support.checks import HAND_PAY
 from tests.support.people import issue
@@ -95,6 +96,8 @@ MATRIX: list[Endpoint] = [
         roles=roles("operator", "auditor"),
     ),
     Endpoint("list pools", "GET", "/v1/pools", "/v1/pools"),
+    Endpoint("latest checkpoint", "GET", "/v1/checkpoints/latest", "/v1/checkpoints/latest"),
+    Endpoint("list checkpoints", "GET", "/v1/checkpoints", "/v1/checkpoints"),
     Endpoint("get pool", "GET", "/v1/pools/<pool>", "/v1/pools/main"),
     Endpoint("put pool", "PUT", "/v1/pools/<pool>", "/v1/pools/main", POOL_BODY, roles("operator")),
     Endpoint(
@@ -463,6 +466,9 @@ def build_world(api: Api) -> World:
         headers=api.keys.header("operator"),
     )
     assert sign.status_code == 201, sign.get_json()
+    if not services.checkpoints.key_file.exists():  # one per session's data dir
+        generate_key(services.checkpoints.key_file)
+    services.checkpoints.make("request")  # so that the latest is there to read
     return World(api, payouts[0], report.get_json()["id"], payouts[1], payouts[2], payouts[3])
 
 

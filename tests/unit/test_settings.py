@@ -59,6 +59,8 @@ EVERY_FIELD_SET = Settings(
     self_check_seconds=10.0,
     approved_digest="0" * 64,
     queue_redis_url="redis://queue.internal:6379/2",
+    checkpoint_key=Path("/etc/jackpot/checkpoint_key.pem"),
+    checkpoint_interval_seconds=30,
 )
 
 

@@ -175,7 +175,7 @@ function renderJackpots() {
         actions.push(el("button", { class: "danger", "data-action": "void",
           onclick: () => reasonDialog(p, "void") }, "Void"));
     }
-    actions.push(el("button", { "data-action": "slip", onclick: () => printSlip(p) }, "Print slip"));
+    actions.push(el("button", { "data-action": "slip", onclick: () => printSlipOf(p) }, "Print slip"));
     const details = [];
     if (p.status === "awaiting_approval")
       details.push(el("div", { class: "line" }, "Paid by " + p.paid_by +
@@ -311,6 +311,15 @@ document.getElementById("void-round").addEventListener("click", voidRoundDialog)
 
 // ---- the hand-pay slip: what a casino's hand-pay form carries, from the payout's record, to
 // print, sign and file with the pay (what is not recorded yet is left to fill in by hand)
+// a slip carries the signed checkpoint covering the payout (GET /v1/payouts/{id}: D257)
+async function printSlipOf(p) {
+  let found = p;
+  try { found = await api("GET", "/v1/payouts/" + encodeURIComponent(p.id)); } catch (e) { /* as listed */ }
+  printSlip(found);
+}
+function checkpointText(c) {
+  return c ? "#" + c.id + " · " + c.short + " · " + zoned(c.ts, true) : "not yet covered";
+}
 function printSlip(p) {
   const table = state.tables.find((t) => t.table === p.table) || {};
   const blank = "";
@@ -330,6 +339,7 @@ function printSlip(p) {
     ["Hand-pay slip number", p.slip || blank],
     ["Confirmed by", p.confirmer || blank],
     ["Approved by", p.approver || blank],
+    ...("checkpoint" in p ? [["Journals checkpoint", checkpointText(p.checkpoint)]] : []),
   ];
   const box = document.getElementById("slip");
   box.replaceChildren(
@@ -1003,12 +1013,13 @@ async function openRecord(id) {
     showToast("The record of " + id + " could not be read: " + e.message);
     return;
   }
-  const p = found.payout;
+  const p = { ...found.payout, checkpoint: found.checkpoint };
   recordShown = p;
   document.getElementById("record-title").textContent =
     (p.kind ? HAND_PAY_KIND[p.kind] : "Jackpot") + " " + p.id + " · " + dollars(p.amount);
   document.getElementById("record-summary").textContent = STATUS_WORDS[p.status] + " · " +
-    wonText(p) + " · " + whereText(p) + " · round " + p.round + (p.player ? " · player " + p.player : "");
+    wonText(p) + " · " + whereText(p) + " · round " + p.round + (p.player ? " · player " + p.player : "") +
+    " · journals checkpoint " + checkpointText(p.checkpoint);
   document.getElementById("record-steps").replaceChildren(...found.steps.map((s) => {
     const recorded = [s.paid_by ? "paid by " + s.paid_by : "", s.witness ? "witness " + s.witness : "",
       s.slip ? "slip " + s.slip : "", s.approver ? "approved by " + s.approver : "",

@@ -99,7 +99,11 @@ function titleSection(s, t) {
       el("span", { class: "badge " + (s.balanced ? "good" : "bad") },
         s.balanced ? "Every pool balanced" : "A pool did not balance"),
       s.table_counts_balanced === false ? el("span", { class: "badge bad", id: "counts-badge" },
-        "A table's own counts differ") : null),
+        "A table's own counts differ") : null,
+      // the signed checkpoint made at the day's close (D257)
+      el("span", { id: "checkpoint-note" }, " · journals checkpoint " + (s.checkpoint
+        ? "#" + s.checkpoint.id + " · " + s.checkpoint.short + " · " + zoned(s.checkpoint.ts, true)
+        : "not yet covered"))),
     el("div", { class: "tiles" },
       tile("Handle (net of voids)", dollars(handle)), tile("Win", dollars(win)),
       tile("Hold", hold(win, handle)),

@@ -24,6 +24,9 @@
 -- pays on every step (docs/RULES.md §6, D226)
 -- ARGV[9] JSON list: the id of the pool that holds the money of plan pool i now
 -- uses: clock(), append(), BOOKS, balanced() and as_journaled(), put before this script
+-- A pool's counters: a void's seed part (its entry's `seed_units`: the top-up's seed less the
+-- seed given back) goes to `seed_units`, as a hit's reset does, and the rest of the change
+-- (`void_units` in the entry, less that part) to `void_units` (docs/DECISIONS.md D251)
 -- returns: {'voided', state} | {'awaiting', state} | {'unchanged', state}
 --   | {'stale', state} (planned against other void spots: plan again)
 --   | {'held_other', state} (another void of the round awaits approval)
@@ -211,7 +214,7 @@ local function open(key, journal, id)
   if not balanced(h) or not as_journaled(journal, h[1], h[2]) then return nil, {'tampered', id} end
   p = {key = key, journal = journal, id = id, v = tonumber(h[1]), r = tonumber(h[2]),
     reset = tonumber(h[3]) * UNIT, cap = tonumber(h[6]), seq = tonumber(h[8]), head = h[9] or '',
-    retired = h[10] == 'retired', trigger = h[18], delta = 0, moves = false}
+    retired = h[10] == 'retired', trigger = h[18], delta = 0, seeded = 0, moves = false}
   books[key] = p
   table.insert(order, p)
   return p
@@ -258,7 +261,12 @@ for i, pp in ipairs(plan.pools) do
   end
   if v > MAX_UNITS or r > MAX_UNITS then return {'overflow', m.id} end
   local delta = (v + r) - (v0 + r0)
-  m.v, m.r, m.delta, m.moves = v, r, m.delta + delta, true
+  -- the house's part of it is seed funding, as a hit's reset is (D251): the seed it tops the
+  -- meter up with, less the seed of the voided hits' resets it gives back; the rest is the
+  -- void's own (jackpots back, contributions out)
+  local seeded = top_s - seed
+  m.v, m.r, m.moves = v, r, true
+  m.delta, m.seeded = m.delta + delta - seeded, m.seeded + seeded
   moved[i] = {fed = fed, m = m, fields = {'type', 'void', 'ts', stamp, 'table', plan.table,
       'round', plan.round, 'who', who, 'spots', spots_text, 'wagered', plan.wagered,
       'fed_pool', pp.id,
@@ -267,7 +275,8 @@ for i, pp in ipairs(plan.pools) do
       'reset_from_reserve_units', int(fr), 'seed_returned_units', int(seed),
       'overflow_units', int(over), 'to_level_reserve_units', int(level),
       'topup_from_reserve_units', int(top_r),
-      'topup_seed_units', int(top_s), 'void_units', int(delta), 'reason', why,
+      'topup_seed_units', int(top_s), 'void_units', int(delta), 'seed_units', int(seeded),
+      'reason', why,
       'value_units', int(v), 'reserve_units', int(r)}}
 end
 
@@ -305,6 +314,7 @@ for _, p in ipairs(order) do
   if p.moves then
     redis.call('HSET', p.key, 'value', int(p.v), 'reserve', int(p.r))
     redis.call('HINCRBY', p.key, 'void_units', int(p.delta))
+    redis.call('HINCRBY', p.key, 'seed_units', int(p.seeded))
   end
 end
 

@@ -114,6 +114,11 @@ function renderPaytable() {
   // the bet a jackpot is for: each different rule once, in the paytable's order
   const rules = [...new Set(lines.filter((l) => l.qualifying).map((l) => l.qualifying))];
   document.getElementById("qualifying-note").textContent = rules.join(" · ");
+  // the journals' latest signed checkpoint, beside the commitments: anyone may check it
+  const ckpt = state.checkpoint;
+  document.getElementById("checkpoint-note").textContent = ckpt
+    ? "Journals checkpoint #" + ckpt.id + " · " + ckpt.short + " · " + timeOf(ckpt.ts)
+    : "Journals not yet covered by a checkpoint";
 }
 function renderWinners() {
   const list = document.getElementById("winners");
