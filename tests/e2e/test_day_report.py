@@ -6,6 +6,7 @@ browser's print to PDF). Screenshots and the PDF are kept in build/test-artefact
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,38 @@ def a_day(service: Service, redis_url: str) -> dict[str, Any]:
     return close_day(service, redis_url, answers[0]["gaming_day"])
 
 
+def exact_units(text: str) -> int:
+    """A printed amount ($1,234.56, −$0.05, $1,234.561234 with sub-cent digits) in units."""
+    m = re.fullmatch(r"(−?)\$([\d,]+)\.(\d\d)(\d{4})?", text.strip())
+    assert m, text
+    sign, whole, cents, sub = m.groups()
+    value = (int(whole.replace(",", "")) * 100 + int(cents)) * 10_000 + int(sub or 0)
+    return -value if sign else value
+
+
+def printed_rows(page: Any, table: str) -> dict[str, list[int]]:
+    """Each row of a printed money table: its first cell, and every money cell in units."""
+    rows = page.eval_on_selector_all(
+        f"{table} tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText))"
+    )
+    return {cells[0]: [exact_units(c) for c in cells[1:] if "$" in c] for cells in rows if cells}
+
+
+def footed(page: Any, table: str, terms: list[str], result: str) -> dict[str, dict[str, int]]:
+    """A table whose rows add up: each row's terms ("-name": subtracted) make its result, and
+    the total row is the sum of the rows, column by column. Each row's figures by name."""
+    names = [t.lstrip("-") for t in terms] + [result]
+    rows = {k: dict(zip(names, v, strict=True)) for k, v in printed_rows(page, table).items()}
+    for pool, row in rows.items():
+        made = sum(-row[t[1:]] if t.startswith("-") else row[t] for t in terms)
+        assert made == row[result], (pool, row)
+    for name in names:
+        assert (
+            sum(r[name] for p, r in rows.items() if p != "All pools") == rows["All pools"][name]
+        ), name
+    return rows
+
+
 def fits(page: Any, selector: str) -> bool:
     return bool(
         page.evaluate(
@@ -106,11 +139,27 @@ def test_the_accountant_reads_and_prints_a_closed_day(
     page.wait_for_selector(f"body[data-day='{day}']")
     text = page.inner_text("#report")
     assert f"Gaming day {day}" in text and "Every pool balanced" in text, text
-    # the pools' figures as the statement has them, to the cent
+    # the pools' figures as the statement has them, each row and total footing from its own
+    # printed figures (a pool's first day: its creation seed included), to the sub-cent
+    feet = footed(page, "#pools", ["opening", "created", "contributions", "-jackpots", "seed",
+                                    "adjustments", "voids"], "closing")  # fmt: skip
+    assert set(feet) == {p["pool"] for p in statement["pools"]} | {"All pools"}
     for pool in statement["pools"]:
-        row = page.inner_text(f"#pools tr[data-pool='{pool['pool']}']")
+        assert (
+            feet[pool["pool"]]["created"]
+            == pool["initial_seed_cents"] * 10_000 + pool["initial_seed_subcent_units"]
+        )
+        assert feet[pool["pool"]]["created"] > 0, "each pool was made this day"
         cents = pool["liability_cents"]
+        row = page.inner_text(f"#pools-close tr[data-pool='{pool['pool']}']")
         assert f"${cents // 100:,}.{cents % 100:02d}" in row, (row, cents)
+    at_close = printed_rows(page, "#pools-close")
+    for pool, (meter, reserve, balance, unpaid, liability) in at_close.items():
+        assert meter + reserve == balance and balance + unpaid == liability, pool
+        assert balance == feet[pool]["closing"], pool
+    assert [sum(v[i] for p, v in at_close.items() if p != "All pools") for i in range(5)] == (
+        at_close["All pools"]
+    )
     # each pool's meter drawn, each table's handle and hold
     for pool in ("main", "side", "hourly"):
         assert page.get_attribute(f"[data-meter='{pool}'] path.line", "d").count("L") >= 2

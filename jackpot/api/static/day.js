@@ -65,8 +65,9 @@ async function show(day) {
     titleSection(statement, timeline), poolsSection(statement), metersSection(statement, timeline),
     tablesSection(statement), hitsSection(statement), correctionsSection(timeline),
     countsSection(statement), el("p", { class: "note" }, "Printed " + zoned(Date.now(), true) + " (" +
-      casinoZone + ") by " + session.person + ". Amounts in whole dollars and cents; the day's files " +
-      "(pools.csv, tables.csv, hits.csv) carry each exact fraction of a cent."));
+      casinoZone + ") by " + session.person + ". Amounts in dollars and cents; the pools' carry the digits of a " +
+      "ten-thousandth of a cent after the cents where there are any, as the day's files " +
+      "(pools.csv, tables.csv, hits.csv) do."));
   document.body.dataset.day = day;  // drawn: for whoever waits on it
 }
 function sum(rows, key) { return rows.reduce((n, r) => n + Number(r[key] || 0), 0); }
@@ -112,24 +113,61 @@ function tile(label, value) {
   return el("div", { class: "tile" }, el("div", { class: "label" }, label), el("div", { class: "value" }, value));
 }
 
+// A pool's amounts are exact: whole cents and the sub-cent units (a ten-thousandth of a cent)
+// the statement carries beside them. Printed to the cent, with the four sub-cent digits where
+// there are any, so that every row and total adds up from its own printed figures.
+const UNIT = 10000n;
+function poolUnits(row, name) {
+  return BigInt(row[name + "_cents"] || 0) * UNIT + BigInt(row[name + "_subcent_units"] || 0);
+}
+function exact(u) {
+  const negative = u < 0n, abs = negative ? -u : u;
+  const cents = abs / UNIT, rest = abs % UNIT;
+  return (negative ? "−" : "") + dollars(String(cents)) + (rest ? String(rest).padStart(4, "0") : "");
+}
+function exactCell(u) { return cell(exact(u), "num"); }
+// each pool's day, in the terms of its formula: opening + created + contributions − jackpots
+// + seed funding + adjustments + voids (net) = closing
+const POOL_TERMS = [
+  ["opening", "Opening balance", (p) => poolUnits(p, "opening_meter") + poolUnits(p, "opening_reserve")],
+  ["created", "Created with", (p) => poolUnits(p, "initial_seed")],
+  ["contributions", "Contributions", (p) => poolUnits(p, "contributions_meter") + poolUnits(p, "contributions_reserve")],
+  ["jackpots", "− Jackpots won", (p) => BigInt(p.jackpots_cents) * UNIT],
+  ["seed", "Seed funding", (p) => poolUnits(p, "seed_funding")],
+  ["adjustments", "Adjustments", (p) => poolUnits(p, "adjustments")],
+  ["voids", "Voids (net)", (p) => BigInt(p.voided_jackpots_cents) * UNIT
+    - poolUnits(p, "voided_contributions") - poolUnits(p, "seed_returned")],
+  ["closing", "Closing balance", (p) => poolUnits(p, "closing_meter") + poolUnits(p, "closing_reserve")],
+];
 function poolsSection(s) {
-  const columns = [["opening_meter_cents", "Opening meter"], ["contributions_meter_cents", "To meter"],
-    ["contributions_reserve_cents", "To reserve"], ["jackpots_cents", "Jackpots won"],
-    ["seed_funding_cents", "Seed funding"], ["adjustments_cents", "Adjustments"],
-    ["voided_contributions_cents", "Voided"], ["closing_meter_cents", "Closing meter"],
-    ["closing_reserve_cents", "Closing reserve"], ["unpaid_jackpots_cents", "Unpaid jackpots"],
-    ["liability_cents", "Liability at close"]];
   const rows = s.pools.map((p) => el("tr", { "data-pool": p.pool }, cell(p.pool),
-    ...columns.map(([k]) => money(p[k])),
+    ...POOL_TERMS.map(([key, , f]) => el("td", { class: "num", "data-term": key }, exact(f(p)))),
     cell(p.balanced ? "yes" : "NO", p.balanced ? "" : "error")));
   const total = el("tr", { class: "total" }, cell("All pools"),
-    ...columns.map(([k]) => money(sum(s.pools, k))), cell(""));
+    ...POOL_TERMS.map(([key, , f]) => el("td", { class: "num", "data-term": key },
+      exact(s.pools.reduce((n, p) => n + f(p), 0n)))), cell(""));
+  const close = [["closing_meter", "Meter"], ["closing_reserve", "Reserve"]];
+  const atClose = s.pools.map((p) => el("tr", { "data-pool": p.pool }, cell(p.pool),
+    ...close.map(([k]) => exactCell(poolUnits(p, k))),
+    exactCell(poolUnits(p, "closing_meter") + poolUnits(p, "closing_reserve")),
+    exactCell(BigInt(p.unpaid_jackpots_cents) * UNIT), exactCell(poolUnits(p, "liability"))));
+  const closeTotal = el("tr", { class: "total" }, cell("All pools"),
+    ...close.map(([k]) => exactCell(s.pools.reduce((n, p) => n + poolUnits(p, k), 0n))),
+    exactCell(s.pools.reduce((n, p) => n + poolUnits(p, "closing_meter") + poolUnits(p, "closing_reserve"), 0n)),
+    exactCell(s.pools.reduce((n, p) => n + BigInt(p.unpaid_jackpots_cents) * UNIT, 0n)),
+    exactCell(s.pools.reduce((n, p) => n + poolUnits(p, "liability"), 0n)));
   return el("section", {}, el("h2", {}, "Pools"),
-    el("table", { id: "pools" }, headers("Pool", ...columns.map(([, n]) => [n, "num"]), "Balanced"),
+    el("table", { id: "pools" }, headers("Pool", ...POOL_TERMS.map(([, n]) => [n, "num"]), "Balanced"),
       el("tbody", {}, ...rows, total)),
-    el("p", { class: "note" }, "Opening + to meter + to reserve − jackpots + seed funding + " +
-      "adjustments − voided = closing meter + closing reserve, to the ten-thousandth of a cent. " +
-      "The liability at close is the closing meter and reserve and every jackpot won and not yet paid."));
+    el("p", { class: "note" }, "Each row: opening balance (meter and reserve) + created with (a " +
+      "pool's starting seed, on the day it was made) + contributions − jackpots won + seed " +
+      "funding + adjustments + voids (jackpots given back, less contributions taken back and " +
+      "seed returned) = closing balance. Amounts are exact: after the cents, the digits of a " +
+      "ten-thousandth of a cent where there are any."),
+    el("h3", {}, "At close"),
+    el("table", { id: "pools-close" }, headers("Pool", ["Meter", "num"], ["Reserve", "num"],
+      ["Balance", "num"], ["+ Jackpots not yet paid", "num"], ["= Liability", "num"]),
+      el("tbody", {}, ...atClose, closeTotal)));
 }
 
 function metersSection(s, t) {
