@@ -354,6 +354,18 @@ def test_a_must_hit_by_jackpot_shows_its_trigger_and_commitment(
     slip = page.inner_text("#slip")
     assert reached in slip and sealed in slip, slip
     shot(page, "16-must-hit-by-jackpot")
+    page.evaluate("() => document.body.classList.remove('printing-slip')")
+    # every card fits at tablet and desktop size, a must-hit-by level's line and all: nothing
+    # is reached only by scrolling a card sideways
+    for size in (TABLET, DESKTOP):
+        page.set_viewport_size(size)
+        wide = page.evaluate(
+            """() => [...document.querySelectorAll('main > section')]
+                 .filter((s) => s.scrollWidth > s.clientWidth + 1)
+                 .map((s) => (s.id || s.querySelector('h2').textContent) + ': '
+                             + s.scrollWidth + ' px in ' + s.clientWidth)"""
+        )
+        assert wide == [], (size, wide)
 
 
 def choose(page: Any, field: str, typed: str, person: str) -> None:
