@@ -130,7 +130,9 @@ def test_the_accountant_reads_and_prints_a_closed_day(
     statement = a_day(floor, redis_server.url)
     day = statement["day"]
     auditor = key(floor, "auditor", label="Internal audit")
-    page = browser.new_context(viewport=TABLET, device_scale_factor=1).new_page()
+    page = browser.new_context(
+        viewport=TABLET, device_scale_factor=1, accept_downloads=True
+    ).new_page()
     page.goto(f"{floor.base}/console")
     page.fill("#key", auditor)
     page.click("#login-form button[type=submit]")
@@ -188,8 +190,20 @@ def test_the_accountant_reads_and_prints_a_closed_day(
     for selector in ("#pools", "#tables", "#hits", "#corrections"):
         assert fits(page, selector), selector
 
+    # the day's files, from the page, with the key of this tab: what the API serves
+    for name in ("pools", "tables", "hits", "table_counts"):
+        with page.expect_download() as got:
+            page.click(f"#files button[data-file='{name}']")
+        saved = got.value
+        assert saved.suggested_filename.endswith(f"{name}.csv"), saved.suggested_filename
+        served = requests.get(
+            f"{floor.base}/v1/accounting/days/{day}/{name}.csv", headers=auth(auditor)
+        )
+        assert Path(saved.path()).read_bytes() == served.content
+    assert "Saved " in page.inner_text("#files-said")
+
     page.emulate_media(media="print")
-    assert not page.is_visible("header")
+    assert not page.is_visible("header") and not page.is_visible("#files")
     page.screenshot(path=str(ARTEFACTS / "02-print.png"), full_page=True)
     pdf = page.pdf(format="A4", landscape=True, print_background=True)
     assert pdf.startswith(b"%PDF") and len(pdf) > 10_000

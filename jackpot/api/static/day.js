@@ -101,6 +101,11 @@ function titleSection(s, t) {
         s.balanced ? "Every pool balanced" : "A pool did not balance"),
       s.table_counts_balanced === false ? el("span", { class: "badge bad", id: "counts-badge" },
         "A table's own counts differ") : null),
+    el("div", { class: "files", id: "files" }, el("span", { class: "label" }, "The day's files:"),
+      ...["pools", "tables", "hits", "table_counts"].map((name) => el("button", {
+        type: "button", "data-file": name, onclick: (event) => save(event.target, s.day, name) },
+        name + ".csv")),
+      el("span", { class: "saved", id: "files-said", role: "status" })),
     el("div", { class: "tiles" },
       tile("Handle (net of voids)", dollars(handle)), tile("Win", dollars(win)),
       tile("Hold", hold(win, handle)),
@@ -108,6 +113,21 @@ function titleSection(s, t) {
       tile("Paid by close", paid.length + " · " + dollars(sum(paid, "amount_cents"))),
       tile("Liability at close", dollars(sum(s.pools, "liability_cents"))),
       tile("Voids and corrections", String(t.corrections.length))));
+}
+async function save(button, day, name) {
+  const said = document.getElementById("files-said");
+  button.disabled = true;
+  try {
+    const saved = await download("/v1/accounting/days/" + day + "/" + name + ".csv",
+      "gaming-day-" + day + "-" + name + ".csv");
+    said.textContent = "Saved " + saved + ".";
+    said.className = "saved";
+  } catch (e) {
+    said.textContent = name + ".csv could not be read: " + e.message;
+    said.className = "saved error";
+  } finally {
+    button.disabled = false;
+  }
 }
 function tile(label, value) {
   return el("div", { class: "tile" }, el("div", { class: "label" }, label), el("div", { class: "value" }, value));
