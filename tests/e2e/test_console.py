@@ -354,6 +354,15 @@ def test_a_must_hit_by_jackpot_shows_its_trigger_and_commitment(
     slip = page.inner_text("#slip")
     assert reached in slip and sealed in slip, slip
     shot(page, "16-must-hit-by-jackpot")
+    # on Letter (and A4) paper, 7.5 in printable (720 CSS px): the slip, commitment and all, fits
+    page.emulate_media(media="print")
+    for width in (720, 718):  # Letter's printable width, and A4's with 12 mm margins
+        page.set_viewport_size({"width": width, "height": 1000})
+        assert page.evaluate(
+            "() => { const t = document.querySelector('#slip table');"
+            " return t.scrollWidth <= document.getElementById('slip').clientWidth + 1; }"
+        ), width
+    page.emulate_media(media="screen")
     page.evaluate("() => document.body.classList.remove('printing-slip')")
     # every card fits at tablet and desktop size, a must-hit-by level's line and all: nothing
     # is reached only by scrolling a card sideways

@@ -202,8 +202,18 @@ def test_the_accountant_reads_and_prints_a_closed_day(
         assert Path(saved.path()).read_bytes() == served.content
     assert "Saved " in page.inner_text("#files-said")
 
+    # on paper: every page names the report, the day and its number; sign-off lines at the end
+    boxes = page.evaluate(
+        "() => document.adoptedStyleSheets.map((s) => [...s.cssRules].map((r) => r.cssText)"
+        ".join(' ')).join(' ')"
+    )
+    assert f'"Gaming day {day} — Casino War progressive"' in boxes and "counter(pages)" in boxes
+    assert "Approved by (audit)" in page.inner_text("#sign-off")
     page.emulate_media(media="print")
     assert not page.is_visible("header") and not page.is_visible("#files")
+    assert page.evaluate(
+        "() => getComputedStyle(document.querySelector('.chart h3')).breakAfter"
+    ) in ("avoid-page", "avoid")
     page.screenshot(path=str(ARTEFACTS / "02-print.png"), full_page=True)
     pdf = page.pdf(format="A4", landscape=True, print_background=True)
     assert pdf.startswith(b"%PDF") and len(pdf) > 10_000

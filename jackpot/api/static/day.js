@@ -63,11 +63,12 @@ async function show(day) {
   main.hidden = false;
   main.replaceChildren(
     titleSection(statement, timeline), poolsSection(statement), metersSection(statement, timeline),
-    tablesSection(statement), hitsSection(statement), correctionsSection(timeline),
-    countsSection(statement), el("p", { class: "note" }, "Printed " + zoned(Date.now(), true) + " (" +
+    tablesSection(statement), hitsSection(statement), correctionsSection(timeline, statement.day),
+    countsSection(statement), signOff(), el("p", { class: "note" }, "Printed " + zoned(Date.now(), true) + " (" +
       casinoZone + ") by " + session.person + ". Amounts in dollars and cents; the pools' carry the digits of a " +
       "ten-thousandth of a cent after the cents where there are any, as the day's files " +
       "(pools.csv, tables.csv, hits.csv) do."));
+  printedPages(statement);
   document.body.dataset.day = day;  // drawn: for whoever waits on it
 }
 function sum(rows, key) { return rows.reduce((n, r) => n + Number(r[key] || 0), 0); }
@@ -128,6 +129,28 @@ async function save(button, day, name) {
   } finally {
     button.disabled = false;
   }
+}
+// each printed page names the report, the day and its number (CSS page margin boxes), in a
+// constructed style sheet: the page's policy allows no inline style
+let pageBoxes = null;
+function printedPages(s) {
+  if (!pageBoxes) {
+    pageBoxes = new CSSStyleSheet();
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, pageBoxes];
+  }
+  const quoted = (text) => JSON.stringify(text);
+  pageBoxes.replaceSync("@page { @top-left { content: " + quoted("Gaming day " + s.day
+    + " — Casino War progressive") + "; font-size: 8pt; } @top-right { content: "
+    + quoted("closed " + zoned(at(s.closed_at), true) + " (" + s.time_zone + ")")
+    + "; font-size: 8pt; } @bottom-right { content: \"Page \" counter(page) \" of \" counter(pages);"
+    + " font-size: 8pt; } }");
+}
+// who prepared, reviewed and approved the day: signed on paper
+function signOff() {
+  return el("section", { class: "sign-off", id: "sign-off" }, el("h2", {}, "Sign-off"),
+    el("div", { class: "signatures" }, ...["Prepared by", "Reviewed by (accounting)",
+      "Approved by (audit)"].map((role) => el("div", {},
+        el("div", { class: "line" }), el("div", {}, role + " — name, signature, date")))));
 }
 function tile(label, value) {
   return el("div", { class: "tile" }, el("div", { class: "label" }, label), el("div", { class: "value" }, value));
@@ -294,7 +317,7 @@ function levelsLine(s) {
     .map(([level, v]) => level + " " + v.count + " · " + dollars(v.cents)).join("; ") + ".");
 }
 function hitsSection(s) {
-  const rows = s.hits.map((h) => el("tr", { "data-payout": h.payout }, cell(zoned(at(h.time))),
+  const rows = s.hits.map((h) => el("tr", { "data-payout": h.payout }, cell(onDay(at(h.time), s.day)),
     cell(h.payout), cell(h.kind === "meter" ? "pool " + h.pool + (triggered(h) ? " · " + levelWords(h.level) : "") : words(h.kind)),
     cell(h.table + " · " + h.spot), wonBy(h), money(h.amount_cents),
     cell(words(h.status_at_close)), cell(h.paid_by), cell(h.witness), cell(h.slip),
@@ -310,8 +333,14 @@ function hitsSection(s) {
       : el("p", { class: "empty" }, "No jackpot or hand pay was won this day."));
 }
 
-function correctionsSection(t) {
-  const rows = t.corrections.map((c) => el("tr", { "data-kind": c.kind }, cell(zoned(c.ts)),
+// a time of the gaming day, with its date where that is not the day's own (a gaming day runs
+// past midnight): the printed report is read long after, away from the page's heading
+function onDay(ms, day) {
+  const full = zoned(ms, true);
+  return full.startsWith(day) ? zoned(ms) : full;
+}
+function correctionsSection(t, day) {
+  const rows = t.corrections.map((c) => el("tr", { "data-kind": c.kind }, cell(onDay(c.ts, day)),
     cell({ void: "Round voided", adjustment: "Adjustment", transfer: "Transfer" }[c.kind] || words(c.kind)),
     cell(c.kind === "void" ? "table " + c.table + " · round " + c.round + " · " + c.target
                            : "pool " + c.pool + (c.target ? " · " + c.target : "")),
