@@ -357,6 +357,27 @@ def test_a_must_hit_by_jackpot_shows_its_trigger_and_commitment(
     slip = page.inner_text("#slip")
     assert reached in slip and sealed in slip, slip
     shot(page, "16-must-hit-by-jackpot")
+    # on Letter (and A4) paper, 7.5 in printable (720 CSS px): the slip, commitment and all, fits
+    page.emulate_media(media="print")
+    for width in (720, 718):  # Letter's printable width, and A4's with 12 mm margins
+        page.set_viewport_size({"width": width, "height": 1000})
+        assert page.evaluate(
+            "() => { const t = document.querySelector('#slip table');"
+            " return t.scrollWidth <= document.getElementById('slip').clientWidth + 1; }"
+        ), width
+    page.emulate_media(media="screen")
+    page.evaluate("() => document.body.classList.remove('printing-slip')")
+    # every card fits at tablet and desktop size, a must-hit-by level's line and all: nothing
+    # is reached only by scrolling a card sideways
+    for size in (TABLET, DESKTOP):
+        page.set_viewport_size(size)
+        wide = page.evaluate(
+            """() => [...document.querySelectorAll('main > section')]
+                 .filter((s) => s.scrollWidth > s.clientWidth + 1)
+                 .map((s) => (s.id || s.querySelector('h2').textContent) + ': '
+                             + s.scrollWidth + ' px in ' + s.clientWidth)"""
+        )
+        assert wide == [], (size, wide)
 
 
 def choose(page: Any, field: str, typed: str, person: str) -> None:
@@ -530,6 +551,11 @@ def test_a_supervisor_finds_past_payouts_and_prints_the_shift(
     owed = win("r-4")
     late = win("r-5")
     step(late, "confirm", {"paid_by": "DANA-REYES", "witness": "ARI-NOVAK", "slip": "HP-0005"})
+    # the table asks for r-4's void: it waits for a person, and the jackpot stays owed
+    requests.post(
+        f"{base}/v1/rounds/T1/r-4/void", headers=auth(table), json={"reason": "shuffler fault"}
+    ).raise_for_status()
+    owed_cents = get(base, operator, f"/v1/payouts/{owed}")["amount"]
 
     page = tablet(browser)
     sign_in(page, base, operator)
@@ -539,14 +565,28 @@ def test_a_supervisor_finds_past_payouts_and_prints_the_shift(
     assert shown == {first, paid, voided, late}, "paid and voided, archived or not; not owed"
     totals = page.inner_text("#shift-totals")
     assert "Paid 3 · $" in totals and "Voided 1 · $" in totals, totals
+    # the handover: what the next shift takes over, jackpots owed and voids to approve
+    page.wait_for_function(
+        "() => document.querySelectorAll('#handover tbody tr').length === 2"
+    )  # fmt: skip
+    owed_text = f"${owed_cents // 100:,}.{owed_cents % 100:02d}"
+    assert page.inner_text("#handover-count") == (
+        f"1 jackpot · {owed_text} still owed; 1 round void awaiting approval"
+    )
+    handover = page.inner_text("#handover")
+    assert f"Jackpot {owed}" in handover and "hand pay" in handover
+    assert "Round void · the whole round" in handover and "shuffler fault" in handover
     shot(page, "11-shift")
-    assert fits(page, "#shift")
+    assert fits(page, "#shift") and fits(page, "#handover")
     page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
     page.click("#shift-print")
     assert page.evaluate("() => window.printed") == 1
     report = page.inner_text("#shift-report")
     for text in ("Shift report", "America/New_York", "Printed ", "by Dana Reyes", "HP-0002",
                  "Voided by Lee Chan (LEE-CHAN): misdeal confirmed on camera",
+                 "Handed over: still waiting at the end of the shift",
+                 f"1 jackpot · {owed_text} still owed; 1 round void awaiting approval",
+                 f"Jackpot {owed}", "shuffler fault",
                  "Shift supervisor (signature)"):  # fmt: skip
         assert text in report, (text, report)
     page.emulate_media(media="print")
@@ -646,6 +686,7 @@ def test_every_supervisor_sees_a_void_waiting_and_one_approves_it_or_voids_a_rou
     ]
     assert cells[5] == "none yet"
     shot(page, "40-void-waiting")
+    assert fits(page, "#voids")
     row.locator("[data-action=approve-round-void]").click()
     assert "asked by" in page.inner_text("#act-summary")
     page.fill("#f-reason", "surveillance agrees")

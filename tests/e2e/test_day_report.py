@@ -6,6 +6,7 @@ browser's print to PDF). Screenshots and the PDF are kept in build/test-artefact
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,38 @@ def a_day(service: Service, redis_url: str) -> dict[str, Any]:
     return close_day(service, redis_url, answers[0]["gaming_day"])
 
 
+def exact_units(text: str) -> int:
+    """A printed amount ($1,234.56, −$0.05, $1,234.561234 with sub-cent digits) in units."""
+    m = re.fullmatch(r"(−?)\$([\d,]+)\.(\d\d)(\d{4})?", text.strip())
+    assert m, text
+    sign, whole, cents, sub = m.groups()
+    value = (int(whole.replace(",", "")) * 100 + int(cents)) * 10_000 + int(sub or 0)
+    return -value if sign else value
+
+
+def printed_rows(page: Any, table: str) -> dict[str, list[int]]:
+    """Each row of a printed money table: its first cell, and every money cell in units."""
+    rows = page.eval_on_selector_all(
+        f"{table} tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText))"
+    )
+    return {cells[0]: [exact_units(c) for c in cells[1:] if "$" in c] for cells in rows if cells}
+
+
+def footed(page: Any, table: str, terms: list[str], result: str) -> dict[str, dict[str, int]]:
+    """A table whose rows add up: each row's terms ("-name": subtracted) make its result, and
+    the total row is the sum of the rows, column by column. Each row's figures by name."""
+    names = [t.lstrip("-") for t in terms] + [result]
+    rows = {k: dict(zip(names, v, strict=True)) for k, v in printed_rows(page, table).items()}
+    for pool, row in rows.items():
+        made = sum(-row[t[1:]] if t.startswith("-") else row[t] for t in terms)
+        assert made == row[result], (pool, row)
+    for name in names:
+        assert (
+            sum(r[name] for p, r in rows.items() if p != "All pools") == rows["All pools"][name]
+        ), name
+    return rows
+
+
 def fits(page: Any, selector: str) -> bool:
     return bool(
         page.evaluate(
@@ -97,7 +130,9 @@ def test_the_accountant_reads_and_prints_a_closed_day(
     statement = a_day(floor, redis_server.url)
     day = statement["day"]
     auditor = key(floor, "auditor", label="Internal audit")
-    page = browser.new_context(viewport=TABLET, device_scale_factor=1).new_page()
+    page = browser.new_context(
+        viewport=TABLET, device_scale_factor=1, accept_downloads=True
+    ).new_page()
     page.goto(f"{floor.base}/console")
     page.fill("#key", auditor)
     page.click("#login-form button[type=submit]")
@@ -107,11 +142,27 @@ def test_the_accountant_reads_and_prints_a_closed_day(
     text = page.inner_text("#report")
     assert f"Gaming day {day}" in text and "Every pool balanced" in text, text
     assert "journals checkpoint not yet covered" in text  # no key here (D257)
-    # the pools' figures as the statement has them, to the cent
+    # the pools' figures as the statement has them, each row and total footing from its own
+    # printed figures (a pool's first day: its creation seed included), to the sub-cent
+    feet = footed(page, "#pools", ["opening", "created", "contributions", "-jackpots", "seed",
+                                    "adjustments", "voids"], "closing")  # fmt: skip
+    assert set(feet) == {p["pool"] for p in statement["pools"]} | {"All pools"}
     for pool in statement["pools"]:
-        row = page.inner_text(f"#pools tr[data-pool='{pool['pool']}']")
+        assert (
+            feet[pool["pool"]]["created"]
+            == pool["initial_seed_cents"] * 10_000 + pool["initial_seed_subcent_units"]
+        )
+        assert feet[pool["pool"]]["created"] > 0, "each pool was made this day"
         cents = pool["liability_cents"]
+        row = page.inner_text(f"#pools-close tr[data-pool='{pool['pool']}']")
         assert f"${cents // 100:,}.{cents % 100:02d}" in row, (row, cents)
+    at_close = printed_rows(page, "#pools-close")
+    for pool, (meter, reserve, balance, unpaid, liability) in at_close.items():
+        assert meter + reserve == balance and balance + unpaid == liability, pool
+        assert balance == feet[pool]["closing"], pool
+    assert [sum(v[i] for p, v in at_close.items() if p != "All pools") for i in range(5)] == (
+        at_close["All pools"]
+    )
     # each pool's meter drawn, each table's handle and hold
     for pool in ("main", "side", "hourly"):
         assert page.get_attribute(f"[data-meter='{pool}'] path.line", "d").count("L") >= 2
@@ -140,8 +191,30 @@ def test_the_accountant_reads_and_prints_a_closed_day(
     for selector in ("#pools", "#tables", "#hits", "#corrections"):
         assert fits(page, selector), selector
 
+    # the day's files, from the page, with the key of this tab: what the API serves
+    for name in ("pools", "tables", "hits", "table_counts"):
+        with page.expect_download() as got:
+            page.click(f"#files button[data-file='{name}']")
+        saved = got.value
+        assert saved.suggested_filename.endswith(f"{name}.csv"), saved.suggested_filename
+        served = requests.get(
+            f"{floor.base}/v1/accounting/days/{day}/{name}.csv", headers=auth(auditor)
+        )
+        assert Path(saved.path()).read_bytes() == served.content
+    assert "Saved " in page.inner_text("#files-said")
+
+    # on paper: every page names the report, the day and its number; sign-off lines at the end
+    boxes = page.evaluate(
+        "() => document.adoptedStyleSheets.map((s) => [...s.cssRules].map((r) => r.cssText)"
+        ".join(' ')).join(' ')"
+    )
+    assert f'"Gaming day {day} — Casino War progressive"' in boxes and "counter(pages)" in boxes
+    assert "Approved by (audit)" in page.inner_text("#sign-off")
     page.emulate_media(media="print")
-    assert not page.is_visible("header")
+    assert not page.is_visible("header") and not page.is_visible("#files")
+    assert page.evaluate(
+        "() => getComputedStyle(document.querySelector('.chart h3')).breakAfter"
+    ) in ("avoid-page", "avoid")
     page.screenshot(path=str(ARTEFACTS / "02-print.png"), full_page=True)
     pdf = page.pdf(format="A4", landscape=True, print_background=True)
     assert pdf.startswith(b"%PDF") and len(pdf) > 10_000

@@ -94,6 +94,10 @@ async function refresh() {
 function render() {
   renderJackpots(); renderVoids(); renderPools(); renderTables(); renderActivity(); alertJackpots();
   poolChoices();
+  if (shift && shift.open) {  // a shift running until now hands over what waits now
+    shift.waiting = waitingNow(Date.now());
+    renderShift();
+  }
 }
 
 // ---- a jackpot arriving: a badge and a count in the tab's title always, a chime unless muted
@@ -225,7 +229,7 @@ function renderVoids() {
       el("td", {}, voidCovers(v)), el("td", { class: "num" }, dollars(v.pays)),
       el("td", {}, v.person || v.requested_by), el("td", { class: "why" }, v.reason),
       el("td", {}, v.approvals.map((a) => a.approver || a.approved_by).join(", ") || "none yet"),
-      el("td", {}, age(v.at)), el("td", { class: "ops" }, ...ops));
+      el("td", {}, age(v.at)), el("td", { class: "ops" }, el("div", { class: "stack" }, ...ops)));
   });
   document.querySelector("#voids tbody").replaceChildren(...(rows.length ? rows
     : [el("tr", {}, el("td", { colspan: 8, class: "empty" }, "No void awaits approval."))]));
@@ -885,11 +889,53 @@ async function loadShift() {
   try {
     const found = await api("GET", "/v1/payouts/history?" + query);
     found.payouts.sort((a, b) => lastChange(a) - lastChange(b));
-    shift = { from, to: to === null ? Date.now() : to, open: to === null, ...found };
+    const end = to === null ? Date.now() : to;
+    shift = { from, to: end, open: to === null, ...found, waiting: await waitingAt(end, to === null) };
     renderShift();
   } catch (e) {
     error.textContent = "The shift could not be read: " + e.message;
   }
+}
+// ---- the handover: what is still waiting at a shift's end. Ending now, the live lists; ended
+// before, the jackpots won by then that are still waiting, or were paid, voided or held back
+// only after it, and the round voids asked by then that still wait
+const WAITING = ["pending", "awaiting_approval", "disputed"];
+const WAITING_FOR = { pending: "hand pay", awaiting_approval: "second operator's approval",
+  disputed: "review (disputed)" };
+function waitingNow(end) {
+  return { payouts: state.payouts.filter((p) => WAITING.includes(p.status)),
+           later: new Set(), voids: state.voids.filter((v) => Number(v.at) <= end) };
+}
+async function waitingAt(end, now) {
+  if (now) return waitingNow(end);
+  const still = await api("GET", "/v1/payouts/history?" + new URLSearchParams(
+    { status: WAITING.join(","), limit: "1000" }));
+  const after = await api("GET", "/v1/payouts/history?" + new URLSearchParams(
+    { changed_from: new Date(end + 1).toISOString(), limit: "1000" }));
+  const payouts = still.payouts.filter((p) => Number(p.created) <= end);
+  // settled only after the end: every step of theirs came after it
+  const since = after.payouts.filter((p) => Number(p.created) <= end && !WAITING.includes(p.status)
+    && [p.confirmed_at, p.approved_at, p.paid_at, p.disputed_at, p.voided_at]
+      .every((t) => !t || Number(t) > end));
+  const voids = state.voids.filter((v) => Number(v.at) <= end);
+  return { payouts: [...payouts, ...since].sort((a, b) => Number(a.created) - Number(b.created)),
+           later: new Set(since.map((p) => p.id)), voids };
+}
+function handoverRows(w, cell) {
+  return [
+    ...w.payouts.map((p) => [zoned(Number(p.created), true), "Jackpot " + p.id, whereText(p),
+      dollars(p.amount), w.later.has(p.id) ? WAITING_FOR.pending + " (" + words(p.status) + " after the shift)"
+        : WAITING_FOR[p.status], noteText(p)]),
+    ...w.voids.map((v) => [zoned(Number(v.at), true), "Round void · " + voidCovers(v),
+      "table " + v.table + " · round " + v.round, dollars(v.pays),
+      "second person's approval (asked by " + (v.person || v.requested_by) + ")", v.reason]),
+  ].map((cells) => cell(cells));
+}
+function handoverTotals(w) {
+  const amount = w.payouts.reduce((n, p) => n + Number(p.amount), 0);
+  return w.payouts.length + " jackpot" + (w.payouts.length === 1 ? "" : "s") + " · "
+    + dollars(amount) + " still owed; " + w.voids.length + " round void"
+    + (w.voids.length === 1 ? "" : "s") + " awaiting approval";
 }
 function renderShift() {
   document.getElementById("shift-totals").replaceChildren(...totalsLine(shift.totals, SHIFT_STATUSES));
@@ -901,6 +947,12 @@ function renderShift() {
     : [el("tr", {}, el("td", { colspan: 7, class: "empty" }, "Nothing was paid, disputed or voided in this span."))]));
   document.getElementById("shift-count").textContent =
     zoned(shift.from, true) + " – " + (shift.open ? "now" : zoned(shift.to, true));
+  const w = shift.waiting;
+  document.getElementById("handover-count").textContent = handoverTotals(w);
+  const waiting = handoverRows(w, (cells) => el("tr", {},
+    ...cells.map((c, i) => el("td", i === 3 ? { class: "num" } : {}, c))));
+  document.querySelector("#handover tbody").replaceChildren(...(waiting.length ? waiting
+    : [el("tr", {}, el("td", { colspan: 6, class: "empty" }, "Nothing was left waiting."))]));
 }
 function printShift() {
   if (!shift) return;
@@ -922,6 +974,13 @@ function printShift() {
         el("td", {}, p.id), el("td", {}, whereText(p)), el("td", { class: "num" }, dollars(p.amount)),
         el("td", {}, STATUS_WORDS[p.status]), el("td", {}, peopleText(p)), el("td", {}, noteText(p))))),
     ...(shift.next ? [el("p", {}, "More than 1,000 jackpots: this report lists the newest 1,000.")] : []),
+    el("h3", {}, "Handed over: still waiting at the end of the shift"),
+    el("p", {}, handoverTotals(shift.waiting)),
+    el("table", {},
+      el("tr", {}, ...["Since", "What", "Where", "Amount", "Waiting for", "Reason or note"]
+        .map((h) => el("th", h === "Amount" ? { class: "num" } : {}, h))),
+      ...handoverRows(shift.waiting, (cells) => el("tr", {},
+        ...cells.map((c, i) => el("td", i === 3 ? { class: "num" } : {}, c))))),
     el("div", { class: "signatures" },
       el("div", {}, "Shift supervisor (signature)"), el("div", {}, "Received by (signature)")));
   document.body.classList.add("printing-shift");

@@ -63,10 +63,12 @@ async function show(day) {
   main.hidden = false;
   main.replaceChildren(
     titleSection(statement, timeline), poolsSection(statement), metersSection(statement, timeline),
-    tablesSection(statement), hitsSection(statement), correctionsSection(timeline),
-    countsSection(statement), el("p", { class: "note" }, "Printed " + zoned(Date.now(), true) + " (" +
-      casinoZone + ") by " + session.person + ". Amounts in whole dollars and cents; the day's files " +
-      "(pools.csv, tables.csv, hits.csv) carry each exact fraction of a cent."));
+    tablesSection(statement), hitsSection(statement), correctionsSection(timeline, statement.day),
+    countsSection(statement), signOff(), el("p", { class: "note" }, "Printed " + zoned(Date.now(), true) + " (" +
+      casinoZone + ") by " + session.person + ". Amounts in dollars and cents; the pools' carry the digits of a " +
+      "ten-thousandth of a cent after the cents where there are any, as the day's files " +
+      "(pools.csv, tables.csv, hits.csv) do."));
+  printedPages(statement);
   document.body.dataset.day = day;  // drawn: for whoever waits on it
 }
 function sum(rows, key) { return rows.reduce((n, r) => n + Number(r[key] || 0), 0); }
@@ -104,6 +106,11 @@ function titleSection(s, t) {
       el("span", { id: "checkpoint-note" }, " · journals checkpoint " + (s.checkpoint
         ? "#" + s.checkpoint.id + " · " + s.checkpoint.short + " · " + zoned(s.checkpoint.ts, true)
         : "not yet covered"))),
+    el("div", { class: "files", id: "files" }, el("span", { class: "label" }, "The day's files:"),
+      ...["pools", "tables", "hits", "table_counts"].map((name) => el("button", {
+        type: "button", "data-file": name, onclick: (event) => save(event.target, s.day, name) },
+        name + ".csv")),
+      el("span", { class: "saved", id: "files-said", role: "status" })),
     el("div", { class: "tiles" },
       tile("Handle (net of voids)", dollars(handle)), tile("Win", dollars(win)),
       tile("Hold", hold(win, handle)),
@@ -112,28 +119,102 @@ function titleSection(s, t) {
       tile("Liability at close", dollars(sum(s.pools, "liability_cents"))),
       tile("Voids and corrections", String(t.corrections.length))));
 }
+async function save(button, day, name) {
+  const said = document.getElementById("files-said");
+  button.disabled = true;
+  try {
+    const saved = await download("/v1/accounting/days/" + day + "/" + name + ".csv",
+      "gaming-day-" + day + "-" + name + ".csv");
+    said.textContent = "Saved " + saved + ".";
+    said.className = "saved";
+  } catch (e) {
+    said.textContent = name + ".csv could not be read: " + e.message;
+    said.className = "saved error";
+  } finally {
+    button.disabled = false;
+  }
+}
+// each printed page names the report, the day and its number (CSS page margin boxes), in a
+// constructed style sheet: the page's policy allows no inline style
+let pageBoxes = null;
+function printedPages(s) {
+  if (!pageBoxes) {
+    pageBoxes = new CSSStyleSheet();
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, pageBoxes];
+  }
+  const quoted = (text) => JSON.stringify(text);
+  pageBoxes.replaceSync("@page { @top-left { content: " + quoted("Gaming day " + s.day
+    + " — Casino War progressive") + "; font-size: 8pt; } @top-right { content: "
+    + quoted("closed " + zoned(at(s.closed_at), true) + " (" + s.time_zone + ")")
+    + "; font-size: 8pt; } @bottom-right { content: \"Page \" counter(page) \" of \" counter(pages);"
+    + " font-size: 8pt; } }");
+}
+// who prepared, reviewed and approved the day: signed on paper
+function signOff() {
+  return el("section", { class: "sign-off", id: "sign-off" }, el("h2", {}, "Sign-off"),
+    el("div", { class: "signatures" }, ...["Prepared by", "Reviewed by (accounting)",
+      "Approved by (audit)"].map((role) => el("div", {},
+        el("div", { class: "line" }), el("div", {}, role + " — name, signature, date")))));
+}
 function tile(label, value) {
   return el("div", { class: "tile" }, el("div", { class: "label" }, label), el("div", { class: "value" }, value));
 }
 
+// A pool's amounts are exact: whole cents and the sub-cent units (a ten-thousandth of a cent)
+// the statement carries beside them. Printed to the cent, with the four sub-cent digits where
+// there are any, so that every row and total adds up from its own printed figures.
+const UNIT = 10000n;
+function poolUnits(row, name) {
+  return BigInt(row[name + "_cents"] || 0) * UNIT + BigInt(row[name + "_subcent_units"] || 0);
+}
+function exact(u) {
+  const negative = u < 0n, abs = negative ? -u : u;
+  const cents = abs / UNIT, rest = abs % UNIT;
+  return (negative ? "−" : "") + dollars(String(cents)) + (rest ? String(rest).padStart(4, "0") : "");
+}
+function exactCell(u) { return cell(exact(u), "num"); }
+// each pool's day, in the terms of its formula: opening + created + contributions − jackpots
+// + seed funding + adjustments + voids (net) = closing
+const POOL_TERMS = [
+  ["opening", "Opening balance", (p) => poolUnits(p, "opening_meter") + poolUnits(p, "opening_reserve")],
+  ["created", "Created with", (p) => poolUnits(p, "initial_seed")],
+  ["contributions", "Contributions", (p) => poolUnits(p, "contributions_meter") + poolUnits(p, "contributions_reserve")],
+  ["jackpots", "− Jackpots won", (p) => BigInt(p.jackpots_cents) * UNIT],
+  ["seed", "Seed funding", (p) => poolUnits(p, "seed_funding")],
+  ["adjustments", "Adjustments", (p) => poolUnits(p, "adjustments")],
+  ["voids", "Voids (net)", (p) => BigInt(p.voided_jackpots_cents) * UNIT
+    - poolUnits(p, "voided_contributions") - poolUnits(p, "seed_returned")],
+  ["closing", "Closing balance", (p) => poolUnits(p, "closing_meter") + poolUnits(p, "closing_reserve")],
+];
 function poolsSection(s) {
-  const columns = [["opening_meter_cents", "Opening meter"], ["contributions_meter_cents", "To meter"],
-    ["contributions_reserve_cents", "To reserve"], ["jackpots_cents", "Jackpots won"],
-    ["seed_funding_cents", "Seed funding"], ["adjustments_cents", "Adjustments"],
-    ["voided_contributions_cents", "Voided"], ["closing_meter_cents", "Closing meter"],
-    ["closing_reserve_cents", "Closing reserve"], ["unpaid_jackpots_cents", "Unpaid jackpots"],
-    ["liability_cents", "Liability at close"]];
   const rows = s.pools.map((p) => el("tr", { "data-pool": p.pool }, cell(p.pool),
-    ...columns.map(([k]) => money(p[k])),
+    ...POOL_TERMS.map(([key, , f]) => el("td", { class: "num", "data-term": key }, exact(f(p)))),
     cell(p.balanced ? "yes" : "NO", p.balanced ? "" : "error")));
   const total = el("tr", { class: "total" }, cell("All pools"),
-    ...columns.map(([k]) => money(sum(s.pools, k))), cell(""));
+    ...POOL_TERMS.map(([key, , f]) => el("td", { class: "num", "data-term": key },
+      exact(s.pools.reduce((n, p) => n + f(p), 0n)))), cell(""));
+  const close = [["closing_meter", "Meter"], ["closing_reserve", "Reserve"]];
+  const atClose = s.pools.map((p) => el("tr", { "data-pool": p.pool }, cell(p.pool),
+    ...close.map(([k]) => exactCell(poolUnits(p, k))),
+    exactCell(poolUnits(p, "closing_meter") + poolUnits(p, "closing_reserve")),
+    exactCell(BigInt(p.unpaid_jackpots_cents) * UNIT), exactCell(poolUnits(p, "liability"))));
+  const closeTotal = el("tr", { class: "total" }, cell("All pools"),
+    ...close.map(([k]) => exactCell(s.pools.reduce((n, p) => n + poolUnits(p, k), 0n))),
+    exactCell(s.pools.reduce((n, p) => n + poolUnits(p, "closing_meter") + poolUnits(p, "closing_reserve"), 0n)),
+    exactCell(s.pools.reduce((n, p) => n + BigInt(p.unpaid_jackpots_cents) * UNIT, 0n)),
+    exactCell(s.pools.reduce((n, p) => n + poolUnits(p, "liability"), 0n)));
   return el("section", {}, el("h2", {}, "Pools"),
-    el("table", { id: "pools" }, headers("Pool", ...columns.map(([, n]) => [n, "num"]), "Balanced"),
+    el("table", { id: "pools" }, headers("Pool", ...POOL_TERMS.map(([, n]) => [n, "num"]), "Balanced"),
       el("tbody", {}, ...rows, total)),
-    el("p", { class: "note" }, "Opening + to meter + to reserve − jackpots + seed funding + " +
-      "adjustments − voided = closing meter + closing reserve, to the ten-thousandth of a cent. " +
-      "The liability at close is the closing meter and reserve and every jackpot won and not yet paid."));
+    el("p", { class: "note" }, "Each row: opening balance (meter and reserve) + created with (a " +
+      "pool's starting seed, on the day it was made) + contributions − jackpots won + seed " +
+      "funding + adjustments + voids (jackpots given back, less contributions taken back and " +
+      "seed returned) = closing balance. Amounts are exact: after the cents, the digits of a " +
+      "ten-thousandth of a cent where there are any."),
+    el("h3", {}, "At close"),
+    el("table", { id: "pools-close" }, headers("Pool", ["Meter", "num"], ["Reserve", "num"],
+      ["Balance", "num"], ["+ Jackpots not yet paid", "num"], ["= Liability", "num"]),
+      el("tbody", {}, ...atClose, closeTotal)));
 }
 
 function metersSection(s, t) {
@@ -240,7 +321,7 @@ function levelsLine(s) {
     .map(([level, v]) => level + " " + v.count + " · " + dollars(v.cents)).join("; ") + ".");
 }
 function hitsSection(s) {
-  const rows = s.hits.map((h) => el("tr", { "data-payout": h.payout }, cell(zoned(at(h.time))),
+  const rows = s.hits.map((h) => el("tr", { "data-payout": h.payout }, cell(onDay(at(h.time), s.day)),
     cell(h.payout), cell(h.kind === "meter" ? "pool " + h.pool + (triggered(h) ? " · " + levelWords(h.level) : "") : words(h.kind)),
     cell(h.table + " · " + h.spot), wonBy(h), money(h.amount_cents),
     cell(words(h.status_at_close)), cell(h.paid_by), cell(h.witness), cell(h.slip),
@@ -256,8 +337,14 @@ function hitsSection(s) {
       : el("p", { class: "empty" }, "No jackpot or hand pay was won this day."));
 }
 
-function correctionsSection(t) {
-  const rows = t.corrections.map((c) => el("tr", { "data-kind": c.kind }, cell(zoned(c.ts)),
+// a time of the gaming day, with its date where that is not the day's own (a gaming day runs
+// past midnight): the printed report is read long after, away from the page's heading
+function onDay(ms, day) {
+  const full = zoned(ms, true);
+  return full.startsWith(day) ? zoned(ms) : full;
+}
+function correctionsSection(t, day) {
+  const rows = t.corrections.map((c) => el("tr", { "data-kind": c.kind }, cell(onDay(c.ts, day)),
     cell({ void: "Round voided", adjustment: "Adjustment", transfer: "Transfer" }[c.kind] || words(c.kind)),
     cell(c.kind === "void" ? "table " + c.table + " · round " + c.round + " · " + c.target
                            : "pool " + c.pool + (c.target ? " · " + c.target : "")),

@@ -76,6 +76,25 @@ async function api(method, path, body) {
   return data;
 }
 
+// a file the API serves to a person's key (a CSV), saved as the API names it: a link cannot
+// carry the key, so the page fetches it with the key and hands the browser the bytes
+async function download(path, fallbackName) {
+  const headers = { "Authorization": "Bearer " + sessionStorage.getItem(KEY_SLOT) };
+  const response = await fetch(path, { headers, cache: "no-store" });
+  if (!response.ok) {
+    const data = await response.json().catch(() => null);
+    throw new ApiError(response.status, data);
+  }
+  const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+  const link = el("a", { href: URL.createObjectURL(await response.blob()),
+    download: named ? named[1] : fallbackName });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+  return link.download;
+}
+
 // the casino's wall clock: an instant as a datetime-local input shows it, and back
 function wallParts(ms) {
   const f = new Intl.DateTimeFormat("en-CA", { timeZone: casinoZone, hourCycle: "h23",
