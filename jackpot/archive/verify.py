@@ -150,21 +150,41 @@ class Verifier:
         late = HouseIndex()
         for entry in self._live(self._k.journal, after=house_end):
             late.feed(entry.seq, entry.by_name())
-        out.findings += self._accounted(house, late, pools)
+        out.findings += self._accounted(house, late, pools, since or 0)
         return out
 
+    def clock(self) -> int:
+        """The controller clock (clock.lua): the Redis server's time in ms, never earlier
+        than a time it gave before; the journals are stamped by it."""
+        with self._r.pipeline(transaction=True) as pipe:
+            pipe.time()
+            pipe.hget(self._k.counters, "clock")
+            (secs, micros), given = pipe.execute()
+        return max(int(secs) * 1000 + int(micros) // 1000, int(given or 0))
+
     def _accounted(
-        self, house: HouseIndex, late: HouseIndex, pools: list[tuple[str, BooksWalk]]
+        self,
+        house: HouseIndex,
+        late: HouseIndex,
+        pools: list[tuple[str, BooksWalk]],
+        since: int = 0,
     ) -> list[Finding]:
         """Every pool entry of a round against the house journal's entry for it and the round
         record that entry commits; every house round with a wager against its pools'
-        contributions; every pool void against the house's (docs/DECISIONS.md D261)."""
+        contributions; every pool void against the house's (docs/DECISIONS.md D261).
+
+        Only rounds and voids stamped at or after `since`: each journal's walk starts at its
+        own first entry stamped then, and every round's and void's entries carry one stamp,
+        so those are in both walks (or, settled during them, in `late`); one stamped before
+        is in one walk or the other as the archiver moved meanwhile (D263)."""
         out: list[Finding] = []
-        wanted = {**{k: h for k, h in late.rounds.items()}, **house.rounds}
+        wanted = {k: h for k, h in {**late.rounds, **house.rounds}.items() if _stamp(k[2]) >= since}
         dynamics = self._dynamics(wanted)
         walked = {books.pool: books for _, books in pools}
         for journal, books in pools:
             for key, money in books.rounds.items():
+                if _stamp(key[2]) < since:
+                    continue
                 settled = wanted.get(key)
                 if settled is None:
                     out.append(
@@ -181,6 +201,8 @@ class Verifier:
                     for seq, text in round_problems(books.pool, money, settled, dynamics.get(key))
                 ]
             for seq, table, round_id, ts in books.voids:
+                if _stamp(ts) < since:
+                    continue
                 if (table, round_id, ts) not in house.voids | late.voids:
                     out.append(
                         Finding(
@@ -191,6 +213,8 @@ class Verifier:
                         )
                     )
         for key, settled in house.rounds.items():
+            if settled.ts < since:
+                continue
             dynamic = dynamics.get(key)
             if settled.wagered <= 0 or dynamic is None:
                 continue
@@ -373,9 +397,11 @@ class Verifier:
         before its first entry stamped at or after `since`, as archived."""
         if since is None:
             return ChainWalk(journal)
+        # the tip first: an entry stamped since that is archived between the two reads is
+        # after this tip, never skipped (D263)
+        seq, head = self._archive.tip(journal)
         first = self._archive.first_seq_at(journal, since)
         if first is None:  # nothing archived since: from the archive's tip on
-            seq, head = self._archive.tip(journal)
             return ChainWalk(journal, seq, head)
         before = self._archive.entries(journal, first - 2, 1, until_seq=first - 1)
         return ChainWalk(journal, first - 1, before[0][1] if before else GENESIS)
@@ -661,6 +687,14 @@ def check_day_heads(archive: Archive, days: list[dict[str, Any]]) -> list[Findin
 
 def _finding(b: ChainBreak, where: str) -> Finding:
     return Finding(b.journal, b.seq, f"{b.problem} (in {where})")
+
+
+def _stamp(text: str) -> int:
+    """An entry's `ts` as a number (0 when it has none)."""
+    try:
+        return int(text or 0)
+    except ValueError:
+        return 0
 
 
 def _seq(entry_id: str) -> int:
