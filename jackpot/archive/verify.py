@@ -33,7 +33,17 @@ from jackpot import jsonio
 from jackpot.archive.payoutindex import found_under as index_people
 from jackpot.archive.payoutindex import row_of
 from jackpot.archive.store import Archive
-from jackpot.domain.books import BooksWalk, Counters, HouseRound, round_problems
+from jackpot.domain.books import (
+    BOUND_BY,
+    BooksWalk,
+    Counters,
+    HouseRound,
+    KeyLife,
+    PoolStep,
+    bindings,
+    round_problems,
+    step_problems,
+)
 from jackpot.domain.chain import GENESIS, ChainBreak, ChainedEntry, ChainWalk
 from jackpot.domain.dayclose import closed_day_digest
 from jackpot.domain.journals import HOUSE, house_journal, pool_journal
@@ -114,9 +124,10 @@ class Verifier:
         out = Verification()
         house = HouseIndex()
         pools: list[tuple[str, BooksWalk]] = []
+        steps: list[PoolStep] = []  # the pools' adjustments and transfers (D271)
         house_end = 0
         for journal, stream, pool in self._journals():
-            books = None if pool is None else BooksWalk(pool)
+            books = None if pool is None else BooksWalk(pool, steps=steps, journal=journal)
             walk = self._journal(journal, stream, since, out, books or house)
             # the journal's end as it is now: entries appended during the walk, then its
             # recorded end and the meter, read at one instant
@@ -126,6 +137,8 @@ class Verifier:
             walk.feed(tail)
             for entry in tail:
                 (books or house).feed(entry.seq, entry.by_name())
+                if books is not None:
+                    books.step(entry)
             out.findings += [_finding(b, "Redis") for b in walk.breaks[breaks:]]
             out.checked[journal] = walk.checked
             self._end(journal, walk, snap, out)
@@ -151,6 +164,44 @@ class Verifier:
         for entry in self._live(self._k.journal, after=house_end):
             late.feed(entry.seq, entry.by_name())
         out.findings += self._accounted(house, late, pools, since or 0)
+        out.findings += self._operator_steps(house, late, steps, since)
+        return out
+
+    def _operator_steps(
+        self, house: HouseIndex, late: HouseIndex, steps: list[PoolStep], since: int | None
+    ) -> list[Finding]:
+        """Every pool adjustment and transfer (of the period) against the adjustments record
+        the API's step writes, the house journal's entry the same step writes (once the house
+        journal binds such steps at all), and the key it names (D271)."""
+        steps = [s for s in steps if s.ts >= (since or 0)]
+        if not steps:
+            return []
+        with self._r.pipeline(transaction=False) as pipe:
+            for s in steps:
+                pipe.hexists(self._k.adjustments, s.step_id or "-")
+            recorded = pipe.execute()
+        bound = {**house.bound, **late.bound}
+        keys = HouseIndex(
+            keys={**house.keys, **late.keys}, revoked={**late.revoked, **house.revoked}
+        )
+        first = min([*house.first_bound, *late.first_bound], default=None)
+        if since is not None:  # what the house journal said before the period
+            journal = house_journal(self._k.group)
+            for kind in ("key_created", "key_revoked", *BOUND_BY.values()):
+                for e in self._archive.entries_of_type(journal, kind, to_ts=since):
+                    keys.feed(e.seq, e.by_name())
+            first = min([*keys.first_bound, *([] if first is None else [first])], default=None)
+        out = []
+        for s, found in zip(steps, recorded, strict=True):
+            problems = step_problems(
+                s,
+                bool(found),
+                bound.get((s.pool, s.seq)),
+                first is not None and s.ts >= first,
+                keys.key(s.who),
+                bool(keys.keys),
+            )
+            out += [Finding(s.journal, s.seq, text) for text in problems]
         return out
 
     def clock(self) -> int:
@@ -343,6 +394,8 @@ class Verifier:
         for entry, stored in self._archive.walk(journal, walk.seq, batch=BATCH):
             walk.feed([entry])
             books.feed(entry.seq, entry.by_name())
+            if isinstance(books, BooksWalk):
+                books.step(entry)
             if triggers is not None:
                 triggers.feed(entry.seq, entry.by_name())
             if folded is not None and entry.get("type") in ENTRY_TYPES:
@@ -384,6 +437,8 @@ class Verifier:
                 out.closed.append(entry)
             walk.feed([entry])
             books.feed(entry.seq, entry.by_name())
+            if isinstance(books, BooksWalk):
+                books.step(entry)
             if triggers is not None:
                 triggers.feed(entry.seq, entry.by_name())
         out.findings += [_finding(b, "Redis") for b in walk.problems()]
@@ -528,14 +583,28 @@ class Verifier:
 
 @dataclass(slots=True)
 class HouseIndex:
-    """The house journal's round and void entries met on a walk, by (table, round)."""
+    """The house journal's round and void entries met on a walk, by (table, round), and what
+    it says of operators' money steps and of API keys (D271)."""
 
     rounds: dict[tuple[str, str, str], HouseRound] = field(default_factory=dict)  # and stamp
     voids: set[tuple[str, str, str]] = field(default_factory=set)
+    # the pool entries operators' steps wrote, by (pool, seq): (entry hash, step id) (D271)
+    bound: dict[tuple[str, int], tuple[str, str]] = field(default_factory=dict)
+    first_bound: list[int] = field(default_factory=list)  # the earliest binding's stamp
+    keys: dict[str, KeyLife] = field(default_factory=dict)  # by `who`: "role:key id"
+    revoked: dict[str, int] = field(default_factory=dict)  # key id -> when
 
     def feed(self, seq: int, e: dict[str, str]) -> None:
         kind = e.get("type")
-        if kind == "round":
+        for pool, pool_seq, entry, step in bindings(e):
+            self.bound[(pool, pool_seq)] = (entry, step)
+            self.first_bound[:] = [min([*self.first_bound, int(e.get("ts") or 0)])]
+        if kind == "key_created":
+            role = e.get("role") or ""
+            self.keys[f"{role}:{e.get('key') or ''}"] = KeyLife(role, int(e.get("ts") or 0))
+        elif kind == "key_revoked":
+            self.revoked.setdefault(e.get("key") or "", int(e.get("ts") or 0))
+        elif kind == "round":
             self.rounds[(e.get("table") or "", e.get("round") or "", e.get("ts") or "")] = (
                 HouseRound(
                     seq,
@@ -547,6 +616,14 @@ class HouseIndex:
             )
         elif kind == "void":
             self.voids.add((e.get("table") or "", e.get("round") or "", e.get("ts") or ""))
+
+    def key(self, who: str) -> KeyLife | None:
+        """The key `who` names as its events tell it, None if none created it."""
+        life = self.keys.get(who)
+        revoked = self.revoked.get(who.split(":", 1)[-1])
+        return (
+            life if life is None or revoked is None else KeyLife(life.role, life.created, revoked)
+        )
 
 
 @dataclass(slots=True)
