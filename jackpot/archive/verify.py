@@ -48,8 +48,8 @@ from jackpot.domain.chain import GENESIS, ChainBreak, ChainedEntry, ChainWalk
 from jackpot.domain.dayclose import closed_day_digest
 from jackpot.domain.journals import HOUSE, house_journal, pool_journal
 from jackpot.domain.payoutrecord import ENTRY_TYPES, fold
-from jackpot.domain.records import dynamic_digest, record_problem
-from jackpot.domain.triggers import TriggerAudit
+from jackpot.domain.records import dynamic_digest, record_problem, result_digest
+from jackpot.domain.triggers import Stretch, TriggerAudit, stretch_problems
 from jackpot.store.keys import Keys
 
 BATCH = 5000
@@ -263,6 +263,7 @@ class Verifier:
                             "never made",
                         )
                     )
+        out += self._stretches(pools, wanted, since)
         for key, settled in house.rounds.items():
             if settled.ts < since:
                 continue
@@ -281,6 +282,49 @@ class Verifier:
                         )
                     )
         return out
+
+    def _stretches(
+        self,
+        pools: list[tuple[str, BooksWalk]],
+        wanted: dict[tuple[str, str, str], HouseRound],
+        since: int,
+    ) -> list[Finding]:
+        """Each trigger level's contributions of a round against the bets' wagers in its
+        record, in settlement order (D272): the record's static part that the house entry
+        commits, Redis's, else the archive's (one not found or not committed is the round
+        records' check's to name)."""
+        out: list[Finding] = []
+        statics: dict[tuple[str, str, str], list[int] | None] = {}
+        for journal, books in pools:
+            by_round: dict[tuple[str, str, str], list[Stretch]] = {}
+            for stretch in books.stretches:
+                if _stamp(stretch.key[2]) >= since and stretch.key in wanted:
+                    by_round.setdefault(stretch.key, []).append(stretch)
+            for key, stretches in by_round.items():
+                if key not in statics:
+                    statics[key] = self._wagers(key, wanted[key].result)
+                wagers = statics[key]
+                if wagers is None:
+                    continue
+                out += [
+                    Finding(journal, seq, f"round {key[0]}/{key[1]}: {text}")
+                    for seq, text in stretch_problems(wagers, stretches)
+                ]
+        return out
+
+    def _wagers(self, key: tuple[str, str, str], result: str) -> list[int] | None:
+        """The wagers of a round's bets in settlement order, from the record's static part
+        its house entry commits (None: no such record found)."""
+        static = self._r.hget(self._k.round(key[0], key[1]), "static")
+        if static is None:
+            found = self._archive.round(key[0], key[1])
+            static = None if found is None else found.static
+        if static is None or not result or result_digest(static) != result:
+            return None
+        try:
+            return [int(spot["wager"]) for spot in jsonio.loads(static)["spots"]]
+        except (KeyError, TypeError, ValueError):
+            return None
 
     def _dynamics(
         self, rounds: dict[tuple[str, str, str], HouseRound]
@@ -444,6 +488,8 @@ class Verifier:
         out.findings += [_finding(b, "Redis") for b in walk.problems()]
         if triggers is not None:
             out.findings += [Finding(journal, seq, text) for seq, text in triggers.problems]
+            if isinstance(books, BooksWalk):
+                books.stretches = triggers.stretches
         out.findings += self._live_records(journal, rounds)
         return walk
 
@@ -612,6 +658,7 @@ class HouseIndex:
                     int(e.get("bets") or 0),
                     e.get("dynamic") or "",
                     int(e.get("ts") or 0),
+                    e.get("result") or "",
                 )
             )
         elif kind == "void":

@@ -17,6 +17,7 @@ from typing import Any
 from jackpot.domain.chain import ChainedEntry
 from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.domain.payoutrecord import STEPS
+from jackpot.domain.triggers import Stretch
 
 #: the kinds of entry a pool journal holds, and nothing else
 MONEY = ("created", "contribution", "hit", "reset", "adjustment", "transfer", "void")
@@ -103,6 +104,8 @@ class BooksWalk:
     # the operators' steps met (adjustments, transfers), for the house journal to bind (D271)
     steps: list[PoolStep] = field(default_factory=list)
     journal: str = ""
+    # a trigger level's contributions' bets' steps (TriggerAudit's), for the records (D272)
+    stretches: list[Stretch] = field(default_factory=list)
 
     def step(self, entry: ChainedEntry) -> None:
         """Keep `entry` if an operator's money step wrote it (its hash is needed)."""
@@ -247,6 +250,7 @@ class HouseRound:
     bets: int
     dynamic: str  # SHA-1 of the round record's dynamic part ('' before entries committed it)
     ts: int
+    result: str = ""  # SHA-256 of its static part (the bets' wagers among it)
 
 
 def round_problems(
