@@ -193,13 +193,16 @@ class Verifier:
             first = min([*keys.first_bound, *([] if first is None else [first])], default=None)
         out = []
         for s, found in zip(steps, recorded, strict=True):
+            # history from before the house bound these steps is held to the record alone:
+            # its keys may predate the key events too
+            bound_then = first is not None and s.ts >= first
             problems = step_problems(
                 s,
                 bool(found),
                 bound.get((s.pool, s.seq)),
-                first is not None and s.ts >= first,
+                bound_then,
                 keys.key(s.who),
-                bool(keys.keys),
+                bound_then and bool(keys.keys),
             )
             out += [Finding(s.journal, s.seq, text) for text in problems]
         return out

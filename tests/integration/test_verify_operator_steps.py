@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from jackpot.domain.chain import entry_hash
 from tests.integration.test_verify_recomputes import MODES, verify
 from tests.integration.test_verify_recomputes import world as world  # noqa: F401 (fixture)
 from tests.support.archive_world import World
@@ -23,10 +24,12 @@ def operator_who(w: World) -> str:
     return next(f"operator:{e['key']}" for e in created if e["role"] == "operator")
 
 
-def adjusted(w: World, pool: str, target: str, units: int, step: str) -> None:
+def adjusted(
+    w: World, pool: str, target: str, units: int, step: str, who: str | None = None
+) -> None:
     """The examiner's forgery: an adjustment entry appended to `pool`'s journal, its balances
     moved by `units` on `target`, chain, end and counters made to match."""
-    who = operator_who(w)
+    who = who or operator_who(w)
 
     def add(journal: list[Entry]) -> list[Entry]:
         last = next(e for e in reversed(journal) if "value_units" in e)
@@ -113,3 +116,35 @@ def test_adjustments_and_a_retirement_through_the_api_are_bound(
     house = {e["type"] for e in w.api.journal(None)}
     assert {"pool_adjustment", "pool_transfer"} <= house, house
     assert verify(w, "whole") == [] and verify(w, "since today") == []
+
+
+def bound_in_the_house(w: World, pool: str, step: str, who: str) -> None:
+    """The forger binds his pool entry in the house journal too (Redis's tail rehashed on,
+    the house's end moved) and writes the adjustments record."""
+    keys = w.services.groups.main.keys
+    seq, head = w.redis.hmget(keys.pool(pool), "seq", "head")
+    house_seq, house_head = w.redis.hmget(keys.counters, "house_seq", "house_head")
+    fields = [("type", "pool_adjustment"), ("ts", str(w.clock())), ("who", who), ("pool", pool),
+              ("adjustment", step), ("target", "reserve"), ("amount_units", "-100000"),
+              ("pool_seq", str(seq)), ("pool_entry", str(head))]  # fmt: skip
+    at = int(house_seq) + 1
+    w.redis.xadd(keys.journal, {"prev": house_head, **dict(fields)}, id=f"{at}-0")
+    end = {"house_seq": str(at), "house_head": entry_hash(house_head, at, fields)}
+    w.redis.hset(keys.counters, mapping=end)
+    w.redis.hset(keys.adjustments, step, "0" * 64)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_forged_adjustment_bound_in_the_house_by_an_auditor_key_is_found(
+    side: World, mode: str
+) -> None:
+    """Record and house entry forged too: the `who` is a real key, but an auditor's."""
+    created = [e for e in side.api.journal(None) if e["type"] == "key_created"]
+    auditor = next(f"auditor:{e['key']}" for e in created if e["role"] == "auditor")
+    adjusted(side, "main", "reserve", -100_000, "adj-x4", who=auditor)
+    bound_in_the_house(side, "main", "adj-x4", auditor)
+    found = verify(side, mode)
+    assert [f for f in found if "adj-x4" in f] == [
+        f"pool/main seq {side.redis.hget(side.services.groups.main.keys.pool('main'), 'seq')}: "
+        f"adjustment adj-x4: made by {auditor!r}, not an operator's key in force then"
+    ], found
