@@ -33,13 +33,23 @@ from jackpot import jsonio
 from jackpot.archive.payoutindex import found_under as index_people
 from jackpot.archive.payoutindex import row_of
 from jackpot.archive.store import Archive
-from jackpot.domain.books import BooksWalk, Counters, HouseRound, round_problems
+from jackpot.domain.books import (
+    BOUND_BY,
+    BooksWalk,
+    Counters,
+    HouseRound,
+    KeyLife,
+    PoolStep,
+    bindings,
+    round_problems,
+    step_problems,
+)
 from jackpot.domain.chain import GENESIS, ChainBreak, ChainedEntry, ChainWalk
 from jackpot.domain.dayclose import closed_day_digest
 from jackpot.domain.journals import HOUSE, house_journal, pool_journal
 from jackpot.domain.payoutrecord import ENTRY_TYPES, fold
-from jackpot.domain.records import dynamic_digest, record_problem
-from jackpot.domain.triggers import TriggerAudit
+from jackpot.domain.records import dynamic_digest, record_problem, result_digest
+from jackpot.domain.triggers import Stretch, TriggerAudit, stretch_problems
 from jackpot.store.keys import Keys
 
 BATCH = 5000
@@ -114,9 +124,10 @@ class Verifier:
         out = Verification()
         house = HouseIndex()
         pools: list[tuple[str, BooksWalk]] = []
+        steps: list[PoolStep] = []  # the pools' adjustments and transfers (D271)
         house_end = 0
         for journal, stream, pool in self._journals():
-            books = None if pool is None else BooksWalk(pool)
+            books = None if pool is None else BooksWalk(pool, steps=steps, journal=journal)
             walk = self._journal(journal, stream, since, out, books or house)
             # the journal's end as it is now: entries appended during the walk, then its
             # recorded end and the meter, read at one instant
@@ -126,6 +137,8 @@ class Verifier:
             walk.feed(tail)
             for entry in tail:
                 (books or house).feed(entry.seq, entry.by_name())
+                if books is not None:
+                    books.step(entry)
             out.findings += [_finding(b, "Redis") for b in walk.breaks[breaks:]]
             out.checked[journal] = walk.checked
             self._end(journal, walk, snap, out)
@@ -150,21 +163,82 @@ class Verifier:
         late = HouseIndex()
         for entry in self._live(self._k.journal, after=house_end):
             late.feed(entry.seq, entry.by_name())
-        out.findings += self._accounted(house, late, pools)
+        out.findings += self._accounted(house, late, pools, since or 0)
+        out.findings += self._operator_steps(house, late, steps, since)
         return out
 
+    def _operator_steps(
+        self, house: HouseIndex, late: HouseIndex, steps: list[PoolStep], since: int | None
+    ) -> list[Finding]:
+        """Every pool adjustment and transfer (of the period) against the adjustments record
+        the API's step writes, the house journal's entry the same step writes (once the house
+        journal binds such steps at all), and the key it names (D271)."""
+        steps = [s for s in steps if s.ts >= (since or 0)]
+        if not steps:
+            return []
+        with self._r.pipeline(transaction=False) as pipe:
+            for s in steps:
+                pipe.hexists(self._k.adjustments, s.step_id or "-")
+            recorded = pipe.execute()
+        bound = {**house.bound, **late.bound}
+        keys = HouseIndex(
+            keys={**house.keys, **late.keys}, revoked={**late.revoked, **house.revoked}
+        )
+        first = min([*house.first_bound, *late.first_bound], default=None)
+        if since is not None:  # what the house journal said before the period
+            journal = house_journal(self._k.group)
+            for kind in ("key_created", "key_revoked", *BOUND_BY.values()):
+                for e in self._archive.entries_of_type(journal, kind, to_ts=since):
+                    keys.feed(e.seq, e.by_name())
+            first = min([*keys.first_bound, *([] if first is None else [first])], default=None)
+        out = []
+        for s, found in zip(steps, recorded, strict=True):
+            # history from before the house bound these steps is held to the record alone:
+            # its keys may predate the key events too
+            bound_then = first is not None and s.ts >= first
+            problems = step_problems(
+                s,
+                bool(found),
+                bound.get((s.pool, s.seq)),
+                bound_then,
+                keys.key(s.who),
+                bound_then and bool(keys.keys),
+            )
+            out += [Finding(s.journal, s.seq, text) for text in problems]
+        return out
+
+    def clock(self) -> int:
+        """The controller clock (clock.lua): the Redis server's time in ms, never earlier
+        than a time it gave before; the journals are stamped by it."""
+        with self._r.pipeline(transaction=True) as pipe:
+            pipe.time()
+            pipe.hget(self._k.counters, "clock")
+            (secs, micros), given = pipe.execute()
+        return max(int(secs) * 1000 + int(micros) // 1000, int(given or 0))
+
     def _accounted(
-        self, house: HouseIndex, late: HouseIndex, pools: list[tuple[str, BooksWalk]]
+        self,
+        house: HouseIndex,
+        late: HouseIndex,
+        pools: list[tuple[str, BooksWalk]],
+        since: int = 0,
     ) -> list[Finding]:
         """Every pool entry of a round against the house journal's entry for it and the round
         record that entry commits; every house round with a wager against its pools'
-        contributions; every pool void against the house's (docs/DECISIONS.md D261)."""
+        contributions; every pool void against the house's (docs/DECISIONS.md D261).
+
+        Only rounds and voids stamped at or after `since`: each journal's walk starts at its
+        own first entry stamped then, and every round's and void's entries carry one stamp,
+        so those are in both walks (or, settled during them, in `late`); one stamped before
+        is in one walk or the other as the archiver moved meanwhile (D263)."""
         out: list[Finding] = []
-        wanted = {**{k: h for k, h in late.rounds.items()}, **house.rounds}
+        wanted = {k: h for k, h in {**late.rounds, **house.rounds}.items() if _stamp(k[2]) >= since}
         dynamics = self._dynamics(wanted)
         walked = {books.pool: books for _, books in pools}
         for journal, books in pools:
             for key, money in books.rounds.items():
+                if _stamp(key[2]) < since:
+                    continue
                 settled = wanted.get(key)
                 if settled is None:
                     out.append(
@@ -181,6 +255,8 @@ class Verifier:
                     for seq, text in round_problems(books.pool, money, settled, dynamics.get(key))
                 ]
             for seq, table, round_id, ts in books.voids:
+                if _stamp(ts) < since:
+                    continue
                 if (table, round_id, ts) not in house.voids | late.voids:
                     out.append(
                         Finding(
@@ -190,7 +266,10 @@ class Verifier:
                             "never made",
                         )
                     )
+        out += self._stretches(pools, wanted, since)
         for key, settled in house.rounds.items():
+            if settled.ts < since:
+                continue
             dynamic = dynamics.get(key)
             if settled.wagered <= 0 or dynamic is None:
                 continue
@@ -206,6 +285,49 @@ class Verifier:
                         )
                     )
         return out
+
+    def _stretches(
+        self,
+        pools: list[tuple[str, BooksWalk]],
+        wanted: dict[tuple[str, str, str], HouseRound],
+        since: int,
+    ) -> list[Finding]:
+        """Each trigger level's contributions of a round against the bets' wagers in its
+        record, in settlement order (D272): the record's static part that the house entry
+        commits, Redis's, else the archive's (one not found or not committed is the round
+        records' check's to name)."""
+        out: list[Finding] = []
+        statics: dict[tuple[str, str, str], list[int] | None] = {}
+        for journal, books in pools:
+            by_round: dict[tuple[str, str, str], list[Stretch]] = {}
+            for stretch in books.stretches:
+                if _stamp(stretch.key[2]) >= since and stretch.key in wanted:
+                    by_round.setdefault(stretch.key, []).append(stretch)
+            for key, stretches in by_round.items():
+                if key not in statics:
+                    statics[key] = self._wagers(key, wanted[key].result)
+                wagers = statics[key]
+                if wagers is None:
+                    continue
+                out += [
+                    Finding(journal, seq, f"round {key[0]}/{key[1]}: {text}")
+                    for seq, text in stretch_problems(wagers, stretches)
+                ]
+        return out
+
+    def _wagers(self, key: tuple[str, str, str], result: str) -> list[int] | None:
+        """The wagers of a round's bets in settlement order, from the record's static part
+        its house entry commits (None: no such record found)."""
+        static = self._r.hget(self._k.round(key[0], key[1]), "static")
+        if static is None:
+            found = self._archive.round(key[0], key[1])
+            static = None if found is None else found.static
+        if static is None or not result or result_digest(static) != result:
+            return None
+        try:
+            return [int(spot["wager"]) for spot in jsonio.loads(static)["spots"]]
+        except (KeyError, TypeError, ValueError):
+            return None
 
     def _dynamics(
         self, rounds: dict[tuple[str, str, str], HouseRound]
@@ -319,6 +441,8 @@ class Verifier:
         for entry, stored in self._archive.walk(journal, walk.seq, batch=BATCH):
             walk.feed([entry])
             books.feed(entry.seq, entry.by_name())
+            if isinstance(books, BooksWalk):
+                books.step(entry)
             if triggers is not None:
                 triggers.feed(entry.seq, entry.by_name())
             if folded is not None and entry.get("type") in ENTRY_TYPES:
@@ -360,11 +484,15 @@ class Verifier:
                 out.closed.append(entry)
             walk.feed([entry])
             books.feed(entry.seq, entry.by_name())
+            if isinstance(books, BooksWalk):
+                books.step(entry)
             if triggers is not None:
                 triggers.feed(entry.seq, entry.by_name())
         out.findings += [_finding(b, "Redis") for b in walk.problems()]
         if triggers is not None:
             out.findings += [Finding(journal, seq, text) for seq, text in triggers.problems]
+            if isinstance(books, BooksWalk):
+                books.stretches = triggers.stretches
         out.findings += self._live_records(journal, rounds)
         return walk
 
@@ -373,9 +501,11 @@ class Verifier:
         before its first entry stamped at or after `since`, as archived."""
         if since is None:
             return ChainWalk(journal)
+        # the tip first: an entry stamped since that is archived between the two reads is
+        # after this tip, never skipped (D263)
+        seq, head = self._archive.tip(journal)
         first = self._archive.first_seq_at(journal, since)
         if first is None:  # nothing archived since: from the archive's tip on
-            seq, head = self._archive.tip(journal)
             return ChainWalk(journal, seq, head)
         before = self._archive.entries(journal, first - 2, 1, until_seq=first - 1)
         return ChainWalk(journal, first - 1, before[0][1] if before else GENESIS)
@@ -502,14 +632,28 @@ class Verifier:
 
 @dataclass(slots=True)
 class HouseIndex:
-    """The house journal's round and void entries met on a walk, by (table, round)."""
+    """The house journal's round and void entries met on a walk, by (table, round), and what
+    it says of operators' money steps and of API keys (D271)."""
 
     rounds: dict[tuple[str, str, str], HouseRound] = field(default_factory=dict)  # and stamp
     voids: set[tuple[str, str, str]] = field(default_factory=set)
+    # the pool entries operators' steps wrote, by (pool, seq): (entry hash, step id) (D271)
+    bound: dict[tuple[str, int], tuple[str, str]] = field(default_factory=dict)
+    first_bound: list[int] = field(default_factory=list)  # the earliest binding's stamp
+    keys: dict[str, KeyLife] = field(default_factory=dict)  # by `who`: "role:key id"
+    revoked: dict[str, int] = field(default_factory=dict)  # key id -> when
 
     def feed(self, seq: int, e: dict[str, str]) -> None:
         kind = e.get("type")
-        if kind == "round":
+        for pool, pool_seq, entry, step in bindings(e):
+            self.bound[(pool, pool_seq)] = (entry, step)
+            self.first_bound[:] = [min([*self.first_bound, int(e.get("ts") or 0)])]
+        if kind == "key_created":
+            role = e.get("role") or ""
+            self.keys[f"{role}:{e.get('key') or ''}"] = KeyLife(role, int(e.get("ts") or 0))
+        elif kind == "key_revoked":
+            self.revoked.setdefault(e.get("key") or "", int(e.get("ts") or 0))
+        elif kind == "round":
             self.rounds[(e.get("table") or "", e.get("round") or "", e.get("ts") or "")] = (
                 HouseRound(
                     seq,
@@ -517,10 +661,19 @@ class HouseIndex:
                     int(e.get("bets") or 0),
                     e.get("dynamic") or "",
                     int(e.get("ts") or 0),
+                    e.get("result") or "",
                 )
             )
         elif kind == "void":
             self.voids.add((e.get("table") or "", e.get("round") or "", e.get("ts") or ""))
+
+    def key(self, who: str) -> KeyLife | None:
+        """The key `who` names as its events tell it, None if none created it."""
+        life = self.keys.get(who)
+        revoked = self.revoked.get(who.split(":", 1)[-1])
+        return (
+            life if life is None or revoked is None else KeyLife(life.role, life.created, revoked)
+        )
 
 
 @dataclass(slots=True)
@@ -661,6 +814,14 @@ def check_day_heads(archive: Archive, days: list[dict[str, Any]]) -> list[Findin
 
 def _finding(b: ChainBreak, where: str) -> Finding:
     return Finding(b.journal, b.seq, f"{b.problem} (in {where})")
+
+
+def _stamp(text: str) -> int:
+    """An entry's `ts` as a number (0 when it has none)."""
+    try:
+        return int(text or 0)
+    except ValueError:
+        return 0
 
 
 def _seq(entry_id: str) -> int:

@@ -15,6 +15,7 @@ from jackpot.cli.argtypes import gaming_day
 from jackpot.cli.runtime import services
 from jackpot.domain.checkpoints import load_public
 from jackpot.services.checkpoints import Kept, read_kept
+from jackpot.services.verification import PeriodNotBegunError
 from jackpot.settings import Settings
 
 
@@ -46,7 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "period, and the period's rounds held to the house journal and their records; the "
         "pools' counters (in, bets, contributions, hits, won, seed funding, adjustments, "
         "voids) are NOT checked: they are sums from each pool's first entry, a whole "
-        "verify's job",
+        "verify's job. A DAY that has not begun by the controller clock is refused (exit 2)",
     )
     p.add_argument(
         "--checkpoints",
@@ -105,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
         except ArchiveUnavailableError as exc:
             print(f"jackpot verify: the archive is unavailable: {exc}", file=sys.stderr)
             return 3
+        except PeriodNotBegunError as exc:
+            print(f"jackpot verify: --since {exc.day.isoformat()}: {exc}", file=sys.stderr)
+            return 2
     if against is not None:
         done.findings += against.findings
     if args.json:

@@ -14,8 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from jackpot.domain.chain import ChainedEntry
 from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.domain.payoutrecord import STEPS
+from jackpot.domain.triggers import Stretch
 
 #: the kinds of entry a pool journal holds, and nothing else
 MONEY = ("created", "contribution", "hit", "reset", "adjustment", "transfer", "void")
@@ -99,6 +101,28 @@ class BooksWalk:
     rounds: dict[tuple[str, str, str], RoundMoney] = field(default_factory=dict)
     voids: list[tuple[int, str, str, str]] = field(default_factory=list)  # seq, table, round, ts
     last_ts: int = 0
+    # the operators' steps met (adjustments, transfers), for the house journal to bind (D271)
+    steps: list[PoolStep] = field(default_factory=list)
+    journal: str = ""
+    # a trigger level's contributions' bets' steps (TriggerAudit's), for the records (D272)
+    stretches: list[Stretch] = field(default_factory=list)
+
+    def step(self, entry: ChainedEntry) -> None:
+        """Keep `entry` if an operator's money step wrote it (its hash is needed)."""
+        kind = entry.get("type") or ""
+        if kind in BOUND_BY:
+            self.steps.append(
+                PoolStep(
+                    self.journal,
+                    self.pool,
+                    entry.seq,
+                    entry.hash,
+                    kind,
+                    entry.get(kind) or "",
+                    _int(entry.get("ts")),
+                    entry.get("who") or "",
+                )
+            )
 
     def feed(self, seq: int, e: Mapping[str, str]) -> None:
         kind = e.get("type") or ""
@@ -226,6 +250,7 @@ class HouseRound:
     bets: int
     dynamic: str  # SHA-1 of the round record's dynamic part ('' before entries committed it)
     ts: int
+    result: str = ""  # SHA-256 of its static part (the bets' wagers among it)
 
 
 def round_problems(
@@ -280,3 +305,83 @@ def round_problems(
 
 def _int(text: str | None) -> int:
     return int(text or 0)
+
+
+#: the pool entries an operator's step writes, and the house entry the same step writes that
+#: binds each (its pool, seq and hash): docs/DECISIONS.md D271
+BOUND_BY = {"adjustment": "pool_adjustment", "transfer": "pool_transfer"}
+
+
+@dataclass(frozen=True, slots=True)
+class PoolStep:
+    """A pool adjustment or transfer entry, as verify met it."""
+
+    journal: str
+    pool: str
+    seq: int
+    hash: str  # the entry's own hash, which the house entry binding it names
+    kind: str  # adjustment | transfer
+    step_id: str  # the adjustment's or transfer's id (the adjustments record's key)
+    ts: int
+    who: str
+
+
+@dataclass(frozen=True, slots=True)
+class KeyLife:
+    """An API key as the house journal's key events tell it (ms stamps; None: never)."""
+
+    role: str
+    created: int
+    revoked: int | None = None
+
+
+def bindings(e: Mapping[str, str]) -> list[tuple[str, int, str, str]]:
+    """(pool, seq, entry hash, step id) of each pool entry a house `pool_adjustment` or
+    `pool_transfer` entry binds; none for any other entry."""
+    kind = e.get("type")
+    if kind == "pool_adjustment":
+        return [(e.get("pool") or "", _int(e.get("pool_seq")), e.get("pool_entry") or "",
+                 e.get("adjustment") or "")]  # fmt: skip
+    if kind == "pool_transfer":
+        step = e.get("transfer") or ""
+        return [
+            (e.get("from") or "", _int(e.get("from_seq")), e.get("from_entry") or "", step),
+            (e.get("to") or "", _int(e.get("to_seq")), e.get("to_entry") or "", step),
+        ]
+    return []
+
+
+def step_problems(
+    step: PoolStep,
+    recorded: bool,
+    bound: tuple[str, str] | None,
+    binding_required: bool,
+    key: KeyLife | None,
+    keys_known: bool,
+) -> list[str]:
+    """What is wrong with an operator's money step in a pool journal (D271): its id is not in
+    the adjustments record the API's step writes (`recorded`); the house journal's entry for
+    it (`bound`: (hash, step id) it names for this pool and seq) is missing, when the house
+    binds such steps (`binding_required`), or names another entry; its `who` is not a key
+    the house journal created as an operator's before it and had not revoked (`key`, looked
+    at when the house journal holds the keys' events: `keys_known`)."""
+    what = f"{step.kind} {step.step_id or '(no id)'}"
+    out = []
+    if not recorded:
+        out.append(
+            f"{what}: not in the adjustments record the controller's step writes: made "
+            "outside the controller"
+        )
+    if bound is None:
+        if binding_required:
+            out.append(f"{what}: the house journal holds no entry of this step: forged")
+    elif bound != (step.hash, step.step_id):
+        out.append(f"{what}: the house journal's entry of this step names another entry")
+    if keys_known and (
+        key is None
+        or key.role != "operator"
+        or key.created > step.ts
+        or (key.revoked is not None and key.revoked <= step.ts)
+    ):
+        out.append(f"{what}: made by {step.who!r}, not an operator's key in force then")
+    return out

@@ -56,7 +56,10 @@ class PoolState:
     overflow_units: int = 0
     hits: int = 0
     won: int = 0  # percentage pays, cents
-    seed_units: int = 0
+    seed_units: int = 0  # the house's seed in the pool, net of the seed voids gave back
+    # its two parts, each only rising (metrics' counters, D264); 0 before they were kept
+    seed_in_units: int = 0
+    seed_returned_units: int = 0
     adjustments_units: int = 0
     voids_units: int = 0  # net change voided rounds made: jackpots back, contributions out
     journal_seq: int = 0
@@ -140,6 +143,7 @@ def top_up(state: PoolState) -> PoolState:
         value_units=target,
         reserve_units=state.reserve_units - from_reserve,
         seed_units=state.seed_units + need - from_reserve,
+        seed_in_units=state.seed_in_units + need - from_reserve,
     )
 
 

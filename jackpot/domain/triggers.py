@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from random import Random
@@ -141,6 +141,8 @@ class TriggerAudit:
     armed_round: tuple[str, str] | None = None  # the round whose hit armed it
     peak: int = -1  # the highest meter a bet that could have won reached, but the newest's
     last: Step | None = None  # the newest bet's contribution since the draw
+    # each contribution's bets' steps, for their round's record to account for (D272)
+    stretches: list[Stretch] = field(default_factory=list)
 
     def feed(self, seq: int, f: Mapping[str, str]) -> None:
         kind = f.get("type")
@@ -192,6 +194,18 @@ class TriggerAudit:
             self._problem(seq, "its bets' steps and qualifying marks are not one a bet")
             return
         here = (str(f.get("table")), str(f.get("round")))
+        self.stretches.append(
+            Stretch(
+                seq,
+                (*here, str(f.get("ts") or "")),
+                tuple(steps),
+                marks,
+                here == self.armed_round,
+                self.rate_bp,
+                self.qualifying_wager,
+                int(f.get("overflow_units") or 0),
+            )
+        )
         if self.armed is None and self.complete:
             self._problem(seq, "it names bets' steps toward a trigger never armed")
         self._wagers(seq, f, steps, marks, here == self.armed_round)
@@ -298,3 +312,65 @@ def mean_trigger_cents(span: tuple[int, int]) -> Fraction:
     """The expected trigger of a uniform draw over `span` (whole cents), exactly."""
     low, high = span
     return Fraction(low + high, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Stretch:
+    """One contribution entry of a trigger level: its bets' steps, as verify met it."""
+
+    seq: int
+    key: tuple[str, str, str]  # the round's table, id and stamp
+    steps: tuple[int, ...]  # units each bet put on the meter, in settlement order
+    marks: str  # "1" a bet that could win the level, "0" one below its qualifying wager
+    won_here: bool  # after the level's win in this round: no bet moves its meter
+    rate_bp: int | None  # the level's rate then in force (None: not known to a --since walk)
+    qualifying_wager: int
+    overflow: int  # units the cap diverted: the steps are then not whole wagers at the rate
+
+
+def stretch_problems(wagers: Sequence[int], stretches: Sequence[Stretch]) -> list[tuple[int, str]]:
+    """A round's contributions to a trigger level (its stretches, in journal order) against
+    its record's bets' wagers (cents) in settlement order (D272): one step a bet; a bet could
+    win if its wager is at least the qualifying wager; its step is its wager at the rate then
+    in force if it could win and the level was not won before it in the round, else 0
+    (RULES.md §4 "Levels won by a hidden trigger"). So steps moved between bets are found."""
+    named = sum(len(s.steps) for s in stretches)
+    if not stretches:
+        return []
+    if named != len(wagers):
+        return [
+            (
+                stretches[0].seq,
+                f"its bets' steps name {named} bets, the round's record {len(wagers)}",
+            )
+        ]
+    out: list[tuple[int, str]] = []
+    at = 0
+    for s in stretches:
+        for units, mark, wager in zip(
+            s.steps, s.marks, wagers[at : at + len(s.steps)], strict=True
+        ):
+            at += 1
+            can = wager >= s.qualifying_wager
+            if mark != ("1" if can else "0"):
+                out.append(
+                    (
+                        s.seq,
+                        f"bet {at} is marked {'able' if mark == '1' else 'unable'} to win, "
+                        f"and its recorded wager ({wager} cents) says otherwise",
+                    )
+                )
+                break
+            if s.rate_bp is None or s.overflow:
+                continue
+            expected = wager * s.rate_bp if can and not s.won_here else 0
+            if units != expected:
+                out.append(
+                    (
+                        s.seq,
+                        f"bet {at}'s step ({units} units) is not its recorded wager ({wager} "
+                        f"cents) at the level's rate ({expected} units): steps were moved",
+                    )
+                )
+                break
+    return out

@@ -67,8 +67,16 @@ class MeterCollector(Collector):
             "overflow": CounterMetricFamily(
                 "jackpot_pool_overflow_cents", "Contributions diverted by the cap", labels=["pool"]
             ),
+            # seed put in and seed voids gave back apart: a counter never falls (D264)
             "seed": CounterMetricFamily(
-                "jackpot_pool_seed_funding_cents", "House funding of resets", labels=["pool"]
+                "jackpot_pool_seed_funding_cents",
+                "House funding of resets and voids' top-ups, seed given back not deducted",
+                labels=["pool"],
+            ),
+            "seed_returned": CounterMetricFamily(
+                "jackpot_pool_seed_returned_cents",
+                "Seed of voided hits' resets given back to the house",
+                labels=["pool"],
             ),
         }
         for p in pools:
@@ -80,7 +88,8 @@ class MeterCollector(Collector):
             counters["hits"].add_metric([p.pool], p.hits)
             counters["won"].add_metric([p.pool], p.won)
             counters["overflow"].add_metric([p.pool], p.overflow_units // UNITS_PER_CENT)
-            counters["seed"].add_metric([p.pool], p.seed_units // UNITS_PER_CENT)
+            counters["seed"].add_metric([p.pool], p.seed_in_units // UNITS_PER_CENT)
+            counters["seed_returned"].add_metric([p.pool], p.seed_returned_units // UNITS_PER_CENT)
         yield from gauges.values()
         yield from counters.values()
 

@@ -21,6 +21,14 @@ from jackpot.domain.journals import house_journal
 from jackpot.services.linkgroups import LinkGroups
 
 
+class PeriodNotBegunError(ValueError):
+    """verify --since a gaming day that has not begun by the controller clock (D263)."""
+
+    def __init__(self, day: date) -> None:
+        super().__init__(f"gaming day {day.isoformat()} has not begun yet")
+        self.day = day
+
+
 class GroupedVerifier:
     """Verifies every group's journals, the round records and the closed days against the
     archive: all of history, or from a gaming day on (cost in proportion to the period)."""
@@ -48,6 +56,8 @@ class GroupedVerifier:
             day = since.isoformat()
             closed = next((d for d in days if d["day"] == day), None)
             start = int(closed["start_ts"]) if closed else self._days().bounds(since)[0]
+            if start > self._groups.main.verifier.clock():  # no period to check yet
+                raise PeriodNotBegunError(since)
             before = next((d for d in reversed(days) if d["day"] < day), None)
             days = [d for d in days if d["day"] >= day]
         out = self._merged([g.verifier.run(start) for g in self._groups.all()])

@@ -48,7 +48,14 @@ class AdjustmentStore:
         """Move the money once; raises AdjustmentError or NotFoundError, moving nothing."""
         k, pool = self._k, adjustment.pool
         result = self._s.adjust_pool(
-            keys=[k.pool(pool), k.pool_journal(pool), k.adjustments, k.counters, k.activity],
+            keys=[
+                k.pool(pool),
+                k.pool_journal(pool),
+                k.adjustments,
+                k.counters,
+                k.journal,
+                k.activity,
+            ],
             args=[
                 adjustment.adjustment,
                 adjustment.digest,
@@ -56,6 +63,7 @@ class AdjustmentStore:
                 adjustment.total_units,
                 adjustment.reason,
                 who,
+                pool,
             ],
         )
         status = result[0]
@@ -91,6 +99,7 @@ class AdjustmentStore:
                 k.pool_journal(to),
                 k.counters,
                 k.adjustments,
+                k.journal,
                 k.activity,
             ],
             args=[transfer, digest, seen_version, reason, who, pool, to],

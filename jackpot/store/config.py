@@ -484,6 +484,8 @@ def pool_state(pool: str, raw: dict[str, str]) -> PoolState:
         hits=int(raw["hits"]),
         won=int(raw["won_cents"]),
         seed_units=int(raw["seed_units"]),
+        seed_in_units=int(raw.get("seed_in_units", "0")),
+        seed_returned_units=int(raw.get("seed_returned_units", "0")),
         adjustments_units=int(raw["adjust_units"]),
         voids_units=int(raw.get("void_units", "0")),
         journal_seq=int(raw["seq"]),

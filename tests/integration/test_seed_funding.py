@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import redis as redis_lib
+from prometheus_client.parser import text_string_to_metric_families
 
 from jackpot.domain.meter import UNITS_PER_CENT
 from tests.support.api import round_body
@@ -91,3 +92,46 @@ def test_the_meters_seed_funding_over_a_day_is_the_day_statements(
         for e in w.api.journal()
         if e["type"] == "void"
     )
+
+
+def seed_counters(w: World) -> tuple[float, float]:
+    """Pool main's seed funding and seed returned counters, as /metrics shows them."""
+    response = w.api.client.get("/metrics", headers=w.api.keys.header("operator"))
+    assert response.status_code == 200, response.get_data(as_text=True)
+    found = {"funding": 0.0, "returned": 0.0}
+    for family in text_string_to_metric_families(response.get_data(as_text=True)):
+        for sample in family.samples:
+            if sample.labels.get("pool") != "main":
+                continue
+            if sample.name == "jackpot_pool_seed_funding_cents_total":
+                found["funding"] = sample.value
+            elif sample.name == "jackpot_pool_seed_returned_cents_total":
+                found["returned"] = sample.value
+    return found["funding"], found["returned"]
+
+
+def test_the_seed_counters_never_fall_when_a_void_gives_seed_back(world: World) -> None:
+    """A hit whose reset the house seeds, then its void giving the seed back: the metrics'
+    seed funding counter stays where the reset put it (Prometheus takes a fall for a reset,
+    and JackpotSeedFundingUsed could fire on it), the seed returned counter rises by it,
+    and the two apart are the day statement's figures (docs/DECISIONS.md D264)."""
+    w = world
+    day = w.services.days().of_time(w.clock())
+    settle(
+        w,
+        round_body(
+            "hit",
+            dealer="As",
+            dealer_war="As",
+            spots=[{"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}],
+        ),
+    )
+    funded, returned = seed_counters(w)
+    assert funded > 0 and returned == 0, (funded, returned)
+    void(w, "hit")
+    after = seed_counters(w)
+    assert after[0] == funded, f"seed funding fell from {funded} to {after[0]} cents"
+    w.clock.pass_days(1)
+    [pool] = w.services.accounting.close(day)["pools"]
+    assert after == (pool["seed_funding_cents"], pool["seed_returned_cents"])
+    assert after[1] > 0

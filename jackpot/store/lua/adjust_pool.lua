@@ -2,9 +2,10 @@
 --
 -- KEYS[1] {ns}/pool/<id>  hash   KEYS[2] {ns}/pool/<id>/journal  stream
 -- KEYS[3] {ns}/adjustments  hash: adjustment id -> digest (the pool is part of it)
--- KEYS[4] {ns}/counters  hash (clock)
+-- KEYS[4] {ns}/counters  hash (clock, house_seq, house_head)
+-- KEYS[5] {ns}/journal  stream: the house journal, which binds the step (D271)
 -- ARGV[1] adjustment id  ARGV[2] digest of the request  ARGV[3] target ("visible" | "reserve")
--- ARGV[4] amount in units (signed)  ARGV[5] reason  ARGV[6] who
+-- ARGV[4] amount in units (signed)  ARGV[5] reason  ARGV[6] who  ARGV[7] the pool's id
 -- uses: clock(counters) from clock.lua and append() from chain.lua, put before this script
 -- returns: {"applied", value_units, reserve_units} | {"replay"} | {"conflict"} | {"missing"}
 --        | {"negative"} | {"over_cap"} | {"retired"} (a retired pool holds no money: its balance
@@ -36,8 +37,19 @@ redis.call('HSET', KEYS[1], 'value', vs, 'reserve', rs)
 redis.call('HINCRBY', KEYS[1], 'adjust_units', ARGV[4])
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 local prev = redis.call('HGET', KEYS[1], 'head') or ''
-redis.call('HSET', KEYS[1], 'head', append(KEYS[2], string.format('%d', seq), prev,
+local head = append(KEYS[2], string.format('%d', seq), prev,
   {'type', 'adjustment', 'ts', now, 'who', ARGV[6], 'adjustment', ARGV[1], 'target', ARGV[3],
-   'amount_units', ARGV[4], 'reason', ARGV[5], 'value_units', vs, 'reserve_units', rs}))
+   'amount_units', ARGV[4], 'reason', ARGV[5], 'value_units', vs, 'reserve_units', rs})
+redis.call('HSET', KEYS[1], 'head', head)
+-- the house journal binds the pool's entry, seq and hash, in the same step (D271): verify
+-- holds every pool adjustment to it, as a round's entries to the house's `round`
+-- (the console's activity shows the step once: the pool's entry)
+activity = nil
+local house_seq = string.format('%d', redis.call('HINCRBY', KEYS[4], 'house_seq', 1))
+redis.call('HSET', KEYS[4], 'house_head', append(KEYS[5], house_seq,
+  redis.call('HGET', KEYS[4], 'house_head') or '',
+  {'type', 'pool_adjustment', 'ts', now, 'who', ARGV[6], 'pool', ARGV[7],
+   'adjustment', ARGV[1], 'target', ARGV[3], 'amount_units', ARGV[4],
+   'pool_seq', string.format('%d', seq), 'pool_entry', head}))
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 return {'applied', vs, rs}

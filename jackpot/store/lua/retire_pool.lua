@@ -5,6 +5,8 @@
 -- KEYS[3] {ns}/pool/<to>    hash   KEYS[4] {ns}/pool/<to>/journal    stream
 -- KEYS[5] {ns}/counters  hash (clock, config_version)
 -- KEYS[6] {ns}/adjustments  hash: transfer and adjustment ids -> digest of the request
+-- KEYS[7] {ns}/journal  stream: the house journal, which binds the step (D271); KEYS[5]
+--   holds its house_seq and house_head
 -- ARGV[1] transfer id  ARGV[2] digest of the request  ARGV[3] the config version the caller
 -- found no table feeding the pool under  ARGV[4] reason  ARGV[5] who
 -- ARGV[6] from pool id  ARGV[7] to pool id
@@ -81,4 +83,12 @@ local head_b = append(KEYS[4], seq_b, b[5] or '', {'type', 'transfer', 'ts', now
 redis.call('HSET', KEYS[3], 'value', fmt(v), 'reserve', fmt(r), 'seq', seq_b, 'head', head_b)
 redis.call('HINCRBY', KEYS[3], 'adjust_units', fmt(total))
 redis.call('HSET', KEYS[6], ARGV[1], ARGV[2])
+-- the house journal binds both pools' entries, seqs and hashes, in the same step (D271)
+activity = nil  -- the console's activity shows the step by the pools' entries
+local house_seq = fmt(redis.call('HINCRBY', KEYS[5], 'house_seq', 1))
+redis.call('HSET', KEYS[5], 'house_head', append(KEYS[7], house_seq,
+  redis.call('HGET', KEYS[5], 'house_head') or '',
+  {'type', 'pool_transfer', 'ts', now, 'who', ARGV[5], 'transfer', ARGV[1],
+   'from', ARGV[6], 'to', ARGV[7], 'amount_units', fmt(total),
+   'from_seq', seq_a, 'from_entry', head_a, 'to_seq', seq_b, 'to_entry', head_b}))
 return {'applied', fmt(mv), fmt(mr), fmt(v), fmt(r)}

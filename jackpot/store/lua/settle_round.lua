@@ -511,7 +511,11 @@ for _, p in ipairs(pools) do
   if p.d_hits > 0 then
     redis.call('HINCRBY', p.key, 'hits', int(p.d_hits))
     redis.call('HINCRBY', p.key, 'won_cents', int(p.d_won))
-    if p.d_seed > 0 then redis.call('HINCRBY', p.key, 'seed_units', int(p.d_seed)) end
+    if p.d_seed > 0 then
+      redis.call('HINCRBY', p.key, 'seed_units', int(p.d_seed))
+      -- the house's seed put in, which only rises (the metrics' counter, D264)
+      redis.call('HINCRBY', p.key, 'seed_in_units', int(p.d_seed))
+    end
     for _, record in ipairs(p.hit_records) do
       local json = cjson.encode(record)
       redis.call('HSET', payouts_key, record.id, json)

@@ -214,7 +214,8 @@ local function open(key, journal, id)
   if not balanced(h) or not as_journaled(journal, h[1], h[2]) then return nil, {'tampered', id} end
   p = {key = key, journal = journal, id = id, v = tonumber(h[1]), r = tonumber(h[2]),
     reset = tonumber(h[3]) * UNIT, cap = tonumber(h[6]), seq = tonumber(h[8]), head = h[9] or '',
-    retired = h[10] == 'retired', trigger = h[18], delta = 0, seeded = 0, moves = false}
+    retired = h[10] == 'retired', trigger = h[18], delta = 0, seeded = 0, topped = 0,
+    returned = 0, moves = false}
   books[key] = p
   table.insert(order, p)
   return p
@@ -267,6 +268,7 @@ for i, pp in ipairs(plan.pools) do
   local seeded = top_s - seed
   m.v, m.r, m.moves = v, r, true
   m.delta, m.seeded = m.delta + delta - seeded, m.seeded + seeded
+  m.topped, m.returned = m.topped + top_s, m.returned + seed  -- each only rises (D264)
   moved[i] = {fed = fed, m = m, fields = {'type', 'void', 'ts', stamp, 'table', plan.table,
       'round', plan.round, 'who', who, 'spots', spots_text, 'wagered', plan.wagered,
       'fed_pool', pp.id,
@@ -315,6 +317,11 @@ for _, p in ipairs(order) do
     redis.call('HSET', p.key, 'value', int(p.v), 'reserve', int(p.r))
     redis.call('HINCRBY', p.key, 'void_units', int(p.delta))
     redis.call('HINCRBY', p.key, 'seed_units', int(p.seeded))
+    -- seed put in and seed given back apart, each only rising (the metrics' counters, D264)
+    if p.topped > 0 then redis.call('HINCRBY', p.key, 'seed_in_units', int(p.topped)) end
+    if p.returned > 0 then
+      redis.call('HINCRBY', p.key, 'seed_returned_units', int(p.returned))
+    end
   end
 end
 
