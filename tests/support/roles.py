@@ -255,6 +255,21 @@ MATRIX: list[Endpoint] = [
         "/v1/rounds/T1/r-void-held/void/approve",
         roles=roles("operator"),
     ),
+    Endpoint(
+        "refuse round void",
+        "POST",
+        "/v1/rounds/<table>/<round_id>/void/refuse",
+        "/v1/rounds/T1/r-void-held/void/refuse",
+        {"reason": "role matrix"},
+        roles("operator"),
+    ),
+    Endpoint(
+        "voids awaiting approval",
+        "GET",
+        "/v1/voids/awaiting",
+        "/v1/voids/awaiting",
+        roles=roles("operator", "auditor"),
+    ),
     Endpoint("journal", "GET", "/v1/journal", "/v1/journal?pool=main", roles=roles("auditor")),
     Endpoint(
         "journal csv", "GET", "/v1/journal.csv", "/v1/journal.csv?pool=main", roles=roles("auditor")
