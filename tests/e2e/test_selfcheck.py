@@ -122,15 +122,21 @@ def store(tmp_path: Path) -> Iterator[RedisServer]:
     server.stop()
 
 
-def test_a_tampered_script_file_makes_the_controller_inoperable(
-    tmp_path: Path, store: RedisServer
-) -> None:
-    # a build of the controller, sealed, then one of its Lua scripts edited on disk
+def sealed_build(tmp_path: Path) -> Path:
+    """A sealed copy of the controller's package, under the returned directory."""
     build = tmp_path / "build"
     shutil.copytree(
         integrity.package_root(), build / "jackpot", ignore=shutil.ignore_patterns("__pycache__")
     )
     integrity.seal(build / "jackpot")
+    return build
+
+
+def test_a_tampered_script_file_makes_the_controller_inoperable(
+    tmp_path: Path, store: RedisServer
+) -> None:
+    # a build of the controller, sealed, then one of its Lua scripts edited on disk
+    build = sealed_build(tmp_path)
     script = build / "jackpot" / "store" / "lua" / "settle_round.lua"
     original = script.read_text()
     script.write_text(original.replace("local UNIT = 10000", "local UNIT = 10001"))
@@ -303,11 +309,7 @@ def test_a_file_planted_while_it_runs_makes_every_process_inoperable(
     # issue 39's examiner: an extension module copied in beside a source of a running
     # controller made one gunicorn worker inoperable while the other answered ready for as
     # long as it ran: software was checked once per process, at its start
-    build = tmp_path / "build"
-    shutil.copytree(
-        integrity.package_root(), build / "jackpot", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    integrity.seal(build / "jackpot")
+    build = sealed_build(tmp_path)
     env = {
         "JACKPOT_REDIS_URL": store.url,
         "PYTHONPATH": str(build),
