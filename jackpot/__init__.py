@@ -11,10 +11,15 @@ usual way; its own cache is the one the check can only report after it ran.
 
 import importlib.abc
 import importlib.machinery
+import os
 import sys
 from types import CodeType
 
 __version__ = "0.1.0"
+
+
+# the package's own directory, links resolved: every module is loaded from within it
+_PACKAGE = os.path.join(os.path.realpath(os.path.dirname(__file__)), "")
 
 
 class _SourceLoader(importlib.machinery.SourceFileLoader):
@@ -36,6 +41,13 @@ class SealedSources(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)  # type: ignore[arg-type]
         if spec is None or spec.origin is None or spec.origin == "namespace":
             return spec
+        if not os.path.realpath(spec.origin).startswith(_PACKAGE):
+            raise ImportError(
+                f"{fullname} would be loaded from {spec.origin}, outside the controller's "
+                "package (a symbolic link): the controller runs only its sealed sources",
+                name=fullname,
+                path=spec.origin,
+            )
         if not spec.origin.endswith(".py"):
             raise ImportError(
                 f"{fullname} would be loaded from {spec.origin}: the controller runs only its "

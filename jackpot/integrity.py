@@ -66,12 +66,20 @@ def package_root() -> Path:
 
 
 def _files(root: Path) -> list[str]:
+    """Every file under `root` but the caches and the manifest; a symbolic link counts as a
+    file of its own, whatever it points to, and is never followed (D270: a link named as a
+    module, to a directory of code elsewhere, would be imported and never hashed)."""
     found = []
-    for path in root.rglob("*"):
-        rel = path.relative_to(root)
-        if not path.is_file() or _CACHE_DIR in rel.parts or path.name == MANIFEST:
-            continue
-        found.append(rel.as_posix())
+    for top, dirs, files in os.walk(root, followlinks=False):
+        here = Path(top)
+        links = [d for d in dirs if (here / d).is_symlink()]
+        dirs[:] = [d for d in dirs if d not in links and d != _CACHE_DIR]
+        for name in [*files, *links]:
+            path = here / name
+            if name == MANIFEST and here == root:
+                continue
+            if path.is_symlink() or path.is_file():
+                found.append(path.relative_to(root).as_posix())
     return sorted(found)
 
 
@@ -127,6 +135,8 @@ def _cache_problem(root: Path, name: str) -> str | None:
 
 
 def _hash_file(path: Path) -> str:
+    if path.is_symlink():  # a link is never part of the build: its target is not hashed
+        return "symlink:" + hashlib.sha256(os.readlink(path).encode()).hexdigest()
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -163,7 +173,11 @@ class SealError(Exception):
 def seal(root: Path) -> Manifest:
     """Write `root`/MANIFEST.json for the files under it (the build's step)."""
     manifest = measure(root)
-    foreign = [name for name in manifest.files if name.endswith(_NOT_SOURCE)]
+    foreign = [
+        name
+        for name in manifest.files
+        if name.endswith(_NOT_SOURCE) or (root / name).is_symlink()
+    ]
     if foreign:
         raise SealError(
             f"not sealing {root}: the controller is pure Python, and these are byte code or "
@@ -231,7 +245,12 @@ def check(root: Path | None = None, approved: str | None = None) -> SoftwareChec
     for name in sorted(set(found.files) - set(files)):
         problems.append(f"{name} is not part of the build")
     for name in sorted(found.files):
-        if name.endswith(_NOT_SOURCE):
+        if (root / name).is_symlink():
+            problems.append(
+                f"{name} is a symbolic link: the controller runs only the files sealed in its "
+                "package, never what a link points to"
+            )
+        elif name.endswith(_NOT_SOURCE):
             problems.append(
                 f"{name} is byte code or an extension module: the controller is pure Python "
                 "and runs only its sealed source"

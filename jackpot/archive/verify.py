@@ -34,7 +34,6 @@ from jackpot.archive.payoutindex import found_under as index_people
 from jackpot.archive.payoutindex import row_of
 from jackpot.archive.store import Archive
 from jackpot.domain.books import (
-    BOUND_BY,
     BooksWalk,
     Counters,
     HouseRound,
@@ -171,8 +170,8 @@ class Verifier:
         self, house: HouseIndex, late: HouseIndex, steps: list[PoolStep], since: int | None
     ) -> list[Finding]:
         """Every pool adjustment and transfer (of the period) against the adjustments record
-        the API's step writes, the house journal's entry the same step writes (once the house
-        journal binds such steps at all), and the key it names (D271)."""
+        the API's step writes, the house journal's entry the same step writes, and the key it
+        names (D271)."""
         steps = [s for s in steps if s.ts >= (since or 0)]
         if not steps:
             return []
@@ -184,25 +183,23 @@ class Verifier:
         keys = HouseIndex(
             keys={**house.keys, **late.keys}, revoked={**late.revoked, **house.revoked}
         )
-        first = min([*house.first_bound, *late.first_bound], default=None)
-        if since is not None:  # what the house journal said before the period
+        if since is not None:  # the keys' events the house journal holds before the period
             journal = house_journal(self._k.group)
-            for kind in ("key_created", "key_revoked", *BOUND_BY.values()):
+            for kind in ("key_created", "key_revoked"):
                 for e in self._archive.entries_of_type(journal, kind, to_ts=since):
                     keys.feed(e.seq, e.by_name())
-            first = min([*keys.first_bound, *([] if first is None else [first])], default=None)
         out = []
         for s, found in zip(steps, recorded, strict=True):
-            # history from before the house bound these steps is held to the record alone:
-            # its keys may predate the key events too
-            bound_then = first is not None and s.ts >= first
+            # every step is bound, from a controller's first entry on: a rule that began at
+            # the first binding seen let a forged step before it pass (the examiner's second
+            # pass); the keys are held where the house journal holds their events
             problems = step_problems(
                 s,
                 bool(found),
                 bound.get((s.pool, s.seq)),
-                bound_then,
+                True,
                 keys.key(s.who),
-                bound_then and bool(keys.keys),
+                bool(keys.keys),
             )
             out += [Finding(s.journal, s.seq, text) for text in problems]
         return out
@@ -639,7 +636,6 @@ class HouseIndex:
     voids: set[tuple[str, str, str]] = field(default_factory=set)
     # the pool entries operators' steps wrote, by (pool, seq): (entry hash, step id) (D271)
     bound: dict[tuple[str, int], tuple[str, str]] = field(default_factory=dict)
-    first_bound: list[int] = field(default_factory=list)  # the earliest binding's stamp
     keys: dict[str, KeyLife] = field(default_factory=dict)  # by `who`: "role:key id"
     revoked: dict[str, int] = field(default_factory=dict)  # key id -> when
 
@@ -647,7 +643,6 @@ class HouseIndex:
         kind = e.get("type")
         for pool, pool_seq, entry, step in bindings(e):
             self.bound[(pool, pool_seq)] = (entry, step)
-            self.first_bound[:] = [min([*self.first_bound, int(e.get("ts") or 0)])]
         if kind == "key_created":
             role = e.get("role") or ""
             self.keys[f"{role}:{e.get('key') or ''}"] = KeyLife(role, int(e.get("ts") or 0))

@@ -215,3 +215,27 @@ def test_an_extension_module_beside_a_source_is_refused_at_import(build: Path) -
     assert "the controller runs only its sealed Python sources" in done.stderr
     # and a module of the package's imports as ever
     assert _run(build, "import jackpot.domain.odds").returncode == 0
+
+
+def test_a_symbolic_link_in_the_package_is_refused_and_never_followed(
+    build: Path, tmp_path: Path
+) -> None:
+    # the examiner's second pass: a directory `jsonio/` linked in beside jsonio.py, holding
+    # code of its own, was imported in the source's place and never hashed (the walk did not
+    # follow it): the check said authentic while the planted code ran
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "__init__.py").write_text("PLANTED = True\n")
+    (build / "jsonio").symlink_to(elsewhere, target_is_directory=True)
+    found = integrity.check(build)
+    assert "jsonio is a symbolic link: the controller runs only the files sealed in its " \
+        "package, never what a link points to" in found.problems  # fmt: skip
+    assert "jsonio is not part of the build" in found.problems
+    done = _run(build, "import jackpot.jsonio")
+    assert done.returncode == 1 and "outside the controller's package" in done.stderr
+    with pytest.raises(integrity.SealError, match="jsonio"):
+        integrity.seal(build)
+    # a link to a file is a file of its own too
+    (build / "jsonio").unlink()
+    (build / "domain" / "odds2.py").symlink_to(build / "domain" / "odds.py")
+    assert "domain/odds2.py is a symbolic link" in " ".join(integrity.check(build).problems)

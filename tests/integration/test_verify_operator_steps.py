@@ -101,6 +101,21 @@ def test_a_forged_adjustment_put_in_the_adjustments_record_too_is_found(
     assert any("adjustment adj-x3: the house journal holds no entry" in f for f in found), found
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_forged_adjustment_before_any_real_one_is_found(
+    world: World,  # noqa: F811
+    mode: str,
+) -> None:
+    """The examiner's second pass: on a controller where no operator had adjusted anything,
+    the rule began at the first binding it met, so a forged step (its record written too)
+    passed both modes, and every checkpoint after signed it. Every step is bound now."""
+    assert verify(world, mode) == []
+    adjusted(world, "main", "reserve", -3_000_000, "adj-first")
+    world.redis.hset(world.services.groups.main.keys.adjustments, "adj-first", "0" * 64)
+    found = verify(world, mode)
+    assert any("adjustment adj-first: the house journal holds no entry" in f for f in found), found
+
+
 def test_adjustments_and_a_retirement_through_the_api_are_bound(
     side: World, tmp_path: Path
 ) -> None:
