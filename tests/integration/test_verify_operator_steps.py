@@ -12,10 +12,14 @@ from pathlib import Path
 import pytest
 
 from jackpot.domain.chain import entry_hash
-from tests.integration.test_verify_recomputes import MODES, verify
-from tests.integration.test_verify_recomputes import world as world  # noqa: F401 (fixture)
-from tests.support.archive_world import World
+from tests.support.archive_world import ARCHIVES, World
+from tests.support.open_day import MODES, open_day, verify
 from tests.support.rechain import Entry, forge
+
+
+@pytest.fixture(params=ARCHIVES)
+def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
+    yield from open_day(request, tmp_path)
 
 
 def operator_who(w: World) -> str:
@@ -55,7 +59,7 @@ def adjusted(
 
 
 @pytest.fixture
-def side(world: World) -> Iterator[World]:  # noqa: F811
+def side(world: World) -> Iterator[World]:
     """A second pool, made and adjusted once through the API: the house journal binds the
     operators' steps from then on."""
     world.api.put_pool("side", reset=50_000, rate_bp=300, reserve_rate_bp=150)
@@ -103,7 +107,7 @@ def test_a_forged_adjustment_put_in_the_adjustments_record_too_is_found(
 
 @pytest.mark.parametrize("mode", MODES)
 def test_a_forged_adjustment_before_any_real_one_is_found(
-    world: World,  # noqa: F811
+    world: World,
     mode: str,
 ) -> None:
     """The examiner's second pass: on a controller where no operator had adjusted anything,

@@ -13,51 +13,14 @@ import pytest
 
 from jackpot.domain.meter import UNITS_PER_CENT
 from tests.support.api import round_body
-from tests.support.archive_world import ARCHIVES, World, deal, dealt, world_on
+from tests.support.archive_world import ARCHIVES, World
+from tests.support.open_day import MODES, jackpot, open_day, settle, verify
 from tests.support.rechain import Entry, forge
-
-MODES = ["whole", "since today"]
 
 
 @pytest.fixture(params=ARCHIVES)
 def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
-    """Yesterday's rounds, archived; then an open day on pool `main`: rounds of $5, a
-    jackpot and a round of $25, archived, then more rounds and another jackpot in Redis
-    only. `--since` today links the day to the archived entry before it."""
-    with world_on(request, tmp_path) as w:
-        deal(w, 10, prefix="old")
-        settle(w, jackpot("hit0"))
-        w.services.archiver.run()
-        w.clock.pass_days(1)
-        # the controller's clock (the store's, never earlier than one it gave) is a day on
-        w.redis.hset(w.services.groups.main.keys.counters, "clock", str(w.clock()))
-        deal(w, 30)
-        settle(w, jackpot("hit1"))
-        settle(w, round_body("big1", spots=[{"spot": 1, "wager": 2500, "card": "4d"}]))
-        w.services.archiver.run()
-        deal(w, 50, prefix="late")
-        settle(w, jackpot("hit2"))
-        deal(w, 3, prefix="after")
-        yield w
-
-
-def jackpot(name: str) -> dict[str, object]:
-    """A suited four of a kind: 100% of the meter, then a reset."""
-    return round_body(
-        name,
-        dealer="As",
-        dealer_war="As",
-        spots=[{"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}],
-    )
-
-
-def settle(w: World, body: dict[str, object]) -> None:
-    assert w.api.report({**body, "dealt_at": dealt(w.clock)}).status_code == 200
-
-
-def verify(w: World, mode: str) -> list[str]:
-    since = None if mode == "whole" else w.services.days().of_time(w.clock())
-    return [str(f) for f in w.services.verifier.run(since).findings]
+    yield from open_day(request, tmp_path)
 
 
 def test_an_untouched_open_day_verifies_intact_both_ways(world: World) -> None:

@@ -6,20 +6,25 @@ the order decides which bet reached the trigger, and both verify modes find it."
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from tests.integration.test_verify_recomputes import MODES, settle, verify
-from tests.integration.test_verify_recomputes import world as world  # noqa: F401 (fixture)
 from tests.support.api import round_body
-from tests.support.archive_world import World
+from tests.support.archive_world import ARCHIVES, World
+from tests.support.open_day import MODES, open_day, settle, verify
 from tests.support.rechain import Entry, forge
 
 LOSSES = ("2c", "3d", "4h", "5s")  # under the dealer's queen: no meter line
 
 
+@pytest.fixture(params=ARCHIVES)
+def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
+    yield from open_day(request, tmp_path)
+
+
 @pytest.fixture
-def mhb(world: World, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:  # noqa: F811
+def mhb(world: World, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     """Level `mhb` (must hit by $10,000, fed 2% of every wager) beside `main` at table T1,
     and a round of $5, $1, $1 and $10 bets, archived."""
     # priced as if no smaller bet fed it (the return check's share, D229, is not this test's)
