@@ -174,9 +174,7 @@ def seal(root: Path) -> Manifest:
     """Write `root`/MANIFEST.json for the files under it (the build's step)."""
     manifest = measure(root)
     foreign = [
-        name
-        for name in manifest.files
-        if name.endswith(_NOT_SOURCE) or (root / name).is_symlink()
+        name for name in manifest.files if name.endswith(_NOT_SOURCE) or (root / name).is_symlink()
     ]
     if foreign:
         raise SealError(
