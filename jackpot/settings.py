@@ -40,7 +40,8 @@ def redacted(url: str) -> str:
 
 def _cluster(url: str | None) -> bool:
     """A Redis Cluster's URL (jackpot.store.connect reads it)."""
-    return bool(url) and urlsplit(url or "").scheme == "redis+cluster"
+    # the scheme alone: urlsplit refuses a list of hosts with an IPv6 address after the first
+    return bool(url) and (url or "").partition("://")[0].lower() == "redis+cluster"
 
 
 # the gaming day's definition: recorded with the controller's state by its first process

@@ -15,8 +15,8 @@ to the new master (safe: every write the controller makes is an idempotent scrip
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-from urllib.parse import unquote, urlsplit
+from typing import Any, NamedTuple
+from urllib.parse import unquote
 
 import redis
 from redis.sentinel import Sentinel, SentinelManagedConnection
@@ -63,9 +63,32 @@ def _hosts(url: str, netloc: str, what: str) -> tuple[list[Address], str | None,
     return found, unquote(username) or None, unquote(password) or None
 
 
+class _Parts(NamedTuple):
+    scheme: str
+    netloc: str
+    path: str
+    query: str
+
+
+def _split(url: str) -> _Parts:
+    """A URL of several hosts (`scheme://user:pass@h1:p1,[::1]:p2/path?query`), split by
+    hand: urllib's urlsplit refuses a bracketed address that does not open the netloc
+    (Python's fix for CVE-2024-11168, in Debian's 3.11.2 since), so a list of hosts with an
+    IPv6 address after the first was "Invalid IPv6 URL"."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return _Parts("", "", "", "")
+    netloc, slash, tail = rest.partition("/")
+    if not slash:  # no path: a query may follow the hosts directly
+        netloc, _, query = netloc.partition("?")
+        return _Parts(scheme.lower(), netloc, "", query)
+    path, _, query = tail.partition("?")
+    return _Parts(scheme.lower(), netloc, "/" + path, query)
+
+
 def cluster_target(url: str) -> ClusterTarget | None:
     """The nodes a redis+cluster:// URL names; None for any other URL."""
-    parts = urlsplit(url)
+    parts = _split(url)
     if parts.scheme != CLUSTER_SCHEME:
         return None
     nodes, username, password = _hosts(url, parts.netloc, "node")
@@ -78,7 +101,7 @@ def cluster_target(url: str) -> ClusterTarget | None:
 
 def sentinel_target(url: str) -> SentinelTarget | None:
     """The sentinels and master a redis+sentinel:// URL names; None for any other URL."""
-    parts = urlsplit(url)
+    parts = _split(url)
     if parts.scheme != SENTINEL_SCHEME:
         return None
     sentinels, username, password = _hosts(url, parts.netloc, "sentinel")

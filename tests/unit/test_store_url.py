@@ -94,3 +94,17 @@ def test_threads_behind_a_failed_look_at_the_cluster_fail_at_once(monkeypatch):
         with pytest.raises(cluster.SlotUnavailableError, match="10.0.0.2"):
             route.owner()
     assert len(asked) == 2  # one look, at both nodes
+
+
+def test_a_cluster_url_with_an_ipv6_node_after_the_first_is_read_on_every_python():
+    # Debian's Python 3.11.2 (deb12u6, the fix for CVE-2024-11168) has urlsplit refuse a
+    # bracketed address that does not open the netloc: "Invalid IPv6 URL"
+    url = "redis+cluster://10.0.0.1:7000,[::1]:7001"
+    settings = Settings.from_env(
+        {"JACKPOT_REDIS_URL": url, "JACKPOT_QUEUE_REDIS_URL": "redis://queue:6379/0"}
+    )
+    assert settings.redis_url == url
+    target = cluster_target(url)
+    assert target is not None and target.nodes == (("10.0.0.1", 7000), ("::1", 7001))
+    sentinels = sentinel_target("redis+sentinel://h1:26379,[::1]:26380/jackpot")
+    assert sentinels is not None and sentinels.sentinels == (("h1", 26379), ("::1", 26380))
