@@ -19,6 +19,12 @@ class Role(StrEnum):
     AUDITOR = "auditor"  # read journal, exports, reports
 
 
+def a_tables_key(who: str) -> bool:
+    """Whether a step's `who` ("role:key id", ApiKey.who) is a table's key: a device, no
+    person (void_round.lua holds the same rule)."""
+    return who.partition(":")[0] == Role.TABLE.value
+
+
 # the roles whose keys are issued to a person of the register (jackpot.domain.people)
 PEOPLES_ROLES = frozenset({Role.OPERATOR, Role.AUDITOR})
 

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from jackpot.domain.auth import a_tables_key
 from jackpot.domain.fields import (
     MAX_REASON,
     Day,
@@ -103,7 +104,7 @@ def count_journal(
             handle += int(e.get("wagered", 0))
             fixed += int(e.get("fixed", 0))
             envy += int(e.get("envy", 0))
-        elif kind == "void_requested" and str(e.get("who", "")).startswith("table:"):
+        elif kind == "void_requested" and a_tables_key(str(e.get("who", ""))):
             voids += 1
     for e in hits:
         if e.get("type") == "hit":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from jackpot.domain.auth import a_tables_key
 from jackpot.domain.voids import VoidUnsupportedError, parse_spots, plan_void, trigger_won
 from jackpot.errors import (
     ControllerInoperableError,
@@ -236,7 +237,7 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
 def _person_id(key: str, compared: Any) -> str | None:
     """The id the void script compared a step's person by: the register's id of a person's
     key; a table's key is no person (void_round.lua a_person)."""
-    return None if key.startswith("table:") or not compared else str(compared)
+    return None if a_tables_key(key) or not compared else str(compared)
 
 
 def _void(v: dict[str, Any]) -> dict[str, Any]:
