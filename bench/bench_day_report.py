@@ -1,13 +1,15 @@
 """A closed gaming day's report, read and printed (issue 27, part 2): the statement and the
 timeline the page reads, the page drawn in Chromium, and its PDF (the browser's print), for a
-day of `--rounds` rounds and `--jackpots` jackpots at 8 tables. Target: under 5 s each.
+day of `--rounds` rounds, `--jackpots` jackpots and `--voids` voided rounds (issue 40: the
+voids section) at 8 tables. Target: under 5 s each.
 
 One run: the day is dealt in process (the service's own `Rounds.report`, one script call a
 round), archived and closed as the worker closes it, then served by the real app on a local
 port; each measure is taken `--repeat` times (median and slowest, seconds). Needs Debian's
 chromium (as the tests do).
 
-    python bench/bench_day_report.py [--rounds 50000] [--jackpots 100] [--repeat 3] [--json]
+    python bench/bench_day_report.py [--rounds 50000] [--jackpots 100] [--voids 50]
+        [--repeat 3] [--json]
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from jackpot.bootstrap import bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
 from jackpot.entrypoints.app import create_app  # noqa: E402
 from jackpot.services.clock import now_ms  # noqa: E402
+from jackpot.services.payouts import Actor  # noqa: E402
 from jackpot.settings import Settings  # noqa: E402
 from jackpot.store.embedded import free_port  # noqa: E402
 from tests.support.browser import chromium  # noqa: E402
@@ -50,6 +53,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=50_000)
     p.add_argument("--jackpots", type=int, default=100)
+    p.add_argument("--voids", type=int, default=50)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--json", action="store_true")
     return p.parse_args(argv)
@@ -101,7 +105,7 @@ def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         secret, key = svc.credentials.create(Role.TABLE, frozenset(TABLES))
         svc.people.register("E1042", "Dana Reyes")  # the register: keys are issued to people
         svc.people.register("A0007", "Priya Shah")
-        operator, _ = svc.credentials.create(Role.OPERATOR, frozenset(), "", "E1042")
+        operator, manager = svc.credentials.create(Role.OPERATOR, frozenset(), "", "E1042")
         auditor, _ = svc.credentials.create(Role.AUDITOR, frozenset(), "Internal audit", "A0007")
         rng = random.Random(27)
         every = max(args.rounds // max(args.jackpots, 1), 1)
@@ -117,6 +121,12 @@ def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             if i % 10_000 == 9_999:
                 svc.archiver.run()
         dealt_s = time.perf_counter() - began
+        # rounds voided on review, one person's each (below any approval threshold)
+        actor = Actor(manager.who, "Dana Reyes (E1042)", "E1042")
+        step = max(args.rounds // max(args.voids, 1), 1)
+        for n in range(min(args.voids, args.rounds)):
+            i = n * step + step // 2
+            svc.voids.void(TABLES[i % len(TABLES)], f"d{i}", "misdeal on review", None, actor)
         day = svc.days().of_time(clock())
         clock.ms += 2 * DAY_MS
         svc.archiver.run()
@@ -139,6 +149,7 @@ def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     return {
         "rounds": sum(t["rounds"] for t in statement["tables"]),
         "jackpots": len(statement["hits"]),
+        "voids": len(statement.get("voids", [])),
         "dealt_seconds": round(dealt_s, 1),
         "close_seconds": round(closed_s, 2),
         "measures": measures,
@@ -189,7 +200,7 @@ def timed(work: Callable[[], Any], n: int) -> dict[str, float]:
 
 def show(r: dict[str, Any]) -> None:
     print(
-        f"a gaming day of {r['rounds']:,} rounds and {r['jackpots']} jackpots "
+        f"a gaming day of {r['rounds']:,} rounds, {r['jackpots']} jackpots and {r['voids']} voids "
         f"(dealt in {r['dealt_seconds']} s, closed in {r['close_seconds']} s)"
     )
     print(f"  {'measure':<26} {'median s':>9} {'max s':>8}")

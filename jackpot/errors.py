@@ -33,6 +33,7 @@ JackpotError
 │   ├── MeterLimitError(pool)                                past the bound of exact sums
 │   ├── DayNotOverError(day)                                 a gaming day still under way
 │   ├── DayNotClosedError(day)                               over, its close still to come
+│   ├── SectionNotRecordedError(day, section, layout)        a file its day's layout lacks
 │   ├── DayNotJournaledError(day)                            closed, its digest not journaled yet
 │   ├── DayBoundsError(day, bounds, neighbour, its_bounds)   would overlap a closed day, or gap
 │   ├── GamingDayClosedError(closed)                         the gaming day changed after a close
@@ -447,6 +448,20 @@ class DayNotClosedError(ConflictError):
             "minutes of its end (or: jackpot accounting close --date " + day + ")"
         )
         self.field = "day"
+
+
+class SectionNotRecordedError(ConflictError):
+    """A closed day's file of a section its statement layout did not record (D278)."""
+
+    code = "section_not_recorded"
+
+    def __init__(self, day: str, section: str, layout: int) -> None:
+        super().__init__(
+            f"gaming day {day} was closed in statement layout {layout}, which has no {section} "
+            "section: a closed day is never recomputed (its voids are in its report's "
+            f"corrections: GET /v1/accounting/days/{day}/timeline)"
+        )
+        self.field = "section"
 
 
 class DayNotJournaledError(ConflictError):

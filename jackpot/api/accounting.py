@@ -10,7 +10,7 @@ from flask import Blueprint, Response, jsonify, request
 from jackpot.api.auth import require, services
 from jackpot.api.body import known_query
 from jackpot.domain.auth import Role
-from jackpot.domain.dayfiles import FILES, day_csv, numbers
+from jackpot.domain.dayfiles import FILES, day_csv, numbers, section_rows
 from jackpot.domain.gamingday import parse_day
 from jackpot.errors import NotFoundError, ValidationError
 
@@ -53,7 +53,8 @@ def get_day_csv(day: str, section: str) -> Response:
         raise NotFoundError("section", section)
     name = parse_day(day, "day")
     statement = services().accounting.statement(name)
-    return _csv(day_csv(section, [(name.isoformat(), statement[section])]), f"{name}-{section}")
+    rows = section_rows(statement, section)
+    return _csv(day_csv(section, [(name.isoformat(), rows)]), f"{name}-{section}")
 
 
 @bp.get("/<section>.csv")
@@ -70,7 +71,9 @@ def get_range_csv(section: str) -> Response:
         raise ValidationError("to", f"a range holds at most {MAX_RANGE_DAYS} days", "out_of_range")
     accounting = services().accounting
     days = [first + timedelta(days=n) for n in range((last - first).days + 1)]
-    text = day_csv(section, [(d.isoformat(), accounting.statement(d)[section]) for d in days])
+    text = day_csv(
+        section, [(d.isoformat(), section_rows(accounting.statement(d), section)) for d in days]
+    )
     return _csv(text, f"{first}_{last}-{section}")
 
 

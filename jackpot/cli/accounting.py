@@ -139,6 +139,15 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
             f"{money(p['jackpots_cents'])}, liability {money(p['liability_cents'])}"
             f"{'' if p['balanced'] else '  NOT BALANCED'}"
         )
+        if "owed_at_open_cents" in p:  # layout 5: what it owes, rolled over the day (D278)
+            owed = ("owed_at_open", "jackpots", "paid_jackpots", "voided_jackpots")
+            opened, won, paid, voided = (
+                f"{p[k + '_count']} {money(p[k + '_cents'])}" for k in owed
+            )
+            print(
+                f"    owed: {opened} at open + {won} won - {paid} paid - {voided} voided = "
+                f"{p['unpaid_jackpots_count']} {money(p['unpaid_jackpots_cents'])} at close"
+            )
     for t in report["tables"]:
         print(
             f"  table {t['table']}: {t['rounds']} rounds, handle {money(t['handle_cents'])}, "
@@ -151,4 +160,13 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
                 f"handle {money(t['voided_handle_cents'])}, pays {money(pays)}"
             )
     print(f"  {len(report['hits'])} hit(s) in the register")
+    for v in report.get("voids", []):  # layout 5: every void, who asked, approved and why
+        spots = "whole" if v["spots"] == "all" else f"spots {v['spots']}"
+        what = (
+            f"round {v['table']}/{v['round']} ({spots})"
+            if v["kind"] == "round"
+            else f"payout {v['payout']} {money(v['payout_amount_cents'])} (was {v['voided_from']})"
+        )
+        by = v["asked_by"] + (f", approved by {v['approved_by']}" if v["approved_by"] else "")
+        print(f"  void {v['time']}: {what}, asked by {by}: {v['reason']}")
     return 0 if report["balanced"] and report.get("table_counts_balanced") is not False else 1

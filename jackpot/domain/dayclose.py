@@ -37,10 +37,16 @@ Entry = Mapping[str, Any]
 # 2: the hit register names people (each key's holder) and adds the payer, witness, slip and
 # approval; 3: it names each meter hit's level type, and a hidden trigger's reveal (the
 # trigger, whole cents, and the commitment it opens); 4: and the salt that, with the trigger,
-# opens it, so the register alone checks the reveal; a day recorded in an earlier layout is
-# computed again in it
-LAYOUT_VERSION = 4
-LAYOUTS = (1, 2, 3, 4)
+# opens it, so the register alone checks the reveal; 5: voids apart (D278): the pools' jackpots
+# owed at open, paid and voided beside those won (won − paid − voided moves what is owed), the
+# jackpots voided rounds put back on the meter as `returned_jackpots` (layouts 1–4 called them
+# `voided_jackpots`), each hit's void reason and who asked for it, and a `voids` section: every
+# void made in the day with who asked, who approved and why. A day recorded in an earlier
+# layout is computed again in it
+LAYOUT_VERSION = 5
+LAYOUTS = (1, 2, 3, 4, 5)
+#: the first layout with voids apart
+VOIDS_APART = 5
 
 #: a payout's journal entries and the status each leaves it in
 VERDICTS = {
@@ -99,9 +105,17 @@ class PoolDay:
     initial_seed: int = 0  # the pool's starting balance, when it was created this day
     adjustments: int = 0
     voided_contributions: int = 0  # contributions voided rounds took back (units)
-    voided_jackpots: int = 0  # jackpots of voided rounds, back on the meter
-    voided_jackpots_cents: int = 0
+    returned_jackpots: int = 0  # jackpots of voided rounds, back on the meter
+    returned_jackpots_cents: int = 0
     seed_returned: int = 0  # reset funding of voided hits given back to the house (units)
+    # what is owed (jackpots won, this day or before, not yet paid): at open, paid and voided
+    # in the day, and at close; owed at open + won − paid − voided = owed at close
+    owed_count: int = 0
+    owed_cents: int = 0
+    paid_count: int = 0
+    paid_cents: int = 0
+    voided_count: int = 0  # voided while owed (a round's void or the jackpot's own)
+    voided_cents: int = 0
     unpaid_count: int = 0  # jackpots won (this day or before) not yet paid at close
     unpaid_cents: int = 0
     first_seq: int | None = None
@@ -119,7 +133,7 @@ class PoolDay:
             + self.initial_seed
             + self.adjustments
             - self.voided_contributions
-            + self.voided_jackpots_cents * UNITS_PER_CENT
+            + self.returned_jackpots_cents * UNITS_PER_CENT
             - self.seed_returned
         )
 
@@ -127,7 +141,9 @@ class PoolDay:
     def balanced(self) -> bool:
         return self.expected_closing == self.closing_meter + self.closing_reserve
 
-    def row(self) -> dict[str, Any]:
+    def row(self, layout: int = LAYOUT_VERSION) -> dict[str, Any]:
+        if layout < VOIDS_APART:
+            return self._row_before_voids_apart()
         liability = self.closing_meter + self.closing_reserve + self.unpaid_cents * UNITS_PER_CENT
         return {
             "pool": self.pool,
@@ -142,8 +158,45 @@ class PoolDay:
             **money("initial_seed", self.initial_seed),
             **money("adjustments", self.adjustments),
             **money("voided_contributions", self.voided_contributions),
-            "voided_jackpots_count": self.voided_jackpots,
-            "voided_jackpots_cents": self.voided_jackpots_cents,
+            "returned_jackpots_count": self.returned_jackpots,
+            "returned_jackpots_cents": self.returned_jackpots_cents,
+            **money("seed_returned", self.seed_returned),
+            **money("closing_meter", self.closing_meter),
+            **money("closing_reserve", self.closing_reserve),
+            "owed_at_open_count": self.owed_count,
+            "owed_at_open_cents": self.owed_cents,
+            "paid_jackpots_count": self.paid_count,
+            "paid_jackpots_cents": self.paid_cents,
+            "voided_jackpots_count": self.voided_count,
+            "voided_jackpots_cents": self.voided_cents,
+            "unpaid_jackpots_count": self.unpaid_count,
+            "unpaid_jackpots_cents": self.unpaid_cents,
+            **money("liability", liability),
+            **money("expected_closing", self.expected_closing),
+            "balanced": self.balanced,
+            "first_seq": self.first_seq,
+            "last_seq": self.last_seq,
+        }
+
+    def _row_before_voids_apart(self) -> dict[str, Any]:
+        """The row of layouts 1–4: voided rounds' jackpots back on the meter under
+        `voided_jackpots`, and nothing of what was owed at open, paid or voided."""
+        liability = self.closing_meter + self.closing_reserve + self.unpaid_cents * UNITS_PER_CENT
+        return {
+            "pool": self.pool,
+            **money("opening_meter", self.opening_meter),
+            **money("opening_reserve", self.opening_reserve),
+            **money("contributions_meter", self.contributions_meter),
+            **money("contributions_reserve", self.contributions_reserve),
+            **money("overflow", self.overflow),
+            "jackpots_count": self.jackpots,
+            "jackpots_cents": self.jackpots_cents,
+            **money("seed_funding", self.seed_funding),
+            **money("initial_seed", self.initial_seed),
+            **money("adjustments", self.adjustments),
+            **money("voided_contributions", self.voided_contributions),
+            "voided_jackpots_count": self.returned_jackpots,
+            "voided_jackpots_cents": self.returned_jackpots_cents,
             **money("seed_returned", self.seed_returned),
             **money("closing_meter", self.closing_meter),
             **money("closing_reserve", self.closing_reserve),
@@ -167,6 +220,7 @@ def pool_day(
     day's entries in order; `unpaid_before` maps payouts unpaid at the day's start to their
     cents. Returns the day and the payouts unpaid at its close."""
     day = PoolDay(pool)
+    day.owed_count, day.owed_cents = len(unpaid_before), sum(unpaid_before.values())
     if opening is not None:
         day.opening_meter = day.closing_meter = int(opening["value_units"])
         day.opening_reserve = day.closing_reserve = int(opening.get("reserve_units", 0))
@@ -191,12 +245,16 @@ def pool_day(
             day.adjustments += int(e["amount_units"])
         elif kind == "void":  # a voided round, in the day of the void (docs/RULES.md §6)
             day.voided_contributions += int(e["contributions_units"])
-            day.voided_jackpots += int(e["jackpots"])
-            day.voided_jackpots_cents += int(e["jackpots_cents"])
+            day.returned_jackpots += int(e["jackpots"])
+            day.returned_jackpots_cents += int(e["jackpots_cents"])
             day.seed_returned += int(e["seed_returned_units"])
             day.seed_funding += int(e["topup_seed_units"])
         elif kind in SETTLED:
-            unpaid.pop(str(e["payout"]), None)
+            owed = unpaid.pop(str(e["payout"]), None)
+            if owed is not None and kind == "payout_paid":
+                day.paid_count, day.paid_cents = day.paid_count + 1, day.paid_cents + owed
+            elif owed is not None:  # voided while owed: a jackpot paid and then voided was paid
+                day.voided_count, day.voided_cents = day.voided_count + 1, day.voided_cents + owed
         if "value_units" in e:
             day.closing_meter = int(e["value_units"])
             day.closing_reserve = int(e.get("reserve_units", 0))
@@ -312,6 +370,7 @@ def hit_register(
     iso: Callable[[int], str],
     people: Mapping[str, str] | None = None,
     layout: int = LAYOUT_VERSION,
+    round_voids: Iterable[Entry] = (),
 ) -> list[dict[str, Any]]:
     """The hits section of a pool's day, from its journal entries of the day: each hit (a
     meter hit, or a hand pay: a large fixed or envy pay) with its status at close, who
@@ -320,8 +379,16 @@ def hit_register(
     the key itself when it has none), with the pay's payer, witness and slip, and who
     approved it and when. From layout 3 each meter hit names its level's type (`hand`,
     `must_hit_by`, `mystery`) and a trigger level's hit the trigger it revealed (cents) and
-    the commitment that trigger opens; from layout 4 the salt it opens it with too."""
+    the commitment that trigger opens; from layout 4 the salt it opens it with too; from
+    layout 5 a voided one's reason and who asked for its void (of a jackpot voided with its
+    round, who asked for the round's: `round_voids`, the house journals' void entries)."""
     rows = list(rows)
+    # a round's void asked by one person and applied by another: its jackpots' entries are the
+    # applier's, at the house entry's time
+    round_askers = {
+        (str(v["table"]), str(v["round"]), int(v["ts"])): str(v.get("requested_by") or v["who"])
+        for v in round_voids
+    }
     verdicts: dict[str, Entry] = {}  # the last step of each payout
     steps: dict[str, dict[str, Entry]] = {}  # its last step of each kind
     for e in rows:
@@ -382,8 +449,148 @@ def hit_register(
             }
         if layout >= 4:
             row["salt"] = str(e.get("salt") or "")
+        if layout >= VOIDS_APART:
+            voided = mine.get("payout_voided")
+            asker = ""
+            if voided is not None:
+                at = (str(voided["table"]), str(voided["round"]), int(voided["ts"]))
+                asker = round_askers.get(at) or str(voided.get("requested_by") or voided["who"])
+            row["void_asked_by"] = named(asker) if asker else ""
+            row["void_reason"] = "" if voided is None else str(voided.get("note") or "")
         out.append(row)
     return out
+
+
+def void_register(
+    house_voids: Iterable[Entry],
+    payout_voids: Iterable[tuple[str, Entry]],
+    iso: Callable[[int], str],
+    people: Mapping[str, str],
+) -> list[dict[str, Any]]:
+    """The voids section (layout 5): every void applied in the day, in time order, with who
+    asked, who approved (a second person: empty when one person's void applied it) and why.
+
+    * A round's void (`kind` round; the house journals' `void` entries): the round and its
+      spots, the bets, handle and pays it took back, and how many jackpots it cancelled.
+    * A payout's own void (`kind` payout; a pool journal's `payout_voided` entry that no
+      round's void of the day wrote): the payout, its amount and the status it was voided
+      from (a jackpot voided after it was paid was paid: nothing is taken back). A jackpot
+      voided with its round is in its round's row, not again.
+
+    `payout_voids` pairs each pool with its entry; a round's void writes its jackpots'
+    entries with the same time, table and round as its house entry, which is how they are
+    told apart (one script writes both)."""
+
+    def person(who: str, shown: str = "") -> str:
+        return people.get(who) or shown or who
+
+    rounds = {(str(v["table"]), str(v["round"]), int(v["ts"])) for v in house_voids}
+    cancelled: dict[tuple[str, str, int], int] = {}
+    out: list[tuple[int, dict[str, Any]]] = []
+    for pool, e in payout_voids:
+        at = (str(e["table"]), str(e["round"]), int(e["ts"]))
+        if at in rounds:
+            cancelled[at] = cancelled.get(at, 0) + 1
+            continue
+        asker = str(e.get("requested_by") or "")
+        out.append(
+            (
+                int(e["ts"]),
+                void_row(
+                    iso(int(e["ts"])),
+                    "payout",
+                    str(e["table"]),
+                    str(e["round"]),
+                    spots=str(e.get("spot", "")),
+                    pool=pool,
+                    payout=str(e["payout"]),
+                    voided_from=str(e.get("from") or ""),
+                    payout_cents=int(e["amount"]),
+                    asked_by=person(asker, str(e.get("requester") or ""))
+                    if asker
+                    else person(str(e["who"])),
+                    approved_by=person(str(e["who"]), str(e.get("approver") or ""))
+                    if asker
+                    else "",
+                    reason=str(e.get("note") or ""),
+                    approval_note=str(e.get("approval_note") or ""),
+                ),
+            )
+        )
+    for v in house_voids:
+        who = str(v["who"])
+        asker = str(v.get("requested_by") or who)
+        at = (str(v["table"]), str(v["round"]), int(v["ts"]))
+        out.append(
+            (
+                int(v["ts"]),
+                void_row(
+                    iso(int(v["ts"])),
+                    "round",
+                    str(v["table"]),
+                    str(v["round"]),
+                    spots="all" if str(v.get("whole")) == "1" else str(v.get("spots", "")),
+                    bets=int(v.get("bets") or 0),
+                    handle_cents=int(v.get("wagered") or 0),
+                    fixed_cents=int(v.get("fixed") or 0),
+                    envy_cents=int(v.get("envy") or 0),
+                    jackpot_cents=int(v.get("jackpot") or 0),
+                    jackpots=cancelled.get(at, 0),
+                    asked_by=person(asker, str(v.get("person") or "")),
+                    approved_by=person(who, str(v.get("approver") or "")) if asker != who else "",
+                    reason=str(v.get("reason") or ""),
+                    approval_note=str(v.get("note") or ""),
+                ),
+            )
+        )
+    out.sort(key=lambda pair: (pair[0], pair[1]["kind"], pair[1]["table"], pair[1]["payout"]))
+    return [row for _, row in out]
+
+
+def void_row(
+    time: str,
+    kind: str,
+    table: str,
+    round_id: str,
+    *,
+    spots: str = "",
+    pool: str = "",
+    payout: str = "",
+    voided_from: str = "",
+    bets: int = 0,
+    handle_cents: int = 0,
+    fixed_cents: int = 0,
+    envy_cents: int = 0,
+    jackpot_cents: int = 0,
+    jackpots: int = 0,
+    payout_cents: int = 0,
+    asked_by: str = "",
+    approved_by: str = "",
+    reason: str = "",
+    approval_note: str = "",
+) -> dict[str, Any]:
+    """One row of the voids section, every row with every field (the CSV's columns)."""
+    return {
+        "time": time,
+        "kind": kind,
+        "table": table,
+        "round": round_id,
+        "spots": spots,
+        "pool": pool,
+        "payout": payout,
+        "voided_from": voided_from,
+        "bets": bets,
+        "jackpots": jackpots,
+        "handle_cents": handle_cents,
+        "fixed_pays_cents": fixed_cents,
+        "envy_pays_cents": envy_cents,
+        "jackpot_pays_cents": jackpot_cents,
+        "payout_amount_cents": payout_cents,
+        "asked_by": asked_by,
+        "approved_by": approved_by,
+        "reason": reason,
+        "approval_note": approval_note,
+    }
 
 
 def _step(
@@ -395,14 +602,22 @@ def _step(
     return {f"{name}_by": named(str(entry["who"])), f"{name}_at": iso(int(entry["ts"]))}
 
 
-def table_count_row(check: Mapping[str, Any], iso: Callable[[int], str]) -> dict[str, Any]:
+def table_count_row(
+    check: Mapping[str, Any], iso: Callable[[int], str], layout: int = LAYOUT_VERSION
+) -> dict[str, Any]:
     """A row of the table_counts section: the table's own counts of the day, the
-    controller's, and whether they match (docs/RULES.md §5)."""
+    controller's, and whether they match (docs/RULES.md §5). From layout 5, `counted_through`:
+    the time both sides counted to (the table's last answered round when it reported; the
+    controller's figures are counted to the same time, so a round after it is in neither,
+    while the tables section has the whole day), empty when the table named none."""
     row: dict[str, Any] = {"table": check["table"], "matches": not check["differences"]}
     for name, value in check["table_counts"].items():
         row[f"table_{name}"] = value
     for name, value in check["controller_counts"].items():
         row[f"controller_{name}"] = value
+    if layout >= VOIDS_APART:
+        through = check.get("through")
+        row["counted_through"] = "" if through is None else iso(int(through))
     row["checked_at"] = iso(int(check["checked_at"]))
     return row
 
@@ -413,6 +628,8 @@ def outcome_names(days: Iterable[TableDay]) -> list[str]:
 
 # the sections of a closed day's statement that are its figures, each row named by its key
 FIGURES = {"pools": "pool", "tables": "table", "hits": "payout"}
+#: sections whose rows are events in time order, compared whole (layout 5's voids)
+EVENTS = ("voids",)
 
 
 def figure_differences(recorded: Mapping[str, Any], recomputed: Mapping[str, Any]) -> list[str]:
@@ -435,6 +652,15 @@ def figure_differences(recorded: Mapping[str, Any], recomputed: Mapping[str, Any
                     f"{section} {name} {field}: recorded {a.get(field)!r}, "
                     f"the archive gives {b.get(field)!r}"
                 )
+    for section in EVENTS:
+        mine_rows, again_rows = recorded.get(section) or [], recomputed.get(section) or []
+        if mine_rows != again_rows:
+            pairs = zip(mine_rows, again_rows, strict=False)
+            first = next((i for i, (a, b) in enumerate(pairs) if a != b), None)
+            out.append(
+                f"{section}: recorded {len(mine_rows)} row(s), the archive gives "
+                f"{len(again_rows)}" + ("" if first is None else f" (row {first + 1} differs)")
+            )
     for section in ("unpaid_at_close", "balanced"):
         if recorded.get(section) != recomputed.get(section):
             out.append(

@@ -23,10 +23,18 @@ from enum import StrEnum
 from typing import Any
 
 from jackpot.domain.csvcells import csv_text
-from jackpot.domain.dayclose import PoolDay, TableDay, hit_register, percent
+from jackpot.domain.dayclose import (
+    VOIDS_APART,
+    PoolDay,
+    TableDay,
+    hit_register,
+    percent,
+    void_row,
+)
 from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.tablecounts import FIGURES as COUNT_FIGURES
+from jackpot.errors import SectionNotRecordedError
 
 TOTAL = "TOTAL"
 
@@ -58,6 +66,13 @@ class Column:
         if self.kind is Kind.UNITS:
             return [f"{self.name}_cents", f"{self.name}_subcent_units"]
         return []
+
+    def recorded(self, row: Mapping[str, Any]) -> bool:
+        """Whether `row` holds this figure: a day closed in an earlier layout gives a figure it
+        did not record as None (jackpot.domain.dayfiles.section_rows); a figure a row leaves
+        out (an outcome no bet had) is its zero."""
+        key = f"{self.key}_cents" if self.kind is Kind.UNITS else self.key
+        return key not in row or row[key] is not None
 
     def units(self, row: Mapping[str, Any]) -> int:
         """A money figure of `row` in units of 1/10,000 cent."""
@@ -98,7 +113,9 @@ class Section:
         cells: list[Any] = [day]
         cells += [_cell(c, row) for c in (*self.ident, *self.figures)]
         for c in self.figures:
-            if c.kind is Kind.UNITS:
+            if not c.recorded(row):  # a figure its day's layout did not record: empty
+                cells += [""] * len(c.exact())
+            elif c.kind is Kind.UNITS:
                 cells += list(divmod(c.units(row), UNITS_PER_CENT))
             elif c.kind is Kind.CENTS:
                 cells.append(c.units(row) // UNITS_PER_CENT)
@@ -107,6 +124,10 @@ class Section:
     def _totals(self, day: str, rows: list[Mapping[str, Any]]) -> list[Any]:
         total: dict[str, Any] = {self.ident[0].key: TOTAL}
         for c in self.figures:
+            if rows and not any(c.recorded(r) for r in rows):
+                # a figure no row's layout recorded: empty, as in its rows
+                total[f"{c.key}_cents" if c.kind is Kind.UNITS else c.key] = None
+                continue
             if c.kind in (Kind.COUNT, Kind.CENTS):
                 total[c.key] = sum(int(r.get(c.key) or 0) for r in rows)
             elif c.kind is Kind.UNITS:
@@ -138,6 +159,8 @@ def dollars(cents: int) -> str:
 
 
 def _cell(column: Column, row: Mapping[str, Any]) -> Any:
+    if (column.money or column.kind is Kind.COUNT) and not column.recorded(row):
+        return ""  # not recorded in its day's layout: no figure, rather than a made-up 0
     if column.money:
         return dollars(column.units(row) // UNITS_PER_CENT)
     value = row.get(column.key)
@@ -207,12 +230,52 @@ def _table_counts() -> Section:
         for figure in COUNT_FIGURES:
             kind = Kind.CENTS if figure in COUNT_MONEY else Kind.COUNT
             figures.append(Column(f"{side}_{figure}", f"{side}_{figure}", kind))
+    figures.append(Column("counted_through", "counted_through", Kind.TEXT))
     figures.append(Column("checked_at", "checked_at", Kind.TEXT))
     ident = (Column("table", "table", Kind.TEXT),)
     return Section("table_counts", ident, tuple(figures), totals=False)
 
 
-FILES: dict[str, Section] = {s.name: s for s in (_pools(), _tables(), _hits(), _table_counts())}
+def _voids() -> Section:
+    ident = (Column("table", "table", Kind.TEXT), Column("time", "time", Kind.TEXT))
+    figures = _figures(void_row("", "", "", ""), {"table", "time"}, set())
+    return Section("voids", ident, tuple(figures), totals=True)
+
+
+FILES: dict[str, Section] = {
+    s.name: s for s in (_pools(), _tables(), _hits(), _table_counts(), _voids())
+}
+
+
+#: the pools' figures layouts 1–4 did not record
+UNRECORDED_BEFORE_VOIDS_APART = tuple(
+    f"{stem}_{part}"
+    for stem in ("owed_at_open", "paid_jackpots", "voided_jackpots")
+    for part in ("count", "cents")
+)
+
+
+def section_rows(statement: Mapping[str, Any], section: str) -> list[Mapping[str, Any]]:
+    """A closed day's rows of `section` in today's columns. A day closed in an earlier
+    statement layout keeps its record: its pools' `voided_jackpots` (the jackpots voided
+    rounds put back on the meter) are today's `returned_jackpots`, and the figures it did not
+    record (what was owed at open, paid and voided) are empty cells, never a made-up zero; a
+    section it did not record at all is 409 `section_not_recorded`."""
+    layout = int(statement.get("layout_version") or 1)
+    if section not in statement:
+        raise SectionNotRecordedError(str(statement["day"]), section, layout)
+    rows = statement[section]
+    if section != "pools" or layout >= VOIDS_APART:
+        return list(rows)
+    out: list[Mapping[str, Any]] = []
+    for row in rows:
+        row = dict(row)
+        for stem in ("count", "cents"):
+            row[f"returned_jackpots_{stem}"] = row.pop(f"voided_jackpots_{stem}")
+        for name in UNRECORDED_BEFORE_VOIDS_APART:
+            row[name] = None
+        out.append(row)
+    return out
 
 
 def day_csv(section: str, days: Iterable[tuple[str, list[Mapping[str, Any]]]]) -> str:

@@ -21,6 +21,7 @@ from jackpot.archive.verify import check_rounds
 from jackpot.domain.dayclose import (
     LAYOUT_VERSION,
     LAYOUTS,
+    VOIDS_APART,
     closed_day_digest,
     figure_differences,
     hit_register,
@@ -29,6 +30,7 @@ from jackpot.domain.dayclose import (
     table_count_row,
     table_days,
     unpaid_before,
+    void_register,
 )
 from jackpot.domain.dayreport import meter_series, pool_corrections, void_corrections
 from jackpot.domain.gamingday import EPOCH, MILLISECOND, GamingDays
@@ -49,7 +51,7 @@ if TYPE_CHECKING:
     from jackpot.services.fanout import GroupedArchiver, GroupedJournal
 
 
-SECTIONS = ("pools", "tables", "hits", "table_counts")
+SECTIONS = ("pools", "tables", "hits", "table_counts", "voids")
 
 
 class Accounting:
@@ -300,6 +302,8 @@ class Accounting:
             json.loads(previous["report"])["unpaid_at_close"] if previous else {}
         )
         pools, hits, unpaid_at_close = [], [], {}
+        payout_voids: list[tuple[str, dict[str, Any]]] = []
+        voids = self._voids(start, end)
         people = self._people(end)
         for pool in pool_ids:
             begin = self._journal.seq_at(pool, start)
@@ -317,21 +321,27 @@ class Accounting:
             computed, still_unpaid = pool_day(
                 pool, None if opening is None else opening.to_json(), rows, unpaid
             )
-            pools.append(computed.row())
+            pools.append(computed.row(layout))
             unpaid_at_close[pool] = still_unpaid
-            hits += hit_register(pool, rows, days.iso, people, layout)
+            hits += hit_register(pool, rows, days.iso, people, layout, voids)
+            payout_voids += [(pool, r) for r in rows if r["type"] == "payout_voided"]
         if not records_checked:
             # every record counted is the one its journal entry settled: a forged or edited
             # one stops the close (jackpot verify names it)
             forged, _ = check_rounds(self._archive, self._houses(), start, end)
             if forged:
                 raise BrokenChainError("; ".join(str(f) for f in forged[:3]))
-        counted = [table_count_row(c, days.iso) for c in self._table_checks(day.isoformat())]
+        counted = [
+            table_count_row(c, days.iso, layout) for c in self._table_checks(day.isoformat())
+        ]
         records = self._archive.rounds_between(start, end)
         rounds = [(jsonio.loads(r.static), jsonio.loads(r.dynamic)) for r in records if r.digest]
-        tables = table_days(rounds, self._voids(start, end))
+        tables = table_days(rounds, voids)
         names = outcome_names(tables)
         hits.sort(key=lambda h: (h["time"], h["payout"]))
+        apart = {}
+        if layout >= VOIDS_APART:  # every void of the day, with who asked, approved and why
+            apart["voids"] = void_register(voids, payout_voids, days.iso, people)
         return {
             "day": day.isoformat(),
             "time_zone": days.zone.key,
@@ -349,6 +359,7 @@ class Accounting:
             "tables": [t.row(names) for t in tables],
             "hits": hits,
             "table_counts": counted,
+            **apart,
             "heads": self._heads(end),
             "unpaid_at_close": unpaid_at_close,
         }

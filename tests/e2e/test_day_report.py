@@ -39,8 +39,8 @@ def floor(tmp_path: Path, redis_server: Any, redis: Any, postgres_url: str) -> I
 
 
 def a_day(service: Service, redis_url: str) -> dict[str, Any]:
-    """Two pools and two tables, thirty rounds, two jackpots (one paid), a round voided and
-    a meter adjusted, then the day closed: its statement."""
+    """Two pools and two tables, thirty rounds, two jackpots (one paid, one voided on
+    review), a round voided and a meter adjusted, then the day closed: its statement."""
     base = service.base
     operator = key(service, "operator", label="Dana Reyes")
     table = key(service, "table", "T1", "T2")
@@ -76,6 +76,13 @@ def a_day(service: Service, redis_url: str) -> dict[str, Any]:
     call("POST", f"/v1/payouts/{hits[0]}/confirm",
          {"witness": "LEE-CHAN", "slip": "HP-0042"})  # fmt: skip
     call("POST", "/v1/rounds/T1/r4/void", {"reason": "second face-up card"})
+    # the other jackpot found not owed on review: disputed, then voided by two people when
+    # its amount needs them (D226)
+    call("POST", f"/v1/payouts/{hits[1]}/dispute", {"reason": "camera review 88"})
+    voided = call("POST", f"/v1/payouts/{hits[1]}/void", {"reason": "misdeal, review 88"})
+    if voided["status"] != "void":
+        approver = key(service, "operator", label="Sam Okafor")
+        call("POST", f"/v1/payouts/{hits[1]}/void/approve", {}, approver)
     call("POST", "/v1/pools/main/adjustments",
          {"id": "adj-1", "amount": 2500, "reason": "meter board repaired"})  # fmt: skip
     archived(service, operator, hits[0])
@@ -112,6 +119,20 @@ def footed(page: Any, table: str, terms: list[str], result: str) -> dict[str, di
             sum(r[name] for p, r in rows.items() if p != "All pools") == rows["All pools"][name]
         ), name
     return rows
+
+
+def counted(text: str) -> tuple[int, int]:
+    """A printed "count · $amount" as (count, cents)."""
+    number, amount = text.split(" · ")
+    return int(number), exact_units(amount) // 10_000
+
+
+def counted_rows(page: Any, table: str) -> dict[str, list[tuple[int, int]]]:
+    """Each row of a table of "count · $amount" cells, by its first cell."""
+    rows = page.eval_on_selector_all(
+        f"{table} tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText))"
+    )
+    return {cells[0]: [counted(c) for c in cells[1:]] for cells in rows if cells}
 
 
 def fits(page: Any, selector: str) -> bool:
@@ -183,16 +204,42 @@ def test_the_accountant_reads_and_prints_a_closed_day(
     cents = hourly[0]["trigger"]
     assert f"trigger ${cents // 100:,}.{cents % 100:02d} reached" in first, first
     assert hourly[0]["commitment"][:16] in first
+    # the voids apart, each with who asked, who approved and why (D278)
+    voids = page.inner_text("#voids")
+    assert "second face-up card" in voids and "misdeal, review 88" in voids, voids
+    assert "Dana Reyes" in voids
+    assert page.locator("#voids tr[data-kind]").count() == len(statement["voids"]) == 2
+    total = page.inner_text("#voids tr.total")
+    pays = sum(v["fixed_pays_cents"] + v["envy_pays_cents"] + v["jackpot_pays_cents"]
+               + v["payout_amount_cents"] for v in statement["voids"])  # fmt: skip
+    assert f"${pays // 100:,}.{pays % 100:02d}" in total, (total, pays)
     corrections = page.inner_text("#corrections")
-    assert "second face-up card" in corrections and "meter board repaired" in corrections
-    assert "Dana Reyes" in corrections
+    assert "meter board repaired" in corrections and "Dana Reyes" in corrections
+    # what the pools owe rolls over the day: owed at open + won − paid − voided = at close,
+    # counts and amounts, each row and the total from its printed figures
+    owed = counted_rows(page, "#pools-owed")
+    for pool, (at_open, won, paid_, voided_, at_close) in owed.items():
+        for i in (0, 1):
+            assert at_open[i] + won[i] - paid_[i] - voided_[i] == at_close[i], pool
+    assert [
+        [sum(v[k][i] for p, v in owed.items() if p != "All pools") for i in (0, 1)]
+        for k in range(5)
+    ] == [list(t) for t in owed["All pools"]]
+    assert owed["All pools"][3][0] == 1, "the jackpot voided on review (r4 won none)"
+    # the day's own: won − voided = paid + still owed, in the tiles
+    tiles = {
+        name: counted(page.inner_text(f"[data-tile='{name}'] .value"))
+        for name in ("won", "voided", "paid", "owed")
+    }
+    for i in (0, 1):
+        assert tiles["won"][i] - tiles["voided"][i] == tiles["paid"][i] + tiles["owed"][i], tiles
     page.screenshot(path=str(ARTEFACTS / "01-tablet.png"), full_page=True)
     page.locator("section:has(#hits)").screenshot(path=str(ARTEFACTS / "04-hit-register.png"))
-    for selector in ("#pools", "#tables", "#hits", "#corrections"):
+    for selector in ("#pools", "#pools-owed", "#tables", "#hits", "#voids", "#corrections"):
         assert fits(page, selector), selector
 
     # the day's files, from the page, with the key of this tab: what the API serves
-    for name in ("pools", "tables", "hits", "table_counts"):
+    for name in ("pools", "tables", "hits", "voids", "table_counts"):
         with page.expect_download() as got:
             page.click(f"#files button[data-file='{name}']")
         saved = got.value

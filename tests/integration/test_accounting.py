@@ -281,9 +281,14 @@ def test_a_later_days_void_is_a_correction_of_that_day_and_both_balance(world: W
     assert table2["voided_jackpot_pays_cents"] == jackpot["amount"]
     assert table2["win_cents"] == -(handle - pays - jackpot["amount"])
     [pool2] = second["pools"]
-    assert pool2["voided_jackpots_count"] == 1
+    # owed at day 2's open, back on the meter and no longer owed (D278)
+    assert pool2["owed_at_open_cents"] == jackpot["amount"]
+    assert pool2["returned_jackpots_count"] == pool2["voided_jackpots_count"] == 1
+    assert pool2["returned_jackpots_cents"] == jackpot["amount"]
     assert pool2["voided_jackpots_cents"] == jackpot["amount"]
     assert pool2["unpaid_jackpots_count"] == 0
+    [void] = second["voids"]
+    assert (void["round"], void["jackpots"], void["reason"]) == ("d3", 1, "second face-up card")
     units = pool2["voided_contributions_cents"] * UNITS_PER_CENT
     assert units + pool2["voided_contributions_subcent_units"] == handle * 120
     csv_rows = get(w, f"/v1/accounting/days/{day1 + timedelta(days=1)}/tables.csv")
@@ -326,6 +331,9 @@ def test_the_day_shows_each_tables_own_counts_against_the_controllers(world: Wor
     served = get(w, f"/v1/accounting/days/{day}/table_counts.csv").get_data(as_text=True)
     [csv_row] = list(csv.DictReader(io.StringIO(served)))
     assert (csv_row["table"], csv_row["matches"], csv_row["table_rounds"]) == ("T1", "true", "4")
+    # as of the time both sides counted to: the table's last answered round (D278's layout)
+    through = w.services.days().iso(told["through"])
+    assert row["counted_through"] == csv_row["counted_through"] == through
 
 
 def test_the_register_shows_who_verified_apart_from_who_disputed(world: World) -> None:
@@ -536,7 +544,13 @@ def test_verify_since_a_day_checks_that_period_linked_to_the_history_before(
 
 # -- the gaming day's files, read back as a spreadsheet would import them (issue 27, part 1)
 
-IDENT = {"pools": "pool", "tables": "table", "hits": "pool", "table_counts": "table"}
+IDENT = {
+    "pools": "pool",
+    "tables": "table",
+    "hits": "pool",
+    "table_counts": "table",
+    "voids": "table",
+}
 
 
 def sheet(w: World, path: str) -> tuple[list[str], list[dict[str, str]]]:
@@ -576,6 +590,10 @@ def test_the_hit_register_alone_opens_a_hidden_trigger_s_commitment(world: World
 def test_every_file_imports_as_it_is(world: World) -> None:
     w = world
     tell_counts(w, play(w))  # so the table_counts file has a row
+    voided = w.api.client.post(  # and the voids file one
+        "/v1/rounds/T1/d1/void", json={"reason": "misdeal"}, headers=w.api.keys.header("operator")
+    )
+    assert voided.status_code == 200, voided.get_json()
     day = today(w)
     w.clock.pass_days(2)
     report = w.services.accounting.close(day)
@@ -583,7 +601,7 @@ def test_every_file_imports_as_it_is(world: World) -> None:
     for section, spec in FILES.items():
         header, rows = sheet(w, f"/v1/accounting/days/{day}/{section}.csv")
         assert header == spec.header and header[:2] == ["gaming_day", IDENT[section]]
-        if section == "hits":
+        if section in ("hits", "voids"):
             assert header[2] == "time"
         assert all(r["gaming_day"] == day.isoformat() for r in rows)
         data = [r for r in rows if r[IDENT[section]] != TOTAL]

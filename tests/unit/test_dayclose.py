@@ -12,6 +12,7 @@ from jackpot.domain.dayclose import (
     table_count_row,
     table_days,
     unpaid_before,
+    void_register,
 )
 from jackpot.domain.gamingday import GamingDays
 
@@ -162,6 +163,7 @@ def test_a_table_counts_row_puts_both_counts_side_by_side() -> None:
         "table_counts": {"rounds": 12, "side_bets": 30},
         "controller_counts": {"rounds": 10, "side_bets": 30},
         "checked_at": 9_000,
+        "through": 8_500,
     }
     assert table_count_row(check, lambda ts: f"t{ts}") == {
         "table": "T1",
@@ -170,8 +172,10 @@ def test_a_table_counts_row_puts_both_counts_side_by_side() -> None:
         "table_side_bets": 30,
         "controller_rounds": 10,
         "controller_side_bets": 30,
+        "counted_through": "t8500",  # as of: what both sides counted to (layout 5)
         "checked_at": "t9000",
     }
+    assert "counted_through" not in table_count_row(check, lambda ts: f"t{ts}", 4)
 
 
 def _register_rows(*steps: dict[str, object]) -> list[dict[str, object]]:
@@ -218,3 +222,66 @@ def test_the_register_marks_each_level_type_and_a_trigger_s_reveal() -> None:
     assert "level" not in earlier, "a day recorded in layout 2 is computed again in it"
     (three,) = hit_register("mhb", rows, str, PEOPLE, layout=3)
     assert "salt" not in three and three["commitment"] == "ab" * 32, "layout 3 had no salt"
+
+
+def test_what_is_owed_rolls_over_the_day_and_a_paid_jackpot_voided_was_paid() -> None:
+    """Owed at open + won − paid − voided = owed at close (D278): a jackpot carried in and
+    paid, one won and voided while owed, one won, paid and then voided (paid: not voided
+    again), one won and still owed."""
+    hits = [
+        {"seq": n + 1, "type": "hit", "payout": f"P{n}", "amount": 100 * (n + 1)} for n in range(3)
+    ]
+    steps = [
+        {"seq": 10, "type": "payout_paid", "payout": "P-old"},
+        {"seq": 11, "type": "payout_voided", "payout": "P0"},
+        {"seq": 12, "type": "payout_paid", "payout": "P1"},
+        {"seq": 13, "type": "payout_voided", "payout": "P1"},
+    ]
+    day, unpaid = pool_day("main", None, hits + steps, {"P-old": 5_000})
+    assert (day.owed_count, day.owed_cents) == (1, 5_000)
+    assert (day.jackpots, day.jackpots_cents) == (3, 600)
+    assert (day.paid_count, day.paid_cents) == (2, 5_200)
+    assert (day.voided_count, day.voided_cents) == (1, 100)
+    assert unpaid == {"P2": 300}
+    assert day.owed_cents + day.jackpots_cents - day.paid_cents - day.voided_cents == 300
+    row = day.row()
+    assert (row["voided_jackpots_count"], row["returned_jackpots_count"]) == (1, 0)
+    old = day.row(4)  # layouts 1–4: voided_jackpots were those back on the meter
+    assert old["voided_jackpots_count"] == 0 and "owed_at_open_count" not in old
+
+
+def test_the_voids_register_counts_a_jackpot_voided_with_its_round_once() -> None:
+    """A round's void and the payout entries it wrote: one row, its jackpot counted in it; a
+    payout's own void asked by one person and applied by another: a row naming both."""
+    people = {"operator:a": "Dana Reyes (E1)", "operator:b": "Sam Okafor (E2)"}
+    house = [
+        {"ts": 2_000, "table": "T1", "round": "r7", "who": "operator:b",
+         "requested_by": "operator:a", "whole": "1", "spots": "1,2", "bets": 2,
+         "wagered": 1_000, "fixed": 0, "envy": 50, "jackpot": 90_000,
+         "reason": "second face-up card", "note": "seen on camera"},
+    ]  # fmt: skip
+    payouts = [
+        ("main", {"ts": 2_000, "table": "T1", "round": "r7", "who": "operator:b",
+                  "payout": "P1", "amount": 90_000, "note": "round voided: second face-up card",
+                  "from": "pending"}),
+        ("main", {"ts": 1_000, "table": "T2", "round": "r3", "who": "operator:a",
+                  "requested_by": "operator:b", "requester": "Sam Okafor (E2)",
+                  "payout": "P0", "amount": 17_306, "note": "misdeal, review 88",
+                  "from": "disputed", "approval_note": ""}),
+    ]  # fmt: skip
+    rows = void_register(house, payouts, str, people)
+    assert [(r["kind"], r["round"]) for r in rows] == [("payout", "r3"), ("round", "r7")]
+    payout, whole = rows
+    assert (payout["asked_by"], payout["approved_by"], payout["reason"]) == (
+        "Sam Okafor (E2)",
+        "Dana Reyes (E1)",
+        "misdeal, review 88",
+    )
+    assert (payout["payout_amount_cents"], payout["voided_from"]) == (17_306, "disputed")
+    assert (whole["spots"], whole["jackpots"], whole["jackpot_pays_cents"]) == ("all", 1, 90_000)
+    assert (whole["asked_by"], whole["approved_by"], whole["approval_note"]) == (
+        "Dana Reyes (E1)",
+        "Sam Okafor (E2)",
+        "seen on camera",
+    )
+    assert sum(r["payout_amount_cents"] + r["jackpot_pays_cents"] for r in rows) == 107_306

@@ -8,6 +8,8 @@ import io
 import re
 from pathlib import Path
 
+import pytest
+
 from jackpot.domain.dayclose import money
 from jackpot.domain.dayfiles import FILES, TOTAL, Kind, day_csv, dollars, numbers
 
@@ -84,3 +86,25 @@ def test_whole_numbers_that_may_be_empty_are_named_for_the_import() -> None:
         cells = [line["first_seq"], line["last_seq"]]
         assert all(c == "" or int(c) >= 0 for c in cells), line
         assert (line["pool"] == TOTAL) == (cells == ["", ""]), line
+
+
+def test_a_day_closed_before_voids_apart_keeps_its_figures_under_todays_columns() -> None:
+    """A layout-4 day: its voided rounds' jackpots back on the meter are today's
+    `returned_jackpots`; what it never recorded (owed at open, paid, voided) is an empty
+    cell, never a made-up zero; it has no voids file (409 naming the section)."""
+    from jackpot.domain.dayclose import PoolDay
+    from jackpot.domain.dayfiles import section_rows
+    from jackpot.errors import SectionNotRecordedError
+
+    day = PoolDay("main", returned_jackpots=1, returned_jackpots_cents=12_345)
+    old = {"day": "2026-11-01", "layout_version": 4, "pools": [day.row(4)]}
+    assert "returned_jackpots_count" not in old["pools"][0]
+    [row] = section_rows(old, "pools")
+    assert (row["returned_jackpots_count"], row["returned_jackpots_cents"]) == (1, 12_345)
+    [line, total] = csv.DictReader(io.StringIO(day_csv("pools", [("2026-11-01", [row])])))
+    assert (line["returned_jackpots_count"], line["returned_jackpots"]) == ("1", "123.45")
+    for name in ("owed_at_open_count", "owed_at_open", "paid_jackpots", "voided_jackpots"):
+        assert line[name] == "" and total[name] == "", name
+    with pytest.raises(SectionNotRecordedError) as refused:
+        section_rows(old, "voids")
+    assert refused.value.field == "section" and "layout 4" in str(refused.value)

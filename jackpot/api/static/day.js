@@ -63,11 +63,12 @@ async function show(day) {
   main.hidden = false;
   main.replaceChildren(
     titleSection(statement, timeline), poolsSection(statement), metersSection(statement, timeline),
-    tablesSection(statement), hitsSection(statement), correctionsSection(timeline, statement.day),
+    tablesSection(statement), hitsSection(statement), ...(statement.voids ? [voidsSection(statement)] : []),
+    correctionsSection(timeline, statement.day, statement),
     countsSection(statement), signOff(), el("p", { class: "note" }, "Printed " + zoned(Date.now(), true) + " (" +
       casinoZone + ") by " + session.person + ". Amounts in dollars and cents; the pools' carry the digits of a " +
       "ten-thousandth of a cent after the cents where there are any, as the day's files " +
-      "(pools.csv, tables.csv, hits.csv) do."));
+      "(pools.csv, tables.csv, hits.csv, voids.csv) do."));
   printedPages(statement);
   document.body.dataset.day = day;  // drawn: for whoever waits on it
 }
@@ -93,7 +94,11 @@ function hold(win, handle) {  // win ÷ handle in percent, two decimals, half aw
 function titleSection(s, t) {
   const handle = sum(s.tables, "handle_cents") - sum(s.tables, "voided_handle_cents");
   const win = sum(s.tables, "win_cents");
+  // the day's own jackpots and hand pays: won − voided = paid + still owed at close
   const paid = s.hits.filter((h) => h.status_at_close === "paid");
+  const voided = s.hits.filter((h) => h.status_at_close === "void");
+  const owed = s.hits.filter((h) => h.status_at_close !== "paid" && h.status_at_close !== "void");
+  const count = (hits) => hits.length + " · " + dollars(sum(hits, "amount_cents"));
   return el("section", { class: "title" },
     el("h2", {}, "Gaming day " + s.day + " — Casino War progressive"),
     el("div", { class: "muted" }, zoned(at(s.start), true) + " to " + zoned(at(s.end), true) + " (" +
@@ -107,17 +112,19 @@ function titleSection(s, t) {
         ? "#" + s.checkpoint.id + " · " + s.checkpoint.short + " · " + zoned(s.checkpoint.ts, true)
         : "not yet covered"))),
     el("div", { class: "files", id: "files" }, el("span", { class: "label" }, "The day's files:"),
-      ...["pools", "tables", "hits", "table_counts"].map((name) => el("button", {
+      ...FILES.filter((name) => name in s).map((name) => el("button", {
         type: "button", "data-file": name, onclick: (event) => save(event.target, s.day, name) },
         name + ".csv")),
       el("span", { class: "saved", id: "files-said", role: "status" })),
     el("div", { class: "tiles" },
       tile("Handle (net of voids)", dollars(handle)), tile("Win", dollars(win)),
       tile("Hold", hold(win, handle)),
-      tile("Jackpots and hand pays won", s.hits.length + " · " + dollars(sum(s.hits, "amount_cents"))),
-      tile("Paid by close", paid.length + " · " + dollars(sum(paid, "amount_cents"))),
+      tile("Jackpots and hand pays won", count(s.hits), "won"),
+      tile("− Voided", count(voided), "voided"), tile("= Paid by close", count(paid), "paid"),
+      tile("+ Still owed at close", count(owed), "owed"),
       tile("Liability at close", dollars(sum(s.pools, "liability_cents"))),
-      tile("Voids and corrections", String(t.corrections.length))));
+      tile("Voids and corrections", String(s.voids ? s.voids.length
+        + t.corrections.filter((c) => c.kind !== "void").length : t.corrections.length))));
 }
 async function save(button, day, name) {
   const said = document.getElementById("files-said");
@@ -156,9 +163,12 @@ function signOff() {
       "Approved by (audit)"].map((role) => el("div", {},
         el("div", { class: "line" }), el("div", {}, role + " — name, signature, date")))));
 }
-function tile(label, value) {
-  return el("div", { class: "tile" }, el("div", { class: "label" }, label), el("div", { class: "value" }, value));
+function tile(label, value, name) {
+  return el("div", { class: "tile", "data-tile": name || "" }, el("div", { class: "label" }, label),
+    el("div", { class: "value" }, value));
 }
+// the day's files, as the API serves them (a day closed before statement layout 5 has no voids)
+const FILES = ["pools", "tables", "hits", "voids", "table_counts"];
 
 // A pool's amounts are exact: whole cents and the sub-cent units (a ten-thousandth of a cent)
 // the statement carries beside them. Printed to the cent, with the four sub-cent digits where
@@ -182,10 +192,34 @@ const POOL_TERMS = [
   ["jackpots", "− Jackpots won", (p) => BigInt(p.jackpots_cents) * UNIT],
   ["seed", "Seed funding", (p) => poolUnits(p, "seed_funding")],
   ["adjustments", "Adjustments", (p) => poolUnits(p, "adjustments")],
-  ["voids", "Voids (net)", (p) => BigInt(p.voided_jackpots_cents) * UNIT
-    - poolUnits(p, "voided_contributions") - poolUnits(p, "seed_returned")],
+  ["voids", "Voids (net)", (p) => returned(p) - poolUnits(p, "voided_contributions") - poolUnits(p, "seed_returned")],
   ["closing", "Closing balance", (p) => poolUnits(p, "closing_meter") + poolUnits(p, "closing_reserve")],
 ];
+// the jackpots voided rounds put back on the meter (before statement layout 5: voided_jackpots)
+function returned(p) {
+  return BigInt("returned_jackpots_cents" in p ? p.returned_jackpots_cents : p.voided_jackpots_cents) * UNIT;
+}
+// what the pool owes: jackpots won (this day or before) not yet paid, rolled over the day
+const OWED_TERMS = [
+  ["owed_at_open", "Owed at open"], ["jackpots", "+ Won"], ["paid_jackpots", "− Paid"],
+  ["voided_jackpots", "− Voided"], ["unpaid_jackpots", "= Owed at close"],
+];
+function owedTable(s) {
+  if (!s.pools.length || !("owed_at_open_cents" in s.pools[0])) return null;  // before layout 5
+  const figure = (p, key) => p[key + "_count"] + " · " + dollars(p[key + "_cents"]);
+  const rows = s.pools.map((p) => el("tr", { "data-pool": p.pool }, cell(p.pool),
+    ...OWED_TERMS.map(([key]) => el("td", { class: "num", "data-term": key }, figure(p, key)))));
+  const total = el("tr", { class: "total" }, cell("All pools"), ...OWED_TERMS.map(([key]) =>
+    el("td", { class: "num", "data-term": key }, sum(s.pools, key + "_count") + " · "
+      + dollars(sum(s.pools, key + "_cents")))));
+  return [el("h3", {}, "Jackpots owed"),
+    el("table", { id: "pools-owed" }, headers("Pool", ...OWED_TERMS.map(([, n]) => [n, "num"])),
+      el("tbody", {}, ...rows, total)),
+    el("p", { class: "note" }, "Count · amount. Jackpots won this day or before and not yet paid: " +
+      "owed at open + won − paid − voided = owed at close. A jackpot voided after it was paid was " +
+      "paid: it is in the voids below, not here. A round's void also puts its jackpots back on " +
+      "the meter (the pools' voids above); a jackpot's own void moves no money.")];
+}
 function poolsSection(s) {
   const rows = s.pools.map((p) => el("tr", { "data-pool": p.pool }, cell(p.pool),
     ...POOL_TERMS.map(([key, , f]) => el("td", { class: "num", "data-term": key }, exact(f(p)))),
@@ -214,7 +248,7 @@ function poolsSection(s) {
     el("h3", {}, "At close"),
     el("table", { id: "pools-close" }, headers("Pool", ["Meter", "num"], ["Reserve", "num"],
       ["Balance", "num"], ["+ Jackpots not yet paid", "num"], ["= Liability", "num"]),
-      el("tbody", {}, ...atClose, closeTotal)));
+      el("tbody", {}, ...atClose, closeTotal)), ...(owedTable(s) || []));
 }
 
 function metersSection(s, t) {
@@ -320,13 +354,19 @@ function levelsLine(s) {
   return el("p", { class: "note", id: "hits-by-level" }, "Hits by level: " + [...by.entries()]
     .map(([level, v]) => level + " " + v.count + " · " + dollars(v.cents)).join("; ") + ".");
 }
+// who voided a hit, on whose ask and why (layout 5: void_asked_by and void_reason)
+function voidWords(h) {
+  if (!h.voided_by) return "";
+  const asked = h.void_asked_by && h.void_asked_by !== h.voided_by ? " on the ask of " + h.void_asked_by : "";
+  return "voided by " + h.voided_by + asked + (h.void_reason ? ": " + h.void_reason : "");
+}
 function hitsSection(s) {
   const rows = s.hits.map((h) => el("tr", { "data-payout": h.payout }, cell(onDay(at(h.time), s.day)),
     cell(h.payout), cell(h.kind === "meter" ? "pool " + h.pool + (triggered(h) ? " · " + levelWords(h.level) : "") : words(h.kind)),
     cell(h.table + " · " + h.spot), wonBy(h), money(h.amount_cents),
     cell(words(h.status_at_close)), cell(h.paid_by), cell(h.witness), cell(h.slip),
     cell([h.verified_by, h.approved_by ? "approved " + h.approved_by : "",
-          h.disputed_by ? "disputed " + h.disputed_by : "", h.voided_by ? "voided " + h.voided_by : ""]
+          h.disputed_by ? "disputed " + h.disputed_by : "", voidWords(h)]
       .filter(Boolean).join(" · "))));
   return el("section", { class: "long" }, el("h2", {}, "Hit register"), levelsLine(s),
     rows.length ? el("table", { id: "hits" }, headers("Time", "Payout", "Pays from", "Table · spot",
@@ -343,7 +383,36 @@ function onDay(ms, day) {
   const full = zoned(ms, true);
   return full.startsWith(day) ? zoned(ms) : full;
 }
-function correctionsSection(t, day) {
+// every void of the day with who asked, who approved and why (layout 5's voids section)
+function voidsSection(s) {
+  const what = (v) => v.kind === "round"
+    ? (v.spots === "all" ? "Round voided" : "Spots " + v.spots + " voided")
+    : "Payout voided (was " + words(v.voided_from).toLowerCase() + ")";
+  const where = (v) => "table " + v.table + " · round " + v.round + (v.kind === "payout" ? " · " + v.payout : "");
+  const pays = (v) => v.fixed_pays_cents + v.envy_pays_cents + v.jackpot_pays_cents + v.payout_amount_cents;
+  const rows = s.voids.map((v) => el("tr", { "data-kind": v.kind, "data-round": v.round },
+    cell(onDay(at(v.time), s.day)), cell(what(v)), cell(where(v)),
+    cell(v.kind === "round" ? v.bets + " · " + dollars(v.handle_cents) : "", "num"),
+    money(pays(v)), cell(v.jackpots || (v.kind === "payout" ? 1 : 0), "num"),
+    cell(v.asked_by), cell(v.approved_by || "—"),
+    cell(v.reason + (v.approval_note ? " (approval: " + v.approval_note + ")" : ""))));
+  const total = el("tr", { class: "total" }, cell("All"), cell(rows.length + " voids"), cell(""),
+    cell(sum(s.voids, "bets") + " · " + dollars(sum(s.voids, "handle_cents")), "num"),
+    money(s.voids.reduce((n, v) => n + pays(v), 0)),
+    cell(s.voids.reduce((n, v) => n + (v.jackpots || (v.kind === "payout" ? 1 : 0)), 0), "num"),
+    cell(""), cell(""), cell(""));
+  return el("section", { class: "long" }, el("h2", {}, "Voids"),
+    rows.length ? el("table", { id: "voids" }, headers("Time", "What", "Where", ["Bets · handle", "num"],
+      ["Pays voided", "num"], ["Jackpots", "num"], "Asked by", "Approved by", "Reason"),
+      el("tbody", {}, ...rows, total))
+      : el("p", { class: "empty" }, "Nothing was voided this day."),
+    el("p", { class: "note" }, "A void is counted in the day it is made, whatever the day of its round. " +
+      "A round's void takes back its bets' handle and pays, and cancels its jackpots (counted in its " +
+      "row); a payout's own void cancels that jackpot or hand pay and moves no money. Approved by: " +
+      "the second person a large void needs (— : one person's void)."));
+}
+function correctionsSection(t, day, s) {
+  if (s.voids) return adjustmentsSection(t, day);
   const rows = t.corrections.map((c) => el("tr", { "data-kind": c.kind }, cell(onDay(c.ts, day)),
     cell({ void: "Round voided", adjustment: "Adjustment", transfer: "Transfer" }[c.kind] || words(c.kind)),
     cell(c.kind === "void" ? "table " + c.table + " · round " + c.round + " · " + c.target
@@ -359,15 +428,32 @@ function correctionsSection(t, day) {
       "a jackpot voided after it was paid is in the hit register, voided."));
 }
 
+// the day's adjustments and transfers, beside the voids section (layout 5)
+function adjustmentsSection(t, day) {
+  const rows = t.corrections.filter((c) => c.kind !== "void").map((c) => el("tr", { "data-kind": c.kind },
+    cell(onDay(c.ts, day)), cell(c.kind === "transfer" ? "Transfer" : "Adjustment"),
+    cell("pool " + c.pool + (c.target ? " · " + c.target : "")), exactCell(BigInt(c.amount_cents) * UNIT
+      + BigInt(c.amount_subcent_units || 0)), cell(c.person), cell(c.reason)));
+  return el("section", {}, el("h2", {}, "Adjustments and transfers"),
+    rows.length ? el("table", { id: "corrections" }, headers("Time", "What", "Where", ["Amount", "num"],
+      "By", "Reason"), el("tbody", {}, ...rows))
+      : el("p", { class: "empty" }, "No meter was adjusted and no balance transferred this day."));
+}
+
 function countsSection(s) {
   const rows = s.table_counts.map((c) => el("tr", { "data-table": c.table }, cell(c.table),
     cell(c.matches ? "match" : "DIFFER", c.matches ? "" : "error"),
+    cell(c.counted_through ? onDay(at(c.counted_through), s.day) : "—"), cell(c.table_rounds, "num"),
     cell(Object.keys(c).filter((k) => k.startsWith("table_") && c["controller_" + k.slice(6)] !== c[k])
       .map((k) => words(k.slice(6)) + ": table " + c[k] + ", controller " + c["controller_" + k.slice(6)])
       .join("; "))));
   return el("section", {}, el("h2", {}, "Tables' own counts"),
-    rows.length ? el("table", { id: "counts" }, headers("Table", "Against the controller", "Differences"),
-      el("tbody", {}, ...rows)) : el("p", { class: "empty" }, "No table sent its counts of this day."));
+    rows.length ? el("table", { id: "counts" }, headers("Table", "Against the controller", "Counted to",
+      ["Rounds counted", "num"], "Differences"), el("tbody", {}, ...rows)) : el("p", { class: "empty" },
+      "No table sent its counts of this day."),
+    rows.length ? el("p", { class: "note" }, "Each table counts what it was answered up to its last " +
+      "round before it reported (counted to), and the controller's figures are counted to the same " +
+      "time: a round after it is in neither, while the tables above hold the whole day.") : null);
 }
 
 // ---- SVG ----
