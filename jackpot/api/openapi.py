@@ -68,6 +68,10 @@ SCHEMAS: dict[str, Any] = {
         "required": ["pool", "value", "reset", "cap"],
         "properties": {
             "pool": ID,
+            "name": {
+                "oneOf": [{"type": "string"}, {"type": "null"}],
+                "description": "what signs and pages call the pool; null: none, its id is shown",
+            },
             "value": CENTS,
             "reset": CENTS,
             "cap": {"oneOf": [CENTS, {"type": "null"}]},

@@ -24,6 +24,7 @@ def public(state: PoolState, hits: list[dict[str, Any]] | None = None) -> dict[s
     cfg = state.config
     out: dict[str, Any] = {
         "pool": state.pool,
+        "name": state.name or None,  # what patrons are shown (D280); null: the id
         "value": state.value,
         "reset": cfg.reset,
         "cap": cfg.cap,

@@ -22,7 +22,7 @@ async function refresh() {
                                         {cache: "no-store"})).json();
       const card = el("section", "pool");
       card.dataset.pool = p.pool;
-      card.append(el("div", "name", p.pool));
+      card.append(el("div", "name", detail.name || p.pool));  // its display name (D280)
       const value = el("div", "value", dollars(detail.value));
       value.dataset.cents = String(detail.value);
       card.append(value);
