@@ -76,6 +76,12 @@ SCHEMAS: dict[str, Any] = {
             "reset": CENTS,
             "cap": {"oneOf": [CENTS, {"type": "null"}]},
             "rate_bp": {"type": "integer"},
+            "level": {"enum": ["hand", "must_hit_by", "mystery"]},
+            "qualifying_wager": {
+                **CENTS,
+                "description": "a must_hit_by or mystery level: the smallest wager that can "
+                "win it, whole cents (0: every wager)",
+            },
             "reserve_rate_bp": {"type": "integer"},
             "policy": {"enum": ["sequential", "split"]},
             "state": {

@@ -120,8 +120,10 @@ class SignBoard:
                     "reset": pool.config.reset,
                     "cap": pool.config.cap,
                     # what wins it: a must-hit-by level shows its ceiling, never its trigger;
-                    # a trigger level's published commitment, for the sign's small print
+                    # a trigger level's published commitment, for the sign's small print, and
+                    # the smallest wager that can win it (D281): never a mystery's range
                     "kind": pool.config.level.value,
+                    "qualifying_wager": pool.config.qualifying_wager,
                     "trigger": pool.trigger.to_json() if pool.trigger is not None else None,
                     "closed": closed_reason(
                         pool, feeding, level.pool not in inoperable, now, self._offline_after_ms

@@ -195,3 +195,24 @@ def test_a_sign_stored_before_pool_names_follows_the_pool_name(
     board = services.board
     state = board.states(board.definitions())["old"]
     assert state["levels"][0]["name"] == "Casino War Progressive"
+
+
+def test_a_trigger_level_says_what_wager_can_win_it_never_its_range(
+    api: Api, services: Services
+) -> None:
+    """The smallest wager that can win a must-hit-by or mystery level is a rule of play: in
+    the public read and the sign's state (D281); a mystery level's range is not."""
+    api.put_pool()
+    api.put_pool("mys", reset=1_000, rate_bp=100, reserve_rate_bp=0, level="mystery",
+                 trigger_low=5_000, trigger_high=9_000, qualifying_wager=500)  # fmt: skip
+    api.put_table(pools=["main", "mys"])
+    public = api.pool("mys")
+    assert (public["level"], public["qualifying_wager"]) == ("mystery", 500)
+    assert "trigger_low" not in public and "trigger_high" not in public
+    assert "qualifying_wager" not in api.pool(), "a hand level's is its paytable's"
+    put(api, "lobby", {"levels": [{"pool": "main"}, {"pool": "mys"}]})
+    board = services.board
+    levels = board.states(board.definitions())["lobby"]["levels"]
+    assert [(lv["kind"], lv["qualifying_wager"]) for lv in levels] == [
+        ("hand", 0), ("mystery", 500)]  # fmt: skip
+    assert not any("trigger_low" in lv or "trigger_high" in lv for lv in levels)
