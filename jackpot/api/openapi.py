@@ -68,10 +68,20 @@ SCHEMAS: dict[str, Any] = {
         "required": ["pool", "value", "reset", "cap"],
         "properties": {
             "pool": ID,
+            "name": {
+                "oneOf": [{"type": "string"}, {"type": "null"}],
+                "description": "what signs and pages call the pool; null: none, its id is shown",
+            },
             "value": CENTS,
             "reset": CENTS,
             "cap": {"oneOf": [CENTS, {"type": "null"}]},
             "rate_bp": {"type": "integer"},
+            "level": {"enum": ["hand", "must_hit_by", "mystery"]},
+            "qualifying_wager": {
+                **CENTS,
+                "description": "a must_hit_by or mystery level: the smallest wager that can "
+                "win it, whole cents (0: every wager)",
+            },
             "reserve_rate_bp": {"type": "integer"},
             "policy": {"enum": ["sequential", "split"]},
             "state": {

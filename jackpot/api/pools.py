@@ -9,6 +9,7 @@ from flask import Blueprint, Response, jsonify
 from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body, request_body
 from jackpot.domain.auth import Role
+from jackpot.domain.config import LevelType
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.requests import CANCEL_STAGED_REQUEST, RESUME_REQUEST, SUSPEND_REQUEST
 from jackpot.domain.validate import parse_identifier
@@ -20,10 +21,12 @@ bp = Blueprint("pools", __name__, url_prefix="/v1/pools")
 def public(state: PoolState, hits: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """What anyone may read: the visible meter, never the hidden reserve, nor its rate (with
     the wagers, which /metrics counts, the rate would give the reserve away); a must-hit-by
-    or mystery level's `trigger` commitment, never the trigger."""
+    or mystery level's `trigger` commitment, never the trigger, and the smallest wager that
+    can win it (a rule of play, D281); never a mystery level's range."""
     cfg = state.config
     out: dict[str, Any] = {
         "pool": state.pool,
+        "name": state.name or None,  # what patrons are shown (D280); null: the id
         "value": state.value,
         "reset": cfg.reset,
         "cap": cfg.cap,
@@ -33,6 +36,8 @@ def public(state: PoolState, hits: list[dict[str, Any]] | None = None) -> dict[s
         "hits": state.hits,
         "level": cfg.level.value,
     }
+    if cfg.level is not LevelType.HAND:
+        out["qualifying_wager"] = cfg.qualifying_wager
     if state.trigger is not None:  # a hidden trigger's commitment, never the trigger
         out["trigger"] = state.trigger.to_json()
     if hits is not None:

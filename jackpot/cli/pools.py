@@ -69,6 +69,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         cap.add_argument("--cap", type=non_negative, metavar="CENTS", help="the meter's cap")
         cap.add_argument("--no-cap", action="store_true", help="remove the cap")
         command.add_argument("--policy", choices=[p.value for p in Policy], help="how hits share")
+    named = put.add_mutually_exclusive_group()
+    named.add_argument(
+        "--name",
+        metavar="TEXT",
+        help="what signs, the meter page and the console call the pool (1 to 40 characters; "
+        "not a game parameter: it changes while the pool runs)",
+    )
+    named.add_argument("--no-name", action="store_true", help="remove it: the id is shown")
     stage.add_argument(
         "--at",
         metavar="TIME",
@@ -137,6 +145,7 @@ def list_pools(api: Controller, args: argparse.Namespace) -> int:
     rows = [
         [
             p["pool"],
+            p.get("name") or "-",
             p["state"],
             money(p["value"]),
             money(p["reset"]),
@@ -148,8 +157,8 @@ def list_pools(api: Controller, args: argparse.Namespace) -> int:
         for p in pools
     ]
     # the public read: no reserve, nor its rate (`jackpot pools show` with an operator's key)
-    headers = ["POOL", "STATE", "METER", "RESET", "CAP", "RATE", "POLICY", "HITS"]
-    print(table(headers, rows, right={2, 3, 4, 5, 7}))
+    headers = ["POOL", "NAME", "STATE", "METER", "RESET", "CAP", "RATE", "POLICY", "HITS"]
+    print(table(headers, rows, right={3, 4, 5, 6, 8}))
     return 0
 
 
@@ -170,7 +179,7 @@ def _meters_or_public(api: Controller, pool: str) -> Any:
     return api.get(f"/v1/pools/{segment(pool)}")
 
 
-def _parameters(args: argparse.Namespace) -> dict[str, Any]:
+def _parameters(args: argparse.Namespace, required: bool = True) -> dict[str, Any]:
     body: dict[str, Any] = {
         name: getattr(args, name)
         for name in ("reset", "rate_bp", "reserve_rate_bp", "cap", "policy")
@@ -178,7 +187,7 @@ def _parameters(args: argparse.Namespace) -> dict[str, Any]:
     }
     if args.no_cap:
         body["cap"] = None
-    if not body:
+    if not body and required:
         raise UsageError(
             "nothing to set: give --reset, --rate-bp, --reserve-rate-bp, --cap, "
             "--no-cap or --policy"
@@ -201,7 +210,10 @@ def unstage_pool(api: Controller, args: argparse.Namespace) -> int:
 
 
 def set_pool(api: Controller, args: argparse.Namespace) -> int:
-    body = _parameters(args)
+    shown: dict[str, Any] = {}  # not a parameter: alone, it is enough to set
+    if args.name is not None or args.no_name:
+        shown["name"] = None if args.no_name else args.name
+    body = {**_parameters(args, required=not shown), **shown}
     answer = api.put(f"/v1/pools/{segment(args.pool)}", body)
     return reply(args, answer, lambda a: _headed(a, a["status"]))
 
@@ -270,6 +282,7 @@ def pool_detail(p: dict[str, Any], zone: ZoneInfo) -> str:
         meter += f"  (exact {exact(p['value_units'])})"
     lines = [
         ("pool", str(p["pool"])),
+        ("name", str(p.get("name") or "-  (signs show the id)")),
         ("state", str(p["state"])),
         ("meter", meter),
         ("reset", money(p["reset"])),

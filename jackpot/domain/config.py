@@ -23,7 +23,9 @@ from jackpot.domain.fields import (
     Text,
     Timestamp,
 )
+from jackpot.domain.names import check_label
 from jackpot.domain.paytable import NOTHING, PAYTABLE, SEED_PAYTABLE, Paytable
+from jackpot.domain.validate import expect_str
 from jackpot.errors import ValidationError
 
 MIN_DECKS, MAX_DECKS = 6, 8  # a table's shoe
@@ -32,6 +34,7 @@ MAX_CENTS = 10_000_000_000  # $100M: keeps exact units below 2**53 inside Lua
 MAX_RATE_BP = 10_000
 MAX_SPOTS = 7
 MAX_WAGER = 10_000_000  # $100k
+MAX_POOL_NAME = 40  # a pool's display name: a sign's level card and a console row show it whole
 
 
 class Policy(StrEnum):
@@ -99,6 +102,26 @@ IN_THE_FUTURE = Rule(
     "in_the_past",
 )
 
+NAME_PRINTABLE = Rule(
+    "name",
+    "printable text: no control, format, private-use, unassigned or default-ignorable "
+    "character, and no space but U+0020 (the ends are trimmed)",
+    "not_printable",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolName:
+    """A pool's display name (D280): 1 to MAX_POOL_NAME characters of printable text, its
+    ends trimmed."""
+
+    def check(self, raw: Any, field: str) -> str:
+        return check_label(expect_str(raw, field, MAX_POOL_NAME), field)
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "string", "minLength": 1, "maxLength": MAX_POOL_NAME, "pattern": r"\S"}
+
+
 #: what a pool's parameters must hold together, set at once or staged
 POOL_RULES = (
     RATES_WITHIN_FULL,
@@ -109,6 +132,9 @@ POOL_RULES = (
     TRIGGER_FED,
     QUALIFYING_ONLY_TRIGGERED,
 )
+
+# what a pool's shown terms may change by, running or not (never staged): not parameters
+NOT_PARAMETERS = ("public", "name")
 
 #: The body of PUT /v1/pools/{pool}.
 POOL_REQUEST = Record(
@@ -152,6 +178,15 @@ POOL_REQUEST = Record(
                 "test pools. Not a game parameter: it may change while the pool runs"
             ),
         ),
+        "name": Field(
+            Nullable(PoolName()),
+            description=(
+                "what signs, the meter page, the console and the CLI call the pool (e.g. "
+                "`Casino War Progressive`): 1 to 40 characters of printable text, its ends "
+                "trimmed; null removes it; left out on a create, none: the pool's id is shown. "
+                "Not a game parameter: it may change while the pool runs, and is not staged"
+            ),
+        ),
         "group": Field(
             GroupName(),
             description=(
@@ -162,7 +197,7 @@ POOL_REQUEST = Record(
         ),
     },
     "A pool's configuration. Updating never moves money.",
-    rules=POOL_RULES,
+    rules=(*POOL_RULES, NAME_PRINTABLE),
     notes=(
         "A cap below the meter's current value is 409 `cap_below_value`. A must_hit_by or "
         "mystery level is armed with a trigger drawn over its whole range when it has none, "
@@ -284,10 +319,18 @@ class PoolConfig:
         )
 
 
+def requested_name(raw: Any) -> str | None:
+    """The display name a PUT body already checked sets: its trimmed text, '' to remove it
+    (null), None when the body leaves the name as it is."""
+    if not isinstance(raw, dict) or "name" not in raw:
+        return None
+    return "" if raw["name"] is None else str(raw["name"]).strip()
+
+
 #: The body of POST /v1/pools/{pool}/staged: a parameter change for later.
 STAGE_REQUEST = Record(
     {
-        **{name: f for name, f in POOL_REQUEST.fields.items() if name != "public"},
+        **{n: f for n, f in POOL_REQUEST.fields.items() if n not in NOT_PARAMETERS},
         "effective_at": Field(
             Nullable(Timestamp()),
             description=(

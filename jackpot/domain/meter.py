@@ -67,6 +67,7 @@ class PoolState:
     staged: StagedChange | None = None  # a parameter change waiting to take effect
     staged_refused: str | None = None  # why it was refused when it was to take effect
     public: bool = True  # shown on signs and the public read
+    name: str = ""  # what signs and pages call it ('': its id), D280
     trigger: ArmedTrigger | None = None  # a must-hit-by or mystery level's, as published
 
     @property

@@ -153,6 +153,27 @@ def check_display_name(name: str, field: str = "name") -> str:
     return text
 
 
+def check_label(text: str, field: str) -> str:
+    """A label people read on a sign or a page (a pool's display name, D280): the text with
+    its ends trimmed, of printable text as a display name is (no control, format,
+    private-use, unassigned or default-ignorable code point, no space but U+0020), but with
+    no rule on spacing, letters or presentation forms (a "$1,000 Must-Hit" is one).
+    ValidationError naming `field` otherwise (`not_printable`, or `empty`)."""
+    label = text.strip()
+    if not label:
+        raise ValidationError(field, "must not be empty", "empty")
+    lead = len(text) - len(text.lstrip())  # positions count in the text as given
+    for position, char in enumerate(label, start=lead + 1):
+        problem = _not_printable(ord(char))
+        if problem:
+            raise ValidationError(
+                field,
+                f"{describe(ord(char))} at position {position} is not printable text: {problem}",
+                "not_printable",
+            )
+    return label
+
+
 def skeleton(name: str) -> str:
     """The name's caseless skeleton: TR39's skeleton of its NFKC_Casefold, the same for
     "Dana", "dana", "DANA", "D\\u0430na" (Cyrillic а) and "Ｄａｎａ"."""

@@ -46,7 +46,9 @@ LEVEL = Record(
     {
         "pool": Field(Identifier(), Presence.REQUIRED, "a public pool"),
         "name": Field(
-            Text(MAX_LEVEL_NAME), description="what the sign calls it (default: the pool)"
+            Text(MAX_LEVEL_NAME),
+            description="what this sign calls it, above the pool's own name (default: the "
+            "pool's name, else its id)",
         ),
     },
     "One level of the sign: a pool and its display name.",
@@ -107,8 +109,15 @@ def closed_reason(
 
 @dataclass(frozen=True, slots=True)
 class Level:
+    """One level of a sign: its pool, and the sign's own label for it (None: the pool's
+    display name is shown, else its id; D280)."""
+
     pool: str
-    name: str
+    label: str | None = None
+
+    def shown_name(self, pool_name: str) -> str:
+        """What the sign calls the level: its own label, the pool's name, or the pool's id."""
+        return self.label or pool_name or self.pool
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +133,7 @@ class Sign:
     @classmethod
     def from_json(cls, sign: str, raw: Any) -> Sign:
         data = SIGN_REQUEST.check(raw)
-        levels = tuple(Level(lv["pool"], lv.get("name", lv["pool"])) for lv in data["levels"])
+        levels = tuple(Level(lv["pool"], lv.get("name")) for lv in data["levels"])
         pools = [lv.pool for lv in levels]
         for i, pool in enumerate(pools):
             if pool in pools[:i]:
@@ -143,7 +152,7 @@ class Sign:
     def from_stored(cls, sign: str, data: dict[str, Any]) -> Sign:
         return cls(
             sign,
-            tuple(Level(lv["pool"], lv["name"]) for lv in data["levels"]),
+            tuple(Level(lv["pool"], _label(lv)) for lv in data["levels"]),
             data["title"],
             data["branding"],
             data["orientation"],
@@ -158,13 +167,20 @@ class Sign:
     def to_json(self) -> dict[str, Any]:
         return {
             "sign": self.sign,
-            "levels": [{"pool": lv.pool, "name": lv.name} for lv in self.levels],
+            "levels": [{"pool": lv.pool, "name": lv.label} for lv in self.levels],
             "title": self.title,
             "branding": self.branding,
             "orientation": self.orientation,
             "currency": self.currency,
             "locale": self.locale,
         }
+
+
+def _label(stored: Mapping[str, Any]) -> str | None:
+    """A stored level's own label. Signs stored before pools had names (D280) hold the pool's
+    id where none was given: that is no label of the sign's own."""
+    name = stored.get("name")
+    return None if not name or name == stored["pool"] else str(name)
 
 
 #: each winning outcome as a patron reads it

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jackpot.domain.adjustment import Adjustment
-from jackpot.domain.config import IN_THE_FUTURE, PoolConfig, StagedChange
+from jackpot.domain.config import IN_THE_FUTURE, PoolConfig, StagedChange, requested_name
 from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
 from jackpot.domain.requests import RETIRE_REQUEST
 from jackpot.errors import (
@@ -107,7 +107,8 @@ class Pools:
         if self._tables is not None and config != current:
             self._tables.check_pool_terms(pool, config, "rate_bp")
         public = body.get("public") if isinstance(body, dict) else None  # checked just now
-        status = self._config.put_pool(pool, config, who, public=public)
+        name = requested_name(body)
+        status = self._config.put_pool(pool, config, who, public=public, name=name)
         return status, self._config.pool(pool)
 
     def set_link(

@@ -98,7 +98,13 @@ class SignBoard:
         now: int,
         inoperable: set[str],
     ) -> dict[str, Any]:
-        names = {lv.pool: lv.name for lv in sign.levels}
+        # a sign's own label for a level, else the pool's display name, else its id (D280)
+        names = {
+            lv.pool: lv.shown_name(pools[lv.pool].name if lv.pool in pools else "")
+            for lv in sign.levels
+        }
+        # a paytable line paying a pool the sign does not show names it as the pool is named
+        called = {p: state.name for p, state in pools.items() if state.name} | names
         by_table = {t.table: t for t in tables}
         levels = []
         for level in sign.levels:
@@ -109,19 +115,21 @@ class SignBoard:
             levels.append(
                 {
                     "pool": level.pool,
-                    "name": level.name,
+                    "name": names[level.pool],
                     "value": pool.value,
                     "reset": pool.config.reset,
                     "cap": pool.config.cap,
                     # what wins it: a must-hit-by level shows its ceiling, never its trigger;
-                    # a trigger level's published commitment, for the sign's small print
+                    # a trigger level's published commitment, for the sign's small print, and
+                    # the smallest wager that can win it (D281): never a mystery's range
                     "kind": pool.config.level.value,
+                    "qualifying_wager": pool.config.qualifying_wager,
                     "trigger": pool.trigger.to_json() if pool.trigger is not None else None,
                     "closed": closed_reason(
                         pool, feeding, level.pool not in inoperable, now, self._offline_after_ms
                     ),
                     "paytable": paytable_words(
-                        feeding[0].config.paytable, feeding[0].config.pools[0], names
+                        feeding[0].config.paytable, feeding[0].config.pools[0], called
                     )
                     if feeding
                     else [],
@@ -138,7 +146,7 @@ class SignBoard:
                     {
                         "id": h["id"],
                         "pool": level.pool,
-                        "level": level.name,
+                        "level": names[level.pool],
                         "amount": h["amount"],
                         "outcome": hit_words(h),
                         "status": shown,

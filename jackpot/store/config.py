@@ -70,6 +70,7 @@ class ConfigStore:
         staged: str = "",
         reason: str = "",
         public: bool | None = None,
+        name: str | None = None,
     ) -> str:
         """Create or update a pool; returns 'created', 'updated' or 'unchanged'. With
         `staged` (the pool's staged change as stored) apply that change: 'stale' when it is
@@ -79,7 +80,8 @@ class ConfigStore:
         script arms it only when the level has none, and only while the meter is below the
         range (TriggerRangeError otherwise). A trigger held stays armed until won (D228):
         the change governs the draws from the next hit, and a ceiling below the armed draw's
-        top raises TriggerInForceError."""
+        top raises TriggerInForceError. `public` and `name` (None: kept; name '': removed)
+        are not parameters: they change a running pool too."""
         cap = -1 if config.cap is None else config.cap
         span = config.trigger_span
         candidate = "" if span is None else json.dumps(draw_trigger(pool, span).offer())
@@ -108,6 +110,7 @@ class ConfigStore:
                 config.qualifying_wager,
                 candidate,
                 "" if span is None else f"{span[0]}:{span[1]}",
+                "" if name is None else f"={name}",
             ],
         )
         if result[0] == "too_narrow":
@@ -496,6 +499,7 @@ def pool_state(pool: str, raw: dict[str, str]) -> PoolState:
         if raw.get("staged") and raw.get("refused") == raw["staged"]
         else None,
         public=raw.get("public", "1") == "1",
+        name=raw.get("name", ""),
         # the trigger's commitment and draw only: the trigger and its salt are never read out
         trigger=None
         if armed is None

@@ -106,10 +106,11 @@ def main(argv: list[str]) -> int:
 
 
 def demo_sign(base: str, operator_key: str, pool: str) -> None:
-    """The sign DEMO, showing the DEMO pool (defined again at each start: the same)."""
+    """The sign DEMO, showing the DEMO pool under its own name (defined again at each start:
+    the same)."""
     body = {
-        "levels": [{"pool": pool, "name": "Progressive Jackpot"}],
-        "title": "Casino War Progressive",
+        "levels": [{"pool": pool}],
+        "title": "Casino War",
         "branding": "DEMO · war-floor",
     }
     headers = {"Authorization": f"Bearer {operator_key}"}

@@ -20,7 +20,13 @@ from jackpot.domain.paytable import FULL_METER_BP, SEED_PAYTABLE, Paytable
 from table_adapter.floor.plan import STRATEGIES, FloorPlan
 from table_adapter.game.profiles import PROFILES, get_profile
 
-DEMO_POOL = {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}
+# named as patrons read it on the sign, the meter page and the console (D280)
+DEMO_POOL = {
+    "reset": 100_000,
+    "rate_bp": 500,
+    "reserve_rate_bp": 100,
+    "name": "Casino War Progressive",
+}
 # The seed paytable's odds, but four of a kind and the suited double tie win the whole meter
 # too (the seed: only the suited four of a kind, 1 in 496,512 bets). With players always at
 # war that is one bet in about 1,670; at the demo's pace (4 tables, 3 rounds/s each, ~60 side

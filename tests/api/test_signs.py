@@ -4,10 +4,14 @@ the public read; tables carry the asset number and location a hit announcement n
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import redis as redis_lib
 
+from jackpot.bootstrap import Services
+from jackpot.settings import Settings
+from jackpot.store.keys import Keys
 from tests.support.api import Api
 from tests.support.checks import assert_error, snapshot
 
@@ -37,7 +41,7 @@ def test_a_sign_is_defined_read_changed_and_deleted_with_the_journal(api: Api) -
     smaller = {"levels": [{"pool": "main"}]}
     r = put(api, "lobby", smaller)
     assert r.get_json()["status"] == "updated"
-    assert r.get_json()["levels"] == [{"pool": "main", "name": "main"}]
+    assert r.get_json()["levels"] == [{"pool": "main", "name": None}], "no label of its own"
     assert (r.get_json()["title"], r.get_json()["orientation"], r.get_json()["locale"]) == (
         "lobby",
         "landscape",
@@ -122,3 +126,93 @@ def test_a_table_carries_its_asset_number_and_location(api: Api) -> None:
     for body, field in (({"asset": "A" * 33}, "asset"), ({"location": ""}, "location")):
         r = api.client.put("/v1/tables/T1", json=body, headers=api.keys.header("operator"))
         assert_error(r, 400, field)
+
+
+def test_a_pool_name_is_shown_everywhere_changes_while_it_runs_and_a_sign_label_wins(
+    api: Api, services: Services
+) -> None:
+    api.put_pool()
+    api.put_pool("grand", reset=1_000_000)
+    api.put_table(pools=["main", "grand"])
+    operator = api.keys.header("operator")
+    assert api.pool()["name"] is None, "none: the id is shown"
+    put(api, "lobby", {"levels": [{"pool": "grand", "name": "Grand Jackpot"}, {"pool": "main"}]})
+    board = services.board
+
+    def shown() -> dict[str, Any]:
+        return board.states(board.definitions())["lobby"]
+
+    assert [lv["name"] for lv in shown()["levels"]] == ["Grand Jackpot", "main"]
+    # not a parameter: a running pool takes it, journaled, and no balance moves
+    before = api.meters()
+    r = api.client.put("/v1/pools/main", json={"name": "  Casino War Progressive "},
+                       headers=operator)  # fmt: skip
+    assert (r.status_code, r.get_json()["status"], r.get_json()["name"]) == (
+        200, "updated", "Casino War Progressive")  # fmt: skip
+    after = api.meters()
+    assert (after["state"], after["value_units"], after["reserve_units"]) == (
+        "running", before["value_units"], before["reserve_units"])  # fmt: skip
+    entry = api.journal()[-1]
+    assert (entry["type"], entry["name"]) == ("config", "Casino War Progressive")
+    again = api.client.put("/v1/pools/main", json={"name": "Casino War Progressive"},
+                           headers=operator)  # fmt: skip
+    assert again.get_json()["status"] == "unchanged"
+    # the public read, the list, the meters; the sign follows, its own label winning
+    assert api.pool()["name"] == "Casino War Progressive"
+    listed = api.client.get("/v1/pools").get_json()["pools"]
+    assert {p["pool"]: p["name"] for p in listed} == {
+        "grand": None, "main": "Casino War Progressive"}  # fmt: skip
+    api.client.put("/v1/pools/grand", json={"name": "Grand Progressive"}, headers=operator)
+    state = shown()
+    assert [lv["name"] for lv in state["levels"]] == ["Grand Jackpot", "Casino War Progressive"]
+    # a paytable line names the pool it pays by the sign's name for it
+    assert "of the Casino War Progressive" in state["levels"][0]["paytable"][0]["pays"]
+    # removed: the id again
+    api.client.put("/v1/pools/main", json={"name": None}, headers=operator)
+    assert api.pool()["name"] is None
+    assert [lv["name"] for lv in shown()["levels"]] == ["Grand Jackpot", "main"]
+    # refused naming it, nothing changed
+    for bad in ("", "x" * 41, "Grand\u0007", "\u202eniaM", 5):
+        r = api.client.put("/v1/pools/main", json={"name": bad}, headers=operator)
+        assert assert_error(r, 400, "name"), bad
+    assert api.pool()["name"] is None
+    # never staged: it is no parameter
+    staged = api.client.post("/v1/pools/main/staged", json={"name": "X", "reason": "r"},
+                             headers=operator)  # fmt: skip
+    assert assert_error(staged, 400, "name")["code"] == "unknown_field"
+
+
+def test_a_sign_stored_before_pool_names_follows_the_pool_name(
+    api: Api, services: Services, redis: redis_lib.Redis, settings: Settings
+) -> None:
+    """A sign stored when a level without a label held the pool's id shows the pool's name."""
+    api.put_pool(name="Casino War Progressive")
+    put(api, "old", {"levels": [{"pool": "main"}]})
+    stored = {"branding": "", "currency": "USD", "levels": [{"name": "main", "pool": "main"}],
+              "locale": "en-US", "orientation": "landscape", "title": "old"}  # fmt: skip
+    redis.hset(Keys(settings.namespace).signs, "old", json.dumps(stored))
+    assert api.client.get("/v1/signs/old").get_json()["levels"] == [{"pool": "main", "name": None}]
+    board = services.board
+    state = board.states(board.definitions())["old"]
+    assert state["levels"][0]["name"] == "Casino War Progressive"
+
+
+def test_a_trigger_level_says_what_wager_can_win_it_never_its_range(
+    api: Api, services: Services
+) -> None:
+    """The smallest wager that can win a must-hit-by or mystery level is a rule of play: in
+    the public read and the sign's state (D281); a mystery level's range is not."""
+    api.put_pool()
+    api.put_pool("mys", reset=1_000, rate_bp=100, reserve_rate_bp=0, level="mystery",
+                 trigger_low=5_000, trigger_high=9_000, qualifying_wager=500)  # fmt: skip
+    api.put_table(pools=["main", "mys"])
+    public = api.pool("mys")
+    assert (public["level"], public["qualifying_wager"]) == ("mystery", 500)
+    assert "trigger_low" not in public and "trigger_high" not in public
+    assert "qualifying_wager" not in api.pool(), "a hand level's is its paytable's"
+    put(api, "lobby", {"levels": [{"pool": "main"}, {"pool": "mys"}]})
+    board = services.board
+    levels = board.states(board.definitions())["lobby"]["levels"]
+    assert [(lv["kind"], lv["qualifying_wager"]) for lv in levels] == [
+        ("hand", 0), ("mystery", 500)]  # fmt: skip
+    assert not any("trigger_low" in lv or "trigger_high" in lv for lv in levels)

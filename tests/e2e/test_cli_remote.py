@@ -154,6 +154,7 @@ def test_pools_set_creates_and_updates_a_pool_that_list_and_show_read_back(
     listing = ok(cli(service, "pools", "list")).splitlines()
     assert listing[0].split() == [
         "POOL",
+        "NAME",
         "STATE",
         "METER",
         "RESET",
@@ -164,6 +165,7 @@ def test_pools_set_creates_and_updates_a_pool_that_list_and_show_read_back(
     ]
     assert listing[1].split() == [
         "main",
+        "-",
         "running",
         "$1,234.56",
         "$1,234.56",
@@ -174,6 +176,14 @@ def test_pools_set_creates_and_updates_a_pool_that_list_and_show_read_back(
     ]
     as_json = json.loads(ok(cli(service, "pools", "list", "--json")))
     assert as_json == requests.get(f"{service.base}/v1/pools").json()
+    # a display name: not a parameter, so set while the pool runs; listed and shown with it
+    named = ok(cli(service, "pools", "set", "main", "--name", " Casino War Progressive ",
+                   secret=operator))  # fmt: skip
+    assert re.search(r"^name +Casino War Progressive$", named, re.M), named
+    assert "Casino War Progressive" in ok(cli(service, "pools", "list")).splitlines()[1]
+    assert requests.get(f"{service.base}/v1/pools/main").json()["name"] == "Casino War Progressive"
+    ok(cli(service, "pools", "set", "main", "--no-name", secret=operator))
+    assert requests.get(f"{service.base}/v1/pools/main").json()["name"] is None
 
     # the meters for an auditor (the reserve among them); the public read without a key
     meters = ok(cli(service, "pools", "show", "main", secret=auditor))

@@ -9,7 +9,7 @@ from typing import Any
 
 import requests
 
-from tests.support.browser import needs_chromium
+from tests.support.browser import artefacts, needs_chromium
 from tests.support.checks import HAND_PAY
 from tests.support.service import Service, auth, key, link_main
 
@@ -84,3 +84,27 @@ def test_the_meter_page_follows_the_meter_and_shows_a_pending_jackpot(
     requests.post(f"{base}/v1/pools/main/resume", headers=auth(operator)).raise_for_status()
     card = re.search(r'data-pool="main".*?</section>', render(browser, f"{base}/"), flags=re.S)
     assert card and "PROGRESSIVE CLOSED" not in card.group(0) and "closed" not in card.group(0)
+
+
+def test_the_meter_page_names_each_pool_and_says_how_a_trigger_level_is_won(
+    service: Service, browser: Any
+) -> None:
+    operator = key(service, "operator")
+    base = service.base
+    link_main(service, operator)
+    requests.put(f"{base}/v1/pools/main", headers=auth(operator),
+                 json={"name": "Casino War Progressive"}).raise_for_status()  # fmt: skip
+    requests.put(f"{base}/v1/pools/hourly", headers=auth(operator), json={
+        "reset": 10_000, "rate_bp": 200, "reserve_rate_bp": 0, "cap": 100_000,
+        "level": "must_hit_by", "qualifying_wager": 500}).raise_for_status()  # fmt: skip
+    shot = artefacts("display") / "named-and-must-hit-by.png"
+    dom = render(browser, f"{base}/", screenshot=shot)
+    main = re.search(r'data-pool="main".*?</section>', dom, flags=re.S)
+    hourly = re.search(r'data-pool="hourly".*?</section>', dom, flags=re.S)
+    assert main and '<div class="name">Casino War Progressive</div>' in main.group(0)
+    assert hourly and '<div class="name">hourly</div>' in hourly.group(0), "no name: the id"
+    assert (
+        "Must hit by $1,000.00 · won by the qualifying wager whose contribution reaches the "
+        "hidden trigger; smallest qualifying wager $5.00"
+    ) in hourly.group(0)
+    assert 'class="how"' not in main.group(0), "a hand level: won by the paytable"

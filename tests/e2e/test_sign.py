@@ -358,3 +358,99 @@ def test_a_screen_refused_its_stream_asks_again_and_shows_the_sign(
     finally:
         holder.close()
         signs.stop()
+
+
+# Every element of the sign, in the page's own coordinates: outside the screen, clipped by a
+# box that clips (overflow other than visible), or holding more than it shows.
+UNFIT = """() => {
+  const bad = [], vw = innerWidth, vh = innerHeight, slack = 0.5;
+  const named = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
+    + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "")
+    + (e.dataset.pool ? "[" + e.dataset.pool + "]" : "");
+  for (const e of document.querySelectorAll("#frame, #frame *")) {
+    const r = e.getBoundingClientRect();
+    if (!r.width && !r.height) continue;  // not shown
+    const text = named(e) + " «" + (e.textContent || "").slice(0, 40) + "»";
+    if (r.left < -slack || r.top < -slack || r.right > vw + slack || r.bottom > vh + slack)
+      bad.push(text + " leaves the screen");
+    if (e.clientWidth && e.scrollWidth > e.clientWidth + 1)
+      bad.push(text + " is wider than it shows");
+    if (e.clientHeight && e.scrollHeight > e.clientHeight + 1)
+      bad.push(text + " is taller than it shows");
+    for (let a = e.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+      const b = a.getBoundingClientRect();
+      if (r.left < b.left - slack || r.right > b.right + slack || r.top < b.top - slack
+          || r.bottom > b.bottom + slack) { bad.push(text + " is cut off by " + named(a)); break; }
+    }
+  }
+  return bad;
+}"""
+# size -> (width, height, the sign shown): the portrait sign also on a landscape output
+FIT_SCREENS = {"1080p": (1920, 1080, "wall"), "720p": (1280, 720, "wall"),
+               "portrait": (1080, 1920, "wall-tower"), "800x480": (800, 480, "wall"),
+               "800x480-turned": (800, 480, "wall-tower")}  # fmt: skip
+
+
+def test_every_sign_size_shows_each_level_rule_and_whole_winners_and_nothing_cut(
+    floor: dict[str, Any], browser: Any
+) -> None:
+    """A must-hit-by and a mystery level say how they are won; pools show their display
+    names (a sign's own label wins); ten winners are listed, as many as fit whole; and at
+    each common screen size no element leaves the screen or is cut off by its box."""
+    base, operator = floor["base"], auth(floor["operator"])
+
+    def put(path: str, body: dict[str, Any]) -> None:
+        r = requests.put(f"{base}{path}", headers=operator, json=body)
+        assert r.ok, (path, r.text)
+
+    # $1 resets, 5% of every wager: a round of seven $25 bets wins each level once
+    put("/v1/pools/mhb", {"reset": 100, "rate_bp": 500, "reserve_rate_bp": 0,
+                          "cap": 800, "level": "must_hit_by", "qualifying_wager": 500,
+                          "name": "Must-Hit-By Progressive"})  # fmt: skip
+    put("/v1/pools/mys", {"reset": 100, "rate_bp": 500, "reserve_rate_bp": 0,
+                          "level": "mystery", "trigger_low": 200, "trigger_high": 800,
+                          "qualifying_wager": 500,
+                          "name": "Mystery Casino War Progressive Bonus!"})  # fmt: skip
+    put("/v1/pools/grand", {"name": "Grand Progressive"})
+    # (its smallest bet qualifies: no smaller bets feeding the levels to price them for)
+    put("/v1/tables/T1", {"pools": ["main", "mhb", "mys"], "min_wager": 500})
+    for sign, orientation in (("wall", "landscape"), ("wall-tower", "portrait")):
+        put(f"/v1/signs/{sign}", {
+            "levels": [{"pool": "grand", "name": "Grand Jackpot"}, {"pool": "mhb"},
+                       {"pool": "mys"}],
+            "title": "Casino War Progressive", "branding": "Only at the Riverside",
+            "orientation": orientation})  # fmt: skip
+    for n in range(1, 7):
+        report(floor, {"table": "T1", "round": f"fit-{n}", "dealer": {"card": "Ks"},
+                       "spots": [{"spot": s, "wager": 2_500, "card": f"{s + 1}c"}
+                                 for s in range(1, 8)]})  # fmt: skip
+    assert requests.get(f"{base}/v1/pools/mhb").json()["hits"] >= 5
+    for size, (width, height, sign) in FIT_SCREENS.items():
+        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        page.goto(f"{floor['signs'].base}/signs/{sign}")
+        page.wait_for_selector("body:not(.booting):not(.offline)")
+        page.wait_for_selector("body:not(.takeover)", timeout=15000)
+        page.wait_for_timeout(300)  # the meters' count-up settles
+        names = page.eval_on_selector_all(".level .name", "ns => ns.map(n => n.textContent)")
+        assert names == ["Grand Jackpot", "Must-Hit-By Progressive",
+                         "Mystery Casino War Progressive Bonus!"], names  # fmt: skip
+        mhb, mys = ".level[data-pool=mhb]", ".level[data-pool=mys]"
+        assert page.inner_text(f"{mhb} .hit-by").upper() == "MUST HIT BY $8.00"
+        assert page.text_content(f"{mhb} .how") == (
+            "Won by the qualifying wager whose contribution reaches the hidden trigger, at or "
+            "below $8.00; smallest qualifying wager $5.00"
+        )
+        assert page.inner_text(f"{mys} .hit-by").upper() == "MYSTERY JACKPOT"
+        assert page.text_content(f"{mys} .how") == (
+            "Won by the qualifying wager whose contribution reaches the hidden trigger; "
+            "smallest qualifying wager $5.00"
+        )
+        listed = page.locator("#winners li").count()
+        shown = page.locator("#winners li:visible").count()
+        assert listed == 10 and 1 <= shown <= listed, (listed, shown)
+        assert "Must-Hit-By Progressive" in page.inner_text("#winners")
+        shot(page, f"09-fit-{size}")
+        assert page.evaluate(UNFIT) == [], size
+        page.context.close()

@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 
-from jackpot.domain.config import Layout, Policy, PoolConfig, TableConfig
+from jackpot.domain.config import (
+    Layout,
+    Policy,
+    PoolConfig,
+    StagedChange,
+    TableConfig,
+    requested_name,
+)
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.paytable import SEED_PAYTABLE, PayLine, Paytable
 from jackpot.errors import ValidationError
@@ -86,6 +93,48 @@ def test_a_policy_that_is_not_a_string_is_a_validation_error_not_a_crash(policy)
     with pytest.raises(ValidationError) as caught:
         PoolConfig.from_json(pool_body(policy=policy))
     assert (caught.value.field, caught.value.code) == ("policy", "invalid")
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Casino War Progressive", "Casino War Progressive"),
+        ("  $1,000 Must-Hit  ", "$1,000 Must-Hit"),  # trimmed; digits and signs are text
+        ("Ünïcødé  Grand", "Ünïcødé  Grand"),
+        ("x" * 40, "x" * 40),
+        (None, ""),  # null removes it
+    ],
+)
+def test_a_pool_name_is_printable_text_trimmed(name, shown):
+    body = pool_body(name=name)
+    PoolConfig.from_json(body)  # not a parameter: the configuration is the same
+    assert requested_name(body) == shown
+    assert requested_name(pool_body()) is None, "left out: kept"
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("x" * 41, "too_long"),
+        ("Grand\nJackpot", "not_printable"),
+        ("Grand\u202eJackpot", "not_printable"),  # a right-to-left override
+        ("Grand\u00a0Jackpot", "not_printable"),  # a space other than U+0020
+        ("Grand\ue000", "not_printable"),  # private use
+        (7, "not_a_string"),
+    ],
+)
+def test_a_bad_pool_name_is_refused_naming_it(name, code):
+    with pytest.raises(ValidationError) as caught:
+        PoolConfig.from_json(pool_body(name=name))
+    assert (caught.value.field, caught.value.code) == ("name", code)
+
+
+def test_a_pool_name_is_not_a_parameter_and_is_never_staged():
+    with pytest.raises(ValidationError) as caught:
+        StagedChange.from_request({"name": "Grand", "reason": "r"}, PoolConfig(1, 1, 1), "op")
+    assert (caught.value.field, caught.value.code) == ("name", "unknown_field")
 
 
 def test_a_pool_writes_every_field():

@@ -393,7 +393,8 @@ function renderPools() {
     if (isOperator() && p.state === "suspended")
       ops.push(el("button", { class: "primary", "data-action": "resume", onclick: () => linkDialog(p, "resume") }, "Resume"));
     const row = el("tr", { "data-pool": p.pool },
-      el("td", {}, el("strong", {}, p.pool), levelNote(p)), el("td", {}, badge(p.state)),
+      el("td", {}, el("strong", {}, p.name || p.pool), p.name ? el("div", { class: "level-note" }, p.pool) : null,
+        levelNote(p)), el("td", {}, badge(p.state)),
       el("td", { class: "num" }, dollars(p.value)),
       el("td", { class: "num" }, dollars(p.reserve)),
       el("td", { class: "num" }, dollars(p.reset)),

@@ -11,6 +11,15 @@ function el(tag, cls, text) {
   if (text !== undefined) e.textContent = text;
   return e;
 }
+// how a level won by a hidden trigger is won, as the signs say it (docs/RULES.md §4, D281)
+function wonBy(p) {
+  const smallest = p.qualifying_wager > 0
+    ? "smallest qualifying wager " + dollars(p.qualifying_wager) : "every wager qualifies";
+  const rule = "won by the qualifying wager whose contribution reaches the hidden trigger";
+  if (p.level === "must_hit_by" && p.cap !== null) return "Must hit by " + dollars(p.cap) + " · " + rule + "; " + smallest;
+  if (p.level === "mystery") return "Mystery jackpot · " + rule + "; " + smallest;
+  return null;
+}
 async function refresh() {
   const status = document.getElementById("status");
   try {
@@ -22,10 +31,12 @@ async function refresh() {
                                         {cache: "no-store"})).json();
       const card = el("section", "pool");
       card.dataset.pool = p.pool;
-      card.append(el("div", "name", p.pool));
+      card.append(el("div", "name", detail.name || p.pool));  // its display name (D280)
       const value = el("div", "value", dollars(detail.value));
       value.dataset.cents = String(detail.value);
       card.append(value);
+      const how = wonBy(detail);
+      if (how) card.append(el("div", "how", how));
       if (detail.state === "suspended") {
         // the link is closed by an operator: the side bet cannot be played
         card.classList.add("closed");

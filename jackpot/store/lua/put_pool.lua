@@ -20,6 +20,8 @@
 --   (`trigger_span`), and may not put the ceiling below the armed draw's top
 --   (`armed_high`: 'in_force'). Only a level that becomes a hand level reveals it
 --   (journal `trigger_revealed`).
+-- ARGV[17] the pool's display name (D280): '' to keep it, '=' and the name to set it ('='
+--   alone removes it); like `public`, not a game parameter: it may change while the pool runs
 -- A PUT changes the parameters only while the pool is suspended (NY 5321.18(b)(4): no
 -- parameter change while the link is in operation); a running pool's change is staged
 -- (stage_pool.lua) and applied here once the pool is suspended or its time has come.
@@ -47,6 +49,8 @@ local now, who = string.format('%d', clock(KEYS[4])), ARGV[7]
 local staged = ARGV[8]
 local shown = redis.call('HGET', pool, 'public')
 local public = ARGV[10] ~= '' and ARGV[10] or (shown or '1')
+local named = redis.call('HGET', pool, 'name') or ''  -- its display name now
+local label = ARGV[17] ~= '' and string.sub(ARGV[17], 2) or named
 local function entry(kind)
   local fields = {'type', kind, 'ts', now, 'who', who}
   for i, name in ipairs(names) do
@@ -55,6 +59,10 @@ local function entry(kind)
   end
   table.insert(fields, 'public')
   table.insert(fields, public)
+  if label ~= '' or named ~= '' then  -- a pool that never had a name journals none
+    table.insert(fields, 'name')
+    table.insert(fields, label)
+  end
   if staged ~= '' then
     local change = cjson.decode(staged)
     for _, text in ipairs({'staged_by', change.who, 'reason', ARGV[9]}) do
@@ -105,7 +113,7 @@ if not current[1] then
     'seq', '1', 'reset_initial_units', value, 'in_cents', '0', 'bets', '0',
     'contrib_units', '0', 'overflow_units', '0', 'hits', '0', 'won_cents', '0',
     'seed_units', '0', 'adjust_units', '0', 'void_units', '0', 'created', now, 'version', '1',
-    'public', public)
+    'public', public, 'name', label)
   redis.call('SADD', KEYS[3], ARGV[1])
   redis.call('HSET', KEYS[4], 'clock', now)
   local fields = entry('created')
@@ -127,7 +135,7 @@ local same = true
 for i = 1, #names do
   if current[i] ~= wanted[i] then same = false end
 end
-if same and public == (shown or '1') then
+if same and public == (shown or '1') and label == named then
   if staged ~= '' then redis.call('HDEL', pool, 'staged') end
   return {'unchanged'}
 end
@@ -157,7 +165,7 @@ end
 redis.call('HSET', KEYS[4], 'clock', now)
 redis.call('HSET', pool, 'reset', ARGV[2], 'rate_bp', ARGV[3], 'reserve_rate_bp', ARGV[4],
   'cap', ARGV[5], 'policy', ARGV[6], 'level', ARGV[11], 'trigger_low', ARGV[12],
-  'trigger_high', ARGV[13], 'qualifying_wager', ARGV[14], 'public', public)
+  'trigger_high', ARGV[13], 'qualifying_wager', ARGV[14], 'public', public, 'name', label)
 redis.call('HINCRBY', pool, 'version', 1)
 if staged ~= '' then redis.call('HDEL', pool, 'staged') end
 local seq, head = tonumber(books[8]) + 1, books[9] or ''

@@ -89,9 +89,11 @@ function renderLevels(first) {
     const card = el("section", "level" + (lv.closed ? " closed" : ""));
     card.dataset.pool = lv.pool;
     card.append(el("div", "name", lv.name), el("div", "meter"), el("div", "closed-note", "PROGRESSIVE CLOSED"));
-    // a must-hit-by level promises its ceiling (never its hidden trigger); a trigger level's
-    // small print is the commitment to its trigger, published before play
-    if (lv.kind === "must_hit_by" && lv.cap !== null) card.append(el("div", "hit-by", "Must hit by " + money(lv.cap)));
+    // a must-hit-by level promises its ceiling (never its hidden trigger), and a trigger
+    // level says how it is won (docs/RULES.md §4, D281); its small print is the commitment
+    // to its trigger, published before play
+    const how = wonBy(lv);
+    if (how) card.append(el("div", "hit-by", how.headline), el("div", "how", how.rule));
     if (lv.trigger) card.append(el("div", "seal", "Trigger #" + lv.trigger.draw + " sealed · " + lv.trigger.commitment.slice(0, 16)));
     if (first || !(lv.pool in shown) || inTakeover) shown[lv.pool] = lv.value;
     target[lv.pool] = lv.value;
@@ -100,6 +102,23 @@ function renderLevels(first) {
   box.replaceChildren(...cards);
   for (const lv of state.levels) setTarget(lv.pool, lv.value);
   paint();
+  refit();
+}
+// How a level won by a hidden trigger is won, in patrons' words (docs/RULES.md §4: the first
+// bet of at least the qualifying wager whose contribution brings the meter to the trigger)
+function wonBy(lv) {
+  const smallest = lv.qualifying_wager > 0
+    ? "smallest qualifying wager " + money(lv.qualifying_wager) : "every wager qualifies";
+  if (lv.kind === "must_hit_by" && lv.cap !== null) return {
+    headline: "Must hit by " + money(lv.cap),
+    rule: "Won by the qualifying wager whose contribution reaches the hidden trigger, at or " +
+      "below " + money(lv.cap) + "; " + smallest,
+  };
+  if (lv.kind === "mystery") return {
+    headline: "Mystery jackpot",
+    rule: "Won by the qualifying wager whose contribution reaches the hidden trigger; " + smallest,
+  };
+  return null;
 }
 function renderPaytable() {
   const table = document.getElementById("paytable");
@@ -137,6 +156,20 @@ function renderWinners() {
     li.append(when);
     return li;
   }));
+  showWhole();
+}
+// the winners that fit whole, newest first: a line that would be cut is not shown at all
+function showWhole() {
+  const box = document.getElementById("winners-box"), items = [...document.querySelectorAll("#winners li")];
+  items.forEach((li) => { li.hidden = false; });
+  // layout offsets (from the same box, #screen), so that a turned sign measures the same
+  const bottom = box.offsetTop + box.clientTop + box.clientHeight
+    - parseFloat(getComputedStyle(box).paddingBottom);
+  let full = false;
+  for (const li of items) {
+    full = full || li.offsetTop + li.offsetHeight > bottom;
+    li.hidden = full;
+  }
 }
 
 // ---- the meters: counting up, never past the real value, down only on a hit or adjustment ----
@@ -172,16 +205,44 @@ function paint() {
     if (refit) fit(m);
   }
 }
-// a meter never spills out of its card, however large: shrink it to the card's width
+// a meter never spills out of its card, however large: shrink it to the card's width, and
+// to the card's height when what the card says besides (a level's rule, its seal) needs room
 function fit(m) {
   m.style.fontSize = "";
-  if (m.scrollWidth <= m.clientWidth) return;
-  const size = parseFloat(getComputedStyle(m).fontSize);
-  m.style.fontSize = Math.floor(size * m.clientWidth / m.scrollWidth * 0.97) + "px";
+  shrink(m);
+  const card = m.closest(".level");
+  for (let pass = 0; pass < 3 && m.offsetHeight > 0; pass++) {
+    const over = overflow(card);
+    if (over <= 0) return;
+    const size = parseFloat(getComputedStyle(m).fontSize);
+    m.style.fontSize = Math.floor(size * Math.max(0.2, 1 - over / m.offsetHeight) * 0.98) + "px";
+  }
+}
+// how much taller a card's lines are than the card (centred, they spill at both ends)
+function overflow(card) {
+  const shown = [...card.children].filter((c) => c.offsetHeight > 0);
+  if (!shown.length) return 0;
+  const style = getComputedStyle(card);
+  const room = card.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  // layout offsets, not the screen's boxes: a turned sign's are the same
+  const top = Math.min(...shown.map((c) => c.offsetTop));
+  const bottom = Math.max(...shown.map((c) => c.offsetTop + c.offsetHeight));
+  return bottom - top - room;
+}
+// a line that must show whole (a meter, a level's name): its type shrinks to its width
+function shrink(e) {
+  if (e.scrollWidth <= e.clientWidth) return;
+  const size = parseFloat(getComputedStyle(e).fontSize);
+  e.style.fontSize = Math.floor(size * e.clientWidth / e.scrollWidth * 0.97) + "px";
+}
+function refit() {
+  document.querySelectorAll("#title, .level .name, .level .hit-by").forEach((n) => { n.style.fontSize = ""; shrink(n); });
+  document.querySelectorAll(".level .meter").forEach(fit);
+  showWhole();
 }
 window.addEventListener("resize", () => {
   orient(wanted);
-  document.querySelectorAll(".level .meter").forEach(fit);
+  refit();
 });
 // the sign's orientation, as defined; when the screen's output stands the other way (its
 // player does not rotate it), the sign turns a quarter. Kept for a boot during an outage.
