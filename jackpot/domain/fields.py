@@ -116,7 +116,8 @@ class Day:
         return {
             "type": "string",
             "format": "date",
-            "pattern": f"^{YEAR_1970_TO_9998}-[0-9]{{2}}-[0-9]{{2}}$",
+            # a month 01-12 and a day 01-31 (`format: date` holds each month's length)
+            "pattern": f"^{YEAR_1970_TO_9998}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$",
         }
 
 
