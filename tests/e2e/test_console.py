@@ -9,9 +9,12 @@ view of each step: look at them when the page changes)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 import requests
@@ -55,6 +58,11 @@ def tablet(browser: Any) -> Any:
 
 def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=True)
+
+
+def shot_of(page: Any, selector: str, name: str) -> None:
+    """One card's screenshot, at the size it is seen."""
+    page.locator(selector).screenshot(path=str(ARTEFACTS / f"{name}.png"))
 
 
 def sign_in(page: Any, base: str, secret: str) -> None:
@@ -369,6 +377,12 @@ def test_a_must_hit_by_jackpot_shows_its_trigger_and_commitment(
     page.evaluate("() => document.body.classList.remove('printing-slip')")
     # every card fits at tablet and desktop size, a must-hit-by level's line and all: nothing
     # is reached only by scrolling a card sideways
+    every_card_fits(page)
+
+
+def every_card_fits(page: Any) -> None:
+    """Every card of the console, at tablet and desktop size, fits its width: nothing is
+    reached only by scrolling a card sideways."""
     for size in (TABLET, DESKTOP):
         page.set_viewport_size(size)
         wide = page.evaluate(
@@ -378,6 +392,7 @@ def test_a_must_hit_by_jackpot_shows_its_trigger_and_commitment(
                              + s.scrollWidth + ' px in ' + s.clientWidth)"""
         )
         assert wide == [], (size, wide)
+    page.set_viewport_size(TABLET)
 
 
 def choose(page: Any, field: str, typed: str, person: str) -> None:
@@ -740,3 +755,90 @@ def test_every_supervisor_sees_a_void_waiting_and_one_approves_it_or_voids_a_rou
     page.click("#act-submit")
     page.wait_for_function("() => !document.getElementById('act').open")
     assert get(base, operator, "/v1/rounds/T1/r2")["void"]["status"] == "void"
+
+
+NEW_YORK = ZoneInfo("America/New_York")
+SHORT = re.compile(r"\d\d:\d\d:\d\d")  # a time today: no date
+DATED = re.compile(r"\d{4}-\d\d-\d\d, \d\d:\d\d:\d\d")  # a time of another day
+
+
+def on_the_casinos_clock(ms: int, dated: bool) -> str:
+    """A time as the console shows it, on the casino's clock (New York), dated or not."""
+    at = datetime.fromtimestamp(ms / 1000, NEW_YORK)
+    return at.strftime("%Y-%m-%d, %H:%M:%S" if dated else "%H:%M:%S")
+
+
+def test_times_of_another_day_carry_their_date(floor: Service, browser: Any) -> None:
+    base = floor.base
+    operator, payout, table = a_floor(floor)
+    plain = {"table": "T1", "round": "r1", "dealer": {"card": "9s"},
+             "spots": [{"spot": 1, "wager": 500, "card": "Ks"},
+                       {"spot": 2, "wager": 300, "card": "2d"}]}  # fmt: skip
+    requests.post(f"{base}/v1/rounds", json=plain, headers=auth(table)).raise_for_status()
+    asked = requests.post(
+        f"{base}/v1/rounds/T1/r1/void",
+        headers=auth(table),
+        json={"reason": "card not dealt to spot 2", "spots": [2]},
+    )
+    assert asked.status_code == 202, asked.text
+    won = int(get(base, operator, f"/v1/payouts/{payout}")["created"])
+    page = tablet(browser)
+    # the tablet's clock on the day the jackpot was won: today's times stay short
+    page.clock.set_fixed_time(datetime.fromtimestamp(won / 1000, UTC))
+    sign_in(page, base, operator)
+    card = page.locator(f"[data-payout='{payout}']")
+    card.wait_for()
+    assert f"hit {on_the_casinos_clock(won, False)} · waiting" in card.inner_text()
+    page.locator(f"#history tr[data-id='{payout}']").wait_for()
+    page.locator("#voids tr[data-round='T1/r1']").wait_for()
+
+    def times() -> dict[str, list[str]]:
+        """Every time the console shows, by where: the first cell of each list's rows."""
+        return dict(
+            page.evaluate(
+                """() => {
+                  const first = (s) => [...document.querySelectorAll(s)]
+                    .map((r) => r.cells[0].innerText.trim());
+                  return {
+                    seen: [...document.querySelectorAll('#tables tr[data-table]')]
+                      .map((r) => r.cells[2].innerText.replace(/ \\(.*$/, '')),
+                    activity: first('#activity tbody tr'),
+                    history: first('#history tbody tr[data-id]'),
+                    handover: first('#handover tbody tr'),
+                    voids: [...document.querySelectorAll('#voids .since')]
+                      .map((e) => e.innerText.replace('since ', '')),
+                  }; }"""
+            )
+        )
+
+    today = times()
+    assert all(today.values()), today
+    for where, shown in today.items():
+        assert all(SHORT.fullmatch(t) for t in shown if t != "never"), (where, shown)
+    shot(page, "20-times-today")
+    shot_of(page, "#jackpots-section", "20-jackpot-today")
+
+    # two days on, the same lists: every time carries its date
+    page.clock.set_fixed_time(datetime.fromtimestamp(won / 1000 + 2 * 86_400, UTC))
+    page.locator(
+        f"[data-payout='{payout}']:has-text('hit {on_the_casinos_clock(won, True)}')"
+    ).wait_for()
+    page.click("#history-form button[type=submit]")  # the history is read when searched
+    page.wait_for_function(
+        "() => /^\\d{4}-/.test(document.querySelector('#history tbody tr[data-id] td').innerText)"
+    )
+    later = times()
+    for where, shown in later.items():
+        assert all(DATED.fullmatch(t) for t in shown if t != "never"), (where, shown)
+    assert later["history"] == [on_the_casinos_clock(won, True)]
+    assert DATED.match(page.inner_text("#shift-count")), "the shift's span too"
+    page.click(f"#history tr[data-id='{payout}']")
+    page.wait_for_selector("#record[open]")
+    steps = page.eval_on_selector_all(
+        "#record-steps tr", "rows => rows.map(r => r.cells[0].innerText)"
+    )
+    assert steps == [on_the_casinos_clock(won, True)], steps
+    shot(page, "21-times-of-another-day")
+    shot_of(page, "#record", "21-record-of-another-day")
+    page.click("#record-close")
+    every_card_fits(page)

@@ -195,7 +195,7 @@ function renderJackpots() {
       el("div", { class: "amount" }, dollars(p.amount)),
       el("div", {}, wonText(p) + " · table " + p.table + " · spot " + p.spot),
       el("div", { class: "line" }, (p.kind ? HAND_PAY_KIND[p.kind] + " (held for verification)"
-        : "Pool " + p.pool) + " · hit " + zoned(p.created) + " · waiting " + age(p.created)),
+        : "Pool " + p.pool) + " · hit " + dated(p.created) + " · waiting " + age(p.created)),
       ...details,
       el("div", { class: "actions" }, ...actions));
   });
@@ -229,7 +229,8 @@ function renderVoids() {
       el("td", {}, voidCovers(v)), el("td", { class: "num" }, dollars(v.pays)),
       el("td", {}, v.person || v.requested_by), el("td", { class: "why" }, v.reason),
       el("td", {}, v.approvals.map((a) => a.approver || a.approved_by).join(", ") || "none yet"),
-      el("td", {}, age(v.at)), el("td", { class: "ops" }, el("div", { class: "stack" }, ...ops)));
+      el("td", {}, age(v.at), el("div", { class: "since" }, "since " + dated(v.at))),
+      el("td", { class: "ops" }, el("div", { class: "stack" }, ...ops)));
   });
   document.querySelector("#voids tbody").replaceChildren(...(rows.length ? rows
     : [el("tr", {}, el("td", { colspan: 8, class: "empty" }, "No void awaits approval."))]));
@@ -321,8 +322,10 @@ async function printSlipOf(p) {
   try { found = await api("GET", "/v1/payouts/" + encodeURIComponent(p.id)); } catch (e) { /* as listed */ }
   printSlip(found);
 }
-function checkpointText(c) {
-  return c ? "#" + c.id + " · " + c.short + " · " + zoned(c.ts, true) : "not yet covered";
+// on paper every time carries its date: a slip or a report is read on another day
+function paper(ms) { return zoned(ms, true); }
+function checkpointText(c, stamp) {  // stamp: how its time is shown (default dated)
+  return c ? "#" + c.id + " · " + c.short + " · " + (stamp || dated)(c.ts) : "not yet covered";
 }
 function printSlip(p) {
   const table = state.tables.find((t) => t.table === p.table) || {};
@@ -343,7 +346,7 @@ function printSlip(p) {
     ["Hand-pay slip number", p.slip || blank],
     ["Confirmed by", p.confirmer || blank],
     ["Approved by", p.approver || blank],
-    ...("checkpoint" in p ? [["Journals checkpoint", checkpointText(p.checkpoint)]] : []),
+    ...("checkpoint" in p ? [["Journals checkpoint", checkpointText(p.checkpoint, paper)]] : []),
   ];
   const box = document.getElementById("slip");
   box.replaceChildren(
@@ -375,7 +378,7 @@ function stagedText(p) {
   const names = { reset: "reset", cap: "cap", rate_bp: "rate", reserve_rate_bp: "to reserve", policy: "policy" };
   for (const k of Object.keys(names))
     if (s[k] !== was[k]) changes.push(names[k] + " " + shown[k](was[k]) + " → " + shown[k](s[k]));
-  const when = s.effective_at === null ? "at the next suspension" : "at " + zoned(s.effective_at, true);
+  const when = s.effective_at === null ? "at the next suspension" : "at " + dated(s.effective_at);
   const refused = p.staged_refused ? " · Refused as it was to take effect: " + p.staged_refused : "";
   return "Staged change, " + when + ": " + (changes.join(", ") || "no difference") + " · " + s.reason + refused;
 }
@@ -437,7 +440,7 @@ function renderTables() {
     const row = el("tr", { "data-table": t.table },
       el("td", {}, el("strong", {}, t.table)),
       el("td", {}, badge(t.online ? "online" : "offline")),
-      el("td", {}, t.last_seen ? zoned(t.last_seen) + " (" + age(t.last_seen) + " ago)" : "never"),
+      el("td", {}, t.last_seen ? dated(t.last_seen) + " (" + age(t.last_seen) + " ago)" : "never"),
       el("td", {}, badge(t.enabled ? "enabled" : "disabled", t.enabled ? "running" : "disabled")),
       el("td", {}, t.pools.join(", ")),
       el("td", { class: "num" }, dollars(t.min_wager) + "–" + dollars(t.max_wager)),
@@ -504,7 +507,7 @@ function renderActivity() {
     const round = a.round && a.journal === "house" && a.type.startsWith("void")
       ? " · round " + a.round + (a.whole === "0" && a.spots ? " · spot " + a.spots : "") : "";
     return el("tr", {},
-      el("td", {}, zoned(a.ts, true)), el("td", {}, WHAT[a.type] || words(a.type)),
+      el("td", {}, dated(a.ts)), el("td", {}, WHAT[a.type] || words(a.type)),
       el("td", {}, where + round + (a.payout ? " · " + a.payout : "") + (a.to ? " → " + a.to : "")),
       el("td", { class: "num" }, amount), el("td", {}, by || ""),
       el("td", {}, a.reason || a.note || ""));
@@ -921,12 +924,12 @@ async function waitingAt(end, now) {
   return { payouts: [...payouts, ...since].sort((a, b) => Number(a.created) - Number(b.created)),
            later: new Set(since.map((p) => p.id)), voids };
 }
-function handoverRows(w, cell) {
+function handoverRows(w, cell, stamp) {  // stamp: how a time is shown (screen or paper)
   return [
-    ...w.payouts.map((p) => [zoned(Number(p.created), true), "Jackpot " + p.id, whereText(p),
+    ...w.payouts.map((p) => [stamp(Number(p.created)), "Jackpot " + p.id, whereText(p),
       dollars(p.amount), w.later.has(p.id) ? WAITING_FOR.pending + " (" + words(p.status) + " after the shift)"
         : WAITING_FOR[p.status], noteText(p)]),
-    ...w.voids.map((v) => [zoned(Number(v.at), true), "Round void · " + voidCovers(v),
+    ...w.voids.map((v) => [stamp(Number(v.at)), "Round void · " + voidCovers(v),
       "table " + v.table + " · round " + v.round, dollars(v.pays),
       "second person's approval (asked by " + (v.person || v.requested_by) + ")", v.reason]),
   ].map((cells) => cell(cells));
@@ -940,17 +943,17 @@ function handoverTotals(w) {
 function renderShift() {
   document.getElementById("shift-totals").replaceChildren(...totalsLine(shift.totals, SHIFT_STATUSES));
   const rows = shift.payouts.map((p) => el("tr", { "data-id": p.id, onclick: () => openRecord(p.id) },
-    el("td", {}, zoned(lastChange(p), true)), el("td", {}, p.id), el("td", {}, whereText(p)),
+    el("td", {}, dated(lastChange(p))), el("td", {}, p.id), el("td", {}, whereText(p)),
     el("td", { class: "num" }, dollars(p.amount)), el("td", {}, badge(p.status)),
     el("td", {}, peopleText(p)), el("td", {}, noteText(p))));
   document.querySelector("#shift tbody").replaceChildren(...(rows.length ? rows
     : [el("tr", {}, el("td", { colspan: 7, class: "empty" }, "Nothing was paid, disputed or voided in this span."))]));
   document.getElementById("shift-count").textContent =
-    zoned(shift.from, true) + " – " + (shift.open ? "now" : zoned(shift.to, true));
+    dated(shift.from) + " – " + (shift.open ? "now" : dated(shift.to));
   const w = shift.waiting;
   document.getElementById("handover-count").textContent = handoverTotals(w);
   const waiting = handoverRows(w, (cells) => el("tr", {},
-    ...cells.map((c, i) => el("td", i === 3 ? { class: "num" } : {}, c))));
+    ...cells.map((c, i) => el("td", i === 3 ? { class: "num" } : {}, c))), dated);
   document.querySelector("#handover tbody").replaceChildren(...(waiting.length ? waiting
     : [el("tr", {}, el("td", { colspan: 6, class: "empty" }, "Nothing was left waiting."))]));
 }
@@ -980,7 +983,7 @@ function printShift() {
       el("tr", {}, ...["Since", "What", "Where", "Amount", "Waiting for", "Reason or note"]
         .map((h) => el("th", h === "Amount" ? { class: "num" } : {}, h))),
       ...handoverRows(shift.waiting, (cells) => el("tr", {},
-        ...cells.map((c, i) => el("td", i === 3 ? { class: "num" } : {}, c))))),
+        ...cells.map((c, i) => el("td", i === 3 ? { class: "num" } : {}, c))), paper)),
     el("div", { class: "signatures" },
       el("div", {}, "Shift supervisor (signature)"), el("div", {}, "Received by (signature)")));
   document.body.classList.add("printing-shift");
@@ -1033,7 +1036,7 @@ function renderHistory() {
   document.getElementById("history-totals").replaceChildren(
     ...totalsLine(historyPage.totals, ["paid", "awaiting_approval", "pending", "disputed", "void"]));
   const rows = historyPage.payouts.map((p) => el("tr", { "data-id": p.id, onclick: () => openRecord(p.id) },
-    el("td", {}, zoned(p.created, true)), el("td", {}, p.id), el("td", {}, whereText(p)),
+    el("td", {}, dated(p.created)), el("td", {}, p.id), el("td", {}, whereText(p)),
     el("td", { class: "num" }, dollars(p.amount)), el("td", {}, badge(p.status)),
     el("td", {}, [p.paid_by, p.witness ? "witness " + p.witness : ""].filter(Boolean).join(" · ")),
     el("td", {}, p.slip || "")));
@@ -1085,7 +1088,7 @@ async function openRecord(id) {
       s.from ? "was " + (STATUS_WORDS[s.from] || s.from).toLowerCase() : "",
       s.amount !== undefined ? dollars(s.amount) : "", s.note || ""].filter(Boolean).join(" · ");
     return el("tr", { "data-step": s.step },
-      el("td", {}, zoned(s.at, true)), el("td", {}, STEP_WORDS[s.step] || words(s.step)),
+      el("td", {}, dated(s.at)), el("td", {}, STEP_WORDS[s.step] || words(s.step)),
       el("td", {}, s.person || s.who), el("td", {}, recorded),
       el("td", {}, "#" + s.seq, s.hash ? el("div", { class: "hash", title: s.hash }, s.hash.slice(0, 12) + "…")
                                        : el("div", { class: "hash" }, "not archived yet")));
