@@ -842,3 +842,103 @@ def test_times_of_another_day_carry_their_date(floor: Service, browser: Any) -> 
     shot_of(page, "#record", "21-record-of-another-day")
     page.click("#record-close")
     every_card_fits(page)
+
+
+@pytest.fixture
+def two_person(tmp_path: Path, redis_server: Any, redis: Any) -> Iterator[Service]:
+    """The service on New York time, two-person control from $5,000.00."""
+    svc = start_service(
+        tmp_path,
+        {
+            "JACKPOT_REDIS_URL": redis_server.url,
+            "JACKPOT_TIME_ZONE": "America/New_York",
+            "JACKPOT_HANDPAY_APPROVAL_CENTS": "500000",
+        },
+    )
+    yield svc
+    svc.stop()
+
+
+def test_a_hand_pay_a_second_person_approves_stands_out(two_person: Service, browser: Any) -> None:
+    base = two_person.base
+    operator = key(two_person, "operator", label="Dana Reyes")
+    other = key(two_person, "operator", label="Lee Chan")
+    table = key(two_person, "table", "T1", "T2", "T3")
+    # three pools at three tables: $10,000, $2,000 and $138 to start from
+    for pool, reset, at in (
+        ("main", 1_000_000, "T1"),
+        ("mid", 200_000, "T2"),
+        ("small", 13_800, "T3"),
+    ):
+        put(
+            base,
+            operator,
+            f"/v1/pools/{pool}",
+            {"reset": reset, "rate_bp": 100, "reserve_rate_bp": 0},
+        )
+        put(base, operator, f"/v1/tables/{at}", {"pools": [pool]})
+    won = {}
+    for at in ("T1", "T2", "T3"):
+        spot = {"spot": 3, "wager": 500, "card": "Jh", "war": True, "war_card": "Jh"}
+        hit = {"table": at, "round": f"hit-{at}", "dealer": {"card": "Jh", "war_card": "Jh"},
+               "spots": [spot]}  # fmt: skip
+        r = requests.post(f"{base}/v1/rounds", json=hit, headers=auth(table))
+        r.raise_for_status()
+        won[at] = r.json()["jackpots"][0]["id"]
+    page = tablet(browser)
+    sign_in(page, base, operator)
+    big, mid, small = (page.locator(f"[data-payout='{won[t]}']") for t in ("T1", "T2", "T3"))
+    for card in (big, mid, small):
+        card.wait_for()
+    # from the threshold: a tag, a border of its own, a larger amount, and what it needs
+    classes = {t: page.get_attribute(f"[data-payout='{won[t]}']", "class") for t in won}
+    assert "second" in classes["T1"].split() and "large" in classes["T1"].split(), classes
+    text = big.inner_text()
+    assert "Needs a second person to approve" in text
+    assert "From $5,000.00 a hand pay takes two people" in text and "witness" in text, text
+    # ten times the others' amounts: large, with no tag; the $138 one as it always was
+    assert classes["T2"].split() == ["jackpot", "pending", "large"], classes
+    assert classes["T3"].split() == ["jackpot", "pending"], classes
+    assert "second person" not in mid.inner_text() + small.inner_text()
+
+    def style(card: Any, selector: str, name: str) -> float:
+        """A card's (or its part's) computed style, in px."""
+        value = card.evaluate(
+            "(c, a) => getComputedStyle(a[0] ? c.querySelector(a[0]) : c)[a[1]]", [selector, name]
+        )
+        return float(str(value).removesuffix("px"))
+
+    assert style(big, ".amount", "fontSize") >= 1.35 * style(small, ".amount", "fontSize")
+    assert style(big, "", "borderTopWidth") >= 2 * style(small, "", "borderTopWidth")
+    shot(page, "22-a-large-hand-pay")
+    shot_of(page, "#jackpots-section", "22-a-large-hand-pay-card")
+    every_card_fits(page)
+
+    # confirmed: it waits for another operator, who is told why; not the one who confirmed
+    big.locator("[data-action=confirm]").click()
+    choose(page, "witness", "okafor", "SAM-OKAFOR")
+    page.fill("#f-slip", "HP-5000")
+    page.click("#act-submit")
+    assert "a second operator approves it before it counts as paid" in page.inner_text(
+        "#act-review"
+    )
+    page.click("#act-submit")
+    page.wait_for_selector("#toast.show:has-text('awaits a second operator')")
+    big.locator(".badge.awaiting_approval").wait_for()
+    text = big.inner_text()
+    assert "Needs a second person to approve" in text
+    assert (
+        "Now another operator (not the payer, the witness or whoever confirmed it) approves it"
+        in text
+    )
+    assert big.locator("[data-action=approve]").is_disabled()
+    shot(page, "23-a-large-hand-pay-awaiting-approval")
+    shot_of(page, "#jackpots-section", "23-a-large-hand-pay-awaiting-approval-card")
+    second = tablet(browser)
+    sign_in(second, base, other)
+    second.locator(f"[data-payout='{won['T1']}'] [data-action=approve]").click()
+    second.click("#act-submit")
+    second.wait_for_selector("#toast.show:has-text('approved and paid')")
+    paid = get(base, operator, f"/v1/payouts/{won['T1']}")
+    assert (paid["status"], paid["approver"]) == ("paid", "Lee Chan (LEE-CHAN)"), paid
+    big.wait_for(state="detached")

@@ -149,6 +149,27 @@ document.getElementById("mute").addEventListener("click", () => {
   showMute();
 });
 
+// from the approval threshold (JACKPOT_HANDPAY_APPROVAL_CENTS) a hand pay is two people's:
+// confirmed, then approved by another operator (docs/DECISIONS.md D284)
+function needsSecond(p) {
+  return session.handpay_approval_cents > 0 && Number(p.amount) >= session.handpay_approval_cents;
+}
+// large beside the others waiting: ten times the (lower) median of their amounts or more
+function largeAmong(p, all) {
+  const others = all.filter((o) => o !== p).map((o) => Number(o.amount)).sort((a, b) => a - b);
+  return others.length > 0 && Number(p.amount) >= 10 * others[(others.length - 1) >> 1];
+}
+// what a two-person hand pay still needs, in people's words
+function secondPersonLine(p) {
+  const approver = "another operator (not the payer, the witness or whoever confirmed it)";
+  if (p.status === "awaiting_approval")
+    return "Paid by " + p.paid_by + (p.witness ? ", witness " + p.witness : "") +
+      (p.slip ? ", slip " + p.slip : "") + (p.confirmer ? ", confirmed by " + p.confirmer : "") +
+      ". Now " + approver + " approves it; until then it is owed.";
+  return "From " + dollars(session.handpay_approval_cents) + " a hand pay takes two people: pay it, " +
+    "confirm it here with who paid, the witness and the slip; then " + approver +
+    " approves it before it counts as paid.";
+}
 function renderJackpots() {
   const box = document.getElementById("jackpots");
   const cards = state.payouts.map((p) => {
@@ -180,8 +201,11 @@ function renderJackpots() {
           onclick: () => reasonDialog(p, "void") }, "Void"));
     }
     actions.push(el("button", { "data-action": "slip", onclick: () => printSlipOf(p) }, "Print slip"));
+    const second = needsSecond(p);
     const details = [];
-    if (p.status === "awaiting_approval")
+    if (second)
+      details.push(el("div", { class: "line second-line" }, secondPersonLine(p)));
+    else if (p.status === "awaiting_approval")
       details.push(el("div", { class: "line" }, "Paid by " + p.paid_by +
         (p.witness ? ", witness " + p.witness : "") + (p.slip ? ", slip " + p.slip : "") +
         " · needs a second operator"));
@@ -190,8 +214,11 @@ function renderJackpots() {
     if (p.void_request)
       details.push(el("div", { class: "line" }, "Void asked by " + p.void_request.person + ": " +
         p.void_request.reason + " · needs another operator's approval"));
-    return el("div", { class: "jackpot " + p.status, "data-payout": p.id },
+    const large = second || largeAmong(p, state.payouts);
+    return el("div", { class: "jackpot " + p.status + (second ? " second" : "") + (large ? " large" : ""),
+      "data-payout": p.id },
       el("div", {}, badge(p.status), " ", el("span", { class: "muted" }, p.id)),
+      second ? el("div", { class: "tag second" }, "Needs a second person to approve") : null,
       el("div", { class: "amount" }, dollars(p.amount)),
       el("div", {}, wonText(p) + " · table " + p.table + " · spot " + p.spot),
       el("div", { class: "line" }, (p.kind ? HAND_PAY_KIND[p.kind] + " (held for verification)"
