@@ -9,6 +9,8 @@ view of each step: look at them when the page changes)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -25,6 +27,7 @@ from tests.support.service import (
     archived,
     archiving_service,
     auth,
+    close_day,
     compare_counts,
     key,
     start_service,
@@ -942,3 +945,70 @@ def test_a_hand_pay_a_second_person_approves_stands_out(two_person: Service, bro
     paid = get(base, operator, f"/v1/payouts/{won['T1']}")
     assert (paid["status"], paid["approver"]) == ("paid", "Lee Chan (LEE-CHAN)"), paid
     big.wait_for(state="detached")
+
+
+def test_an_auditor_saves_a_closed_days_files_from_the_console(
+    archiving: Service, redis_server: Any, browser: Any
+) -> None:
+    floor = archiving
+    base = floor.base
+    operator, payout, _ = a_floor(floor)
+    requests.post(
+        f"{base}/v1/payouts/{payout}/confirm",
+        headers=auth(operator),
+        json={"witness": "LEE-CHAN", "slip": "HP-0042"},
+    ).raise_for_status()
+    archived(floor, operator, payout)
+    day = get(base, operator, "/v1/rounds/T1/r-hit")["gaming_day"]
+    statement = close_day(floor, redis_server.url, day)
+    auditor = key(floor, "auditor", label="Internal audit")
+    files = get(base, auditor, "/v1/session")["day_files"]
+    assert files[:4] == ["pools", "tables", "hits", "table_counts"], files
+
+    page = browser.new_context(
+        viewport=TABLET, has_touch=True, device_scale_factor=1, accept_downloads=True
+    ).new_page()
+    sign_in(page, base, auditor)
+    row = page.locator(f"#days tr[data-day='{day}']")
+    row.wait_for()
+    text = row.inner_text()
+    assert statement["balanced"] is True and "Every pool balanced" in text, text
+    closed = int(datetime.fromisoformat(statement["closed_at"]).timestamp() * 1000)
+    assert on_the_casinos_clock(closed, True) in text, "closed on another day: dated"
+    assert page.inner_text("#days-count") == "1 closed"
+    # a button for each of the day's files, as the controller names them
+    shown = [b.get_attribute("data-file") for b in row.locator("button[data-file]").all()]
+    assert shown == files
+    for name in files:
+        with page.expect_download() as got:
+            row.locator(f"button[data-file='{name}']").click()
+        saved = got.value
+        assert saved.suggested_filename == f"{day}-{name}.csv", saved.suggested_filename
+        content = Path(saved.path()).read_bytes()
+        served = requests.get(f"{base}/v1/accounting/days/{day}/{name}.csv", headers=auth(auditor))
+        assert served.ok and content == served.content
+        read = csv.DictReader(io.StringIO(content.decode()))
+        rows = list(read)  # a header always, the day first; no table sent its counts here
+        assert read.fieldnames and read.fieldnames[0] == "gaming_day", (name, read.fieldnames)
+        assert all(r["gaming_day"] == day for r in rows), (name, rows)
+        assert rows or name == "table_counts", name
+        if name == "hits":
+            assert any(r.get("payout") == payout for r in rows), rows
+        if name == "pools":
+            assert {r["pool"] for r in rows} >= {"main", "TOTAL"}, rows
+    assert page.inner_text("#days-said") == f"Saved {day}-{files[-1]}.csv."
+    shot(page, "24-gaming-days")
+    shot_of(page, "#days-section", "24-gaming-days-card")
+    every_card_fits(page)
+    page.set_viewport_size(DESKTOP)
+    shot_of(page, "#days-section", "24-gaming-days-card-desktop")
+    page.set_viewport_size(TABLET)
+    # the day's report from its line, with this tab's key
+    row.locator("a", has_text="Day report").click()
+    page.wait_for_selector(f"body[data-day='{day}']")
+    assert page.url.endswith(f"/reports/day?day={day}")
+    # an operator's key reads no accounting: no such card
+    floor_page = tablet(browser)
+    sign_in(floor_page, base, operator)
+    floor_page.locator(f"#history tr[data-id='{payout}']").wait_for()
+    assert floor_page.is_hidden("#days-section")

@@ -31,11 +31,15 @@ async function signIn(key) {
   timer = setInterval(refresh, POLL_MS);
   startShift();
   searchHistory(false);
+  loadDays();
+  daysTimer = setInterval(loadDays, DAYS_MS);
 }
 function signOut() {
   sessionStorage.removeItem(KEY_SLOT);
   session = null;
   clearInterval(timer);
+  clearInterval(daysTimer);
+  document.getElementById("days-section").hidden = true;
   document.getElementById("app").hidden = true;
   document.getElementById("signout").hidden = true;
   document.getElementById("mute").hidden = true;
@@ -1127,6 +1131,58 @@ document.getElementById("record-slip").addEventListener("click", () => {
   document.getElementById("record").close();
   if (recordShown) printSlip(recordShown);
 });
+
+// ---- the closed gaming days: each day's files (the CSVs an accounting system imports) and
+// its printed report, for a key that may read them (an auditor's: docs/API.md)
+const DAYS_SHOWN = 7;  // the last week; older days are chosen in the day report
+const DAYS_MS = 5 * 60 * 1000;  // a day closes once a day: read again every five minutes
+let daysTimer = null;
+async function loadDays() {
+  const said = document.getElementById("days-said");
+  let days;
+  try {
+    days = (await api("GET", "/v1/accounting/days")).days;
+  } catch (e) {
+    if (e.status === 403) {  // not this key's to read: no card, and no asking again
+      clearInterval(daysTimer);
+      document.getElementById("days-section").hidden = true;
+      return;
+    }
+    document.getElementById("days-section").hidden = false;
+    said.textContent = "The closed days could not be read: " + e.message;
+    said.className = "saved error unread";  // said until they are read again
+    return;
+  }
+  document.getElementById("days-section").hidden = false;
+  if (said.classList.contains("unread")) { said.textContent = ""; said.className = "saved"; }
+  renderDays(days);
+}
+function weekday(day) {  // "Sat" of "2026-11-28": the day's own date, whatever the zone
+  return new Intl.DateTimeFormat("en-US", { weekday: "short", timeZone: "UTC" })
+    .format(new Date(day + "T12:00:00Z"));
+}
+function renderDays(days) {
+  const said = document.getElementById("days-said");
+  const rows = days.slice(-DAYS_SHOWN).reverse().map((d) => el("tr", { "data-day": d.day },
+    el("td", {}, el("strong", {}, d.day), " ", el("span", { class: "muted" }, weekday(d.day))),
+    el("td", {}, dated(Date.parse(d.closed_at))),
+    el("td", {}, el("span", { class: "badge " + (d.balanced ? "good" : "bad") },
+      d.balanced ? "Every pool balanced" : "A pool did not balance"),
+      d.table_counts_balanced === false
+        ? el("span", { class: "badge bad" }, "A table's own counts differ") : null),
+    el("td", {}, el("div", { class: "files" }, ...session.day_files.map((name) => el("button", {
+      type: "button", "data-file": name, title: "Save " + name + ".csv of " + d.day,
+      onclick: (event) => saveDayFile(event.currentTarget, d.day, name, said) }, name + ".csv")))),
+    el("td", {}, el("a", { class: "button", href: "/reports/day?day=" + d.day }, "Day report"))));
+  document.querySelector("#days tbody").replaceChildren(...(rows.length ? rows
+    : [el("tr", {}, el("td", { colspan: 5, class: "empty" }, "No gaming day has been closed yet."))]));
+  document.getElementById("days-count").textContent = days.length === 1 ? "1 closed"
+    : days.length + " closed";
+  const older = document.getElementById("days-older");
+  older.hidden = days.length <= DAYS_SHOWN;
+  older.replaceChildren("Older days: choose them in the ",
+    el("a", { href: "/reports/day" }, "day report"), ", which saves their files too.");
+}
 
 // ---- the casino's clock ----
 function tick() {

@@ -109,6 +109,23 @@ async function download(path, fallbackName) {
   return link.download;
 }
 
+// a closed gaming day's file (GET /v1/accounting/days/{day}/{name}.csv) saved from its
+// button, and said in a status line: what was saved, or why not
+async function saveDayFile(button, day, name, said) {
+  button.disabled = true;
+  try {
+    const saved = await download("/v1/accounting/days/" + day + "/" + name + ".csv",
+      "gaming-day-" + day + "-" + name + ".csv");
+    said.textContent = "Saved " + saved + ".";
+    said.className = "saved";
+  } catch (e) {
+    said.textContent = name + ".csv of " + day + " could not be read: " + e.message;
+    said.className = "saved error";
+  } finally {
+    button.disabled = false;
+  }
+}
+
 // the casino's wall clock: an instant as a datetime-local input shows it, and back
 function wallParts(ms) {
   const f = new Intl.DateTimeFormat("en-CA", { timeZone: casinoZone, hourCycle: "h23",
