@@ -39,19 +39,24 @@ TABLET = {"width": 1180, "height": 820}  # a 10.9" tablet held landscape, CSS pi
 pytestmark = needs_chromium
 
 
-@pytest.fixture
-def floor(tmp_path: Path, redis_server: Any, redis: Any) -> Iterator[Service]:
-    """The service in a casino on New York time, two-person control from $1,000,000.00."""
+def casino(tmp_path: Path, redis_server: Any, approval_cents: int) -> Iterator[Service]:
+    """The service in a casino on New York time, two-person control from `approval_cents`."""
     svc = start_service(
         tmp_path,
         {
             "JACKPOT_REDIS_URL": redis_server.url,
             "JACKPOT_TIME_ZONE": "America/New_York",
-            "JACKPOT_HANDPAY_APPROVAL_CENTS": "100000000",
+            "JACKPOT_HANDPAY_APPROVAL_CENTS": str(approval_cents),
         },
     )
     yield svc
     svc.stop()
+
+
+@pytest.fixture
+def floor(tmp_path: Path, redis_server: Any, redis: Any) -> Iterator[Service]:
+    """The service, two-person control from $1,000,000.00."""
+    yield from casino(tmp_path, redis_server, 100_000_000)
 
 
 def tablet(browser: Any) -> Any:
@@ -849,17 +854,8 @@ def test_times_of_another_day_carry_their_date(floor: Service, browser: Any) -> 
 
 @pytest.fixture
 def two_person(tmp_path: Path, redis_server: Any, redis: Any) -> Iterator[Service]:
-    """The service on New York time, two-person control from $5,000.00."""
-    svc = start_service(
-        tmp_path,
-        {
-            "JACKPOT_REDIS_URL": redis_server.url,
-            "JACKPOT_TIME_ZONE": "America/New_York",
-            "JACKPOT_HANDPAY_APPROVAL_CENTS": "500000",
-        },
-    )
-    yield svc
-    svc.stop()
+    """The service, two-person control from $5,000.00."""
+    yield from casino(tmp_path, redis_server, 500_000)
 
 
 def test_a_hand_pay_a_second_person_approves_stands_out(two_person: Service, browser: Any) -> None:
