@@ -2,8 +2,9 @@
 
 `/console` is one page for floor supervisors and accounting (static HTML and a little
 JavaScript over this API, with the person's own operator or auditor key). Beside it:
-`/v1/session` says who the key is and how the casino keeps time; `/v1/meters` gives every
-pool's meters, retired ones too; `/v1/activity` the recent operators' steps.
+`/v1/session` says who the key is, how the casino keeps time and which files a closed
+day has; `/v1/meters` gives every pool's meters, retired ones too; `/v1/activity` the recent
+operators' steps.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from jackpot.api.auth import current_actor, current_key, require, services
 from jackpot.api.body import known_query, query_int
 from jackpot.api.pools import meters
 from jackpot.domain.auth import Role
+from jackpot.domain.dayfiles import FILES
 from jackpot.settings import Settings
 
 bp = Blueprint("console", __name__)
@@ -42,7 +44,8 @@ def day_report() -> Response:
 @bp.get("/v1/session")
 @require(Role.OPERATOR, Role.AUDITOR)
 def session() -> Response:
-    """The key's role and person, and the casino's clock and rules the console shows."""
+    """The key's role and person, the casino's clock and rules the console shows, and the
+    names of a closed day's files (`/v1/accounting/days/{day}/{name}.csv`)."""
     key = current_key()
     actor = current_actor()
     settings: Settings = current_app.config["JACKPOT_SETTINGS"]
@@ -59,6 +62,7 @@ def session() -> Response:
             "gaming_day_start": days.start.strftime("%H:%M"),
             "handpay_approval_cents": settings.handpay_approval_cents,
             "offline_after_seconds": settings.offline_after_seconds,
+            "day_files": list(FILES),
         }
     )
 

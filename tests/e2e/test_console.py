@@ -9,9 +9,14 @@ view of each step: look at them when the page changes)."""
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 import requests
@@ -22,6 +27,7 @@ from tests.support.service import (
     archived,
     archiving_service,
     auth,
+    close_day,
     compare_counts,
     key,
     start_service,
@@ -33,19 +39,24 @@ TABLET = {"width": 1180, "height": 820}  # a 10.9" tablet held landscape, CSS pi
 pytestmark = needs_chromium
 
 
-@pytest.fixture
-def floor(tmp_path: Path, redis_server: Any, redis: Any) -> Iterator[Service]:
-    """The service in a casino on New York time, two-person control from $1,000,000.00."""
+def casino(tmp_path: Path, redis_server: Any, approval_cents: int) -> Iterator[Service]:
+    """The service in a casino on New York time, two-person control from `approval_cents`."""
     svc = start_service(
         tmp_path,
         {
             "JACKPOT_REDIS_URL": redis_server.url,
             "JACKPOT_TIME_ZONE": "America/New_York",
-            "JACKPOT_HANDPAY_APPROVAL_CENTS": "100000000",
+            "JACKPOT_HANDPAY_APPROVAL_CENTS": str(approval_cents),
         },
     )
     yield svc
     svc.stop()
+
+
+@pytest.fixture
+def floor(tmp_path: Path, redis_server: Any, redis: Any) -> Iterator[Service]:
+    """The service, two-person control from $1,000,000.00."""
+    yield from casino(tmp_path, redis_server, 100_000_000)
 
 
 def tablet(browser: Any) -> Any:
@@ -55,6 +66,11 @@ def tablet(browser: Any) -> Any:
 
 def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=True)
+
+
+def shot_of(page: Any, selector: str, name: str) -> None:
+    """One card's screenshot, at the size it is seen."""
+    page.locator(selector).screenshot(path=str(ARTEFACTS / f"{name}.png"))
 
 
 def sign_in(page: Any, base: str, secret: str) -> None:
@@ -369,6 +385,12 @@ def test_a_must_hit_by_jackpot_shows_its_trigger_and_commitment(
     page.evaluate("() => document.body.classList.remove('printing-slip')")
     # every card fits at tablet and desktop size, a must-hit-by level's line and all: nothing
     # is reached only by scrolling a card sideways
+    every_card_fits(page)
+
+
+def every_card_fits(page: Any) -> None:
+    """Every card of the console, at tablet and desktop size, fits its width: nothing is
+    reached only by scrolling a card sideways."""
     for size in (TABLET, DESKTOP):
         page.set_viewport_size(size)
         wide = page.evaluate(
@@ -378,6 +400,7 @@ def test_a_must_hit_by_jackpot_shows_its_trigger_and_commitment(
                              + s.scrollWidth + ' px in ' + s.clientWidth)"""
         )
         assert wide == [], (size, wide)
+    page.set_viewport_size(TABLET)
 
 
 def choose(page: Any, field: str, typed: str, person: str) -> None:
@@ -740,3 +763,248 @@ def test_every_supervisor_sees_a_void_waiting_and_one_approves_it_or_voids_a_rou
     page.click("#act-submit")
     page.wait_for_function("() => !document.getElementById('act').open")
     assert get(base, operator, "/v1/rounds/T1/r2")["void"]["status"] == "void"
+
+
+NEW_YORK = ZoneInfo("America/New_York")
+SHORT = re.compile(r"\d\d:\d\d:\d\d")  # a time today: no date
+DATED = re.compile(r"\d{4}-\d\d-\d\d, \d\d:\d\d:\d\d")  # a time of another day
+
+
+def on_the_casinos_clock(ms: int, dated: bool) -> str:
+    """A time as the console shows it, on the casino's clock (New York), dated or not."""
+    at = datetime.fromtimestamp(ms / 1000, NEW_YORK)
+    return at.strftime("%Y-%m-%d, %H:%M:%S" if dated else "%H:%M:%S")
+
+
+def test_times_of_another_day_carry_their_date(floor: Service, browser: Any) -> None:
+    base = floor.base
+    operator, payout, table = a_floor(floor)
+    plain = {"table": "T1", "round": "r1", "dealer": {"card": "9s"},
+             "spots": [{"spot": 1, "wager": 500, "card": "Ks"},
+                       {"spot": 2, "wager": 300, "card": "2d"}]}  # fmt: skip
+    requests.post(f"{base}/v1/rounds", json=plain, headers=auth(table)).raise_for_status()
+    asked = requests.post(
+        f"{base}/v1/rounds/T1/r1/void",
+        headers=auth(table),
+        json={"reason": "card not dealt to spot 2", "spots": [2]},
+    )
+    assert asked.status_code == 202, asked.text
+    won = int(get(base, operator, f"/v1/payouts/{payout}")["created"])
+    page = tablet(browser)
+    # the tablet's clock on the day the jackpot was won: today's times stay short
+    page.clock.set_fixed_time(datetime.fromtimestamp(won / 1000, UTC))
+    sign_in(page, base, operator)
+    card = page.locator(f"[data-payout='{payout}']")
+    card.wait_for()
+    assert f"hit {on_the_casinos_clock(won, False)} · waiting" in card.inner_text()
+    page.locator(f"#history tr[data-id='{payout}']").wait_for()
+    page.locator("#voids tr[data-round='T1/r1']").wait_for()
+
+    def times() -> dict[str, list[str]]:
+        """Every time the console shows, by where: the first cell of each list's rows."""
+        return dict(
+            page.evaluate(
+                """() => {
+                  const first = (s) => [...document.querySelectorAll(s)]
+                    .map((r) => r.cells[0].innerText.trim());
+                  return {
+                    seen: [...document.querySelectorAll('#tables tr[data-table]')]
+                      .map((r) => r.cells[2].innerText.replace(/ \\(.*$/, '')),
+                    activity: first('#activity tbody tr'),
+                    history: first('#history tbody tr[data-id]'),
+                    handover: first('#handover tbody tr'),
+                    voids: [...document.querySelectorAll('#voids .since')]
+                      .map((e) => e.innerText.replace('since ', '')),
+                  }; }"""
+            )
+        )
+
+    today = times()
+    assert all(today.values()), today
+    for where, shown in today.items():
+        assert all(SHORT.fullmatch(t) for t in shown if t != "never"), (where, shown)
+    shot(page, "20-times-today")
+    shot_of(page, "#jackpots-section", "20-jackpot-today")
+
+    # two days on, the same lists: every time carries its date
+    page.clock.set_fixed_time(datetime.fromtimestamp(won / 1000 + 2 * 86_400, UTC))
+    page.locator(
+        f"[data-payout='{payout}']:has-text('hit {on_the_casinos_clock(won, True)}')"
+    ).wait_for()
+    page.click("#history-form button[type=submit]")  # the history is read when searched
+    page.wait_for_function(
+        "() => /^\\d{4}-/.test(document.querySelector('#history tbody tr[data-id] td').innerText)"
+    )
+    later = times()
+    for where, shown in later.items():
+        assert all(DATED.fullmatch(t) for t in shown if t != "never"), (where, shown)
+    assert later["history"] == [on_the_casinos_clock(won, True)]
+    assert DATED.match(page.inner_text("#shift-count")), "the shift's span too"
+    page.click(f"#history tr[data-id='{payout}']")
+    page.wait_for_selector("#record[open]")
+    steps = page.eval_on_selector_all(
+        "#record-steps tr", "rows => rows.map(r => r.cells[0].innerText)"
+    )
+    assert steps == [on_the_casinos_clock(won, True)], steps
+    shot(page, "21-times-of-another-day")
+    shot_of(page, "#record", "21-record-of-another-day")
+    page.click("#record-close")
+    every_card_fits(page)
+
+
+@pytest.fixture
+def two_person(tmp_path: Path, redis_server: Any, redis: Any) -> Iterator[Service]:
+    """The service, two-person control from $5,000.00."""
+    yield from casino(tmp_path, redis_server, 500_000)
+
+
+def test_a_hand_pay_a_second_person_approves_stands_out(two_person: Service, browser: Any) -> None:
+    base = two_person.base
+    operator = key(two_person, "operator", label="Dana Reyes")
+    other = key(two_person, "operator", label="Lee Chan")
+    table = key(two_person, "table", "T1", "T2", "T3")
+    # three pools at three tables: $10,000, $2,000 and $138 to start from
+    for pool, reset, at in (
+        ("main", 1_000_000, "T1"),
+        ("mid", 200_000, "T2"),
+        ("small", 13_800, "T3"),
+    ):
+        put(
+            base,
+            operator,
+            f"/v1/pools/{pool}",
+            {"reset": reset, "rate_bp": 100, "reserve_rate_bp": 0},
+        )
+        put(base, operator, f"/v1/tables/{at}", {"pools": [pool]})
+    won = {}
+    for at in ("T1", "T2", "T3"):
+        spot = {"spot": 3, "wager": 500, "card": "Jh", "war": True, "war_card": "Jh"}
+        hit = {"table": at, "round": f"hit-{at}", "dealer": {"card": "Jh", "war_card": "Jh"},
+               "spots": [spot]}  # fmt: skip
+        r = requests.post(f"{base}/v1/rounds", json=hit, headers=auth(table))
+        r.raise_for_status()
+        won[at] = r.json()["jackpots"][0]["id"]
+    page = tablet(browser)
+    sign_in(page, base, operator)
+    big, mid, small = (page.locator(f"[data-payout='{won[t]}']") for t in ("T1", "T2", "T3"))
+    for card in (big, mid, small):
+        card.wait_for()
+    # from the threshold: a tag, a border of its own, a larger amount, and what it needs
+    classes = {t: page.get_attribute(f"[data-payout='{won[t]}']", "class") for t in won}
+    assert "second" in classes["T1"].split() and "large" in classes["T1"].split(), classes
+    text = big.inner_text()
+    assert "Needs a second person to approve" in text
+    assert "From $5,000.00 a hand pay takes two people" in text and "witness" in text, text
+    # ten times the others' amounts: large, with no tag; the $138 one as it always was
+    assert classes["T2"].split() == ["jackpot", "pending", "large"], classes
+    assert classes["T3"].split() == ["jackpot", "pending"], classes
+    assert "second person" not in mid.inner_text() + small.inner_text()
+
+    def style(card: Any, selector: str, name: str) -> float:
+        """A card's (or its part's) computed style, in px."""
+        value = card.evaluate(
+            "(c, a) => getComputedStyle(a[0] ? c.querySelector(a[0]) : c)[a[1]]", [selector, name]
+        )
+        return float(str(value).removesuffix("px"))
+
+    assert style(big, ".amount", "fontSize") >= 1.35 * style(small, ".amount", "fontSize")
+    assert style(big, "", "borderTopWidth") >= 2 * style(small, "", "borderTopWidth")
+    shot(page, "22-a-large-hand-pay")
+    shot_of(page, "#jackpots-section", "22-a-large-hand-pay-card")
+    every_card_fits(page)
+
+    # confirmed: it waits for another operator, who is told why; not the one who confirmed
+    big.locator("[data-action=confirm]").click()
+    choose(page, "witness", "okafor", "SAM-OKAFOR")
+    page.fill("#f-slip", "HP-5000")
+    page.click("#act-submit")
+    assert "a second operator approves it before it counts as paid" in page.inner_text(
+        "#act-review"
+    )
+    page.click("#act-submit")
+    page.wait_for_selector("#toast.show:has-text('awaits a second operator')")
+    big.locator(".badge.awaiting_approval").wait_for()
+    text = big.inner_text()
+    assert "Needs a second person to approve" in text
+    assert (
+        "Now another operator (not the payer, the witness or whoever confirmed it) approves it"
+        in text
+    )
+    assert big.locator("[data-action=approve]").is_disabled()
+    shot(page, "23-a-large-hand-pay-awaiting-approval")
+    shot_of(page, "#jackpots-section", "23-a-large-hand-pay-awaiting-approval-card")
+    second = tablet(browser)
+    sign_in(second, base, other)
+    second.locator(f"[data-payout='{won['T1']}'] [data-action=approve]").click()
+    second.click("#act-submit")
+    second.wait_for_selector("#toast.show:has-text('approved and paid')")
+    paid = get(base, operator, f"/v1/payouts/{won['T1']}")
+    assert (paid["status"], paid["approver"]) == ("paid", "Lee Chan (LEE-CHAN)"), paid
+    big.wait_for(state="detached")
+
+
+def test_an_auditor_saves_a_closed_days_files_from_the_console(
+    archiving: Service, redis_server: Any, browser: Any
+) -> None:
+    floor = archiving
+    base = floor.base
+    operator, payout, _ = a_floor(floor)
+    requests.post(
+        f"{base}/v1/payouts/{payout}/confirm",
+        headers=auth(operator),
+        json={"witness": "LEE-CHAN", "slip": "HP-0042"},
+    ).raise_for_status()
+    archived(floor, operator, payout)
+    day = get(base, operator, "/v1/rounds/T1/r-hit")["gaming_day"]
+    statement = close_day(floor, redis_server.url, day)
+    auditor = key(floor, "auditor", label="Internal audit")
+    files = get(base, auditor, "/v1/session")["day_files"]
+    assert files[:4] == ["pools", "tables", "hits", "table_counts"], files
+
+    page = browser.new_context(
+        viewport=TABLET, has_touch=True, device_scale_factor=1, accept_downloads=True
+    ).new_page()
+    sign_in(page, base, auditor)
+    row = page.locator(f"#days tr[data-day='{day}']")
+    row.wait_for()
+    text = row.inner_text()
+    assert statement["balanced"] is True and "Every pool balanced" in text, text
+    closed = int(datetime.fromisoformat(statement["closed_at"]).timestamp() * 1000)
+    assert on_the_casinos_clock(closed, True) in text, "closed on another day: dated"
+    assert page.inner_text("#days-count") == "1 closed"
+    # a button for each of the day's files, as the controller names them
+    shown = [b.get_attribute("data-file") for b in row.locator("button[data-file]").all()]
+    assert shown == files
+    for name in files:
+        with page.expect_download() as got:
+            row.locator(f"button[data-file='{name}']").click()
+        saved = got.value
+        assert saved.suggested_filename == f"{day}-{name}.csv", saved.suggested_filename
+        content = Path(saved.path()).read_bytes()
+        served = requests.get(f"{base}/v1/accounting/days/{day}/{name}.csv", headers=auth(auditor))
+        assert served.ok and content == served.content
+        read = csv.DictReader(io.StringIO(content.decode()))
+        rows = list(read)  # a header always, the day first; no table sent its counts here
+        assert read.fieldnames and read.fieldnames[0] == "gaming_day", (name, read.fieldnames)
+        assert all(r["gaming_day"] == day for r in rows), (name, rows)
+        assert rows or name == "table_counts", name
+        if name == "hits":
+            assert any(r.get("payout") == payout for r in rows), rows
+        if name == "pools":
+            assert {r["pool"] for r in rows} >= {"main", "TOTAL"}, rows
+    assert page.inner_text("#days-said") == f"Saved {day}-{files[-1]}.csv."
+    shot(page, "24-gaming-days")
+    shot_of(page, "#days-section", "24-gaming-days-card")
+    every_card_fits(page)
+    page.set_viewport_size(DESKTOP)
+    shot_of(page, "#days-section", "24-gaming-days-card-desktop")
+    page.set_viewport_size(TABLET)
+    # the day's report from its line, with this tab's key
+    row.locator("a", has_text="Day report").click()
+    page.wait_for_selector(f"body[data-day='{day}']")
+    assert page.url.endswith(f"/reports/day?day={day}")
+    # an operator's key reads no accounting: no such card
+    floor_page = tablet(browser)
+    sign_in(floor_page, base, operator)
+    floor_page.locator(f"#history tr[data-id='{payout}']").wait_for()
+    assert floor_page.is_hidden("#days-section")

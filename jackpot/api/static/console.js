@@ -31,11 +31,15 @@ async function signIn(key) {
   timer = setInterval(refresh, POLL_MS);
   startShift();
   searchHistory(false);
+  loadDays();
+  daysTimer = setInterval(loadDays, DAYS_MS);
 }
 function signOut() {
   sessionStorage.removeItem(KEY_SLOT);
   session = null;
   clearInterval(timer);
+  clearInterval(daysTimer);
+  document.getElementById("days-section").hidden = true;
   document.getElementById("app").hidden = true;
   document.getElementById("signout").hidden = true;
   document.getElementById("mute").hidden = true;
@@ -149,6 +153,27 @@ document.getElementById("mute").addEventListener("click", () => {
   showMute();
 });
 
+// from the approval threshold (JACKPOT_HANDPAY_APPROVAL_CENTS) a hand pay is two people's:
+// confirmed, then approved by another operator (docs/DECISIONS.md D284)
+function needsSecond(p) {
+  return session.handpay_approval_cents > 0 && Number(p.amount) >= session.handpay_approval_cents;
+}
+// large beside the others waiting: ten times the (lower) median of their amounts or more
+function largeAmong(p, all) {
+  const others = all.filter((o) => o !== p).map((o) => Number(o.amount)).sort((a, b) => a - b);
+  return others.length > 0 && Number(p.amount) >= 10 * others[(others.length - 1) >> 1];
+}
+// what a two-person hand pay still needs, in people's words
+function secondPersonLine(p) {
+  const approver = "another operator (not the payer, the witness or whoever confirmed it)";
+  if (p.status === "awaiting_approval")
+    return "Paid by " + p.paid_by + (p.witness ? ", witness " + p.witness : "") +
+      (p.slip ? ", slip " + p.slip : "") + (p.confirmer ? ", confirmed by " + p.confirmer : "") +
+      ". Now " + approver + " approves it; until then it is owed.";
+  return "From " + dollars(session.handpay_approval_cents) + " a hand pay takes two people: pay it, " +
+    "confirm it here with who paid, the witness and the slip; then " + approver +
+    " approves it before it counts as paid.";
+}
 function renderJackpots() {
   const box = document.getElementById("jackpots");
   const cards = state.payouts.map((p) => {
@@ -180,8 +205,11 @@ function renderJackpots() {
           onclick: () => reasonDialog(p, "void") }, "Void"));
     }
     actions.push(el("button", { "data-action": "slip", onclick: () => printSlipOf(p) }, "Print slip"));
+    const second = needsSecond(p);
     const details = [];
-    if (p.status === "awaiting_approval")
+    if (second)
+      details.push(el("div", { class: "line second-line" }, secondPersonLine(p)));
+    else if (p.status === "awaiting_approval")
       details.push(el("div", { class: "line" }, "Paid by " + p.paid_by +
         (p.witness ? ", witness " + p.witness : "") + (p.slip ? ", slip " + p.slip : "") +
         " · needs a second operator"));
@@ -190,12 +218,15 @@ function renderJackpots() {
     if (p.void_request)
       details.push(el("div", { class: "line" }, "Void asked by " + p.void_request.person + ": " +
         p.void_request.reason + " · needs another operator's approval"));
-    return el("div", { class: "jackpot " + p.status, "data-payout": p.id },
+    const large = second || largeAmong(p, state.payouts);
+    return el("div", { class: "jackpot " + p.status + (second ? " second" : "") + (large ? " large" : ""),
+      "data-payout": p.id },
       el("div", {}, badge(p.status), " ", el("span", { class: "muted" }, p.id)),
+      second ? el("div", { class: "tag second" }, "Needs a second person to approve") : null,
       el("div", { class: "amount" }, dollars(p.amount)),
       el("div", {}, wonText(p) + " · table " + p.table + " · spot " + p.spot),
       el("div", { class: "line" }, (p.kind ? HAND_PAY_KIND[p.kind] + " (held for verification)"
-        : "Pool " + p.pool) + " · hit " + zoned(p.created) + " · waiting " + age(p.created)),
+        : "Pool " + p.pool) + " · hit " + dated(p.created) + " · waiting " + age(p.created)),
       ...details,
       el("div", { class: "actions" }, ...actions));
   });
@@ -229,7 +260,8 @@ function renderVoids() {
       el("td", {}, voidCovers(v)), el("td", { class: "num" }, dollars(v.pays)),
       el("td", {}, v.person || v.requested_by), el("td", { class: "why" }, v.reason),
       el("td", {}, v.approvals.map((a) => a.approver || a.approved_by).join(", ") || "none yet"),
-      el("td", {}, age(v.at)), el("td", { class: "ops" }, el("div", { class: "stack" }, ...ops)));
+      el("td", {}, age(v.at), el("div", { class: "since" }, "since " + dated(v.at))),
+      el("td", { class: "ops" }, el("div", { class: "stack" }, ...ops)));
   });
   document.querySelector("#voids tbody").replaceChildren(...(rows.length ? rows
     : [el("tr", {}, el("td", { colspan: 8, class: "empty" }, "No void awaits approval."))]));
@@ -321,8 +353,10 @@ async function printSlipOf(p) {
   try { found = await api("GET", "/v1/payouts/" + encodeURIComponent(p.id)); } catch (e) { /* as listed */ }
   printSlip(found);
 }
-function checkpointText(c) {
-  return c ? "#" + c.id + " · " + c.short + " · " + zoned(c.ts, true) : "not yet covered";
+// on paper every time carries its date: a slip or a report is read on another day
+function paper(ms) { return zoned(ms, true); }
+function checkpointText(c, stamp) {  // stamp: how its time is shown (default dated)
+  return c ? "#" + c.id + " · " + c.short + " · " + (stamp || dated)(c.ts) : "not yet covered";
 }
 function printSlip(p) {
   const table = state.tables.find((t) => t.table === p.table) || {};
@@ -343,7 +377,7 @@ function printSlip(p) {
     ["Hand-pay slip number", p.slip || blank],
     ["Confirmed by", p.confirmer || blank],
     ["Approved by", p.approver || blank],
-    ...("checkpoint" in p ? [["Journals checkpoint", checkpointText(p.checkpoint)]] : []),
+    ...("checkpoint" in p ? [["Journals checkpoint", checkpointText(p.checkpoint, paper)]] : []),
   ];
   const box = document.getElementById("slip");
   box.replaceChildren(
@@ -375,7 +409,7 @@ function stagedText(p) {
   const names = { reset: "reset", cap: "cap", rate_bp: "rate", reserve_rate_bp: "to reserve", policy: "policy" };
   for (const k of Object.keys(names))
     if (s[k] !== was[k]) changes.push(names[k] + " " + shown[k](was[k]) + " → " + shown[k](s[k]));
-  const when = s.effective_at === null ? "at the next suspension" : "at " + zoned(s.effective_at, true);
+  const when = s.effective_at === null ? "at the next suspension" : "at " + dated(s.effective_at);
   const refused = p.staged_refused ? " · Refused as it was to take effect: " + p.staged_refused : "";
   return "Staged change, " + when + ": " + (changes.join(", ") || "no difference") + " · " + s.reason + refused;
 }
@@ -438,7 +472,7 @@ function renderTables() {
     const row = el("tr", { "data-table": t.table },
       el("td", {}, el("strong", {}, t.table)),
       el("td", {}, badge(t.online ? "online" : "offline")),
-      el("td", {}, t.last_seen ? zoned(t.last_seen) + " (" + age(t.last_seen) + " ago)" : "never"),
+      el("td", {}, t.last_seen ? dated(t.last_seen) + " (" + age(t.last_seen) + " ago)" : "never"),
       el("td", {}, badge(t.enabled ? "enabled" : "disabled", t.enabled ? "running" : "disabled")),
       el("td", {}, t.pools.join(", ")),
       el("td", { class: "num" }, dollars(t.min_wager) + "–" + dollars(t.max_wager)),
@@ -505,7 +539,7 @@ function renderActivity() {
     const round = a.round && a.journal === "house" && a.type.startsWith("void")
       ? " · round " + a.round + (a.whole === "0" && a.spots ? " · spot " + a.spots : "") : "";
     return el("tr", {},
-      el("td", {}, zoned(a.ts, true)), el("td", {}, WHAT[a.type] || words(a.type)),
+      el("td", {}, dated(a.ts)), el("td", {}, WHAT[a.type] || words(a.type)),
       el("td", {}, where + round + (a.payout ? " · " + a.payout : "") + (a.to ? " → " + a.to : "")),
       el("td", { class: "num" }, amount), el("td", {}, by || ""),
       el("td", {}, a.reason || a.note || ""));
@@ -922,12 +956,12 @@ async function waitingAt(end, now) {
   return { payouts: [...payouts, ...since].sort((a, b) => Number(a.created) - Number(b.created)),
            later: new Set(since.map((p) => p.id)), voids };
 }
-function handoverRows(w, cell) {
+function handoverRows(w, cell, stamp) {  // stamp: how a time is shown (screen or paper)
   return [
-    ...w.payouts.map((p) => [zoned(Number(p.created), true), "Jackpot " + p.id, whereText(p),
+    ...w.payouts.map((p) => [stamp(Number(p.created)), "Jackpot " + p.id, whereText(p),
       dollars(p.amount), w.later.has(p.id) ? WAITING_FOR.pending + " (" + words(p.status) + " after the shift)"
         : WAITING_FOR[p.status], noteText(p)]),
-    ...w.voids.map((v) => [zoned(Number(v.at), true), "Round void · " + voidCovers(v),
+    ...w.voids.map((v) => [stamp(Number(v.at)), "Round void · " + voidCovers(v),
       "table " + v.table + " · round " + v.round, dollars(v.pays),
       "second person's approval (asked by " + (v.person || v.requested_by) + ")", v.reason]),
   ].map((cells) => cell(cells));
@@ -941,17 +975,17 @@ function handoverTotals(w) {
 function renderShift() {
   document.getElementById("shift-totals").replaceChildren(...totalsLine(shift.totals, SHIFT_STATUSES));
   const rows = shift.payouts.map((p) => el("tr", { "data-id": p.id, onclick: () => openRecord(p.id) },
-    el("td", {}, zoned(lastChange(p), true)), el("td", {}, p.id), el("td", {}, whereText(p)),
+    el("td", {}, dated(lastChange(p))), el("td", {}, p.id), el("td", {}, whereText(p)),
     el("td", { class: "num" }, dollars(p.amount)), el("td", {}, badge(p.status)),
     el("td", {}, peopleText(p)), el("td", {}, noteText(p))));
   document.querySelector("#shift tbody").replaceChildren(...(rows.length ? rows
     : [el("tr", {}, el("td", { colspan: 7, class: "empty" }, "Nothing was paid, disputed or voided in this span."))]));
   document.getElementById("shift-count").textContent =
-    zoned(shift.from, true) + " – " + (shift.open ? "now" : zoned(shift.to, true));
+    dated(shift.from) + " – " + (shift.open ? "now" : dated(shift.to));
   const w = shift.waiting;
   document.getElementById("handover-count").textContent = handoverTotals(w);
   const waiting = handoverRows(w, (cells) => el("tr", {},
-    ...cells.map((c, i) => el("td", i === 3 ? { class: "num" } : {}, c))));
+    ...cells.map((c, i) => el("td", i === 3 ? { class: "num" } : {}, c))), dated);
   document.querySelector("#handover tbody").replaceChildren(...(waiting.length ? waiting
     : [el("tr", {}, el("td", { colspan: 6, class: "empty" }, "Nothing was left waiting."))]));
 }
@@ -981,7 +1015,7 @@ function printShift() {
       el("tr", {}, ...["Since", "What", "Where", "Amount", "Waiting for", "Reason or note"]
         .map((h) => el("th", h === "Amount" ? { class: "num" } : {}, h))),
       ...handoverRows(shift.waiting, (cells) => el("tr", {},
-        ...cells.map((c, i) => el("td", i === 3 ? { class: "num" } : {}, c))))),
+        ...cells.map((c, i) => el("td", i === 3 ? { class: "num" } : {}, c))), paper)),
     el("div", { class: "signatures" },
       el("div", {}, "Shift supervisor (signature)"), el("div", {}, "Received by (signature)")));
   document.body.classList.add("printing-shift");
@@ -1034,7 +1068,7 @@ function renderHistory() {
   document.getElementById("history-totals").replaceChildren(
     ...totalsLine(historyPage.totals, ["paid", "awaiting_approval", "pending", "disputed", "void"]));
   const rows = historyPage.payouts.map((p) => el("tr", { "data-id": p.id, onclick: () => openRecord(p.id) },
-    el("td", {}, zoned(p.created, true)), el("td", {}, p.id), el("td", {}, whereText(p)),
+    el("td", {}, dated(p.created)), el("td", {}, p.id), el("td", {}, whereText(p)),
     el("td", { class: "num" }, dollars(p.amount)), el("td", {}, badge(p.status)),
     el("td", {}, [p.paid_by, p.witness ? "witness " + p.witness : ""].filter(Boolean).join(" · ")),
     el("td", {}, p.slip || "")));
@@ -1086,7 +1120,7 @@ async function openRecord(id) {
       s.from ? "was " + (STATUS_WORDS[s.from] || s.from).toLowerCase() : "",
       s.amount !== undefined ? dollars(s.amount) : "", s.note || ""].filter(Boolean).join(" · ");
     return el("tr", { "data-step": s.step },
-      el("td", {}, zoned(s.at, true)), el("td", {}, STEP_WORDS[s.step] || words(s.step)),
+      el("td", {}, dated(s.at)), el("td", {}, STEP_WORDS[s.step] || words(s.step)),
       el("td", {}, s.person || s.who), el("td", {}, recorded),
       el("td", {}, "#" + s.seq, s.hash ? el("div", { class: "hash", title: s.hash }, s.hash.slice(0, 12) + "…")
                                        : el("div", { class: "hash" }, "not archived yet")));
@@ -1098,6 +1132,58 @@ document.getElementById("record-slip").addEventListener("click", () => {
   document.getElementById("record").close();
   if (recordShown) printSlip(recordShown);
 });
+
+// ---- the closed gaming days: each day's files (the CSVs an accounting system imports) and
+// its printed report, for a key that may read them (an auditor's: docs/API.md)
+const DAYS_SHOWN = 7;  // the last week; older days are chosen in the day report
+const DAYS_MS = 5 * 60 * 1000;  // a day closes once a day: read again every five minutes
+let daysTimer = null;
+async function loadDays() {
+  const said = document.getElementById("days-said");
+  let days;
+  try {
+    days = (await api("GET", "/v1/accounting/days")).days;
+  } catch (e) {
+    if (e.status === 403) {  // not this key's to read: no card, and no asking again
+      clearInterval(daysTimer);
+      document.getElementById("days-section").hidden = true;
+      return;
+    }
+    document.getElementById("days-section").hidden = false;
+    said.textContent = "The closed days could not be read: " + e.message;
+    said.className = "saved error unread";  // said until they are read again
+    return;
+  }
+  document.getElementById("days-section").hidden = false;
+  if (said.classList.contains("unread")) { said.textContent = ""; said.className = "saved"; }
+  renderDays(days);
+}
+function weekday(day) {  // "Sat" of "2026-11-28": the day's own date, whatever the zone
+  return new Intl.DateTimeFormat("en-US", { weekday: "short", timeZone: "UTC" })
+    .format(new Date(day + "T12:00:00Z"));
+}
+function renderDays(days) {
+  const said = document.getElementById("days-said");
+  const rows = days.slice(-DAYS_SHOWN).reverse().map((d) => el("tr", { "data-day": d.day },
+    el("td", {}, el("strong", {}, d.day), " ", el("span", { class: "muted" }, weekday(d.day))),
+    el("td", {}, dated(Date.parse(d.closed_at))),
+    el("td", {}, el("span", { class: "badge " + (d.balanced ? "good" : "bad") },
+      d.balanced ? "Every pool balanced" : "A pool did not balance"),
+      d.table_counts_balanced === false
+        ? el("span", { class: "badge bad" }, "A table's own counts differ") : null),
+    el("td", {}, el("div", { class: "files" }, ...session.day_files.map((name) => el("button", {
+      type: "button", "data-file": name, title: "Save " + name + ".csv of " + d.day,
+      onclick: (event) => saveDayFile(event.currentTarget, d.day, name, said) }, name + ".csv")))),
+    el("td", {}, el("a", { class: "button", href: "/reports/day?day=" + d.day }, "Day report"))));
+  document.querySelector("#days tbody").replaceChildren(...(rows.length ? rows
+    : [el("tr", {}, el("td", { colspan: 5, class: "empty" }, "No gaming day has been closed yet."))]));
+  document.getElementById("days-count").textContent = days.length === 1 ? "1 closed"
+    : days.length + " closed";
+  const older = document.getElementById("days-older");
+  older.hidden = days.length <= DAYS_SHOWN;
+  older.replaceChildren("Older days: choose them in the ",
+    el("a", { href: "/reports/day" }, "day report"), ", which saves their files too.");
+}
 
 // ---- the casino's clock ----
 function tick() {

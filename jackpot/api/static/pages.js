@@ -20,12 +20,26 @@ function units(u) {  // 1/10,000 cent units, as a string or number of an integer
 }
 function percentBp(bp) { return (bp / 100).toFixed(2) + "%"; }  // a rate, not money
 let casinoZone = "UTC";  // the casino's time zone, as /v1/session names it once signed in
+const zonedFormats = new Map();  // made once per zone and form: a page shows hundreds of times
 function zoned(ms, withDate) {
   if (ms === null || ms === undefined || ms === "") return "—";
-  const options = { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false,
-                    timeZone: casinoZone };
-  if (withDate) Object.assign(options, { year: "numeric", month: "2-digit", day: "2-digit" });
-  return new Intl.DateTimeFormat("en-CA", options).format(new Date(Number(ms)));
+  const form = casinoZone + (withDate ? " dated" : "");
+  if (!zonedFormats.has(form)) {
+    const options = { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false,
+                      timeZone: casinoZone };
+    if (withDate) Object.assign(options, { year: "numeric", month: "2-digit", day: "2-digit" });
+    zonedFormats.set(form, new Intl.DateTimeFormat("en-CA", options));
+  }
+  return zonedFormats.get(form).format(new Date(Number(ms)));
+}
+// a time as people read it beside others: the time alone on `day` (YYYY-MM-DD; by default
+// today, on the casino's calendar), with its date on any other day, "2026-11-27, 23:58:10":
+// a bare time is read as today's (docs/DECISIONS.md D283)
+function casinoDate(ms) { return zoned(ms, true).slice(0, 10); }
+function dated(ms, day) {
+  if (ms === null || ms === undefined || ms === "") return "—";
+  const full = zoned(ms, true);
+  return full.startsWith(day || casinoDate(Date.now())) ? zoned(ms) : full;
 }
 function age(ms) {
   const s = Math.max(0, Math.floor((Date.now() - Number(ms)) / 1000));
@@ -93,6 +107,23 @@ async function download(path, fallbackName) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 60000);
   return link.download;
+}
+
+// a closed gaming day's file (GET /v1/accounting/days/{day}/{name}.csv) saved from its
+// button, and said in a status line: what was saved, or why not
+async function saveDayFile(button, day, name, said) {
+  button.disabled = true;
+  try {
+    const saved = await download("/v1/accounting/days/" + day + "/" + name + ".csv",
+      "gaming-day-" + day + "-" + name + ".csv");
+    said.textContent = "Saved " + saved + ".";
+    said.className = "saved";
+  } catch (e) {
+    said.textContent = name + ".csv of " + day + " could not be read: " + e.message;
+    said.className = "saved error";
+  } finally {
+    button.disabled = false;
+  }
 }
 
 // the casino's wall clock: an instant as a datetime-local input shows it, and back
