@@ -19,7 +19,11 @@ from jackpot.store.rounds import StoredRound
 from jackpot.store.voids import VoidAnswer, VoidStore
 
 #: how a payout that blocks a void is named in the refusal
-PAID = {"paid": "paid", "awaiting_approval": "confirmed paid (awaiting approval)"}
+PAID = {
+    "paid": "paid",
+    "awaiting_approval": "confirmed paid (awaiting approval)",
+    "void_after_paid": "paid and then voided (its void moved no money: the patron was paid)",
+}
 
 
 class Voids:

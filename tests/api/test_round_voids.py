@@ -127,6 +127,25 @@ def test_a_paid_jackpot_is_named_and_nothing_is_voided(api: Api) -> None:
     assert books(api) == before and len(api.journal()) == journal
 
 
+def test_a_jackpot_paid_and_then_voided_stays_out_of_a_rounds_void(api: Api) -> None:
+    """An examiner's order (issue 40): pay the jackpot, void its payout (which moves no money,
+    D52), then void the round. The patron was paid: the round's void would put the jackpot
+    back on the meter, so it is refused as a paid one's is, and nothing moves."""
+    payout = hit(api)
+    header = api.keys.header("operator")
+    paid = api.client.post(f"/v1/payouts/{payout}/confirm", json=HAND_PAY, headers=header)
+    assert paid.status_code == 200 and paid.get_json()["status"] == "paid", paid.get_json()
+    voided = api.client.post(
+        f"/v1/payouts/{payout}/void", json={"reason": "hit recorded in error"}, headers=header
+    )
+    assert voided.get_json()["status"] == "void", voided.get_json()
+    before, journal = books(api), len(api.journal())
+    error = assert_error(void(api, "r-hit", {"reason": "misdeal"}), 409, "payout")
+    assert error["code"] == "jackpot_paid" and payout in error["message"]
+    assert "paid and then voided" in error["message"]
+    assert books(api) == before and len(api.journal()) == journal
+
+
 def test_some_spots_alone_and_then_the_rest_add_up_to_the_whole(api: Api) -> None:
     api.put_pool(rate_bp=333, reserve_rate_bp=77)
     api.put_table()

@@ -152,24 +152,28 @@ else
 end
 
 -- a jackpot paid (or confirmed paid, awaiting its approval) is not voided here: that is an
--- adjustment's business, and the refusal names it
+-- adjustment's business, and the refusal names it. So is one paid and voided since (its own
+-- void moved no money, D52): the money left the cage, and the round's void would put it back
+-- on the meter all the same
 local payouts = {}
+local PAID = {paid = true, awaiting_approval = true}
 local function held(id)
   local found = redis.call('HGET', KEYS[4], id)
   if not found then return nil end
   local payout = cjson.decode(found)
-  if payout.status == 'paid' or payout.status == 'awaiting_approval' then return payout end
+  if PAID[payout.status] then return payout.status end
+  if payout.status == 'void' and PAID[payout.voided_from or ''] then return 'void_after_paid' end
   payouts[id] = payout
   return nil
 end
 for _, pp in ipairs(plan.pools) do
   for _, jp in ipairs(pp.jackpots) do
     local paid = held(jp.id)
-    if paid then return {'paid', jp.id, paid.status} end
+    if paid then return {'paid', jp.id, paid} end
   end
   for _, id in ipairs(pp.hand_pays or {}) do  -- fixed and envy pays held as hand pays
     local paid = held(id)
-    if paid then return {'paid', id, paid.status} end
+    if paid then return {'paid', id, paid} end
   end
 end
 
