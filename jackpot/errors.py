@@ -412,8 +412,14 @@ class MeterLimitError(ConflictError):
 class DayNotOverError(ConflictError):
     code = "day_not_over"
 
-    def __init__(self, day: str, end: str) -> None:
-        super().__init__(f"gaming day {day} is not over: it ends at {end}")
+    def __init__(self, day: str, end: str, closable: str | None = None) -> None:
+        after = "" if closable is None or closable == end else f"; it can be closed from {closable}"
+        super().__init__(
+            f"gaming day {day} is not over: it ends at {end}{after} (a round dealt just "
+            "before its end may still land until then)"
+            if after
+            else f"gaming day {day} is not over: it ends at {end}"
+        )
         self.field = "day"
 
 

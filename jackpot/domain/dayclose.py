@@ -301,7 +301,14 @@ class TableDay:
     def net_handle_cents(self) -> int:
         return self.handle_cents - self.voided_handle_cents
 
-    def row(self, outcome_names: Iterable[str]) -> dict[str, Any]:
+    def hold_percent(self, layout: int = LAYOUT_VERSION) -> str:
+        """The win over the handle net of voids; from layout 5 empty where that handle is 0 or
+        less (a later day's voids beyond the day's play: no hold to speak of, D278)."""
+        if layout >= VOIDS_APART and self.net_handle_cents <= 0:
+            return ""
+        return percent(self.win_cents, self.net_handle_cents)
+
+    def row(self, outcome_names: Iterable[str], layout: int = LAYOUT_VERSION) -> dict[str, Any]:
         return {
             "table": self.table,
             "rounds": self.rounds,
@@ -317,7 +324,7 @@ class TableDay:
             "voided_envy_pays_cents": self.voided_envy_pays_cents,
             "voided_jackpot_pays_cents": self.voided_jackpot_pays_cents,
             "win_cents": self.win_cents,
-            "hold_percent": percent(self.win_cents, self.net_handle_cents),
+            "hold_percent": self.hold_percent(layout),
             **{f"outcome_{name}": self.outcomes.get(name, 0) for name in outcome_names},
         }
 
@@ -470,8 +477,10 @@ def void_register(
     """The voids section (layout 5): every void applied in the day, in time order, with who
     asked, who approved (a second person: empty when one person's void applied it) and why.
 
-    * A round's void (`kind` round; the house journals' `void` entries): the round and its
-      spots, the bets, handle and pays it took back, and how many jackpots it cancelled.
+    * A round's void (`kind` round; the house journals' `void` entries): the round, the spots
+      this void covered (`whole`: the round is void whole after it, a first void of every
+      spot or the rest after some), the bets, handle and pays it took back, and how many
+      jackpots it cancelled.
     * A payout's own void (`kind` payout; a pool journal's `payout_voided` entry that no
       round's void of the day wrote): the payout, its amount and the status it was voided
       from (a jackpot voided after it was paid was paid: nothing is taken back). A jackpot
@@ -529,7 +538,8 @@ def void_register(
                     "round",
                     str(v["table"]),
                     str(v["round"]),
-                    spots="all" if str(v.get("whole")) == "1" else str(v.get("spots", "")),
+                    spots=" ".join(str(v.get("spots", "")).split(",")),
+                    whole=str(v.get("whole")) == "1",
                     bets=int(v.get("bets") or 0),
                     handle_cents=int(v.get("wagered") or 0),
                     fixed_cents=int(v.get("fixed") or 0),
@@ -554,6 +564,7 @@ def void_row(
     round_id: str,
     *,
     spots: str = "",
+    whole: bool = False,
     pool: str = "",
     payout: str = "",
     voided_from: str = "",
@@ -576,6 +587,7 @@ def void_row(
         "table": table,
         "round": round_id,
         "spots": spots,
+        "whole": whole,
         "pool": pool,
         "payout": payout,
         "voided_from": voided_from,

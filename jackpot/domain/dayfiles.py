@@ -135,7 +135,7 @@ class Section:
                 total[f"{c.key}_cents"], total[f"{c.key}_subcent_units"] = cents, rest
         if self.name == "tables":  # the floor's hold: its win over its handle net of voids
             net = total["handle_cents"] - total["voided_handle_cents"]
-            total["hold_percent"] = percent(total["win_cents"], net)
+            total["hold_percent"] = percent(total["win_cents"], net) if net > 0 else ""
         line = self._line(day, total)
         # figures that do not add up (a spot, a journal seq, a time, a status) stay empty
         for i, c in enumerate((*self.ident, *self.figures), start=1):

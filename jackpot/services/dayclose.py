@@ -92,7 +92,9 @@ class Accounting:
             return dict(json.loads(found["report"]))
         start, end = self._days().bounds(day)
         if self._clock() < end + self._grace_ms:
-            raise DayNotOverError(day.isoformat(), self._days().iso(end + self._grace_ms))
+            raise DayNotOverError(
+                day.isoformat(), self._days().iso(end), self._days().iso(end + self._grace_ms)
+            )
         first = self.first_day()
         if first is None or day < first:
             raise NotFoundError("day", day.isoformat())
@@ -158,7 +160,9 @@ class Accounting:
         start, end = self._days().bounds(day)
         now = self._clock()
         if now < end + self._grace_ms:
-            raise DayNotOverError(day.isoformat(), self._days().iso(end + self._grace_ms))
+            raise DayNotOverError(
+                day.isoformat(), self._days().iso(end), self._days().iso(end + self._grace_ms)
+            )
         self._check_bounds(day, start, end)
         run = self._archiver.run(trim=False)
         if run.problems:
@@ -356,7 +360,7 @@ class Accounting:
             # rounds it does not hold is a difference beside them (docs/DECISIONS.md D227)
             "table_counts_balanced": all(row["matches"] for row in counted),
             "pools": pools,
-            "tables": [t.row(names) for t in tables],
+            "tables": [t.row(names, layout) for t in tables],
             "hits": hits,
             "table_counts": counted,
             **apart,

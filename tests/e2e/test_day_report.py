@@ -209,10 +209,23 @@ def test_the_accountant_reads_and_prints_a_closed_day(
     assert "second face-up card" in voids and "misdeal, review 88" in voids, voids
     assert "Dana Reyes" in voids
     assert page.locator("#voids tr[data-kind]").count() == len(statement["voids"]) == 2
-    total = page.inner_text("#voids tr.total")
-    pays = sum(v["fixed_pays_cents"] + v["envy_pays_cents"] + v["jackpot_pays_cents"]
-               + v["payout_amount_cents"] for v in statement["voids"])  # fmt: skip
-    assert f"${pays // 100:,}.{pays % 100:02d}" in total, (total, pays)
+    # a round's pays taken back and a payout's own void (no money moves) in columns apart,
+    # each total the sum of its column (an examiner found them added together)
+    cells = page.eval_on_selector_all(
+        "#voids tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText))"
+    )
+    *lines, total = cells
+    taken = sum(exact_units(r[4]) for r in lines if r[4])
+    assert (
+        exact_units(total[4])
+        == taken
+        == sum(
+            (v["fixed_pays_cents"] + v["envy_pays_cents"] + v["jackpot_pays_cents"]) * 10_000
+            for v in statement["voids"]
+        )
+    )
+    payout = sum(v["payout_amount_cents"] for v in statement["voids"])
+    assert counted(total[6]) == (1, payout), total
     corrections = page.inner_text("#corrections")
     assert "meter board repaired" in corrections and "Dana Reyes" in corrections
     # what the pools owe rolls over the day: owed at open + won − paid − voided = at close,
@@ -226,13 +239,23 @@ def test_the_accountant_reads_and_prints_a_closed_day(
         for k in range(5)
     ] == [list(t) for t in owed["All pools"]]
     assert owed["All pools"][3][0] == 1, "the jackpot voided on review (r4 won none)"
-    # the day's own: won − voided = paid + still owed, in the tiles
+    # the tiles roll the same: owed at open + won − paid − voided = owed at close, and agree
+    # with the table's totals (an examiner found the tiles counting a paid-then-voided jackpot
+    # as voided and not paid)
     tiles = {
         name: counted(page.inner_text(f"[data-tile='{name}'] .value"))
-        for name in ("won", "voided", "paid", "owed")
+        for name in ("owed_at_open", "won", "paid", "voided", "owed")
     }
     for i in (0, 1):
-        assert tiles["won"][i] - tiles["voided"][i] == tiles["paid"][i] + tiles["owed"][i], tiles
+        assert (
+            tiles["owed_at_open"][i] + tiles["won"][i] - tiles["paid"][i] - tiles["voided"][i]
+            == tiles["owed"][i]
+        ), tiles
+    assert list(tiles.values()) == owed["All pools"]
+    # each table's row foots: handle − pays − voided handle + voided pays = win
+    for name, row in printed_rows(page, "#tables").items():
+        handle, fixed, envy, jackpot, voided_handle, voided_pays, win = row
+        assert handle - fixed - envy - jackpot - voided_handle + voided_pays == win, name
     page.screenshot(path=str(ARTEFACTS / "01-tablet.png"), full_page=True)
     page.locator("section:has(#hits)").screenshot(path=str(ARTEFACTS / "04-hit-register.png"))
     for selector in ("#pools", "#pools-owed", "#tables", "#hits", "#voids", "#corrections"):

@@ -278,10 +278,36 @@ def test_the_voids_register_counts_a_jackpot_voided_with_its_round_once() -> Non
         "misdeal, review 88",
     )
     assert (payout["payout_amount_cents"], payout["voided_from"]) == (17_306, "disputed")
-    assert (whole["spots"], whole["jackpots"], whole["jackpot_pays_cents"]) == ("all", 1, 90_000)
+    assert (whole["spots"], whole["whole"], whole["jackpots"]) == ("1 2", True, 1)
+    assert whole["jackpot_pays_cents"] == 90_000
     assert (whole["asked_by"], whole["approved_by"], whole["approval_note"]) == (
         "Dana Reyes (E1)",
         "Sam Okafor (E2)",
         "seen on camera",
     )
     assert sum(r["payout_amount_cents"] + r["jackpot_pays_cents"] for r in rows) == 107_306
+
+
+def test_a_void_of_the_rest_of_a_round_names_the_spots_it_covered() -> None:
+    """Spot 1 voided, then the rest: the second row covers spots 2 and 3 (an examiner read
+    `all` there), and says the round is void whole after it."""
+    first = {"ts": 1, "table": "T1", "round": "r1", "who": "operator:a", "whole": "0",
+             "spots": "1", "bets": 1, "wagered": 500, "fixed": 0, "envy": 0, "jackpot": 0,
+             "reason": "no card to spot 1"}  # fmt: skip
+    rest = {**first, "ts": 2, "whole": "1", "spots": "2,3", "bets": 2, "reason": "malfunction"}
+    rows = void_register([first, rest], [], str, {})
+    assert [(r["spots"], r["whole"], r["bets"]) for r in rows] == [
+        ("1", False, 1),
+        ("2 3", True, 2),
+    ]
+
+
+def test_no_hold_is_given_on_a_handle_voids_took_below_nothing() -> None:
+    """A later day's voids beyond the day's play: the net handle is negative and a hold on it
+    means nothing (from layout 5 it is empty, D278); layouts before keep what they gave."""
+    from jackpot.domain.dayclose import TableDay
+
+    day = TableDay("T1", handle_cents=800, voided_handle_cents=1_000, voided_fixed_pays_cents=900)
+    assert day.win_cents == 800 - 1_000 + 900
+    assert day.hold_percent() == "" and day.row([])["hold_percent"] == ""
+    assert day.hold_percent(4) == "-350.00"

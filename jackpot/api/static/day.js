@@ -94,11 +94,11 @@ function hold(win, handle) {  // win ÷ handle in percent, two decimals, half aw
 function titleSection(s, t) {
   const handle = sum(s.tables, "handle_cents") - sum(s.tables, "voided_handle_cents");
   const win = sum(s.tables, "win_cents");
-  // the day's own jackpots and hand pays: won − voided = paid + still owed at close
-  const paid = s.hits.filter((h) => h.status_at_close === "paid");
-  const voided = s.hits.filter((h) => h.status_at_close === "void");
-  const owed = s.hits.filter((h) => h.status_at_close !== "paid" && h.status_at_close !== "void");
-  const count = (hits) => hits.length + " · " + dollars(sum(hits, "amount_cents"));
+  // what the pools owe, rolled over the day as the "Jackpots owed" table does: owed at open +
+  // won − paid − voided = owed at close (layout 5); hand pays held are in the hit register
+  const owes = s.pools.length && "owed_at_open_cents" in s.pools[0];
+  const count = (key) => sum(s.pools, key + "_count") + " · " + dollars(sum(s.pools, key + "_cents"));
+  const handPays = s.hits.filter((h) => h.kind !== "meter");
   return el("section", { class: "title" },
     el("h2", {}, "Gaming day " + s.day + " — Casino War progressive"),
     el("div", { class: "muted" }, zoned(at(s.start), true) + " to " + zoned(at(s.end), true) + " (" +
@@ -112,34 +112,26 @@ function titleSection(s, t) {
         ? "#" + s.checkpoint.id + " · " + s.checkpoint.short + " · " + zoned(s.checkpoint.ts, true)
         : "not yet covered"))),
     el("div", { class: "files", id: "files" }, el("span", { class: "label" }, "The day's files:"),
-      ...FILES.filter((name) => name in s).map((name) => el("button", {
+      ...dayFiles(s).map((name) => el("button", {
         type: "button", "data-file": name, onclick: (event) => save(event.target, s.day, name) },
         name + ".csv")),
       el("span", { class: "saved", id: "files-said", role: "status" })),
     el("div", { class: "tiles" },
       tile("Handle (net of voids)", dollars(handle)), tile("Win", dollars(win)),
       tile("Hold", hold(win, handle)),
-      tile("Jackpots and hand pays won", count(s.hits), "won"),
-      tile("− Voided", count(voided), "voided"), tile("= Paid by close", count(paid), "paid"),
-      tile("+ Still owed at close", count(owed), "owed"),
+      ...(owes ? [tile("Jackpots owed at open", count("owed_at_open"), "owed_at_open"),
+        tile("+ Won", count("jackpots"), "won"), tile("− Paid", count("paid_jackpots"), "paid"),
+        tile("− Voided", count("voided_jackpots"), "voided"),
+        tile("= Owed at close", count("unpaid_jackpots"), "owed")]
+        : [tile("Jackpots and hand pays won", s.hits.length + " · " + dollars(sum(s.hits, "amount_cents")))]),
+      handPays.length ? tile("Hand pays held", handPays.length + " · " + dollars(sum(handPays, "amount_cents")),
+        "hand_pays") : null,
       tile("Liability at close", dollars(sum(s.pools, "liability_cents"))),
       tile("Voids and corrections", String(s.voids ? s.voids.length
         + t.corrections.filter((c) => c.kind !== "void").length : t.corrections.length))));
 }
-async function save(button, day, name) {
-  const said = document.getElementById("files-said");
-  button.disabled = true;
-  try {
-    const saved = await download("/v1/accounting/days/" + day + "/" + name + ".csv",
-      "gaming-day-" + day + "-" + name + ".csv");
-    said.textContent = "Saved " + saved + ".";
-    said.className = "saved";
-  } catch (e) {
-    said.textContent = name + ".csv could not be read: " + e.message;
-    said.className = "saved error";
-  } finally {
-    button.disabled = false;
-  }
+function save(button, day, name) {
+  return saveDayFile(button, day, name, document.getElementById("files-said"));
 }
 // each printed page names the report, the day and its number (CSS page margin boxes), in a
 // constructed style sheet: the page's policy allows no inline style
@@ -167,8 +159,11 @@ function tile(label, value, name) {
   return el("div", { class: "tile", "data-tile": name || "" }, el("div", { class: "label" }, label),
     el("div", { class: "value" }, value));
 }
-// the day's files, as the API serves them (a day closed before statement layout 5 has no voids)
-const FILES = ["pools", "tables", "hits", "voids", "table_counts"];
+// the day's files, as the controller names them (/v1/session's day_files); a day closed before
+// statement layout 5 has no voids section, and no voids file
+function dayFiles(s) {
+  return (session.day_files || ["pools", "tables", "hits", "voids", "table_counts"]).filter((name) => name in s);
+}
 
 // A pool's amounts are exact: whole cents and the sub-cent units (a ten-thousandth of a cent)
 // the statement carries beside them. Printed to the cent, with the four sub-cent digits where
@@ -296,22 +291,29 @@ function meterChart(points, start, end, hits) {
 }
 
 function tablesSection(s) {
+  // each row foots: handle − fixed − envy − jackpot pays − voided handle + voided pays = win
+  const voidedPays = (t) => t.voided_fixed_pays_cents + t.voided_envy_pays_cents + t.voided_jackpot_pays_cents;
   const rows = s.tables.map((t) => el("tr", { "data-table": t.table }, cell(t.table),
     cell(t.rounds, "num"), cell(t.side_bets, "num"), money(t.handle_cents),
     money(t.fixed_pays_cents), money(t.envy_pays_cents), money(t.jackpot_pays_cents),
-    cell(t.voided_rounds + " · " + dollars(t.voided_handle_cents), "num"), money(t.win_cents),
-    cell(hold(t.win_cents, t.handle_cents - t.voided_handle_cents), "num")));
+    cell(t.voided_rounds + " · " + t.voided_bets, "num"), money(t.voided_handle_cents), money(voidedPays(t)),
+    money(t.win_cents), cell(hold(t.win_cents, t.handle_cents - t.voided_handle_cents), "num")));
   const handle = sum(s.tables, "handle_cents"), voided = sum(s.tables, "voided_handle_cents");
   const total = el("tr", { class: "total" }, cell("All tables"), cell(sum(s.tables, "rounds"), "num"),
     cell(sum(s.tables, "side_bets"), "num"), money(handle), money(sum(s.tables, "fixed_pays_cents")),
     money(sum(s.tables, "envy_pays_cents")), money(sum(s.tables, "jackpot_pays_cents")),
-    cell(sum(s.tables, "voided_rounds") + " · " + dollars(voided), "num"),
+    cell(sum(s.tables, "voided_rounds") + " · " + sum(s.tables, "voided_bets"), "num"), money(voided),
+    money(s.tables.reduce((n, t) => n + voidedPays(t), 0)),
     money(sum(s.tables, "win_cents")), cell(hold(sum(s.tables, "win_cents"), handle - voided), "num"));
   return el("section", {}, el("h2", {}, "Tables"),
     el("table", { id: "tables" }, headers("Table", ["Rounds", "num"], ["Side bets", "num"],
-      ["Handle", "num"], ["Fixed pays", "num"], ["Envy pays", "num"], ["Jackpot pays", "num"],
-      ["Voided rounds · handle", "num"], ["Win", "num"], ["Hold", "num"]),
+      ["Handle", "num"], ["− Fixed pays", "num"], ["− Envy pays", "num"], ["− Jackpot pays", "num"],
+      ["Voided rounds · bets", "num"], ["− Voided handle", "num"], ["+ Voided pays", "num"],
+      ["= Win", "num"], ["Hold", "num"]),
       el("tbody", {}, ...rows, total)),
+    el("p", { class: "note" }, "Each row: handle − fixed, envy and jackpot pays − the handle of the " +
+      "day's voids + the pays they took back = win. Hold: win over the handle net of voids (— where " +
+      "voids took that to nothing or below: a later day's voids beyond this day's play)."),
     el("div", { class: "chart", id: "handle-chart" }, el("h3", {}, "Handle and win by table"),
       handleChart(s.tables)));
 }
@@ -379,37 +381,39 @@ function hitsSection(s) {
 
 // a time of the gaming day, with its date where that is not the day's own (a gaming day runs
 // past midnight): the printed report is read long after, away from the page's heading
-function onDay(ms, day) {
-  const full = zoned(ms, true);
-  return full.startsWith(day) ? zoned(ms) : full;
-}
+function onDay(ms, day) { return dated(ms, day); }
 // every void of the day with who asked, who approved and why (layout 5's voids section)
 function voidsSection(s) {
   const what = (v) => v.kind === "round"
-    ? (v.spots === "all" ? "Round voided" : "Spots " + v.spots + " voided")
+    ? "Spot" + (v.spots.includes(" ") ? "s " : " ") + v.spots + " voided" + (v.whole ? " · round void whole" : "")
     : "Payout voided (was " + words(v.voided_from).toLowerCase() + ")";
   const where = (v) => "table " + v.table + " · round " + v.round + (v.kind === "payout" ? " · " + v.payout : "");
-  const pays = (v) => v.fixed_pays_cents + v.envy_pays_cents + v.jackpot_pays_cents + v.payout_amount_cents;
+  // a round's void takes back its pays; a payout's own void cancels what is owed and moves no
+  // money (D52): two columns, as voids.csv keeps them
+  const pays = (v) => v.fixed_pays_cents + v.envy_pays_cents + v.jackpot_pays_cents;
+  const round = (v, text) => v.kind === "round" ? text : "";
   const rows = s.voids.map((v) => el("tr", { "data-kind": v.kind, "data-round": v.round },
     cell(onDay(at(v.time), s.day)), cell(what(v)), cell(where(v)),
-    cell(v.kind === "round" ? v.bets + " · " + dollars(v.handle_cents) : "", "num"),
-    money(pays(v)), cell(v.jackpots || (v.kind === "payout" ? 1 : 0), "num"),
+    cell(round(v, v.bets + " · " + dollars(v.handle_cents)), "num"), cell(round(v, dollars(pays(v))), "num"),
+    cell(round(v, v.jackpots), "num"), cell(v.kind === "payout" ? dollars(v.payout_amount_cents) : "", "num"),
     cell(v.asked_by), cell(v.approved_by || "—"),
     cell(v.reason + (v.approval_note ? " (approval: " + v.approval_note + ")" : ""))));
+  const payouts = s.voids.filter((v) => v.kind === "payout");
   const total = el("tr", { class: "total" }, cell("All"), cell(rows.length + " voids"), cell(""),
     cell(sum(s.voids, "bets") + " · " + dollars(sum(s.voids, "handle_cents")), "num"),
-    money(s.voids.reduce((n, v) => n + pays(v), 0)),
-    cell(s.voids.reduce((n, v) => n + (v.jackpots || (v.kind === "payout" ? 1 : 0)), 0), "num"),
+    money(s.voids.reduce((n, v) => n + pays(v), 0)), cell(sum(s.voids, "jackpots"), "num"),
+    cell(payouts.length + " · " + dollars(sum(payouts, "payout_amount_cents")), "num"),
     cell(""), cell(""), cell(""));
   return el("section", { class: "long" }, el("h2", {}, "Voids"),
     rows.length ? el("table", { id: "voids" }, headers("Time", "What", "Where", ["Bets · handle", "num"],
-      ["Pays voided", "num"], ["Jackpots", "num"], "Asked by", "Approved by", "Reason"),
+      ["Pays taken back", "num"], ["Jackpots cancelled", "num"], ["Payout voided", "num"], "Asked by",
+      "Approved by", "Reason"),
       el("tbody", {}, ...rows, total))
       : el("p", { class: "empty" }, "Nothing was voided this day."),
     el("p", { class: "note" }, "A void is counted in the day it is made, whatever the day of its round. " +
-      "A round's void takes back its bets' handle and pays, and cancels its jackpots (counted in its " +
-      "row); a payout's own void cancels that jackpot or hand pay and moves no money. Approved by: " +
-      "the second person a large void needs (— : one person's void)."));
+      "A round's void takes back its bets' handle and pays (the tables' voided columns), and cancels " +
+      "its jackpots (counted in its row, not again); a payout's own void cancels that jackpot or hand " +
+      "pay and moves no money. Approved by: the second person a large void needs (— : one person's void)."));
 }
 function correctionsSection(t, day, s) {
   if (s.voids) return adjustmentsSection(t, day);
