@@ -9,7 +9,7 @@ import csv
 import io
 import json
 from collections.abc import Iterator
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,60 +24,18 @@ from jackpot.errors import BrokenChainError, DayBoundsError
 from jackpot.services.dayclose import SECTIONS
 from jackpot.settings import Settings
 from jackpot.store.keys import Keys as StoreKeys
+from tests.support.accounting_day import ZONE, get, play, today
 from tests.support.api import round_body
 from tests.support.archive_world import ARCHIVES, World, dealt, world_on
 from tests.support.checks import HAND_PAY
 from tests.support.redis_server import RedisServer
 from tests.support.tamper import edit_round, set_round, superuser
 
-ZONE = "America/New_York"
-
 
 @pytest.fixture(params=ARCHIVES)
 def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
     with world_on(request, tmp_path, gaming_day_start="06:00", time_zone=ZONE) as w:
         yield w
-
-
-def today(w: World) -> date:
-    return w.services.days().of_time(w.clock())
-
-
-def play(w: World) -> list[dict[str, Any]]:
-    """A day on T1: losing spots, a tie, an envy-paying hit with a player named like a
-    spreadsheet formula; the controller's answers."""
-    bodies = [
-        round_body("d1", spots=[{"spot": 1, "wager": 500, "card": "4d"}]),
-        round_body("d2", dealer="4h", spots=[{"spot": 1, "wager": 300, "card": "4d"}]),
-        round_body(
-            "d3",
-            dealer="As",
-            dealer_war="As",
-            spots=[
-                {
-                    "spot": 1,
-                    "wager": 500,
-                    "card": "As",
-                    "war": True,
-                    "war_card": "As",
-                    "player": "-cmd",
-                },
-                {"spot": 2, "wager": 200, "card": "9c"},
-            ],
-        ),
-        round_body("d4", spots=[{"spot": 3, "wager": 2500, "card": "Kd"}]),
-    ]
-    answers = []
-    for body in bodies:
-        body["dealt_at"] = dealt(w.clock)
-        answer = w.api.report(body)
-        assert answer.status_code == 200, answer.get_json()
-        answers.append(answer.get_json())
-    return answers
-
-
-def get(w: World, path: str) -> Any:
-    return w.api.client.get(path, headers=w.api.keys.header("auditor"))
 
 
 def test_a_closed_day_is_what_the_tables_were_answered(world: World) -> None:

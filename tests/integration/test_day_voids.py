@@ -15,7 +15,7 @@ import pytest
 
 from jackpot.domain.auth import Role
 from jackpot.domain.dayfiles import FILES, TOTAL, dollars
-from tests.integration.test_accounting import ZONE, get, play, today
+from tests.support.accounting_day import ZONE, get, play, today
 from tests.support.archive_world import ARCHIVES, World, world_on
 from tests.support.people import issue
 
