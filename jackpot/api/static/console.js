@@ -996,7 +996,10 @@ function peopleText(p) {
   return [p.paid_by, p.witness ? "witness " + p.witness : "", p.slip ? "slip " + p.slip : ""]
     .filter(Boolean).join(" · ");
 }
-function noteText(p) {  // who held it back or voided it, and why
+function noteText(p) {  // who held it back or voided it, and why; or the void asked of it
+  if (p.void_request && p.status !== "void")
+    return "Void asked by " + (p.void_request.person || p.void_request.requested_by) + ": "
+      + p.void_request.reason;
   const by = p.status === "void" ? "Voided by " + p.voider
     : p.status === "disputed" ? "Disputed by " + p.disputer : "";
   return [by, p.note || ""].filter(Boolean).join(": ");
@@ -1116,8 +1119,9 @@ function handoverTotals(w) {
   const jackpotVoids = w.payoutVoids.length;
   return w.payouts.length + " jackpot" + (w.payouts.length === 1 ? "" : "s") + " · "
     + dollars(amount) + " still owed; " + w.voids.length + " round void"
-    + (w.voids.length === 1 ? "" : "s") + " and " + jackpotVoids + " jackpot void"
-    + (jackpotVoids === 1 ? "" : "s") + " awaiting approval";
+    + (w.voids.length === 1 ? "" : "s") + " awaiting approval"
+    + (jackpotVoids ? "; " + jackpotVoids + " jackpot void" + (jackpotVoids === 1 ? "" : "s")
+      + " awaiting approval" : "");
 }
 function renderShift() {
   const note = paidNote(shift);
