@@ -312,6 +312,11 @@ class PayoutStateError(ConflictError):
 
     def __init__(self, payout: str, status: str, step: str = "") -> None:
         doing = f"; it cannot be {step}" if step else ""
+        if status == "pending" and step == "voided":  # what to do instead (API.md, D52)
+            doing += (
+                ": dispute it first, with its reason (jackpot payouts dispute ID --reason ...), "
+                "then void the disputed jackpot"
+            )
         super().__init__(f"payout {payout!r} is {status}{doing}")
 
 

@@ -35,6 +35,7 @@ from jackpot.domain.requests import (
     ROUND_VOID_REQUEST,
     SUSPEND_REQUEST,
     VOID_APPROVE_REQUEST,
+    VOID_REFUSE_REQUEST,
     VOID_REQUEST,
 )
 from jackpot.domain.signs import SIGN_REQUEST
@@ -257,6 +258,7 @@ SCHEMAS: dict[str, Any] = {
     "PayoutApprove": APPROVE_REQUEST.schema(),
     "PayoutVoid": VOID_REQUEST.schema(),
     "PayoutVoidApprove": VOID_APPROVE_REQUEST.schema(),
+    "PayoutVoidRefuse": VOID_REFUSE_REQUEST.schema(),
     "RoundVoid": ROUND_VOID_REQUEST.schema(),
     "TableCounts": COUNTS_REQUEST.schema(),
     "TableCountsAcknowledge": ACKNOWLEDGE_REQUEST.schema(),
@@ -612,8 +614,9 @@ def document() -> dict[str, Any]:
         },
         "/v1/voids/awaiting": {
             "get": _op(
-                "every round void awaiting a second person's approval, of every link group, "
-                "oldest first (`count`: how many)",
+                "every void awaiting a second person's approval, of every link group, oldest "
+                "first: round voids in `voids`, jackpot (payout) voids in `payouts`; `count`: "
+                "both",
                 ["operator", "auditor"],
             ),
         },
@@ -755,6 +758,17 @@ def document() -> dict[str, Any]:
                 "PayoutVoidApprove",
                 payout,
                 body_required=False,
+            ),
+        },
+        "/v1/payouts/{payout}/void/refuse": {
+            "post": _op(
+                "another person refuses the void asked of a jackpot, or the one who asked "
+                "withdraws it (body: {reason}): the request is dropped, nothing else changes; "
+                "none waiting is 409 no_void_awaiting",
+                ["operator"],
+                _ref("Payout"),
+                "PayoutVoidRefuse",
+                payout,
             ),
         },
         "/v1/reports/reconcile": {

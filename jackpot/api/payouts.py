@@ -1,4 +1,5 @@
-"""Jackpot payouts and their verification: list, confirm, approve, dispute, void."""
+"""Jackpot payouts and their verification: list, confirm, approve, dispute, void (asked,
+approved, refused)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from jackpot.domain.requests import (
     DISPUTE_REQUEST,
     PAYOUT_STATUSES,
     VOID_APPROVE_REQUEST,
+    VOID_REFUSE_REQUEST,
     VOID_REQUEST,
     Confirmation,
 )
@@ -130,6 +132,13 @@ def void(payout: str) -> tuple[Response, int]:
 def approve_void(payout: str) -> Response:
     """Two-person control: another person applies the void asked for."""
     return _step(payout, "approve_void", VOID_APPROVE_REQUEST, reason_required=False)
+
+
+@bp.post("/<payout>/void/refuse")
+@require(Role.OPERATOR)
+def refuse_void(payout: str) -> Response:
+    """Another person refuses the void asked, or the one who asked withdraws it: dropped."""
+    return _step(payout, "refuse_void", VOID_REFUSE_REQUEST, reason_required=True)
 
 
 def _step(payout: str, step: str, record: Record, reason_required: bool) -> Response:

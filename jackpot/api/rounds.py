@@ -21,7 +21,7 @@ from jackpot.api.auth import (
 )
 from jackpot.api.body import json_body, parse_json, request_body
 from jackpot.bootstrap import Services
-from jackpot.domain.auth import Role
+from jackpot.domain.auth import Role, a_tables_key
 from jackpot.domain.requests import (
     ROUND_VOID_APPROVE_REQUEST,
     ROUND_VOID_REFUSE_REQUEST,
@@ -37,10 +37,58 @@ voids_bp = Blueprint("voids", __name__, url_prefix="/v1/voids")
 @voids_bp.get("/awaiting")
 @require(Role.OPERATOR, Role.AUDITOR)
 def awaiting() -> Response:
-    """Every round void awaiting a person's approval, oldest first: what a supervisor on
-    shift is asked to approve or refuse."""
-    found = services().voids.awaiting()
-    return jsonify({"voids": found, "count": len(found)})
+    """Every void awaiting a person's approval, oldest first: what a supervisor on shift is
+    asked to approve or refuse. Round voids in `voids`, payout voids in `payouts` (D286);
+    `count` is both."""
+    holders = table_labels()
+    found = [{"kind": "round", **named_asker(v, holders)} for v in services().voids.awaiting()]
+    payouts = [payout_void(p) for p in services().payouts.awaiting_voids()]
+    return jsonify({"voids": found, "payouts": payouts, "count": len(found) + len(payouts)})
+
+
+def payout_void(payout: dict[str, Any]) -> dict[str, Any]:
+    """A payout's void awaiting approval, as the awaiting list shows it: the payout (its id,
+    where it was won, its amount and status) and what its `void_request` says."""
+    asked = payout["void_request"]
+    return {
+        "kind": "payout",
+        "payout": payout["id"],
+        **{k: payout.get(k) for k in ("table", "round", "spot", "pool", "amount", "status")},
+        "requested_by": asked["requested_by"],
+        "person": asked.get("person") or asked["requested_by"],
+        # the register's id of the one who asked, which a person approving must not be (D232)
+        "person_id": asked.get("person_id") or None,
+        "reason": asked.get("reason", ""),
+        "at": int(asked["at"]),
+        "from": asked.get("from") or payout["status"],
+    }
+
+
+def named_state(state: dict[str, Any]) -> dict[str, Any]:
+    """What is void of a round, with who asked in people's words (named_asker)."""
+    holders = table_labels()
+    held = state["awaiting_approval"]
+    return {
+        **state,
+        "voids": [named_asker(v, holders) for v in state["voids"]],
+        "awaiting_approval": named_asker(held, holders) if held else held,
+    }
+
+
+def table_labels() -> dict[str, str]:
+    """Each table's key (its `who`) to the label it was made with: a device named as such,
+    never as a person (PeopleService.keys_held leaves devices' labels out for that)."""
+    return {k.who: k.label for k, _ in services().credentials.list() if a_tables_key(k.who)}
+
+
+def named_asker(state: dict[str, Any], holders: dict[str, str]) -> dict[str, Any]:
+    """A void's `person` as people read it: a table's key by the label it was made with
+    (`pit 3 adapters (table key)`), never its bare id (D288)."""
+    who = str(state.get("requested_by") or "")
+    label = holders.get(who) if a_tables_key(who) else None
+    if not label or state.get("person") not in (None, "", who):
+        return state
+    return {**state, "person": f"{label} (table key)"}
 
 
 REPORTERS = (Role.TABLE,)
@@ -85,6 +133,8 @@ def stored(table: str, round_id: str) -> Response:
     if found is None:
         raise NotFoundError("round", f"{table}/{round_id}")
     void = services().voids.on(table).state(table, round_id)
+    if void is not None:
+        void = named_state(void)
     return jsonify({**found, **({"void": void} if void is not None else {})})
 
 
@@ -135,6 +185,7 @@ def refuse_void(table: str, round_id: str) -> tuple[Response, int]:
 
 def _voided(table: str, round_id: str, result: str, state: dict[str, Any]) -> tuple[Response, int]:
     """What is void of the round after the step; `result` says what the step did."""
+    state = named_state(state)
     body: dict[str, Any] = {"table": table, "round": round_id, "result": result, **state}
     # when the step was stamped, and so in which of the controller's gaming days it counts (a
     # table counts the voids it asked for by it)

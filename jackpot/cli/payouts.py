@@ -1,5 +1,5 @@
-"""`jackpot payouts list|history|show|record|confirm|approve|dispute|void|approve-void`: hand
-pays over the HTTP API."""
+"""`jackpot payouts list|history|show|record|confirm|approve|dispute|void|approve-void|
+refuse-void`: hand pays over the HTTP API."""
 
 from __future__ import annotations
 
@@ -127,8 +127,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "approve the void asked of a jackpot: the second person (operator)",
     )
     approve_void.add_argument("payout", metavar="ID")
-    approve_void.add_argument("--reason", metavar="TEXT", help="a note")
-    for step in (confirm, approve, dispute, void, approve_void):
+    # --note as `jackpot voids approve` names it; --reason kept as its alias
+    approve_void.add_argument(
+        "--note", "--reason", dest="note", metavar="TEXT", help="the approver's note (journaled)"
+    )
+    refuse_void = add_command(
+        payouts,
+        "refuse-void",
+        refuse_void_payout,
+        "refuse the void asked of a jackpot, or withdraw your own: nothing else changes (operator)",
+    )
+    refuse_void.add_argument("payout", metavar="ID")
+    refuse_void.add_argument("--reason", required=True, metavar="TEXT", help="why (journaled)")
+    for step in (confirm, approve, dispute, void, approve_void, refuse_void):
         step.add_argument(
             "--expect",
             choices=STATUSES,
@@ -226,6 +237,8 @@ def _record(answer: dict[str, Any], zone: ZoneInfo) -> str:
         said = [f"{k.replace('_', ' ')} {s[k]}" for k in RECORDED if s.get(k)]
         if "amount" in s:
             said.insert(0, money(s["amount"]))
+        if s["step"] == "void_refused":  # another person's refusal, or the asker's withdrawal
+            said.insert(0, "withdrawn by the one who asked" if s.get("withdrawn") else "refused")
         rows.append(
             [
                 when(s["at"], zone),
@@ -241,7 +254,7 @@ def _record(answer: dict[str, Any], zone: ZoneInfo) -> str:
     return f"{head}\n\n{steps}"
 
 
-RECORDED = ("paid_by", "witness", "slip", "approver", "from", "note")
+RECORDED = ("paid_by", "witness", "slip", "approver", "from", "requester", "reason", "note")
 
 
 def show_payout(api: Controller, args: argparse.Namespace) -> int:
@@ -298,7 +311,11 @@ def void_payout(api: Controller, args: argparse.Namespace) -> int:
 
 
 def approve_void_payout(api: Controller, args: argparse.Namespace) -> int:
-    return _step(api, args, "void/approve", reason=args.reason)
+    return _step(api, args, "void/approve", reason=args.note)
+
+
+def refuse_void_payout(api: Controller, args: argparse.Namespace) -> int:
+    return _step(api, args, "void/refuse", reason=args.reason)
 
 
 def _step(api: Controller, args: argparse.Namespace, step: str, **given: str | None) -> int:
@@ -319,7 +336,7 @@ def _stepped(answer: dict[str, Any]) -> str:
     if asked:  # the void is asked, not done: say so before anything else
         head += (
             f"\nvoid asked by {asked.get('person') or asked.get('requested_by')}: it awaits "
-            "another person's `jackpot payouts approve-void`"
+            "another person's `jackpot payouts approve-void` (or `refuse-void`)"
         )
     return f"{head}\n{payout_detail(payout, time_zone())}"
 

@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         voids,
         "list",
         list_awaiting,
-        "the round voids awaiting a second person's approval, oldest first (operator or auditor)",
+        "the round and jackpot voids awaiting a second person's approval, oldest first "
+        "(operator or auditor)",
     )
     show = add_command(voids, "show", show_round, "what is void of a round (operator or auditor)")
     _round(show)
@@ -81,12 +82,17 @@ def spot_list(text: str) -> list[int]:
 
 def list_awaiting(api: Controller, args: argparse.Namespace) -> int:
     answer = api.get("/v1/voids/awaiting")
-    return reply(args, answer, lambda a: awaiting_text(a["voids"], time.time_ns() // 1_000_000))
+    now_ms = time.time_ns() // 1_000_000
+    return reply(args, answer, lambda a: awaiting_text(a["voids"], now_ms, a.get("payouts") or []))
 
 
-def awaiting_text(voids: list[dict[str, Any]], now_ms: int) -> str:
-    """The voids waiting, for a supervisor: which round, what, how much, who asked, why."""
-    if not voids:
+def awaiting_text(
+    voids: list[dict[str, Any]], now_ms: int, payouts: list[dict[str, Any]] | None = None
+) -> str:
+    """The voids waiting, for a supervisor: which round or jackpot, what, how much, who
+    asked, why; a jackpot's void is approved with `jackpot payouts approve-void` (D286)."""
+    payouts = payouts or []
+    if not voids and not payouts:
         return "no void awaits approval"
     rows = [
         [
@@ -99,9 +105,26 @@ def awaiting_text(voids: list[dict[str, Any]], now_ms: int) -> str:
             age(int(v["at"]), now_ms),
         ]
         for v in voids
+    ] + [
+        [
+            f"jackpot {p['payout']} ({p['table']}/{p['round']} spot {p['spot']})",
+            f"the jackpot ({str(p['status']).replace('_', ' ')})",
+            money(int(p["amount"])),
+            cell(p.get("person") or p["requested_by"]),
+            str(p["reason"]),
+            "-",
+            age(int(p["at"]), now_ms),
+        ]
+        for p in payouts
     ]
     headers = ["ROUND", "VOID OF", "PAYS", "ASKED BY", "REASON", "APPROVED SO FAR", "WAITING"]
-    return f"{table(headers, rows, right={2, 6})}\n{len(voids)} awaiting approval"
+    count = f"{len(voids) + len(payouts)} awaiting approval"
+    if payouts:
+        count += (
+            f" ({len(voids)} round, {len(payouts)} jackpot: jackpot payouts approve-void or "
+            "refuse-void ID)"
+        )
+    return f"{table(headers, rows, right={2, 6})}\n{count}"
 
 
 def covers(v: dict[str, Any]) -> str:

@@ -5,7 +5,8 @@ Every step of a payout is an entry of its pool's journal, all naming it (`payout
 then `payout_confirmed` (confirmed, awaiting a second operator's approval), `payout_paid`
 (confirmed and paid, or, carrying `approver`, approved), `payout_disputed`,
 `payout_void_requested` (from the approval threshold up, a void asked for and awaiting a
-second person), `payout_void_withdrawn` (that request withdrawn by a later step) and
+second person), `payout_void_withdrawn` (that request withdrawn by a later step),
+`payout_void_refused` (that request refused by another person, or withdrawn by its asker) and
 `payout_voided` (carrying `requested_by` when a second person approved it). Folding them in
 order gives the record the controller keeps live in Redis (payout_status.lua writes the same
 fields), so the archive can answer for payouts long after Redis let them go, and `jackpot
@@ -38,6 +39,7 @@ STEPS = (
     "payout_disputed",
     "payout_void_requested",
     "payout_void_withdrawn",
+    "payout_void_refused",
     "payout_voided",
 )
 ENTRY_TYPES = MADE + STEPS
@@ -105,7 +107,7 @@ def fold(record: dict[str, Any] | None, pool: str, fields: dict[str, str]) -> di
             "at": ts,
             "from": fields.get("from", ""),
         }
-    elif kind == "payout_void_withdrawn":
+    elif kind in ("payout_void_withdrawn", "payout_void_refused"):
         out.pop("void_request", None)
     elif kind == "payout_voided":
         out.pop("void_request", None)
@@ -228,6 +230,7 @@ def step_of(fields: dict[str, str]) -> dict[str, Any]:
             "payout_disputed": "disputed",
             "payout_void_requested": "void_requested",
             "payout_void_withdrawn": "void_withdrawn",
+            "payout_void_refused": "void_refused",
             "payout_voided": "voided",
         }.get(kind, kind)
     step: dict[str, Any] = {"step": name, "at": int(fields.get("ts") or 0)}
@@ -237,6 +240,9 @@ def step_of(fields: dict[str, str]) -> dict[str, Any]:
                 "approval_note", "by_step"):  # fmt: skip
         if fields.get(key):
             step[key] = fields[key]
+    if kind == "payout_void_refused":  # refused by another person, or withdrawn by its asker
+        step["withdrawn"] = fields.get("withdrawn") == "1"
+        step["refuser"] = fields.get("person", "")
     if kind in MADE:
         step["amount"] = int(fields.get("amount") or 0)
     return step

@@ -261,6 +261,16 @@ VOID_APPROVE_REQUEST = Record(
         "`no_void_awaiting`; one applied already answers `changed: false`.",
     ),
 )
+#: The body of POST /v1/payouts/{payout}/void/refuse.
+VOID_REFUSE_REQUEST = Record(
+    {"reason": Field(Text(MAX_REASON), Presence.REQUIRED, "why the void is refused")},
+    "Another person refuses the void asked of a jackpot, or the one who asked withdraws it: "
+    "the request is dropped and nothing else changes (journaled `payout_void_refused`).",
+    notes=(
+        "No void awaiting approval (never asked, approved, refused or withdrawn already) is "
+        "409 `no_void_awaiting`.",
+    ),
+)
 
 
 # -- round voids ---------------------------------------------------------------------------

@@ -330,6 +330,11 @@ class GroupedPayouts:
     def live(self) -> builtins.list[dict[str, Any]]:
         return [p for g in self._groups.all() for p in g.payouts.live()]
 
+    def awaiting_voids(self) -> builtins.list[dict[str, Any]]:
+        """Every payout void awaiting a second person, of every link group, oldest first."""
+        found = [p for g in self._groups.all() for p in g.payouts.awaiting_voids()]
+        return sorted(found, key=lambda p: (int(p["void_request"]["at"]), payout_order(p)))
+
     def confirm(
         self, payout: str, actor: Actor, hand_pay: HandPay, expect: str = ""
     ) -> tuple[bool, dict[str, Any]]:

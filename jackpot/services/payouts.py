@@ -4,7 +4,8 @@ The steps and the statuses they move between are payout_status.lua's: a confirma
 pending (or disputed) jackpot, or, from the approval threshold up, leaves it awaiting a
 second operator's approval; a dispute holds it back; a void cancels a confirmed, awaiting or
 disputed one for good, and from the same threshold up only asks for it until another person
-approves the void. Each step is journaled once, with the key and the person acting.
+approves the void (or refuses it, or its asker withdraws it). Each step is journaled once,
+with the key and the person acting.
 """
 
 from __future__ import annotations
@@ -58,6 +59,10 @@ class Payouts:
         """Jackpots won and not yet paid or voided."""
         return self._store.unsettled()
 
+    def awaiting_voids(self) -> builtins.list[dict[str, Any]]:
+        """Payouts with a void asked, awaiting a second person's approval (or refusal)."""
+        return self._store.awaiting_voids()
+
     def live(self) -> builtins.list[dict[str, Any]]:
         """The payouts the archive may not hold as they are now (PayoutStore.live)."""
         return self._store.live()
@@ -98,7 +103,9 @@ class Payouts:
         confirmed hand pay: now it is paid), `dispute` (hold a pending or awaiting jackpot
         back), `void` (cancel a confirmed, awaiting or disputed one for good; from the
         approval threshold up, ask for it: the payout comes back in its status, with its
-        `void_request`) or `approve_void` (another person applies the void asked for)."""
+        `void_request`), `approve_void` (another person applies the void asked for) or
+        `refuse_void` (another person refuses it, or its asker withdraws it: the request is
+        dropped, nothing else changes)."""
         threshold = self.approval_cents if approval_cents is None else approval_cents
         return self._store.step(
             payout,

@@ -79,6 +79,15 @@ class PayoutStore:
         ids = list(dict.fromkeys([*pending, *still_open]))
         return [p for p in self.many(ids) if p["status"] not in SETTLED]
 
+    def awaiting_voids(self) -> builtins.list[dict[str, Any]]:
+        """Every payout with a void asked and awaiting a second person's approval, whatever
+        its status (paid, awaiting approval, disputed), oldest request first: read from the
+        open index, which holds a paid payout too while a void of it is asked (D286)."""
+        self._build_open()
+        found = self.many(self._r.zrange(self._k.payouts_open, 0, -1))
+        asked = [p for p in found if p.get("void_request")]
+        return sorted(asked, key=lambda p: (int(p["void_request"]["at"]), payout_order(p)))
+
     def live(self) -> builtins.list[dict[str, Any]]:
         """Every payout the archive may not hold as it is now: those still owed (pending,
         awaiting approval, disputed) and those paid or voided since an archive run last took
@@ -108,7 +117,11 @@ class PayoutStore:
         self._build_index(
             self._k.payouts_open,
             self._k.payouts_open_built,
-            lambda p: None if p["status"] in (*SETTLED, "pending") else payout_order(p)[1],
+            lambda p: (
+                payout_order(p)[1]
+                if p["status"] not in (*SETTLED, "pending") or p.get("void_request")
+                else None
+            ),
         )
 
     def _build_index(
@@ -196,4 +209,5 @@ PAST = {
     "dispute": "disputed",
     "void": "voided",
     "approve_void": "voided",
+    "refuse_void": "refused a void",
 }

@@ -338,7 +338,8 @@ def test_an_approval_resent_by_someone_who_may_not_approve_is_refused_not_done(
 
 def test_a_device_key_is_never_shown_as_a_person(api: Api, floor: Services) -> None:
     """The examiner's find (issue 38): a table key labelled "Lee Park (E2207)" asked for a
-    void shown as made by "Lee Park (E2207)". A device's key is shown as the key."""
+    void shown as made by "Lee Park (E2207)". A device's key is shown as a device: its label
+    marked "(table key)" (D288), never as the person; the activity shows the key."""
     api.put_pool()
     api.put_table()
     secret, key = floor.credentials.create(Role.TABLE, frozenset({"T1"}), "Lee Park (E2207)")
@@ -346,6 +347,7 @@ def test_a_device_key_is_never_shown_as_a_person(api: Api, floor: Services) -> N
     assert api.client.post("/v1/rounds", json=round_body("r-dev"), headers=table).status_code == 200
     asked = api.client.post("/v1/rounds/T1/r-dev/void", json={"reason": "misdeal"}, headers=table)
     assert asked.status_code == 202, asked.get_json()
-    assert asked.get_json()["awaiting_approval"]["person"] == key.who
+    held = asked.get_json()["awaiting_approval"]
+    assert held["person"] == "Lee Park (E2207) (table key)" and held["requested_by"] == key.who
     activity = api.client.get("/v1/activity", headers=api.keys.header("auditor")).get_json()
     assert all("Lee Park" not in str(a.get("person", "")) for a in activity["activity"])

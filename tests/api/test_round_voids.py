@@ -299,7 +299,7 @@ def test_a_table_asks_for_a_void_of_its_own_rounds_and_a_person_approves_it(api:
     assert rest.status_code == 200 and rest.get_json()["status"] == "void"
     assert books(api) == before
     waiting = api.client.get("/v1/voids/awaiting", headers=api.keys.header("operator"))
-    assert waiting.get_json() == {"voids": [], "count": 0}
+    assert waiting.get_json() == {"voids": [], "payouts": [], "count": 0}
 
 
 def test_a_tables_void_of_a_large_jackpot_needs_two_people(api: Api, approval: Services) -> None:

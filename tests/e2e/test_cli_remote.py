@@ -561,6 +561,56 @@ def test_a_large_hand_pay_waits_for_a_second_operators_approval(approving: Servi
     assert api(approving, f"/v1/payouts/{payout}", auditor)["status"] == "paid"
 
 
+def test_a_jackpots_void_waiting_is_listed_approved_refused_and_withdrawn_from_the_cli(
+    approving: Service,
+) -> None:
+    """Issue 40 items 6, 7, 10, 11: `voids list` shows a jackpot's void waiting;
+    `approve-void --note` (and its old `--reason`), `refuse-void --reason`; a pending jackpot's
+    void says to dispute it first."""
+    operator, auditor, table = floor(approving)
+    second = key(approving, "operator", label="Lee Chan")
+    pending = hit(approving, table, "r-pending")
+    said = refused(cli(approving, "payouts", "void", pending, "--reason", "x", secret=operator),
+                   "payout_state")  # fmt: skip
+    assert "is pending; it cannot be voided: dispute it first" in said, said
+    ok(cli(approving, "payouts", "dispute", pending, "--reason", "camera 4", secret=operator))
+    asked = ok(cli(approving, "payouts", "void", pending, "--reason", "slip HP-3 duplicate",
+                   secret=operator))  # fmt: skip
+    assert "refuse-void" in asked, asked
+    rows = ok(cli(approving, "voids", "list", secret=auditor)).splitlines()
+    assert rows[1].startswith(f"jackpot {pending} (T1/r-pending spot 3)"), rows
+    assert "the jackpot (disputed)" in rows[1] and "slip HP-3 duplicate" in rows[1]
+    assert rows[-1].startswith("1 awaiting approval (0 round, 1 jackpot"), rows
+    listed = json.loads(ok(cli(approving, "voids", "list", "--json", secret=auditor)))
+    assert listed["count"] == 1 and listed["payouts"][0]["payout"] == pending
+
+    usage = cli(approving, "payouts", "refuse-void", pending, secret=second)
+    assert usage.returncode == 2 and "--reason" in usage.stderr  # a refusal says why
+    done = ok(cli(approving, "payouts", "refuse-void", pending, "--reason", "one slip only",
+                  secret=second))  # fmt: skip
+    assert done.startswith(f"payout {pending} is disputed: $1,000.05\n"), done
+    again = cli(approving, "payouts", "refuse-void", pending, "--reason", "x", secret=second)
+    assert again.returncode == 1 and ": no_void_awaiting: " in again.stderr, again.stderr
+    record = ok(cli(approving, "payouts", "record", pending, secret=auditor))
+    assert "void_refused" in record and "refused" in record and "one slip only" in record
+
+    # asked again and approved by the second person, the note as `jackpot voids approve` has it
+    ok(cli(approving, "payouts", "void", pending, "--reason", "slip HP-3 duplicate",
+           secret=operator))  # fmt: skip
+    done = ok(cli(approving, "payouts", "approve-void", pending, "--note", "two slips",
+                  secret=second))  # fmt: skip
+    assert done.startswith(f"payout {pending} is void: $1,000.05\n"), done
+    voided = [s for s in api(approving, f"/v1/payouts/{pending}/record", auditor)["steps"]
+              if s["step"] == "voided"]  # fmt: skip
+    assert voided[0]["approval_note"] == "two slips"
+    # the old spelling still works
+    other = hit(approving, table, "r-other")
+    ok(cli(approving, "payouts", "dispute", other, "--reason", "camera 5", secret=operator))
+    ok(cli(approving, "payouts", "void", other, "--reason", "misdeal", secret=operator))
+    ok(cli(approving, "payouts", "approve-void", other, "--reason", "seen", secret=second))
+    assert api(approving, f"/v1/payouts/{other}", auditor)["status"] == "void"
+
+
 def test_journal_export_writes_json_lines_page_by_page_and_csv(
     service: Service, tmp_path: Path
 ) -> None:

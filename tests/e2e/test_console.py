@@ -704,9 +704,10 @@ def test_every_supervisor_sees_a_void_waiting_and_one_approves_it_or_voids_a_rou
         "table T1 · round r1",
         "spot 2",
         "$0.00",
-        asked.json()["awaiting_approval"]["person"],
+        "table of T1, T2 (table key)",  # the label the key was made with, never its id
         "card not dealt to spot 2",
     ]
+    assert asked.json()["awaiting_approval"]["person"] == "table of T1, T2 (table key)"
     assert cells[5] == "none yet"
     shot(page, "40-void-waiting")
     assert fits(page, "#voids")
@@ -723,7 +724,8 @@ def test_every_supervisor_sees_a_void_waiting_and_one_approves_it_or_voids_a_rou
     voided.wait_for()
     cells = voided.locator("td").all_inner_texts()
     assert cells[2] == "table T1 · round r1 · spot 2" and cells[3] == "$0.00"
-    asker = asked.json()["awaiting_approval"]["person"]
+    # (the activity names a table's key by the key: jackpot.services.activity, not this card)
+    asker = asked.json()["awaiting_approval"]["requested_by"]
     assert cells[4] == f"asked by {asker}, approved by Dana Reyes (DANA-REYES)", cells
 
     # another asked, and refused: the round stands
@@ -756,8 +758,13 @@ def test_every_supervisor_sees_a_void_waiting_and_one_approves_it_or_voids_a_rou
     assert "spot numbers" in page.inner_text("#e-spots")
     page.fill("#f-spots", "")
     page.click("#act-submit")
+    page.wait_for_selector("#act-review:not([hidden])")  # read from the round's result
     review = page.inner_text("#act-review")
     assert "the whole round" in review and "misdeal, review 88" in review
+    # what it takes back, from the round's stored result
+    assert "2 bets · handle $8.00 taken back" in review, review
+    assert "$0.00 (fixed $0.00 · envy $0.00 · jackpots $0.00)" in review, review
+    assert "it applies at once" in review, review
     shot(page, "41-void-review")
     assert page.inner_text("#act-submit") == "Yes, void it"
     page.click("#act-submit")
@@ -1008,3 +1015,135 @@ def test_an_auditor_saves_a_closed_days_files_from_the_console(
     sign_in(floor_page, base, operator)
     floor_page.locator(f"#history tr[data-id='{payout}']").wait_for()
     assert floor_page.is_hidden("#days-section")
+
+
+def test_a_jackpots_void_waiting_is_seen_refused_approved_and_handed_over(
+    two_person: Service, browser: Any
+) -> None:
+    """Issue 40 items 6, 7, 8: a void asked of a paid jackpot, and of one awaiting approval
+    (disputed before), waits in every supervisor's voids card with the badge; another person
+    approves or refuses it, the one who asked withdraws it; the shift hands it over by its
+    reason and counts the jackpot paid in the shift as paid though voided since."""
+    base = two_person.base
+    dana = key(two_person, "operator", label="Dana Reyes")
+    lee = key(two_person, "operator", label="Lee Chan")
+    table = key(two_person, "table", "T1")
+    put(base, dana, "/v1/pools/main", {"reset": 1_000_000, "rate_bp": 100, "reserve_rate_bp": 0})
+    put(base, dana, "/v1/tables/T1", {"pools": ["main"]})
+    won = []
+    for round_id in ("hit-a", "hit-b"):
+        spot = {"spot": 3, "wager": 500, "card": "Jh", "war": True, "war_card": "Jh"}
+        hit = {"table": "T1", "round": round_id, "dealer": {"card": "Jh", "war_card": "Jh"},
+               "spots": [spot]}  # fmt: skip
+        r = requests.post(f"{base}/v1/rounds", json=hit, headers=auth(table))
+        r.raise_for_status()
+        won.append(r.json()["jackpots"][0]["id"])
+    paid, owed = won
+
+    def post(secret: str, path: str, body: Any) -> Any:
+        r = requests.post(f"{base}{path}", headers=auth(secret), json=body)
+        assert r.status_code in (200, 202), r.text
+        return r.json()
+
+    hand_pay = {"paid_by": "DANA-REYES", "witness": "SAM-OKAFOR", "slip": "HP-1"}
+    post(dana, f"/v1/payouts/{paid}/confirm", hand_pay)
+    post(lee, f"/v1/payouts/{paid}/approve", {})
+    post(dana, f"/v1/payouts/{paid}/void", {"reason": "slip HP-3 duplicate"})
+    post(dana, f"/v1/payouts/{owed}/dispute", {"reason": "camera 4 unclear"})
+    post(dana, f"/v1/payouts/{owed}/confirm", {**hand_pay, "slip": "HP-2"})
+    post(dana, f"/v1/payouts/{owed}/void", {"reason": "duplicate hit, see review 12"})
+    amount = get(base, dana, f"/v1/payouts/{paid}")["amount"]
+
+    page = tablet(browser)  # Lee, the second supervisor
+    sign_in(page, base, lee)
+    row = page.locator(f"#voids tr[data-payout='{paid}']")
+    row.wait_for()
+    page.locator(f"#voids tr[data-payout='{owed}']").wait_for()
+    assert page.inner_text("#void-badge") == "2 voids to approve"
+    assert page.inner_text("#void-count") == "2"
+    cells = row.locator("td").all_inner_texts()
+    assert cells[0] == f"jackpot {paid} · table T1 · spot 3"
+    assert cells[1] == "the jackpot (paid)"
+    assert cells[3:5] == ["Dana Reyes (DANA-REYES)", "slip HP-3 duplicate"]
+    assert row.locator("[data-action=approve-payout-void]").is_enabled()
+    assert row.locator("[data-action=refuse-payout-void]").inner_text() == "Refuse"
+    assert fits(page, "#voids")
+    shot(page, "50-jackpot-voids-waiting")
+    shot_of(page, "#voids-section", "50-jackpot-voids-waiting-card")
+
+    # the shift's handover names both voids waiting and their reasons, not the old dispute
+    page.click("#shift-form button[type=submit]")
+    handover = page.locator("#handover")
+    handover.locator(f"tr:has-text('{paid}')").wait_for()
+    text = handover.inner_text()
+    assert f"Jackpot void · {paid}" in text and "slip HP-3 duplicate" in text, text
+    owed_row = handover.locator(f"tr:has-text('{owed}')").inner_text()
+    assert "approval of its void" in owed_row and "duplicate hit, see review 12" in owed_row
+    assert "camera 4 unclear" not in owed_row, owed_row
+    assert "2 jackpot voids awaiting approval" in page.inner_text("#handover-count")
+    shot_of(page, "#shift-section", "51-handover-jackpot-voids")
+
+    # Dana sees her own: no approval of hers, and Withdraw
+    own = tablet(browser)
+    sign_in(own, base, dana)
+    mine = own.locator(f"#voids tr[data-payout='{owed}']")
+    mine.wait_for()
+    assert mine.locator("[data-action=approve-payout-void]").is_disabled()
+    assert mine.locator("[data-action=refuse-payout-void]").inner_text() == "Withdraw"
+    shot_of(own, "#voids-section", "52-own-jackpot-void")
+
+    # Lee refuses the void of the one awaiting approval: it stays awaiting approval
+    page.locator(f"#voids tr[data-payout='{owed}'] [data-action=refuse-payout-void]").click()
+    assert "duplicate hit" in page.inner_text("#act-summary")
+    page.click("#act-submit")
+    assert "Say why" in page.inner_text("#e-reason")
+    page.fill("#f-reason", "one hit only: camera 2")
+    page.click("#act-submit")
+    page.wait_for_selector("#toast.show:has-text('refused')")
+    page.locator(f"#voids tr[data-payout='{owed}']").wait_for(state="detached")
+    assert page.inner_text("#void-badge") == "1 void to approve"
+    after = get(base, lee, f"/v1/payouts/{owed}")
+    assert after["status"] == "awaiting_approval" and "void_request" not in after
+
+    # Dana asks again, and withdraws it herself from her console
+    post(dana, f"/v1/payouts/{owed}/void", {"reason": "asked in error"})
+    own.locator(f"#voids tr[data-payout='{owed}'] [data-action=refuse-payout-void]").click()
+    assert own.inner_text("#act-title") == "Withdraw jackpot void"
+    own.fill("#f-reason", "my mistake")
+    own.click("#act-submit")
+    own.wait_for_selector("#toast.show:has-text('withdrawn')")
+    record = get(base, lee, f"/v1/payouts/{owed}/record")["steps"]
+    assert [(s["step"], s.get("withdrawn")) for s in record[-3:]] == [
+        ("void_refused", False),
+        ("void_requested", None),
+        ("void_refused", True),
+    ]
+
+    # Lee approves the paid jackpot's void: the cash was paid in the shift all the same
+    row.locator("[data-action=approve-payout-void]").click()
+    page.click("#act-submit")
+    page.wait_for_selector("#voids td.empty")
+    assert page.is_hidden("#void-badge")
+    page.click("#shift-form button[type=submit]")
+    page.locator("#shift-paid-note").wait_for()
+    totals = page.inner_text("#shift-totals")
+    money = f"${amount // 100:,}.{amount % 100:02d}"
+    assert f"Paid 1 · {money}" in totals and f"Voided 1 · {money}" in totals, totals
+    assert "paid, then voided" in page.inner_text(f"#shift tr[data-id='{paid}']")
+    shot_of(page, "#shift-section", "53-shift-paid-then-voided")
+    page.evaluate("() => { window.print = () => {}; }")
+    page.click("#shift-print")
+    report = page.inner_text("#shift-report")
+    assert "Paid, then voided" in report and "paid, then voided" in report, report
+    page.emulate_media(media="print")
+    shot(page, "54-shift-report-paid-then-voided")
+    page.emulate_media(media="screen")
+
+    # the record of the refused void, in people's words
+    page.evaluate("() => document.body.classList.remove('printing-shift')")
+    page.locator(f"#shift tr[data-id='{owed}']").click()
+    page.wait_for_selector("#record[open]")
+    steps = page.inner_text("#record-steps")
+    assert "Void refused" in steps and "one hit only: camera 2" in steps, steps
+    assert "Void withdrawn by the one who asked" in steps
+    shot_of(page, "#record", "55-record-void-refused")

@@ -355,6 +355,14 @@ MATRIX: list[Endpoint] = [
         roles=roles("operator"),
     ),
     Endpoint(
+        "refuse payout void",
+        "POST",
+        "/v1/payouts/<payout>/void/refuse",
+        "/v1/payouts/{void_asked}/void/refuse",
+        {"reason": "one slip only"},
+        roles("operator"),
+    ),
+    Endpoint(
         "request reconciliation",
         "POST",
         "/v1/reports/reconcile",

@@ -29,6 +29,7 @@ from jackpot.domain.requests import (
     ROUND_VOID_REQUEST,
     SUSPEND_REQUEST,
     VOID_APPROVE_REQUEST,
+    VOID_REFUSE_REQUEST,
     VOID_REQUEST,
     Adjustment,
     Confirmation,
@@ -171,6 +172,12 @@ VALIDATORS = [
         "approve void",
         lambda body, _: VOID_APPROVE_REQUEST.check(body),
         {**NOTE, "expect": "disputed"},
+    ),
+    Validator(
+        ("/v1/payouts/{payout}/void/refuse", "POST"),
+        "refuse void",
+        lambda body, _: VOID_REFUSE_REQUEST.check(body),
+        NOTE,
     ),
     Validator(
         ("/v1/tables/{table}/counts", "POST"),

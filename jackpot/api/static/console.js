@@ -85,7 +85,7 @@ async function refresh() {
       api("GET", "/v1/voids/awaiting"),
     ]);
     state = { pools: meters.pools, tables: tables.tables, activity: activity.activity,
-              voids: voids.voids,
+              voids: voids.voids, payoutVoids: voids.payouts || [],
               payouts: [...pending.payouts, ...awaiting.payouts, ...disputed.payouts]
                 .sort((a, b) => Number(a.created) - Number(b.created)) };
     banner("");
@@ -263,14 +263,69 @@ function renderVoids() {
       el("td", {}, age(v.at), el("div", { class: "since" }, "since " + dated(v.at))),
       el("td", { class: "ops" }, el("div", { class: "stack" }, ...ops)));
   });
+  // a jackpot's void asked from the approval threshold up (D286): the payout keeps its status
+  // (paid, awaiting approval, disputed) until another person approves or refuses the void
+  rows.push(...state.payoutVoids.map((v) => {
+    const ops = [];
+    if (isOperator()) {
+      const own = askedByMe(v);
+      ops.push(el("button", { class: "danger", "data-action": "approve-payout-void", disabled: own,
+        title: own ? "Another person approves the void you asked for" : null,
+        onclick: () => approvePayoutVoidDialog(v) }, own ? "Awaiting another person" : "Approve void"));
+      ops.push(el("button", { "data-action": "refuse-payout-void", onclick: () => refusePayoutVoidDialog(v) },
+        own ? "Withdraw" : "Refuse"));
+    }
+    return el("tr", { "data-payout": v.payout },
+      el("td", {}, "jackpot " + v.payout + " · table " + v.table + " · spot " + v.spot),
+      el("td", {}, "the jackpot (" + words(v.status).toLowerCase() + ")"), el("td", { class: "num" }, dollars(v.amount)),
+      el("td", {}, v.person || v.requested_by), el("td", { class: "why" }, v.reason),
+      el("td", {}, "none yet"),
+      el("td", {}, age(v.at), el("div", { class: "since" }, "since " + dated(v.at))),
+      el("td", { class: "ops" }, el("div", { class: "stack" }, ...ops)));
+  }));
   document.querySelector("#voids tbody").replaceChildren(...(rows.length ? rows
     : [el("tr", {}, el("td", { colspan: 8, class: "empty" }, "No void awaits approval."))]));
   document.getElementById("void-count").textContent = rows.length ? String(rows.length) : "";
   const badge = document.getElementById("void-badge");
   badge.hidden = rows.length === 0;
   badge.textContent = rows.length === 1 ? "1 void to approve" : rows.length + " voids to approve";
-  badge.title = "Round voids waiting for a second person";
+  badge.title = "Round and jackpot voids waiting for a second person";
   document.getElementById("void-round").hidden = !isOperator();
+}
+function askedByMe(v) {  // by the register's id, else by the key: never by a name
+  return v.requested_by === session.who || Boolean(v.person_id && v.person_id === session.person_id);
+}
+function payoutVoidSummary(v) {
+  return "Jackpot " + v.payout + " · " + dollars(v.amount) + " · table " + v.table + " · round "
+    + v.round + " · spot " + v.spot + " · " + words(v.status).toLowerCase() + " · void asked by "
+    + (v.person || v.requested_by) + ": " + v.reason;
+}
+function approvePayoutVoidDialog(v) {
+  openDialog({
+    title: "Approve jackpot void", submit: "Void for good", danger: true,
+    summary: payoutVoidSummary(v) + " · a void is final: nothing is owed any more",
+    fields: [{ name: "reason", label: "Note", multiline: true }],
+    send: async (given) => {
+      await api("POST", "/v1/payouts/" + encodeURIComponent(v.payout) + "/void/approve",
+        { ...given, expect: v.status });
+      return "Jackpot " + v.payout + " voided.";
+    },
+  });
+}
+function refusePayoutVoidDialog(v) {
+  const own = askedByMe(v);
+  openDialog({
+    title: own ? "Withdraw jackpot void" : "Refuse jackpot void",
+    submit: own ? "Withdraw the void" : "Refuse the void",
+    summary: payoutVoidSummary(v) + " · the request is dropped; the jackpot stays " + words(v.status).toLowerCase(),
+    fields: [{ name: "reason", label: "Reason", hint: "(required, kept in the journal)", multiline: true }],
+    check: (given) => given.reason ? {} : { reason: own ? "Say why you withdraw it." : "Say why the void is refused." },
+    send: async (given) => {
+      await api("POST", "/v1/payouts/" + encodeURIComponent(v.payout) + "/void/refuse", given);
+      return "Void of jackpot " + v.payout + (own ? " withdrawn" : " refused") + ": it stays "
+        + words(v.status).toLowerCase() + ".";
+    },
+  });
 }
 function approveRoundVoidDialog(v) {
   openDialog({
@@ -322,12 +377,26 @@ function voidRoundDialog() {
       if (!v.reason) wrong.reason = "Say why the round is void.";
       return wrong;
     },
-    review: (v) => [
-      ["Round", "table " + v.table + " · round " + v.round],
-      ["Void of", v.spots ? "spot " + v.spots : "the whole round", "amount"],
-      ["Reason", v.reason],
-      ["Asked by", session.shown + " (you)"],
-    ],
+    review: async (v) => {
+      // what the void takes back, from the round's stored result: its bets not void yet
+      const found = await api("GET", "/v1/rounds/" + encodeURIComponent(v.table) + "/"
+        + encodeURIComponent(v.round));
+      const t = voidTotals(found, v.spots ? v.spots.split(",").map((x) => Number(x.trim())) : null);
+      return [
+        ["Round", "table " + v.table + " · round " + v.round],
+        ["Void of", v.spots ? "spot " + v.spots : "the whole round", "amount"],
+        ["Bets", t.bets + " bet" + (t.bets === 1 ? "" : "s") + " · handle " + dollars(t.handle) + " taken back"],
+        ["Pays taken back", dollars(t.pays) + " (fixed " + dollars(t.fixed) + " · envy " + dollars(t.envy)
+          + " · jackpots " + dollars(t.jackpots) + ")", "amount"],
+        ["Reason", v.reason],
+        ["Asked by", session.shown + " (you)"],
+        ["Then", t.second
+          ? "another person approves it before it applies (pays of the round's voids reach "
+            + dollars(session.handpay_approval_cents) + ")"
+          : "it applies at once: below " + (session.handpay_approval_cents > 0
+            ? dollars(session.handpay_approval_cents) + ", no second person is needed" : "no approval threshold is set")],
+      ];
+    },
     submitReviewed: "Yes, void it",
     send: async (v) => {
       const body = { reason: v.reason };
@@ -344,6 +413,20 @@ function voidRoundDialog() {
   });
 }
 document.getElementById("void-round").addEventListener("click", voidRoundDialog);
+// what a void of `spots` (null: every spot) takes back of a round's stored result: its bets
+// not void already, their handle and pays; and whether the round's voided pays with it reach
+// the approval threshold (a second person then: void_round.lua, docs/RULES.md §6)
+function voidTotals(found, spots) {
+  const done = new Set((found.void && found.void.spots) || []);
+  const mine = found.spots.filter((s) => !done.has(s.spot) && (!spots || spots.includes(s.spot)));
+  const sum = (k) => mine.reduce((n, s) => n + Number(s[k] || 0), 0);
+  const t = { bets: mine.filter((s) => Number(s.wager) > 0).length, handle: sum("wager"),
+              fixed: sum("pay"), envy: sum("envy"), jackpots: sum("jackpot") };
+  t.pays = t.fixed + t.envy + t.jackpots;
+  const before = ((found.void && found.void.voids) || []).reduce((n, x) => n + Number(x.pays), 0);
+  t.second = session.handpay_approval_cents > 0 && t.pays + before >= session.handpay_approval_cents;
+  return t;
+}
 
 // ---- the hand-pay slip: what a casino's hand-pay form carries, from the payout's record, to
 // print, sign and file with the pay (what is not recorded yet is left to fill in by hand)
@@ -500,6 +583,7 @@ const WHAT = {
   payout_paid: "Jackpot paid", payout_confirmed: "Hand pay confirmed, awaiting approval",
   payout_disputed: "Jackpot disputed", payout_voided: "Jackpot voided",
   payout_void_requested: "Jackpot void asked", payout_void_withdrawn: "Jackpot void request withdrawn",
+  payout_void_refused: "Jackpot void refused",
   key_created: "Key created", key_revoked: "Key revoked", key_assigned: "Key given to its person",
   person_registered: "Person registered", person_changed: "Person changed",
   person_deactivated: "Person deactivated", person_reactivated: "Person reactivated",
@@ -683,10 +767,20 @@ document.getElementById("act-form").addEventListener("submit", async (event) => 
       return;
     }
     if (pending.review) {  // the last step: what will be recorded, before it is
+      let shown;
+      try {
+        shown = await pending.review(given);  // may read what it shows (a round's result)
+      } catch (e) {
+        button.disabled = false;
+        const said = (pending.explain && e.status && pending.explain(e)) || e.message;
+        if (!(e.field && fieldError(e.field, said)))
+          document.getElementById("act-error").textContent = said;
+        return;
+      }
       pending.reviewing = true;
       const box = document.getElementById("act-review");
       box.replaceChildren(el("p", {}, "Check before it is recorded:"),
-        el("dl", {}, ...pending.review(given).flatMap(([label, text, cls]) =>
+        el("dl", {}, ...shown.flatMap(([label, text, cls]) =>
           [el("dt", {}, label), el("dd", { class: cls || null }, text)])));
       box.hidden = false;
       document.getElementById("act-fields").hidden = true;
@@ -902,7 +996,10 @@ function peopleText(p) {
   return [p.paid_by, p.witness ? "witness " + p.witness : "", p.slip ? "slip " + p.slip : ""]
     .filter(Boolean).join(" · ");
 }
-function noteText(p) {  // who held it back or voided it, and why
+function noteText(p) {  // who held it back or voided it, and why; or the void asked of it
+  if (p.void_request && p.status !== "void")
+    return "Void asked by " + (p.void_request.person || p.void_request.requested_by) + ": "
+      + p.void_request.reason;
   const by = p.status === "void" ? "Voided by " + p.voider
     : p.status === "disputed" ? "Disputed by " + p.disputer : "";
   return [by, p.note || ""].filter(Boolean).join(": ");
@@ -923,13 +1020,44 @@ async function loadShift() {
   if (to !== null) query.set("changed_to", new Date(to).toISOString());
   try {
     const found = await api("GET", "/v1/payouts/history?" + query);
-    found.payouts.sort((a, b) => lastChange(a) - lastChange(b));
     const end = to === null ? Date.now() : to;
+    paidInShift(found, await api("GET", "/v1/payouts/history?" + new URLSearchParams(
+      { changed_from: new Date(from).toISOString(), status: "void", limit: "1000" })), from, end);
+    found.payouts.sort((a, b) => lastChange(a) - lastChange(b));
     shift = { from, to: end, open: to === null, ...found, waiting: await waitingAt(end, to === null) };
     renderShift();
   } catch (e) {
     error.textContent = "The shift could not be read: " + e.message;
   }
+}
+// cash paid in the shift counts as paid even when the jackpot was voided later (in the shift or
+// after it): the patron had the money. The history counts a payout by its last step, so the
+// voided ones paid in the span are added to Paid (D287); each is marked "paid, then voided"
+function paidInShift(found, voided, from, end) {
+  const paid = voided.payouts.filter((p) => p.paid_at && Number(p.paid_at) >= from
+    && Number(p.paid_at) < end);
+  const listed = new Map(found.payouts.map((p) => [p.id, p]));
+  for (const p of paid) {
+    const row = listed.get(p.id) || p;
+    row.paid_then_voided = true;
+    // voided only after the shift: in the shift it was paid, and that is its last step here
+    if (!listed.has(p.id)) { row.voided_after = true; found.payouts.push(row); }
+  }
+  const before = found.totals.paid || { payouts: 0, amount: 0 };
+  found.totals = { ...found.totals, paid: { payouts: before.payouts + paid.length,
+    amount: before.amount + paid.reduce((n, p) => n + Number(p.amount), 0) } };
+  found.paidThenVoided = paid.length;
+}
+function shiftStatus(p) {  // a payout's status as the shift saw it
+  if (p.voided_after) return "Paid, then voided after the shift";
+  return p.paid_then_voided ? "Paid, then voided" : STATUS_WORDS[p.status];
+}
+function shiftStep(p) {  // its last step in the shift
+  return p.voided_after ? Number(p.paid_at) : lastChange(p);
+}
+function paidNote(shown) {
+  return shown.paidThenVoided ? "Paid counts " + shown.paidThenVoided + " jackpot"
+    + (shown.paidThenVoided === 1 ? "" : "s") + " paid, then voided (also under Voided when voided in the shift)." : "";
 }
 // ---- the handover: what is still waiting at a shift's end. Ending now, the live lists; ended
 // before, the jackpots won by then that are still waiting, or were paid, voided or held back
@@ -938,8 +1066,14 @@ const WAITING = ["pending", "awaiting_approval", "disputed"];
 const WAITING_FOR = { pending: "hand pay", awaiting_approval: "second operator's approval",
   disputed: "review (disputed)" };
 function waitingNow(end) {
-  return { payouts: state.payouts.filter((p) => WAITING.includes(p.status)),
-           later: new Set(), voids: state.voids.filter((v) => Number(v.at) <= end) };
+  return { end, payouts: state.payouts.filter((p) => WAITING.includes(p.status)),
+           later: new Set(), voids: state.voids.filter((v) => Number(v.at) <= end),
+           payoutVoids: state.payoutVoids.filter((v) => Number(v.at) <= end) };
+}
+// a void asked of a payout by the end of the shift, still waiting for a second person (D286)
+function voidAsked(p, end) {
+  const asked = p.void_request;
+  return asked && Number(asked.at) <= end ? asked : null;
 }
 async function waitingAt(end, now) {
   if (now) return waitingNow(end);
@@ -953,14 +1087,28 @@ async function waitingAt(end, now) {
     && [p.confirmed_at, p.approved_at, p.paid_at, p.disputed_at, p.voided_at]
       .every((t) => !t || Number(t) > end));
   const voids = state.voids.filter((v) => Number(v.at) <= end);
-  return { payouts: [...payouts, ...since].sort((a, b) => Number(a.created) - Number(b.created)),
-           later: new Set(since.map((p) => p.id)), voids };
+  const payoutVoids = state.payoutVoids.filter((v) => Number(v.at) <= end);
+  return { end, payouts: [...payouts, ...since].sort((a, b) => Number(a.created) - Number(b.created)),
+           later: new Set(since.map((p) => p.id)), voids, payoutVoids };
 }
 function handoverRows(w, cell, stamp) {  // stamp: how a time is shown (screen or paper)
+  const owed = new Set(w.payouts.map((p) => p.id));
   return [
-    ...w.payouts.map((p) => [stamp(Number(p.created)), "Jackpot " + p.id, whereText(p),
-      dollars(p.amount), w.later.has(p.id) ? WAITING_FOR.pending + " (" + words(p.status) + " after the shift)"
-        : WAITING_FOR[p.status], noteText(p)]),
+    ...w.payouts.map((p) => {
+      const asked = w.later.has(p.id) ? null : voidAsked(p, w.end);
+      if (asked)  // its void waits too: name it and its reason, not an older dispute's note
+        return [stamp(Number(p.created)), "Jackpot " + p.id, whereText(p), dollars(p.amount),
+          "second person's approval of its void (asked by " + (asked.person || asked.requested_by)
+            + "; it is " + words(p.status).toLowerCase() + " until then)",
+          "Void asked: " + asked.reason];
+      return [stamp(Number(p.created)), "Jackpot " + p.id, whereText(p),
+        dollars(p.amount), w.later.has(p.id) ? WAITING_FOR.pending + " (" + words(p.status) + " after the shift)"
+          : WAITING_FOR[p.status], noteText(p)];
+    }),
+    ...w.payoutVoids.filter((v) => !owed.has(v.payout)).map((v) => [stamp(Number(v.at)),
+      "Jackpot void · " + v.payout, "table " + v.table + " · spot " + v.spot + " · round " + v.round,
+      dollars(v.amount), "second person's approval (asked by " + (v.person || v.requested_by)
+        + "; the jackpot is " + words(v.status).toLowerCase() + " until then)", v.reason]),
     ...w.voids.map((v) => [stamp(Number(v.at)), "Round void · " + voidCovers(v),
       "table " + v.table + " · round " + v.round, dollars(v.pays),
       "second person's approval (asked by " + (v.person || v.requested_by) + ")", v.reason]),
@@ -968,15 +1116,21 @@ function handoverRows(w, cell, stamp) {  // stamp: how a time is shown (screen o
 }
 function handoverTotals(w) {
   const amount = w.payouts.reduce((n, p) => n + Number(p.amount), 0);
+  const jackpotVoids = w.payoutVoids.length;
   return w.payouts.length + " jackpot" + (w.payouts.length === 1 ? "" : "s") + " · "
     + dollars(amount) + " still owed; " + w.voids.length + " round void"
-    + (w.voids.length === 1 ? "" : "s") + " awaiting approval";
+    + (w.voids.length === 1 ? "" : "s") + " awaiting approval"
+    + (jackpotVoids ? "; " + jackpotVoids + " jackpot void" + (jackpotVoids === 1 ? "" : "s")
+      + " awaiting approval" : "");
 }
 function renderShift() {
-  document.getElementById("shift-totals").replaceChildren(...totalsLine(shift.totals, SHIFT_STATUSES));
+  const note = paidNote(shift);
+  document.getElementById("shift-totals").replaceChildren(...totalsLine(shift.totals, SHIFT_STATUSES),
+    ...(note ? [el("span", { class: "muted", id: "shift-paid-note" }, note)] : []));
   const rows = shift.payouts.map((p) => el("tr", { "data-id": p.id, onclick: () => openRecord(p.id) },
-    el("td", {}, dated(lastChange(p))), el("td", {}, p.id), el("td", {}, whereText(p)),
-    el("td", { class: "num" }, dollars(p.amount)), el("td", {}, badge(p.status)),
+    el("td", {}, dated(shiftStep(p))), el("td", {}, p.id), el("td", {}, whereText(p)),
+    el("td", { class: "num" }, dollars(p.amount)), el("td", {}, p.voided_after ? badge("paid") : badge(p.status),
+      p.paid_then_voided ? el("div", { class: "since" }, shiftStatus(p).toLowerCase()) : null),
     el("td", {}, peopleText(p)), el("td", {}, noteText(p))));
   document.querySelector("#shift tbody").replaceChildren(...(rows.length ? rows
     : [el("tr", {}, el("td", { colspan: 7, class: "empty" }, "Nothing was paid, disputed or voided in this span."))]));
@@ -1002,12 +1156,13 @@ function printShift() {
       ...SHIFT_STATUSES.map((s) => el("tr", {}, el("td", {}, STATUS_WORDS[s]),
         el("td", { class: "num" }, String((shift.totals[s] || { payouts: 0 }).payouts)),
         el("td", { class: "num" }, dollars((shift.totals[s] || { amount: 0 }).amount))))),
+    ...(paidNote(shift) ? [el("p", {}, paidNote(shift))] : []),
     el("table", {},
       el("tr", {}, ...["Last step", "Payout", "Where", "Amount", "Status", "Paid by · witness · slip",
         "Reason or note"].map((h) => el("th", h === "Amount" ? { class: "num" } : {}, h))),
-      ...shift.payouts.map((p) => el("tr", {}, el("td", {}, zoned(lastChange(p), true)),
+      ...shift.payouts.map((p) => el("tr", {}, el("td", {}, zoned(shiftStep(p), true)),
         el("td", {}, p.id), el("td", {}, whereText(p)), el("td", { class: "num" }, dollars(p.amount)),
-        el("td", {}, STATUS_WORDS[p.status]), el("td", {}, peopleText(p)), el("td", {}, noteText(p))))),
+        el("td", {}, shiftStatus(p)), el("td", {}, peopleText(p)), el("td", {}, noteText(p))))),
     ...(shift.next ? [el("p", {}, "More than 1,000 jackpots: this report lists the newest 1,000.")] : []),
     el("h3", {}, "Handed over: still waiting at the end of the shift"),
     el("p", {}, handoverTotals(shift.waiting)),
@@ -1098,6 +1253,11 @@ const STEP_WORDS = { won: "Won", held: "Held for verification", confirmed: "Conf
                      paid: "Confirmed paid", approved: "Approved: paid", disputed: "Disputed",
                      void_requested: "Void asked, awaiting another operator",
                      void_withdrawn: "Void request withdrawn", voided: "Voided" };
+function stepWords(s) {  // a refusal by another person, or the asker's own withdrawal
+  if (s.step === "void_refused")
+    return s.withdrawn ? "Void withdrawn by the one who asked" : "Void refused";
+  return STEP_WORDS[s.step] || words(s.step);
+}
 let recordShown = null;
 async function openRecord(id) {
   let found;
@@ -1118,9 +1278,11 @@ async function openRecord(id) {
     const recorded = [s.paid_by ? "paid by " + s.paid_by : "", s.witness ? "witness " + s.witness : "",
       s.slip ? "slip " + s.slip : "", s.approver ? "approved by " + s.approver : "",
       s.from ? "was " + (STATUS_WORDS[s.from] || s.from).toLowerCase() : "",
-      s.amount !== undefined ? dollars(s.amount) : "", s.note || ""].filter(Boolean).join(" · ");
+      s.amount !== undefined ? dollars(s.amount) : "",
+      s.requester ? "asked by " + s.requester : "",
+      s.reason ? "reason: " + s.reason : "", s.note || ""].filter(Boolean).join(" · ");
     return el("tr", { "data-step": s.step },
-      el("td", {}, dated(s.at)), el("td", {}, STEP_WORDS[s.step] || words(s.step)),
+      el("td", {}, dated(s.at)), el("td", {}, stepWords(s)),
       el("td", {}, s.person || s.who), el("td", {}, recorded),
       el("td", {}, "#" + s.seq, s.hash ? el("div", { class: "hash", title: s.hash }, s.hash.slice(0, 12) + "…")
                                        : el("div", { class: "hash" }, "not archived yet")));

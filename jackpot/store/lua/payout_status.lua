@@ -12,6 +12,12 @@
 -- the payout (confirm, approve, dispute) withdraws the request (`payout_void_withdrawn`): an
 -- approval never voids a payout in another status than the one the void was asked from.
 --
+-- A void asked may be refused (refuse_void, with a reason): by another person, or withdrawn by
+-- the one who asked (compared by person id, else by key; never by name). The request is
+-- dropped and journaled `payout_void_refused` (`withdrawn` 1 or 0); nothing else changes. A
+-- paid payout with a void asked is in the open index too, so that every supervisor's list of
+-- voids awaiting approval reads it from there (D286).
+--
 -- A step that the payout has already taken (confirm of a paid or awaiting payout, approve of
 -- a paid one, dispute of a disputed one, void of a void one, a void asked again) changes
 -- nothing: a double click or a resent request pays once. `expect`, when given, is the status
@@ -23,7 +29,8 @@
 -- KEYS[5] {ns}/counters  hash (clock)   KEYS[6] {ns}/payouts/open  zset (past a first verdict,
 --                                                  still owing)
 -- KEYS[7] {ns}/payouts/settled  zset: paid and voided payouts by when, until archived
--- ARGV[1] payout id  ARGV[2] step (confirm | approve | dispute | void | approve_void)
+-- ARGV[1] payout id  ARGV[2] step (confirm | approve | dispute | void | approve_void
+--   | refuse_void)
 -- ARGV[3] who (the key)
 -- ARGV[4] note (may be empty)  ARGV[5..7] a confirmation's paid_by (a person), witness, slip
 -- (each may be empty)  ARGV[8] expect: the status the caller saw ('' = any)
@@ -44,7 +51,7 @@
 --   | {"witness_paid", json} | {"witness_confirms", json} (confirm: nothing is written)
 --   | {"asked", json} (void: held for a second person's approval, journaled)
 --   | {"awaiting", json} (void: asked already; nothing written)
---   | {"nothing", json} (approve_void: no void awaits approval)
+--   | {"nothing", json} (approve_void, refuse_void: no void awaits approval)
 -- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
 activity = KEYS[#KEYS]  -- the activity stream (chain.lua): this step's entries
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
@@ -110,6 +117,9 @@ elseif step == 'approve_void' then
     return {'same_person', raw}
   end
   target = 'void'
+elseif step == 'refuse_void' then
+  if not asked then return {'nothing', raw} end
+  target = status
 else
   return redis.error_reply('payout_status: unknown step ' .. step)
 end
@@ -134,9 +144,29 @@ if step == 'void' and target ~= 'void' then  -- asked: held for a second person,
     at = now, from = status, person_id = me}
   local json = cjson.encode(payout)
   redis.call('HSET', KEYS[1], ARGV[1], json)
-  if status == 'paid' then redis.call('ZADD', KEYS[7], now, ARGV[1]) end  -- changed: live again
+  if status == 'paid' then  -- changed: live again, and awaiting a second person (open index)
+    redis.call('ZADD', KEYS[7], now, ARGV[1])
+    redis.call('ZADD', KEYS[6], tonumber(string.match(ARGV[1], 'P(%d+)$')), ARGV[1])
+  end
   journal('payout_void_requested', {'reason', note, 'from', status, 'person', ARGV[10]})
   return {'asked', json}
+end
+if step == 'refuse_void' then  -- dropped: the payout stays as it is, its status unchanged
+  -- withdrawn when the one refusing is the one who asked: by the register's id, else the key
+  local withdrawn = who == asked.requested_by or me == asked.compared
+    or (ARGV[14] ~= '' and ARGV[14] == asked.compared)
+  payout.void_request = nil
+  local json = cjson.encode(payout)
+  redis.call('HSET', KEYS[1], ARGV[1], json)
+  if status == 'paid' then
+    redis.call('ZREM', KEYS[6], ARGV[1])  -- settled again: it awaits nobody
+    redis.call('ZADD', KEYS[7], now, ARGV[1])
+  end
+  journal('payout_void_refused', {'reason', note, 'from', asked.from or status,
+    'requested_by', asked.requested_by, 'requester', asked.person,
+    'requested_at', string.format('%d', asked.at), 'person', ARGV[10],
+    'withdrawn', withdrawn and '1' or '0'})
+  return {'changed', json}
 end
 if asked and step ~= 'approve_void' then
   -- another step moves the payout: the void asked of it is withdrawn, never applied to a
