@@ -15,54 +15,28 @@ import pytest
 import redis as redis_lib
 
 from jackpot.bootstrap import Services
-from jackpot.domain.auth import Role
 from tests.support.api import Api, hit
 from tests.support.checks import assert_error, snapshot
-from tests.support.people import issue
-
-THRESHOLD = 50_000  # $500.00: the lab's setting; the jackpot of hit() is $1,000.05
-
-
-def operator(services: Services, label: str) -> dict[str, str]:
-    secret = issue(services, Role.OPERATOR, (), label)
-    return {"Authorization": f"Bearer {secret}"}
-
-
-def step(api: Api, payout: str, name: str, body: Any, header: dict[str, str]) -> Any:
-    return api.client.post(f"/v1/payouts/{payout}/{name}", json=body, headers=header)
-
-
-def entries(api: Api, kind: str, payout: str) -> list[dict[str, Any]]:
-    return [e for e in api.journal() if e["type"] == kind and e.get("payout") == payout]
-
-
-def payout_of(api: Api, payout: str) -> dict[str, Any]:
-    r = api.client.get(f"/v1/payouts/{payout}", headers=api.keys.header("auditor"))
-    assert r.status_code == 200, r.get_json()
-    return dict(r.get_json())
+from tests.support.payout_steps import (
+    CONFIRM,
+    entries,
+    operators,
+    payout_of,
+    step,
+    two_person_control,
+)
 
 
 @pytest.fixture
 def approval(services: Services) -> Iterator[Services]:
     """Two-person control from $500.00, for this test only (the app is shared)."""
-    before = services.payouts.approval_cents
-    services.payouts.approval_cents = THRESHOLD
-    yield services
-    services.payouts.approval_cents = before
+    yield from two_person_control(services)
 
 
 @pytest.fixture
 def people(approval: Services) -> dict[str, dict[str, str]]:
     """Dana (two keys of hers), Lee and Kim: each a person with an operator key."""
-    return {
-        "dana": operator(approval, "Dana Reyes"),
-        "dana2": operator(approval, "Dana Reyes"),  # Dana's second key
-        "lee": operator(approval, "Lee Chan"),
-        "kim": operator(approval, "Kim Park"),
-    }
-
-
-CONFIRM = {"paid_by": "SAM-OKAFOR", "witness": "ANA-RUIZ", "slip": "HP-37"}
+    return operators(approval)
 
 
 def asked(api: Api, payout: str, header: dict[str, str], was: str) -> dict[str, Any]:

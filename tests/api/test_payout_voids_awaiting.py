@@ -12,9 +12,15 @@ import redis as redis_lib
 
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role
-from tests.api.test_payout_void_approval import CONFIRM, THRESHOLD, entries, operator, step
 from tests.support.api import Api, hit, round_body
 from tests.support.checks import assert_error, snapshot
+from tests.support.payout_steps import (
+    CONFIRM,
+    entries,
+    operators,
+    step,
+    two_person_control,
+)
 from tests.support.people import issue
 
 DANA = "Dana Reyes (DANA-REYES)"
@@ -22,20 +28,12 @@ DANA = "Dana Reyes (DANA-REYES)"
 
 @pytest.fixture
 def approval(services: Services) -> Iterator[Services]:
-    before = services.payouts.approval_cents
-    services.payouts.approval_cents = THRESHOLD
-    yield services
-    services.payouts.approval_cents = before
+    yield from two_person_control(services)
 
 
 @pytest.fixture
 def people(approval: Services) -> dict[str, dict[str, str]]:
-    return {
-        "dana": operator(approval, "Dana Reyes"),
-        "dana2": operator(approval, "Dana Reyes"),  # Dana's second key
-        "lee": operator(approval, "Lee Chan"),
-        "kim": operator(approval, "Kim Park"),
-    }
+    return operators(approval)
 
 
 def awaiting(api: Api, header: dict[str, str]) -> dict[str, Any]:
