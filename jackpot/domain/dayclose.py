@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from jackpot.domain.auth import a_tables_key
 from jackpot.domain.meter import UNITS_PER_CENT
 
 Entry = Mapping[str, Any]
@@ -462,10 +463,18 @@ def hit_register(
             if voided is not None:
                 at = (str(voided["table"]), str(voided["round"]), int(voided["ts"]))
                 asker = round_askers.get(at) or str(voided.get("requested_by") or voided["who"])
-            row["void_asked_by"] = named(asker) if asker else ""
+            row["void_asked_by"] = named_as(asker, people or {}) if asker else ""
             row["void_reason"] = "" if voided is None else str(voided.get("note") or "")
         out.append(row)
     return out
+
+
+def named_as(who: str, people: Mapping[str, str], shown: str = "") -> str:
+    """The holder of key `who` as the day's records name them: a person by name and number, a
+    table's key by its label marked as a device (`pit 3 adapters (table key)`, D288), else the
+    name shown when the step was taken, else the key."""
+    name = people.get(who) or shown or who
+    return f"{name} (table key)" if a_tables_key(who) and not name.endswith("(table key)") else name
 
 
 def void_register(
@@ -473,6 +482,7 @@ def void_register(
     payout_voids: Iterable[tuple[str, Entry]],
     iso: Callable[[int], str],
     people: Mapping[str, str],
+    approvals: Iterable[Entry] = (),
 ) -> list[dict[str, Any]]:
     """The voids section (layout 5): every void applied in the day, in time order, with who
     asked, who approved (a second person: empty when one person's void applied it) and why.
@@ -488,10 +498,18 @@ def void_register(
 
     `payout_voids` pairs each pool with its entry; a round's void writes its jackpots'
     entries with the same time, table and round as its house entry, which is how they are
-    told apart (one script writes both)."""
+    told apart (one script writes both). A void approved by several people (a table's,
+    D226) names each in order, with each note: `approvals` are the house journals'
+    `void_approved` entries up to the day's end."""
 
     def person(who: str, shown: str = "") -> str:
-        return people.get(who) or shown or who
+        return named_as(who, people, shown)
+
+    # the approvals given before the one that applied a void (the house journals'
+    # `void_approved` entries the void names in `approved_first_by`), each with its note
+    earlier: dict[tuple[str, str, str], Entry] = {}
+    for a in sorted(approvals, key=lambda a: int(a["ts"])):
+        earlier[(str(a["table"]), str(a["round"]), str(a["who"]))] = a
 
     rounds = {(str(v["table"]), str(v["round"]), int(v["ts"])) for v in house_voids}
     cancelled: dict[tuple[str, str, int], int] = {}
@@ -530,6 +548,18 @@ def void_register(
         who = str(v["who"])
         asker = str(v.get("requested_by") or who)
         at = (str(v["table"]), str(v["round"]), int(v["ts"]))
+        # every person who approved it, in order, each note beside its approver
+        firsts = [f for f in str(v.get("approved_first_by") or "").split(",") if f]
+        approvers, notes = [], []
+        for first in firsts:
+            given = earlier.get((at[0], at[1], first), {})
+            approvers.append(person(first, str(given.get("person") or "")))
+            if given.get("note"):
+                notes.append(f"{approvers[-1]}: {given['note']}")
+        if asker != who:
+            approvers.append(person(who, str(v.get("approver") or "")))
+            if v.get("note"):
+                notes.append(f"{approvers[-1]}: {v['note']}" if firsts else str(v["note"]))
         out.append(
             (
                 int(v["ts"]),
@@ -547,9 +577,9 @@ def void_register(
                     jackpot_cents=int(v.get("jackpot") or 0),
                     jackpots=cancelled.get(at, 0),
                     asked_by=person(asker, str(v.get("person") or "")),
-                    approved_by=person(who, str(v.get("approver") or "")) if asker != who else "",
+                    approved_by=", then ".join(approvers),
                     reason=str(v.get("reason") or ""),
-                    approval_note=str(v.get("note") or ""),
+                    approval_note="; ".join(notes),
                 ),
             )
         )

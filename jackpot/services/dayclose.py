@@ -345,7 +345,12 @@ class Accounting:
         hits.sort(key=lambda h: (h["time"], h["payout"]))
         apart = {}
         if layout >= VOIDS_APART:  # every void of the day, with who asked, approved and why
-            apart["voids"] = void_register(voids, payout_voids, days.iso, people)
+            approvals = [
+                dict(e.by_name())
+                for journal in self._houses()
+                for e in self._archive.entries_of_type(journal, "void_approved", None, end)
+            ]
+            apart["voids"] = void_register(voids, payout_voids, days.iso, people, approvals)
         return {
             "day": day.isoformat(),
             "time_zone": days.zone.key,

@@ -1118,6 +1118,8 @@ def test_a_jackpots_void_waiting_is_seen_refused_approved_and_handed_over(
         ("void_requested", None),
         ("void_refused", True),
     ]
+    # the activity list says a withdrawal, not a refusal (an examiner read "refused")
+    own.wait_for_selector("#activity td:has-text('Jackpot void withdrawn by the one who asked')")
 
     # Lee approves the paid jackpot's void: the cash was paid in the shift all the same
     row.locator("[data-action=approve-payout-void]").click()

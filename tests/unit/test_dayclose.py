@@ -311,3 +311,30 @@ def test_no_hold_is_given_on_a_handle_voids_took_below_nothing() -> None:
     assert day.win_cents == 800 - 1_000 + 900
     assert day.hold_percent() == "" and day.row([])["hold_percent"] == ""
     assert day.hold_percent(4) == "-350.00"
+
+
+def test_a_tables_void_names_every_approver_and_marks_the_device() -> None:
+    """An examiner's day (issue 40): a table's key asks a $27,001.20 void, Dana approves
+    ("seen on camera"), Lee's approval applies it ("agree"): the row names both approvers in
+    order with their notes, and the table's key as a device, never as a person."""
+    people = {"table:t1": "pit 3 adapters", "operator:a": "Dana Reyes (E1)",
+              "operator:b": "Lee Park (E2)"}  # fmt: skip
+    approved = {"ts": 5, "table": "T2", "round": "r6", "who": "operator:a",
+                "person": "Dana Reyes (E1)", "requested_by": "table:t1",
+                "note": "seen on camera"}  # fmt: skip
+    void = {"ts": 9, "table": "T2", "round": "r6", "who": "operator:b", "requested_by": "table:t1",
+            "approved_first_by": "operator:a", "whole": "1", "spots": "1", "bets": 1,
+            "wagered": 500, "fixed": 0, "envy": 0, "jackpot": 2_700_120, "reason": "malfunction",
+            "note": "agree"}  # fmt: skip
+    [row] = void_register([void], [], str, people, [approved])
+    assert row["asked_by"] == "pit 3 adapters (table key)"
+    assert row["approved_by"] == "Dana Reyes (E1), then Lee Park (E2)"
+    assert row["approval_note"] == "Dana Reyes (E1): seen on camera; Lee Park (E2): agree"
+    # one person's approval of a person's void: the note alone, as before
+    one = {**void, "requested_by": "operator:a", "approved_first_by": ""}
+    [row] = void_register([one], [], str, people)
+    assert (row["asked_by"], row["approved_by"], row["approval_note"]) == (
+        "Dana Reyes (E1)",
+        "Lee Park (E2)",
+        "agree",
+    )

@@ -622,8 +622,12 @@ function renderActivity() {
       : a.person || a.who;
     const round = a.round && a.journal === "house" && a.type.startsWith("void")
       ? " · round " + a.round + (a.whole === "0" && a.spots ? " · spot " + a.spots : "") : "";
+    // a refusal by the one who asked is their withdrawal (`withdrawn` 1), said as such
+    const what = a.withdrawn === "1" && a.type.endsWith("void_refused")
+      ? (a.type === "void_refused" ? "Round void" : "Jackpot void") + " withdrawn by the one who asked"
+      : WHAT[a.type] || words(a.type);
     return el("tr", {},
-      el("td", {}, dated(a.ts)), el("td", {}, WHAT[a.type] || words(a.type)),
+      el("td", {}, dated(a.ts)), el("td", {}, what),
       el("td", {}, where + round + (a.payout ? " · " + a.payout : "") + (a.to ? " → " + a.to : "")),
       el("td", { class: "num" }, amount), el("td", {}, by || ""),
       el("td", {}, a.reason || a.note || ""));

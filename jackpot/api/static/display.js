@@ -42,7 +42,9 @@ async function refresh() {
         card.classList.add("closed");
         card.append(el("div", "closed-note", "PROGRESSIVE CLOSED"));
       }
-      for (const h of (detail.last_hits || []).slice(0, 3)) {
+      // as the signs show them: a disputed or void hit is no win to announce (API.md)
+      const shown = (detail.last_hits || []).filter((h) => h.status !== "void" && h.status !== "disputed");
+      for (const h of shown.slice(0, 3)) {
         const line = el("div", "hit " + h.status,
           `${dollars(h.amount)} · table ${h.table} spot ${h.spot} · ${h.status}`);
         card.append(line);
