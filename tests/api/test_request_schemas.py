@@ -214,7 +214,9 @@ def test_a_reconciliation_request_answers_as_its_schema_promises(api: Api, world
 def test_a_payout_note_answers_as_its_schema_promises(api: Api, world: dict[str, Any]) -> None:
     def run(data: Any, answers: Counter[int]) -> None:
         action = data.draw(
-            st.sampled_from(["confirm", "approve", "dispute", "void", "void/approve"]),
+            st.sampled_from(
+                ["confirm", "approve", "dispute", "void", "void/approve", "void/refuse"]
+            ),
             label="action",
         )
         operation = (f"/v1/payouts/{{payout}}/{action}", "POST")
@@ -374,6 +376,7 @@ def test_every_body_reading_operation_is_exercised_here() -> None:
         ("/v1/payouts/{payout}/approve", "POST"),
         ("/v1/payouts/{payout}/void", "POST"),
         ("/v1/payouts/{payout}/void/approve", "POST"),
+        ("/v1/payouts/{payout}/void/refuse", "POST"),
         ("/v1/rounds/{table}/{round}/void", "POST"),
         ("/v1/rounds/{table}/{round}/void/approve", "POST"),
         ("/v1/rounds/{table}/{round}/void/refuse", "POST"),

@@ -826,6 +826,10 @@ def test_times_of_another_day_carry_their_date(floor: Service, browser: Any) -> 
             )
         )
 
+    # the shift's handover is drawn once the shift is read (after the lists above)
+    page.wait_for_function(
+        "() => /\\d\\d:\\d\\d/.test(document.querySelector('#handover tbody td')?.innerText || '')"
+    )
     today = times()
     assert all(today.values()), today
     for where, shown in today.items():
@@ -841,6 +845,9 @@ def test_times_of_another_day_carry_their_date(floor: Service, browser: Any) -> 
     page.click("#history-form button[type=submit]")  # the history is read when searched
     page.wait_for_function(
         "() => /^\\d{4}-/.test(document.querySelector('#history tbody tr[data-id] td').innerText)"
+    )
+    page.wait_for_function(
+        "() => /^\\d{4}-/.test(document.querySelector('#handover tbody td')?.innerText || '')"
     )
     later = times()
     for where, shown in later.items():
