@@ -182,33 +182,14 @@ class PoolDay:
     def _row_before_voids_apart(self) -> dict[str, Any]:
         """The row of layouts 1–4: voided rounds' jackpots back on the meter under
         `voided_jackpots`, and nothing of what was owed at open, paid or voided."""
-        liability = self.closing_meter + self.closing_reserve + self.unpaid_cents * UNITS_PER_CENT
-        return {
-            "pool": self.pool,
-            **money("opening_meter", self.opening_meter),
-            **money("opening_reserve", self.opening_reserve),
-            **money("contributions_meter", self.contributions_meter),
-            **money("contributions_reserve", self.contributions_reserve),
-            **money("overflow", self.overflow),
-            "jackpots_count": self.jackpots,
-            "jackpots_cents": self.jackpots_cents,
-            **money("seed_funding", self.seed_funding),
-            **money("initial_seed", self.initial_seed),
-            **money("adjustments", self.adjustments),
-            **money("voided_contributions", self.voided_contributions),
-            "voided_jackpots_count": self.returned_jackpots,
-            "voided_jackpots_cents": self.returned_jackpots_cents,
-            **money("seed_returned", self.seed_returned),
-            **money("closing_meter", self.closing_meter),
-            **money("closing_reserve", self.closing_reserve),
-            "unpaid_jackpots_count": self.unpaid_count,
-            "unpaid_jackpots_cents": self.unpaid_cents,
-            **money("liability", liability),
-            **money("expected_closing", self.expected_closing),
-            "balanced": self.balanced,
-            "first_seq": self.first_seq,
-            "last_seq": self.last_seq,
-        }
+        unrecorded = {f"{s}_{p}" for s in OWED_STEMS for p in ("count", "cents")}
+        old = {"returned_jackpots_count": "voided_jackpots_count",
+               "returned_jackpots_cents": "voided_jackpots_cents"}  # fmt: skip
+        return {old.get(k, k): v for k, v in self.row(VOIDS_APART).items() if k not in unrecorded}
+
+
+#: the figures of what is owed that layout 5 added (and the old `voided_jackpots`' new sense)
+OWED_STEMS = ("owed_at_open", "paid_jackpots", "voided_jackpots")
 
 
 def pool_day(

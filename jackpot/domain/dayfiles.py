@@ -24,6 +24,7 @@ from typing import Any
 
 from jackpot.domain.csvcells import csv_text
 from jackpot.domain.dayclose import (
+    OWED_STEMS,
     VOIDS_APART,
     PoolDay,
     TableDay,
@@ -249,9 +250,7 @@ FILES: dict[str, Section] = {
 
 #: the pools' figures layouts 1–4 did not record
 UNRECORDED_BEFORE_VOIDS_APART = tuple(
-    f"{stem}_{part}"
-    for stem in ("owed_at_open", "paid_jackpots", "voided_jackpots")
-    for part in ("count", "cents")
+    f"{stem}_{part}" for stem in OWED_STEMS for part in ("count", "cents")
 )
 
 
