@@ -17,6 +17,7 @@ from jackpot.errors import (
     NoVoidAwaitingError,
     PayoutChangedError,
     PayoutStateError,
+    RoundVoidHeldError,
     SecondPersonError,
 )
 from jackpot.store.keys import Keys
@@ -177,6 +178,7 @@ class PayoutStore:
                 self._k.counters,
                 self._k.payouts_open,
                 self._k.payouts_settled,
+                self._k.voids,
                 self._k.activity,
             ],
             args=[
@@ -200,6 +202,8 @@ class PayoutStore:
             raise WITNESS_IS_NOT_THE_CONFIRMER.error()
         if verdict == "nothing":
             raise NoVoidAwaitingError(payout, after["status"])
+        if verdict == "void_held":
+            raise RoundVoidHeldError(payout, after["table"], after["round"], json.loads(result[2]))
         return verdict in ("changed", "asked"), after
 
 

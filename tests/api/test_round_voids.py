@@ -469,3 +469,61 @@ def test_a_void_waiting_is_refused_or_withdrawn_and_nothing_moves(
     assert void(api, "r-hit", {"reason": "malfunction"}, header=dana).status_code == 202
     assert approve(api, "r-hit", lee).get_json()["result"] == "voided"
     assert assert_error(refuse(api, "r-hit", lee), 409, None)["code"] == "no_void_awaiting"
+
+
+def test_a_held_void_is_decided_before_its_jackpot_is_paid(api: Api, approval: Services) -> None:
+    """D289: a void awaiting approval that covers a pending jackpot holds its pay back; paid
+    first, the void could never apply. Refused, the pay goes on; approved, it cancels it. A
+    void of other spots holds nothing back."""
+    api.put_pool()
+    api.put_table()
+    aces = {"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}
+    r = api.report(round_body("r-hit", dealer="As", dealer_war="As", spots=[aces, TWO_SPOTS[1]]))
+    payout = r.get_json()["jackpots"][0]["id"]
+    dana, lee = operator(approval, "Dana Reyes"), operator(approval, "Lee Chan")
+
+    def confirm() -> Any:
+        return api.client.post(f"/v1/payouts/{payout}/confirm", json=HAND_PAY, headers=lee)
+
+    def status() -> str:
+        got = api.client.get(f"/v1/payouts/{payout}", headers=api.keys.header("auditor"))
+        return str(got.get_json()["status"])
+
+    assert void(api, "r-hit", {"reason": "misdeal"}, header=dana).status_code == 202
+    entries = len(api.journal())
+    error = assert_error(confirm(), 409, "payout")
+    assert error["code"] == "void_awaiting_approval", error
+    assert "r-hit" in error["message"] and "Dana Reyes" in error["message"]
+    assert "misdeal" in error["message"] and "whole round" in error["message"]
+    assert status() == "pending" and len(api.journal()) == entries, "nothing written"
+    # a dispute moves no money: it stays allowed
+    disputed = api.client.post(
+        f"/v1/payouts/{payout}/dispute", json={"reason": "patron asks"}, headers=lee
+    )
+    assert disputed.status_code == 200 and status() == "disputed"
+    assert assert_error(confirm(), 409, "payout")["code"] == "void_awaiting_approval"
+
+    # refused, the pay goes on (and the approval it needs from the threshold up)
+    assert refuse(api, "r-hit", lee).get_json()["result"] == "refused"
+    assert confirm().status_code == 200 and status() == "awaiting_approval"
+
+    # approved, the void cancels the pay instead
+    r = api.report(round_body("r-hit2", dealer="As", dealer_war="As", spots=[aces, TWO_SPOTS[1]]))
+    second = r.get_json()["jackpots"][0]["id"]
+    assert void(api, "r-hit2", {"reason": "misdeal"}, header=dana).status_code == 202
+    blocked = api.client.post(f"/v1/payouts/{second}/confirm", json=HAND_PAY, headers=lee)
+    assert assert_error(blocked, 409, "payout")["code"] == "void_awaiting_approval"
+    assert approve(api, "r-hit2", lee).get_json()["result"] == "voided"
+    gone = api.client.post(f"/v1/payouts/{second}/confirm", json=HAND_PAY, headers=lee)
+    assert assert_error(gone, 409, None)["code"] == "payout_state"
+
+    # a void of the losing spot alone does not cover the jackpot of spot 1
+    r = api.report(round_body("r-hit3", dealer="As", dealer_war="As", spots=[aces, TWO_SPOTS[1]]))
+    third = r.get_json()["jackpots"][0]["id"]
+    held = void(
+        api, "r-hit3", {"reason": "card not dealt", "spots": [2]}, header=api.keys.header("table")
+    )
+    assert held.status_code == 202, held.get_json()
+    paid = api.client.post(f"/v1/payouts/{third}/confirm", json=HAND_PAY, headers=lee)
+    assert paid.status_code == 200, paid.get_json()
+    assert api.meters()["invariant_holds"] and balanced(api)

@@ -522,6 +522,15 @@ def test_a_void_after_a_reset_raise_never_tops_up_to_the_new_reset(replay: Seque
           (m.void_round, 0, None, "Lee Chan"), (m.approve_void, 0, "Sam Okafor"))  # fmt: skip
 
 
+def test_a_jackpot_under_a_held_void_is_not_paid_before_the_void_is_decided(
+    replay: Sequences,
+) -> None:
+    m = replay
+    steps(m, (m.play, "T1", "hit"), (m.void_round, 0, None, "Lee Chan"),
+          (m.payout_step, 0, "confirm", "Dana Reyes"), (m.payout_step, 0, "approve", "Sam Okafor"),
+          (m.approve_void, 0, "Sam Okafor"))  # fmt: skip
+
+
 def test_a_staged_rate_applied_at_a_suspension_keeps_the_return_below_100(
     replay: Sequences,
 ) -> None:

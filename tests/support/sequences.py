@@ -129,6 +129,7 @@ def check_all(w: World, ledger: Ledger) -> None:
     check_money_conserved(w, ledger)
     check_settled_once(w, ledger)
     check_two_people(w, ledger)
+    check_held_voids_can_apply(w, ledger)
     check_retired_pools_stay_empty(ledger, meters)
     check_voids_draw_no_seed(w, ledger)
     check_returns_below_100(w, ledger)
@@ -209,6 +210,24 @@ def check_two_people(w: World, ledger: Ledger) -> None:
                 ledger,
                 "no jackpot cancelled by one person above the approval threshold",
                 f"payout {pid} of {amount} cents voided by {sorted(voiders)} alone: {p}",
+            )
+
+
+def check_held_voids_can_apply(w: World, ledger: Ledger) -> None:
+    """A round's void awaiting approval never covers a jackpot paid or confirmed paid: paid
+    after the void was asked, it would leave a void that can never apply (D289)."""
+    auditor = w.api.keys.header("auditor")
+    waiting = w.api.client.get("/v1/voids/awaiting", headers=auditor).get_json()["voids"]
+    for v in waiting:
+        for pid, key in ledger.payout_round.items():
+            if key != (v["table"], v["round"]):
+                continue
+            p = w.api.client.get(f"/v1/payouts/{pid}", headers=auditor).get_json()
+            covered = v["whole"] or int(p["spot"]) in v["spots"]
+            assert not covered or p["status"] not in ("paid", "awaiting_approval"), fail(
+                ledger,
+                "a void awaiting approval never covers a jackpot paid after it was asked",
+                f"void {v} over payout {pid}: {p}",
             )
 
 

@@ -52,6 +52,9 @@
 --   | {"asked", json} (void: held for a second person's approval, journaled)
 --   | {"awaiting", json} (void: asked already; nothing written)
 --   | {"nothing", json} (approve_void, refuse_void: no void awaits approval)
+--   | {"void_held", json, held} (confirm, approve: a void of the payout's round awaiting a
+--     second person's approval covers it; `held` is that void's JSON, nothing is written)
+-- KEYS[8] {ns}/voids  hash: '<table>/<round>' -> the round's void state (void_round.lua)
 -- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
 activity = KEYS[#KEYS]  -- the activity stream (chain.lua): this step's entries
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
@@ -122,6 +125,25 @@ elseif step == 'refuse_void' then
   target = status
 else
   return redis.error_reply('payout_status: unknown step ' .. step)
+end
+
+-- A round's void awaiting a second person's approval that covers this payout is decided before
+-- the payout is paid (D289): paid, the jackpot could never be voided with its round
+-- (void_round.lua refuses a paid jackpot), and the void would wait for an approval that can
+-- only fail. Approved, the void cancels the payout; refused or withdrawn, the payout is paid.
+if target == 'paid' or target == 'awaiting_approval' then
+  local round_raw = redis.call('HGET', KEYS[8], payout.table .. '/' .. payout.round)
+  local round_held = round_raw and cjson.decode(round_raw).held
+  if round_held then
+    for _, pp in ipairs(round_held.plan.pools or {}) do
+      for _, jp in ipairs(pp.jackpots or {}) do
+        if jp.id == ARGV[1] then return {'void_held', raw, cjson.encode(round_held)} end
+      end
+      for _, id in ipairs(pp.hand_pays or {}) do
+        if id == ARGV[1] then return {'void_held', raw, cjson.encode(round_held)} end
+      end
+    end
+  end
 end
 
 local now = clock(KEYS[5])
