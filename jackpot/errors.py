@@ -14,6 +14,7 @@ JackpotError
 │   ├── PoolStateError(pool, state, wanted, field)           e.g. resuming a retired pool
 │   ├── PoolRunningError(pool)                               a running pool's parameters
 │   ├── PoolInUseError(pool, tables)                         retiring a pool tables feed
+│   ├── PoolNameTakenError(name, other)                      a name another live pool has
 │   ├── LinkedTableError(table, other, pool, difference)     linked tables play one game
 │   ├── LinkGroupError(kind, ident, group, wanted, field)    another link group's pool/table
 │   ├── TableMoveError(table, code, reason)                  a move the table is not ready for
@@ -206,6 +207,21 @@ class PoolInUseError(ConflictError):
             "(PUT /v1/tables/{table}) before retiring it"
         )
         self.field = "pool"
+
+
+class PoolNameTakenError(ConflictError):
+    """A pool's display name another pool of its link group, not retired, has (put_pool.lua,
+    D290): a sign or a report would show two meters by one name."""
+
+    code = "pool_name_taken"
+    field = "name"
+
+    def __init__(self, name: str, other: str) -> None:
+        super().__init__(
+            f"pool {other!r} of this link group is named {name!r} already (names are compared "
+            "without regard to case and spacing): choose another name, or rename that pool "
+            "first"
+        )
 
 
 class LinkedTableError(ConflictError):

@@ -23,6 +23,7 @@ from jackpot.errors import (
     CapBelowValueError,
     ConflictError,
     NotFoundError,
+    PoolNameTakenError,
     PoolRunningError,
     PoolStateError,
     TableMoveError,
@@ -123,6 +124,8 @@ class ConfigStore:
             raise CapBelowValueError(int(result[1]))
         if result[0] == "running":
             raise PoolRunningError(pool)
+        if result[0] == "name_taken":
+            raise PoolNameTakenError(name or "", str(result[1]))
         return str(result[0])
 
     def _stage_keys(self, pool: str) -> list[str]:

@@ -216,3 +216,42 @@ def test_a_trigger_level_says_what_wager_can_win_it_never_its_range(
     assert [(lv["kind"], lv["qualifying_wager"]) for lv in levels] == [
         ("hand", 0), ("mystery", 500)]  # fmt: skip
     assert not any("trigger_low" in lv or "trigger_high" in lv for lv in levels)
+
+
+def test_a_pools_name_is_unique_in_its_link_group(api: Api) -> None:
+    """D290: a name another live pool of the group has is refused where it is written,
+    compared without regard to case and spacing; a retired pool's name is free again, and
+    another link group's pools may share it."""
+    operator = api.keys.header("operator")
+    api.put_pool(name="Casino War Progressive")
+    api.put_pool("old", reset=50_000)
+    before = api.client.get("/v1/pools/old").get_json()
+    for same in ("Casino War Progressive", "casino war  PROGRESSIVE"):
+        r = api.client.put("/v1/pools/old", json={"name": same}, headers=operator)
+        error = assert_error(r, 409, "name")
+        assert error["code"] == "pool_name_taken" and "'main'" in error["message"], error
+        assert api.client.get("/v1/pools/old").get_json() == before, "nothing changed"
+    created = api.client.put(
+        "/v1/pools/new",
+        json={
+            "reset": 100_000,
+            "rate_bp": 100,
+            "reserve_rate_bp": 20,
+            "name": "CASINO WAR PROGRESSIVE",
+        },
+        headers=operator,
+    )
+    assert assert_error(created, 409, "name")["code"] == "pool_name_taken"
+    assert api.client.get("/v1/pools/new").status_code == 404, "not created"
+    # its own name again is no clash; another group may have it
+    assert api.put_pool(name="Casino War Progressive")["status"] == "unchanged"
+    east = api.put_pool("east-main", group="east", name="Casino War Progressive")
+    assert east["name"] == "Casino War Progressive"
+    # retired, its name is free for its successor
+    retired = api.client.post(
+        "/v1/pools/main/retire",
+        json={"id": "retire-main-1", "to": "old", "reason": "re-themed"},
+        headers=operator,
+    )
+    assert retired.status_code == 200, retired.get_json()
+    assert api.put_pool("old", name="Casino War Progressive")["name"] == "Casino War Progressive"

@@ -22,6 +22,9 @@
 --   (journal `trigger_revealed`).
 -- ARGV[17] the pool's display name (D280): '' to keep it, '=' and the name to set it ('='
 --   alone removes it); like `public`, not a game parameter: it may change while the pool runs
+-- A name set is unique among the link group's pools not retired (D290): compared with its
+--   spaces collapsed and without regard to ASCII case, here, where it is written, so that
+--   two PUTs racing cannot both take it ({"name_taken", pool} otherwise)
 -- A PUT changes the parameters only while the pool is suspended (NY 5321.18(b)(4): no
 -- parameter change while the link is in operation); a running pool's change is staged
 -- (stage_pool.lua) and applied here once the pool is suspended or its time has come.
@@ -30,6 +33,7 @@
 --   | {"too_narrow", value_cents} (the meter has reached the lowest trigger of the range a
 --      trigger must be armed over) | {"in_force", high_cents} (a ceiling below the top of
 --      the armed draw) | {"misdrawn"} (the trigger offered is not drawn over the range)
+--   | {"name_taken", pool} (another live pool of the group has that name)
 --   | {"running"} (a PUT's change to a running pool) | {"stale"} (the staged change is gone
 --   or another one)
 -- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
@@ -51,6 +55,19 @@ local shown = redis.call('HGET', pool, 'public')
 local public = ARGV[10] ~= '' and ARGV[10] or (shown or '1')
 local named = redis.call('HGET', pool, 'name') or ''  -- its display name now
 local label = ARGV[17] ~= '' and string.sub(ARGV[17], 2) or named
+if label ~= '' and label ~= named then
+  local function folded(text) return string.lower(string.gsub(text, '%s+', ' ')) end
+  local mine = folded(label)
+  local prefix = string.sub(pool, 1, #pool - #ARGV[1])
+  for _, other in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+    if other ~= ARGV[1] then
+      local it = redis.call('HMGET', prefix .. other, 'name', 'state')
+      if it[1] and it[1] ~= '' and it[2] ~= 'retired' and folded(it[1]) == mine then
+        return {'name_taken', other}
+      end
+    end
+  end
+end
 local function entry(kind)
   local fields = {'type', kind, 'ts', now, 'who', who}
   for i, name in ipairs(names) do
