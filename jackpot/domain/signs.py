@@ -225,14 +225,15 @@ def _dollars(cents: int) -> str:
 
 
 def paytable_words(
-    paytable: Paytable, first_pool: str, names: Mapping[str, str]
+    paytable: Paytable, first_pool: str, names: Mapping[str, str], smallest_bet: int = 0
 ) -> list[dict[str, str]]:
     """The paytable as a patron reads it, best outcome first: each winning outcome with its
     pays in words ("Suited 4 of a Kind" -> "100% of the Grand Jackpot + 1,000 to 1") and
     its envy bonus ("every other player wins $100") and, for a meter pay, the bet it is for
     ("Jackpot pays are for a $5 bet; a smaller bet wins its part"). `names` are the sign's
-    level names;
-    a pool the sign does not show is named by its id."""
+    level names; a pool the sign does not show is named by its id. `smallest_bet` is the
+    smallest progressive wager a table playing it takes (cents): where no smaller bet than a
+    line's can be made, the note says only the bet it is for ("... for a $5 bet or more")."""
     out = []
     resolved = paytable.resolved(first_pool)
     for outcome in WINNING_OUTCOMES:
@@ -245,11 +246,12 @@ def paytable_words(
             pool = line.pool or first_pool
             pays.append(f"{_percent(line.meter_bp)} of the {names.get(pool, f'{pool} jackpot')}")
             bet = _dollars(line.qualifying_wager)
-            qualifying = (
-                f"Jackpot pays are for a {bet} bet; a smaller bet wins its part"
-                if line.below_qualifying == PROPORTIONAL
-                else f"Jackpot pays are for a {bet} bet or more; a smaller bet wins none"
-            )
+            if smallest_bet >= line.qualifying_wager:  # no table takes a smaller bet
+                qualifying = f"Jackpot pays are for a {bet} bet or more"
+            elif line.below_qualifying == PROPORTIONAL:
+                qualifying = f"Jackpot pays are for a {bet} bet; a smaller bet wins its part"
+            else:
+                qualifying = f"Jackpot pays are for a {bet} bet or more; a smaller bet wins none"
         if line.odds:
             pays.append(f"{_whole(line.odds)} to 1")
         if not pays:

@@ -129,7 +129,10 @@ class SignBoard:
                         pool, feeding, level.pool not in inoperable, now, self._offline_after_ms
                     ),
                     "paytable": paytable_words(
-                        feeding[0].config.paytable, feeding[0].config.pools[0], called
+                        feeding[0].config.paytable,
+                        feeding[0].config.pools[0],
+                        called,
+                        min(t.config.min_wager for t in feeding),
                     )
                     if feeding
                     else [],

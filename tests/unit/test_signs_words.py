@@ -35,3 +35,20 @@ def test_percentages_odds_and_envy_are_written_exactly() -> None:
         "Jackpot pays are for a $25 bet or more; a smaller bet wins none"
     )
     assert "Tie" not in words, "an outcome that pays nothing is not advertised"
+
+
+def test_the_smaller_bet_is_left_out_where_no_table_takes_one() -> None:
+    """The examiner's find: "a smaller bet wins its part" on a sign whose tables all take $5
+    and up, where no smaller bet can be made."""
+    table = SEED_PAYTABLE.to_json()
+    table["four_of_a_kind"] = {"odds": 25, "meter_bp": 1_250, "qualifying_wager": 2_500,
+                               "below_qualifying": "nothing"}  # fmt: skip
+    paytable = Paytable.from_json(table)
+    words = {w["outcome"]: w["qualifying"] for w in paytable_words(paytable, "main", {}, 500)}
+    assert words["Suited 4 of a Kind"] == "Jackpot pays are for a $5 bet or more"
+    assert words["4 of a Kind"] == (
+        "Jackpot pays are for a $25 bet or more; a smaller bet wins none"
+    ), "a $5 table takes a smaller bet than $25"
+    above = {w["outcome"]: w["qualifying"] for w in paytable_words(paytable, "main", {}, 2_500)}
+    assert above["4 of a Kind"] == "Jackpot pays are for a $25 bet or more"
+    assert above["Suited 4 of a Kind"] == "Jackpot pays are for a $5 bet or more"
