@@ -12,8 +12,9 @@ warms up or drifts weighs on both alike:
 
 * the end to end bench, `bench/run.py --fsync always`: a 7-spot round's `POST /v1/rounds`
   per second, `GET /healthz` per second, their ratio, and Redis CPU per round;
-* the script bench, `bench/bench_script.py`: the round script alone, uncontended: Redis
-  time and CPU per call.
+* the script bench, `bench/bench_round_script.py`: the round script alone, uncontended,
+  through the service's own `rounds.report` in process: Redis time and CPU per call, and the
+  process's Python CPU per round (the one script bench every tree since 41b8605 runs).
 
 It prints each figure's median per tree with its spread (lowest..highest), and the ratio head
 ÷ base of the medians with the spread of the per-round ratios. A change to the round path
@@ -48,8 +49,21 @@ FIGURES: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
     ("/healthz req/s", "e2e", ("configs", 0, "healthz", "per_second"), True),
     ("rounds/s ÷ /healthz", "e2e", ("configs", 0, "ratio"), True),
     ("Redis CPU µs/round (e2e)", "e2e", ("configs", 0, "redis", "cpu_us_per_round"), False),
+    (
+        "worker CPU µs/round",
+        "e2e",
+        ("configs", 0, "rounds", "cpu", "gunicorn_workers", "us_per_request"),
+        False,
+    ),
+    (
+        "worker CPU µs//healthz",
+        "e2e",
+        ("configs", 0, "healthz", "cpu", "gunicorn_workers", "us_per_request"),
+        False,
+    ),
     ("script µs/call", "script", ("script", "usec_per_call"), False),
     ("script Redis CPU µs/call", "script", ("script", "cpu_us_per_call"), False),
+    ("Python µs/round (in process)", "script", ("script", "python_cpu_us_per_round"), False),
 )
 
 
@@ -124,7 +138,7 @@ def measure(tree: Tree, bench: str, args: argparse.Namespace, scratch: Path) -> 
             str(args.seconds), "--warmup", str(args.warmup), "--json-file", str(out),
         ]  # fmt: skip
     else:
-        command = [sys.executable, "bench/bench_script.py", "--rounds",
+        command = [sys.executable, "bench/bench_round_script.py", "--rounds",
                    str(args.script_rounds), "--json"]  # fmt: skip
     print(f"  {tree.label} {tree.commit[:10]}: {bench} ...", flush=True)
     done = subprocess.run(

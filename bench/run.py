@@ -289,7 +289,8 @@ def run_configuration(args: argparse.Namespace, fsync: str, root: Path) -> dict[
             "appendfsync": fsync,
             "redis_version": store.version,
             "workers": service.settings.workers,
-            "max_connections": service.settings.max_connections,
+            # (a tree from before the gevent worker has threads instead: bench/compare.py)
+            "max_connections": getattr(service.settings, "max_connections", None),
             "healthz": {**phase_json(health), "cpu": cpu_report(cpu_sum(health_cpu), health)},
             "rounds": {**phase_json(rounds), "cpu": cpu_report(cpu_sum(round_cpu), rounds)},
             "ratio": ratio,

@@ -234,16 +234,24 @@ def create_key(redis_url: str, run_dir: Path, role: str, tables: list[str]) -> s
     for table in tables:
         command += ["--table", table]
     env = {**os.environ, "JACKPOT_REDIS_URL": redis_url, "JACKPOT_DATA_DIR": str(run_dir)}
-    if role in ("operator", "auditor"):  # a person's key: issued to a person of the register
-        person = [*program, "people", "add", "BENCH-1", "--name", "Bench Operator"]
+    person = [*program, "people", "add", "BENCH-1", "--name", "Bench Operator"]
+    if role in ("operator", "auditor") and has_register(program, env):
+        # a person's key: issued to a person of the register
         subprocess.run(person, env=env, capture_output=True, text=True, check=True)
         command += ["--person", "BENCH-1"]
-    else:
+    else:  # a table's key, or a tree from before the register (bench/compare.py's base)
         command += ["--label", "bench"]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"jackpot keys create failed: {done.stdout}{done.stderr}")
     return done.stdout.strip().splitlines()[-1]
+
+
+def has_register(program: list[str], env: dict[str, str]) -> bool:
+    """Whether this tree's CLI has the register of people (`jackpot people`): a tree from
+    before it made a person's key with a label alone."""
+    done = subprocess.run([*program, "people", "--help"], env=env, capture_output=True)
+    return done.returncode == 0
 
 
 POOL = "bench"

@@ -1,0 +1,117 @@
+"""The round script's cost alone, in the fewest lines any tree of the project since 41b8605
+runs (bench/compare.py): 7-spot rounds of one hand level, reported one at a time through the
+service's own `rounds.report` in process, on a redis-server started as the embedded store
+starts it (AOF, appendfsync always). No HTTP, no other client: what Redis spends on a round
+(`EVALSHA` time and the server's CPU, per call), and what the process spends in Python.
+
+    python bench/bench_round_script.py [--rounds 2000] [--slices 3] [--json]
+
+`bench/bench_script.py` measures more kinds (a shoe named, forgotten rounds, a must-hit-by
+level) beside a skeleton, on the trees that have them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import redis
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.reports import deal  # noqa: E402
+from jackpot.bootstrap import bootstrap  # noqa: E402
+from jackpot.domain.auth import Role  # noqa: E402
+from jackpot.settings import Settings  # noqa: E402
+from jackpot.store.embedded import free_port, server_args, wait_ready  # noqa: E402
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rounds", type=int, default=2000, help="rounds per slice")
+    p.add_argument("--slices", type=int, default=3, help="slices (the median is taken)")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    args = p.parse_args(argv)
+    if args.rounds < 1 or args.slices < 1:
+        p.error("--rounds and --slices must be positive")
+    return args
+
+
+def stats(client: redis.Redis) -> tuple[float, float, float]:
+    """EVALSHA's calls and usec so far, and the server's CPU seconds."""
+    info = client.info("everything")
+    stat = info.get("cmdstat_evalsha", {"calls": 0, "usec": 0})
+    return float(stat["calls"]), float(stat["usec"]), info["used_cpu_sys"] + info["used_cpu_user"]
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    data = Path(tempfile.mkdtemp(prefix="bench-round-script-"))
+    port = free_port()
+    server = subprocess.Popen(
+        server_args(data, port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        wait_ready(url)
+        client = redis.Redis.from_url(url, decode_responses=True)
+        svc = bootstrap(Settings(namespace="bench"), url)
+        svc.pools.put("bench", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
+        tables = [f"BENCH-{i}" for i in range(1, 9)]
+        for t in tables:
+            svc.tables.put(t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
+        secret, key = svc.credentials.create(Role.TABLE, frozenset(tables))
+        rng = random.Random(1)
+        total = args.rounds * args.slices + 300
+        reports = iter([deal(rng, tables[i % 8], f"r{i}") for i in range(total)])
+        for _ in range(300):  # warm-up
+            svc.rounds.report(next(reports), key, secret)
+        slices = []
+        for _ in range(args.slices):
+            before, t0 = stats(client), time.process_time()
+            for _ in range(args.rounds):
+                svc.rounds.report(next(reports), key, secret)
+            python = time.process_time() - t0
+            after = stats(client)
+            calls = after[0] - before[0]
+            slices.append(
+                {
+                    "calls": calls,
+                    "usec_per_call": (after[1] - before[1]) / calls,
+                    "cpu_us_per_call": (after[2] - before[2]) / calls * 1e6,
+                    "python_cpu_us_per_round": python / args.rounds * 1e6,
+                }
+            )
+        out: dict[str, Any] = {"rounds": args.rounds * args.slices, "slices": slices}
+        for figure in ("usec_per_call", "cpu_us_per_call", "python_cpu_us_per_round"):
+            out[figure] = sorted(s[figure] for s in slices)[len(slices) // 2]
+        return {"script": out, "redis_version": client.info("server")["redis_version"]}
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        subprocess.run(["rm", "-rf", str(data)], check=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    result = run(args)
+    s = result["script"]
+    print(
+        f"redis-server {result['redis_version']}, {s['rounds']} rounds of 7 spots, one at a "
+        f"time: EVALSHA {s['usec_per_call']:.1f} us, Redis CPU {s['cpu_us_per_call']:.1f} us, "
+        f"Python {s['python_cpu_us_per_round']:.0f} us per round (medians of "
+        f"{args.slices} slices)"
+    )
+    if args.json:
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
