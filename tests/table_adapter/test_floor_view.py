@@ -219,7 +219,7 @@ def test_the_plain_view_prints_wins_and_the_jackpot_pending_then_paid_without_es
 def test_the_supervisor_confirms_its_pools_payouts_only_once_they_have_waited(
     app: Flask, demo_tables: Api, table_client: ControllerClient
 ) -> None:
-    demo_tables.put_pool("other", **DEMO_POOL)
+    demo_tables.put_pool("other", **{**DEMO_POOL, "name": "Other Progressive"})
     demo_tables.put_table("T2", **{**PLAN.table_config(), "pools": ["other"]})
     hit_the_jackpot(table_client, WinFeed())
     other = {**JACKPOT_ROUND, "table": "T2", "round": "jp-2"}
