@@ -2,7 +2,8 @@
 runs (bench/compare.py): 7-spot rounds of one hand level, reported one at a time through the
 service's own `rounds.report` in process, on a redis-server started as the embedded store
 starts it (AOF, appendfsync always). No HTTP, no other client: what Redis spends on a round
-(`EVALSHA` time and the server's CPU, per call), and what the process spends in Python.
+(`EVALSHA` time, the server's CPU and the bytes its AOF grows by, per call), and what the
+process spends in Python.
 
     python bench/bench_round_script.py [--rounds 2000] [--slices 3] [--json]
 
@@ -44,11 +45,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def stats(client: redis.Redis) -> tuple[float, float, float]:
-    """EVALSHA's calls and usec so far, and the server's CPU seconds."""
+def stats(client: redis.Redis) -> tuple[float, float, float, float]:
+    """EVALSHA's calls and usec so far, the server's CPU seconds, and the AOF's size."""
     info = client.info("everything")
     stat = info.get("cmdstat_evalsha", {"calls": 0, "usec": 0})
-    return float(stat["calls"]), float(stat["usec"]), info["used_cpu_sys"] + info["used_cpu_user"]
+    cpu = info["used_cpu_sys"] + info["used_cpu_user"]
+    return float(stat["calls"]), float(stat["usec"]), cpu, float(info["aof_current_size"])
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -86,10 +88,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     "usec_per_call": (after[1] - before[1]) / calls,
                     "cpu_us_per_call": (after[2] - before[2]) / calls * 1e6,
                     "python_cpu_us_per_round": python / args.rounds * 1e6,
+                    "aof_bytes_per_round": (after[3] - before[3]) / calls,
                 }
             )
         out: dict[str, Any] = {"rounds": args.rounds * args.slices, "slices": slices}
-        for figure in ("usec_per_call", "cpu_us_per_call", "python_cpu_us_per_round"):
+        figures = ("usec_per_call", "cpu_us_per_call", "python_cpu_us_per_round",
+                   "aof_bytes_per_round")  # fmt: skip
+        for figure in figures:
             out[figure] = sorted(s[figure] for s in slices)[len(slices) // 2]
         return {"script": out, "redis_version": client.info("server")["redis_version"]}
     finally:
@@ -105,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"redis-server {result['redis_version']}, {s['rounds']} rounds of 7 spots, one at a "
         f"time: EVALSHA {s['usec_per_call']:.1f} us, Redis CPU {s['cpu_us_per_call']:.1f} us, "
-        f"Python {s['python_cpu_us_per_round']:.0f} us per round (medians of "
+        f"Python {s['python_cpu_us_per_round']:.0f} us, AOF {s['aof_bytes_per_round']:,.0f} "
+        f"bytes per round (medians of "
         f"{args.slices} slices)"
     )
     if args.json:

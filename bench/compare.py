@@ -64,6 +64,7 @@ FIGURES: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
     ("script µs/call", "script", ("script", "usec_per_call"), False),
     ("script Redis CPU µs/call", "script", ("script", "cpu_us_per_call"), False),
     ("Python µs/round (in process)", "script", ("script", "python_cpu_us_per_round"), False),
+    ("AOF bytes/round", "script", ("script", "aof_bytes_per_round"), False),
 )
 
 
