@@ -23,6 +23,8 @@ PAID = {
     "paid": "paid",
     "awaiting_approval": "confirmed paid (awaiting approval)",
     "void_after_paid": "paid and then voided (its void moved no money: the patron was paid)",
+    "disputed_after_confirm": "confirmed paid and then disputed (its confirmation stands: "
+    "the money may have left the cage)",
 }
 
 

@@ -527,3 +527,39 @@ def test_a_held_void_is_decided_before_its_jackpot_is_paid(api: Api, approval: S
     paid = api.client.post(f"/v1/payouts/{third}/confirm", json=HAND_PAY, headers=lee)
     assert paid.status_code == 200, paid.get_json()
     assert api.meters()["invariant_holds"] and balanced(api)
+
+
+def test_a_jackpot_confirmed_then_disputed_stays_out_of_a_rounds_void(
+    api: Api, approval: Services
+) -> None:
+    """The examiner's find (D291): confirmed paid, awaiting approval, then disputed, the
+    jackpot was returned to the meter by its round's void, its payer, witness and slip still
+    on record. A confirmation stands: the round's void is refused, and so after the payout's
+    own void from that dispute."""
+    api.put_pool()
+    api.put_table()
+    aces = {"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}
+    r = api.report(round_body("r-hit", dealer="As", dealer_war="As", spots=[aces, TWO_SPOTS[1]]))
+    payout = r.get_json()["jackpots"][0]["id"]
+    dana, lee = operator(approval, "Dana Reyes"), operator(approval, "Lee Chan")
+    confirmed = api.client.post(f"/v1/payouts/{payout}/confirm", json=HAND_PAY, headers=dana)
+    assert confirmed.get_json()["status"] == "awaiting_approval", confirmed.get_json()
+    disputed = api.client.post(
+        f"/v1/payouts/{payout}/dispute", json={"reason": "count again"}, headers=lee
+    )
+    assert disputed.get_json()["status"] == "disputed"
+    before = books(api)
+    error = assert_error(void(api, "r-hit", {"reason": "misdeal"}, header=lee), 409, "payout")
+    assert (
+        error["code"] == "jackpot_paid" and "confirmed paid and then disputed" in error["message"]
+    )
+    assert books(api) == before
+    voided = api.client.post(f"/v1/payouts/{payout}/void", json={"reason": "x"}, headers=lee)
+    assert voided.status_code in (200, 202), voided.get_json()
+    if voided.status_code == 202:  # from the threshold up a second person applies it
+        applied = api.client.post(
+            f"/v1/payouts/{payout}/void/approve", json={"reason": "ok"}, headers=dana
+        )
+        assert applied.status_code == 200, applied.get_json()
+    error = assert_error(void(api, "r-hit", {"reason": "misdeal"}, header=lee), 409, "payout")
+    assert error["code"] == "jackpot_paid" and books(api) == before

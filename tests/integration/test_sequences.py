@@ -531,6 +531,15 @@ def test_a_jackpot_under_a_held_void_is_not_paid_before_the_void_is_decided(
           (m.approve_void, 0, "Sam Okafor"))  # fmt: skip
 
 
+def test_a_jackpot_confirmed_then_disputed_stays_out_of_a_rounds_void(
+    replay: Sequences,
+) -> None:
+    m = replay
+    steps(m, (m.play, "T1", "hit"), (m.payout_step, 0, "confirm", "Dana Reyes"),
+          (m.payout_step, 0, "dispute", "Sam Okafor"), (m.void_round, 0, None, "Lee Chan"),
+          (m.approve_void, 0, "Dana Reyes"))  # fmt: skip
+
+
 def test_a_staged_rate_applied_at_a_suspension_keeps_the_return_below_100(
     replay: Sequences,
 ) -> None:

@@ -130,6 +130,7 @@ def check_all(w: World, ledger: Ledger) -> None:
     check_settled_once(w, ledger)
     check_two_people(w, ledger)
     check_held_voids_can_apply(w, ledger)
+    check_round_voids_return_no_confirmed_pay(w, ledger)
     check_retired_pools_stay_empty(ledger, meters)
     check_voids_draw_no_seed(w, ledger)
     check_returns_below_100(w, ledger)
@@ -210,6 +211,22 @@ def check_two_people(w: World, ledger: Ledger) -> None:
                 ledger,
                 "no jackpot cancelled by one person above the approval threshold",
                 f"payout {pid} of {amount} cents voided by {sorted(voiders)} alone: {p}",
+            )
+
+
+def check_round_voids_return_no_confirmed_pay(w: World, ledger: Ledger) -> None:
+    """A round's void never puts back on the meter a jackpot someone confirmed paid, even one
+    disputed since: its payer, witness and slip stand in the record (D291)."""
+    auditor = w.api.keys.header("auditor")
+    for pid, key in ledger.payout_round.items():
+        if key not in ledger.round_voided:
+            continue
+        p = w.api.client.get(f"/v1/payouts/{pid}", headers=auditor).get_json()
+        if p["status"] == "void" and str(p.get("note", "")).startswith("round voided"):
+            assert not p.get("confirmed_by"), fail(
+                ledger,
+                "a round's void never returns a jackpot confirmed paid",
+                f"payout {pid} voided with its round after a confirmation: {p}",
             )
 
 

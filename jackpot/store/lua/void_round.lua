@@ -154,7 +154,9 @@ end
 -- a jackpot paid (or confirmed paid, awaiting its approval) is not voided here: that is an
 -- adjustment's business, and the refusal names it. So is one paid and voided since (its own
 -- void moved no money, D52): the money left the cage, and the round's void would put it back
--- on the meter all the same
+-- on the meter all the same. So is one confirmed paid and disputed since, or voided from that
+-- dispute: its confirmation (payer, witness, slip) stands in its record, and a dispute, one
+-- person's step that moves nothing, does not bring the money back to the cage (D291)
 local payouts = {}
 local PAID = {paid = true, awaiting_approval = true}
 local function held(id)
@@ -162,7 +164,11 @@ local function held(id)
   if not found then return nil end
   local payout = cjson.decode(found)
   if PAID[payout.status] then return payout.status end
-  if payout.status == 'void' and PAID[payout.voided_from or ''] then return 'void_after_paid' end
+  local confirmed = payout.confirmed_by ~= nil and payout.confirmed_by ~= cjson.null
+  if payout.status == 'void' and (PAID[payout.voided_from or ''] or confirmed) then
+    return 'void_after_paid'
+  end
+  if payout.status == 'disputed' and confirmed then return 'disputed_after_confirm' end
   payouts[id] = payout
   return nil
 end
