@@ -10,7 +10,7 @@ from flask import current_app, g, request
 
 from jackpot import logs
 from jackpot.bootstrap import Services
-from jackpot.domain.auth import PEOPLES_ROLES, ApiKey, Role
+from jackpot.domain.auth import PEOPLES_ROLES, ApiKey, Role, a_tables_key
 from jackpot.errors import ForbiddenError
 from jackpot.services.payouts import Actor
 
@@ -89,7 +89,9 @@ def current_key() -> ApiKey:
 def current_actor() -> Actor:
     """The key acting and the person it is issued to (a device's key: the key itself)."""
     key = current_key()
-    if not key.person:  # a device's key: the key itself, never its free-text label
+    if not key.person:  # a device's key: never a person, whatever its free-text label says
+        if a_tables_key(key.who) and key.label:  # shown by its label, marked a device (D288)
+            return Actor(key.who, f"{key.label} (table key)")
         return Actor(key.who, key.who)
     person = services().people.get(key.person)
     if person is None:  # the register lost them: nobody acts in their name

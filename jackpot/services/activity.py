@@ -40,6 +40,11 @@ class Activity:
             # the approver's whose key applied it
             if people.get(who) and not e.get("person"):
                 e["person"] = people[who]
+            if e.get("approved_first_by"):
+                # a void two people approved: every approver in order, the first ones by the
+                # keys the entry names, the last as the entry shows them
+                firsts = str(e["approved_first_by"]).split(",")
+                e["approvers"] = [people.get(k) or k for k in firsts] + [e.get("approver", "")]
         return entries
 
     def _people_for(self, whos: set[str]) -> dict[str, str]:

@@ -199,6 +199,14 @@ def test_a_tables_key_is_named_by_its_label_where_it_asked(api: Api, services: S
     assert stored.get_json()["void"]["awaiting_approval"]["person"] == (
         "pit 3 adapters (table key)"
     )
+    # the refusal of another void names it too, and the activity list (the final pass)
+    other = api.client.post("/v1/rounds/T1/r-label/void", json={"reason": "x", "spots": [1]},
+                            headers=api.keys.header("operator"))  # fmt: skip
+    if other.status_code == 409:
+        assert "asked by pit 3 adapters (table key)" in other.get_json()["error"]["message"]
+    recent = api.client.get("/v1/activity", headers=api.keys.header("operator")).get_json()
+    (requested,) = [a for a in recent["activity"] if a["type"] == "void_requested"]
+    assert requested["person"] == "pit 3 adapters (table key)"
     done = api.client.post(
         "/v1/rounds/T1/r-label/void/approve", headers=api.keys.header("operator")
     )

@@ -365,6 +365,11 @@ def test_a_tables_void_of_a_large_jackpot_needs_two_people(api: Api, approval: S
     (house_void,) = entries("void")
     assert house_void["approved_first_by"] == given["approved_by"]
     assert books(api) == before and balanced(api)
+    # the activity list names both approvers in order (the examiner's final pass)
+    recent = api.client.get("/v1/activity", headers=api.keys.header("operator")).get_json()
+    (shown,) = [a for a in recent["activity"] if a["type"] == "void" and a["journal"] == "house"]
+    assert shown["approvers"][-1] == "Bob Lin (BOB-LIN)" and len(shown["approvers"]) == 2
+    assert shown["approvers"][0] != given["approved_by"], "a person's name, not the key"
 
 
 def test_below_the_threshold_one_person_approves_a_tables_void(

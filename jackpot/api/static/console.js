@@ -618,7 +618,8 @@ function renderActivity() {
     // a round void is the asker's, approved by another; each step names the round
     const asked = a.type === "void" && a.journal === "house" && a.person;
     const by = a.paid_by ? a.paid_by + (a.approver ? ", approved by " + a.approver : "")
-      : asked ? "asked by " + a.person + (a.approver ? ", approved by " + a.approver : "")
+      : asked ? "asked by " + a.person + (a.approvers ? ", approved by " + a.approvers.join(", then ")
+        : a.approver ? ", approved by " + a.approver : "")
       : a.person || a.who;
     const round = a.round && a.journal === "house" && a.type.startsWith("void")
       ? " · round " + a.round + (a.whole === "0" && a.spots ? " · spot " + a.spots : "") : "";
