@@ -14,7 +14,7 @@ JackpotError
 │   ├── PoolStateError(pool, state, wanted, field)           e.g. resuming a retired pool
 │   ├── PoolRunningError(pool)                               a running pool's parameters
 │   ├── PoolInUseError(pool, tables)                         retiring a pool tables feed
-│   ├── PoolNameTakenError(name, other)                      a name another live pool has
+│   ├── PoolNameTakenError(name, other, its_name)            a name another live pool has
 │   ├── LinkedTableError(table, other, pool, difference)     linked tables play one game
 │   ├── LinkGroupError(kind, ident, group, wanted, field)    another link group's pool/table
 │   ├── TableMoveError(table, code, reason)                  a move the table is not ready for
@@ -216,11 +216,11 @@ class PoolNameTakenError(ConflictError):
     code = "pool_name_taken"
     field = "name"
 
-    def __init__(self, name: str, other: str) -> None:
+    def __init__(self, name: str, other: str, its_name: str) -> None:
         super().__init__(
-            f"pool {other!r} of this link group is named {name!r} already (names are compared "
-            "without regard to case and spacing): choose another name, or rename that pool "
-            "first"
+            f"{name!r} reads the same as {its_name!r}, the name of pool {other!r} of this link "
+            "group (names are compared with case, spacing and look-alike letters aside): "
+            "choose another name, or rename that pool first"
         )
 
 

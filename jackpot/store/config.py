@@ -17,6 +17,7 @@ from jackpot.domain.config import (
     TableRecord,
 )
 from jackpot.domain.meter import ArmedTrigger, LinkState, PoolState
+from jackpot.domain.names import skeletons
 from jackpot.domain.paytable import Paytable
 from jackpot.domain.triggers import draw_trigger, revealed
 from jackpot.errors import (
@@ -112,6 +113,7 @@ class ConfigStore:
                 candidate,
                 "" if span is None else f"{span[0]}:{span[1]}",
                 "" if name is None else f"={name}",
+                name_keys(name or ""),
             ],
         )
         if result[0] == "too_narrow":
@@ -125,7 +127,7 @@ class ConfigStore:
         if result[0] == "running":
             raise PoolRunningError(pool)
         if result[0] == "name_taken":
-            raise PoolNameTakenError(name or "", str(result[1]))
+            raise PoolNameTakenError(name or "", str(result[1]), str(result[2]))
         return str(result[0])
 
     def _stage_keys(self, pool: str) -> list[str]:
@@ -472,6 +474,15 @@ def _low_field(config: PoolConfig) -> str:
 def canonical(value: object) -> str:
     """The stored JSON of a configuration: one text per value, so equal configs compare equal."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def name_keys(name: str) -> str:
+    """What a pool's display name shares with every name that reads the same (D290): its
+    skeletons (jackpot.domain.names: case, compatibility forms and look-alike letters aside)
+    with its runs of spaces made one, a line each; '' for no name."""
+    if not name:
+        return ""
+    return "\n".join(sorted(skeletons(" ".join(name.split()))))
 
 
 def pool_state(pool: str, raw: dict[str, str]) -> PoolState:

@@ -226,11 +226,22 @@ def test_a_pools_name_is_unique_in_its_link_group(api: Api) -> None:
     api.put_pool(name="Casino War Progressive")
     api.put_pool("old", reset=50_000)
     before = api.client.get("/v1/pools/old").get_json()
-    for same in ("Casino War Progressive", "casino war  PROGRESSIVE"):
+    # case, spacing, a Cyrillic а, full-width letters: each reads as main's name
+    for same in ("Casino War Progressive", "casino war  PROGRESSIVE", "C\u0430sino War Progressive",
+                 "\uff23asino War Progressive"):  # fmt: skip
         r = api.client.put("/v1/pools/old", json={"name": same}, headers=operator)
         error = assert_error(r, 409, "name")
         assert error["code"] == "pool_name_taken" and "'main'" in error["message"], error
+        assert "'Casino War Progressive', the name of pool 'main'" in error["message"], error
         assert api.client.get("/v1/pools/old").get_json() == before, "nothing changed"
+    # letters beyond ASCII compare without their case too (the examiner's "CAFÉ")
+    assert api.put_pool("old", name="Café Progressive")["name"] == "Café Progressive"
+    cafe = api.client.put(
+        "/v1/pools/new",
+        json={"reset": 100_000, "rate_bp": 100, "reserve_rate_bp": 20, "name": "CAFÉ PROGRESSIVE"},
+        headers=operator,
+    )
+    assert assert_error(cafe, 409, "name")["code"] == "pool_name_taken"
     created = api.client.put(
         "/v1/pools/new",
         json={

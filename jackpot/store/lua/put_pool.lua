@@ -22,9 +22,13 @@
 --   (journal `trigger_revealed`).
 -- ARGV[17] the pool's display name (D280): '' to keep it, '=' and the name to set it ('='
 --   alone removes it); like `public`, not a game parameter: it may change while the pool runs
--- A name set is unique among the link group's pools not retired (D290): compared with its
---   spaces collapsed and without regard to ASCII case, here, where it is written, so that
---   two PUTs racing cannot both take it ({"name_taken", pool} otherwise)
+-- ARGV[18] the name's keys (Python, jackpot.domain.names.skeletons of the name with its spaces
+--   collapsed), one a line: what another name that reads the same shares (case, compatibility
+--   forms and look-alike letters aside); kept beside the name as `name_keys`
+-- A name set is unique among the link group's pools not retired (D290): it shares no key with
+--   another's (a pool named before keys were kept: its name with its spaces collapsed, ASCII
+--   case aside), checked here, where it is written, so that two PUTs racing cannot both take
+--   it ({"name_taken", pool, its name} otherwise)
 -- A PUT changes the parameters only while the pool is suspended (NY 5321.18(b)(4): no
 -- parameter change while the link is in operation); a running pool's change is staged
 -- (stage_pool.lua) and applied here once the pool is suspended or its time has come.
@@ -33,7 +37,7 @@
 --   | {"too_narrow", value_cents} (the meter has reached the lowest trigger of the range a
 --      trigger must be armed over) | {"in_force", high_cents} (a ceiling below the top of
 --      the armed draw) | {"misdrawn"} (the trigger offered is not drawn over the range)
---   | {"name_taken", pool} (another live pool of the group has that name)
+--   | {"name_taken", pool, name} (another live pool of the group has a name that reads the same)
 --   | {"running"} (a PUT's change to a running pool) | {"stale"} (the staged change is gone
 --   or another one)
 -- KEYS[#KEYS] {ns}/activity  stream: a capped copy of the entries, for the console
@@ -56,18 +60,23 @@ local public = ARGV[10] ~= '' and ARGV[10] or (shown or '1')
 local named = redis.call('HGET', pool, 'name') or ''  -- its display name now
 local label = ARGV[17] ~= '' and string.sub(ARGV[17], 2) or named
 if label ~= '' and label ~= named then
-  local function folded(text) return string.lower(string.gsub(text, '%s+', ' ')) end
-  local mine = folded(label)
+  local function folded(text) return string.lower((string.gsub(text, '%s+', ' '))) end
+  local plain, mine = folded(label), {}
+  for k in string.gmatch(ARGV[18], '[^\n]+') do mine[k] = true end
   local prefix = string.sub(pool, 1, #pool - #ARGV[1])
   for _, other in ipairs(redis.call('SMEMBERS', KEYS[3])) do
     if other ~= ARGV[1] then
-      local it = redis.call('HMGET', prefix .. other, 'name', 'state')
-      if it[1] and it[1] ~= '' and it[2] ~= 'retired' and folded(it[1]) == mine then
-        return {'name_taken', other}
+      local it = redis.call('HMGET', prefix .. other, 'name', 'state', 'name_keys')
+      if it[1] and it[1] ~= '' and it[2] ~= 'retired' then
+        local clash = folded(it[1]) == plain
+        for k in string.gmatch(it[3] or '', '[^\n]+') do clash = clash or mine[k] == true end
+        if clash then return {'name_taken', other, it[1]} end
       end
     end
   end
 end
+-- the name's keys, written with it when it is set (removed with it)
+local keyed = ARGV[17] ~= '' and {'name_keys', ARGV[18]} or {}
 local function entry(kind)
   local fields = {'type', kind, 'ts', now, 'who', who}
   for i, name in ipairs(names) do
@@ -130,7 +139,7 @@ if not current[1] then
     'seq', '1', 'reset_initial_units', value, 'in_cents', '0', 'bets', '0',
     'contrib_units', '0', 'overflow_units', '0', 'hits', '0', 'won_cents', '0',
     'seed_units', '0', 'adjust_units', '0', 'void_units', '0', 'created', now, 'version', '1',
-    'public', public, 'name', label)
+    'public', public, 'name', label, unpack(keyed))
   redis.call('SADD', KEYS[3], ARGV[1])
   redis.call('HSET', KEYS[4], 'clock', now)
   local fields = entry('created')
@@ -182,7 +191,8 @@ end
 redis.call('HSET', KEYS[4], 'clock', now)
 redis.call('HSET', pool, 'reset', ARGV[2], 'rate_bp', ARGV[3], 'reserve_rate_bp', ARGV[4],
   'cap', ARGV[5], 'policy', ARGV[6], 'level', ARGV[11], 'trigger_low', ARGV[12],
-  'trigger_high', ARGV[13], 'qualifying_wager', ARGV[14], 'public', public, 'name', label)
+  'trigger_high', ARGV[13], 'qualifying_wager', ARGV[14], 'public', public, 'name', label,
+  unpack(keyed))
 redis.call('HINCRBY', pool, 'version', 1)
 if staged ~= '' then redis.call('HDEL', pool, 'staged') end
 local seq, head = tonumber(books[8]) + 1, books[9] or ''
