@@ -724,9 +724,10 @@ def test_every_supervisor_sees_a_void_waiting_and_one_approves_it_or_voids_a_rou
     voided.wait_for()
     cells = voided.locator("td").all_inner_texts()
     assert cells[2] == "table T1 · round r1 · spot 2" and cells[3] == "$0.00"
-    # (the activity names a table's key by the key: jackpot.services.activity, not this card)
-    asker = asked.json()["awaiting_approval"]["requested_by"]
-    assert cells[4] == f"asked by {asker}, approved by Dana Reyes (DANA-REYES)", cells
+    # a table's key by its label there too (the examiner's final pass)
+    assert cells[4] == (
+        "asked by table of T1, T2 (table key), approved by Dana Reyes (DANA-REYES)"
+    ), cells
 
     # another asked, and refused: the round stands
     requests.post(
@@ -770,6 +771,28 @@ def test_every_supervisor_sees_a_void_waiting_and_one_approves_it_or_voids_a_rou
     page.click("#act-submit")
     page.wait_for_function("() => !document.getElementById('act').open")
     assert get(base, operator, "/v1/rounds/T1/r2")["void"]["status"] == "void"
+
+    # a jackpot whose round's void waits is not paid until the void is decided (D289): its
+    # card says so, its Confirm waits, and the handover says what it waits for
+    aces = {"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}
+    hit = {"table": "T1", "round": "r3", "dealer": {"card": "As", "war_card": "As"},
+           "spots": [aces]}  # fmt: skip
+    payout = requests.post(f"{base}/v1/rounds", json=hit, headers=auth(table)).json()
+    payout_id = payout["jackpots"][0]["id"]
+    requests.post(f"{base}/v1/rounds/T1/r3/void", headers=auth(table),
+                  json={"reason": "shuffler fault"}).raise_for_status()  # fmt: skip
+    card = page.locator(f".jackpot[data-payout='{payout_id}']")
+    card.locator(".round-void-line").wait_for()
+    line = card.locator(".round-void-line").inner_text()
+    assert "the whole round" in line and "table of T1, T2 (table key)" in line, line
+    assert "shuffler fault" in line
+    confirm = card.locator("[data-action=confirm]")
+    assert confirm.is_disabled() and confirm.inner_text() == "Round void waiting"
+    shot(page, "42-jackpot-under-a-round-void")
+    page.click("#shift-form button[type=submit]")
+    handed = page.locator("#handover tbody tr", has_text=payout_id)
+    handed.wait_for()
+    assert "decision on its round's void" in handed.inner_text()
 
 
 NEW_YORK = ZoneInfo("America/New_York")

@@ -174,14 +174,22 @@ function secondPersonLine(p) {
     "confirm it here with who paid, the witness and the slip; then " + approver +
     " approves it before it counts as paid.";
 }
+// a round's void waiting for a second person that covers this payout: it is decided before
+// the payout is paid (docs/DECISIONS.md D289)
+function heldRoundVoid(p) {
+  return state.voids.find((v) => v.table === p.table && v.round === p.round
+    && (v.whole || v.spots.includes(Number(p.spot))));
+}
 function renderJackpots() {
   const box = document.getElementById("jackpots");
   const cards = state.payouts.map((p) => {
     const actions = [];
+    const roundVoid = heldRoundVoid(p);
     if (isOperator()) {
       if (p.status === "pending" || p.status === "disputed")
-        actions.push(el("button", { class: "primary", "data-action": "confirm",
-          onclick: () => confirmDialog(p) }, "Confirm hand pay"));
+        actions.push(el("button", { class: "primary", "data-action": "confirm", disabled: !!roundVoid,
+          title: roundVoid ? "Approve or refuse the round's void first" : null,
+          onclick: () => confirmDialog(p) }, roundVoid ? "Round void waiting" : "Confirm hand pay"));
       if (p.status === "awaiting_approval") {
         const own = p.confirmed_by === session.who || (p.paid_by_id
           ? [p.confirmer_id, p.paid_by_id, p.witness_id].includes(session.person_id)
@@ -218,6 +226,11 @@ function renderJackpots() {
     if (p.void_request)
       details.push(el("div", { class: "line" }, "Void asked by " + p.void_request.person + ": " +
         p.void_request.reason + " · needs another operator's approval"));
+    if (roundVoid)
+      details.push(el("div", { class: "line round-void-line" }, "A void of this round (" +
+        voidCovers(roundVoid) + ") asked by " + (roundVoid.person || roundVoid.requested_by) + ": " +
+        roundVoid.reason + " · not paid until another person approves the void (which cancels " +
+        "this pay) or refuses it (Round voids, below)"));
     const large = second || largeAmong(p, state.payouts);
     return el("div", { class: "jackpot " + p.status + (second ? " second" : "") + (large ? " large" : ""),
       "data-payout": p.id },
@@ -1106,6 +1119,13 @@ function handoverRows(w, cell, stamp) {  // stamp: how a time is shown (screen o
           "second person's approval of its void (asked by " + (asked.person || asked.requested_by)
             + "; it is " + words(p.status).toLowerCase() + " until then)",
           "Void asked: " + asked.reason];
+      // a round void waiting over it is decided first (D289): that is what it waits for
+      const held = w.later.has(p.id) ? null : w.voids.find((v) => v.table === p.table
+        && v.round === p.round && (v.whole || v.spots.includes(Number(p.spot))));
+      if (held)
+        return [stamp(Number(p.created)), "Jackpot " + p.id, whereText(p), dollars(p.amount),
+          "a second person's decision on its round's void (asked by " + (held.person
+            || held.requested_by) + "), then " + WAITING_FOR[p.status], "Round void asked: " + held.reason];
       return [stamp(Number(p.created)), "Jackpot " + p.id, whereText(p),
         dollars(p.amount), w.later.has(p.id) ? WAITING_FOR.pending + " (" + words(p.status) + " after the shift)"
           : WAITING_FOR[p.status], noteText(p)];
