@@ -148,6 +148,16 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
                 f"    owed: {opened} at open + {won} won - {paid} paid - {voided} voided = "
                 f"{p['unpaid_jackpots_count']} {money(p['unpaid_jackpots_cents'])} at close"
             )
+        if "hand_pays_count" in p:  # layout 6: the hand pays its journal holds (D300)
+            stems = ("hand_pays_owed_at_open", "hand_pays", "paid_hand_pays", "voided_hand_pays")
+            opened, held, paid, voided = (
+                f"{p[k + '_count']} {money(p[k + '_cents'])}" for k in stems
+            )
+            print(
+                f"    hand pays owed: {opened} at open + {held} held - {paid} paid - {voided} "
+                f"voided = {p['unpaid_hand_pays_count']} {money(p['unpaid_hand_pays_cents'])} "
+                "at close"
+            )
     for t in report["tables"]:
         print(
             f"  table {t['table']}: {t['rounds']} rounds, handle {money(t['handle_cents'])}, "
