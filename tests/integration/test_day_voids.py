@@ -21,7 +21,7 @@ from jackpot.domain.auth import Role
 from jackpot.domain.dayclose import HAND_PAY_STEMS
 from jackpot.domain.dayfiles import FILES, TOTAL, dollars
 from jackpot.store.keys import Keys as StoreKeys
-from tests.support.accounting_day import ZONE, get, play, today
+from tests.support.accounting_day import ZONE, get, play, tell_counts, today
 from tests.support.api import round_body
 from tests.support.archive_world import ARCHIVES, World, dealt, world_on
 from tests.support.checks import HAND_PAY
@@ -276,3 +276,31 @@ def with_cli(w: World, monkeypatch: pytest.MonkeyPatch) -> None:
         yield w.services
 
     monkeypatch.setattr(accounting_cli, "services", built)
+
+
+def test_accounting_show_says_why_it_exits_non_zero_when_every_pool_balances(
+    world: World, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every pool balances and T1's own handle is $1.00 off the controller's (D301): the
+    output says the pools balanced and the tables' counts differ, and its last line why it
+    exits 4 (1 is kept for a pool that does not balance), with --json too (on stderr); a day
+    whose counts match exits 0."""
+    w = world
+    tell_counts(w, play(w), handle_off=100)
+    day = today(w)
+    w.clock.pass_days(2)
+    statement = w.services.accounting.close(day)
+    assert statement["balanced"] is True and statement["table_counts_balanced"] is False
+    with_cli(w, monkeypatch)
+    capsys.readouterr()
+    assert main(["accounting", "show", "--date", str(day)]) == 4
+    lines = capsys.readouterr().out.splitlines()
+    assert "pools balanced: yes; tables' own counts: differ (T1)" in lines[1], lines
+    assert lines[-1] == (
+        "exit 4: every pool balances, but the tables' own counts differ from the controller's: T1"
+    )
+    assert main(["accounting", "show", "--date", str(day), "--json"]) == 4
+    err = capsys.readouterr().err
+    assert "jackpot accounting: exit 4: every pool balances" in err, err
+    assert accounting_cli.verdict({**statement, "balanced": False})[0] == 1
+    assert accounting_cli.verdict({**statement, "table_counts_balanced": True}) == (0, "")
