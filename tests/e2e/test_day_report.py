@@ -49,8 +49,9 @@ def floor(
 def a_day(service: Service, redis_url: str) -> dict[str, Any]:
     """Two pools and two tables, thirty rounds, two jackpots (one paid, one voided on
     review), each with its round's two hand pays (a fixed pay and an envy: T1's fixed one
-    paid, T2's voided, both envies still owed), a round voided and a meter adjusted, then the
-    day closed: its statement."""
+    paid, T2's voided, both envies still owed), a round voided, a meter adjusted and T1's own
+    counts sent (its handle $123.45, not the controller's), then the day closed: its
+    statement."""
     base = service.base
     operator = key(service, "operator", label="Dana Reyes")
     table = key(service, "table", "T1", "T2")
@@ -94,6 +95,10 @@ def a_day(service: Service, redis_url: str) -> dict[str, Any]:
     if voided_pay["status"] != "void":
         approver = key(service, "operator", label="Sam Okafor")
         call("POST", f"/v1/payouts/{held[1]['fixed']}/void/approve", {}, approver)
+    told = {"day": answers[0]["gaming_day"], "rounds": 1, "side_bets": 1, "handle": 12_345,
+            "fixed": 0, "envy": 0, "jackpot": 0, "voids": 0,
+            "through": answers[1]["settled_at"]}  # fmt: skip
+    call("POST", "/v1/tables/T1/counts", {"days": [told]}, table)
     call("POST", "/v1/rounds/T1/r4/void", {"reason": "second face-up card"})
     # the other jackpot found not owed on review: disputed, then voided by two people when
     # its amount needs them (D226)
@@ -288,15 +293,27 @@ def test_the_accountant_reads_and_prints_a_closed_day(
     ]
     assert hand_tiles == hand["All pools"]
     assert page.locator("[data-tile='hand_pays']").count() == 0, "no tile counting the voided"
+    # the tables' own counts: money in dollars, each figure named by whose it is
+    counts = page.inner_text("#counts")
+    assert "Rounds, table's count" in counts and "Rounds, controller's" in counts, counts
+    row = page.inner_text("#counts tr[data-table='T1']")
+    assert "Handle: table's $123.45, controller's $" in row, row
+    money_diffs = re.findall(
+        r"(?:Handle|Fixed|Envy|Jackpot): table's (\S+), controller's (\S+?)(?:;|$)", row
+    )
+    assert money_diffs and all(
+        re.fullmatch(r"\$[\d,]+\.\d\d", v) for pair in money_diffs for v in pair
+    ), row
     # each table's row foots: handle − pays − voided handle + voided pays = win
     for name, row in printed_rows(page, "#tables").items():
         handle, fixed, envy, jackpot, voided_handle, voided_pays, win = row
         assert handle - fixed - envy - jackpot - voided_handle + voided_pays == win, name
     page.screenshot(path=str(ARTEFACTS / "01-tablet.png"), full_page=True)
     page.locator("section:has(#hits)").screenshot(path=str(ARTEFACTS / "04-hit-register.png"))
+    page.locator("section:has(#counts)").screenshot(path=str(ARTEFACTS / "05-counts.png"))
     page.locator(".title").screenshot(path=str(ARTEFACTS / "06-tiles.png"))
     for selector in ("#pools", "#pools-owed", "#hand-pays-owed", "#tables", "#hits", "#voids",
-                     "#corrections"):  # fmt: skip
+                     "#corrections", "#counts"):  # fmt: skip
         assert fits(page, selector), selector
 
     # the day's files, from the page, with the key of this tab: what the API serves

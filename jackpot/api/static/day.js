@@ -473,20 +473,30 @@ function adjustmentsSection(t, day) {
       : el("p", { class: "empty" }, "No meter was adjusted and no balance transferred this day."));
 }
 
+// the tables' own counts: the money figures in cents on the wire, in dollars here, each
+// figure named by whose it is (the table's count, or the controller's)
+const COUNTED_MONEY = new Set(["handle", "fixed", "envy", "jackpot"]);
 function countsSection(s) {
+  const shown = (name, v) => COUNTED_MONEY.has(name) ? dollars(v) : String(v);
+  const differences = (c) => Object.keys(c).filter((k) => k.startsWith("table_")
+    && c["controller_" + k.slice(6)] !== c[k]).map((k) => {
+      const name = k.slice(6);
+      return words(name) + ": table's " + shown(name, c[k]) + ", controller's "
+        + shown(name, c["controller_" + name]);
+    }).join("; ");
   const rows = s.table_counts.map((c) => el("tr", { "data-table": c.table }, cell(c.table),
     cell(c.matches ? "match" : "DIFFER", c.matches ? "" : "error"),
     cell(c.counted_through ? onDay(at(c.counted_through), s.day) : "—"), cell(c.table_rounds, "num"),
-    cell(Object.keys(c).filter((k) => k.startsWith("table_") && c["controller_" + k.slice(6)] !== c[k])
-      .map((k) => words(k.slice(6)) + ": table " + c[k] + ", controller " + c["controller_" + k.slice(6)])
-      .join("; "))));
+    cell(c.controller_rounds, "num"), cell(differences(c))));
   return el("section", {}, el("h2", {}, "Tables' own counts"),
     rows.length ? el("table", { id: "counts" }, headers("Table", "Against the controller", "Counted to",
-      ["Rounds counted", "num"], "Differences"), el("tbody", {}, ...rows)) : el("p", { class: "empty" },
+      ["Rounds, table's count", "num"], ["Rounds, controller's", "num"], "Differences"),
+      el("tbody", {}, ...rows)) : el("p", { class: "empty" },
       "No table sent its counts of this day."),
     rows.length ? el("p", { class: "note" }, "Each table counts what it was answered up to its last " +
       "round before it reported (counted to), and the controller's figures are counted to the same " +
-      "time: a round after it is in neither, while the tables above hold the whole day.") : null);
+      "time: a round after it is in neither, while the tables above hold the whole day. Amounts in " +
+      "dollars and cents.") : null);
 }
 
 // ---- SVG ----
