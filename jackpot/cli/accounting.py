@@ -35,7 +35,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     close.add_argument("--json", action="store_true", help="print the whole report as JSON")
     close.set_defaults(func=run_close)
     show = commands.add_parser(
-        "show", help="print a closed day's report and the checkpoint covering it"
+        "show",
+        help="print a closed day's report and the checkpoint covering it",
+        description="Exit 0 when every pool balances and no table's own counts differ from the "
+        "controller's; 1 when a pool does not balance, or the day cannot be read; 4 when every "
+        "pool balances but a table's own counts differ; 3 when the archive is unavailable. The "
+        "last line says why (with --json, on stderr). `close` exits the same way.",
     )
     show.add_argument("--date", type=gaming_day, required=True, metavar="YYYY-MM-DD")
     show.add_argument("--json", action="store_true", help="print the whole report as JSON")
@@ -117,19 +122,31 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
         except ArchiveUnavailableError as exc:
             print(f"jackpot accounting: the archive is unavailable: {exc}", file=sys.stderr)
             return 3
-    if args.json:  # as the API answers it
+    status, why = verdict(report)
+    if args.json:  # as the API answers it; why it exits non-zero on stderr
         print(json.dumps({**numbers(report), "checkpoint": covered}, indent=2, sort_keys=True))
         if unsigned is not None:
             print(f"jackpot accounting: its close is not signed: {unsigned}", file=sys.stderr)
-        return 0
+        if why:
+            print(f"jackpot accounting: {why}", file=sys.stderr)
+        return status
+    differ = ", ".join(c["table"] for c in report.get("table_counts", []) if not c["matches"])
+    counts = "differ" if report.get("table_counts_balanced") is False else "match"
+    if report.get("table_counts_balanced") is None:  # closed before the statement said it
+        counts = "not recorded"
+    elif not report.get("table_counts"):
+        counts = "none sent"
     print(f"gaming day {report['day']}: {report['start']} to {report['end']}")
-    print(f"closed at {report['closed_at']}; balanced: {'yes' if report['balanced'] else 'NO'}")
+    print(
+        f"closed at {report['closed_at']}; pools balanced: "
+        f"{'yes' if report['balanced'] else 'NO'}; tables' own counts: {counts}"
+        + (f" ({differ})" if counts == "differ" else "")
+    )
     if covered is not None:
         print(f"checkpoint #{covered['id']} {covered['short']} covers it")
     if unsigned is not None:
         print(f"its close is NOT signed by a checkpoint: {unsigned}")
-    if report.get("table_counts_balanced") is False:
-        differ = ", ".join(c["table"] for c in report["table_counts"] if not c["matches"])
+    if counts == "differ":
         print(f"  the tables' own counts differ from the controller's: {differ}")
     for p in report["pools"]:
         print(
@@ -147,6 +164,16 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
             print(
                 f"    owed: {opened} at open + {won} won - {paid} paid - {voided} voided = "
                 f"{p['unpaid_jackpots_count']} {money(p['unpaid_jackpots_cents'])} at close"
+            )
+        if "hand_pays_count" in p:  # layout 6: the hand pays its journal holds (D300)
+            stems = ("hand_pays_owed_at_open", "hand_pays", "paid_hand_pays", "voided_hand_pays")
+            opened, held, paid, voided = (
+                f"{p[k + '_count']} {money(p[k + '_cents'])}" for k in stems
+            )
+            print(
+                f"    hand pays owed: {opened} at open + {held} held - {paid} paid - {voided} "
+                f"voided = {p['unpaid_hand_pays_count']} {money(p['unpaid_hand_pays_cents'])} "
+                "at close"
             )
     for t in report["tables"]:
         print(
@@ -169,4 +196,31 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
         )
         by = v["asked_by"] + (f", approved by {v['approved_by']}" if v["approved_by"] else "")
         print(f"  void {v['time']}: {what}, asked by {by}: {v['reason']}")
-    return 0 if report["balanced"] and report.get("table_counts_balanced") is not False else 1
+    if why:
+        print(why)
+    return status
+
+
+#: the exit statuses of `jackpot accounting close|show` for a day it could read (D301); 1 is
+#: also a day it could not (not over, not closed, unknown), 3 the archive unavailable
+BALANCED, POOL_NOT_BALANCED, TABLE_COUNTS_DIFFER = 0, 1, 4
+
+
+def verdict(report: dict[str, object]) -> tuple[int, str]:
+    """The exit status for a closed day and, when it is not 0, the line that says why: 1 when
+    a pool does not balance (whatever the tables' counts), else 4 when a table's own counts
+    differ from the controller's; 0 when every pool balances and no table's counts differ."""
+    if not report["balanced"]:
+        pools = report["pools"]
+        assert isinstance(pools, list)
+        off = ", ".join(str(p["pool"]) for p in pools if not p["balanced"])
+        return POOL_NOT_BALANCED, f"exit {POOL_NOT_BALANCED}: a pool does not balance: {off}"
+    if report.get("table_counts_balanced") is False:
+        tables = report["table_counts"]
+        assert isinstance(tables, list)
+        differ = ", ".join(str(c["table"]) for c in tables if not c["matches"])
+        return TABLE_COUNTS_DIFFER, (
+            f"exit {TABLE_COUNTS_DIFFER}: every pool balances, but the tables' own counts "
+            f"differ from the controller's: {differ}"
+        )
+    return BALANCED, ""

@@ -42,12 +42,16 @@ Entry = Mapping[str, Any]
 # owed at open, paid and voided beside those won (won − paid − voided moves what is owed), the
 # jackpots voided rounds put back on the meter as `returned_jackpots` (layouts 1–4 called them
 # `voided_jackpots`), each hit's void reason and who asked for it, and a `voids` section: every
-# void made in the day with who asked, who approved and why. A day recorded in an earlier
-# layout is computed again in it
-LAYOUT_VERSION = 5
-LAYOUTS = (1, 2, 3, 4, 5)
+# void made in the day with who asked, who approved and why; 6: the hand pays owed rolled
+# over the day in the pool whose journal holds them (D300): owed at open + held − paid −
+# voided = owed at close, and the statement's `hand_pays_unpaid_at_close` carries them to the
+# next day. A day recorded in an earlier layout is computed again in it
+LAYOUT_VERSION = 6
+LAYOUTS = (1, 2, 3, 4, 5, 6)
 #: the first layout with voids apart
 VOIDS_APART = 5
+#: the first layout with the hand pays owed rolled over the day
+HAND_PAYS_OWED = 6
 
 #: a payout's journal entries and the status each leaves it in
 VERDICTS = {
@@ -119,8 +123,23 @@ class PoolDay:
     voided_cents: int = 0
     unpaid_count: int = 0  # jackpots won (this day or before) not yet paid at close
     unpaid_cents: int = 0
+    # the hand pays (fixed and envy pays held for verification, journaled in this pool's
+    # journal; they move none of its money) rolled the same way: owed at open + held − paid
+    # − voided = owed at close (layout 6, D300)
+    hand_owed_count: int = 0
+    hand_owed_cents: int = 0
+    hand_count: int = 0  # held this day
+    hand_cents: int = 0
+    hand_paid_count: int = 0
+    hand_paid_cents: int = 0
+    hand_voided_count: int = 0  # voided while owed (a round's void or the hand pay's own)
+    hand_voided_cents: int = 0
+    hand_unpaid_count: int = 0
+    hand_unpaid_cents: int = 0
     first_seq: int | None = None
     last_seq: int | None = None
+    # the hand pays not yet paid at close (payout: cents): carried to the next day
+    hand_pays_unpaid: dict[str, int] = field(default_factory=dict)
 
     @property
     def expected_closing(self) -> int:
@@ -145,6 +164,24 @@ class PoolDay:
     def row(self, layout: int = LAYOUT_VERSION) -> dict[str, Any]:
         if layout < VOIDS_APART:
             return self._row_before_voids_apart()
+        row = self._row_with_voids_apart()
+        if layout >= HAND_PAYS_OWED:  # after every figure before it: an import by position
+            row |= {
+                "hand_pays_owed_at_open_count": self.hand_owed_count,
+                "hand_pays_owed_at_open_cents": self.hand_owed_cents,
+                "hand_pays_count": self.hand_count,
+                "hand_pays_cents": self.hand_cents,
+                "paid_hand_pays_count": self.hand_paid_count,
+                "paid_hand_pays_cents": self.hand_paid_cents,
+                "voided_hand_pays_count": self.hand_voided_count,
+                "voided_hand_pays_cents": self.hand_voided_cents,
+                "unpaid_hand_pays_count": self.hand_unpaid_count,
+                "unpaid_hand_pays_cents": self.hand_unpaid_cents,
+            }
+        return row
+
+    def _row_with_voids_apart(self) -> dict[str, Any]:
+        """The row of layout 5: what the pool owes beside what moved its meter."""
         liability = self.closing_meter + self.closing_reserve + self.unpaid_cents * UNITS_PER_CENT
         return {
             "pool": self.pool,
@@ -185,11 +222,20 @@ class PoolDay:
         unrecorded = {f"{s}_{p}" for s in OWED_STEMS for p in ("count", "cents")}
         old = {"returned_jackpots_count": "voided_jackpots_count",
                "returned_jackpots_cents": "voided_jackpots_cents"}  # fmt: skip
-        return {old.get(k, k): v for k, v in self.row(VOIDS_APART).items() if k not in unrecorded}
+        row = self._row_with_voids_apart()
+        return {old.get(k, k): v for k, v in row.items() if k not in unrecorded}
 
 
 #: the figures of what is owed that layout 5 added (and the old `voided_jackpots`' new sense)
 OWED_STEMS = ("owed_at_open", "paid_jackpots", "voided_jackpots")
+#: the hand pays' figures layout 6 added, each a `_count` and a `_cents`
+HAND_PAY_STEMS = (
+    "hand_pays_owed_at_open",
+    "hand_pays",
+    "paid_hand_pays",
+    "voided_hand_pays",
+    "unpaid_hand_pays",
+)
 
 
 def pool_day(
@@ -197,12 +243,21 @@ def pool_day(
     opening: Entry | None,
     entries: Iterable[Entry],
     unpaid_before: Mapping[str, int],
+    hand_pays_before: Mapping[str, int] | None = None,
 ) -> tuple[PoolDay, dict[str, int]]:
     """The day of `pool` from its last balance entry before the day (`opening`) and the
-    day's entries in order; `unpaid_before` maps payouts unpaid at the day's start to their
-    cents. Returns the day and the payouts unpaid at its close."""
+    day's entries in order; `unpaid_before` maps jackpots unpaid at the day's start to their
+    cents, `hand_pays_before` the hand pays. Returns the day and the jackpots unpaid at its
+    close (the hand pays unpaid at close are the day's `hand_pays_unpaid`).
+
+    A hand pay rolls as a jackpot does, from the same entries: held by its `hand_pay` entry,
+    paid by `payout_paid`, voided while owed by `payout_voided` (its own void, or its round's,
+    which writes the same entry); one paid and then voided was paid (D287), and is not voided
+    again."""
     day = PoolDay(pool)
     day.owed_count, day.owed_cents = len(unpaid_before), sum(unpaid_before.values())
+    hand = dict(hand_pays_before or {})
+    day.hand_owed_count, day.hand_owed_cents = len(hand), sum(hand.values())
     if opening is not None:
         day.opening_meter = day.closing_meter = int(opening["value_units"])
         day.opening_reserve = day.closing_reserve = int(opening.get("reserve_units", 0))
@@ -221,6 +276,10 @@ def pool_day(
             day.jackpots += 1
             day.jackpots_cents += int(e["amount"])
             unpaid[str(e["payout"])] = int(e["amount"])
+        elif kind == "hand_pay":  # a fixed or envy pay held: no money of the pool's moves
+            day.hand_count += 1
+            day.hand_cents += int(e["amount"])
+            hand[str(e["payout"])] = int(e["amount"])
         elif kind == "reset":
             day.seed_funding += int(e["seed_units"])
         elif kind in ("adjustment", "transfer"):  # a transfer: a retired pool's balance
@@ -231,6 +290,14 @@ def pool_day(
             day.returned_jackpots_cents += int(e["jackpots_cents"])
             day.seed_returned += int(e["seed_returned_units"])
             day.seed_funding += int(e["topup_seed_units"])
+        elif kind in SETTLED and str(e["payout"]) in hand:
+            held = hand.pop(str(e["payout"]))
+            if kind == "payout_paid":
+                day.hand_paid_count += 1
+                day.hand_paid_cents += held
+            else:  # voided while owed: a hand pay paid and then voided was paid
+                day.hand_voided_count += 1
+                day.hand_voided_cents += held
         elif kind in SETTLED:
             owed = unpaid.pop(str(e["payout"]), None)
             if owed is not None and kind == "payout_paid":
@@ -241,6 +308,8 @@ def pool_day(
             day.closing_meter = int(e["value_units"])
             day.closing_reserve = int(e.get("reserve_units", 0))
     day.unpaid_count, day.unpaid_cents = len(unpaid), sum(unpaid.values())
+    day.hand_unpaid_count, day.hand_unpaid_cents = len(hand), sum(hand.values())
+    day.hand_pays_unpaid = hand
     return day, unpaid
 
 
@@ -340,13 +409,15 @@ def table_days(
     return [tables[k] for k in sorted(tables)]
 
 
-def unpaid_before(entries: Iterable[Entry]) -> dict[str, int]:
+def unpaid_before(entries: Iterable[Entry], held: str = "hit") -> dict[str, int]:
     """The jackpots a pool's journal leaves unpaid (payout: amount in cents), from its
-    entries up to a day's start: where a pool's first closed day takes its liability from."""
+    entries up to a day's start: where a pool's first closed day takes its liability from;
+    with `held` "hand_pay", the hand pays it leaves unpaid (where the first day of layout 6
+    takes the hand pays owed at its open)."""
     unpaid: dict[str, int] = {}
     for e in entries:
         kind = e.get("type")
-        if kind == "hit":
+        if kind == held:
             unpaid[str(e["payout"])] = int(e["amount"])
         elif kind in SETTLED:
             unpaid.pop(str(e["payout"]), None)
@@ -684,7 +755,7 @@ def figure_differences(recorded: Mapping[str, Any], recomputed: Mapping[str, Any
                 f"{section}: recorded {len(mine_rows)} row(s), the archive gives "
                 f"{len(again_rows)}" + ("" if first is None else f" (row {first + 1} differs)")
             )
-    for section in ("unpaid_at_close", "balanced"):
+    for section in ("unpaid_at_close", "hand_pays_unpaid_at_close", "balanced"):
         if recorded.get(section) != recomputed.get(section):
             out.append(
                 f"{section}: recorded {recorded.get(section)!r}, "

@@ -24,6 +24,8 @@ from typing import Any
 
 from jackpot.domain.csvcells import csv_text
 from jackpot.domain.dayclose import (
+    HAND_PAY_STEMS,
+    HAND_PAYS_OWED,
     OWED_STEMS,
     VOIDS_APART,
     PoolDay,
@@ -252,26 +254,34 @@ FILES: dict[str, Section] = {
 UNRECORDED_BEFORE_VOIDS_APART = tuple(
     f"{stem}_{part}" for stem in OWED_STEMS for part in ("count", "cents")
 )
+#: the pools' figures layouts 1–5 did not record: the hand pays owed, rolled over the day
+UNRECORDED_BEFORE_HAND_PAYS_OWED = tuple(
+    f"{stem}_{part}" for stem in HAND_PAY_STEMS for part in ("count", "cents")
+)
 
 
 def section_rows(statement: Mapping[str, Any], section: str) -> list[Mapping[str, Any]]:
     """A closed day's rows of `section` in today's columns. A day closed in an earlier
     statement layout keeps its record: its pools' `voided_jackpots` (the jackpots voided
     rounds put back on the meter) are today's `returned_jackpots`, and the figures it did not
-    record (what was owed at open, paid and voided) are empty cells, never a made-up zero; a
-    section it did not record at all is 409 `section_not_recorded`."""
+    record (what was owed at open, paid and voided; before layout 6, the hand pays owed) are
+    empty cells, never a made-up zero; a section it did not record at all is 409
+    `section_not_recorded`."""
     layout = int(statement.get("layout_version") or 1)
     if section not in statement:
         raise SectionNotRecordedError(str(statement["day"]), section, layout)
     rows = statement[section]
-    if section != "pools" or layout >= VOIDS_APART:
+    if section != "pools" or layout >= HAND_PAYS_OWED:
         return list(rows)
     out: list[Mapping[str, Any]] = []
     for row in rows:
         row = dict(row)
-        for stem in ("count", "cents"):
-            row[f"returned_jackpots_{stem}"] = row.pop(f"voided_jackpots_{stem}")
-        for name in UNRECORDED_BEFORE_VOIDS_APART:
+        if layout < VOIDS_APART:
+            for stem in ("count", "cents"):
+                row[f"returned_jackpots_{stem}"] = row.pop(f"voided_jackpots_{stem}")
+            for name in UNRECORDED_BEFORE_VOIDS_APART:
+                row[name] = None
+        for name in UNRECORDED_BEFORE_HAND_PAYS_OWED:
             row[name] = None
         out.append(row)
     return out

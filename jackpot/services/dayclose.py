@@ -19,6 +19,7 @@ from jackpot import jsonio
 from jackpot.archive.store import Archive
 from jackpot.archive.verify import check_rounds
 from jackpot.domain.dayclose import (
+    HAND_PAYS_OWED,
     LAYOUT_VERSION,
     LAYOUTS,
     VOIDS_APART,
@@ -302,10 +303,12 @@ class Accounting:
         checked against the entries that settled them first (a forged or edited one stops
         it), unless the caller has (`records_checked`)."""
         previous = self._archive.day((day - timedelta(days=1)).isoformat())
-        carried: dict[str, dict[str, int]] = (
-            json.loads(previous["report"])["unpaid_at_close"] if previous else {}
-        )
-        pools, hits, unpaid_at_close = [], [], {}
+        before = json.loads(previous["report"]) if previous else {}
+        carried: dict[str, dict[str, int]] = before.get("unpaid_at_close", {})
+        # the hand pays owed at open: the day before's, from layout 6; after a day of an
+        # earlier layout (which recorded none) or on the first day, from the journal (D300)
+        hands_carried: dict[str, dict[str, int]] | None = before.get("hand_pays_unpaid_at_close")
+        pools, hits, unpaid_at_close, hands_at_close = [], [], {}, {}
         payout_voids: list[tuple[str, dict[str, Any]]] = []
         voids = self._voids(start, end)
         people = self._people(end)
@@ -314,19 +317,23 @@ class Accounting:
             opening = next(
                 (e for e in self._journal.before(pool, begin) if BALANCE in e.fields), None
             )
-            if previous is None:
-                unpaid = unpaid_before(
-                    e.fields for e in self._journal.scan(pool, 0, span=Span(None, start))
-                )
-            else:
-                unpaid = carried.get(pool, {})
+            earlier: list[Any] = []
+            if previous is None or (layout >= HAND_PAYS_OWED and hands_carried is None):
+                earlier = [e.fields for e in self._journal.scan(pool, 0, span=Span(None, start))]
+            unpaid = unpaid_before(earlier) if previous is None else carried.get(pool, {})
+            hands = (
+                unpaid_before(earlier, "hand_pay")
+                if hands_carried is None
+                else hands_carried.get(pool, {})
+            )
             entries = list(self._journal.scan(pool, begin - 1, span=Span(None, end)))
             rows = [e.to_json() for e in entries]
             computed, still_unpaid = pool_day(
-                pool, None if opening is None else opening.to_json(), rows, unpaid
+                pool, None if opening is None else opening.to_json(), rows, unpaid, hands
             )
             pools.append(computed.row(layout))
             unpaid_at_close[pool] = still_unpaid
+            hands_at_close[pool] = computed.hand_pays_unpaid
             hits += hit_register(pool, rows, days.iso, people, layout, voids)
             payout_voids += [(pool, r) for r in rows if r["type"] == "payout_voided"]
         if not records_checked:
@@ -343,7 +350,9 @@ class Accounting:
         tables = table_days(rounds, voids)
         names = outcome_names(tables)
         hits.sort(key=lambda h: (h["time"], h["payout"]))
-        apart = {}
+        apart: dict[str, Any] = {}
+        if layout >= HAND_PAYS_OWED:  # carried to the next day as owed at its open
+            apart["hand_pays_unpaid_at_close"] = hands_at_close
         if layout >= VOIDS_APART:  # every void of the day, with who asked, approved and why
             approvals = [
                 dict(e.by_name())

@@ -32,15 +32,26 @@ pytestmark = needs_chromium
 
 
 @pytest.fixture
-def floor(tmp_path: Path, redis_server: Any, redis: Any, postgres_url: str) -> Iterator[Service]:
-    """The service and its worker (archiving every second) over a PostgreSQL archive."""
+def floor(
+    tmp_path: Path,
+    redis_server: Any,
+    redis: Any,
+    postgres_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[Service]:
+    """The service and its worker (archiving every second) over a PostgreSQL archive; fixed
+    and envy pays from $1,000.00 held as hand pays."""
+    monkeypatch.setenv("JACKPOT_HANDPAY_CENTS", "100000")
     with archiving_service(tmp_path, redis_server.url, postgres_url) as svc:
         yield svc
 
 
 def a_day(service: Service, redis_url: str) -> dict[str, Any]:
     """Two pools and two tables, thirty rounds, two jackpots (one paid, one voided on
-    review), a round voided and a meter adjusted, then the day closed: its statement."""
+    review), each with its round's two hand pays (a fixed pay and an envy: T1's fixed one
+    paid, T2's voided, both envies still owed), a round voided, a meter adjusted and T1's own
+    counts sent (its handle $123.45, not the controller's), then the day closed: its
+    statement."""
     base = service.base
     operator = key(service, "operator", label="Dana Reyes")
     table = key(service, "table", "T1", "T2")
@@ -66,15 +77,28 @@ def a_day(service: Service, redis_url: str) -> dict[str, Any]:
         body = {"table": "T1" if i % 3 else "T2", "round": f"r{i}",
                 "dealer": {"card": cards[(i * 3) % 8]}, "spots": spots}  # fmt: skip
         answers.append(call("POST", "/v1/rounds", body, table))
-    hits = []
+    hits, held = [], []
     for t, card in (("T1", "As"), ("T2", "Qd")):
         body = {"table": t, "round": f"hit-{t}", "dealer": {"card": card, "war_card": card},
                 "spots": [{"spot": 2, "wager": 500, "card": card, "war": True,
-                           "war_card": card}]}  # fmt: skip
-        won = call("POST", "/v1/rounds", body, table)["jackpots"]
-        hits.append(next(j["id"] for j in won if j["pool"] != "hourly"))
+                           "war_card": card},
+                          {"spot": 3, "wager": 500, "card": "4d"}]}  # fmt: skip
+        answer = call("POST", "/v1/rounds", body, table)
+        hits.append(next(j["id"] for j in answer["jackpots"] if j["pool"] != "hourly"))
+        held.append({h["kind"]: h["id"] for h in answer["hand_pays"]})
     call("POST", f"/v1/payouts/{hits[0]}/confirm",
          {"witness": "LEE-CHAN", "slip": "HP-0042"})  # fmt: skip
+    call("POST", f"/v1/payouts/{held[0]['fixed']}/confirm",
+         {"witness": "LEE-CHAN", "slip": "HP-0043"})  # fmt: skip
+    call("POST", f"/v1/payouts/{held[1]['fixed']}/dispute", {"reason": "paytable misread"})
+    voided_pay = call("POST", f"/v1/payouts/{held[1]['fixed']}/void", {"reason": "not won"})
+    if voided_pay["status"] != "void":
+        approver = key(service, "operator", label="Sam Okafor")
+        call("POST", f"/v1/payouts/{held[1]['fixed']}/void/approve", {}, approver)
+    told = {"day": answers[0]["gaming_day"], "rounds": 1, "side_bets": 1, "handle": 12_345,
+            "fixed": 0, "envy": 0, "jackpot": 0, "voids": 0,
+            "through": answers[1]["settled_at"]}  # fmt: skip
+    call("POST", "/v1/tables/T1/counts", {"days": [told]}, table)
     call("POST", "/v1/rounds/T1/r4/void", {"reason": "second face-up card"})
     # the other jackpot found not owed on review: disputed, then voided by two people when
     # its amount needs them (D226)
@@ -208,7 +232,7 @@ def test_the_accountant_reads_and_prints_a_closed_day(
     voids = page.inner_text("#voids")
     assert "second face-up card" in voids and "misdeal, review 88" in voids, voids
     assert "Dana Reyes" in voids
-    assert page.locator("#voids tr[data-kind]").count() == len(statement["voids"]) == 2
+    assert page.locator("#voids tr[data-kind]").count() == len(statement["voids"]) == 3
     # a round's pays taken back and a payout's own void (no money moves) in columns apart,
     # each total the sum of its column (an examiner found them added together)
     cells = page.eval_on_selector_all(
@@ -225,7 +249,7 @@ def test_the_accountant_reads_and_prints_a_closed_day(
         )
     )
     payout = sum(v["payout_amount_cents"] for v in statement["voids"])
-    assert counted(total[6]) == (1, payout), total
+    assert counted(total[6]) == (2, payout), total  # the jackpot and T2's fixed pay
     corrections = page.inner_text("#corrections")
     assert "meter board repaired" in corrections and "Dana Reyes" in corrections
     # what the pools owe rolls over the day: owed at open + won − paid − voided = at close,
@@ -252,13 +276,44 @@ def test_the_accountant_reads_and_prints_a_closed_day(
             == tiles["owed"][i]
         ), tiles
     assert list(tiles.values()) == owed["All pools"]
+    # the hand pays owed beside them, rolled the same way (layout 6, D300): held 4 (two fixed
+    # pays of $5,000, two envies of $1,000), T1's fixed paid, T2's voided, both envies owed
+    hand = counted_rows(page, "#hand-pays-owed")
+    for pool, (at_open, held_, paid_, voided_, at_close) in hand.items():
+        for i in (0, 1):
+            assert at_open[i] + held_[i] - paid_[i] - voided_[i] == at_close[i], pool
+    assert hand["All pools"] == [(0, 0), (4, 1_200_000), (1, 500_000), (1, 500_000), (2, 200_000)]
+    assert [
+        [sum(v[k][i] for p, v in hand.items() if p != "All pools") for i in (0, 1)]
+        for k in range(5)
+    ] == [list(t) for t in hand["All pools"]]
+    hand_tiles = [
+        counted(page.inner_text(f"[data-tile='{name}'] .value"))
+        for name in ("hand_owed_at_open", "hand_held", "hand_paid", "hand_voided", "hand_owed")
+    ]
+    assert hand_tiles == hand["All pools"]
+    assert page.locator("[data-tile='hand_pays']").count() == 0, "no tile counting the voided"
+    # the tables' own counts: money in dollars, each figure named by whose it is
+    counts = page.inner_text("#counts")
+    assert "Rounds, table's count" in counts and "Rounds, controller's" in counts, counts
+    row = page.inner_text("#counts tr[data-table='T1']")
+    assert "Handle: table's $123.45, controller's $" in row, row
+    money_diffs = re.findall(
+        r"(?:Handle|Fixed|Envy|Jackpot): table's (\S+), controller's (\S+?)(?:;|$)", row
+    )
+    assert money_diffs and all(
+        re.fullmatch(r"\$[\d,]+\.\d\d", v) for pair in money_diffs for v in pair
+    ), row
     # each table's row foots: handle − pays − voided handle + voided pays = win
     for name, row in printed_rows(page, "#tables").items():
         handle, fixed, envy, jackpot, voided_handle, voided_pays, win = row
         assert handle - fixed - envy - jackpot - voided_handle + voided_pays == win, name
     page.screenshot(path=str(ARTEFACTS / "01-tablet.png"), full_page=True)
     page.locator("section:has(#hits)").screenshot(path=str(ARTEFACTS / "04-hit-register.png"))
-    for selector in ("#pools", "#pools-owed", "#tables", "#hits", "#voids", "#corrections"):
+    page.locator("section:has(#counts)").screenshot(path=str(ARTEFACTS / "05-counts.png"))
+    page.locator(".title").screenshot(path=str(ARTEFACTS / "06-tiles.png"))
+    for selector in ("#pools", "#pools-owed", "#hand-pays-owed", "#tables", "#hits", "#voids",
+                     "#corrections", "#counts"):  # fmt: skip
         assert fits(page, selector), selector
 
     # the day's files, from the page, with the key of this tab: what the API serves

@@ -51,3 +51,25 @@ def play(w: World) -> list[dict[str, Any]]:
 
 def get(w: World, path: str) -> Any:
     return w.api.client.get(path, headers=w.api.keys.header("auditor"))
+
+
+def tell_counts(w: World, answers: list[dict[str, Any]], handle_off: int = 0) -> dict[str, Any]:
+    """T1 sends its own counts of what it was answered (its handle `handle_off` cents off):
+    what it told."""
+    spots = [s for a in answers for s in a["spots"]]
+    told = {
+        "day": answers[0]["gaming_day"],
+        "rounds": len(answers),
+        "side_bets": len(spots),
+        "handle": sum(s["wager"] for s in spots) + handle_off,
+        "fixed": sum(s["pay"] for s in spots),
+        "envy": sum(s["envy"] for s in spots),
+        "jackpot": sum(s["jackpot"] for s in spots),
+        "voids": 0,
+        "through": max(a["settled_at"] for a in answers),
+    }
+    sent = w.api.client.post(
+        "/v1/tables/T1/counts", json={"days": [told]}, headers=w.api.keys.header("table")
+    )
+    assert sent.status_code == 200, sent.get_json()
+    return told

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from jackpot.domain.dayclose import (
+    HAND_PAY_STEMS,
     hit_register,
     money,
     percent,
@@ -338,3 +339,56 @@ def test_a_tables_void_names_every_approver_and_marks_the_device() -> None:
         "Lee Park (E2)",
         "agree",
     )
+
+
+def test_hand_pays_owed_roll_over_the_day_apart_from_the_pools_jackpots() -> None:
+    """Owed at open + held − paid − voided = owed at close for the hand pays (D300): one
+    carried in and paid, one held and voided while owed (a round's void writes the same
+    entry), one held, paid and then voided (paid: not voided again), one held and still
+    owed. None is a jackpot of the pool's, and none moves its money."""
+
+    def held(seq: int, payout: str, cents: int) -> dict[str, object]:
+        return {"seq": seq, "type": "hand_pay", "payout": payout, "kind": "fixed",
+                "amount": cents}  # fmt: skip
+
+    rows = [
+        held(1, "H0", 100_000),
+        held(2, "H1", 200_000),
+        held(3, "H2", 300_000),
+        {"seq": 4, "type": "hit", "payout": "P0", "amount": 50_000},
+        {"seq": 10, "type": "payout_paid", "payout": "H-old"},
+        {"seq": 11, "type": "payout_voided", "payout": "H0"},
+        {"seq": 12, "type": "payout_paid", "payout": "H1"},
+        {"seq": 13, "type": "payout_voided", "payout": "H1"},
+    ]
+    day, unpaid = pool_day("main", None, rows, {}, {"H-old": 7_000})
+    assert (day.hand_owed_count, day.hand_owed_cents) == (1, 7_000)
+    assert (day.hand_count, day.hand_cents) == (3, 600_000)
+    assert (day.hand_paid_count, day.hand_paid_cents) == (2, 207_000)
+    assert (day.hand_voided_count, day.hand_voided_cents) == (1, 100_000)
+    assert (day.hand_unpaid_count, day.hand_unpaid_cents) == (1, 300_000)
+    assert day.hand_pays_unpaid == {"H2": 300_000}
+    # the pool's own jackpots and money are untouched by them
+    assert unpaid == {"P0": 50_000}
+    assert (day.jackpots, day.paid_count, day.voided_count) == (1, 0, 0)
+    alone, _ = pool_day("main", None, [r for r in rows if r["type"] == "hit"], {})
+    assert day.expected_closing == alone.expected_closing, "no hand pay moves the pool's money"
+    row = day.row()
+    assert [row[f"{s}_count"] for s in HAND_PAY_STEMS] == [1, 3, 2, 1, 1]
+    assert [row[f"{s}_cents"] for s in HAND_PAY_STEMS] == [7_000, 600_000, 207_000, 100_000,
+                                                           300_000]  # fmt: skip
+    assert row["liability_cents"] == 50_000, "the pool's liability: its jackpots, not the pays"
+    # a day recorded in layout 5 is computed again without them (its record has none)
+    assert not any(k.startswith(HAND_PAY_STEMS) for k in day.row(5))
+    assert "paid_hand_pays_count" not in day.row(4)
+
+
+def test_hand_pays_unpaid_before_a_day_are_found_in_the_journal() -> None:
+    rows = [
+        {"type": "hand_pay", "payout": "H1", "amount": 100_000},
+        {"type": "hand_pay", "payout": "H2", "amount": 200_000},
+        {"type": "hit", "payout": "P1", "amount": 5_000},
+        _step(4, "payout_paid", "H1", "a"),
+    ]
+    assert unpaid_before(rows, "hand_pay") == {"H2": 200_000}
+    assert unpaid_before(rows) == {"P1": 5_000}

@@ -108,3 +108,32 @@ def test_a_day_closed_before_voids_apart_keeps_its_figures_under_todays_columns(
     with pytest.raises(SectionNotRecordedError) as refused:
         section_rows(old, "voids")
     assert refused.value.field == "section" and "layout 4" in str(refused.value)
+
+
+def test_a_day_closed_before_hand_pays_owed_leaves_their_columns_empty() -> None:
+    """A layout-5 day recorded no hand pays owed: its pools.csv has the layout-6 columns
+    empty (never a made-up zero), on its rows and its totals row, while a layout-6 day's
+    foot: owed at open + held − paid − voided = owed at close."""
+    from jackpot.domain.dayclose import HAND_PAY_STEMS, PoolDay
+    from jackpot.domain.dayfiles import section_rows
+
+    day = PoolDay("main", hand_owed_count=1, hand_owed_cents=7_000, hand_count=2,
+                  hand_cents=300_000, hand_paid_count=1, hand_paid_cents=7_000,
+                  hand_voided_count=1, hand_voided_cents=100_000, hand_unpaid_count=1,
+                  hand_unpaid_cents=200_000)  # fmt: skip
+    old = {"day": "2026-11-01", "layout_version": 5, "pools": [day.row(5)]}
+    [row] = section_rows(old, "pools")
+    [line, total] = csv.DictReader(io.StringIO(day_csv("pools", [("2026-11-01", [row])])))
+    for stem in HAND_PAY_STEMS:
+        for name in (f"{stem}_count", stem, f"{stem}_cents"):
+            assert line[name] == "" and total[name] == "", name
+    assert line["owed_at_open_count"] == "0", "layout 5's own figures are still there"
+    new = {"day": "2026-11-02", "layout_version": 6, "pools": [day.row(6)]}
+    [line, total] = csv.DictReader(
+        io.StringIO(day_csv("pools", [("2026-11-02", section_rows(new, "pools"))]))
+    )
+    counts = [int(total[f"{s}_count"]) for s in HAND_PAY_STEMS]
+    cents = [int(total[f"{s}_cents"]) for s in HAND_PAY_STEMS]
+    assert counts[0] + counts[1] - counts[2] - counts[3] == counts[4] == 1
+    assert cents[0] + cents[1] - cents[2] - cents[3] == cents[4] == 200_000
+    assert (line["unpaid_hand_pays"], line["liability"]) == ("2000.00", "0.00")

@@ -95,10 +95,14 @@ function titleSection(s, t) {
   const handle = sum(s.tables, "handle_cents") - sum(s.tables, "voided_handle_cents");
   const win = sum(s.tables, "win_cents");
   // what the pools owe, rolled over the day as the "Jackpots owed" table does: owed at open +
-  // won − paid − voided = owed at close (layout 5); hand pays held are in the hit register
+  // won − paid − voided = owed at close (layout 5); the hand pays the same way beside them, as
+  // the "Hand pays owed" table does (layout 6, D300)
   const owes = s.pools.length && "owed_at_open_cents" in s.pools[0];
+  const handOwes = s.pools.length && "hand_pays_cents" in s.pools[0];
   const count = (key) => sum(s.pools, key + "_count") + " · " + dollars(sum(s.pools, key + "_cents"));
   const handPays = s.hits.filter((h) => h.kind !== "meter");
+  const roll = (title, id, tiles) => el("div", { class: "roll", id }, el("h3", {}, title),
+    el("div", { class: "tiles" }, ...tiles));
   return el("section", { class: "title" },
     el("h2", {}, "Gaming day " + s.day + " — Casino War progressive"),
     el("div", { class: "muted" }, zoned(at(s.start), true) + " to " + zoned(at(s.end), true) + " (" +
@@ -119,16 +123,24 @@ function titleSection(s, t) {
     el("div", { class: "tiles" },
       tile("Handle (net of voids)", dollars(handle)), tile("Win", dollars(win)),
       tile("Hold", hold(win, handle)),
-      ...(owes ? [tile("Jackpots owed at open", count("owed_at_open"), "owed_at_open"),
-        tile("+ Won", count("jackpots"), "won"), tile("− Paid", count("paid_jackpots"), "paid"),
-        tile("− Voided", count("voided_jackpots"), "voided"),
-        tile("= Owed at close", count("unpaid_jackpots"), "owed")]
-        : [tile("Jackpots and hand pays won", s.hits.length + " · " + dollars(sum(s.hits, "amount_cents")))]),
-      handPays.length ? tile("Hand pays held", handPays.length + " · " + dollars(sum(handPays, "amount_cents")),
-        "hand_pays") : null,
-      tile("Liability at close", dollars(sum(s.pools, "liability_cents"))),
+      ...(owes ? [] : [tile("Jackpots and hand pays won", s.hits.length + " · " + dollars(sum(s.hits, "amount_cents")))]),
+      // before layout 6 no figure says which hand pays were paid, voided or still owed: the
+      // register's count, every status at close
+      !handOwes && handPays.length ? tile("Hand pays held (any status at close)", handPays.length + " · "
+        + dollars(sum(handPays, "amount_cents")), "hand_pays") : null,
+      tile("Liability at close (pools)", dollars(sum(s.pools, "liability_cents"))),
       tile("Voids and corrections", String(s.voids ? s.voids.length
-        + t.corrections.filter((c) => c.kind !== "void").length : t.corrections.length))));
+        + t.corrections.filter((c) => c.kind !== "void").length : t.corrections.length))),
+    owes ? roll("Jackpots owed", "jackpots-roll", [
+      tile("Owed at open", count("owed_at_open"), "owed_at_open"),
+      tile("+ Won", count("jackpots"), "won"), tile("− Paid", count("paid_jackpots"), "paid"),
+      tile("− Voided", count("voided_jackpots"), "voided"),
+      tile("= Owed at close", count("unpaid_jackpots"), "owed")]) : null,
+    handOwes ? roll("Hand pays owed", "hand-pays-roll", [
+      tile("Owed at open", count("hand_pays_owed_at_open"), "hand_owed_at_open"),
+      tile("+ Held", count("hand_pays"), "hand_held"), tile("− Paid", count("paid_hand_pays"), "hand_paid"),
+      tile("− Voided", count("voided_hand_pays"), "hand_voided"),
+      tile("= Owed at close", count("unpaid_hand_pays"), "hand_owed")]) : null);
 }
 function save(button, day, name) {
   return saveDayFile(button, day, name, document.getElementById("files-said"));
@@ -199,21 +211,38 @@ const OWED_TERMS = [
   ["owed_at_open", "Owed at open"], ["jackpots", "+ Won"], ["paid_jackpots", "− Paid"],
   ["voided_jackpots", "− Voided"], ["unpaid_jackpots", "= Owed at close"],
 ];
-function owedTable(s) {
-  if (!s.pools.length || !("owed_at_open_cents" in s.pools[0])) return null;  // before layout 5
+// the hand pays each pool's journal holds (fixed and envy pays held for verification), rolled
+// the same way (layout 6, D300)
+const HAND_TERMS = [
+  ["hand_pays_owed_at_open", "Owed at open"], ["hand_pays", "+ Held"], ["paid_hand_pays", "− Paid"],
+  ["voided_hand_pays", "− Voided"], ["unpaid_hand_pays", "= Owed at close"],
+];
+function rollTable(s, terms, id, title, note) {
   const figure = (p, key) => p[key + "_count"] + " · " + dollars(p[key + "_cents"]);
   const rows = s.pools.map((p) => el("tr", { "data-pool": p.pool }, cell(p.pool),
-    ...OWED_TERMS.map(([key]) => el("td", { class: "num", "data-term": key }, figure(p, key)))));
-  const total = el("tr", { class: "total" }, cell("All pools"), ...OWED_TERMS.map(([key]) =>
+    ...terms.map(([key]) => el("td", { class: "num", "data-term": key }, figure(p, key)))));
+  const total = el("tr", { class: "total" }, cell("All pools"), ...terms.map(([key]) =>
     el("td", { class: "num", "data-term": key }, sum(s.pools, key + "_count") + " · "
       + dollars(sum(s.pools, key + "_cents")))));
-  return [el("h3", {}, "Jackpots owed"),
-    el("table", { id: "pools-owed" }, headers("Pool", ...OWED_TERMS.map(([, n]) => [n, "num"])),
+  return el("div", { class: "owed" }, el("h3", {}, title),
+    el("table", { id }, headers("Pool", ...terms.map(([, n]) => [n, "num"])),
       el("tbody", {}, ...rows, total)),
-    el("p", { class: "note" }, "Count · amount. Jackpots won this day or before and not yet paid: " +
-      "owed at open + won − paid − voided = owed at close. A jackpot voided after it was paid was " +
-      "paid: it is in the voids below, not here. A round's void also puts its jackpots back on " +
-      "the meter (the pools' voids above); a jackpot's own void moves no money.")];
+    el("p", { class: "note" }, note));
+}
+function owedTables(s) {
+  if (!s.pools.length || !("owed_at_open_cents" in s.pools[0])) return [];  // before layout 5
+  const tables = [rollTable(s, OWED_TERMS, "pools-owed", "Jackpots owed", "Count · amount. " +
+    "Jackpots won this day or before and not yet paid: owed at open + won − paid − voided = " +
+    "owed at close. A jackpot voided after it was paid was paid: it is in the voids below, not " +
+    "here. A round's void also puts its jackpots back on the meter (the pools' voids above); a " +
+    "jackpot's own void moves no money.")];
+  if ("hand_pays_cents" in s.pools[0])  // layout 6
+    tables.push(rollTable(s, HAND_TERMS, "hand-pays-owed", "Hand pays owed", "Count · amount. " +
+      "Fixed and envy pays from the hand-pay threshold up, held for verification in the journal " +
+      "of their table's first pool (they move none of its money, and are not in its liability): " +
+      "owed at open + held − paid − voided (by their own void or their round's) = owed at close. " +
+      "One paid and then voided was paid."));
+  return [el("div", { class: "owed-pair" }, ...tables)];
 }
 function poolsSection(s) {
   const rows = s.pools.map((p) => el("tr", { "data-pool": p.pool }, cell(p.pool),
@@ -243,7 +272,7 @@ function poolsSection(s) {
     el("h3", {}, "At close"),
     el("table", { id: "pools-close" }, headers("Pool", ["Meter", "num"], ["Reserve", "num"],
       ["Balance", "num"], ["+ Jackpots not yet paid", "num"], ["= Liability", "num"]),
-      el("tbody", {}, ...atClose, closeTotal)), ...(owedTable(s) || []));
+      el("tbody", {}, ...atClose, closeTotal)), ...owedTables(s));
 }
 
 function metersSection(s, t) {
@@ -444,20 +473,30 @@ function adjustmentsSection(t, day) {
       : el("p", { class: "empty" }, "No meter was adjusted and no balance transferred this day."));
 }
 
+// the tables' own counts: the money figures in cents on the wire, in dollars here, each
+// figure named by whose it is (the table's count, or the controller's)
+const COUNTED_MONEY = new Set(["handle", "fixed", "envy", "jackpot"]);
 function countsSection(s) {
+  const shown = (name, v) => COUNTED_MONEY.has(name) ? dollars(v) : String(v);
+  const differences = (c) => Object.keys(c).filter((k) => k.startsWith("table_")
+    && c["controller_" + k.slice(6)] !== c[k]).map((k) => {
+      const name = k.slice(6);
+      return words(name) + ": table's " + shown(name, c[k]) + ", controller's "
+        + shown(name, c["controller_" + name]);
+    }).join("; ");
   const rows = s.table_counts.map((c) => el("tr", { "data-table": c.table }, cell(c.table),
     cell(c.matches ? "match" : "DIFFER", c.matches ? "" : "error"),
     cell(c.counted_through ? onDay(at(c.counted_through), s.day) : "—"), cell(c.table_rounds, "num"),
-    cell(Object.keys(c).filter((k) => k.startsWith("table_") && c["controller_" + k.slice(6)] !== c[k])
-      .map((k) => words(k.slice(6)) + ": table " + c[k] + ", controller " + c["controller_" + k.slice(6)])
-      .join("; "))));
+    cell(c.controller_rounds, "num"), cell(differences(c))));
   return el("section", {}, el("h2", {}, "Tables' own counts"),
     rows.length ? el("table", { id: "counts" }, headers("Table", "Against the controller", "Counted to",
-      ["Rounds counted", "num"], "Differences"), el("tbody", {}, ...rows)) : el("p", { class: "empty" },
+      ["Rounds, table's count", "num"], ["Rounds, controller's", "num"], "Differences"),
+      el("tbody", {}, ...rows)) : el("p", { class: "empty" },
       "No table sent its counts of this day."),
     rows.length ? el("p", { class: "note" }, "Each table counts what it was answered up to its last " +
       "round before it reported (counted to), and the controller's figures are counted to the same " +
-      "time: a round after it is in neither, while the tables above hold the whole day.") : null);
+      "time: a round after it is in neither, while the tables above hold the whole day. Amounts in " +
+      "dollars and cents.") : null);
 }
 
 // ---- SVG ----
