@@ -620,6 +620,15 @@ def document() -> dict[str, Any]:
                 ["operator", "auditor"],
             ),
         },
+        "/v1/voids/applied": {
+            "get": _op(
+                "every round's void applied in [from, to) (RFC 3339 times or gaming days), of "
+                "every link group, oldest first, as the day's voids section shows each (who "
+                "asked, who approved, why, what it took back): a shift's",
+                ["operator", "auditor"],
+                params=span_params[:2],
+            ),
+        },
         "/v1/journal": {
             "get": _op(
                 "journal entries after a seq, oldest first (a pool's, or the house's), from "

@@ -19,16 +19,17 @@ from jackpot.api.auth import (
     require,
     services,
 )
-from jackpot.api.body import json_body, parse_json, request_body
+from jackpot.api.body import json_body, known_query, parse_json, request_body
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role, a_tables_key
+from jackpot.domain.dayclose import void_register
 from jackpot.domain.requests import (
     ROUND_VOID_APPROVE_REQUEST,
     ROUND_VOID_REFUSE_REQUEST,
     ROUND_VOID_REQUEST,
 )
 from jackpot.domain.validate import parse_identifier
-from jackpot.errors import ForbiddenError, JackpotError, NotFoundError
+from jackpot.errors import ForbiddenError, JackpotError, NotFoundError, ValidationError
 
 bp = Blueprint("rounds", __name__, url_prefix="/v1/rounds")
 voids_bp = Blueprint("voids", __name__, url_prefix="/v1/voids")
@@ -44,6 +45,30 @@ def awaiting() -> Response:
     found = [{"kind": "round", **named_asker(v, holders)} for v in services().voids.awaiting()]
     payouts = [payout_void(p) for p in services().payouts.awaiting_voids()]
     return jsonify({"voids": found, "payouts": payouts, "count": len(found) + len(payouts)})
+
+
+@voids_bp.get("/applied")
+@require(Role.OPERATOR, Role.AUDITOR)
+def applied() -> Response:
+    """Every round's void applied in [from, to), of every link group, oldest first, as the
+    day's voids section shows each (who asked, who approved, why, what it took back): what a
+    shift did that the payouts' history does not hold (issue 40). Read from the house
+    journals, Redis's tail included: a shift still under way."""
+    known_query("from", "to")
+    if request.args.get("from") is None:
+        raise ValidationError("from", "is required: when the span begins", "missing")
+    audit = services().audit
+    span = audit.span(request.args.get("from"), request.args.get("to"), None)
+    entries = [
+        dict(e.fields)
+        for group in services().groups.names()
+        for e in audit.export(None, 0, span, group)
+        if e.fields.get("type") in ("void", "void_approved")
+    ]
+    voids = [e for e in entries if e["type"] == "void"]
+    approvals = [e for e in entries if e["type"] == "void_approved"]
+    rows = void_register(voids, [], services().days().iso, {}, approvals)
+    return jsonify({"voids": rows, "count": len(rows)})
 
 
 def payout_void(payout: dict[str, Any]) -> dict[str, Any]:

@@ -568,3 +568,50 @@ def test_a_jackpot_confirmed_then_disputed_stays_out_of_a_rounds_void(
         assert applied.status_code == 200, applied.get_json()
     error = assert_error(void(api, "r-hit", {"reason": "misdeal"}, header=lee), 409, "payout")
     assert error["code"] == "jackpot_paid" and books(api) == before
+
+
+def test_the_round_voids_of_a_span_are_listed_for_the_shift(api: Api, approval: Services) -> None:
+    """The examiner's final pass: a shift's report left out the rounds voided in it that
+    cancelled no payout. GET /v1/voids/applied lists every round's void of a span, as the
+    day's voids section shows it, with who asked, who approved and why."""
+    import time
+
+    api.put_pool()
+    api.put_table()
+    start = int(time.time() * 1000) - 1000
+    api.report(round_body("r-a", spots=TWO_SPOTS))
+    api.report(round_body("r-b", spots=TWO_SPOTS))
+    lee, dana = operator(approval, "Lee Chan"), operator(approval, "Dana Reyes")
+    assert (
+        void(api, "r-a", {"reason": "card not dealt", "spots": [2]}, header=lee).status_code == 200
+    )
+    asked = void(api, "r-b", {"reason": "misdeal"}, header=api.keys.header("table"))
+    assert asked.status_code == 202
+    assert approve(api, "r-b", dana).status_code == 200
+    operator_key = api.keys.header("operator")
+    listed = api.client.get(f"/v1/voids/applied?from={start}", headers=operator_key)
+    assert listed.status_code == 400, "from is an RFC 3339 time or a gaming day"
+    since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start / 1000))
+    listed = api.client.get(f"/v1/voids/applied?from={since}", headers=operator_key)
+    assert listed.status_code == 200, listed.get_json()
+    body = listed.get_json()
+    assert body["count"] == 2
+    first, second = body["voids"]
+    assert (first["round"], first["spots"], first["whole"]) == ("r-a", "2", False)
+    assert first["asked_by"] == "Lee Chan (LEE-CHAN)" and first["approved_by"] == ""
+    assert first["handle_cents"] == 2_500 and first["reason"] == "card not dealt"
+    assert (second["round"], second["whole"], second["reason"]) == ("r-b", True, "misdeal")
+    assert second["approved_by"] == "Dana Reyes (DANA-REYES)"
+    # a span that ends before them holds none; from is required; an auditor reads it too
+    none = api.client.get(f"/v1/voids/applied?from={since}&to={since}", headers=operator_key)
+    assert assert_error(none, 400, "to")
+    missing = api.client.get("/v1/voids/applied", headers=operator_key)
+    assert assert_error(missing, 400, "from")["code"] == "missing"
+    audited = api.client.get(f"/v1/voids/applied?from={since}", headers=api.keys.header("auditor"))
+    assert audited.get_json()["count"] == 2
+    assert (
+        api.client.get(
+            f"/v1/voids/applied?from={since}", headers=api.keys.header("table")
+        ).status_code
+        == 403
+    )

@@ -793,6 +793,17 @@ def test_every_supervisor_sees_a_void_waiting_and_one_approves_it_or_voids_a_rou
     handed = page.locator("#handover tbody tr", has_text=payout_id)
     handed.wait_for()
     assert "decision on its round's void" in handed.inner_text()
+    # what the shift did: the rounds voided in it, a jackpot with them or none (final pass)
+    page.locator("#shift-voids tbody tr", has_text="round r2").wait_for()
+    applied = page.locator("#shift-voids tbody tr")
+    assert applied.count() == 2, page.inner_text("#shift-voids")
+    spot = applied.nth(0).inner_text()
+    assert "table T1 · round r1" in spot and "spot 2" in spot
+    assert "table of T1, T2 (table key) · approved by Dana Reyes (DANA-REYES)" in spot
+    assert "the whole round" in applied.nth(1).inner_text()
+    assert page.inner_text("#shift-voids-count").startswith("2 round voids")
+    assert fits(page, "#shift-voids")
+    shot_of(page, "#shift-voids", "43-shift-round-voids")
 
 
 NEW_YORK = ZoneInfo("America/New_York")

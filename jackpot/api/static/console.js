@@ -1042,7 +1042,11 @@ async function loadShift() {
     paidInShift(found, await api("GET", "/v1/payouts/history?" + new URLSearchParams(
       { changed_from: new Date(from).toISOString(), status: "void", limit: "1000" })), from, end);
     found.payouts.sort((a, b) => lastChange(a) - lastChange(b));
-    shift = { from, to: end, open: to === null, ...found, waiting: await waitingAt(end, to === null) };
+    // the rounds voided in the span, whether or not a jackpot went with them
+    const applied = await api("GET", "/v1/voids/applied?" + new URLSearchParams(
+      { from: new Date(from).toISOString(), to: new Date(end).toISOString() }));
+    shift = { from, to: end, open: to === null, ...found, roundVoids: applied.voids,
+              waiting: await waitingAt(end, to === null) };
     renderShift();
   } catch (e) {
     error.textContent = "The shift could not be read: " + e.message;
@@ -1148,6 +1152,20 @@ function handoverTotals(w) {
     + (jackpotVoids ? "; " + jackpotVoids + " jackpot void" + (jackpotVoids === 1 ? "" : "s")
       + " awaiting approval" : "");
 }
+// a round void applied in the shift, as the day's voids section shows it
+function appliedCells(v, stamp) {
+  const pays = Number(v.fixed_pays_cents) + Number(v.envy_pays_cents) + Number(v.jackpot_pays_cents);
+  return [stamp(Date.parse(v.time)), "Round void · " + (v.whole ? "the whole round" : "spot " + v.spots)
+    + (v.jackpots ? " · " + v.jackpots + " jackpot" + (v.jackpots === 1 ? "" : "s") + " cancelled" : ""),
+    "table " + v.table + " · round " + v.round, dollars(pays),
+    v.asked_by + (v.approved_by ? " · approved by " + v.approved_by : ""), v.reason];
+}
+function appliedTotals(voids) {
+  const pays = voids.reduce((n, v) => n + Number(v.fixed_pays_cents) + Number(v.envy_pays_cents)
+    + Number(v.jackpot_pays_cents), 0);
+  return voids.length + " round void" + (voids.length === 1 ? "" : "s") + " · " + dollars(pays)
+    + " of pays taken back";
+}
 function renderShift() {
   const note = paidNote(shift);
   document.getElementById("shift-totals").replaceChildren(...totalsLine(shift.totals, SHIFT_STATUSES),
@@ -1161,6 +1179,11 @@ function renderShift() {
     : [el("tr", {}, el("td", { colspan: 7, class: "empty" }, "Nothing was paid, disputed or voided in this span."))]));
   document.getElementById("shift-count").textContent =
     dated(shift.from) + " – " + (shift.open ? "now" : dated(shift.to));
+  document.getElementById("shift-voids-count").textContent = appliedTotals(shift.roundVoids);
+  const applied = shift.roundVoids.map((v) => el("tr", {},
+    ...appliedCells(v, dated).map((c, i) => el("td", i === 3 ? { class: "num" } : {}, c))));
+  document.querySelector("#shift-voids tbody").replaceChildren(...(applied.length ? applied
+    : [el("tr", {}, el("td", { colspan: 6, class: "empty" }, "No round was voided in this span."))]));
   const w = shift.waiting;
   document.getElementById("handover-count").textContent = handoverTotals(w);
   const waiting = handoverRows(w, (cells) => el("tr", {},
@@ -1189,6 +1212,13 @@ function printShift() {
         el("td", {}, p.id), el("td", {}, whereText(p)), el("td", { class: "num" }, dollars(p.amount)),
         el("td", {}, shiftStatus(p)), el("td", {}, peopleText(p)), el("td", {}, noteText(p))))),
     ...(shift.next ? [el("p", {}, "More than 1,000 jackpots: this report lists the newest 1,000.")] : []),
+    el("h3", {}, "Round voids applied in the shift"),
+    el("p", {}, appliedTotals(shift.roundVoids)),
+    ...(shift.roundVoids.length ? [el("table", {},
+      el("tr", {}, ...["When", "What", "Where", "Pays taken back", "Asked by · approved by", "Reason"]
+        .map((h) => el("th", h === "Pays taken back" ? { class: "num" } : {}, h))),
+      ...shift.roundVoids.map((v) => el("tr", {},
+        ...appliedCells(v, paper).map((c, i) => el("td", i === 3 ? { class: "num" } : {}, c)))))] : []),
     el("h3", {}, "Handed over: still waiting at the end of the shift"),
     el("p", {}, handoverTotals(shift.waiting)),
     el("table", {},
