@@ -270,6 +270,13 @@ MATRIX: list[Endpoint] = [
         "/v1/voids/awaiting",
         roles=roles("operator", "auditor"),
     ),
+    Endpoint(
+        "round voids applied in a span",
+        "GET",
+        "/v1/voids/applied",
+        "/v1/voids/applied?from=2026-11-23",
+        roles=roles("operator", "auditor"),
+    ),
     Endpoint("journal", "GET", "/v1/journal", "/v1/journal?pool=main", roles=roles("auditor")),
     Endpoint(
         "journal csv", "GET", "/v1/journal.csv", "/v1/journal.csv?pool=main", roles=roles("auditor")
