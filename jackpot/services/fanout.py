@@ -19,6 +19,7 @@ from jackpot.domain.config import PoolConfig, TableConfig, TableRecord
 from jackpot.domain.journals import EVERYTHING, JournalEntry, Span
 from jackpot.domain.linkgroups import MAIN_GROUP, pool_placement, table_placement
 from jackpot.domain.meter import PoolState
+from jackpot.domain.payoutids import payout_group
 from jackpot.domain.report import parse_envelope
 from jackpot.domain.requests import RETIRE_REQUEST
 from jackpot.errors import LinkGroupError, NotFoundError
@@ -33,7 +34,6 @@ from jackpot.services.voids import Voids
 from jackpot.store.health import Durability
 from jackpot.store.journal import JournalStore
 from jackpot.store.payouts import payout_order
-from jackpot.store.rounds import payout_group
 
 T = TypeVar("T")
 
