@@ -47,7 +47,7 @@ from jackpot.services.gamingday import ControllerGamingDay
 from jackpot.services.linkgroups import Group, LinkGroups
 from jackpot.services.moves import TableMoves
 from jackpot.services.payouthistory import PayoutHistory
-from jackpot.services.payouts import Payouts
+from jackpot.services.payouts import ApprovalThreshold, Payouts
 from jackpot.services.people import People
 from jackpot.services.pools import Pools
 from jackpot.services.rounds import Rounds, Window
@@ -107,6 +107,7 @@ class Services:
     tables: GroupedTables
     rounds: GroupedRounds
     payouts: GroupedPayouts
+    approval: ApprovalThreshold  # from how much a second person approves: one for every group
     voids: GroupedVoids
     table_counts: GroupedTableCounts
     audit: Audit
@@ -208,6 +209,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         raise RoundRecordError(table, round_id)
 
     window = Window(settings.retention_seconds * 1000, settings.clock_skew_seconds * 1000)
+    approval = ApprovalThreshold(settings.handpay_approval_cents)  # every group's one
 
     def build(name: str) -> Group:
         """A link group's stores and use cases; on a cluster over a client of its slot."""
@@ -258,9 +260,9 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             pools=Pools(config, AdjustmentStore(c, k, s), payout_store, clock, tables),
             tables=tables,
             rounds=rounds,
-            payouts=Payouts(payout_store, settings.handpay_approval_cents),
+            payouts=Payouts(payout_store, approval),
             payout_store=payout_store,
-            voids=Voids(VoidStore(c, k, s), rounds),
+            voids=Voids(VoidStore(c, k, s), rounds, approval),
             table_counts=TableCounts(
                 TableCountStore(c, k, s),
                 journal,
@@ -288,7 +290,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     archiver = GroupedArchiver(groups)
     pools = GroupedPools(groups, clock)
     tables = GroupedTables(groups, clock)
-    payouts = GroupedPayouts(groups, settings.handpay_approval_cents)
+    payouts = GroupedPayouts(groups)
     table_counts = GroupedTableCounts(groups)
     keep_ms = (settings.retention_seconds + settings.clock_skew_seconds) * 1000
     sign_store = SignStore(client, keys, scripts)
@@ -320,7 +322,8 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         tables=tables,
         rounds=GroupedRounds(groups),
         payouts=payouts,
-        voids=GroupedVoids(groups, payouts),
+        approval=approval,
+        voids=GroupedVoids(groups),
         table_counts=table_counts,
         audit=Audit(config, journal, ReconciliationQueue(rq_client, settings.queue), clock, days),
         client=client,

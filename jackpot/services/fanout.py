@@ -265,9 +265,8 @@ class GroupedTableCounts:
 class GroupedVoids:
     """A round is voided in its table's link group, where it was settled."""
 
-    def __init__(self, groups: LinkGroups, payouts: GroupedPayouts) -> None:
+    def __init__(self, groups: LinkGroups) -> None:
         self._groups = groups
-        self._payouts = payouts  # its approval threshold is the voids' too
 
     def on(self, table: str) -> Voids:
         """The voids' use cases of the table's link group: `on(table).state(table, round)`."""
@@ -291,15 +290,13 @@ class GroupedVoids:
         actor: Actor,
     ) -> tuple[str, dict[str, Any]]:
         """A void asked by a table's key waits for people's approval (void_round.lua)."""
-        return self._groups.of_table(table).voids.void(
-            table, round_id, reason, spots, actor, self._payouts.approval_cents
-        )
+        return self._groups.of_table(table).voids.void(table, round_id, reason, spots, actor)
 
     def approve(
         self, table: str, round_id: str, actor: Actor, note: str = ""
     ) -> tuple[str, dict[str, Any]]:
         """Approve the void of the round held for approval, against the threshold now."""
-        return self.on(table).approve(table, round_id, actor, note, self._payouts.approval_cents)
+        return self.on(table).approve(table, round_id, actor, note)
 
     def refuse(
         self, table: str, round_id: str, actor: Actor, reason: str
@@ -310,9 +307,8 @@ class GroupedVoids:
 class GroupedPayouts:
     """The payouts of every link group; a payout's id names its group (east:P000001)."""
 
-    def __init__(self, groups: LinkGroups, approval_cents: int) -> None:
+    def __init__(self, groups: LinkGroups) -> None:
         self._groups = groups
-        self.approval_cents = approval_cents
 
     def list(self, status: str | None, limit: int) -> builtins.list[dict[str, Any]]:
         found = [g.payouts.list(status, limit) for g in self._groups.all()]
@@ -338,14 +334,12 @@ class GroupedPayouts:
     def confirm(
         self, payout: str, actor: Actor, hand_pay: HandPay, expect: str = ""
     ) -> tuple[bool, dict[str, Any]]:
-        return self._of(payout).payouts.confirm(
-            payout, actor, hand_pay, expect, self.approval_cents
-        )
+        return self._of(payout).payouts.confirm(payout, actor, hand_pay, expect)
 
     def step(
         self, payout: str, step: str, actor: Actor, note: str, expect: str = ""
     ) -> tuple[bool, dict[str, Any]]:
-        return self._of(payout).payouts.step(payout, step, actor, note, expect, self.approval_cents)
+        return self._of(payout).payouts.step(payout, step, actor, note, expect)
 
     def many(self, ids: builtins.list[str]) -> builtins.list[dict[str, Any]]:
         """The payouts with these ids that exist (for the signs' last hits)."""
