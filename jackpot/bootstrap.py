@@ -35,12 +35,9 @@ from jackpot.services.fanout import (
     GroupedArchiver,
     GroupedConfig,
     GroupedHealth,
-    GroupedJournal,
     GroupedPayouts,
     GroupedPools,
-    GroupedRounds,
     GroupedTableCounts,
-    GroupedTables,
     GroupedVoids,
 )
 from jackpot.services.gamingday import ControllerGamingDay
@@ -49,6 +46,7 @@ from jackpot.services.moves import TableMoves
 from jackpot.services.payouthistory import PayoutHistory
 from jackpot.services.payouts import ApprovalThreshold, Payouts
 from jackpot.services.people import People
+from jackpot.services.placement import Placement
 from jackpot.services.pools import Pools
 from jackpot.services.rounds import Rounds, Window
 from jackpot.services.selfcheck import SelfCheck
@@ -103,9 +101,8 @@ class Services:
 
     credentials: Credentials
     people: People  # the register of who may act on money (D232)
-    pools: GroupedPools
-    tables: GroupedTables
-    rounds: GroupedRounds
+    pools: GroupedPools  # every group's pools, as one
+    placement: Placement  # a new pool's or table's group; creating and changing them
     payouts: GroupedPayouts
     approval: ApprovalThreshold  # from how much a second person approves: one for every group
     voids: GroupedVoids
@@ -122,7 +119,7 @@ class Services:
     signs: Signs
     board: SignBoard  # what the signs show (the sign process's one reader of the store)
     health: GroupedHealth
-    groups: LinkGroups
+    groups: LinkGroups  # the router: a pool's, a table's or a payout's group and use cases
     config: GroupedConfig  # what readers read of every group's pools and tables
     moves: TableMoves
     probe_key: str  # a key of the controller's: on a cluster, in the slot of its meters
@@ -286,10 +283,8 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         GroupRegistry(client, keys), build, lambda g: key_store.copy_all(g.client, g.keys)
     )
     config = GroupedConfig(groups)
-    journal = GroupedJournal(groups)
     archiver = GroupedArchiver(groups)
-    pools = GroupedPools(groups, clock)
-    tables = GroupedTables(groups, clock)
+    placement = Placement(groups, clock)
     payouts = GroupedPayouts(groups)
     table_counts = GroupedTableCounts(groups)
     keep_ms = (settings.retention_seconds + settings.clock_skew_seconds) * 1000
@@ -305,7 +300,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     accounting = Accounting(
         archive,
         archiver,
-        journal,
+        groups.journal_of,
         config.pool_ids,
         days,
         clock,
@@ -318,14 +313,13 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     return Services(
         credentials=credentials,
         people=people,
-        pools=pools,
-        tables=tables,
-        rounds=GroupedRounds(groups),
+        pools=GroupedPools(groups),
+        placement=placement,
         payouts=payouts,
         approval=approval,
         voids=GroupedVoids(groups),
         table_counts=table_counts,
-        audit=Audit(config, journal, ReconciliationQueue(rq_client, settings.queue), clock, days),
+        audit=Audit(groups, ReconciliationQueue(rq_client, settings.queue), clock, days),
         client=client,
         rq_client=rq_client,
         archive=archive,
@@ -339,11 +333,12 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         archiver=archiver,
         accounting=accounting,
         activity=Activity(GroupedActivity(groups), people.keys_held),
-        history=PayoutHistory(archive, payouts, journal, people.keys_held),
-        signs=Signs(sign_store, config),
+        history=PayoutHistory(archive, payouts, groups.journal_of, people.keys_held),
+        signs=Signs(sign_store, groups.pool),
         board=SignBoard(
             sign_store,
             config,
+            lambda pool: groups.of_pool(pool).config.last_hits(pool),
             payouts,
             clock,
             settings.offline_after_seconds * 1000,
@@ -354,7 +349,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         health=checks,
         groups=groups,
         config=config,
-        moves=TableMoves(groups, tables, keep_ms, clock),
+        moves=TableMoves(groups, placement, keep_ms, clock),
         probe_key=keys.counters,
         days=days,
         checkpoints=checkpoints,
