@@ -40,6 +40,7 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.doors import put_pool, put_table, report_round  # noqa: E402
 from bench.reports import deal  # noqa: E402
 from jackpot.archive.store import ENTRY_COLUMNS, Archive  # noqa: E402
 from jackpot.bootstrap import Services, bootstrap  # noqa: E402
@@ -149,9 +150,9 @@ def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             archive_url=args.archive_url,
         )
         svc = bootstrap(settings, url, clock)
-        svc.pools.put("bench", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
+        put_pool(svc, "bench", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
         for t in TABLES:
-            svc.tables.put(t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
+            put_table(svc, t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
         secret, key = svc.credentials.create(Role.TABLE, frozenset(TABLES))
         rng = random.Random(8)
         counter = iter(range(10**9))
@@ -162,7 +163,7 @@ def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             started = time.perf_counter()
             for body in bodies:
                 body["dealt_at"] = _now_iso()
-                svc.rounds.report(body, key, secret)
+                report_round(svc, body, key, secret)
             return time.perf_counter() - started
 
         # 1. memory, with the archiver running beside the rounds
@@ -219,15 +220,15 @@ def run_day(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             archive_url=args.day_archive_url,
         )
         svc = bootstrap(settings, url, clock)
-        svc.pools.put("day", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
+        put_pool(svc, "day", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
         for t in TABLES:
-            svc.tables.put(t, {"pools": ["day"], "decks": 6, "spots": 7}, "op")
+            put_table(svc, t, {"pools": ["day"], "decks": 6, "spots": 7}, "op")
         secret, key = svc.credentials.create(Role.TABLE, frozenset(TABLES))
         rng = random.Random(50)
         for i in range(args.day_rounds):
             body = deal(rng, TABLES[i % 8], f"d{i}")
             body["dealt_at"] = _now_iso()
-            svc.rounds.report(body, key, secret)
+            report_round(svc, body, key, secret)
             if i % 10_000 == 9_999:
                 svc.archiver.run()
         day = svc.days().of_time(clock())

@@ -35,6 +35,7 @@ from werkzeug.serving import make_server
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_archive import redis_in  # noqa: E402
+from bench.doors import put_pool, put_table, report_round  # noqa: E402
 from bench.reports import deal  # noqa: E402
 from jackpot.bootstrap import bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
@@ -99,9 +100,9 @@ def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     with redis_in(data / "redis") as url:
         settings = Settings(data_dir=data, namespace="bench")
         svc = bootstrap(settings, url, clock)
-        svc.pools.put("day", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
+        put_pool(svc, "day", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
         for t in TABLES:
-            svc.tables.put(t, {"pools": ["day"], "decks": 6, "spots": 7}, "op")
+            put_table(svc, t, {"pools": ["day"], "decks": 6, "spots": 7}, "op")
         secret, key = svc.credentials.create(Role.TABLE, frozenset(TABLES))
         svc.people.register("E1042", "Dana Reyes")  # the register: keys are issued to people
         svc.people.register("A0007", "Priya Shah")
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                 body, jackpots = hit(table, f"d{i}"), jackpots + 1
             else:
                 body = deal(rng, table, f"d{i}")
-            svc.rounds.report(body, key, secret)
+            report_round(svc, body, key, secret)
             if i % 10_000 == 9_999:
                 svc.archiver.run()
         dealt_s = time.perf_counter() - began
@@ -126,7 +127,9 @@ def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         step = max(args.rounds // max(args.voids, 1), 1)
         for n in range(min(args.voids, args.rounds)):
             i = n * step + step // 2
-            svc.voids.void(TABLES[i % len(TABLES)], f"d{i}", "misdeal on review", None, actor)
+            table = TABLES[i % len(TABLES)]
+            voids = svc.groups.on_table(table, lambda g: g.voids)
+            voids.void(table, f"d{i}", "misdeal on review", None, actor)
         day = svc.days().of_time(clock())
         clock.ms += 2 * DAY_MS
         svc.archiver.run()

@@ -1,9 +1,9 @@
 """The round script's cost alone, in the fewest lines any tree of the project since 41b8605
 runs (bench/compare.py): 7-spot rounds of one hand level, reported one at a time through the
-service's own `rounds.report` in process, on a redis-server started as the embedded store
-starts it (AOF, appendfsync always). No HTTP, no other client: what Redis spends on a round
-(`EVALSHA` time, the server's CPU and the bytes its AOF grows by, per call), and what the
-process spends in Python.
+service's own round entry in process (bench/doors.py), on a redis-server started as the
+embedded store starts it (AOF, appendfsync always). No HTTP, no other client: what Redis
+spends on a round (`EVALSHA` time, the server's CPU and the bytes its AOF grows by, per
+call), and what the process spends in Python.
 
     python bench/bench_round_script.py [--rounds 2000] [--slices 3] [--json]
 
@@ -27,6 +27,7 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.doors import put_pool, put_table, report_round  # noqa: E402
 from bench.reports import deal  # noqa: E402
 from jackpot.bootstrap import bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
@@ -64,21 +65,21 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         wait_ready(url)
         client = redis.Redis.from_url(url, decode_responses=True)
         svc = bootstrap(Settings(namespace="bench"), url)
-        svc.pools.put("bench", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
+        put_pool(svc, "bench", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
         tables = [f"BENCH-{i}" for i in range(1, 9)]
         for t in tables:
-            svc.tables.put(t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
+            put_table(svc, t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
         secret, key = svc.credentials.create(Role.TABLE, frozenset(tables))
         rng = random.Random(1)
         total = args.rounds * args.slices + 300
         reports = iter([deal(rng, tables[i % 8], f"r{i}") for i in range(total)])
         for _ in range(300):  # warm-up
-            svc.rounds.report(next(reports), key, secret)
+            report_round(svc, next(reports), key, secret)
         slices = []
         for _ in range(args.slices):
             before, t0 = stats(client), time.process_time()
             for _ in range(args.rounds):
-                svc.rounds.report(next(reports), key, secret)
+                report_round(svc, next(reports), key, secret)
             python = time.process_time() - t0
             after = stats(client)
             calls = after[0] - before[0]

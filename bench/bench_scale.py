@@ -91,6 +91,7 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_archive import redis_in  # noqa: E402
+from bench.doors import put_pool, put_table, report_round  # noqa: E402
 from bench.reports import deal  # noqa: E402
 from jackpot.archive.verify import Verification  # noqa: E402
 from jackpot.bootstrap import Services, bootstrap  # noqa: E402
@@ -267,11 +268,11 @@ class Build:
         pools = [f"pool-{j:03d}" for j in range(n_pools)]
         tables = [f"T{i:04d}" for i in range(n_tables)]
         for pool in pools:
-            svc.pools.put(pool, POOL, "bench")
+            put_pool(svc, pool, POOL, "bench")
         records = {}
         for i, table in enumerate(tables):
             body = {**TABLE, "pools": [pools[i % n_pools]], "location": f"Pit {i // 20 + 1}"}
-            _, records[table] = svc.tables.put(table, body, "bench")
+            _, records[table] = put_table(svc, table, body, "bench")
         signs = []
         for k in range(0, n_pools, LEVELS):
             sign = f"sign-{k // LEVELS + 1}"
@@ -394,7 +395,7 @@ class Build:
             else:
                 body = deal(rng, floor.tables[i % len(floor.tables)], round_id)
             body["dealt_at"] = _iso(self.clock())
-            self.svc.rounds.report(body, floor.table_key, floor.table_secret)
+            report_round(self.svc, body, floor.table_key, floor.table_secret)
         self.move_to(lo + SAMPLE_SPAN_MS + 10_000)
         self.svc.archiver.run()
 

@@ -37,6 +37,7 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.doors import pool_state, put_pool, put_table, report_round  # noqa: E402
 from bench.reports import Shoe, deal  # noqa: E402
 from jackpot.bootstrap import bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
@@ -126,17 +127,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         version = client.info("server")["redis_version"]
         svc = bootstrap(Settings(namespace="bench"), url)
         level = {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}
-        svc.pools.put("bench", level, "op")
-        svc.pools.put("hand2", level, "op")
-        svc.pools.put("mhb", {**level, "level": "must_hit_by", "cap": 500_000}, "op")
+        put_pool(svc, "bench", level, "op")
+        put_pool(svc, "hand2", level, "op")
+        put_pool(svc, "mhb", {**level, "level": "must_hit_by", "cap": 500_000}, "op")
         tables = [f"BENCH-{i}" for i in range(1, 9)]
         pairs = {"TWO": ["bench", "hand2"], "MHB": ["bench", "mhb"]}
         for t in tables:
-            svc.tables.put(t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
+            put_table(svc, t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
             for prefix, pools in pairs.items():
-                svc.tables.put(t.replace("BENCH", prefix), {"pools": pools, "decks": 6}, "op")
+                put_table(svc, t.replace("BENCH", prefix), {"pools": pools, "decks": 6}, "op")
         for t in tables:
-            svc.tables.put(t.replace("BENCH", "FORG"), {"pools": ["bench"], "decks": 6}, "op")
+            put_table(svc, t.replace("BENCH", "FORG"), {"pools": ["bench"], "decks": 6}, "op")
         everyone = [t.replace("BENCH", p) for t in tables for p in ("BENCH", "FORG", *pairs)]
         filters = ForgottenRounds(client, Keys("bench"))
         for t in tables:  # two full layers of rounds archived and trimmed long ago
@@ -162,10 +163,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for prefix in pairs
         }
         for body in reports[:200]:  # warm-up
-            svc.rounds.report(body, key, secret)
+            report_round(svc, body, key, secret)
         for prefix in pairs:  # ... and the first round of each kind: the process meets mhb
             for _ in range(200):
-                svc.rounds.report(next(fed[prefix]), key, secret)
+                report_round(svc, next(fed[prefix]), key, secret)
 
         skeleton = client.script_load(SKELETON)
         static = json.dumps(
@@ -195,25 +196,25 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             before = evalsha_stats(client)
             t0 = time.process_time()
             for _ in range(args.rounds):
-                svc.rounds.report(next(pending), key, secret)
+                report_round(svc, next(pending), key, secret)
             py_cpu += time.process_time() - t0
             real.add(before, evalsha_stats(client))
 
             before = evalsha_stats(client)
             for _ in range(args.rounds):
-                svc.rounds.report(next(pending_shod), key, secret)
+                report_round(svc, next(pending_shod), key, secret)
             audited.add(before, evalsha_stats(client))
 
             before = evalsha_stats(client)
             for _ in range(args.rounds):
-                svc.rounds.report(next(forgetful), key, secret)
+                report_round(svc, next(forgetful), key, secret)
             filtered.add(before, evalsha_stats(client))
 
             for prefix in pairs:
                 before = evalsha_stats(client)
                 t0 = time.process_time()
                 for _ in range(args.rounds):
-                    svc.rounds.report(next(fed[prefix]), key, secret)
+                    report_round(svc, next(fed[prefix]), key, secret)
                 second_cpu[prefix] += time.process_time() - t0
                 second[prefix].add(before, evalsha_stats(client))
 
@@ -242,7 +243,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             / (second["TWO"].usec / second["TWO"].calls),
             "python_cpu_us_two_hand_levels": second_cpu["TWO"] / total * 1e6,
             "python_cpu_us_hand_and_must_hit_by": second_cpu["MHB"] / total * 1e6,
-            "must_hit_by_hits": svc.pools.on("mhb").get("mhb").hits,
+            "must_hit_by_hits": pool_state(svc, "mhb").hits,
             "target_us": TARGET_US,
         }
     finally:

@@ -38,6 +38,7 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_archive import TABLES, Offset, redis_in  # noqa: E402
+from bench.doors import put_pool, put_table, report_round  # noqa: E402
 from bench.reports import deal  # noqa: E402
 from jackpot.bootstrap import bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
@@ -109,9 +110,9 @@ def run(args: argparse.Namespace, data: Path, archive_url: str | None) -> dict[s
         svc = bootstrap(settings, url, clock)
         generate_key(settings.checkpoint_key_file)
         every = max(args.rounds // max(args.checkpoints, 1), 1) if args.checkpoints else 0
-        svc.pools.put("day", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
+        put_pool(svc, "day", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
         for t in TABLES:
-            svc.tables.put(t, {"pools": ["day"], "decks": 6, "spots": 7}, "op")
+            put_table(svc, t, {"pools": ["day"], "decks": 6, "spots": 7}, "op")
         secret, key = svc.credentials.create(Role.TABLE, frozenset(TABLES))
         counters = Keys("verify").counters
         gaming = svc.days()
@@ -128,7 +129,7 @@ def run(args: argparse.Namespace, data: Path, archive_url: str | None) -> dict[s
                     client.hset(counters, "clock", at)
                 body = deal(rng, TABLES[i % len(TABLES)], f"{day}-{i}")
                 body["dealt_at"] = _iso(clock())
-                svc.rounds.report(body, key, secret)
+                report_round(svc, body, key, secret)
                 if i % 10_000 == 9_999:
                     svc.archiver.run(trim=False)
                 if every and i % every == every - 1:

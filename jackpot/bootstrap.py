@@ -35,20 +35,18 @@ from jackpot.services.fanout import (
     GroupedArchiver,
     GroupedConfig,
     GroupedHealth,
-    GroupedJournal,
     GroupedPayouts,
     GroupedPools,
-    GroupedRounds,
     GroupedTableCounts,
-    GroupedTables,
     GroupedVoids,
 )
 from jackpot.services.gamingday import ControllerGamingDay
 from jackpot.services.linkgroups import Group, LinkGroups
 from jackpot.services.moves import TableMoves
 from jackpot.services.payouthistory import PayoutHistory
-from jackpot.services.payouts import Payouts
+from jackpot.services.payouts import ApprovalThreshold, Payouts
 from jackpot.services.people import People
+from jackpot.services.placement import Placement
 from jackpot.services.pools import Pools
 from jackpot.services.rounds import Rounds, Window
 from jackpot.services.selfcheck import SelfCheck
@@ -103,10 +101,10 @@ class Services:
 
     credentials: Credentials
     people: People  # the register of who may act on money (D232)
-    pools: GroupedPools
-    tables: GroupedTables
-    rounds: GroupedRounds
+    pools: GroupedPools  # every group's pools, as one
+    placement: Placement  # a new pool's or table's group; creating and changing them
     payouts: GroupedPayouts
+    approval: ApprovalThreshold  # from how much a second person approves: one for every group
     voids: GroupedVoids
     table_counts: GroupedTableCounts
     audit: Audit
@@ -121,7 +119,7 @@ class Services:
     signs: Signs
     board: SignBoard  # what the signs show (the sign process's one reader of the store)
     health: GroupedHealth
-    groups: LinkGroups
+    groups: LinkGroups  # the router: a pool's, a table's or a payout's group and use cases
     config: GroupedConfig  # what readers read of every group's pools and tables
     moves: TableMoves
     probe_key: str  # a key of the controller's: on a cluster, in the slot of its meters
@@ -208,6 +206,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         raise RoundRecordError(table, round_id)
 
     window = Window(settings.retention_seconds * 1000, settings.clock_skew_seconds * 1000)
+    approval = ApprovalThreshold(settings.handpay_approval_cents)  # every group's one
 
     def build(name: str) -> Group:
         """A link group's stores and use cases; on a cluster over a client of its slot."""
@@ -258,9 +257,9 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             pools=Pools(config, AdjustmentStore(c, k, s), payout_store, clock, tables),
             tables=tables,
             rounds=rounds,
-            payouts=Payouts(payout_store, settings.handpay_approval_cents),
+            payouts=Payouts(payout_store, approval),
             payout_store=payout_store,
-            voids=Voids(VoidStore(c, k, s), rounds),
+            voids=Voids(VoidStore(c, k, s), rounds, approval),
             table_counts=TableCounts(
                 TableCountStore(c, k, s),
                 journal,
@@ -284,11 +283,9 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         GroupRegistry(client, keys), build, lambda g: key_store.copy_all(g.client, g.keys)
     )
     config = GroupedConfig(groups)
-    journal = GroupedJournal(groups)
     archiver = GroupedArchiver(groups)
-    pools = GroupedPools(groups, clock)
-    tables = GroupedTables(groups, clock)
-    payouts = GroupedPayouts(groups, settings.handpay_approval_cents)
+    placement = Placement(groups, clock)
+    payouts = GroupedPayouts(groups)
     table_counts = GroupedTableCounts(groups)
     keep_ms = (settings.retention_seconds + settings.clock_skew_seconds) * 1000
     sign_store = SignStore(client, keys, scripts)
@@ -303,7 +300,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     accounting = Accounting(
         archive,
         archiver,
-        journal,
+        groups.journal_of,
         config.pool_ids,
         days,
         clock,
@@ -316,13 +313,13 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
     return Services(
         credentials=credentials,
         people=people,
-        pools=pools,
-        tables=tables,
-        rounds=GroupedRounds(groups),
+        pools=GroupedPools(groups),
+        placement=placement,
         payouts=payouts,
-        voids=GroupedVoids(groups, payouts),
+        approval=approval,
+        voids=GroupedVoids(groups),
         table_counts=table_counts,
-        audit=Audit(config, journal, ReconciliationQueue(rq_client, settings.queue), clock, days),
+        audit=Audit(groups, ReconciliationQueue(rq_client, settings.queue), clock, days),
         client=client,
         rq_client=rq_client,
         archive=archive,
@@ -336,11 +333,12 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         archiver=archiver,
         accounting=accounting,
         activity=Activity(GroupedActivity(groups), people.keys_held),
-        history=PayoutHistory(archive, payouts, journal, people.keys_held),
-        signs=Signs(sign_store, config),
+        history=PayoutHistory(archive, payouts, groups.journal_of, people.keys_held),
+        signs=Signs(sign_store, groups.pool),
         board=SignBoard(
             sign_store,
             config,
+            lambda pool: groups.of_pool(pool).config.last_hits(pool),
             payouts,
             clock,
             settings.offline_after_seconds * 1000,
@@ -351,7 +349,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         health=checks,
         groups=groups,
         config=config,
-        moves=TableMoves(groups, tables, keep_ms, clock),
+        moves=TableMoves(groups, placement, keep_ms, clock),
         probe_key=keys.counters,
         days=days,
         checkpoints=checkpoints,

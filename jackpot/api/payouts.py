@@ -81,7 +81,7 @@ def payout_record(payout: str) -> Response:
 @require(Role.OPERATOR, Role.AUDITOR)
 def get_payout(payout: str) -> Response:
     parse_identifier(payout, "payout")
-    found = services().payouts.get(payout)
+    found = services().groups.payouts_of(payout).get(payout)
     # the slip's witness: the signed checkpoint covering the payout's newest step (D257)
     covered = services().checkpoints.of_payout(services().history.record(payout))
     return jsonify({**found, "checkpoint": covered})
@@ -101,7 +101,9 @@ def confirm(payout: str) -> Response:
     paid_by = people.active(given.paid_by or actor.person_id, "paid_by")
     witness = people.active(given.witness, "witness")
     hand_pay = HandPay(paid_by, witness, given.slip, given.note)
-    return _answer(services().payouts.confirm(payout, actor, hand_pay, given.expect))
+    return _answer(
+        services().groups.payouts_of(payout).confirm(payout, actor, hand_pay, given.expect)
+    )
 
 
 @bp.post("/<payout>/approve")
@@ -151,7 +153,9 @@ def _step(payout: str, step: str, record: Record, reason_required: bool) -> Resp
     else:
         data = {}
     note, expect = str(data.get("reason", "")), str(data.get("expect", ""))
-    return _answer(services().payouts.step(payout, step, current_actor(), note, expect))
+    return _answer(
+        services().groups.payouts_of(payout).step(payout, step, current_actor(), note, expect)
+    )
 
 
 def _answer(result: tuple[bool, dict[str, Any]]) -> Response:

@@ -72,7 +72,7 @@ def meters(state: PoolState) -> dict[str, Any]:
         "staged": state.staged.to_json() if state.staged else None,
         "staged_refused": state.staged_refused,
         "public": state.public,
-        "group": services().pools.group_of(state.pool),
+        "group": services().groups.of_pool(state.pool).name,
     }
 
 
@@ -84,7 +84,7 @@ def list_pools() -> Response:
 @bp.get("/<pool>")
 def get_pool(pool: str) -> Response:
     parse_identifier(pool, "pool")
-    pools = services().pools.on(pool)
+    pools = services().groups.pools_of(pool)
     return jsonify(public(pools.public(pool), pools.last_hits(pool)))
 
 
@@ -92,7 +92,7 @@ def get_pool(pool: str) -> Response:
 @require(Role.OPERATOR)
 def put_pool(pool: str) -> tuple[Response, int]:
     parse_identifier(pool, "pool")
-    status, state = services().pools.put(pool, json_body(), current_key().who)
+    status, state = services().placement.put_pool(pool, json_body(), current_key().who)
     return jsonify({**meters(state), "status": status}), 201 if status == "created" else 200
 
 
@@ -100,7 +100,7 @@ def put_pool(pool: str) -> tuple[Response, int]:
 @require(Role.OPERATOR, Role.AUDITOR)
 def get_meters(pool: str) -> Response:
     parse_identifier(pool, "pool")
-    pools = services().pools.on(pool)
+    pools = services().groups.pools_of(pool)
     return jsonify({**meters(pools.get(pool)), "last_hits": pools.last_hits(pool)})
 
 
@@ -108,7 +108,9 @@ def get_meters(pool: str) -> Response:
 @require(Role.OPERATOR)
 def adjust(pool: str) -> Response:
     parse_identifier(pool, "pool")
-    return jsonify(services().pools.on(pool).adjust(pool, json_body(), current_key().who).to_json())
+    return jsonify(
+        services().groups.pools_of(pool).adjust(pool, json_body(), current_key().who).to_json()
+    )
 
 
 @bp.post("/<pool>/suspend")
@@ -136,7 +138,7 @@ def resume(pool: str) -> Response:
 def retire(pool: str) -> Response:
     """Retire the pool and move its whole balance to another pool, in one journaled step."""
     parse_identifier(pool, "pool")
-    return jsonify(services().pools.retire(pool, json_body(), current_key().who).to_json())
+    return jsonify(services().placement.retire_pool(pool, json_body(), current_key().who).to_json())
 
 
 @bp.post("/<pool>/staged")
@@ -144,7 +146,9 @@ def retire(pool: str) -> Response:
 def stage(pool: str) -> Response:
     """Stage a change of the pool's parameters: at its next suspension, or at a set time."""
     parse_identifier(pool, "pool")
-    return jsonify(meters(services().pools.on(pool).stage(pool, json_body(), current_key().who)))
+    return jsonify(
+        meters(services().groups.pools_of(pool).stage(pool, json_body(), current_key().who))
+    )
 
 
 @bp.post("/<pool>/staged/cancel")
@@ -155,12 +159,12 @@ def cancel_staged(pool: str) -> Response:
     if not request_body():
         raise ValidationError("reason", "a cancellation names its reason", "missing")
     reason = str(CANCEL_STAGED_REQUEST.check(json_body())["reason"])
-    changed, now = services().pools.on(pool).cancel_staged(pool, reason, current_key().who)
+    changed, now = services().groups.pools_of(pool).cancel_staged(pool, reason, current_key().who)
     return jsonify({**meters(now), "changed": changed})
 
 
 def _link(pool: str, state: LinkState, reason: str) -> Response:
-    changed, now = services().pools.on(pool).set_link(pool, state, reason, current_key().who)
+    changed, now = services().groups.pools_of(pool).set_link(pool, state, reason, current_key().who)
     return jsonify({**meters(now), "changed": changed})
 
 
@@ -169,7 +173,7 @@ def _link(pool: str, state: LinkState, reason: str) -> Response:
 def get_game(pool: str) -> Response:
     """The game the pool's linked group plays: its tables, deck count and paytable."""
     parse_identifier(pool, "pool")
-    group = services().tables.on_pool(pool).game(pool)
+    group = services().groups.tables_of_pool(pool).game(pool)
     first = group[0].config
     return jsonify(
         {
@@ -188,5 +192,8 @@ def change_game(pool: str) -> Response:
     """Change the deck count and/or paytable of every table of the linked group at once."""
     parse_identifier(pool, "pool")
     return jsonify(
-        services().tables.on_pool(pool).change_game(pool, json_body(), current_key().who).to_json()
+        services()
+        .groups.tables_of_pool(pool)
+        .change_game(pool, json_body(), current_key().who)
+        .to_json()
     )

@@ -137,7 +137,7 @@ def report_round(svc: Services, authorization: str | None, raw: bytes) -> dict[s
     if bad_body is not None:
         svc.credentials.recheck(secret or "")  # a revoked key is answered nothing (D232)
         raise bad_body
-    return svc.rounds.report(body, key, secret or "")
+    return svc.groups.report_round(body, key, secret or "")
 
 
 @bp.post("")
@@ -154,10 +154,10 @@ def stored(table: str, round_id: str) -> Response:
     key = current_key()
     if key.role is Role.TABLE and table not in key.tables:
         raise ForbiddenError(f"this key may not read rounds of table {table!r}")
-    found = services().rounds.stored(table, round_id)
+    found = services().groups.stored_round(table, round_id)
     if found is None:
         raise NotFoundError("round", f"{table}/{round_id}")
-    void = services().voids.on(table).state(table, round_id)
+    void = services().groups.voids_of(table).state(table, round_id)
     if void is not None:
         void = named_state(void)
     return jsonify({**found, **({"void": void} if void is not None else {})})
@@ -174,12 +174,16 @@ def void(table: str, round_id: str) -> tuple[Response, int]:
     if key.role is Role.TABLE and table not in key.tables:
         raise ForbiddenError(f"this key may not void rounds of table {table!r}")
     data = ROUND_VOID_REQUEST.check(json_body())
-    result, state = services().voids.void(
-        table,
-        round_id,
-        data["reason"],
-        data.get("spots"),
-        current_actor(),
+    result, state = (
+        services()
+        .groups.voids_of(table)
+        .void(
+            table,
+            round_id,
+            data["reason"],
+            data.get("spots"),
+            current_actor(),
+        )
     )
     return _voided(table, round_id, result, state)
 
@@ -191,8 +195,10 @@ def approve_void(table: str, round_id: str) -> tuple[Response, int]:
     parse_identifier(table, "table")
     parse_identifier(round_id, "round")
     data = ROUND_VOID_APPROVE_REQUEST.check(json_body()) if request_body() else {}
-    result, state = services().voids.approve(
-        table, round_id, current_actor(), str(data.get("reason", ""))
+    result, state = (
+        services()
+        .groups.voids_of(table)
+        .approve(table, round_id, current_actor(), str(data.get("reason", "")))
     )
     return _voided(table, round_id, result, state)
 
@@ -204,7 +210,9 @@ def refuse_void(table: str, round_id: str) -> tuple[Response, int]:
     parse_identifier(table, "table")
     parse_identifier(round_id, "round")
     data = ROUND_VOID_REFUSE_REQUEST.check(json_body())
-    result, state = services().voids.refuse(table, round_id, current_actor(), data["reason"])
+    result, state = (
+        services().groups.voids_of(table).refuse(table, round_id, current_actor(), data["reason"])
+    )
     return _voided(table, round_id, result, state)
 
 

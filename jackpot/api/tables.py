@@ -24,11 +24,11 @@ def serialise(record: TableRecord, check: dict[str, Any] | None = None) -> dict[
     return {
         "table": record.table,
         **record.config.to_json(),
-        "online": services().tables.online(record),
+        "online": services().groups.main.tables.online(record),
         "last_seen": record.last_seen,
         "rounds": record.rounds,
         "version": record.version,
-        "group": services().tables.group_of(record.table),
+        "group": services().groups.of_table(record.table).name,
         "counts_check": check,
     }
 
@@ -37,14 +37,16 @@ def serialise(record: TableRecord, check: dict[str, Any] | None = None) -> dict[
 @require(Role.OPERATOR, Role.AUDITOR)
 def list_tables() -> Response:
     checks = services().table_counts.shown()
-    return jsonify({"tables": [serialise(t, checks.get(t.table)) for t in services().tables.all()]})
+    return jsonify(
+        {"tables": [serialise(t, checks.get(t.table)) for t in services().config.tables()]}
+    )
 
 
 @bp.get("/<table>")
 @require(Role.OPERATOR, Role.AUDITOR)
 def get_table(table: str) -> Response:
     parse_identifier(table, "table")
-    record = services().tables.on(table).get(table)
+    record = services().groups.tables_of(table).get(table)
     return jsonify(serialise(record, services().table_counts.shown().get(table)))
 
 
@@ -52,7 +54,7 @@ def get_table(table: str) -> Response:
 @require(Role.OPERATOR)
 def put_table(table: str) -> tuple[Response, int]:
     parse_identifier(table, "table")
-    status, record = services().tables.put(table, json_body(), current_key().who)
+    status, record = services().placement.put_table(table, json_body(), current_key().who)
     return jsonify({**serialise(record), "status": status}), 201 if status == "created" else 200
 
 
@@ -76,8 +78,8 @@ def counts(table: str) -> Response:
     if table not in key.tables:
         raise ForbiddenError(f"this key may not report for table {table!r}")
     days = COUNTS_REQUEST.check(json_body())["days"]
-    services().tables.on(table).get(table)  # 404 for a table the controller does not know
-    return jsonify({"table": table, "days": services().table_counts.on(table).report(table, days)})
+    services().groups.tables_of(table).get(table)  # 404 for a table the controller does not know
+    return jsonify({"table": table, "days": services().groups.counts_of(table).report(table, days)})
 
 
 @bp.post("/<table>/counts/acknowledge")
@@ -88,8 +90,8 @@ def acknowledge_counts(table: str) -> Response:
     leaves the metric, the alert and the console once the day is closed too."""
     parse_identifier(table, "table")
     body = ACKNOWLEDGE_REQUEST.check(json_body())
-    services().tables.on(table).get(table)  # 404 for a table the controller does not know
-    counts = services().table_counts.on(table)
+    services().groups.tables_of(table).get(table)  # 404 for a table the controller does not know
+    counts = services().groups.counts_of(table)
     who = current_key().who
     status, ack = counts.acknowledge(
         table, body["day"], body.get("checked_at"), who, body["reason"]
@@ -101,9 +103,9 @@ def acknowledge_counts(table: str) -> Response:
 @require(Role.TABLE)
 def heartbeat(table: str) -> Response:
     parse_identifier(table, "table")
-    record = services().tables.on(table).heartbeat(table, current_key())
+    record = services().groups.tables_of(table).heartbeat(table, current_key())
     # the link state of each pool the table feeds: its side bet is open only while all run
-    links = {p: services().pools.on(p).get(p).link.value for p in record.config.pools}
+    links = {p: services().groups.pools_of(p).get(p).link.value for p in record.config.pools}
     # an inoperable controller settles nothing: the side bet closes until it operates again
     operable = services().health.settles(table)
     return jsonify(

@@ -18,12 +18,12 @@ from sqlalchemy.dialects import postgresql, sqlite
 from jackpot import jsonio
 from jackpot.archive.schema import journal_entries, payout_people, payouts
 from jackpot.domain.chain import ChainedEntry
+from jackpot.domain.payoutids import payout_number
 from jackpot.domain.payoutrecord import (
     ENTRY_TYPES,
     PayoutQuery,
     changed_at,
     fold,
-    number,
     people,
 )
 
@@ -79,7 +79,7 @@ def row_of(journal: str, record: dict[str, Any], steps: list[int]) -> dict[str, 
         "journal": journal,
         "pool": record["pool"],
         "table_id": record["table"],
-        "number": number(record["id"]),
+        "number": payout_number(record["id"]),
         "status": record["status"],
         "amount": int(record["amount"]),
         "created": int(record["created"]),

@@ -49,11 +49,11 @@ def provision(
     """Create missing pools, put the tables, and return a new table key for `key_tables`."""
     for pool, body in pools.items():
         try:
-            services.pools.on(pool).get(pool)
+            services.groups.pools_of(pool).get(pool)
         except NotFoundError:
-            services.pools.put(pool, dict(body), who)
+            services.placement.put_pool(pool, dict(body), who)
     for table, body in tables.items():
-        services.tables.put(table, dict(body), who)
+        services.placement.put_table(table, dict(body), who)
     secret, _ = services.credentials.create(Role.TABLE, frozenset(key_tables), who)
     return secret
 

@@ -26,7 +26,7 @@ from datetime import date, datetime
 from typing import Any
 
 from jackpot.domain.gamingday import EPOCH, MILLISECOND, GamingDays, parse_day
-from jackpot.domain.linkgroups import MAIN_GROUP
+from jackpot.domain.payoutids import parse_payout_id, payout_number
 from jackpot.domain.people import parse_person_id, person_of, shown_parts
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ValidationError
@@ -133,11 +133,6 @@ def changed_at(record: dict[str, Any]) -> int:
     return max(int(record[s]) for s in STAMPS if record.get(s) is not None)
 
 
-def number(payout: str) -> int:
-    """A payout's number: 123 of P000123 and of east:P000123."""
-    return int(payout.rpartition(":")[2][1:])
-
-
 # a person's id as a search term: a space, which no name as compared (person_of) holds
 ID_TERM = "id "
 
@@ -176,7 +171,7 @@ def wanted_people(name: str, holders: dict[str, str]) -> frozenset[str]:
 def order(record: dict[str, Any]) -> tuple[int, int, str]:
     """Newest first when reversed: by the making's stamp, then number, then id (two link
     groups' payouts of one millisecond)."""
-    return int(record["created"]), number(str(record["id"])), str(record["id"])
+    return int(record["created"]), payout_number(str(record["id"])), str(record["id"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +287,7 @@ def history_query(
     if person is not None and not person_of(person):
         raise ValidationError("person", "must name a person", "not_a_person")
     return PayoutQuery(
-        payout=_payout_id(given["payout"]) if "payout" in given else None,
+        payout=parse_payout_id(given["payout"]) if "payout" in given else None,
         table=parse_identifier(given["table"], "table") if "table" in given else None,
         pool=parse_identifier(given["pool"], "pool") if "pool" in given else None,
         people=None if person is None else wanted_people(person, holders()),
@@ -301,25 +296,6 @@ def history_query(
         changed=changed,
         before=parse_cursor(given["before"]) if "before" in given else None,
     )
-
-
-def _payout_id(raw: str) -> str:
-    """A payout as the floor names it: its id (P000123, east:P000123), or its number (123,
-    east:123); payouts are numbered from 1, so 0 and -1 name none and are refused."""
-    group, colon, rest = raw.rpartition(":")
-    if colon and group == MAIN_GROUP:
-        raise ValidationError(
-            "payout", "the main link group's payouts carry no group: P000123, or 123"
-        )
-    number = rest[1:] if rest[:1] in ("P", "p") else rest
-    digits = number.removeprefix("-")
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 15):
-        raise ValidationError(
-            "payout", "must be a payout's id (P000123, east:P000123) or its number (123)"
-        )
-    if digits != number or int(digits) < 1:
-        raise ValidationError("payout", "must be a payout's number, from 1", "out_of_range")
-    return parse_identifier(f"{group}{colon}P{int(digits):06d}", "payout")
 
 
 def _day_start(days: GamingDays, day: date | None, after: bool = False) -> int | None:

@@ -31,7 +31,7 @@ class MeterCollector(Collector):
             self._s.client.ping()
             ping.add_metric([], time.perf_counter() - started)
             pools = self._s.pools.all()
-            tables = self._s.tables.all()
+            tables = self._s.config.tables()
             unsettled = self._s.payouts.unsettled()
         except Exception:  # noqa: BLE001 - a scrape must still answer when Redis does not
             up.add_metric([], 0)
@@ -145,7 +145,7 @@ class MeterCollector(Collector):
             labels=["table", "pool"],
         )
         for t in tables:
-            online.add_metric([t.table], 1 if self._s.tables.online(t) else 0)
+            online.add_metric([t.table], 1 if self._s.groups.main.tables.online(t) else 0)
             enabled.add_metric([t.table], 1 if t.config.enabled else 0)
             played.add_metric([t.table], t.rounds)
             for pool in t.config.pools:

@@ -17,20 +17,18 @@ from jackpot.errors import NotFoundError, ValidationError
 from jackpot.store.queue import QueueHealth, ReconciliationJob, ReconciliationQueue
 
 if TYPE_CHECKING:
-    from jackpot.services.fanout import GroupedConfig, GroupedJournal
+    from jackpot.services.linkgroups import LinkGroups
 
 
 class Audit:
     def __init__(
         self,
-        config: GroupedConfig,
-        journal: GroupedJournal,
+        groups: LinkGroups,  # each pool's journal in its group, each group's house journal
         queue: ReconciliationQueue,
         clock: Callable[[], int],
         days: Callable[[], GamingDays],  # the controller's (services.gamingday)
     ) -> None:
-        self._config = config
-        self._journal = journal
+        self._groups = groups
         self._queue = queue
         self._clock = clock
         self._days = days
@@ -55,16 +53,16 @@ class Audit:
         """A page of a pool's journal (None: the house journal of link group `group`),
         oldest first: the archive and Redis's tail read as one sequence."""
         if pool is not None:
-            self._config.pool(pool)  # 404 for an unknown pool
-        return self._journal.read(pool, after, limit, span, group)
+            self._groups.pool(pool)  # 404 for an unknown pool
+        return self._groups.journal_of(pool, group).read(pool, after, limit, span)
 
     def export(
         self, pool: str | None, after: int, span: Span = EVERYTHING, group: str = MAIN_GROUP
     ) -> Iterator[JournalEntry]:
         """Every entry after `after` in `span`; checks the pool before the first is read."""
         if pool is not None:
-            self._config.pool(pool)
-        return self._journal.scan(pool, after, span=span, group=group)
+            self._groups.pool(pool)
+        return self._groups.journal_of(pool, group).scan(pool, after, span=span)
 
     def _instant(self, raw: str, field: str, end: bool) -> int:
         if DAY.fullmatch(raw):
@@ -76,7 +74,7 @@ class Audit:
     def request_reconciliation(self, body: Any, who: str) -> ReconciliationJob:
         """Queue a pool's reconciliation over [from, to) (ms since the epoch)."""
         wanted = ReconcileRequest.from_json(body, self._clock())
-        self._config.pool(wanted.pool)
+        self._groups.pool(wanted.pool)
         return self._queue.enqueue_reconcile(wanted.pool, wanted.from_ts, wanted.to_ts, who)
 
     def reconciliation(self, job_id: str) -> ReconciliationJob:
@@ -87,12 +85,13 @@ class Audit:
 
     def reconcile(self, pool: str, from_ts: int, to_ts: int) -> Reconciliation:
         """The period's reconciliation from the pool's journal (the worker runs this)."""
-        self._config.pool(pool)
+        self._groups.pool(pool)  # 404 for an unknown pool
+        journal = self._groups.journal_of(pool)
         # the period's entries and the last balance before them: found through the time
         # index, so the cost follows the period's length, not the journal's
-        start = self._journal.seq_at(pool, from_ts)
-        opening = next((e for e in self._journal.before(pool, start) if BALANCE in e.fields), None)
-        period = self._journal.scan(pool, start - 1, span=Span(None, to_ts))
+        start = journal.seq_at(pool, from_ts)
+        opening = next((e for e in journal.before(pool, start) if BALANCE in e.fields), None)
+        period = journal.scan(pool, start - 1, span=Span(None, to_ts))
         entries = chain([] if opening is None else [opening], period)
         return reconcile(pool, (e.to_json() for e in entries), from_ts, to_ts)
 

@@ -49,7 +49,8 @@ from jackpot.errors import (
 )
 
 if TYPE_CHECKING:
-    from jackpot.services.fanout import GroupedArchiver, GroupedJournal
+    from jackpot.services.fanout import GroupedArchiver
+    from jackpot.store.journal import JournalStore
 
 
 SECTIONS = ("pools", "tables", "hits", "table_counts", "voids")
@@ -60,7 +61,7 @@ class Accounting:
         self,
         archive: Archive,
         archiver: GroupedArchiver,
-        journal: GroupedJournal,
+        journal: Callable[[str | None], JournalStore],  # a pool's, or the house's
         pools: Callable[[], list[str]],
         days: Callable[[], GamingDays],  # the controller's (services.gamingday)
         clock: Callable[[], int],
@@ -113,7 +114,7 @@ class Accounting:
             pool = str(row["pool"])
             entries = []
             if row["first_seq"] is not None:
-                for e in self._journal.scan(pool, int(row["first_seq"]) - 1):
+                for e in self._journal(pool).scan(pool, int(row["first_seq"]) - 1):
                     if e.seq > int(row["last_seq"]):
                         break
                     entries.append(e.fields)
@@ -261,7 +262,7 @@ class Accounting:
 
     def first_day(self) -> date | None:
         """The gaming day of the controller's first journal entry."""
-        first = self._journal.read(None, 0, 1)
+        first = self._journal(None).read(None, 0, 1)
         return None if not first else self._days().of_time(int(first[0].fields["ts"]))
 
     # --- the statement -------------------------------------------------------------------
@@ -313,20 +314,19 @@ class Accounting:
         voids = self._voids(start, end)
         people = self._people(end)
         for pool in pool_ids:
-            begin = self._journal.seq_at(pool, start)
-            opening = next(
-                (e for e in self._journal.before(pool, begin) if BALANCE in e.fields), None
-            )
+            journal = self._journal(pool)
+            begin = journal.seq_at(pool, start)
+            opening = next((e for e in journal.before(pool, begin) if BALANCE in e.fields), None)
             earlier: list[Any] = []
             if previous is None or (layout >= HAND_PAYS_OWED and hands_carried is None):
-                earlier = [e.fields for e in self._journal.scan(pool, 0, span=Span(None, start))]
+                earlier = [e.fields for e in journal.scan(pool, 0, span=Span(None, start))]
             unpaid = unpaid_before(earlier) if previous is None else carried.get(pool, {})
             hands = (
                 unpaid_before(earlier, "hand_pay")
                 if hands_carried is None
                 else hands_carried.get(pool, {})
             )
-            entries = list(self._journal.scan(pool, begin - 1, span=Span(None, end)))
+            entries = list(journal.scan(pool, begin - 1, span=Span(None, end)))
             rows = [e.to_json() for e in entries]
             computed, still_unpaid = pool_day(
                 pool, None if opening is None else opening.to_json(), rows, unpaid, hands

@@ -1,18 +1,21 @@
 """Link groups: each group's stores and use cases (`Group`), built on first use, and the one
-way to reach the group that holds a pool or a table (`LinkGroups.routed`, `on_pool`,
-`on_table`): a call goes to the group this process last found the pool or table in, and once
-more to the group the registry names now when it is not there (a table moved).
+router: the group that holds a pool, a table or a payout (`LinkGroups.routed`, `on_pool`,
+`on_table`, `of_payout`, and the named accessors `pools_of`, `tables_of`, `voids_of`, ...):
+a call goes to the group this process last found the pool or table in, and once more to the
+group the registry names now when it is not there (a table moved); a payout's id names its
+group (jackpot.domain.payoutids). The API and the CLI reach a group's use case through here.
 
 A link group is a set of pools and the tables feeding them. A round touches one group's keys
 only (one hash tag: one slot, one script call), so on a Redis Cluster independent groups live
 on different shards. The main group's keys are the keys of a controller without groups.
 
 Which group holds a pool or table is in the registry (jackpot.store.groups); which group a
-new one joins is decided by jackpot.domain.linkgroups; what every group holds, read as one,
-is jackpot.services.fanout. A pool never leaves its group. A table leaves its group only by a
-move (jackpot.services.moves), which deletes it from the old group's keys last: a process
-that still sends its rounds there finds the table gone (the round script answers stale, the
-table is not found) and looks it up again.
+new one joins is decided by jackpot.domain.linkgroups (jackpot.services.placement applies
+it); what every group holds, read as one, is jackpot.services.fanout (merges only). A pool
+never leaves its group. A table leaves its group only by a move (jackpot.services.moves),
+which deletes it from the old group's keys last: a process that still sends its rounds there
+finds the table gone (the round script answers stale, the table is not found) and looks it
+up again.
 """
 
 from __future__ import annotations
@@ -28,7 +31,12 @@ from jackpot.archive.archiver import Archiver
 from jackpot.archive.verify import (
     Verifier,
 )
+from jackpot.domain.auth import ApiKey, authorize_table
+from jackpot.domain.config import TableRecord
 from jackpot.domain.linkgroups import MAIN_GROUP
+from jackpot.domain.meter import PoolState
+from jackpot.domain.payoutids import payout_group
+from jackpot.domain.report import parse_envelope
 from jackpot.errors import NotFoundError
 from jackpot.services.payouts import Payouts
 from jackpot.services.pools import Pools
@@ -169,6 +177,75 @@ class LinkGroups:
         """`part` of the table's link group, each call routed there (routed)."""
         return cast(T, _Routed(self, "table", table, part))
 
+    def of_payout(self, payout: str) -> Group:
+        """The group a payout's id names (P000123: the main group, east:P000123: east); 404
+        for a group there is not."""
+        name = payout_group(payout)
+        if name not in self.names():
+            raise NotFoundError("payout", payout)
+        return self.of(name)
+
+    # --- a group's use case, by what it is about ------------------------------------------
+
+    def pools_of(self, pool: str) -> Pools:
+        """The pools' use cases of the pool's group: `pools_of(pool).adjust(pool, ...)`."""
+        return self.on_pool(pool, _pools)
+
+    def tables_of(self, table: str) -> Tables:
+        """The tables' use cases of the table's group: `tables_of(table).heartbeat(...)`."""
+        return self.on_table(table, _tables)
+
+    def tables_of_pool(self, pool: str) -> Tables:
+        """The tables' use cases of a pool's group: `tables_of_pool(pool).game(pool)`."""
+        return self.on_pool(pool, _tables)
+
+    def voids_of(self, table: str) -> Voids:
+        """The round voids' use cases of the table's group, where its rounds were settled."""
+        return self.on_table(table, _voids)
+
+    def counts_of(self, table: str) -> TableCounts:
+        """The table-counts use cases of the table's group, where its rounds are."""
+        return self.on_table(table, _table_counts)
+
+    def payouts_of(self, payout: str) -> Payouts:
+        """The payouts' use cases of the group a payout's id names."""
+        return self.of_payout(payout).payouts
+
+    def journal_of(self, pool: str | None, group: str = MAIN_GROUP) -> JournalStore:
+        """A pool's journal in its group, or (no pool) the house journal of `group`."""
+        if pool is not None:
+            return self.of_pool(pool).journal
+        if group not in self.names():
+            raise NotFoundError("group", group, "group")
+        return self.of(group).journal
+
+    def pool(self, pool: str) -> PoolState:
+        """A pool's configuration and meters, read in its group."""
+        return self.routed("pool", pool, lambda g: g.config.pool(pool))
+
+    def table(self, table: str) -> TableRecord:
+        """A table's record, read in its group."""
+        return self.routed("table", table, lambda g: g.config.table(table))
+
+    def report_round(self, body: Any, key: ApiKey, secret: str) -> dict[str, Any]:
+        """Settle a round report in its table's group (one script call there). The envelope
+        is read and the key's table authorised here, once for the round, before the registry
+        is asked (a key's own tables only); the group's Rounds takes both as given."""
+        table, round_id = parse_envelope(body)
+        authorize_table(key, table)
+        return self.routed(
+            "table", table, lambda g: g.rounds.report(table, round_id, body, key, secret)
+        )
+
+    def stored_round(self, table: str, round_id: str) -> dict[str, Any] | None:
+        """A reported round's first result, or None: from the table's group, and from the
+        group the registry names now when not there (a moved table's rounds are copied to
+        its new group before it leaves the old one)."""
+        found = self.of_table(table).rounds.stored(table, round_id)
+        if found is None:
+            found = self.of_table(table, refresh=True).rounds.stored(table, round_id)
+        return found
+
     def routed(self, kind: str, ident: str, call: Callable[[Group], T]) -> T:
         """`call` on the group of a pool or table; once more on its group as the registry
         says now when the group this process knew does not have it (a table moved)."""
@@ -184,6 +261,22 @@ class LinkGroups:
             result, group = call(again), again
         self.found(kind, ident, group.name)  # it is there
         return result
+
+
+def _pools(g: Group) -> Pools:
+    return g.pools
+
+
+def _tables(g: Group) -> Tables:
+    return g.tables
+
+
+def _voids(g: Group) -> Voids:
+    return g.voids
+
+
+def _table_counts(g: Group) -> TableCounts:
+    return g.table_counts
 
 
 class _Routed:

@@ -44,8 +44,8 @@ from jackpot.errors import (
     StoreUnavailableError,
     TableMoveError,
 )
-from jackpot.services.fanout import GroupedTables
 from jackpot.services.linkgroups import Group, LinkGroups
+from jackpot.services.placement import Placement
 from jackpot.services.tables import MAX_STALE_RETRIES
 from jackpot.store.config import TableMove, canonical
 from jackpot.store.forgotten import ForgottenRounds
@@ -78,10 +78,10 @@ class Moved:
 
 class TableMoves:
     def __init__(
-        self, groups: LinkGroups, tables: GroupedTables, keep_ms: int, clock: Callable[[], int]
+        self, groups: LinkGroups, placement: Placement, keep_ms: int, clock: Callable[[], int]
     ) -> None:
         self._groups = groups
-        self._tables = tables
+        self._placement = placement
         self._keep_ms = keep_ms
         self._clock = clock
 
@@ -104,7 +104,7 @@ class TableMoves:
             return self._finish(table, plan, pools)
         source = self._groups.of_table(table, refresh=True)
         record = source.tables.get(table)  # 404 for an unknown table
-        target = self._groups.of(pools_group(self._tables.pools_groups(pools)))
+        target = self._groups.of(pools_group(self._placement.pools_groups(pools)))
         if target.name == source.name:
             if record.config.pools == pools:  # moved there before: a resent request
                 return Moved(table, source.name, target.name, "unchanged", 0, record, "")

@@ -18,7 +18,8 @@ from jackpot.domain.auth import ApiKey
 from jackpot.domain.journals import pool_journal
 from jackpot.domain.payoutrecord import ENTRY_TYPES, PayoutQuery, order, step_of
 from jackpot.errors import NotFoundError
-from jackpot.services.fanout import GroupedJournal, GroupedPayouts
+from jackpot.services.fanout import GroupedPayouts
+from jackpot.store.journal import JournalStore
 
 MAX_PAGE = 1000
 # a step's key, and the field naming its holder
@@ -37,7 +38,7 @@ class PayoutHistory:
         self,
         archive: Archive,
         payouts: GroupedPayouts,
-        journal: GroupedJournal,
+        journal: Callable[[str | None], JournalStore],  # a pool's, in its group
         keys: Callable[[], list[tuple[ApiKey, bool]]],
     ) -> None:
         self._archive = archive
@@ -84,8 +85,8 @@ class PayoutHistory:
         steps = {e.seq: (e.by_name(), hash_) for e, hash_ in archived}
         # the steps the archive has not taken yet: the journal's tail past its tip, from the
         # payout's making on (in Redis; the making found by the tail's time index)
-        after = max(tip, self._journal.seq_at(pool, int(current["created"])) - 1)
-        for entry in self._journal.scan(pool, after):
+        after = max(tip, self._journal(pool).seq_at(pool, int(current["created"])) - 1)
+        for entry in self._journal(pool).scan(pool, after):
             if entry.fields.get("payout") == payout and entry.fields.get("type") in ENTRY_TYPES:
                 steps.setdefault(entry.seq, ({k: str(v) for k, v in entry.fields.items()}, ""))
         holders = self.holders()

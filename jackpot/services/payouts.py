@@ -43,10 +43,19 @@ class Actor:
         return self.person_id or self.who
 
 
+@dataclass(slots=True)
+class ApprovalThreshold:
+    """From how many cents of pay a hand pay, or a void, needs a second person (0: never):
+    the controller's one threshold (JACKPOT_HANDPAY_APPROVAL_CENTS), given once at build and
+    read by every link group's payouts and voids at each step."""
+
+    cents: int = 0
+
+
 class Payouts:
-    def __init__(self, store: PayoutStore, approval_cents: int = 0) -> None:
+    def __init__(self, store: PayoutStore, threshold: ApprovalThreshold) -> None:
         self._store = store
-        self.approval_cents = approval_cents  # 0: a confirmation alone pays
+        self._threshold = threshold
 
     def list(self, status: str | None, limit: int) -> list[dict[str, Any]]:
         """Payouts, newest first, optionally of one status."""
@@ -73,10 +82,8 @@ class Payouts:
         actor: Actor,
         hand_pay: HandPay,
         expect: str = "",
-        approval_cents: int | None = None,
     ) -> tuple[bool, dict[str, Any]]:
-        """Record the hand pay: paid, or awaiting approval from the threshold up (this
-        service's, or `approval_cents`: the controller's, set once for every link group)."""
+        """Record the hand pay: paid, or awaiting approval from the threshold up."""
         return self._store.step(
             payout,
             "confirm",
@@ -85,7 +92,7 @@ class Payouts:
             hand_pay.note,
             (hand_pay.paid_by.shown, hand_pay.witness.shown, hand_pay.slip),
             expect,
-            self.approval_cents if approval_cents is None else approval_cents,
+            self._threshold.cents,
             (actor.compared, hand_pay.paid_by.id, hand_pay.witness.id),
             actor.name,
         )
@@ -97,7 +104,6 @@ class Payouts:
         actor: Actor,
         note: str,
         expect: str = "",
-        approval_cents: int | None = None,
     ) -> tuple[bool, dict[str, Any]]:
         """A step that takes a note or reason: `approve` (a second operator's approval of a
         confirmed hand pay: now it is paid), `dispute` (hold a pending or awaiting jackpot
@@ -106,7 +112,6 @@ class Payouts:
         `void_request`), `approve_void` (another person applies the void asked for) or
         `refuse_void` (another person refuses it, or its asker withdraws it: the request is
         dropped, nothing else changes)."""
-        threshold = self.approval_cents if approval_cents is None else approval_cents
         return self._store.step(
             payout,
             step,
@@ -114,7 +119,7 @@ class Payouts:
             actor.person,
             note,
             expect=expect,
-            threshold=threshold,
+            threshold=self._threshold.cents,
             ids=(actor.compared, "", ""),
             old_name=actor.name,
         )

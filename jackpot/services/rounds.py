@@ -9,13 +9,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from jackpot import jsonio
-from jackpot.domain.auth import ApiKey, authorize_table, digest
+from jackpot.domain.auth import ApiKey, digest
 from jackpot.domain.config import TableRecord
 from jackpot.domain.report import (
     RoundReport,
     body_digest,
     parse_dealt_at,
-    parse_envelope,
     parse_report,
 )
 from jackpot.domain.settlement import Settlement, settle
@@ -74,13 +73,17 @@ class Rounds:
         self._window = window
         self._clock = clock
 
-    def report(self, body: Any, key: ApiKey, secret: str) -> dict[str, Any]:
-        """Settle a round report (`_report`). The worker's cached key is trusted only where
-        the round script checks it again: any other answer (a 400, a conflict, a replay
-        found outside the script) is given only once the key is looked up and still valid,
-        so a revoked key is answered nothing (D232)."""
+    def report(
+        self, table: str, round_id: str, body: Any, key: ApiKey, secret: str
+    ) -> dict[str, Any]:
+        """Settle the report of round `round_id` of `table` (`_report`), its envelope read and
+        `table` authorised for `key` by the caller (LinkGroups.report_round, once a round).
+        The worker's cached key is trusted only where the round script checks it again: any
+        other answer (a 400, a conflict, a replay found outside the script) is given only
+        once the key is looked up and still valid, so a revoked key is answered nothing
+        (D232)."""
         try:
-            answer, by_script = self._report(body, key, secret)
+            answer, by_script = self._report(table, round_id, body, key, secret)
         except (UnauthenticatedError, StoreUnavailableError):
             raise
         except JackpotError:
@@ -90,7 +93,9 @@ class Rounds:
             self._credentials.recheck(secret)
         return answer
 
-    def _report(self, body: Any, key: ApiKey, secret: str) -> tuple[dict[str, Any], bool]:
+    def _report(
+        self, table: str, round_id: str, body: Any, key: ApiKey, secret: str
+    ) -> tuple[dict[str, Any], bool]:
         """Settle a round report: one script call, idempotent under (table, round); with
         whether the round script gave the answer (and so checked the key).
 
@@ -101,8 +106,6 @@ class Rounds:
         is answered with its first result, and one dealt before the window that was never
         settled is refused as expired rather than settled late (docs/DECISIONS.md).
         """
-        table, round_id = parse_envelope(body)
-        authorize_table(key, table)
         report_digest = body_digest(body)
         dealt = parse_dealt_at(body)
         now, w = self._clock(), self._window

@@ -41,6 +41,7 @@ class SignBoard:
         self,
         signs: SignStore,
         config: GroupedConfig,
+        last_hits: Callable[[str], list[dict[str, object]]],  # a pool's, read in its group
         payouts: GroupedPayouts,
         clock: Callable[[], int],
         offline_after_ms: int,
@@ -53,6 +54,7 @@ class SignBoard:
         self._software_authentic = software_authentic  # checked once, then as cached
         self._signs = signs
         self._config = config
+        self._last_hits = last_hits
         self._payouts = payouts
         self._clock = clock
         self._offline_after_ms = offline_after_ms
@@ -76,7 +78,7 @@ class SignBoard:
         tables = self._config.tables()
         wanted = sorted({pool for s in signs for pool in s.pools})
         closed = set(wanted) if not self._software_authentic() else self._inoperable(wanted)
-        hits = {pool: self._config.last_hits(pool) for pool in wanted if pool in pools}
+        hits = {pool: self._last_hits(pool) for pool in wanted if pool in pools}
         ids = [str(h["id"]) for shown in hits.values() for h in shown]
         status = {p["id"]: p["status"] for p in self._payouts.many(ids)}
         checkpoint = self._checkpoint()

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
-from jackpot.domain.meter import LinkState
+from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.signs import Sign
 from jackpot.errors import NotFoundError, PoolStateError
 from jackpot.store.signs import SignStore
 
-if TYPE_CHECKING:
-    from jackpot.services.fanout import GroupedConfig
-
 
 class Signs:
-    def __init__(self, store: SignStore, config: GroupedConfig) -> None:
+    def __init__(self, store: SignStore, pool: Callable[[str], PoolState]) -> None:
         self._store = store
-        self._config = config
+        self._pool = pool  # a pool's state, read in its link group
 
     def get(self, sign: str) -> Sign:
         return self._store.get(sign)
@@ -31,7 +29,7 @@ class Signs:
         for i, pool in enumerate(definition.pools):
             field = f"levels[{i}].pool"
             try:
-                state = self._config.pool(pool)
+                state = self._pool(pool)
             except NotFoundError:
                 raise NotFoundError("pool", pool, field) from None
             if state.link is LinkState.RETIRED:

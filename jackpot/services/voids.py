@@ -13,7 +13,7 @@ from jackpot.errors import (
     NotFoundError,
     RoundVoidError,
 )
-from jackpot.services.payouts import Actor
+from jackpot.services.payouts import Actor, ApprovalThreshold
 from jackpot.services.rounds import Rounds
 from jackpot.store.rounds import StoredRound
 from jackpot.store.voids import VoidAnswer, VoidStore
@@ -29,9 +29,10 @@ PAID = {
 
 
 class Voids:
-    def __init__(self, store: VoidStore, rounds: Rounds) -> None:
+    def __init__(self, store: VoidStore, rounds: Rounds, threshold: ApprovalThreshold) -> None:
         self._store = store
         self._rounds = rounds
+        self._threshold = threshold  # the payouts' own: a void's pays are counted against it
 
     def state(self, table: str, round_id: str) -> dict[str, Any] | None:
         """What is void of the round (None: nothing, and nothing awaits approval)."""
@@ -56,11 +57,10 @@ class Voids:
         reason: str,
         spots: Any,
         actor: Actor,
-        approval_cents: int = 0,
     ) -> tuple[str, dict[str, Any]]:
         """Void the round, or the bets of `spots` (None: every spot): ("voided" |
-        "awaiting_approval" | "unchanged", what is void of the round after it). From
-        `approval_cents` of pays up (0: never) two people stand behind it; a table's key is
+        "awaiting_approval" | "unchanged", what is void of the round after it). From the
+        approval threshold's pays up (0: never) two people stand behind it; a table's key is
         no person. void_round.lua holds the rule (docs/RULES.md §6, D226)."""
         found = self._round(table, round_id)
         wanted = parse_spots(spots, found.static)
@@ -85,7 +85,7 @@ class Voids:
             if not plan.spots and (state["whole"] or not plan.whole):
                 return "unchanged", view(state)
             answer = self._store.void(
-                plan, actor.who, (actor.person, actor.compared), reason, approval_cents
+                plan, actor.who, (actor.person, actor.compared), reason, self._threshold.cents
             )
             # another void of the round came first, or a pool was retired: plan again
             if answer.verdict not in ("stale", "rerouted"):
@@ -95,10 +95,10 @@ class Voids:
         )
 
     def approve(
-        self, table: str, round_id: str, actor: Actor, note: str = "", approval_cents: int = 0
+        self, table: str, round_id: str, actor: Actor, note: str = ""
     ) -> tuple[str, dict[str, Any]]:
         """Another person approves the void held for approval: it applies once as many people
-        stand behind it as `approval_cents` asks (void_round.lua), else the approval is
+        stand behind it as the approval threshold asks (void_round.lua), else the approval is
         recorded and the void waits for another person ("awaiting_approval")."""
         self._round(table, round_id)
         held = self._store.state(table, round_id)["held"]
@@ -111,7 +111,7 @@ class Voids:
                 actor.who,
                 (actor.person, actor.compared),
                 note,
-                approval_cents,
+                self._threshold.cents,
             )
             if answer.verdict != "rerouted":
                 return self._answer(table, round_id, answer)

@@ -9,6 +9,7 @@ from typing import Any
 
 from redis import Redis
 
+from jackpot.domain.payoutids import payout_number
 from jackpot.domain.payoutrecord import changed_at
 from jackpot.domain.people import person_of
 from jackpot.domain.requests import WITNESS_IS_NOT_THE_CONFIRMER, WITNESS_IS_NOT_THE_PAYER
@@ -28,7 +29,7 @@ SETTLED = ("paid", "void")  # a payout in these owes nothing more
 
 def payout_order(payout: dict[str, Any]) -> tuple[int, int]:
     """Newest first when reversed: by creation, then by number (P000123, east:P000123)."""
-    return int(payout.get("created", 0)), int(payout["id"].rpartition(":")[2][1:])
+    return int(payout.get("created", 0)), payout_number(payout["id"])
 
 
 class PayoutStore:

@@ -13,7 +13,7 @@ from redis import Redis
 
 from jackpot import jsonio
 from jackpot.domain.cards import FULL_DECK
-from jackpot.domain.linkgroups import MAIN_GROUP
+from jackpot.domain.payoutids import payout_prefix
 from jackpot.domain.records import record_problem, result_digest
 from jackpot.domain.triggers import draw_trigger
 from jackpot.errors import (
@@ -38,18 +38,6 @@ MARK_REPLAY = """if redis.call('EXISTS', KEYS[1]) == 1 then
   return redis.call('HINCRBY', KEYS[1], 'replays', 1)
 end
 return 0"""
-
-
-def payout_prefix(group: str) -> str:
-    """What comes before a payout id of `group` (P000123 in the main group, east:P000123 in
-    group east): a payout's id says which link group holds it."""
-    return "" if group == MAIN_GROUP else f"{group}:"
-
-
-def payout_group(payout: str) -> str:
-    """The link group a payout id names."""
-    group, _, _ = payout.rpartition(":")
-    return group or MAIN_GROUP
 
 
 class SettleStatus(StrEnum):

@@ -166,7 +166,7 @@ def test_a_fault_is_a_500_error_body_and_logged(
     def broken(*args: Any) -> Any:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(services.rounds, "report", broken)
+    monkeypatch.setattr(services.groups, "report_round", broken)
     with caplog.at_level(logging.ERROR, logger="jackpot.api"):
         response = app.test_client().post(
             "/v1/rounds", json=report_body("r-bug"), headers=keys.header("table")

@@ -40,10 +40,10 @@ def status_of(api: Api, payout: str) -> str:
 def approval(services: Services) -> Iterator[Services]:
     """Two-person control from 500.00 (what JACKPOT_HANDPAY_APPROVAL_CENTS=50000 sets), for
     this test only: the app is shared with the layout's other tests (tests/support/stores.py)."""
-    before = services.payouts.approval_cents
-    services.payouts.approval_cents = 50_000
+    before = services.approval.cents
+    services.approval.cents = 50_000
     yield services
-    services.payouts.approval_cents = before
+    services.approval.cents = before
 
 
 def test_the_setting_reads_the_threshold_and_refuses_nonsense() -> None:
@@ -116,7 +116,7 @@ def test_below_the_threshold_a_confirmation_pays(api: Api, approval: Services) -
     amount = api.client.get(f"/v1/payouts/{payout}", headers=api.keys.header("auditor")).get_json()[
         "amount"
     ]
-    approval.payouts.approval_cents = amount + 1
+    approval.approval.cents = amount + 1
     r = step(
         api, payout, "confirm", {"witness": "SAM", "slip": "HP-2"}, api.keys.header("operator")
     )

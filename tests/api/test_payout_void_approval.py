@@ -221,7 +221,7 @@ def test_below_the_threshold_a_void_is_unchanged(
     api: Api, approval: Services, people: dict[str, dict[str, str]]
 ) -> None:
     payout = hit(api, "r-below")
-    approval.payouts.approval_cents = payout_of(api, payout)["amount"] + 1
+    approval.approval.cents = payout_of(api, payout)["amount"] + 1
     dana = people["dana"]
     assert step(api, payout, "dispute", {"reason": "camera"}, dana).status_code == 200
     r = step(api, payout, "void", {"reason": "misdeal"}, dana)

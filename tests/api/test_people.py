@@ -168,7 +168,7 @@ def test_one_person_never_acts_as_two_whatever_the_spelling(
 ) -> None:
     """Payer, witness, key holder and approver: every spelling of Dana is either no id at
     all (400, nothing changes) or Dana's id (her own approval is refused)."""
-    floor.payouts.approval_cents = 1
+    floor.approval.cents = 1
     try:
         lee, dana, dana_too = key_of(floor, "E2207"), key_of(floor, "E1042"), key_of(floor, "E1042")
         payout = hit(api, "r-dana")
@@ -196,7 +196,7 @@ def test_one_person_never_acts_as_two_whatever_the_spelling(
         approved = approve(api, payout, key_of(floor, "E3000"))
         assert approved.status_code == 200 and approved.get_json()["approver_id"] == "E3000"
     finally:
-        floor.payouts.approval_cents = 0
+        floor.approval.cents = 0
 
 
 def test_the_witness_is_not_the_payer_nor_the_one_confirming_by_id(
@@ -319,7 +319,7 @@ def test_an_approval_resent_by_someone_who_may_not_approve_is_refused_not_done(
 ) -> None:
     """The examiner's find (issue 38): once another person approved Dana's pay, Dana's own
     approval answered 200 "unchanged", as if hers had counted; it is refused as before."""
-    floor.payouts.approval_cents = 1
+    floor.approval.cents = 1
     try:
         lee, dana = key_of(floor, "E2207"), key_of(floor, "E1042")
         payout = hit(api, "r-again")
@@ -333,7 +333,7 @@ def test_an_approval_resent_by_someone_who_may_not_approve_is_refused_not_done(
         again = approve(api, payout, ana)
         assert again.status_code == 200 and again.get_json()["changed"] is False
     finally:
-        floor.payouts.approval_cents = 0
+        floor.approval.cents = 0
 
 
 def test_a_device_key_is_never_shown_as_a_person(api: Api, floor: Services) -> None:

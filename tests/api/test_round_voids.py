@@ -184,10 +184,10 @@ def test_bad_void_requests_name_the_field_and_change_nothing(api: Api, services:
 @pytest.fixture
 def approval(services: Services) -> Iterator[Services]:
     """Two-person control from 500.00, for this test only (the app is shared)."""
-    before = services.payouts.approval_cents
-    services.payouts.approval_cents = 50_000
+    before = services.approval.cents
+    services.approval.cents = 50_000
     yield services
-    services.payouts.approval_cents = before
+    services.approval.cents = before
 
 
 def test_from_the_threshold_another_person_approves_the_void(api: Api, approval: Services) -> None:
@@ -398,8 +398,8 @@ def test_one_person_cannot_void_a_large_round_alone_in_parts(api: Api, services:
     spots = [{"spot": 1, "wager": 100, "card": "Qh"}, {"spot": 2, "wager": 100, "card": "Qh"}]
     settled = api.report(round_body("r-split", dealer="Qh", spots=spots))
     assert [s["pay"] for s in settled.get_json()["spots"]] == [1_500, 1_500], settled.get_json()
-    before = services.payouts.approval_cents
-    services.payouts.approval_cents = 2_000  # each spot's pay is under it, both over it
+    before = services.approval.cents
+    services.approval.cents = 2_000  # each spot's pay is under it, both over it
     try:
         dana = operator(services, "Dana Reyes")
         first = void(api, "r-split", {"reason": "misdeal", "spots": [1]}, header=dana)
@@ -412,7 +412,7 @@ def test_one_person_cannot_void_a_large_round_alone_in_parts(api: Api, services:
         done = approve(api, "r-split", operator(services, "Lee Chan"))
         assert done.status_code == 200 and done.get_json()["whole"], done.get_json()
     finally:
-        services.payouts.approval_cents = before
+        services.approval.cents = before
     assert balanced(api)
 
 

@@ -59,7 +59,7 @@ def test_the_journal_reconciles_every_pool_to_the_unit(api: Api, services: Servi
                 value += e["from_reserve_units"] + e["seed_units"]
                 reserve -= e["from_reserve_units"]
             assert (value, reserve) == (e["value_units"], e["reserve_units"]), e
-        state = services.pools.on(pool).get(pool)
+        state = services.groups.pools_of(pool).get(pool)
         assert (value, reserve) == (state.value_units, state.reserve_units)
         assert (value, reserve) == (model.pools[pool].value_units, model.pools[pool].reserve_units)
 
@@ -79,7 +79,9 @@ def test_a_hundred_percent_hit_leaves_the_sub_cent_fraction_on_the_meter(
             }
         )
     # 3 × 777 cents × 1 bp = 2,331 units = 0.2331 cents
-    assert services.pools.on("main").get("main").value_units == 100_000 * UNITS_PER_CENT + 2_331
+    assert (
+        services.groups.pools_of("main").get("main").value_units == 100_000 * UNITS_PER_CENT + 2_331
+    )
     body = {
         "table": "T1",
         "round": "hit",
@@ -92,7 +94,7 @@ def test_a_hundred_percent_hit_leaves_the_sub_cent_fraction_on_the_meter(
     assert result["spots"][0]["outcome"] == "suited_four_of_a_kind"
     assert result["spots"][0]["jackpot"] == 100_000
     assert result["spots"][0]["pay"] == 500_000
-    state = services.pools.on("main").get("main")
+    state = services.groups.pools_of("main").get("main")
     # the fraction stays, then the reset tops the meter back up to $1,000.00 from the house
     assert state.value_units == 100_000 * UNITS_PER_CENT
     assert state.seed_units == 100_000 * UNITS_PER_CENT - 2_831

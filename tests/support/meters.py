@@ -40,7 +40,7 @@ def configure(api: Api, model: MeterModel, profile: str = "standard") -> TableCo
 
 def assert_pools_match(services: Services, model: MeterModel) -> None:
     for pool, expected in model.pools.items():
-        stored = services.pools.on(pool).get(pool)
+        stored = services.groups.pools_of(pool).get(pool)
         assert stored.value_units == expected.value_units, pool
         assert stored.reserve_units == expected.reserve_units, pool
         assert stored.wagered == expected.wagered

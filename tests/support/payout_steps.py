@@ -37,10 +37,10 @@ def payout_of(api: Api, payout: str) -> dict[str, Any]:
 def two_person_control(services: Services) -> Iterator[Services]:
     """Two-person control from THRESHOLD while a test runs (the app is shared): a fixture's
     body (`yield from`)."""
-    before = services.payouts.approval_cents
-    services.payouts.approval_cents = THRESHOLD
+    before = services.approval.cents
+    services.approval.cents = THRESHOLD
     yield services
-    services.payouts.approval_cents = before
+    services.approval.cents = before
 
 
 def operators(services: Services) -> dict[str, dict[str, str]]:

@@ -447,7 +447,7 @@ def build_world(api: Api) -> World:
     services = api.client.application.extensions["jackpot"]
     # another operator confirms the second above a threshold: it awaits a second person
     other = issue(services, Role.OPERATOR, (), "Dana Reyes")
-    services.payouts.approval_cents, approval = 1, services.payouts.approval_cents
+    services.approval.cents, approval = 1, services.approval.cents
     confirmed = api.client.post(
         f"/v1/payouts/{payouts[1]}/confirm",
         json=HAND_PAY,
@@ -470,7 +470,7 @@ def build_world(api: Api) -> World:
             headers={"Authorization": f"Bearer {other}"},
         )
         assert asked.status_code == code, asked.get_json()
-    services.payouts.approval_cents = approval
+    services.approval.cents = approval
     assert confirmed.get_json()["status"] == "awaiting_approval", confirmed.get_json()
     disputed = api.client.post(
         f"/v1/payouts/{payouts[2]}/dispute",

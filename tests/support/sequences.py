@@ -297,7 +297,7 @@ def check_returns_below_100(w: World, ledger: Ledger) -> None:
     """Every table's side bet returns less than 100% over the long run under the terms in
     force now (the pools' and the paytable's)."""
     pools = {p.pool: p.config for p in w.services.pools.all()}
-    for record in w.services.tables.all():
+    for record in w.services.config.tables():
         if any(p not in pools for p in record.config.pools):
             continue
         highest = max(priced(record.config, pools), key=lambda b: b.total)

@@ -171,7 +171,7 @@ class SharedApp:
         self._write_archive(state.archive)
         services.forget()
         # a knob a test may turn on the shared app (two-person control's threshold)
-        services.payouts.approval_cents = self.settings.handpay_approval_cents
+        services.approval.cents = self.settings.handpay_approval_cents
         services.health.run()
 
     # The archive (SQLite) is read and written through SQLite's backup, which every other

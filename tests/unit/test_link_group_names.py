@@ -6,13 +6,13 @@ import pytest
 
 from jackpot.domain.journals import house_journal
 from jackpot.domain.linkgroups import MAIN_GROUP, group_name
+from jackpot.domain.payoutids import payout_group, payout_id, payout_number, payout_prefix
 from jackpot.errors import ValidationError
 from jackpot.integrity import SoftwareCheck
 from jackpot.services.fanout import GroupedHealth
 from jackpot.services.selfcheck import Health, Problem
 from jackpot.store.keys import Keys
 from jackpot.store.payouts import payout_order
-from jackpot.store.rounds import payout_group, payout_prefix
 
 
 def test_the_main_group_keeps_the_tag_every_key_had_and_another_group_has_its_own() -> None:
@@ -43,6 +43,8 @@ def test_absent_is_the_main_group() -> None:
 def test_payout_ids_and_house_journals_name_their_group() -> None:
     assert payout_prefix(MAIN_GROUP) == "" and payout_prefix("east") == "east:"
     assert payout_group("P000123") == MAIN_GROUP and payout_group("east:P000123") == "east"
+    assert payout_id(MAIN_GROUP, 123) == "P000123" and payout_id("east", 7) == "east:P000007"
+    assert payout_number("P000123") == 123 == payout_number("east:P000123")
     assert house_journal(MAIN_GROUP) == "house" and house_journal("east") == "house@east"
     older = {"id": "east:P000009", "created": 10}
     newer = {"id": "P000002", "created": 11}
