@@ -67,7 +67,23 @@ def applied() -> Response:
     ]
     voids = [e for e in entries if e["type"] == "void"]
     approvals = [e for e in entries if e["type"] == "void_approved"]
-    rows = void_register(voids, [], services().days().iso, {}, approvals)
+    # the payouts each void cancelled are the pools' `payout_voided` entries it wrote with it
+    # (the same time, table and round): counted as the day's section counts them
+    cancelled = (
+        [
+            (pool.pool, dict(e.fields))
+            for pool in services().pools.all()
+            for e in audit.export(pool.pool, 0, span)
+            if e.fields.get("type") == "payout_voided"
+        ]
+        if voids
+        else []
+    )
+    rows = [
+        row
+        for row in void_register(voids, cancelled, services().days().iso, {}, approvals)
+        if row["kind"] == "round"  # a payout's own void is in the payouts' history
+    ]
     return jsonify({"voids": rows, "count": len(rows)})
 
 

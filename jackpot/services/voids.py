@@ -25,6 +25,8 @@ PAID = {
     "void_after_paid": "paid and then voided (its void moved no money: the patron was paid)",
     "disputed_after_confirm": "confirmed paid and then disputed (its confirmation stands: "
     "the money may have left the cage)",
+    "void_after_confirm": "confirmed paid, then disputed and voided (its confirmation stands: "
+    "the money may have left the cage)",
 }
 
 
@@ -150,8 +152,8 @@ class Voids:
                 table,
                 round_id,
                 "jackpot_paid",
-                f"its jackpot {payout} was {PAID.get(status, status)}: a void cannot take it "
-                "back; correct it with an adjustment, which says so",
+                f"its pay {payout} (a jackpot or a hand pay) was {PAID.get(status, status)}: a "
+                "void cannot take it back; correct it with an adjustment, which says so",
                 "payout",
             )
         if verdict == "held_other":
@@ -162,7 +164,7 @@ class Voids:
                 "void_awaiting_approval",
                 f"a void of {_covers(held.get('plan') or {})} asked by "
                 f"{held.get('label') or held.get('who')} awaits a second person's approval: "
-                "approve it first",
+                "approve or refuse it first",
             )
         if verdict == "nothing":
             raise RoundVoidError(

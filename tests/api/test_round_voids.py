@@ -588,6 +588,10 @@ def test_the_round_voids_of_a_span_are_listed_for_the_shift(api: Api, approval: 
     asked = void(api, "r-b", {"reason": "misdeal"}, header=api.keys.header("table"))
     assert asked.status_code == 202
     assert approve(api, "r-b", dana).status_code == 200
+    aces = {"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}
+    api.report(round_body("r-c", dealer="As", dealer_war="As", spots=[aces, TWO_SPOTS[1]]))
+    assert void(api, "r-c", {"reason": "shuffler fault"}, header=lee).status_code == 202
+    assert approve(api, "r-c", dana).status_code == 200
     operator_key = api.keys.header("operator")
     listed = api.client.get(f"/v1/voids/applied?from={start}", headers=operator_key)
     assert listed.status_code == 400, "from is an RFC 3339 time or a gaming day"
@@ -595,8 +599,10 @@ def test_the_round_voids_of_a_span_are_listed_for_the_shift(api: Api, approval: 
     listed = api.client.get(f"/v1/voids/applied?from={since}", headers=operator_key)
     assert listed.status_code == 200, listed.get_json()
     body = listed.get_json()
-    assert body["count"] == 2
-    first, second = body["voids"]
+    assert body["count"] == 3
+    first, second, third = body["voids"]
+    assert (third["round"], third["jackpots"]) == ("r-c", 1), "the jackpot it cancelled"
+    assert second["jackpots"] == 0
     assert (first["round"], first["spots"], first["whole"]) == ("r-a", "2", False)
     assert first["asked_by"] == "Lee Chan (LEE-CHAN)" and first["approved_by"] == ""
     assert first["handle_cents"] == 2_500 and first["reason"] == "card not dealt"
@@ -608,7 +614,7 @@ def test_the_round_voids_of_a_span_are_listed_for_the_shift(api: Api, approval: 
     missing = api.client.get("/v1/voids/applied", headers=operator_key)
     assert assert_error(missing, 400, "from")["code"] == "missing"
     audited = api.client.get(f"/v1/voids/applied?from={since}", headers=api.keys.header("auditor"))
-    assert audited.get_json()["count"] == 2
+    assert audited.get_json()["count"] == 3
     assert (
         api.client.get(
             f"/v1/voids/applied?from={since}", headers=api.keys.header("table")

@@ -1018,8 +1018,9 @@ function noteText(p) {  // who held it back or voided it, and why; or the void a
   if (p.void_request && p.status !== "void")
     return "Void asked by " + (p.void_request.person || p.void_request.requested_by) + ": "
       + p.void_request.reason;
-  const by = p.status === "void" ? "Voided by " + p.voider
-    : p.status === "disputed" ? "Disputed by " + p.disputer : "";
+  // the history names the person; a live payout has the key that took the step
+  const by = p.status === "void" ? "Voided by " + (p.voider || p.voided_by)
+    : p.status === "disputed" ? "Disputed by " + (p.disputer || p.disputed_by) : "";
   return [by, p.note || ""].filter(Boolean).join(": ");
 }
 function whereText(p) {

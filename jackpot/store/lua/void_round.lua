@@ -165,9 +165,8 @@ local function held(id)
   local payout = cjson.decode(found)
   if PAID[payout.status] then return payout.status end
   local confirmed = payout.confirmed_by ~= nil and payout.confirmed_by ~= cjson.null
-  if payout.status == 'void' and (PAID[payout.voided_from or ''] or confirmed) then
-    return 'void_after_paid'
-  end
+  if payout.status == 'void' and PAID[payout.voided_from or ''] then return 'void_after_paid' end
+  if payout.status == 'void' and confirmed then return 'void_after_confirm' end
   if payout.status == 'disputed' and confirmed then return 'disputed_after_confirm' end
   payouts[id] = payout
   return nil
