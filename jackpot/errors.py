@@ -28,7 +28,7 @@ JackpotError
 │   ├── SecondPersonError(payout, step)                      approving one's own pay or void
 │   ├── NoVoidAwaitingError(payout, status)                  approving a void none asked for
 │   ├── RoundVoidError(table, round_id, code, reason)        a void the round cannot take
-│   ├── RoundVoidHeldError(payout, table, round_id, held)    paying what a held void covers
+│   ├── RoundVoidHeldError(payout, table, round_id, ...)     paying what a held void covers
 │   ├── RoundRecordError(table, round_id)                    a record its entry does not vouch for
 │   ├── PersonError(code, message, field)                    the register cannot take a change
 │   ├── AdjustmentError(adjustment, reason, field)           replayed id, or no funds
@@ -49,8 +49,6 @@ JackpotError
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 
 class JackpotError(Exception):
@@ -396,16 +394,13 @@ class RoundVoidHeldError(ConflictError):
     code = "void_awaiting_approval"
     field = "payout"
 
-    def __init__(self, payout: str, table: str, round_id: str, held: dict[str, Any]) -> None:
-        plan = held.get("plan") or {}
-        spots = ", ".join(str(int(s)) for s in (plan.get("spots") or []))
-        covers = "the whole round" if plan.get("whole") else f"spot(s) {spots}"
-        asked = held.get("label") or held.get("who") or "someone"
+    def __init__(
+        self, payout: str, table: str, round_id: str, covers: str, asked: str, reason: str
+    ) -> None:
         super().__init__(
             f"payout {payout!r}: a void of round {table}/{round_id} ({covers}, asked by "
-            f"{asked}: {held.get('reason') or 'no reason given'}) covers it and awaits a "
-            "second person's approval: approve the void, which cancels this payout, or "
-            "refuse it, then pay"
+            f"{asked}: {reason or 'no reason given'}) covers it and awaits a second person's "
+            "approval: approve the void, which cancels this payout, or refuse it, then pay"
         )
 
 

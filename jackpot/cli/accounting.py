@@ -8,15 +8,26 @@ import json
 import socket
 import sys
 from dataclasses import replace
+from typing import Any
 
 from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.cli.argtypes import gaming_day
 from jackpot.cli.formatting import money
 from jackpot.cli.runtime import services
+from jackpot.domain.dayclose import HAND_PAY_STEMS
 from jackpot.domain.dayfiles import numbers
 from jackpot.errors import JackpotError
 from jackpot.services.gamingday import change_gaming_day, describe
 from jackpot.settings import Settings, SettingsError
+
+
+def rolled(pool: dict[str, Any], stems: tuple[str, ...], came: str) -> str:
+    """A pool's owed figures rolled over the day, `stems` in order (owed at open, came, paid,
+    voided, owed at close), each as its count and money: "0 $0.00 at open + 2 ... at close"."""
+    opened, new, paid, voided, closed = (
+        f"{pool[k + '_count']} {money(pool[k + '_cents'])}" for k in stems
+    )
+    return f"{opened} at open + {new} {came} - {paid} paid - {voided} voided = {closed} at close"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -157,24 +168,10 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
             f"{'' if p['balanced'] else '  NOT BALANCED'}"
         )
         if "owed_at_open_cents" in p:  # layout 5: what it owes, rolled over the day (D278)
-            owed = ("owed_at_open", "jackpots", "paid_jackpots", "voided_jackpots")
-            opened, won, paid, voided = (
-                f"{p[k + '_count']} {money(p[k + '_cents'])}" for k in owed
-            )
-            print(
-                f"    owed: {opened} at open + {won} won - {paid} paid - {voided} voided = "
-                f"{p['unpaid_jackpots_count']} {money(p['unpaid_jackpots_cents'])} at close"
-            )
+            stems = ("owed_at_open", "jackpots", "paid_jackpots", "voided_jackpots")
+            print(f"    owed: {rolled(p, (*stems, 'unpaid_jackpots'), 'won')}")
         if "hand_pays_count" in p:  # layout 6: the hand pays its journal holds (D300)
-            stems = ("hand_pays_owed_at_open", "hand_pays", "paid_hand_pays", "voided_hand_pays")
-            opened, held, paid, voided = (
-                f"{p[k + '_count']} {money(p[k + '_cents'])}" for k in stems
-            )
-            print(
-                f"    hand pays owed: {opened} at open + {held} held - {paid} paid - {voided} "
-                f"voided = {p['unpaid_hand_pays_count']} {money(p['unpaid_hand_pays_cents'])} "
-                "at close"
-            )
+            print(f"    hand pays owed: {rolled(p, HAND_PAY_STEMS, 'held')}")
     for t in report["tables"]:
         print(
             f"  table {t['table']}: {t['rounds']} rounds, handle {money(t['handle_cents'])}, "

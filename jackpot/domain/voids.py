@@ -241,3 +241,12 @@ def plan_void(
 
 def _share(amount: int, part: int, whole: int) -> int:
     return amount * part // whole
+
+
+def covers(plan: Mapping[str, Any]) -> str:
+    """What a void's stored plan covers, in people's words: "the whole round" (a first void
+    of every spot), else "spot(s) 2, 3"."""
+    spots = plan.get("spots") or []
+    if plan.get("whole") and not plan.get("before"):
+        return "the whole round"
+    return "spot(s) " + ", ".join(str(int(s)) for s in spots)

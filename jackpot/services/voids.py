@@ -6,7 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from jackpot.domain.auth import a_tables_key
-from jackpot.domain.voids import VoidUnsupportedError, parse_spots, plan_void, trigger_won
+from jackpot.domain.voids import (
+    VoidUnsupportedError,
+    covers,
+    parse_spots,
+    plan_void,
+    trigger_won,
+)
 from jackpot.errors import (
     ControllerInoperableError,
     MeterLimitError,
@@ -162,7 +168,7 @@ class Voids:
                 table,
                 round_id,
                 "void_awaiting_approval",
-                f"a void of {_covers(held.get('plan') or {})} asked by "
+                f"a void of {covers(held.get('plan') or {})} asked by "
                 f"{held.get('label') or held.get('who')} awaits a second person's approval: "
                 "approve or refuse it first",
             )
@@ -270,10 +276,3 @@ def _void(v: dict[str, Any]) -> dict[str, Any]:
 
 def _pays(plan: dict[str, Any]) -> int:
     return int(plan["fixed"]) + int(plan["envy"]) + int(plan["jackpot"])
-
-
-def _covers(plan: dict[str, Any]) -> str:
-    spots = plan.get("spots") or []
-    if plan.get("whole") and not plan.get("before"):
-        return "the whole round"
-    return "spot(s) " + ", ".join(str(int(s)) for s in spots)

@@ -13,6 +13,7 @@ from jackpot.domain.payoutids import payout_number
 from jackpot.domain.payoutrecord import changed_at
 from jackpot.domain.people import person_of
 from jackpot.domain.requests import WITNESS_IS_NOT_THE_CONFIRMER, WITNESS_IS_NOT_THE_PAYER
+from jackpot.domain.voids import covers
 from jackpot.errors import (
     NotFoundError,
     NoVoidAwaitingError,
@@ -204,7 +205,15 @@ class PayoutStore:
         if verdict == "nothing":
             raise NoVoidAwaitingError(payout, after["status"])
         if verdict == "void_held":
-            raise RoundVoidHeldError(payout, after["table"], after["round"], json.loads(result[2]))
+            held = json.loads(result[2])
+            raise RoundVoidHeldError(
+                payout,
+                after["table"],
+                after["round"],
+                covers(held.get("plan") or {}),
+                str(held.get("label") or held.get("who") or "someone"),
+                str(held.get("reason") or ""),
+            )
         return verdict in ("changed", "asked"), after
 
 

@@ -176,8 +176,8 @@ function secondPersonLine(p) {
 }
 // a round's void waiting for a second person that covers this payout: it is decided before
 // the payout is paid (docs/DECISIONS.md D289)
-function heldRoundVoid(p) {
-  return state.voids.find((v) => v.table === p.table && v.round === p.round
+function heldRoundVoid(p, voids = state.voids) {
+  return voids.find((v) => v.table === p.table && v.round === p.round
     && (v.whole || v.spots.includes(Number(p.spot))));
 }
 function renderJackpots() {
@@ -1125,8 +1125,7 @@ function handoverRows(w, cell, stamp) {  // stamp: how a time is shown (screen o
             + "; it is " + words(p.status).toLowerCase() + " until then)",
           "Void asked: " + asked.reason];
       // a round void waiting over it is decided first (D289): that is what it waits for
-      const held = w.later.has(p.id) ? null : w.voids.find((v) => v.table === p.table
-        && v.round === p.round && (v.whole || v.spots.includes(Number(p.spot))));
+      const held = w.later.has(p.id) ? null : heldRoundVoid(p, w.voids);
       if (held)
         return [stamp(Number(p.created)), "Jackpot " + p.id, whereText(p), dollars(p.amount),
           "a second person's decision on its round's void (asked by " + (held.person
