@@ -86,6 +86,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--warmup", type=float, default=2.0, help="run.py's warm-up seconds")
     p.add_argument("--script-rounds", type=int, default=2000, help="bench_script.py's rounds")
     p.add_argument("--only", choices=("e2e", "script"), help="run one of the two benches")
+    p.add_argument(
+        "--client", choices=("python", "wrk"), default="python", help="run.py's load client"
+    )
+    p.add_argument("--redis-cpu", type=int, help="run.py's --redis-cpu: Redis on a core alone")
     p.add_argument("--json-file", type=Path, help="write every figure measured to this file")
     p.add_argument("--keep", action="store_true", help="keep the worktrees")
     args = p.parse_args(argv)
@@ -137,7 +141,10 @@ def measure(tree: Tree, bench: str, args: argparse.Namespace, scratch: Path) -> 
         command = [
             sys.executable, "bench/run.py", "--fsync", "always", "--seconds",
             str(args.seconds), "--warmup", str(args.warmup), "--json-file", str(out),
+            "--client", args.client,
         ]  # fmt: skip
+        if args.redis_cpu is not None:
+            command += ["--redis-cpu", str(args.redis_cpu)]
     else:
         command = [sys.executable, "bench/bench_round_script.py", "--rounds",
                    str(args.script_rounds), "--json"]  # fmt: skip

@@ -24,6 +24,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from bench.reports import deal
+from bench.service import proc_cpu_seconds
 
 ROUND_PLACEHOLDER = "@@ROUND@@"
 IDLE_RECONNECT_SECONDS = 2.0  # gunicorn closes idle keep-alive connections after 5 s
@@ -329,6 +330,9 @@ class LoadGenerator:
     @property
     def pids(self) -> list[int]:
         return [p.pid for p in self.procs if p.pid is not None]
+
+    def client_cpu_seconds(self) -> float:
+        return sum(proc_cpu_seconds(pid) for pid in self.pids)
 
     def run(self, kind: str, seconds: float, limit_per_thread: int = 2**62) -> PhaseResult:
         start_at = time.monotonic() + 0.05
