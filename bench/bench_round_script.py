@@ -5,7 +5,11 @@ embedded store starts it (AOF, appendfsync always). No HTTP, no other client: wh
 spends on a round (`EVALSHA` time, the server's CPU and the bytes its AOF grows by, per
 call), and what the process spends in Python.
 
-    python bench/bench_round_script.py [--rounds 2000] [--slices 3] [--json]
+    python bench/bench_round_script.py [--rounds 2000] [--slices 3] [--instructions 200] [--json]
+
+`--instructions N` runs N more rounds against a redis-server under valgrind's callgrind and
+counts the server's instructions per round: deterministic, where every timing moves with
+whatever else the machine runs (Debian: apt-get install valgrind).
 
 `bench/bench_script.py` measures more kinds (a shoe named, forgotten rounds, a must-hit-by
 level) beside a skeleton, on the trees that have them.
@@ -39,6 +43,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=2000, help="rounds per slice")
     p.add_argument("--slices", type=int, default=3, help="slices (the median is taken)")
+    p.add_argument(
+        "--instructions",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also count Redis's instructions per round over N rounds under valgrind's "
+        "callgrind (deterministic to a few in 10,000: no other load moves it)",
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = p.parse_args(argv)
     if args.rounds < 1 or args.slices < 1:
@@ -54,32 +66,73 @@ def stats(client: redis.Redis) -> tuple[float, float, float, float]:
     return float(stat["calls"]), float(stat["usec"]), cpu, float(info["aof_current_size"])
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
-    data = Path(tempfile.mkdtemp(prefix="bench-round-script-"))
-    port = free_port()
-    server = subprocess.Popen(
-        server_args(data, port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    try:
-        wait_ready(url)
-        client = redis.Redis.from_url(url, decode_responses=True)
-        svc = bootstrap(Settings(namespace="bench"), url)
+class Bench:
+    """A redis-server started as the embedded store starts it (under callgrind if asked),
+    the service bootstrapped on it, a pool and 8 tables of 7 spots, 300 rounds of warm-up."""
+
+    def __init__(self, rounds: int, callgrind: bool = False) -> None:
+        self.data = Path(tempfile.mkdtemp(prefix="bench-round-script-"))
+        self.profile = self.data / "callgrind.out"
+        command = server_args(self.data, free_port())
+        if callgrind:
+            command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={self.profile}",
+                       *command]  # fmt: skip
+        self.server = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        url = f"redis://127.0.0.1:{command[command.index('--port') + 1]}/0"
+        wait_ready(url, timeout=60.0)
+        self.client = redis.Redis.from_url(url, decode_responses=True)
+        self.svc = svc = bootstrap(Settings(namespace="bench"), url)
         put_pool(svc, "bench", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
         tables = [f"BENCH-{i}" for i in range(1, 9)]
         for t in tables:
             put_table(svc, t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
-        secret, key = svc.credentials.create(Role.TABLE, frozenset(tables))
+        self.secret, self.key = svc.credentials.create(Role.TABLE, frozenset(tables))
         rng = random.Random(1)
-        total = args.rounds * args.slices + 300
-        reports = iter([deal(rng, tables[i % 8], f"r{i}") for i in range(total)])
+        self.reports = iter([deal(rng, tables[i % 8], f"r{i}") for i in range(rounds + 300)])
         for _ in range(300):  # warm-up
-            report_round(svc, next(reports), key, secret)
+            self.report()
+
+    def report(self) -> None:
+        report_round(self.svc, next(self.reports), self.key, self.secret)
+
+    def close(self) -> None:
+        self.server.terminate()
+        self.server.wait(timeout=60)
+        subprocess.run(["rm", "-rf", str(self.data)], check=False)
+
+
+def instructions(rounds: int) -> float:
+    """Redis's instructions per round (callgrind's Ir, the server's whole process: the
+    script, the commands it runs, the AOF's formatting, the event loop; not the kernel)."""
+    bench = Bench(rounds, callgrind=True)
+    try:
+        pid = str(bench.server.pid)
+        subprocess.run(["callgrind_control", "--zero", pid], check=True, capture_output=True)
+        for _ in range(rounds):
+            bench.report()
+        subprocess.run(["callgrind_control", "--dump=measured", pid], check=True,
+                       capture_output=True)  # fmt: skip
+        for dump in bench.data.glob("callgrind.out*"):
+            text = dump.read_text(errors="replace")
+            if "Trigger: dump measured" in text[:4000]:
+                summary = next(x for x in text.splitlines() if x.startswith("summary:"))
+                return int(summary.split()[1]) / rounds
+        raise RuntimeError("callgrind wrote no dump of the measured rounds")
+    finally:
+        bench.close()
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    bench = Bench(args.rounds * args.slices)
+    client, report = bench.client, bench.report
+    try:
         slices = []
         for _ in range(args.slices):
             before, t0 = stats(client), time.process_time()
             for _ in range(args.rounds):
-                report_round(svc, next(reports), key, secret)
+                report()
             python = time.process_time() - t0
             after = stats(client)
             calls = after[0] - before[0]
@@ -97,11 +150,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                    "aof_bytes_per_round")  # fmt: skip
         for figure in figures:
             out[figure] = sorted(s[figure] for s in slices)[len(slices) // 2]
-        return {"script": out, "redis_version": client.info("server")["redis_version"]}
+        version = client.info("server")["redis_version"]
     finally:
-        server.terminate()
-        server.wait(timeout=20)
-        subprocess.run(["rm", "-rf", str(data)], check=False)
+        bench.close()
+    if args.instructions:
+        out["instructions_per_round"] = instructions(args.instructions)
+    return {"script": out, "redis_version": version}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,6 +169,11 @@ def main(argv: list[str] | None = None) -> int:
         f"bytes per round (medians of "
         f"{args.slices} slices)"
     )
+    if "instructions_per_round" in s:
+        print(
+            f"Redis instructions per round (callgrind, {args.instructions} rounds): "
+            f"{s['instructions_per_round']:,.0f}"
+        )
     if args.json:
         print(json.dumps(result, indent=2))
     return 0

@@ -14,7 +14,10 @@ warms up or drifts weighs on both alike:
   per second, `GET /healthz` per second, their ratio, and Redis CPU per round;
 * the script bench, `bench/bench_round_script.py`: the round script alone, uncontended,
   through the service's own `rounds.report` in process: Redis time and CPU per call, and the
-  process's Python CPU per round (the one script bench every tree since 41b8605 runs).
+  process's Python CPU per round (the one script bench every tree since 41b8605 runs), and,
+  where valgrind is installed, Redis's instructions per round counted by callgrind: the one
+  figure no other load on the machine moves (to a few in 10,000), so the one to read first
+  for a change to the script.
 
 It prints each figure's median per tree with its spread (lowest..highest), and the ratio head
 ÷ base of the medians with the spread of the per-round ratios. A change to the round path
@@ -65,6 +68,7 @@ FIGURES: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
     ("script Redis CPU µs/call", "script", ("script", "cpu_us_per_call"), False),
     ("Python µs/round (in process)", "script", ("script", "python_cpu_us_per_round"), False),
     ("AOF bytes/round", "script", ("script", "aof_bytes_per_round"), False),
+    ("Redis instructions/round", "script", ("script", "instructions_per_round"), False),
 )
 
 
@@ -148,6 +152,8 @@ def measure(tree: Tree, bench: str, args: argparse.Namespace, scratch: Path) -> 
     else:
         command = [sys.executable, "bench/bench_round_script.py", "--rounds",
                    str(args.script_rounds), "--json"]  # fmt: skip
+        if shutil.which("valgrind") and shutil.which("callgrind_control"):
+            command += ["--instructions", "200"]
     print(f"  {tree.label} {tree.commit[:10]}: {bench} ...", flush=True)
     done = subprocess.run(
         command, cwd=tree.path, env=env_for(tree.path), capture_output=True, text=True
@@ -162,7 +168,11 @@ def measure(tree: Tree, bench: str, args: argparse.Namespace, scratch: Path) -> 
     data = json.loads(out.read_text())
     for name, which, keys, _ in FIGURES:
         if which == bench:
-            tree.figures.setdefault(name, []).append(dig(data, keys))
+            try:
+                value = dig(data, keys)
+            except KeyError:  # a figure this run could not take (no valgrind)
+                continue
+            tree.figures.setdefault(name, []).append(value)
 
 
 def spread(values: list[float]) -> str:
