@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import redis as redis_lib
 from flask.testing import FlaskClient
 
@@ -40,12 +41,18 @@ def test_reserve_moved_onto_the_meter_keeps_the_sums_and_is_still_refused(
     assert int(redis.hget(pool, "value")) == value + reserve  # nothing settled on it
 
 
+@pytest.mark.parametrize(
+    "big",
+    [
+        2**53 + 3,  # not a double: the check splits the texts into limbs
+        10**13 + 3,  # its negative has 15 characters: read as one number (books.lua, limbs)
+    ],
+)
 def test_sums_past_2_to_the_53_are_checked_exactly(
-    linked: Api, redis: redis_lib.Redis, settings: Settings
+    linked: Api, redis: redis_lib.Redis, settings: Settings, big: int
 ) -> None:
     """Years of contributions can pass 2^53 units: the script's check must stay exact."""
     pool = StoreKeys(settings.namespace).pool("main")
-    big = 2**53 + 3  # not a double
     raw = redis.hgetall(pool)
     # contributions past 2^53, balanced by an equal negative adjustment: the sums still hold
     redis.hset(pool, mapping={"contrib_units": big, "adjust_units": int(raw["adjust_units"]) - big})

@@ -28,7 +28,9 @@
 --                     if the round wins the level (both sent once the caller knows the
 --                     table feeds such a level: {"draws", id, low, high} tells it),
 --                     probes?: the round's probes of its table's filter of forgotten
---                     rounds (absent: the caller found it in neither Redis nor the archive),
+--                     rounds, decimal and comma-separated, read only when the table has
+--                     forgotten rounds (absent: the caller found it in neither Redis nor the
+--                     archive),
 --                     shoe?: the shoe audit, only when the report names its shoe: {name,
 --                     cards: two bytes a card shown, in report order: '0' + its index in
 --                     FULL_DECK, '0' + its copies; decks}: with the shoe's earlier rounds, no
@@ -138,8 +140,10 @@ if table_row[1] ~= version then return {'stale'} end
 -- its dealt_at says (docs/DECISIONS.md D225). Tested only when the table has forgotten
 -- rounds: a GETBIT or two a layer.
 local forgotten_n = tonumber(table_row[shoe and 7 or 3] or '0')
-if plan.probes and forgotten_n > 0 and forgotten(KEYS[#KEYS - 1], forgotten_n, plan.probes) then
-  return {'forgotten'}
+if plan.probes and forgotten_n > 0 then
+  local probes = {}
+  for n in string.gmatch(plan.probes, '%d+') do probes[#probes + 1] = tonumber(n) end
+  if forgotten(KEYS[#KEYS - 1], forgotten_n, probes) then return {'forgotten'} end
 end
 
 -- 1b. The shoe audit: the cards of the shoe's earlier rounds and this one's, within the shoe.
@@ -177,20 +181,26 @@ local time = redis.call('TIME')
 local now = math.max(tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000),
   tonumber(counters[2] or '0'))
 local wagered = plan.wagered
+-- texts a round writes more than once, formatted once (string.format is most of the
+-- script's own cost after its SHA-1s)
+local wagered_text, bets_text = int(wagered), int(plan.bets)
 
 -- 2. Compute every pool's new state in locals.
 local pools = {}
 local payout_seq = tonumber(counters[1] or '0')
+local payout_seq_read = payout_seq
 local jackpots = {}
 local fed = {}  -- pool id -> {to visible, to reserve} units, recorded with the round
 local floors = {}  -- pool id -> the meter's floor for a void, units, recorded with the round
 
+-- (the texts of the meter and reserve last recorded are kept: the pool's HSET reuses them)
 local function record(p, entry)
-  table.insert(entry, 'value_units')
-  table.insert(entry, int(p.v))
-  table.insert(entry, 'reserve_units')
-  table.insert(entry, int(p.r))
-  table.insert(p.entries, entry)
+  if p.v ~= p.v_at then p.v_at, p.v_text = p.v, int(p.v) end
+  if p.r ~= p.r_at then p.r_at, p.r_text = p.r, int(p.r) end
+  local n = #entry
+  entry[n + 1], entry[n + 2], entry[n + 3], entry[n + 4] =
+    'value_units', p.v_text, 'reserve_units', p.r_text
+  p.entries[#p.entries + 1] = entry
 end
 
 -- back to reset after the last `n` hits: the funding is kept on the last one's jackpot too,
@@ -368,7 +378,7 @@ end
 
 for i, id in ipairs(plan.pools) do
   local base = 5 + 3 * i
-  local h = redis.call('HMGET', KEYS[base], unpack(BOOKS))
+  local h = read_books(KEYS[base])
   if not h[1] then return {'missing_pool', id} end
   if not balanced(h) or not as_journaled(KEYS[base + 1], h[1], h[2]) then
     return {'tampered', id}
@@ -379,7 +389,7 @@ for i, id in ipairs(plan.pools) do
     id = id, key = KEYS[base], journal = KEYS[base + 1], hits_key = KEYS[base + 2],
     v = tonumber(h[1]), r = tonumber(h[2]), reset = tonumber(h[3]) * UNIT,
     rate = tonumber(h[4]), rrate = tonumber(h[5]), cap = tonumber(h[6]), policy = h[7],
-    seq = tonumber(h[8]), head = h[9] or '', entries = {}, d_in = 0, d_contrib = 0, d_over = 0, d_hits = 0,
+    seq = tonumber(h[8]), seq_text = h[8], head = h[9] or '', entries = {}, d_in = 0, d_contrib = 0, d_over = 0, d_hits = 0,
     d_won = 0, d_seed = 0, hit_records = {},
   }
   pools[i] = p
@@ -408,7 +418,7 @@ for i, id in ipairs(plan.pools) do
       local overflow
       to_vis, to_res, overflow = feed(p, wagered)
       to_res = to_res + overflow
-      record(p, {'contribution', 'wagered', int(wagered), 'bets', int(plan.bets),
+      record(p, {'contribution', 'wagered', wagered_text, 'bets', bets_text,
         'to_visible_units', int(to_vis), 'to_reserve_units', int(to_res),
         'overflow_units', int(overflow)})
     end
@@ -474,9 +484,10 @@ local dynamic = cjson.encode({jackpots = jackpots, pools = values,
 local house_seq = tonumber(counters[3] or '0') + 1
 local round_seq = house_seq
 -- the record is bound to the chain: the entry commits both parts of the stored result
-local house_head = append(house_key, int(house_seq), counters[4] or '', {'type', 'round',
+local round_seq_text = int(round_seq)
+local house_head = append(house_key, round_seq_text, counters[4] or '', {'type', 'round',
   'ts', stamp, 'table', plan.table, 'round', plan.round, 'who', plan.who,
-  'bets', int(plan.bets), 'wagered', int(wagered), 'fixed', plan.fixed, 'envy', plan.envy,
+  'bets', bets_text, 'wagered', wagered_text, 'fixed', plan.fixed, 'envy', plan.envy,
   'result', plan.result, 'dynamic', redis.sha1hex(dynamic)})
 for _, e in ipairs(plan.envies) do
   house_seq = house_seq + 1
@@ -486,16 +497,19 @@ for _, e in ipairs(plan.envies) do
 end
 
 for _, p in ipairs(pools) do
-  local seq, head = p.seq, p.head
+  local seq, head, seq_text = p.seq, p.head, p.seq_text
   for _, entry in ipairs(p.entries) do
     seq = seq + 1
-    if entry[1] == 'trigger_armed' then p.armed_seq = int(seq) end
+    seq_text = int(seq)
+    if entry[1] == 'trigger_armed' then p.armed_seq = seq_text end
     local fields = {'type', entry[1], 'ts', stamp, 'table', plan.table, 'round', plan.round,
       'who', plan.who}
     for k = 2, #entry do fields[k + 9] = entry[k] end
-    head = append(p.journal, int(seq), head, fields)
+    head = append(p.journal, seq_text, head, fields)
   end
-  redis.call('HSET', p.key, 'value', int(p.v), 'reserve', int(p.r), 'seq', int(seq),
+  if p.v ~= p.v_at then p.v_text = int(p.v) end
+  if p.r ~= p.r_at then p.r_text = int(p.r) end
+  redis.call('HSET', p.key, 'value', p.v_text, 'reserve', p.r_text, 'seq', seq_text,
     'head', head)
   if p.armed then  -- won this round: the trigger drawn for it, hidden as the one before
     redis.call('HSET', p.key, 'trigger', int(p.trigger / UNIT), 'trigger_salt', p.salt,
@@ -503,8 +517,8 @@ for _, p in ipairs(pools) do
       'armed_high', p.armed_high)
   end
   if p.d_in > 0 then
-    redis.call('HINCRBY', p.key, 'in_cents', int(p.d_in))
-    redis.call('HINCRBY', p.key, 'bets', int(plan.bets))
+    redis.call('HINCRBY', p.key, 'in_cents', wagered_text)
+    redis.call('HINCRBY', p.key, 'bets', bets_text)
     redis.call('HINCRBY', p.key, 'contrib_units', int(p.d_contrib))
     if p.d_over > 0 then redis.call('HINCRBY', p.key, 'overflow_units', int(p.d_over)) end
   end
@@ -529,11 +543,13 @@ for _, record in ipairs(held_records) do
   redis.call('HSET', payouts_key, record.id, cjson.encode(record))
   redis.call('ZADD', pending_key, tonumber(string.match(record.id, 'P(%d+)$')), record.id)
 end
-redis.call('HSET', counters_key, 'house_seq', int(house_seq), 'house_head', house_head,
-  'clock', stamp, 'payout', int(payout_seq))
+redis.call('HSET', counters_key, 'house_seq',
+  house_seq == round_seq and round_seq_text or int(house_seq), 'house_head', house_head,
+  'clock', stamp, 'payout', payout_seq == payout_seq_read and (counters[1] or '0')
+  or int(payout_seq))
 
 redis.call('HSET', round_key, 'digest', digest, 'static', ARGV[4], 'dynamic', dynamic,
-  'ts', int(now), 'who', plan.who, 'seq', int(round_seq))
+  'ts', stamp, 'who', plan.who, 'seq', round_seq_text)
 local rounds = int(tonumber(table_row[2] or '0') + 1)
 if shoe then
   for k = 1, #shoe.cards, 2 do
@@ -541,9 +557,9 @@ if shoe then
     shoe_bytes[at] = shoe_bytes[at] + shoe.cards[k + 1] - 48
   end
   table.insert(shoe_fields, string.char(unpack(shoe_bytes)))
-  redis.call('HSET', table_key, 'last_seen', int(now), 'rounds', rounds, unpack(shoe_fields))
+  redis.call('HSET', table_key, 'last_seen', stamp, 'rounds', rounds, unpack(shoe_fields))
 else
-  redis.call('HSET', table_key, 'last_seen', int(now), 'rounds', rounds)
+  redis.call('HSET', table_key, 'last_seen', stamp, 'rounds', rounds)
 end
 -- the caller has the static part already: only a replay needs it back
 return {'ok', '', dynamic}

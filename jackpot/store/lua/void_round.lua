@@ -218,7 +218,7 @@ local books, order = {}, {}
 local function open(key, journal, id)
   local p = books[key]
   if p then return p end
-  local h = redis.call('HMGET', key, unpack(BOOKS))
+  local h = read_books(key)
   if not h[1] then return nil, {'missing_pool', id} end
   if not balanced(h) or not as_journaled(journal, h[1], h[2]) then return nil, {'tampered', id} end
   p = {key = key, journal = journal, id = id, v = tonumber(h[1]), r = tonumber(h[2]),
