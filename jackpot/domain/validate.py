@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
@@ -108,18 +109,31 @@ def parse_group(raw: Any, field: str = "group") -> str:
     return raw
 
 
+TIME_MESSAGE = (
+    "must be an RFC 3339 time with its offset, such as 2026-11-24T10:34:17.123Z, "
+    f"from {FIRST_DATE.year} to {LAST_DATE.year}"
+)
+
+
 def parse_timestamp(raw: Any, field: str) -> int:
     """An RFC 3339 time with its offset (2026-11-24T10:34:17.123Z), as epoch milliseconds."""
-    message = (
-        "must be an RFC 3339 time with its offset, such as 2026-11-24T10:34:17.123Z, "
-        f"from {FIRST_DATE.year} to {LAST_DATE.year}"
-    )
-    if not isinstance(raw, str) or not TIMESTAMP.fullmatch(raw):
-        raise ValidationError(field, message, "invalid_time")
+    ms = _epoch_ms(raw) if isinstance(raw, str) else None
+    if ms is None:
+        raise ValidationError(field, TIME_MESSAGE, "invalid_time")
+    return ms
+
+
+@functools.lru_cache(maxsize=256)
+def _epoch_ms(text: str) -> int | None:
+    """A time's text as epoch ms, None if it is not one: a pure function of the text, kept
+    for the texts seen last (a round's `dealt_at` is read where its report enters and again
+    by the report's validator)."""
+    if not TIMESTAMP.fullmatch(text):
+        return None
     try:
-        when = datetime.fromisoformat(raw)
+        when = datetime.fromisoformat(text)
     except ValueError:
-        raise ValidationError(field, message, "invalid_time") from None
+        return None
     return (when - EPOCH) // MILLISECOND
 
 
