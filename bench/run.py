@@ -427,10 +427,15 @@ def print_human(result: dict[str, Any]) -> None:
         f"p99 {m['data_dir_fsync']['p99_ms']:.2f} ms; load average before the run "
         f"{m['loadavg_before'][0]:.2f} (anything else running skews every figure)"
     )
+    over = "wrk threads" if a.get("client") == "wrk" else "processes"
+    shared = (
+        f"redis alone on CPU {a['redis_cpu']}, client and gunicorn on the others"
+        if a.get("redis_cpu") is not None
+        else f"client, gunicorn and redis share the {m['nproc']} CPUs"
+    )
     print(
-        f"client: {a['concurrency']} keep-alive connections over {a['processes']} processes; "
-        f"{a['seconds']:g} s measured per phase after {a['warmup']:g} s warm-up; "
-        f"client, gunicorn and redis share the {m['nproc']} CPUs"
+        f"client: {a['concurrency']} keep-alive connections over {a['processes']} {over}; "
+        f"{a['seconds']:g} s measured per phase after {a['warmup']:g} s warm-up; {shared}"
     )
     for c in result["configs"]:
         h, r, rd, mc = c["healthz"], c["rounds"], c["redis"], c["metrics_check"]
