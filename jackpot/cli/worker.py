@@ -128,12 +128,19 @@ def _pause() -> bool:
 class ControllerWorker(Worker):
     """RQ's worker, remembering whether it was asked to stop (SIGTERM, SIGINT): RQ ends its
     loop the same quiet way when the store fails in the middle of a job, and only the first
-    should end `jackpot worker`."""
+    should end `jackpot worker`.
+
+    An idle RQ worker stops by raising StopRequested from the signal handler, and Python
+    swallows an exception raised while it runs a weakref callback or a finaliser ("Exception
+    ignored in ..."): a SIGTERM landing in SQLAlchemy's garbage collection was lost, and the
+    worker ran on for good (CI, 2026-11-29). The flag RQ's loop checks before each wait is
+    set too, so a stop whose exception is lost still ends the loop at its next turn."""
 
     stop_requested = False
 
     def request_stop(self, signum: int, frame: object) -> None:
         self.stop_requested = True
+        self._stop_requested = True  # RQ's own, checked at the top of its loop
         super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import redis as redis_lib
 import requests
 from rq import Queue
+from rq.exceptions import StopRequested
 
 from jackpot.cli.worker import ControllerWorker, queue_clients
 from jackpot.settings import Settings
@@ -200,3 +201,27 @@ def test_the_workers_wait_for_a_job_never_times_out_on_the_schedules_connection(
     worker = ControllerWorker([Queue("q", connection=worker_client)], connection=worker_client)
     assert worker.connection.blmove("empty", "elsewhere", 1) is None
     assert schedule_client.connection_pool.connection_kwargs["socket_timeout"] == 0.5
+
+
+def test_a_stop_whose_exception_python_swallowed_still_ends_the_loop(redis_server: Any) -> None:
+    """An idle worker stops by raising StopRequested from its SIGTERM handler; raised while
+    Python runs a weakref callback (SQLAlchemy's, in CI), the exception is swallowed and the
+    stop was lost for good. The flag RQ's loop checks must carry it: the loop ends at its
+    next turn instead of taking the next job."""
+    client = redis_lib.Redis.from_url(redis_server.url)
+    client.flushall()
+    queue = Queue("stop", connection=client)
+    job = queue.enqueue("builtins.len", "abc")
+    worker = ControllerWorker([queue], connection=client)
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        try:
+            worker.request_stop(signal.SIGTERM, None)
+        except StopRequested:
+            pass  # as Python does with an exception raised in a weakref callback
+        assert worker.work(max_jobs=1, with_scheduler=False) is False  # ran no job
+    finally:
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
+    assert worker.stop_requested
+    assert job.id in queue.job_ids  # still there for the next worker

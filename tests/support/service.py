@@ -232,4 +232,11 @@ def running_worker(
             yield worker
         finally:
             worker.send_signal(signal.SIGTERM)
-            worker.wait(timeout=30)
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                # as a service manager does after its stop timeout; never left running into
+                # the next test's store
+                worker.kill()
+                worker.wait(timeout=10)
+                raise
