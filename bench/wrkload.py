@@ -131,13 +131,14 @@ class WrkLoad:
             f"http://{self.target.host}:{self.target.port}",
         ]  # fmt: skip
         started = time.monotonic()
-        proc = subprocess.Popen(
-            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        _, status, usage = os.wait4(proc.pid, 0)
+        # into files, not pipes: wrk's one line lists every distinct latency, often more
+        # than a pipe holds, and wrk would wait on a reader that waits for it to exit
+        out_path, err_path = self.dir / "wrk.out", self.dir / "wrk.err"
+        with out_path.open("w") as out_file, err_path.open("w") as err_file:
+            proc = subprocess.Popen(command, env=env, stdout=out_file, stderr=err_file)
+            _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
-        out = proc.stdout.read() if proc.stdout else ""
-        err = proc.stderr.read() if proc.stderr else ""
+        out, err = out_path.read_text(), err_path.read_text()
         self.cpu_seconds += usage.ru_utime + usage.ru_stime
         line = next((x for x in out.splitlines() if x.startswith("WRK-JSON ")), None)
         if proc.returncode != 0 or line is None:
