@@ -9,7 +9,11 @@ call), and what the process spends in Python.
 
 `--instructions N` runs N more rounds against a redis-server under valgrind's callgrind and
 counts the server's instructions per round: deterministic, where every timing moves with
-whatever else the machine runs (Debian: apt-get install valgrind).
+whatever else the machine runs (Debian: apt-get install valgrind). `--python-instructions N`
+counts this process's own (Python's) instructions per round the same way: the work a worker
+does for a round between its request and its answer, less the HTTP server's part. It runs
+this script twice under callgrind, with 100 and 100 + N rounds after the same set-up, and
+divides the difference by N.
 
 `bench/bench_script.py` measures more kinds (a shoe named, forgotten rounds, a must-hit-by
 level) beside a skeleton, on the trees that have them.
@@ -18,7 +22,9 @@ level) beside a skeleton, on the trees that have them.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import os
 import random
 import subprocess
 import sys
@@ -51,7 +57,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="also count Redis's instructions per round over N rounds under valgrind's "
         "callgrind (deterministic to a few in 10,000: no other load moves it)",
     )
+    p.add_argument(
+        "--python-instructions",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also count this process's instructions per round over N rounds under callgrind",
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    # one of the two runs --python-instructions makes: set up, report ROUNDS rounds, exit
+    p.add_argument("--python-child", type=int, nargs=2, metavar=("ROUNDS", "DEALT"),
+                   help=argparse.SUPPRESS)  # fmt: skip
     args = p.parse_args(argv)
     if args.rounds < 1 or args.slices < 1:
         p.error("--rounds and --slices must be positive")
@@ -70,7 +86,7 @@ class Bench:
     """A redis-server started as the embedded store starts it (under callgrind if asked),
     the service bootstrapped on it, a pool and 8 tables of 7 spots, 300 rounds of warm-up."""
 
-    def __init__(self, rounds: int, callgrind: bool = False) -> None:
+    def __init__(self, rounds: int, callgrind: bool = False, dealt: int = 0) -> None:
         self.data = Path(tempfile.mkdtemp(prefix="bench-round-script-"))
         self.profile = self.data / "callgrind.out"
         command = server_args(self.data, free_port())
@@ -83,14 +99,20 @@ class Bench:
         url = f"redis://127.0.0.1:{command[command.index('--port') + 1]}/0"
         wait_ready(url, timeout=60.0)
         self.client = redis.Redis.from_url(url, decode_responses=True)
-        self.svc = svc = bootstrap(Settings(namespace="bench"), url)
+        settings = Settings(namespace="bench")
+        if dealt and hasattr(settings, "self_check_seconds"):
+            # counted: no self-check but the first (every 30 s, it would fall in the longer
+            # of the two runs under callgrind, not in a round)
+            settings = dataclasses.replace(settings, self_check_seconds=1e9)
+        self.svc = svc = bootstrap(settings, url)
         put_pool(svc, "bench", {"reset": 100_000, "rate_bp": 500, "reserve_rate_bp": 100}, "op")
         tables = [f"BENCH-{i}" for i in range(1, 9)]
         for t in tables:
             put_table(svc, t, {"pools": ["bench"], "decks": 6, "spots": 7}, "op")
         self.secret, self.key = svc.credentials.create(Role.TABLE, frozenset(tables))
         rng = random.Random(1)
-        self.reports = iter([deal(rng, tables[i % 8], f"r{i}") for i in range(rounds + 300)])
+        dealt = max(dealt, rounds + 300)  # the same deal whatever `rounds`, if asked
+        self.reports = iter([deal(rng, tables[i % 8], f"r{i}") for i in range(dealt)])
         for _ in range(300):  # warm-up
             self.report()
 
@@ -124,6 +146,24 @@ def instructions(rounds: int) -> float:
         bench.close()
 
 
+def python_instructions(rounds: int) -> float:
+    """This process's instructions per round: (Ir(100 + rounds) - Ir(100)) / rounds, each Ir
+    a whole run of this script under callgrind (imports, set-up and warm-up cancel out: the
+    same in both runs, hash seed included)."""
+    counts = []
+    with tempfile.TemporaryDirectory(prefix="bench-python-ir-") as scratch:
+        for n in (100, 100 + rounds):
+            out = Path(scratch) / f"callgrind.{n}"
+            subprocess.run(
+                ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+                 __file__, "--python-child", str(n), str(100 + rounds + 300)],
+                check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": "0"},
+            )  # fmt: skip
+            summary = next(x for x in out.read_text().splitlines() if x.startswith("summary:"))
+            counts.append(int(summary.split()[1]))
+    return (counts[1] - counts[0]) / rounds
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     bench = Bench(args.rounds * args.slices)
     client, report = bench.client, bench.report
@@ -155,11 +195,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         bench.close()
     if args.instructions:
         out["instructions_per_round"] = instructions(args.instructions)
+    if args.python_instructions:
+        out["python_instructions_per_round"] = python_instructions(args.python_instructions)
     return {"script": out, "redis_version": version}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.python_child:
+        rounds, dealt = args.python_child
+        bench = Bench(rounds, dealt=dealt)
+        try:
+            for _ in range(rounds):
+                bench.report()
+        finally:
+            bench.close()
+        return 0
     result = run(args)
     s = result["script"]
     print(
@@ -173,6 +224,11 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"Redis instructions per round (callgrind, {args.instructions} rounds): "
             f"{s['instructions_per_round']:,.0f}"
+        )
+    if "python_instructions_per_round" in s:
+        print(
+            f"Python instructions per round (callgrind, {args.python_instructions} rounds): "
+            f"{s['python_instructions_per_round']:,.0f}"
         )
     if args.json:
         print(json.dumps(result, indent=2))

@@ -15,9 +15,10 @@ warms up or drifts weighs on both alike:
 * the script bench, `bench/bench_round_script.py`: the round script alone, uncontended,
   through the service's own `rounds.report` in process: Redis time and CPU per call, and the
   process's Python CPU per round (the one script bench every tree since 41b8605 runs), and,
-  where valgrind is installed, Redis's instructions per round counted by callgrind: the one
-  figure no other load on the machine moves (to a few in 10,000), so the one to read first
-  for a change to the script.
+  where valgrind is installed, Redis's instructions per round counted by callgrind, and the
+  process's own (Python's) likewise: the figures no other load on the machine moves (to a
+  few in 10,000), so the ones to read first, the first for a change to the script, the
+  second for a change to the Python between a round's request and its answer.
 
 It prints each figure's median per tree with its spread (lowest..highest), and the ratio head
 ÷ base of the medians with the spread of the per-round ratios. A change to the round path
@@ -69,6 +70,12 @@ FIGURES: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
     ("Python µs/round (in process)", "script", ("script", "python_cpu_us_per_round"), False),
     ("AOF bytes/round", "script", ("script", "aof_bytes_per_round"), False),
     ("Redis instructions/round", "script", ("script", "instructions_per_round"), False),
+    (
+        "Python instructions/round",
+        "script",
+        ("script", "python_instructions_per_round"),
+        False,
+    ),
 )
 
 
@@ -138,8 +145,11 @@ def dig(data: Any, keys: tuple[Any, ...]) -> float:
     return float(data)
 
 
-def measure(tree: Tree, bench: str, args: argparse.Namespace, scratch: Path) -> None:
-    """One run of one bench on one tree; its figures appended to the tree's."""
+def measure(
+    tree: Tree, bench: str, args: argparse.Namespace, scratch: Path, count: bool = True
+) -> None:
+    """One run of one bench on one tree; its figures appended to the tree's. The script
+    bench `count`s instructions too (deterministic: the first round is enough)."""
     out = scratch / f"{tree.label}-{bench}-{next(RUNS)}.json"
     if bench == "e2e":
         command = [
@@ -152,8 +162,8 @@ def measure(tree: Tree, bench: str, args: argparse.Namespace, scratch: Path) -> 
     else:
         command = [sys.executable, "bench/bench_round_script.py", "--rounds",
                    str(args.script_rounds), "--json"]  # fmt: skip
-        if shutil.which("valgrind") and shutil.which("callgrind_control"):
-            command += ["--instructions", "200"]
+        if count and shutil.which("valgrind") and shutil.which("callgrind_control"):
+            command += ["--instructions", "200", "--python-instructions", "600"]
     print(f"  {tree.label} {tree.commit[:10]}: {bench} ...", flush=True)
     done = subprocess.run(
         command, cwd=tree.path, env=env_for(tree.path), capture_output=True, text=True
@@ -236,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             order = (base, head) if i % 2 == 0 else (head, base)
             for bench in benches:
                 for tree in order:
-                    measure(tree, bench, args, parent)
+                    measure(tree, bench, args, parent, count=i == 0)
         rows = report(base, head)
         if args.json_file:
             args.json_file.write_text(
