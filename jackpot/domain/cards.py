@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 RANK_CHARS = "23456789TJQKA"
@@ -42,11 +42,22 @@ class CardError(ValueError):
 class Card:
     rank: Rank
     suit: str
+    # 0..51, rank-major: the card's position in one ordered deck; with its text, what every
+    # round hashes and prints a dozen times, worked out once (a card never changes)
+    index: int = field(init=False, repr=False, compare=False)
+    _text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", (self.rank - 2) * 4 + SUIT_CHARS.index(self.suit))
+        object.__setattr__(self, "_text", RANK_CHARS[self.rank - 2] + self.suit)
+
+    def __hash__(self) -> int:
+        return self.index
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse `As`, `as`, `AS`, `10h`, `Td` into a card; raise CardError otherwise."""
-        known = _SPELLINGS.get(text) if isinstance(text, str) else None
+        known = spelled(text)
         return known if known is not None else cls._parse(text)
 
     @classmethod
@@ -63,11 +74,6 @@ class Card:
             raise CardError(f"unknown card {text!r}: rank + suit such as 'As' or 'Td'")
         return cls(Rank(RANK_CHARS.index(rank_char) + 2), suit_char)
 
-    @property
-    def index(self) -> int:
-        """0..51, rank-major: the card's position in one ordered deck."""
-        return (self.rank - 2) * 4 + SUIT_CHARS.index(self.suit)
-
     @classmethod
     def from_index(cls, index: int) -> Card:
         return cls(Rank(index // 4 + 2), SUIT_CHARS[index % 4])
@@ -76,7 +82,7 @@ class Card:
         return self.rank == other.rank
 
     def __str__(self) -> str:
-        return self.rank.char + self.suit
+        return self._text
 
 
 FULL_DECK: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(DECK_SIZE))
@@ -96,3 +102,8 @@ def overdrawn(cards: Iterable[Card], decks: int) -> list[Card]:
     """Cards seen more often than a shoe of `decks` decks holds, in canonical order."""
     counts = Counter(cards)
     return sorted(card for card, n in counts.items() if n > decks)
+
+
+def spelled(text: object) -> Card | None:
+    """The card `text` spells (As, as, 10h, ...), or None: Card.parse without its reasons."""
+    return _SPELLINGS.get(text) if type(text) is str else None

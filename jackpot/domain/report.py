@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from jackpot import jsonio
-from jackpot.domain.cards import DECK_SIZE, Card, CardError
+from jackpot.domain.cards import DECK_SIZE, Card, CardError, spelled
 from jackpot.domain.config import MAX_DECKS, TableConfig
 from jackpot.domain.validate import (
+    DOT_SEGMENTS,
+    IDENTIFIER,
     expect_bool,
     expect_int,
     expect_keys,
@@ -22,6 +24,7 @@ from jackpot.errors import ValidationError
 MAX_BETS_PER_SPOT = 200
 MAX_SHOE_CARDS = MAX_DECKS * DECK_SIZE  # the most a report's `position` may say
 INLINE_BET_FIELDS = frozenset({"wager", "player", "war"})
+INLINE_SPOT_FIELDS = frozenset({"spot", "card", "war_card", *INLINE_BET_FIELDS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +155,10 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
         raise ValidationError("spots", "must list at least one spot", "empty")
     if len(raw_spots) > table.spots:
         raise ValidationError("spots", f"the table has {table.spots} spots")
-    spots = [_spot(s, f"spots[{i}]", dealer_card, table) for i, s in enumerate(raw_spots)]
+    spots = [
+        _plain_spot(s, dealer_card, table) or _spot(s, f"spots[{i}]", dealer_card, table)
+        for i, s in enumerate(raw_spots)
+    ]
     seen: dict[int, int] = {}
     for i, spot in enumerate(spots):
         if spot.spot in seen:
@@ -180,8 +186,10 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
                     "for every spot at war",
                 )
 
-    shown = _shown(dealer_card, dealer_war, spots, community)
-    _check_shoe(shown, table.decks)
+    shown = _shown_cards(dealer_card, dealer_war, spots, community)
+    if len(shown) - len({card.index for card in shown}) >= table.decks:
+        # a card may show more often than the shoe holds it: count, and name the extra copy
+        _check_shoe(_shown(dealer_card, dealer_war, spots, community), table.decks)
     shoe, position = _shoe(data, len(shown), table.decks)
     return RoundReport(
         table=table_id,
@@ -223,6 +231,19 @@ def _shown(
     return seen
 
 
+def _shown_cards(
+    dealer: Card, dealer_war: Card | None, spots: list[Spot], community: bool
+) -> list[Card]:
+    """The cards of `_shown` without the fields that name them."""
+    cards = [s.card for s in spots]
+    cards.append(dealer)
+    war = [s.war_card for s in spots if s.war_card is not None]
+    cards += war[:1] if community else war
+    if dealer_war is not None:
+        cards.append(dealer_war)
+    return cards
+
+
 def _check_shoe(seen: list[tuple[str, Card]], decks: int) -> None:
     """No card may show more often than the shoe holds; the error names the extra copy."""
     counts: dict[Card, int] = {}
@@ -234,6 +255,41 @@ def _check_shoe(seen: list[tuple[str, Card]], decks: int) -> None:
                 f"{card} is shown {counts[card]} times; a {decks}-deck shoe holds {decks}",
                 "impossible_cards",
             )
+
+
+def _plain_spot(raw: Any, dealer: Card, table: TableConfig) -> Spot | None:
+    """A spot of the live-table form whose every field is plainly sound, read without naming
+    its fields; None for any other, which `_spot` reads again, naming the field at fault.
+    Any spot both read, they read alike: this is only `_spot`'s common case, made cheap."""
+    if type(raw) is not dict or not raw.keys() <= INLINE_SPOT_FIELDS:
+        return None
+    number, card = raw.get("spot"), spelled(raw.get("card"))
+    if type(number) is not int or not 1 <= number <= table.spots or card is None:
+        return None
+    war, wager = raw.get("war", False), raw.get("wager", 0)
+    if type(war) is not bool or type(wager) is not int:
+        return None
+    tie = card.rank == dealer.rank
+    if (war and not tie) or (wager and not table.min_wager <= wager <= table.max_wager):
+        return None
+    player = None
+    if "player" in raw:
+        player = raw["player"]
+        if (
+            not wager
+            or type(player) is not str
+            or not IDENTIFIER.fullmatch(player)
+            or player in DOT_SEGMENTS
+        ):
+            return None
+    war_card = None
+    if "war_card" in raw:
+        war_card = spelled(raw["war_card"])
+        if war_card is None or not (war or (tie and table.stadium)):
+            return None
+    elif war:
+        return None
+    return Spot(number, card, war_card, (Bet(wager, war, player),) if wager else (), True, war)
 
 
 def _spot(raw: Any, field: str, dealer: Card, table: TableConfig) -> Spot:

@@ -5,10 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from jackpot.domain.cards import Card
 from jackpot.domain.config import Layout, TableConfig
-from jackpot.domain.report import Bet, body_digest, parse_envelope, parse_report
+from jackpot.domain.report import (
+    Bet,
+    _plain_spot,
+    _spot,
+    body_digest,
+    parse_envelope,
+    parse_report,
+)
 from jackpot.errors import ValidationError
 
 LIVE = TableConfig(pools=("main",))
@@ -786,3 +795,51 @@ def test_a_report_names_its_shoe_and_position_and_keeps_them_in_its_canonical_fo
     ]
     plain = parse_report(body(), LIVE)
     assert plain.shoe is None and "shoe" not in plain.canonical()
+
+
+# Spots as tables send them, and as they go wrong: a sound spot with none, one or two of its
+# fields given another value of any kind, or dropped, or one field too many.
+_CARDS = st.sampled_from(["4d", "4D", "10h", "Th", "Qs", "qs", "Qd", "As", "x", "1h", ""])
+_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3000), st.floats(allow_nan=False), _CARDS,
+    st.sampled_from(["p1", "..", "bad id", "a" * 129]), st.lists(st.integers(), max_size=1),
+)  # fmt: skip
+_FIELDS = ["spot", "card", "war_card", "wager", "player", "war", "bets", "other"]
+
+
+@st.composite
+def _spots(draw: Any) -> Any:
+    raw: dict[str, Any] = {"spot": draw(st.integers(1, 7)), "card": draw(_CARDS)}
+    if draw(st.booleans()):
+        raw["wager"] = draw(st.sampled_from([0, 100, 500, 2500]))
+        if draw(st.booleans()):
+            raw["player"] = draw(st.sampled_from(["p1", "T1-p2", "..", "."]))
+    if draw(st.booleans()):  # a tie with the dealer's queen, mostly
+        raw["card"] = draw(st.sampled_from(["Qs", "qd", "QH", "4d"]))
+    if draw(st.booleans()):  # at war, or surrendered
+        raw["war"] = draw(st.booleans())
+    if draw(st.booleans()):
+        raw["war_card"] = draw(_CARDS)
+    for _ in range(draw(st.integers(0, 2))):
+        field = draw(st.sampled_from(_FIELDS))
+        if draw(st.booleans()):
+            raw.pop(field, None)
+        else:
+            raw[field] = [{"wager": 500}] if field == "bets" else draw(_VALUES)
+    return raw
+
+
+@settings(max_examples=500, deadline=None)
+@given(raw=st.one_of(_spots(), _VALUES), table=st.sampled_from([LIVE, STADIUM, THREE_SPOTS]))
+def test_the_plain_spot_reader_reads_a_spot_as_the_naming_one_does(raw: Any, table: Any) -> None:
+    """The round path reads a sound live-table spot without naming its fields
+    (`_plain_spot`) and leaves every other to `_spot`, which names the field at fault: it must
+    never take a spot `_spot` refuses, and must read any spot it takes as `_spot` does."""
+    dealer = Card.parse("Qc")
+    plain = _plain_spot(raw, dealer, table)
+    try:
+        named = _spot(raw, "spots[0]", dealer, table)
+    except ValidationError:
+        assert plain is None
+    else:
+        assert plain is None or plain == named
