@@ -36,6 +36,11 @@ def _no_constant(name: str) -> Any:
 
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# 19 digits: the shortest integer that may not fit in 64 bits (orjson reads it as a float),
+# found by turning every digit into a 9 (bytes.translate: a tenth of a regular expression's
+# time on a round's body)
+_DIGITS_AS_NINES = bytes.maketrans(b"012345678", b"999999999")
+_LONG_NUMBER = b"9" * 19
 # a text's structure: its brackets, all written [ ], and the quotes around its strings
 _BRACKETS = bytes.maketrans(b"{}", b"[]")
 _NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b'[]{}"')))
@@ -70,6 +75,23 @@ def parse_json(raw: bytes) -> Any:
     surrogate, at most MAX_DEPTH levels; the error names the field at fault."""
     if not raw:
         raise ValidationError(None, "the request body must be a JSON object", "not_an_object")
+    if _LONG_NUMBER not in raw.translate(_DIGITS_AS_NINES):
+        # orjson reads a body as `json` does, in a third of the time, but refuses some that
+        # `json` reads (1e400, escapes it doubts) and reads an integer beyond 64 bits as a
+        # float: what it refuses, and a body with so long a run of digits, `json` reads
+        try:
+            value = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            if not _plainly_sound(raw, value):
+                _inspect(raw.decode("utf-8"))
+            return value
+    return read_by_json(raw)
+
+
+def read_by_json(raw: bytes) -> Any:
+    """`parse_json` by the standard library's reader alone: what it answers for any body."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

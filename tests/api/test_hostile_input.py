@@ -17,7 +17,7 @@ from gunicorn.http.unreader import IterUnreader
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jackpot.api.body import MAX_DEPTH, parse_json
+from jackpot.api.body import MAX_DEPTH, parse_json, read_by_json
 from jackpot.errors import ValidationError
 from tests.support.api import Api, flask_only
 from tests.support.checks import (
@@ -605,3 +605,67 @@ def test_a_generated_chunked_round_either_settles_or_is_400_changing_nothing(
         assert snapshot(redis) == before
     else:
         assert response.status_code == 200, response.get_json()
+
+
+def _answer(read: Callable[[bytes], Any], raw: bytes) -> Any:
+    """What a reader makes of a body: its value (with each number's type), or its error."""
+    try:
+        value = read(raw)
+    except ValidationError as exc:
+        return ("refused", exc.code, exc.field, str(exc))
+    return ("read", value, json.dumps(value, default=repr), repr(value))
+
+
+# Bodies as clients send them and as they go wrong: JSON texts, spliced with the spellings
+# orjson and the standard library read differently (long and signed integers, exponents,
+# escapes, surrogates, a byte order mark, control characters, repeats, NaN).
+_ODD = st.sampled_from(
+    [
+        "12345678901234567890", "-12345678901234567890", "18446744073709551616",
+        "9223372036854775807", "-9223372036854775809", "1e400", "-1E400", "1e-400", "1.5e3",
+        "-0", "0.1", "NaN", "Infinity", '"\\ud800"', '"\\udc00\\ud800"', '"\\ud83d\\ude00"',
+        '"\\u0000"', '"a\x01b"', '"\\/"', '"é"', "\ufeff", '{"a": 1, "a": 2}', "[[[[1]]]]",
+        "true", "null", "{}", "[]", '"x"',
+    ]
+)  # fmt: skip
+
+
+@st.composite
+def _bodies(draw: Any) -> bytes:
+    odd: list[str] = []  # spellings put where a value goes, each behind a marker string
+
+    def marked(spelling: str) -> str:
+        odd.append(spelling)
+        return f"@odd{len(odd) - 1}@"
+
+    value = draw(
+        st.recursive(
+            st.one_of(
+                st.integers(),
+                st.floats(allow_nan=False),
+                st.text(max_size=4),
+                st.none(),
+                _ODD.map(marked),
+            ),
+            lambda inner: (
+                st.lists(inner, max_size=3)
+                | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+            ),
+            max_leaves=8,
+        )
+    )
+    text = json.dumps({"table": "T1", "v": value}, ensure_ascii=draw(st.booleans()))
+    for i, spelling in enumerate(odd):
+        text = text.replace(f'"@odd{i}@"', spelling)
+    if draw(st.booleans()):  # and one anywhere at all
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(_ODD) + text[at:]
+    return text.encode("utf-8", "surrogatepass")
+
+
+@settings(max_examples=600, deadline=None)
+@given(raw=_bodies())
+def test_the_fast_reader_answers_every_body_as_the_standard_library_does(raw: bytes) -> None:
+    """parse_json reads a body with orjson where orjson reads it as `json` does, and by
+    `read_by_json` elsewhere: any body gets the same value, or the same error."""
+    assert _answer(parse_json, raw) == _answer(read_by_json, raw)
