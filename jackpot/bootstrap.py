@@ -246,7 +246,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
             window,
             clock,
             health,
-            lambda ms: days().of_time(ms).isoformat(),
+            lambda ms: days().name_of(ms),
             settings.handpay_cents,
         )
         return Group(

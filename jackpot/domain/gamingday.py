@@ -9,7 +9,7 @@ What a day's close computes is jackpot.domain.dayclose.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -25,6 +25,11 @@ DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 class GamingDays:
     start: time  # local time a gaming day begins
     zone: ZoneInfo
+    # the last day `name_of` found, as ((start, end) in epoch ms, its name): one tuple, so a
+    # thread reads a whole one
+    _last: list[tuple[tuple[int, int], str]] = field(
+        default_factory=lambda: [((0, 0), "")], init=False, repr=False, compare=False
+    )
 
     @classmethod
     def of(cls, start: str, zone: str) -> GamingDays:
@@ -39,6 +44,16 @@ class GamingDays:
         local = (EPOCH + ms * MILLISECOND).astimezone(self.zone)
         day = local.date()
         return day if self._at(day) <= ms else day - timedelta(days=1)
+
+    def name_of(self, ms: int) -> str:
+        """`of_time(ms)` as YYYY-MM-DD; every round names its day, so the last day found is
+        kept and an instant inside it is named without the calendar."""
+        (start, end), name = self._last[0]
+        if start <= ms < end:
+            return name
+        day = self.of_time(ms)
+        self._last[0] = (self.bounds(day), day.isoformat())
+        return day.isoformat()
 
     def iso(self, ms: int) -> str:
         """An instant as ISO 8601 in the casino's zone, to the millisecond."""

@@ -55,14 +55,8 @@ class Settlement:
     hits: tuple[MeterHit, ...]
     envies: tuple[EnvyTrigger, ...]
     wagered: int  # cents of progressive wagers in the round (every fed pool counts them)
-
-    @property
-    def fixed_paid(self) -> int:
-        return sum(b.pay for b in self.bets)
-
-    @property
-    def envy_paid(self) -> int:
-        return sum(b.envy for b in self.bets)
+    fixed_paid: int  # the bets' fixed pays, cents
+    envy_paid: int  # the bets' envy bonuses, cents
 
 
 def bet_outcome(spot: Spot, bet: Bet, report: RoundReport) -> Outcome:
@@ -76,22 +70,22 @@ def settle(report: RoundReport, table: TableConfig) -> Settlement:
     """Outcomes, fixed pays, envy and meter hits of every bet, in settlement order."""
     placed = report.bets()
     outcomes = [bet_outcome(spot, bet, report) for spot, bet in placed]
-    paytable = table.paytable
-    owners = [_owner(bet, i) for i, (_, bet) in enumerate(placed)]
+    lines = [table.paytable.line(outcome) for outcome in outcomes]
 
     envy = [0] * len(placed)
     envies = []
     hitters_by_spot: dict[int, list[int]] = {}
-    for i, (s, _) in enumerate(placed):
-        if _envy_line(paytable, outcomes[i]) is not None:
-            hitters_by_spot.setdefault(s.spot, []).append(i)
+    for i, line in enumerate(lines):
+        if line is not None and line.envy is not None:
+            hitters_by_spot.setdefault(placed[i][0].spot, []).append(i)
+    owners = [_owner(bet, i) for i, (_, bet) in enumerate(placed)] if hitters_by_spot else []
     for spot in report.spots:
         hitters = hitters_by_spot.get(spot.spot)
         if not hitters:
             continue
         # Several bets on one spot may hit different envy outcomes: the spot's best one counts.
         best = min((outcomes[i] for i in hitters), key=list(Outcome).index)
-        envy_pay = _envy_line(paytable, best)
+        envy_pay = _envy_line(table.paytable, best)
         assert envy_pay is not None
         excluded = {owners[i] for i in hitters}
         receivers = [
@@ -108,19 +102,23 @@ def settle(report: RoundReport, table: TableConfig) -> Settlement:
 
     results = []
     hits = []
-    for i, ((spot, bet), outcome) in enumerate(zip(placed, outcomes, strict=True)):
-        line = paytable.line(outcome)
+    wagered = fixed = 0
+    for i, ((spot, bet), outcome, line) in enumerate(zip(placed, outcomes, lines, strict=True)):
         pay = line.odds * bet.wager if line else 0
         if line and line.meter_bp:
             scale = line.meter_scale(bet.wager)
             if scale is None or scale[0]:  # a bet that wins nothing of the meter: no hit
                 hits.append(MeterHit(i, line.pool or table.pools[0], line.meter_bp, scale))
         results.append(BetResult(spot.spot, bet.player, outcome, bet.wager, pay, envy[i]))
+        wagered += bet.wager
+        fixed += pay
     return Settlement(
         bets=tuple(results),
         hits=tuple(hits),
         envies=tuple(envies),
-        wagered=sum(bet.wager for _, bet in placed),
+        wagered=wagered,
+        fixed_paid=fixed,
+        envy_paid=sum(envy),
     )
 
 

@@ -4,7 +4,6 @@ is right whichever worker answers."""
 
 from __future__ import annotations
 
-import collections
 import platform
 import time
 from collections.abc import Sequence
@@ -66,7 +65,10 @@ _PAID_FIXED, _PAID_ENVY, _PAID_JACKPOT = (PAID.labels(k) for k in ("fixed", "env
 
 def record_round(settlement: Settlement, jackpots: Sequence[dict[str, Any]]) -> None:
     ROUNDS.inc()
-    for outcome, n in collections.Counter(bet.outcome for bet in settlement.bets).items():
+    outcomes: dict[Outcome, int] = {}
+    for bet in settlement.bets:
+        outcomes[bet.outcome] = outcomes.get(bet.outcome, 0) + 1
+    for outcome, n in outcomes.items():
         _BET_BY_OUTCOME[outcome].inc(n)
     if settlement.wagered:
         WAGERED.inc(settlement.wagered)

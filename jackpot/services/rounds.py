@@ -258,21 +258,17 @@ def plan_round(
     s: Settlement,
     handpay_cents: int = 0,
 ) -> MeterPlan:
-    static = {
-        "table": record.table,
-        "round": round_id,
-        "spots": [
-            {
-                "spot": b.spot,
-                **({"player": b.player} if b.player is not None else {}),
-                "outcome": b.outcome.value,
-                "wager": b.wager,
-                "pay": b.pay,
-                "envy": b.envy,
-            }
-            for b in s.bets
-        ],
-    }
+    spots = []
+    for b in s.bets:
+        if b.player is None:
+            spot = {"spot": b.spot, "outcome": b.outcome.value, "wager": b.wager, "pay": b.pay,
+                    "envy": b.envy}  # fmt: skip
+        else:
+            spot = {"spot": b.spot, "player": b.player, "outcome": b.outcome.value,
+                    "wager": b.wager, "pay": b.pay, "envy": b.envy}  # fmt: skip
+        spots.append(spot)
+    static = {"table": record.table, "round": round_id, "spots": spots}
+    pools = record.config.pools
     return MeterPlan(
         table=record.table,
         round=round_id,
@@ -280,19 +276,19 @@ def plan_round(
         table_version=record.version,
         key_digest=key_digest,
         who=key.who,
-        pools=record.config.pools,
+        pools=pools,
         wagered=s.wagered,
         bets=len(s.bets),
         fixed=s.fixed_paid,
         envy=s.envy_paid,
         hits=tuple(
             {
-                "pool": record.config.pools.index(h.pool) + 1,
+                "pool": pools.index(h.pool) + 1,
                 "bet": h.bet,
                 "bp": h.meter_bp,
-                "spot": s.bets[h.bet].spot,
+                "spot": spots[h.bet]["spot"],
                 "player": s.bets[h.bet].player,
-                "outcome": s.bets[h.bet].outcome.value,
+                "outcome": spots[h.bet]["outcome"],
                 # below its qualifying wager: that part of the share (w / q)
                 **({"w": h.scale[0], "q": h.scale[1]} if h.scale else {}),
             }
@@ -302,7 +298,6 @@ def plan_round(
             {"spot": e.spot, "outcome": e.outcome.value, "receivers": e.receivers, "total": e.total}
             for e in s.envies
         ),
-        stakes=tuple((b.wager, b.spot, b.player, b.outcome.value) for b in s.bets),
         # fixed and envy pays from the hand-pay threshold up: held for verification
         held=tuple(
             {
@@ -311,11 +306,11 @@ def plan_round(
                 "amount": amount,
                 "spot": b.spot,
                 "player": b.player,
-                "outcome": b.outcome.value,
+                "outcome": spots[i]["outcome"],
             }
-            for i, b in enumerate(s.bets)
+            for i, b in enumerate(s.bets if handpay_cents else ())
             for kind, amount in (("fixed", b.pay), ("envy", b.envy))
-            if handpay_cents and amount >= handpay_cents
+            if amount >= handpay_cents
         ),
         static=static,
         static_json=jsonio.dumps(static),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -74,12 +73,15 @@ class MeterPlan:
     shoe: str | None = None
     cards: tuple[tuple[str, int], ...] = ()
     decks: int = 0
-    # each bet's (wager, spot, player, outcome) in settlement order: what a must-hit-by or
-    # mystery level is won by, bet by bet (sent only to a table feeding one)
-    stakes: tuple[tuple[int, int, str | None, str], ...] = ()
     # the round was looked for in Redis and the archive and is in neither: the script need
     # not test its table's filter of forgotten rounds (store/forgotten.py)
     looked_up: bool = False
+
+    def stakes(self) -> list[list[Any]]:
+        """Each bet's [wager, spot, player, outcome] in settlement order: what a must-hit-by
+        or mystery level is won by, bet by bet (sent only to a table feeding one)."""
+        spots = self.static["spots"]
+        return [[b["wager"], b["spot"], b.get("player"), b["outcome"]] for b in spots]
 
     @property
     def result(self) -> str:
@@ -103,6 +105,7 @@ class RoundStore:
         # the must-hit-by and mystery levels met, with the range their triggers are drawn
         # from: a round feeding one carries its bets' stakes and a trigger drawn for each
         self._triggered: dict[str, tuple[int, int]] = {}
+        self._round_keys: dict[tuple[str, tuple[str, ...]], list[str]] = {}
 
     def draws(self, plan: MeterPlan) -> dict[str, dict[str, int | str]]:
         """A trigger drawn for each must-hit-by or mystery level the round feeds, over its
@@ -112,22 +115,27 @@ class RoundStore:
         spans = ((pool, self._triggered.get(pool)) for pool in plan.pools)
         return {pool: draw_trigger(pool, span).offer() for pool, span in spans if span}
 
+    def _keys(self, table: str, pools: tuple[str, ...]) -> list[str]:
+        """The settle script's keys after the round's own, as they are for every round of
+        `table` feeding `pools` (the fourth, the reporting key's, a placeholder)."""
+        found = self._round_keys.get((table, pools))
+        if found is None:
+            k = self._k
+            found = [k.table(table), k.journal, k.counters, "", k.payouts, k.payouts_pending]
+            for pool in pools:
+                found += [k.pool(pool), k.pool_journal(pool), k.pool_hits(pool)]
+            found += [k.forgotten(table), k.controller]
+            if len(self._round_keys) >= 4096:  # tables come and go: never a worker's memory
+                self._round_keys.clear()
+            self._round_keys[(table, pools)] = found
+        return found
+
     def script_call(self, plan: MeterPlan, operable: bool = True) -> tuple[list[str], list[Any]]:
         """The settle script's keys and arguments for a plan (settle sends them; a benchmark
         writing history fast pipelines them)."""
         k = self._k
-        keys = [
-            k.round(plan.table, plan.round),
-            k.table(plan.table),
-            k.journal,
-            k.counters,
-            k.api_key(plan.key_digest),
-            k.payouts,
-            k.payouts_pending,
-        ]
-        for pool in plan.pools:
-            keys += [k.pool(pool), k.pool_journal(pool), k.pool_hits(pool)]
-        keys += [k.forgotten(plan.table), k.controller]
+        keys = [k.round(plan.table, plan.round), *self._keys(plan.table, plan.pools)]
+        keys[4] = k.api_key(plan.key_digest)
         body = {
             "table": plan.table,
             "round": plan.round,
@@ -148,7 +156,7 @@ class RoundStore:
         draws = self.draws(plan)
         if draws:
             body["draws"] = draws
-            body["stakes"] = [list(stake) for stake in plan.stakes]
+            body["stakes"] = plan.stakes()
         if plan.shoe is not None:
             cards = "".join(chr(48 + CARD_INDEX[c]) + chr(48 + n) for c, n in plan.cards)
             body["shoe"] = {"name": plan.shoe, "cards": cards, "decks": plan.decks}
@@ -180,7 +188,7 @@ class RoundStore:
             entry = result[4] if len(result) > 4 else []
             _vouched(plan.table, plan.round, plan.digest, result[1], result[2], result[3], entry)
             return StoredRound(
-                SettleStatus.REPLAYED, json.loads(result[1]), parse_dynamic(result[2])
+                SettleStatus.REPLAYED, jsonio.loads(result[1]), parse_dynamic(result[2])
             )
         if status in ("stale", "revoked", "forgotten"):
             return StoredRound(SettleStatus(status), {}, {})
@@ -238,7 +246,7 @@ class RoundStore:
             flat = [text for pair in found[0][1].items() for text in pair] if found else []
             _vouched(table, round_id, digest, static, dynamic, ts, flat)
         return digest, StoredRound(
-            SettleStatus.REPLAYED, json.loads(static), parse_dynamic(dynamic)
+            SettleStatus.REPLAYED, jsonio.loads(static), parse_dynamic(dynamic)
         )
 
 
@@ -262,7 +270,7 @@ def _vouched(
 
 
 def parse_dynamic(raw: str) -> dict[str, Any]:
-    data = json.loads(raw)
+    data = jsonio.loads(raw)
     # cjson encodes an empty Lua table as an object
     jackpots = data.get("jackpots") or []
     pools = data.get("pools") or {}

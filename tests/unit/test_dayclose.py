@@ -102,6 +102,18 @@ def test_a_gaming_day_follows_the_local_clock_across_a_change() -> None:
     assert days.of_time(start - 1) == date(2026, 10, 30)
 
 
+def test_a_days_name_is_its_calendars_whichever_instants_came_before() -> None:
+    """name_of keeps the last day it found: an instant in it, before it, after it, across a
+    change of the clocks and at each bound, is still named by the calendar."""
+    days = GamingDays.of("06:00", "America/New_York")
+    start, end = days.bounds(date(2026, 10, 31))
+    spring, _ = days.bounds(date(2026, 3, 8))
+    instants = [start, start - 1, end - 1, end, start + 1, spring - 1, spring, end + 3_600_000,
+                start - 86_400_000, end - 1, 0, start]  # fmt: skip
+    for ms in instants:
+        assert days.name_of(ms) == days.of_time(ms).isoformat(), ms
+
+
 def _hit(seq: int, payout: str, entry_type: str = "hit", **more: object) -> dict[str, object]:
     return {
         "seq": seq,
