@@ -10,10 +10,11 @@ call), and what the process spends in Python.
 `--instructions N` runs N more rounds against a redis-server under valgrind's callgrind and
 counts the server's instructions per round: deterministic, where every timing moves with
 whatever else the machine runs (Debian: apt-get install valgrind). `--python-instructions N`
-counts this process's own (Python's) instructions per round the same way: the work a worker
-does for a round between its request and its answer, less the HTTP server's part. It runs
-this script twice under callgrind, with 100 and 100 + N rounds after the same set-up, and
-divides the difference by N.
+counts this process's own (Python's) instructions per round the same way, each round posted
+to the service's WSGI app as gunicorn calls it (metrics in multiprocess mode, as under
+gunicorn): the work a worker does for a round between its request and its answer, less the
+HTTP server's part. It runs this script twice under callgrind, with 100 and 100 + N rounds
+after the same set-up, and divides the difference by N.
 
 `bench/bench_script.py` measures more kinds (a shoe named, forgotten rounds, a must-hit-by
 level) beside a skeleton, on the trees that have them.
@@ -37,7 +38,7 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.doors import put_pool, put_table, report_round  # noqa: E402
+from bench.doors import http_app, post_round, put_pool, put_table, report_round  # noqa: E402
 from bench.reports import deal  # noqa: E402
 from jackpot.bootstrap import bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
@@ -86,7 +87,9 @@ class Bench:
     """A redis-server started as the embedded store starts it (under callgrind if asked),
     the service bootstrapped on it, a pool and 8 tables of 7 spots, 300 rounds of warm-up."""
 
-    def __init__(self, rounds: int, callgrind: bool = False, dealt: int = 0) -> None:
+    def __init__(
+        self, rounds: int, callgrind: bool = False, dealt: int = 0, http: bool = False
+    ) -> None:
         self.data = Path(tempfile.mkdtemp(prefix="bench-round-script-"))
         self.profile = self.data / "callgrind.out"
         command = server_args(self.data, free_port())
@@ -113,11 +116,20 @@ class Bench:
         rng = random.Random(1)
         dealt = max(dealt, rounds + 300)  # the same deal whatever `rounds`, if asked
         self.reports = iter([deal(rng, tables[i % 8], f"r{i}") for i in range(dealt)])
+        self.app = None
+        if http:  # each round posted to the WSGI app, its body written beforehand
+            self.app = http_app(settings, url, svc)
+            self.reports = iter([json.dumps(r).encode() for r in self.reports])
         for _ in range(300):  # warm-up
             self.report()
 
     def report(self) -> None:
-        report_round(self.svc, next(self.reports), self.key, self.secret)
+        if self.app is None:
+            report_round(self.svc, next(self.reports), self.key, self.secret)
+            return
+        status = post_round(self.app, next(self.reports), self.secret)
+        if not status.startswith("200"):
+            raise RuntimeError(f"a round was answered {status}")
 
     def close(self) -> None:
         self.server.terminate()
@@ -157,7 +169,8 @@ def python_instructions(rounds: int) -> float:
             subprocess.run(
                 ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
                  __file__, "--python-child", str(n), str(100 + rounds + 300)],
-                check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": "0"},
+                check=True, capture_output=True,
+                env={**os.environ, "PYTHONHASHSEED": "0", "PROMETHEUS_MULTIPROC_DIR": scratch},
             )  # fmt: skip
             summary = next(x for x in out.read_text().splitlines() if x.startswith("summary:"))
             counts.append(int(summary.split()[1]))
@@ -204,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.python_child:
         rounds, dealt = args.python_child
-        bench = Bench(rounds, dealt=dealt)
+        bench = Bench(rounds, dealt=dealt, http=True)
         try:
             for _ in range(rounds):
                 bench.report()

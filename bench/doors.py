@@ -6,6 +6,8 @@ bench scripts (every tree since 41b8605): pools and tables are put through `plac
 
 from __future__ import annotations
 
+import io
+import sys
 from typing import Any
 
 
@@ -32,3 +34,31 @@ def report_round(svc: Any, body: Any, key: Any, secret: str) -> dict[str, Any]:
 
 def pool_state(svc: Any, pool: str) -> Any:
     return svc.groups.on_pool(pool, lambda g: g.pools).get(pool)
+
+
+def http_app(settings: Any, url: str, svc: Any) -> Any:
+    """The service's WSGI app over `svc`, as gunicorn serves it (its factory moved from
+    jackpot.app to jackpot.entrypoints.app)."""
+    try:
+        from jackpot.entrypoints.app import create_app
+    except ImportError:
+        from jackpot.app import create_app  # type: ignore[no-redef]
+    return create_app(settings, url, svc)
+
+
+def post_round(app: Any, raw: bytes, secret: str) -> str:
+    """`POST /v1/rounds` through the app's WSGI callable, as gunicorn calls it; its status."""
+    environ = {
+        "REQUEST_METHOD": "POST", "PATH_INFO": "/v1/rounds", "RAW_URI": "/v1/rounds",
+        "SCRIPT_NAME": "", "QUERY_STRING": "", "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1",
+        "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(raw)),
+        "HTTP_AUTHORIZATION": f"Bearer {secret}", "wsgi.input": io.BytesIO(raw),
+        "wsgi.input_terminated": True, "wsgi.url_scheme": "http", "wsgi.errors": sys.stderr,
+        "wsgi.multithread": False, "wsgi.multiprocess": True, "wsgi.run_once": False,
+        "wsgi.version": (1, 0),
+    }  # fmt: skip
+    status: list[str] = []
+    body = app(environ, lambda s, headers, exc_info=None: status.append(s))
+    b"".join(body)
+    return status[0]
