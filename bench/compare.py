@@ -25,7 +25,7 @@ It prints each figure's median per tree with its spread (lowest..highest), and t
 shows this table in its commit message (docs/PERFORMANCE.md, "Changing the round path").
 
 Needs what the benches need (redis-server on PATH, the project's venv); it touches nothing
-outside its temporary directory and 127.0.0.1. A run of 3 rounds at 8 s takes about 12
+outside its temporary directory and 127.0.0.1. A run of 3 rounds at 10 s takes about 15
 minutes on 2 cores.
 """
 
