@@ -161,7 +161,7 @@ class Rounds:
                 stored = self._store.settle(plan, self._health.latest().operable)
             except ShoeOverdrawnError as overdrawn:
                 # the store knows the card; the report, the field that shows the copy too many
-                overdrawn.field = next(f for f, c in report.shown() if str(c) == overdrawn.card)
+                overdrawn.field = extra_copy(report, overdrawn)
                 raise
             except ControllerInoperableError as refused:
                 # check now: record it, journal it, stop the other rounds, and say why
@@ -238,6 +238,14 @@ class Rounds:
             SettleStatus.REPLAYED, json.loads(archived[1]), parse_dynamic(archived[2])
         )
         return archived[0], stored
+
+
+def extra_copy(report: RoundReport, overdrawn: ShoeOverdrawnError) -> str:
+    """The field of the report's copy of the card that goes over what the shoe holds: with
+    `before` copies in the shoe's earlier rounds, this round's (decks - before + 1)th, in the
+    order the report shows its cards (as a round's own copies are counted, `_check_shoe`)."""
+    fields = [f for f, c in report.shown() if str(c) == overdrawn.card]
+    return fields[max(0, min(overdrawn.decks - overdrawn.before, len(fields) - 1))]
 
 
 def with_shoe(plan: MeterPlan, report: RoundReport, decks: int) -> MeterPlan:

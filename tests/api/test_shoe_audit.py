@@ -47,6 +47,34 @@ def test_a_seventh_ace_of_spades_from_a_six_deck_shoe_is_refused_naming_it(
     assert assert_error(refused, 400, "dealer.card")["code"] == "impossible_cards"
 
 
+@pytest.mark.parametrize(
+    ("earlier", "spots", "dealer", "extra"),
+    [
+        # five aces out, two more: the second of them is the seventh (examiner, 2026-11-29)
+        (5, ["As", "As"], {"card": "2c"}, "spots[1].card"),
+        (5, ["As"], {"card": "AS"}, "dealer.card"),
+        (3, ["As", "As", "As", "As"], {"card": "2c"}, "spots[3].card"),
+        # at war: the spot's war card is the sixth, the dealer's the seventh
+        (5, ["Ac"], {"card": "Ah", "war_card": "As"}, "dealer.war_card"),
+    ],
+)
+def test_the_refusal_names_the_copy_that_goes_over_the_shoe(
+    api: Api, earlier: int, spots: list[str], dealer: dict[str, str], extra: str
+) -> None:
+    api.put_pool()
+    api.put_table()  # 6 decks
+    out = [{"spot": n + 1, "wager": 500, "card": "As"} for n in range(earlier)]
+    first = round_body("r0", dealer="2c", spots=out, shoe="T1.s1", position=0)
+    assert api.report(first).status_code == 200
+    reported = [{"spot": n + 1, "wager": 500, "card": c} for n, c in enumerate(spots)]
+    if "war_card" in dealer:  # spot 1 ties the dealer's ace and goes to war
+        reported[0] |= {"war": True, "war_card": "As"}
+    body = round_body("r1", spots=reported, shoe="T1.s1", position=9)
+    body["dealer"] = dealer
+    refused = api.report(body)
+    assert assert_error(refused, 400, extra)["code"] == "impossible_cards"
+
+
 def test_another_shoe_another_table_and_a_report_without_a_shoe_count_apart(
     api: Api, redis: redis_lib.Redis
 ) -> None:
