@@ -21,6 +21,9 @@ TIMESTAMP_PATTERN = (
     + r"-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})"
 )
 TIMESTAMP = re.compile(TIMESTAMP_PATTERN)
+# the same shape in any year: a time outside FIRST_DATE..LAST_DATE is out of range, not
+# unreadable (docs/API.md, "Identifiers")
+ANY_YEAR_TIMESTAMP = re.compile("[0-9]{4}" + TIMESTAMP_PATTERN[len(YEAR_1970_TO_9998) :])
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 DOT_SEGMENTS = frozenset({".", ".."})
 # The dates the controller takes in any field (a time, a gaming day): from the epoch its times
@@ -119,8 +122,23 @@ def parse_timestamp(raw: Any, field: str) -> int:
     """An RFC 3339 time with its offset (2026-11-24T10:34:17.123Z), as epoch milliseconds."""
     ms = _epoch_ms(raw) if isinstance(raw, str) else None
     if ms is None:
+        if isinstance(raw, str) and _in_another_year(raw):
+            raise ValidationError(
+                field, f"must be from {FIRST_DATE} to {LAST_DATE}", "out_of_range"
+            )
         raise ValidationError(field, TIME_MESSAGE, "invalid_time")
     return ms
+
+
+def _in_another_year(text: str) -> bool:
+    """Whether `text` is a time such as TIMESTAMP reads, only in a year it does not take."""
+    if not ANY_YEAR_TIMESTAMP.fullmatch(text):
+        return False
+    try:
+        datetime.fromisoformat("2000" + text[4:])  # a leap year: 29 February reads too
+    except ValueError:
+        return False
+    return True
 
 
 @functools.lru_cache(maxsize=256)

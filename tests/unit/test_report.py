@@ -843,3 +843,23 @@ def test_the_plain_spot_reader_reads_a_spot_as_the_naming_one_does(raw: Any, tab
         assert plain is None
     else:
         assert plain is None or plain == named
+
+
+@pytest.mark.parametrize(
+    ("dealt_at", "code"),
+    [
+        # a time in a year no field takes is out of range (docs/API.md, "Identifiers"),
+        # found by an examiner on 2026-11-29: it was invalid_time
+        ("9999-01-01T00:00:00Z", "out_of_range"),
+        ("1969-12-31T23:59:59Z", "out_of_range"),
+        ("0000-06-01T12:00:00+02:00", "out_of_range"),
+        # one that is no time at all, in any year, is not
+        ("2026-13-01T00:00:00Z", "invalid_time"),
+        ("2026-02-30T00:00:00Z", "invalid_time"),
+        ("9999-01-01", "invalid_time"),
+    ],
+)
+def test_a_dealt_at_outside_the_years_is_out_of_range(dealt_at: str, code: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        parse_report(body(dealt_at=dealt_at), LIVE)
+    assert (caught.value.field, caught.value.code) == ("dealt_at", code)
