@@ -490,7 +490,7 @@ ROUND_REPORT = Record(
     "A finished round, checked against its table's configuration.",
     rules=(
         Rule("spots", "lists at most the table's spots"),
-        Rule("community_war", "is true only at a stadium table, and only when a spot goes to war"),
+        Rule("community_war", "is true only at a stadium table (where it may be left out)"),
         Rule(
             "spots",
             "together with the earlier rounds reported from the same `shoe`, may show no "

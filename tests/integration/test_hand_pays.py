@@ -94,3 +94,20 @@ def test_the_days_hit_register_lists_the_hand_pays_with_their_kind(
     assert report["balanced"] is True
     [pool] = report["pools"]
     assert pool["unpaid_jackpots_count"] == 1, "the pool owes its jackpot, not the table's pays"
+
+
+def test_a_bets_envy_bonuses_of_one_round_are_one_pay_against_the_threshold(api: Api) -> None:
+    """D304 (an examiner's question, 2026-11-29): two suited fours of a kind each give spot
+    3's $2.50 bet a $500 envy bonus; each is under the $1,000 threshold, together they are
+    at it, and the bet is paid them together: one envy hand pay of $1,000."""
+    api.put_pool()
+    api.put_table()
+    spots = [{"spot": 1, "wager": 500, "player": "p1", **ACES},
+             {"spot": 2, "wager": 500, "player": "p2", **ACES},
+             {"spot": 3, "wager": 250, "card": "4d", "player": "p3"}]  # fmt: skip
+    r = api.report(round_body("r1", dealer="As", dealer_war="As", spots=spots))
+    assert r.status_code == 200, r.get_json()
+    answer = r.get_json()
+    assert answer["spots"][2]["envy"] == 100_000
+    envy = [(h["spot"], h["amount"]) for h in answer["hand_pays"] if h["kind"] == "envy"]
+    assert sorted(envy) == [(1, 100_000), (2, 100_000), (3, 100_000)]
