@@ -63,7 +63,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     history.add_argument("--from", dest="from_day", metavar="DAY", help="won from this gaming day")
     history.add_argument("--to", dest="to_day", metavar="DAY", help="won up to this gaming day")
     history.add_argument(
-        "--changed-from", metavar="INSTANT", help="last step at or after (ISO 8601, offset)"
+        "--changed-from", metavar="INSTANT", help="last step at or after (RFC 3339 with its offset)"
     )
     history.add_argument("--changed-to", metavar="INSTANT", help="last step before it")
     history.add_argument("--limit", type=positive, metavar="N", help="at most N (default 100)")

@@ -22,13 +22,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
-from jackpot.domain.gamingday import EPOCH, MILLISECOND, GamingDays, parse_day
+from jackpot.domain.gamingday import GamingDays, parse_day
 from jackpot.domain.payoutids import parse_payout_id, payout_number
 from jackpot.domain.people import parse_person_id, person_of, shown_parts
-from jackpot.domain.validate import parse_identifier
+from jackpot.domain.validate import parse_identifier, parse_timestamp
 from jackpot.errors import ValidationError
 
 # the journal entries that make or move a payout, each naming it in `payout`
@@ -306,19 +306,9 @@ def _day_start(days: GamingDays, day: date | None, after: bool = False) -> int |
 
 
 def _instant(given: Mapping[str, str], name: str) -> int | None:
-    """An instant in ISO 8601 with its offset (2026-11-27T14:00:00-05:00), as epoch ms."""
+    """A time as every field takes one (RFC 3339 with its offset, 1970 to 9998), as epoch ms."""
     raw = given.get(name)
-    if raw is None:
-        return None
-    try:
-        at = datetime.fromisoformat(raw.replace("Z", "+00:00"))
-    except ValueError:
-        at = None
-    if at is None or at.tzinfo is None:
-        raise ValidationError(
-            name, "must be an instant with its offset, such as 2026-11-27T14:00:00-05:00"
-        )
-    return (at - EPOCH) // MILLISECOND
+    return None if raw is None else parse_timestamp(raw, name)
 
 
 def cursor_text(at: tuple[int, int, str]) -> str:

@@ -138,6 +138,11 @@ def test_the_criteria_of_a_request() -> None:
             "changed_to",
         ),
         ({"changed_to": "tomorrow"}, "changed_to"),
+        # a time as every field takes one: RFC 3339, 1970 to 9998 (an examiner, 2026-11-29,
+        # found these taken with a 200)
+        ({"changed_from": "9999-01-01T00:00:00Z"}, "changed_from"),
+        ({"changed_from": "1969-12-31T23:59:59Z"}, "changed_from"),
+        ({"changed_to": "2026-11-27T14:00:00+0000"}, "changed_to"),
         ({"person": "\u200b"}, "person"),
         ({"payout": "P/1"}, "payout"),
         # payouts are numbered from 1: 0 and -1 name none (they were searched for, finding none)
