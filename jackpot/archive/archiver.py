@@ -145,7 +145,7 @@ class Archiver:
         # the round path looks in the archive for rounds dealt before now - retention + skew,
         # and a round is dealt at most `skew` after it is stamped. One more skew of margin
         # covers the clocks of this machine, the service's and Redis's disagreeing by up to
-        # half of it (docs/DECISIONS.md, the retention window).
+        # half of it (docs/DECISIONS.md D71, the retention window).
         self._keep_ms = (retention_seconds + skew_seconds) * 1000
         self._clock = clock
         self._batch = batch

@@ -1,4 +1,4 @@
-"""The journals' hash chain (docs/DECISIONS.md "A hash-chained journal").
+"""The journals' hash chain (docs/DECISIONS.md D81, "A hash-chained journal").
 
 Every entry carries `prev`, the hash of the entry before it ('' for a journal's first), and its
 own hash is the SHA-1 of prev, its seq and each field name and value after `prev`, each

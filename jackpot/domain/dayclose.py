@@ -70,7 +70,7 @@ DAY_FIELDS = ("day", "start_ts", "end_ts", "closed_at", "heads", "report", "vers
 
 def closed_day_digest(row: Mapping[str, Any]) -> str:
     """SHA-256 of a closed day's record (its canonical JSON): journaled when it is closed, so
-    a record rewritten afterwards no longer matches (docs/DECISIONS.md)."""
+    a record rewritten afterwards no longer matches (docs/DECISIONS.md D87)."""
     body = json.dumps({k: row[k] for k in DAY_FIELDS}, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(body.encode()).hexdigest()
 

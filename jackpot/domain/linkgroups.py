@@ -1,5 +1,5 @@
 """Link groups: sets of pools and the tables feeding them, each settled on its own keys
-(docs/DECISIONS.md "Link groups"). The main group is every pool's and table's unless it was
+(docs/DECISIONS.md D160, "Link groups"). The main group is every pool's and table's unless it was
 put in another. Which group a new pool or table joins is decided here (placement); where
 each one is, is the registry's (jackpot.store.groups)."""
 

@@ -469,7 +469,7 @@ ROUND_REPORT = Record(
             Timestamp(),
             description="when the round was dealt, by the table's clock; a resend repeats it. "
             "Optional, but a report without it is checked against the archive before it is "
-            "settled (docs/DECISIONS.md, the retention window)",
+            "settled (docs/DECISIONS.md D71, the retention window)",
         ),
         "spots": Field(
             ListOf(Either(LIVE_SPOT, STADIUM_SPOT, "bets"), "spots", 1, MAX_SPOTS),

@@ -111,7 +111,7 @@ class VoidUnsupportedError(Exception):
 
 def trigger_won(dynamic: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The jackpot by which the round won a must-hit-by or mystery level, if it did: such a
-    round is never voided (docs/DECISIONS.md). Its trigger was revealed at the hit and the
+    round is never voided (docs/DECISIONS.md D224). Its trigger was revealed at the hit and the
     next one armed from the reset: given back, the meter would stand at or past a trigger
     everyone now knows, under one drawn for another meter."""
     for jp in dynamic.get("jackpots") or []:

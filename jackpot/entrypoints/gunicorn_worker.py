@@ -1,6 +1,6 @@
 """The API's gunicorn worker: gevent, a greenlet per connection, and a deadline on all a
 client sends, so that slow or idle clients reaching `jackpot serve` directly cost a few
-kilobytes each instead of a worker (docs/DECISIONS.md, "Slow clients").
+kilobytes each instead of a worker (docs/DECISIONS.md D173, D174).
 
 * **The head:** gunicorn's gevent worker reads each request head, the first and every
   later one on a kept-alive connection, under `gevent.Timeout(keepalive)`, and closes the

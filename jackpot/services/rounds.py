@@ -104,7 +104,7 @@ class Rounds:
         A report that may be older than that (dealt near or before the window's start, or
         without `dealt_at`) is first looked up in Redis and the archive: an archived round
         is answered with its first result, and one dealt before the window that was never
-        settled is refused as expired rather than settled late (docs/DECISIONS.md).
+        settled is refused as expired rather than settled late (docs/DECISIONS.md D77).
         """
         report_digest = body_digest(body)
         dealt = parse_dealt_at(body)

@@ -46,7 +46,7 @@ TEXT_FIELDS = frozenset(
         "qualifying",
         "level",
         "why",
-        # the hash chain: the hash of the entry before (docs/DECISIONS.md)
+        # the hash chain: the hash of the entry before (docs/DECISIONS.md D81)
         "prev",
         # people and keys: a badge number, a slip or a key id written in digits only is
         # still text ("001042" is not 1042)

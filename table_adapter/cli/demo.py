@@ -1,6 +1,6 @@
 """`war-floor demo`: the controller served on its usual address and the DEMO floor (its plan:
 table_adapter.floor.demo) dealing into it until Ctrl-C, with a sign, a console key and a
-supervisor confirming its jackpots (docs/DECISIONS.md, the demo's decisions).
+supervisor confirming its jackpots (docs/DECISIONS.md D208-D210).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 -- chain: the prelude the loader puts before every script that writes a journal (not a
--- script itself). Each journal is a hash chain (docs/DECISIONS.md "A hash-chained journal"):
+-- script itself). Each journal is a hash chain (docs/DECISIONS.md D81):
 -- every entry carries `prev`, the hash of the entry before it ('' for a journal's first), and
 -- the journal's head (the hash of its last entry) is kept beside its seq. An entry's hash is
 -- the SHA-1 of prev, its seq, and each field name and value after `prev`, length-prefixed:

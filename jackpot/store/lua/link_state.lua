@@ -1,4 +1,4 @@
--- link_state: suspend or resume a pool's link (docs/DECISIONS.md "Link control").
+-- link_state: suspend or resume a pool's link (docs/DECISIONS.md D24-D27, "Link control").
 --
 -- KEYS[1] {ns}/pool/<id>  hash   KEYS[2] {ns}/pool/<id>/journal  stream (id = seq-0)
 -- KEYS[3] {ns}/counters   hash (clock)

@@ -1,5 +1,5 @@
 -- retire_pool: retire a pool and move its whole balance, meter and reserve, to another pool
--- in one step (docs/DECISIONS.md "Retiring a pool"), applied once per transfer id.
+-- in one step (docs/DECISIONS.md D31-D35), applied once per transfer id.
 --
 -- KEYS[1] {ns}/pool/<from>  hash   KEYS[2] {ns}/pool/<from>/journal  stream
 -- KEYS[3] {ns}/pool/<to>    hash   KEYS[4] {ns}/pool/<to>/journal    stream
