@@ -18,12 +18,12 @@ import redis
 from jackpot import integrity
 from jackpot.archive.archiver import Archiver
 from jackpot.archive.checkpoints import CheckpointArchive
-from jackpot.archive.store import Archive, ArchiveUnavailableError
+from jackpot.archive.store import Archive
 from jackpot.archive.verify import Verifier
 from jackpot.domain.journals import house_journal
 from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.records import record_problem
-from jackpot.errors import RoundRecordError, StoreUnavailableError
+from jackpot.errors import ArchiveUnavailableError, RoundRecordError, StoreUnavailableError
 from jackpot.services.activity import Activity
 from jackpot.services.audit import Audit
 from jackpot.services.checkpoints import Checkpoints

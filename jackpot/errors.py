@@ -567,3 +567,9 @@ class ControllerInoperableError(JackpotError):
             + ". Resend later: the report is kept by the table and settled once it operates."
         )
         self.problems = problems
+
+
+class ArchiveUnavailableError(Exception):
+    """The archive database did not answer or refused a write; nothing was committed (the
+    API answers 503 archive_unavailable; declared here, with the other errors, so that the
+    layers above the services need not import the archive to name it)."""

@@ -15,8 +15,7 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from jackpot import logs
-from jackpot.archive.store import ArchiveUnavailableError
-from jackpot.errors import JackpotError
+from jackpot.errors import ArchiveUnavailableError, JackpotError
 from jackpot.metrics.instruments import count_refusal
 from jackpot.services.faults import unavailable
 

@@ -29,9 +29,10 @@ from typing import Any, TypeVar
 
 from redis import Redis
 
-from jackpot.archive.store import Archive, ArchiveUnavailableError, entry_row
+from jackpot.archive.store import Archive, entry_row
 from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk, flat_hash
 from jackpot.domain.journals import house_journal, pool_journal
+from jackpot.errors import ArchiveUnavailableError
 from jackpot.store.forgotten import ForgottenRounds
 from jackpot.store.keys import Keys
 

@@ -12,8 +12,9 @@ from sqlalchemy import Connection, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from jackpot.archive.schema import checkpoints, journal_entries
-from jackpot.archive.store import Archive, ArchiveUnavailableError
+from jackpot.archive.store import Archive
 from jackpot.domain.checkpoints import covers
+from jackpot.errors import ArchiveUnavailableError
 
 T = TypeVar("T")
 PAGE = 500

@@ -33,13 +33,10 @@ from jackpot.archive import payoutindex
 from jackpot.archive.schema import gaming_days, journal_entries, round_repeats, rounds
 from jackpot.domain.chain import ChainedEntry
 from jackpot.domain.payoutrecord import PayoutQuery
+from jackpot.errors import ArchiveUnavailableError
 
 PAGE = 5000  # rows a paged read asks for at a time
 T = TypeVar("T")
-
-
-class ArchiveUnavailableError(Exception):
-    """The archive database did not answer or refused a write; nothing was committed."""
 
 
 @dataclass(frozen=True, slots=True)

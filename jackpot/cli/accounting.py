@@ -10,13 +10,12 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.cli.argtypes import gaming_day
 from jackpot.cli.formatting import money
 from jackpot.cli.runtime import services
 from jackpot.domain.dayclose import HAND_PAY_STEMS
 from jackpot.domain.dayfiles import numbers
-from jackpot.errors import JackpotError
+from jackpot.errors import ArchiveUnavailableError, JackpotError
 from jackpot.services.gamingday import change_gaming_day, describe
 from jackpot.settings import Settings, SettingsError
 

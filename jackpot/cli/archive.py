@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.cli.runtime import services
+from jackpot.errors import ArchiveUnavailableError
 from jackpot.settings import Settings
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from jackpot import integrity
-from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.cli.argtypes import gaming_day
 from jackpot.cli.runtime import services
 from jackpot.domain.checkpoints import load_public
+from jackpot.errors import ArchiveUnavailableError
 from jackpot.services.checkpoints import Kept, read_kept
 from jackpot.services.verification import PeriodNotBegunError
 from jackpot.settings import Settings

@@ -22,12 +22,12 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from jackpot.archive.checkpoints import CheckpointArchive
-from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.archive.verify import Finding
 from jackpot.domain import checkpoints as rule
 from jackpot.domain.checkpoints import Head
 from jackpot.domain.gamingday import EPOCH, MILLISECOND
 from jackpot.domain.journals import pool_journal
+from jackpot.errors import ArchiveUnavailableError
 from jackpot.store.checkpoints import HeadStore
 
 log = logging.getLogger("jackpot.checkpoints")

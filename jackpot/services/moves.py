@@ -32,11 +32,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.domain.config import TableConfig, TableRecord
 from jackpot.domain.linkgroups import pools_group
 from jackpot.domain.requests import MOVE_REQUEST
 from jackpot.errors import (
+    ArchiveUnavailableError,
     ConflictError,
     JackpotError,
     LinkGroupError,

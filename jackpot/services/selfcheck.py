@@ -28,9 +28,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from jackpot.archive.store import ArchiveUnavailableError
 from jackpot.archive.verify import Verifier
-from jackpot.errors import StoreUnavailableError
+from jackpot.errors import ArchiveUnavailableError, StoreUnavailableError
 from jackpot.integrity import SoftwareCheck
 from jackpot.store.config import ConfigStore
 from jackpot.store.connect import STORE_DOWN

@@ -14,9 +14,10 @@ import pytest
 import redis as redis_lib
 import sqlalchemy
 
-from jackpot.archive.store import Archive, ArchivedEntry, ArchivedRound, ArchiveUnavailableError
+from jackpot.archive.store import Archive, ArchivedEntry, ArchivedRound
 from jackpot.domain.chain import GENESIS, ChainedEntry
 from jackpot.domain.journals import HOUSE, pool_journal
+from jackpot.errors import ArchiveUnavailableError
 from tests.support.archive_world import World, deal, world_of
 from tests.support.postgres_server import PostgresServer
 from tests.support.redis_server import RedisServer
