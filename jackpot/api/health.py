@@ -5,10 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify
 
 from jackpot.api.auth import key_if_sent, require, services
+from jackpot.api.metrics import accounting_exposition, exposition
 from jackpot.api.openapi import document
 from jackpot.domain.auth import Role
 from jackpot.errors import StoreUnavailableError
-from jackpot.metrics.collector import accounting_exposition, exposition
 from jackpot.services.faults import STORE_DOWN
 
 bp = Blueprint("health", __name__)

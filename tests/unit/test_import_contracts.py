@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBES = {
     "the domain is pure rules: no web framework, store, queue, metrics or HTTP client": (
         "jackpot/domain/cards.py", "import flask"),
-    "processes > api, jobs, metrics > bootstrap > services > archive > store > domain": (
+    "processes > api, jobs > bootstrap > services > archive > store > domain": (
         "jackpot/store/keys.py", "import jackpot.services.pools"),
     "the API reaches the stores (Redis and the archive) only through the use cases": (
         "jackpot/api/health.py", "import jackpot.store.keys"),
