@@ -108,8 +108,7 @@ class Services:
     voids: GroupedVoids
     table_counts: GroupedTableCounts
     audit: Audit
-    client: redis.Redis  # of the main link group's keys (and the registry, keys, signs)
-    rq_client: redis.Redis  # RQ keeps pickles: a client that does not decode replies
+    connections: Connections  # the store's clients this process opened, never lent out
     archive: Archive
     archiver: GroupedArchiver
     verifier: GroupedVerifier
@@ -139,18 +138,45 @@ class Services:
         """True while the store answers for the controller's keys (a cluster node answers
         PING while it refuses every key with CLUSTERDOWN: a key is read instead)."""
         try:
-            self.client.exists(self.probe_key)
+            self.connections.read(self.probe_key)
         except Exception:  # noqa: BLE001 - any failure to answer means not ready
             return False
         return True
 
     def close(self) -> None:
         for group in self.groups.opened():
-            if group.client is not self.client:
+            if not self.connections.opened(group.client):
                 group.client.close()
-        self.client.close()
-        self.rq_client.close()
+        self.connections.close()
         self.archive.close()
+
+
+class Connections:
+    """The main link group's client (its keys, the registry, the API keys, the signs) and the
+    queue's (RQ keeps pickles: it does not decode replies): pinged, probed and closed here,
+    never handed to a caller, who reaches the store through the use cases."""
+
+    __slots__ = ("_main", "_queue")
+
+    def __init__(self, main: redis.Redis, queue: redis.Redis) -> None:
+        self._main = main
+        self._queue = queue
+
+    def ping(self) -> None:
+        """PING the main store; raises when it does not answer."""
+        self._main.ping()
+
+    def read(self, key: str) -> None:
+        """Read whether `key` exists (a cluster answers PING while it refuses every key)."""
+        self._main.exists(key)
+
+    def opened(self, client: redis.Redis) -> bool:
+        """Whether `client` is one of these (a group on the main store shares its client)."""
+        return client is self._main or client is self._queue
+
+    def close(self) -> None:
+        self._main.close()
+        self._queue.close()
 
 
 def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -> Services:
@@ -320,8 +346,7 @@ def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -
         voids=GroupedVoids(groups),
         table_counts=table_counts,
         audit=Audit(groups, ReconciliationQueue(rq_client, settings.queue), clock, days),
-        client=client,
-        rq_client=rq_client,
+        connections=Connections(client, rq_client),
         archive=archive,
         # verify has checked the round records when it recomputes a day
         verifier=GroupedVerifier(

@@ -28,7 +28,7 @@ class MeterCollector(Collector):
         )
         try:
             started = time.perf_counter()
-            self._s.client.ping()
+            self._s.connections.ping()
             ping.add_metric([], time.perf_counter() - started)
             pools = self._s.pools.all()
             tables = self._s.config.tables()
