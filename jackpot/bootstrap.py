@@ -6,7 +6,6 @@ Everything that runs the controller (the Flask app, the RQ jobs, the CLI) gets i
 
 from __future__ import annotations
 
-import logging
 import os
 import socket
 from collections.abc import Callable
@@ -22,9 +21,8 @@ from jackpot.archive.store import Archive
 from jackpot.archive.verify import Verifier
 from jackpot.domain.journals import house_journal
 from jackpot.domain.linkgroups import MAIN_GROUP
-from jackpot.domain.records import record_problem
-from jackpot.errors import ArchiveUnavailableError, RoundRecordError, StoreUnavailableError
 from jackpot.services.activity import Activity
+from jackpot.services.archivedrounds import ArchivedRoundRecords
 from jackpot.services.audit import Audit
 from jackpot.services.checkpoints import Checkpoints
 from jackpot.services.clock import now_ms
@@ -62,7 +60,7 @@ from jackpot.store.adjustments import AdjustmentStore
 from jackpot.store.apikeys import KeyStore
 from jackpot.store.checkpoints import HeadStore
 from jackpot.store.config import ConfigStore
-from jackpot.store.connect import cluster_target, connect
+from jackpot.store.connect import Connections, cluster_target, redis_client
 from jackpot.store.gamingday import GamingDayStore
 from jackpot.store.groups import GroupRegistry
 from jackpot.store.health import HealthStore
@@ -76,23 +74,6 @@ from jackpot.store.scripts import ReplicaWait, Scripts
 from jackpot.store.signs import SignStore
 from jackpot.store.tablecounts import TableCountStore
 from jackpot.store.voids import VoidStore
-
-
-def redis_client(
-    url: str, settings: Settings, decode: bool = True, group: str = MAIN_GROUP
-) -> redis.Redis:
-    """A client whose retried commands are safe: every money write is an idempotent script.
-    On a Redis Cluster: of the master holding the link group's hash tag."""
-    return connect(
-        url,
-        decode=decode,
-        timeout=settings.redis_timeout_seconds,
-        tag=Keys(settings.namespace, group).tag,
-        health_check_interval=30,
-    )
-
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,231 +132,281 @@ class Services:
         self.archive.close()
 
 
-class Connections:
-    """The main link group's client (its keys, the registry, the API keys, the signs) and the
-    queue's (RQ keeps pickles: it does not decode replies): pinged, probed and closed here,
-    never handed to a caller, who reaches the store through the use cases."""
+@dataclass(frozen=True, slots=True)
+class _Shared:
+    """What every link group's use cases share: the main store and its scripts, the archive,
+    the settings, the clock, the gaming day, the software's seal, who acts on the store."""
 
-    __slots__ = ("_main", "_queue")
-
-    def __init__(self, main: redis.Redis, queue: redis.Redis) -> None:
-        self._main = main
-        self._queue = queue
-
-    def ping(self) -> None:
-        """PING the main store; raises when it does not answer."""
-        self._main.ping()
-
-    def read(self, key: str) -> None:
-        """Read whether `key` exists (a cluster answers PING while it refuses every key)."""
-        self._main.exists(key)
-
-    def opened(self, client: redis.Redis) -> bool:
-        """Whether `client` is one of these (a group on the main store shares its client)."""
-        return client is self._main or client is self._queue
-
-    def close(self) -> None:
-        self._main.close()
-        self._queue.close()
+    settings: Settings
+    url: str
+    clock: Callable[[], int]
+    client: redis.Redis
+    scripts: Scripts
+    wait: ReplicaWait | None
+    keys: Keys
+    archive: Archive
+    who: str  # this process: host/pid
+    days: ControllerGamingDay
+    software: integrity.Rechecked
+    credentials: Credentials
+    approval: ApprovalThreshold  # from how much a second person approves: every group's one
+    archived: ArchivedRoundRecords
 
 
 def bootstrap(settings: Settings, url: str, clock: Callable[[], int] = now_ms) -> Services:
     """Build every store and use case over the Redis server at `url`."""
+    groups: LinkGroups  # built below: the lambdas read it once it is
     client = redis_client(url, settings)
-    rq_client = redis_client(settings.queue_store(url), settings, decode=False)
     keys = Keys(settings.namespace)
     wait = ReplicaWait(settings.wait_replicas, settings.wait_ms) if settings.wait_replicas else None
     scripts = Scripts.register(client, wait)
     archive = Archive(settings.archive)
     who = f"{socket.gethostname()}/{os.getpid()}"
-    days = ControllerGamingDay(GamingDayStore(client, keys, scripts), settings, who)
-    software = integrity.Rechecked(settings.approved_digest, settings.self_check_seconds)
-    on_cluster = cluster_target(url) is not None
-    groups: LinkGroups
     key_store = KeyStore(
         client, keys, scripts, lambda: [(g.client, g.keys) for g in groups.others()]
     )
-    credentials = Credentials(key_store, settings.key_cache_seconds)
-    people = People(PeopleStore(client, keys, scripts), credentials)
-
-    def archived_round(group: str, table: str, round_id: str) -> tuple[str, str, str] | None:
-        """A round's archived record, once the entry that settled it vouches for it: in
-        `group`'s house journal, or another's for a table that moved (RoundRecordError
-        otherwise: a forged or edited record is never served)."""
-        try:
-            found = archive.round(table, round_id)
-            if found is None:
-                return None
-            for name in [group, *(n for n in groups.names() if n != group)]:
-                seq = found.house_seq
-                entry = archive.entries(house_journal(name), seq - 1, 1, until_seq=seq)
-                if not entry:
-                    continue
-                e = entry[0][0]
-                if (e.get("type"), e.get("table"), e.get("round")) != ("round", table, round_id):
-                    continue
-                problem = record_problem(
-                    e.by_name(), found.static, found.dynamic, found.ts, found.digest
-                )
-                if problem is not None:
-                    log.error("round %s/%s: %s", table, round_id, problem)
-                    break  # edited
-                return found.digest, found.static, found.dynamic
-        except ArchiveUnavailableError as exc:
-            # the cause (the database's address among it) is the log's, never the client's
-            log.warning("the archive did not answer: %s", exc)
-            raise StoreUnavailableError(
-                "the archive did not answer; resend the same request: it is answered once "
-                "the archive is back"
-            ) from exc
-        log.error("round %s/%s: no journal entry vouches for its archived record", table, round_id)
-        raise RoundRecordError(table, round_id)
-
-    window = Window(settings.retention_seconds * 1000, settings.clock_skew_seconds * 1000)
-    approval = ApprovalThreshold(settings.handpay_approval_cents)  # every group's one
-
-    def build(name: str) -> Group:
-        """A link group's stores and use cases; on a cluster over a client of its slot."""
-        if name == MAIN_GROUP or not on_cluster:
-            c, s = client, scripts
-        else:
-            c = redis_client(url, settings, group=name)
-            s = Scripts.register(c, wait)
-        k = keys.of_group(name)
-        config = ConfigStore(c, k, s)
-        payout_store = PayoutStore(c, k, s)
-        tables = Tables(
-            config,
-            clock,
-            settings.offline_after_seconds,
-            settings.min_return_bp,
-            settings.below_qualifying_share_bp,
-        )
-        verifier = Verifier(c, k, archive)
-        health_store = HealthStore(c, k, s)
-        health = SelfCheck(
-            software,
-            health_store,
-            config,
-            verifier,
-            settings.wait_replicas,
-            settings.self_check_seconds,
-            socket.gethostname(),
-            who,
-        )
-        journal = JournalStore(c, k, archive)
-        rounds = Rounds(
-            RoundStore(c, k, s),
-            tables,
-            credentials,
-            partial(archived_round, name),
-            window,
-            clock,
-            health,
-            lambda ms: days().name_of(ms),
-            settings.handpay_cents,
-        )
-        return Group(
-            name=name,
-            keys=k,
-            client=c,
-            config=config,
-            pools=Pools(config, AdjustmentStore(c, k, s), payout_store, clock, tables),
-            tables=tables,
-            rounds=rounds,
-            payouts=Payouts(payout_store, approval),
-            payout_store=payout_store,
-            voids=Voids(VoidStore(c, k, s), rounds, approval),
-            table_counts=TableCounts(
-                TableCountStore(c, k, s),
-                journal,
-                config.pool_ids,
-                days,
-                clock,
-                lambda: set(days.store.closed_digests()),
-                (settings.retention_seconds + settings.clock_skew_seconds) * 1000,
-            ),
-            journal=journal,
-            health=health,
-            health_store=health_store,
-            archiver=Archiver(
-                c, k, archive, settings.retention_seconds, settings.clock_skew_seconds, clock
-            ),
-            verifier=verifier,
-            activity=ActivityStore(c, k),
-        )
-
+    shared = _Shared(
+        settings=settings,
+        url=url,
+        clock=clock,
+        client=client,
+        scripts=scripts,
+        wait=wait,
+        keys=keys,
+        archive=archive,
+        who=who,
+        days=ControllerGamingDay(GamingDayStore(client, keys, scripts), settings, who),
+        software=integrity.Rechecked(settings.approved_digest, settings.self_check_seconds),
+        credentials=Credentials(key_store, settings.key_cache_seconds),
+        approval=ApprovalThreshold(settings.handpay_approval_cents),
+        archived=ArchivedRoundRecords(archive, lambda: groups.names()),
+    )
     groups = LinkGroups(
-        GroupRegistry(client, keys), build, lambda g: key_store.copy_all(g.client, g.keys)
+        GroupRegistry(client, keys),
+        partial(_group, shared),
+        lambda g: key_store.copy_all(g.client, g.keys),
     )
-    config = GroupedConfig(groups)
-    archiver = GroupedArchiver(groups)
-    placement = Placement(groups, clock)
-    payouts = GroupedPayouts(groups)
-    table_counts = GroupedTableCounts(groups)
-    keep_ms = (settings.retention_seconds + settings.clock_skew_seconds) * 1000
-    sign_store = SignStore(client, keys, scripts)
-    checks = GroupedHealth(groups)
-    checkpoints = Checkpoints(
-        CheckpointArchive(archive),
-        lambda: [HeadStore(g.client, g.keys) for g in groups.all()],
-        settings.checkpoint_key_file,
+    return _services(shared, groups)
+
+
+def _group(shared: _Shared, name: str) -> Group:
+    """A link group's stores and use cases; on a cluster over a client of its slot."""
+    c, s = _group_store(shared, name)
+    k = shared.keys.of_group(name)
+    config = ConfigStore(c, k, s)
+    payout_store = PayoutStore(c, k, s)
+    tables = _tables(shared.settings, config, shared.clock)
+    verifier = Verifier(c, k, shared.archive)
+    health_store = HealthStore(c, k, s)
+    health = _self_check(shared, health_store, config, verifier)
+    journal = JournalStore(c, k, shared.archive)
+    rounds = _rounds(shared, name, RoundStore(c, k, s), tables, health)
+    settings = shared.settings
+    return Group(
+        name=name,
+        keys=k,
+        client=c,
+        config=config,
+        pools=Pools(config, AdjustmentStore(c, k, s), payout_store, shared.clock, tables),
+        tables=tables,
+        rounds=rounds,
+        payouts=Payouts(payout_store, shared.approval),
+        payout_store=payout_store,
+        voids=Voids(VoidStore(c, k, s), rounds, shared.approval),
+        table_counts=_table_counts(shared, TableCountStore(c, k, s), journal, config),
+        journal=journal,
+        health=health,
+        health_store=health_store,
+        archiver=Archiver(
+            c,
+            k,
+            shared.archive,
+            settings.retention_seconds,
+            settings.clock_skew_seconds,
+            shared.clock,
+        ),
+        verifier=verifier,
+        activity=ActivityStore(c, k),
+    )
+
+
+def _group_store(shared: _Shared, name: str) -> tuple[redis.Redis, Scripts]:
+    """The client and scripts of a link group: the main ones, but on a Redis Cluster a
+    client of the master holding the group's hash tag."""
+    if name == MAIN_GROUP or cluster_target(shared.url) is None:
+        return shared.client, shared.scripts
+    client = redis_client(shared.url, shared.settings, group=name)
+    return client, Scripts.register(client, shared.wait)
+
+
+def _tables(settings: Settings, config: ConfigStore, clock: Callable[[], int]) -> Tables:
+    return Tables(
+        config,
         clock,
-        lambda: software().digest,
+        settings.offline_after_seconds,
+        settings.min_return_bp,
+        settings.below_qualifying_share_bp,
     )
-    accounting = Accounting(
-        archive,
-        archiver,
-        groups.journal_of,
+
+
+def _self_check(
+    shared: _Shared, store: HealthStore, config: ConfigStore, verifier: Verifier
+) -> SelfCheck:
+    return SelfCheck(
+        shared.software,
+        store,
+        config,
+        verifier,
+        shared.settings.wait_replicas,
+        shared.settings.self_check_seconds,
+        socket.gethostname(),
+        shared.who,
+    )
+
+
+def _rounds(
+    shared: _Shared, group: str, store: RoundStore, tables: Tables, health: SelfCheck
+) -> Rounds:
+    settings = shared.settings
+    return Rounds(
+        store,
+        tables,
+        shared.credentials,
+        shared.archived.of_group(group),
+        Window(settings.retention_seconds * 1000, settings.clock_skew_seconds * 1000),
+        shared.clock,
+        health,
+        lambda ms: shared.days().name_of(ms),
+        settings.handpay_cents,
+    )
+
+
+def _table_counts(
+    shared: _Shared, store: TableCountStore, journal: JournalStore, config: ConfigStore
+) -> TableCounts:
+    days = shared.days
+    return TableCounts(
+        store,
+        journal,
         config.pool_ids,
         days,
-        clock,
-        settings.clock_skew_seconds * 1000,
-        lambda: [house_journal(name) for name in groups.names()],
-        table_counts.of_day,
-        days.store,
-        checkpoints.sign_close,
+        shared.clock,
+        lambda: set(days.store.closed_digests()),
+        _keep_ms(shared.settings),
     )
+
+
+def _keep_ms(settings: Settings) -> int:
+    """How long Redis keeps what the archive has not yet taken (retention and clock skew)."""
+    return (settings.retention_seconds + settings.clock_skew_seconds) * 1000
+
+
+def _services(shared: _Shared, groups: LinkGroups) -> Services:
+    """The use cases over every link group, as one."""
+    settings, clock = shared.settings, shared.clock
+    config = GroupedConfig(groups)
+    placement = Placement(groups, clock)
+    payouts = GroupedPayouts(groups)
+    archiver = GroupedArchiver(groups)
+    table_counts = GroupedTableCounts(groups)
+    checkpoints = _checkpoints(shared, groups)
+    accounting = _accounting(shared, groups, config, archiver, table_counts, checkpoints)
+    people = People(PeopleStore(shared.client, shared.keys, shared.scripts), shared.credentials)
+    rq_client = redis_client(settings.queue_store(shared.url), settings, decode=False)
+    sign_store = SignStore(shared.client, shared.keys, shared.scripts)
+    health = GroupedHealth(groups)
     return Services(
-        credentials=credentials,
+        credentials=shared.credentials,
         people=people,
         pools=GroupedPools(groups),
         placement=placement,
         payouts=payouts,
-        approval=approval,
+        approval=shared.approval,
         voids=GroupedVoids(groups),
         table_counts=table_counts,
-        audit=Audit(groups, ReconciliationQueue(rq_client, settings.queue), clock, days),
-        connections=Connections(client, rq_client),
-        archive=archive,
-        # verify has checked the round records when it recomputes a day
-        verifier=GroupedVerifier(
-            groups,
-            days,
-            partial(accounting.recompute, records_checked=True),
-            lambda since: checkpoints.check_stored(since).findings,
-        ),
+        audit=Audit(groups, ReconciliationQueue(rq_client, settings.queue), clock, shared.days),
+        connections=Connections(shared.client, rq_client),
+        archive=shared.archive,
+        verifier=_verifier(shared, groups, accounting, checkpoints),
         archiver=archiver,
         accounting=accounting,
         activity=Activity(GroupedActivity(groups), people.keys_held),
-        history=PayoutHistory(archive, payouts, groups.journal_of, people.keys_held),
+        history=PayoutHistory(shared.archive, payouts, groups.journal_of, people.keys_held),
         signs=Signs(sign_store, groups.pool),
-        board=SignBoard(
-            sign_store,
-            config,
-            lambda pool: groups.of_pool(pool).config.last_hits(pool),
-            payouts,
-            clock,
-            settings.offline_after_seconds * 1000,
-            checks.inoperable_pools,
-            lambda: software().authentic,  # tampered software: every sign shows closed
-            checkpoints.latest_short,
-        ),
-        health=checks,
+        board=_board(shared, groups, config, sign_store, health, payouts, checkpoints),
+        health=health,
         groups=groups,
         config=config,
-        moves=TableMoves(groups, placement, keep_ms, clock),
-        probe_key=keys.counters,
-        days=days,
+        moves=TableMoves(groups, placement, _keep_ms(settings), clock),
+        probe_key=shared.keys.counters,
+        days=shared.days,
         checkpoints=checkpoints,
+    )
+
+
+def _checkpoints(shared: _Shared, groups: LinkGroups) -> Checkpoints:
+    return Checkpoints(
+        CheckpointArchive(shared.archive),
+        lambda: [HeadStore(g.client, g.keys) for g in groups.all()],
+        shared.settings.checkpoint_key_file,
+        shared.clock,
+        lambda: shared.software().digest,
+    )
+
+
+def _accounting(
+    shared: _Shared,
+    groups: LinkGroups,
+    config: GroupedConfig,
+    archiver: GroupedArchiver,
+    table_counts: GroupedTableCounts,
+    checkpoints: Checkpoints,
+) -> Accounting:
+    return Accounting(
+        shared.archive,
+        archiver,
+        groups.journal_of,
+        config.pool_ids,
+        shared.days,
+        shared.clock,
+        shared.settings.clock_skew_seconds * 1000,
+        lambda: [house_journal(name) for name in groups.names()],
+        table_counts.of_day,
+        shared.days.store,
+        checkpoints.sign_close,
+    )
+
+
+def _verifier(
+    shared: _Shared, groups: LinkGroups, accounting: Accounting, checkpoints: Checkpoints
+) -> GroupedVerifier:
+    return GroupedVerifier(
+        groups,
+        shared.days,
+        # verify has checked the round records when it recomputes a day
+        partial(accounting.recompute, records_checked=True),
+        lambda since: checkpoints.check_stored(since).findings,
+    )
+
+
+def _board(
+    shared: _Shared,
+    groups: LinkGroups,
+    config: GroupedConfig,
+    signs: SignStore,
+    health: GroupedHealth,
+    payouts: GroupedPayouts,
+    checkpoints: Checkpoints,
+) -> SignBoard:
+    """What the signs show, from every group's pools, hits and payouts."""
+    return SignBoard(
+        signs,
+        config,
+        lambda pool: groups.of_pool(pool).config.last_hits(pool),
+        payouts,
+        shared.clock,
+        shared.settings.offline_after_seconds * 1000,
+        health.inoperable_pools,
+        lambda: shared.software().authentic,  # tampered software: every sign shows closed
+        checkpoints.latest_short,
     )

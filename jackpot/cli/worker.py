@@ -16,11 +16,11 @@ from rq import Queue, Worker
 from rq.cron import CronScheduler
 from rq.exceptions import StopRequested
 
-from jackpot.bootstrap import redis_client
 from jackpot.cli.runtime import store_url, with_controller_gaming_day
 from jackpot.jobs.archive import apply_staged, archive_run, close_days, compare_tables
 from jackpot.jobs.checkpoints import make_checkpoint
 from jackpot.settings import GAMING_DAY_VARIABLES, Settings
+from jackpot.store.connect import redis_client
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,10 @@ from urllib.parse import unquote
 import redis
 from redis.sentinel import Sentinel, SentinelManagedConnection
 
-from jackpot.settings import redacted
+from jackpot.domain.linkgroups import MAIN_GROUP
+from jackpot.settings import Settings, redacted
 from jackpot.store.cluster import Address, slot_client
+from jackpot.store.keys import Keys
 
 SENTINEL_SCHEME = "redis+sentinel"
 CLUSTER_SCHEME = "redis+cluster"
@@ -151,6 +153,20 @@ def connect(
     )
 
 
+def redis_client(
+    url: str, settings: Settings, decode: bool = True, group: str = MAIN_GROUP
+) -> redis.Redis:
+    """A client whose retried commands are safe: every money write is an idempotent script.
+    On a Redis Cluster: of the master holding the link group's hash tag."""
+    return connect(
+        url,
+        decode=decode,
+        timeout=settings.redis_timeout_seconds,
+        tag=Keys(settings.namespace, group).tag,
+        health_check_interval=30,
+    )
+
+
 class SentinelConnection(SentinelManagedConnection):  # type: ignore[misc]
     """redis-py's connection to the master the sentinels name, closed when a read is cut
     short by anything at all, as redis-py's plain connection is: its own `read_response`
@@ -160,3 +176,31 @@ class SentinelConnection(SentinelManagedConnection):  # type: ignore[misc]
 
     def read_response(self, *args: Any, disconnect_on_error: bool = True, **kwargs: Any) -> Any:
         return super().read_response(*args, disconnect_on_error=disconnect_on_error, **kwargs)
+
+
+class Connections:
+    """The main link group's client (its keys, the registry, the API keys, the signs) and the
+    queue's (RQ keeps pickles: it does not decode replies): pinged, probed and closed here,
+    never handed to a caller, who reaches the store through the use cases."""
+
+    __slots__ = ("_main", "_queue")
+
+    def __init__(self, main: redis.Redis, queue: redis.Redis) -> None:
+        self._main = main
+        self._queue = queue
+
+    def ping(self) -> None:
+        """PING the main store; raises when it does not answer."""
+        self._main.ping()
+
+    def read(self, key: str) -> None:
+        """Read whether `key` exists (a cluster answers PING while it refuses every key)."""
+        self._main.exists(key)
+
+    def opened(self, client: redis.Redis) -> bool:
+        """Whether `client` is one of these (a group on the main store shares its client)."""
+        return client is self._main or client is self._queue
+
+    def close(self) -> None:
+        self._main.close()
+        self._queue.close()
