@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
@@ -13,8 +13,34 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
 from jackpot.bootstrap import Services
-from jackpot.domain.meter import UNITS_PER_CENT, LinkState
+from jackpot.domain.config import TableRecord
+from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
 from jackpot.metrics.audience import PoolsShown, shown_openly
+
+# Each pool's figures: (family, name, help, the figure, None where the pool has none).
+# Seed put in and seed voids gave back apart: a counter never falls (D264).
+_Family = type[GaugeMetricFamily] | type[CounterMetricFamily]
+_POOL_FIGURES: tuple[tuple[_Family, str, str, Callable[[PoolState], int | None]], ...] = (
+    (GaugeMetricFamily, "jackpot_pool_value_cents", "Visible meter, cents rounded down",
+     lambda p: p.value),
+    (GaugeMetricFamily, "jackpot_pool_cap_cents", "The meter's cap (pools with one)",
+     lambda p: p.config.cap),
+    (GaugeMetricFamily, "jackpot_pool_running",
+     "1 while the pool's link runs (0: suspended or retired)",
+     lambda p: 1 if p.link is LinkState.RUNNING else 0),
+    (CounterMetricFamily, "jackpot_pool_wagered_cents", "Progressive wagers counted in",
+     lambda p: p.wagered),
+    (CounterMetricFamily, "jackpot_pool_hits", "Percentage pays of the meter", lambda p: p.hits),
+    (CounterMetricFamily, "jackpot_pool_won_cents", "Total won from the meter", lambda p: p.won),
+    (CounterMetricFamily, "jackpot_pool_overflow_cents", "Contributions diverted by the cap",
+     lambda p: p.overflow_units // UNITS_PER_CENT),
+    (CounterMetricFamily, "jackpot_pool_seed_funding_cents",
+     "House funding of resets and voids' top-ups, seed given back not deducted",
+     lambda p: p.seed_in_units // UNITS_PER_CENT),
+    (CounterMetricFamily, "jackpot_pool_seed_returned_cents",
+     "Seed of voided hits' resets given back to the house",
+     lambda p: p.seed_returned_units // UNITS_PER_CENT),
+)  # fmt: skip
 
 
 class MeterCollector(Collector):
@@ -40,91 +66,17 @@ class MeterCollector(Collector):
         up.add_metric([], 1)
         yield up
         yield ping
+        yield from _pool_figures(pools)
+        yield from _waiting_payouts(pools, unsettled)
+        yield from self._tables(tables)
+        yield from self._table_counts(tables)
+        yield from self._durability()
+        yield from self._controller()
+        yield from self._queue()
+        yield from self._archive()
+        yield from self._checkpoint()
 
-        gauges = {
-            "value": GaugeMetricFamily(
-                "jackpot_pool_value_cents", "Visible meter, cents rounded down", labels=["pool"]
-            ),
-            "cap": GaugeMetricFamily(
-                "jackpot_pool_cap_cents", "The meter's cap (pools with one)", labels=["pool"]
-            ),
-            "running": GaugeMetricFamily(
-                "jackpot_pool_running",
-                "1 while the pool's link runs (0: suspended or retired)",
-                labels=["pool"],
-            ),
-        }
-        counters = {
-            "wagered": CounterMetricFamily(
-                "jackpot_pool_wagered_cents", "Progressive wagers counted in", labels=["pool"]
-            ),
-            "hits": CounterMetricFamily(
-                "jackpot_pool_hits", "Percentage pays of the meter", labels=["pool"]
-            ),
-            "won": CounterMetricFamily(
-                "jackpot_pool_won_cents", "Total won from the meter", labels=["pool"]
-            ),
-            "overflow": CounterMetricFamily(
-                "jackpot_pool_overflow_cents", "Contributions diverted by the cap", labels=["pool"]
-            ),
-            # seed put in and seed voids gave back apart: a counter never falls (D264)
-            "seed": CounterMetricFamily(
-                "jackpot_pool_seed_funding_cents",
-                "House funding of resets and voids' top-ups, seed given back not deducted",
-                labels=["pool"],
-            ),
-            "seed_returned": CounterMetricFamily(
-                "jackpot_pool_seed_returned_cents",
-                "Seed of voided hits' resets given back to the house",
-                labels=["pool"],
-            ),
-        }
-        for p in pools:
-            gauges["value"].add_metric([p.pool], p.value)
-            if p.config.cap is not None:
-                gauges["cap"].add_metric([p.pool], p.config.cap)
-            gauges["running"].add_metric([p.pool], 1 if p.link is LinkState.RUNNING else 0)
-            counters["wagered"].add_metric([p.pool], p.wagered)
-            counters["hits"].add_metric([p.pool], p.hits)
-            counters["won"].add_metric([p.pool], p.won)
-            counters["overflow"].add_metric([p.pool], p.overflow_units // UNITS_PER_CENT)
-            counters["seed"].add_metric([p.pool], p.seed_in_units // UNITS_PER_CENT)
-            counters["seed_returned"].add_metric([p.pool], p.seed_returned_units // UNITS_PER_CENT)
-        yield from gauges.values()
-        yield from counters.values()
-
-        count = GaugeMetricFamily(
-            "jackpot_payouts_pending", "Jackpots awaiting verification", labels=["pool"]
-        )
-        cents = GaugeMetricFamily(
-            "jackpot_payouts_pending_cents", "Amount awaiting verification", labels=["pool"]
-        )
-        oldest = GaugeMetricFamily(
-            "jackpot_payouts_oldest_pending_timestamp_seconds",
-            "When the oldest jackpot still waiting for its hand pay (pending, or awaiting "
-            "its second person's approval) hit",
-            labels=["pool"],
-        )
-        by_pool: dict[str, list[int]] = {p.pool: [0, 0] for p in pools}
-        for payout in (p for p in unsettled if p["status"] == "pending"):
-            slot = by_pool.setdefault(payout["pool"], [0, 0])
-            slot[0] += 1
-            slot[1] += int(payout["amount"])
-        for pool, (n, amount) in sorted(by_pool.items()):
-            count.add_metric([pool], n)
-            cents.add_metric([pool], amount)
-        first: dict[str, int] = {}
-        for payout in unsettled:
-            if payout["status"] not in ("pending", "awaiting_approval"):
-                continue  # a disputed hit waits on surveillance, not on the floor
-            created = int(payout["created"])
-            first[payout["pool"]] = min(created, first.get(payout["pool"], created))
-        for pool, created in sorted(first.items()):
-            oldest.add_metric([pool], created / 1000)
-        yield count
-        yield cents
-        yield oldest
-
+    def _tables(self, tables: list[TableRecord]) -> Iterator[Metric]:
         online = GaugeMetricFamily(
             "jackpot_table_online", "1 while the table is heard from", labels=["table"]
         )
@@ -152,19 +104,9 @@ class MeterCollector(Collector):
                 linked.add_metric([t.table, pool], 1)
             if t.last_seen is not None:
                 seen.add_metric([t.table], t.last_seen / 1000)
-        yield online
-        yield enabled
-        yield played
-        yield linked
-        yield seen
-        yield from self._table_counts(tables)
-        yield from self._durability()
-        yield from self._controller()
-        yield from self._queue()
-        yield from self._archive()
-        yield from self._checkpoint()
+        yield from (online, enabled, played, linked, seen)
 
-    def _table_counts(self, tables: list[Any]) -> Iterator[Metric]:
+    def _table_counts(self, tables: list[TableRecord]) -> Iterator[Metric]:
         """Table-side reconciliation: whether each table's own counts of a gaming day differ
         from what the controller holds, on any day whose difference is still in sight: not
         yet both closed and acknowledged by a person (docs/RULES.md §5, D227)."""
@@ -421,3 +363,53 @@ def _registry(collector: Collector) -> CollectorRegistry:
     registry = CollectorRegistry(auto_describe=False)
     registry.register(collector)
     return registry
+
+
+def _pool_figures(pools: list[PoolState]) -> Iterator[Metric]:
+    for family, name, text, figure in _POOL_FIGURES:
+        metric = family(name, text, labels=["pool"])
+        for p in pools:
+            value = figure(p)
+            if value is not None:
+                metric.add_metric([p.pool], value)
+        yield metric
+
+
+def _waiting_payouts(pools: list[PoolState], unsettled: list[dict[str, Any]]) -> Iterator[Metric]:
+    """The jackpots pending verification, by pool (every pool, 0 for none), and when the
+    oldest one still waiting for its hand pay hit."""
+    count = GaugeMetricFamily(
+        "jackpot_payouts_pending", "Jackpots awaiting verification", labels=["pool"]
+    )
+    cents = GaugeMetricFamily(
+        "jackpot_payouts_pending_cents", "Amount awaiting verification", labels=["pool"]
+    )
+    by_pool: dict[str, list[int]] = {p.pool: [0, 0] for p in pools}
+    for payout in (p for p in unsettled if p["status"] == "pending"):
+        slot = by_pool.setdefault(payout["pool"], [0, 0])
+        slot[0] += 1
+        slot[1] += int(payout["amount"])
+    for pool, (n, amount) in sorted(by_pool.items()):
+        count.add_metric([pool], n)
+        cents.add_metric([pool], amount)
+    yield count
+    yield cents
+    yield _oldest_waiting(unsettled)
+
+
+def _oldest_waiting(unsettled: list[dict[str, Any]]) -> Metric:
+    oldest = GaugeMetricFamily(
+        "jackpot_payouts_oldest_pending_timestamp_seconds",
+        "When the oldest jackpot still waiting for its hand pay (pending, or awaiting "
+        "its second person's approval) hit",
+        labels=["pool"],
+    )
+    first: dict[str, int] = {}
+    for payout in unsettled:
+        if payout["status"] not in ("pending", "awaiting_approval"):
+            continue  # a disputed hit waits on surveillance, not on the floor
+        created = int(payout["created"])
+        first[payout["pool"]] = min(created, first.get(payout["pool"], created))
+    for pool, created in sorted(first.items()):
+        oldest.add_metric([pool], created / 1000)
+    return oldest
