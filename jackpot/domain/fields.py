@@ -1,7 +1,7 @@
 """Request bodies declared once: the checks the validators run and the JSON Schema published.
 
 Every declaration both checks a JSON value, raising the ValidationError the API answers
-with, and describes itself as JSON Schema (jackpot/api/openapi.py publishes it), so the
+with, and describes itself as JSON Schema (jackpot/api/openapi/ publishes it), so the
 document and the validators read their bounds from the same place. What JSON Schema cannot
 say simply (one field against another) is a `Rule`: raised by the validator, listed in the
 schema's description and under `x-rules`. tests/unit/test_request_schemas.py generates

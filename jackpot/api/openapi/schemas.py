@@ -1,0 +1,272 @@
+"""The component schemas: the request bodies, from the domain's declarations
+(jackpot.domain.fields), and the answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jackpot.api.openapi.operations import CENTS, ID
+from jackpot.domain.checkpoints import COVERED_SCHEMA as COVERED
+from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
+from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
+from jackpot.domain.outcomes import Outcome
+from jackpot.domain.requests import (
+    ADJUSTMENT_REQUEST,
+    APPROVE_REQUEST,
+    CANCEL_STAGED_REQUEST,
+    CONFIRM_REQUEST,
+    DISPUTE_REQUEST,
+    GAME_CHANGE_REQUEST,
+    MOVE_REQUEST,
+    PAYOUT_STATUSES,
+    RECONCILE_REQUEST,
+    RESUME_REQUEST,
+    RETIRE_REQUEST,
+    ROUND_REPORT,
+    ROUND_VOID_APPROVE_REQUEST,
+    ROUND_VOID_REFUSE_REQUEST,
+    ROUND_VOID_REQUEST,
+    SUSPEND_REQUEST,
+    VOID_APPROVE_REQUEST,
+    VOID_REFUSE_REQUEST,
+    VOID_REQUEST,
+)
+from jackpot.domain.signs import SIGN_REQUEST
+from jackpot.domain.tablecounts import ACKNOWLEDGE_REQUEST, COUNTS_REQUEST
+
+ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {
+                "code": {"type": "string"},
+                "message": {"type": "string"},
+                "field": {"type": "string", "description": "path of the field at fault"},
+            },
+        }
+    },
+}
+
+SCHEMAS: dict[str, Any] = {
+    "Error": ERROR,
+    "Checkpoint": CHECKPOINT,
+    "PoolConfig": POOL_REQUEST.schema(),
+    "Pool": {
+        "type": "object",
+        "required": ["pool", "value", "reset", "cap"],
+        "properties": {
+            "pool": ID,
+            "name": {
+                "oneOf": [{"type": "string"}, {"type": "null"}],
+                "description": "what signs and pages call the pool; null: none, its id is shown",
+            },
+            "value": CENTS,
+            "reset": CENTS,
+            "cap": {"oneOf": [CENTS, {"type": "null"}]},
+            "rate_bp": {"type": "integer"},
+            "level": {"enum": ["hand", "must_hit_by", "mystery"]},
+            "qualifying_wager": {
+                **CENTS,
+                "description": "a must_hit_by or mystery level: the smallest wager that can "
+                "win it, whole cents (0: every wager)",
+            },
+            "reserve_rate_bp": {"type": "integer"},
+            "policy": {"enum": ["sequential", "split"]},
+            "state": {
+                "enum": ["running", "suspended", "retired"],
+                "description": "suspended: every linked table's side bet is closed",
+            },
+            "hits": {"type": "integer"},
+            "last_hits": {"type": "array", "items": {"type": "object"}},
+        },
+    },
+    "TableConfig": TABLE_REQUEST.schema(),
+    "RoundReport": ROUND_REPORT.schema(),
+    "RoundResult": {
+        "type": "object",
+        "required": ["table", "round", "replayed", "spots", "jackpots", "pools"],
+        "properties": {
+            "table": ID,
+            "round": ID,
+            "replayed": {"type": "boolean"},
+            "spots": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["spot", "outcome", "wager", "pay", "jackpot", "envy"],
+                    "properties": {
+                        "spot": {"type": "integer"},
+                        "player": ID,
+                        "outcome": {"enum": [o.value for o in Outcome]},
+                        "wager": CENTS,
+                        "pay": CENTS,
+                        "jackpot": CENTS,
+                        "envy": CENTS,
+                    },
+                },
+            },
+            "jackpots": {"type": "array", "items": {"$ref": "#/components/schemas/Payout"}},
+            "pools": {
+                "type": "object",
+                "additionalProperties": {"type": "object", "properties": {"value": CENTS}},
+            },
+            "settled_at": {
+                "type": "integer",
+                "description": "when the controller settled the round, ms since the epoch",
+            },
+            "gaming_day": {
+                "type": "string",
+                "format": "date",
+                "description": "the controller's gaming day the round counts in (a table's "
+                "own counts of its day are compared by it)",
+            },
+            "void": {
+                "type": "object",
+                "description": "GET only: what is void of the round, once anything is",
+            },
+        },
+    },
+    "Person": {
+        "type": "object",
+        "description": "a person of the register: every rule of people compares `id`",
+        "required": ["id", "name", "active"],
+        "properties": {
+            "id": {"type": "string", "description": "the employee or badge number"},
+            "name": {"type": "string", "description": "shown beside the number, never compared"},
+            "position": {"type": "string"},
+            "active": {"type": "boolean"},
+            "shown": {"type": "string", "description": "name and number: `Dana Reyes (E1042)`"},
+            "created": {"type": "integer"},
+            "changed": {"type": "integer"},
+            "keys": {"type": "array", "items": {"type": "string"}},
+        },
+    },
+    "Payout": {
+        "type": "object",
+        "required": ["id", "pool", "amount", "status"],
+        "properties": {
+            "checkpoint": {
+                **COVERED,
+                "description": "GET /v1/payouts/{payout}: the signed checkpoint covering its "
+                "newest step (null: not yet covered)",
+            },
+            "id": {"type": "string"},
+            "pool": ID,
+            "table": ID,
+            "round": ID,
+            "spot": {"type": "integer"},
+            "player": {"oneOf": [ID, {"type": "null"}]},
+            "amount": CENTS,
+            "status": {"enum": list(PAYOUT_STATUSES)},
+            "changed": {"type": "boolean"},
+            "void_request": {
+                "type": "object",
+                "description": "a void asked from the approval threshold up, awaiting "
+                "another person's approval: who asked (`requested_by`, `person`), why "
+                "(`reason`), when (`at`, ms) and the status it was asked from (`from`)",
+                "properties": {
+                    "requested_by": {"type": "string"},
+                    "person": {"type": "string"},
+                    "reason": {"type": "string"},
+                    "at": {"type": "integer"},
+                    "from": {"enum": list(PAYOUT_STATUSES)},
+                },
+            },
+        },
+    },
+    "PayoutHistory": {
+        "type": "object",
+        "required": ["payouts", "totals", "next"],
+        "properties": {
+            "payouts": {"type": "array", "items": {"$ref": "#/components/schemas/Payout"}},
+            "totals": {
+                "type": "object",
+                "description": "every payout matched, by status: how many, and their cents",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {"payouts": {"type": "integer"}, "amount": CENTS},
+                },
+            },
+            "next": {
+                "type": ["string", "null"],
+                "description": "the page's end when more match: give it back as `before`",
+            },
+        },
+    },
+    "PayoutRecord": {
+        "type": "object",
+        "required": ["payout", "journal", "steps"],
+        "properties": {
+            "payout": {"$ref": "#/components/schemas/Payout"},
+            "journal": {"type": "string"},
+            "checkpoint": COVERED,
+            "steps": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["step", "at", "who", "seq"],
+                    "properties": {
+                        "step": {
+                            "enum": [
+                                "won",
+                                "held",
+                                "confirmed",
+                                "paid",
+                                "approved",
+                                "disputed",
+                                "voided",
+                            ]  # fmt: skip
+                        },
+                        "at": {"type": "integer", "description": "ms since the epoch"},
+                        "who": {"type": "string"},
+                        "person": {"type": ["string", "null"]},
+                        "paid_by": {"type": "string"},
+                        "witness": {"type": "string"},
+                        "slip": {"type": "string"},
+                        "approver": {"type": "string"},
+                        "seq": {"type": "integer"},
+                        "hash": {"type": ["string", "null"]},
+                    },
+                },
+            },
+        },
+    },
+    "ReconcileRequest": RECONCILE_REQUEST.schema(),
+    "Adjustment": ADJUSTMENT_REQUEST.schema(),
+    "Suspend": SUSPEND_REQUEST.schema(),
+    "Resume": RESUME_REQUEST.schema(),
+    "Retire": RETIRE_REQUEST.schema(),
+    "TableMove": MOVE_REQUEST.schema(),
+    "StageChange": STAGE_REQUEST.schema(),
+    "Sign": SIGN_REQUEST.schema(),
+    "CancelStaged": CANCEL_STAGED_REQUEST.schema(),
+    "PayoutConfirm": CONFIRM_REQUEST.schema(),
+    "PayoutDispute": DISPUTE_REQUEST.schema(),
+    "PayoutApprove": APPROVE_REQUEST.schema(),
+    "PayoutVoid": VOID_REQUEST.schema(),
+    "PayoutVoidApprove": VOID_APPROVE_REQUEST.schema(),
+    "PayoutVoidRefuse": VOID_REFUSE_REQUEST.schema(),
+    "RoundVoid": ROUND_VOID_REQUEST.schema(),
+    "TableCounts": COUNTS_REQUEST.schema(),
+    "TableCountsAcknowledge": ACKNOWLEDGE_REQUEST.schema(),
+    "RoundVoidApprove": ROUND_VOID_APPROVE_REQUEST.schema(),
+    "RoundVoidRefuse": ROUND_VOID_REFUSE_REQUEST.schema(),
+    "GameChange": GAME_CHANGE_REQUEST.schema(),
+    "Game": {
+        "type": "object",
+        "required": ["pool", "tables", "pools", "decks", "paytable"],
+        "properties": {
+            "pool": ID,
+            "tables": {"type": "array", "items": ID},
+            "pools": {"type": "array", "items": ID},
+            "decks": {"type": "integer"},
+            "paytable": {"type": "object"},
+            "status": {"enum": ["changed", "unchanged"]},
+            "reason": {"type": "string"},
+            "version": {"type": "string"},
+        },
+    },
+}
