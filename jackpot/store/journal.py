@@ -123,42 +123,44 @@ class JournalStore:
         stream = self._stream(pool)
         name = self._name(pool)
         out: list[JournalEntry] = []
-        cursor = after
-        while len(out) < limit:
+        cursor: int | None = after
+        while cursor is not None and len(out) < limit:
             rows = self._r.xrange(stream, min=f"{cursor + 1}-0", max="+", count=LIVE_BATCH)
             live = [_entry(entry_id, fields) for entry_id, fields in rows]
             if live and live[0].seq == cursor + 1 or self._archive is None:
-                for entry in live:
-                    if span.past(entry):
-                        return out
-                    if span.holds(entry):
-                        out.append(entry)
-                        if len(out) == limit:
-                            return out
-                if len(live) < LIVE_BATCH:
+                if _take_live(live, span, out, limit) or len(live) < LIVE_BATCH:
                     return out
                 cursor = live[-1].seq
                 continue
             # cursor + 1 has left Redis: the archive has it, up to where Redis's tail begins
             until = live[0].seq - 1 if live else None
-            if span.from_ts is not None and cursor == after:
-                # skip the archived history before the span by its time index, not a scan
-                first = self._archive.first_seq_at(name, span.from_ts)
-                if first is None:  # nothing archived is that recent: Redis's tail, if any
-                    if until is None:
-                        return out
-                    cursor = until
-                    continue
-                cursor = max(cursor, min(first - 1, until if until is not None else first))
-            want = limit - len(out)
-            older = self._archive.entries(
-                name, cursor, want, until, span.from_ts, span.to_ts, span.table
+            older, cursor = self._older(
+                self._archive, name, cursor, until, span, limit - len(out), cursor == after
             )
-            out += [_archived(e) for e, _ in older]
-            if len(older) == want or until is None:
-                return out
-            cursor = until
+            out += older
         return out
+
+    @staticmethod
+    def _older(
+        archive: Archived,
+        name: str,
+        cursor: int,
+        until: int | None,
+        span: Span,
+        want: int,
+        first_read: bool,
+    ) -> tuple[list[JournalEntry], int | None]:
+        """Up to `want` archived entries in `span` after seq `cursor`, up to `until` (where
+        Redis's tail begins; None: Redis holds none), and the seq to read on after (None: the
+        read is done)."""
+        if span.from_ts is not None and first_read:
+            # skip the archived history before the span by its time index, not a scan
+            first = archive.first_seq_at(name, span.from_ts)
+            if first is None:  # nothing archived is that recent: Redis's tail, if any
+                return [], until
+            cursor = max(cursor, min(first - 1, until if until is not None else first))
+        older = archive.entries(name, cursor, want, until, span.from_ts, span.to_ts, span.table)
+        return [_archived(e) for e, _ in older], None if len(older) == want else until
 
     def seq_at(self, pool: str | None, ts: int) -> int:
         """The seq of the first entry stamped at or after `ts` (the next seq if none is):
@@ -168,15 +170,7 @@ class JournalStore:
         first = self._r.xrange(stream, count=1)
         last = self._r.xrevrange(stream, count=1)
         if first and int(first[0][1].get("ts", 0)) < ts:
-            low, high = _seq(first[0][0]), _seq(last[0][0]) + 1  # answer in (low, high]
-            while high - low > 1:
-                mid = (low + high) // 2
-                [(_, fields)] = self._r.xrange(stream, min=f"{mid}-0", max=f"{mid}-0")
-                if int(fields.get("ts", 0)) < ts:
-                    low = mid
-                else:
-                    high = mid
-            return high
+            return self._tail_seq_at(stream, _seq(first[0][0]), _seq(last[0][0]), ts)
         if self._archive is not None:
             found = self._archive.first_seq_at(name, ts)
             if found is not None and (not first or found < _seq(first[0][0])):
@@ -185,6 +179,19 @@ class JournalStore:
             return _seq(first[0][0])
         tip = 0 if self._archive is None else self._archive.tip(name)[0]
         return tip + 1
+
+    def _tail_seq_at(self, stream: str, first: int, last: int, ts: int) -> int:
+        """seq_at() in Redis's tail (seqs `first` to `last`), whose first entry is stamped
+        before `ts`: a binary search."""
+        low, high = first, last + 1  # answer in (low, high]
+        while high - low > 1:
+            mid = (low + high) // 2
+            [(_, fields)] = self._r.xrange(stream, min=f"{mid}-0", max=f"{mid}-0")
+            if int(fields.get("ts", 0)) < ts:
+                low = mid
+            else:
+                high = mid
+        return high
 
     def before(self, pool: str | None, seq: int) -> Iterator[JournalEntry]:
         """The entries before `seq`, newest first, read one at a time (for the few steps back
@@ -220,6 +227,19 @@ class JournalStore:
 
     def _stream(self, pool: str | None) -> str:
         return self._k.journal if pool is None else self._k.pool_journal(pool)
+
+
+def _take_live(live: list[JournalEntry], span: Span, out: list[JournalEntry], limit: int) -> bool:
+    """Add Redis's entries in `span` to `out`; whether the read is done (past the span, or
+    `limit` reached)."""
+    for entry in live:
+        if span.past(entry):
+            return True
+        if span.holds(entry):
+            out.append(entry)
+            if len(out) == limit:
+                return True
+    return False
 
 
 def _entry(entry_id: str, fields: dict[str, str]) -> JournalEntry:
