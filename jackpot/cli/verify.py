@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import date
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from jackpot import integrity
+from jackpot.archive.verify import Verification
+from jackpot.bootstrap import Services
 from jackpot.cli.argtypes import gaming_day
 from jackpot.cli.runtime import services
 from jackpot.domain.checkpoints import load_public
 from jackpot.errors import ArchiveUnavailableError
-from jackpot.services.checkpoints import Kept, read_kept
+from jackpot.services.checkpoints import CheckpointCheck, Kept, read_kept
 from jackpot.services.verification import PeriodNotBegunError
 from jackpot.settings import Settings
 
@@ -94,15 +97,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"jackpot verify: {exc}", file=sys.stderr)
         return 2
     software = integrity.check(approved=settings.approved_digest)
-    against = None
     with services(settings) as built:
         try:
-            done = built.verifier.run(args.since)
-            if kept is not None:
-                given, key, source = kept
-                against = built.checkpoints.check(given.checkpoints, key, source)
-                against.findings[:0] = given.unreadable
-            unchecked = built.checkpoints.stored_unchecked()
+            done, against, unchecked = _verified(built, args.since, kept)
         except ArchiveUnavailableError as exc:
             print(f"jackpot verify: the archive is unavailable: {exc}", file=sys.stderr)
             return 3
@@ -111,33 +108,71 @@ def run(args: argparse.Namespace) -> int:
             return 2
     if against is not None:
         done.findings += against.findings
+    skipped = [] if kept is None else kept[0].skipped
     if args.json:
-        out = {**done.to_json(), "software": software.to_json()}
-        if against is not None and kept is not None:
-            out["checkpoints"] = {**against.to_json(), "skipped": kept[0].skipped}
-        out["stored_checkpoints_unchecked"] = unchecked
-        print(json.dumps(out, indent=2, sort_keys=True))
+        _print_json(done, software, against, skipped, unchecked)
     else:
-        print(f"software: sha256 {software.digest} crc32 {software.crc32}")
-        for problem in software.problems:
-            print(f"SOFTWARE: {problem}")
-        if done.since is not None:
-            print(f"from gaming day {done.since} on")
-        for journal, n in sorted(done.checked.items()):
-            print(f"{journal}: {n} entries checked")
-        print(f"round records checked: {done.rounds}")
-        print(f"closed gaming days checked: {done.days} ({done.recomputed} recomputed)")
-        if unchecked is not None:
-            print(f"the archive's checkpoints were not checked: {unchecked}")
-        if against is not None and kept is not None:
-            print(
-                f"checkpoints kept elsewhere: {against.checked} verified with "
-                f"{against.key_source}, fingerprint {against.key}; {against.heads} signed "
-                "heads compared with the history"
-            )
-            for note in kept[0].skipped:
-                print(note)
-        for finding in done.findings:
-            print(f"TAMPERED: {finding}")
-        print("intact" if done.intact else f"{len(done.findings)} problem(s) found")
+        _print_text(done, software, against, skipped, unchecked)
     return 0 if done.intact and software.authentic else 1
+
+
+def _verified(
+    built: Services,
+    since: date | None,
+    kept: tuple[Kept, Ed25519PublicKey | None, str] | None,
+) -> tuple[Verification, CheckpointCheck | None, str | None]:
+    """The history verified (from `since`), the checkpoints kept elsewhere checked against
+    it (None without --checkpoints), and why the archive's own could not be (None: they
+    were, or there are none)."""
+    done = built.verifier.run(since)
+    against = None
+    if kept is not None:
+        given, key, source = kept
+        against = built.checkpoints.check(given.checkpoints, key, source)
+        against.findings[:0] = given.unreadable
+    return done, against, built.checkpoints.stored_unchecked()
+
+
+def _print_json(
+    done: Verification,
+    software: integrity.SoftwareCheck,
+    against: CheckpointCheck | None,
+    skipped: list[str],
+    unchecked: str | None,
+) -> None:
+    out = {**done.to_json(), "software": software.to_json()}
+    if against is not None:
+        out["checkpoints"] = {**against.to_json(), "skipped": skipped}
+    out["stored_checkpoints_unchecked"] = unchecked
+    print(json.dumps(out, indent=2, sort_keys=True))
+
+
+def _print_text(
+    done: Verification,
+    software: integrity.SoftwareCheck,
+    against: CheckpointCheck | None,
+    skipped: list[str],
+    unchecked: str | None,
+) -> None:
+    print(f"software: sha256 {software.digest} crc32 {software.crc32}")
+    for problem in software.problems:
+        print(f"SOFTWARE: {problem}")
+    if done.since is not None:
+        print(f"from gaming day {done.since} on")
+    for journal, n in sorted(done.checked.items()):
+        print(f"{journal}: {n} entries checked")
+    print(f"round records checked: {done.rounds}")
+    print(f"closed gaming days checked: {done.days} ({done.recomputed} recomputed)")
+    if unchecked is not None:
+        print(f"the archive's checkpoints were not checked: {unchecked}")
+    if against is not None:
+        print(
+            f"checkpoints kept elsewhere: {against.checked} verified with "
+            f"{against.key_source}, fingerprint {against.key}; {against.heads} signed "
+            "heads compared with the history"
+        )
+        for note in skipped:
+            print(note)
+    for finding in done.findings:
+        print(f"TAMPERED: {finding}")
+    print("intact" if done.intact else f"{len(done.findings)} problem(s) found")
