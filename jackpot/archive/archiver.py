@@ -20,17 +20,17 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-import queue
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from redis import Redis
 
-from jackpot.archive.store import Archive, entry_row
-from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk, flat_hash
+from jackpot.archive.batches import BatchReader
+from jackpot.archive.prefetch import prefetched
+from jackpot.archive.store import Archive
+from jackpot.domain.chain import ChainBreak
 from jackpot.domain.journals import house_journal, pool_journal
 from jackpot.errors import ArchiveUnavailableError
 from jackpot.store.forgotten import ForgottenRounds
@@ -47,20 +47,6 @@ PARALLEL_BACKLOG = 2 * BATCH
 # A run renews its lock after every batch (seconds each): a killed run holds the others up
 # for at most this long.
 LOCK_SECONDS = 60
-
-
-# The stored results of a batch of rounds, in one call (read-only).
-RECORDS = """
-local out = {}
-for i, key in ipairs(KEYS) do
-  out[i] = redis.call('HMGET', key, 'digest', 'static', 'dynamic', 'ts', 'who')
-end
-return out
-"""
-
-
-def _as_sent(response: Any, **_options: Any) -> Any:
-    return response
 
 
 class ArchiveChainError(Exception):
@@ -154,11 +140,7 @@ class Archiver:
         fork = "fork" in multiprocessing.get_all_start_methods()
         self._parallel_backlog = parallel_backlog if fork else None
         self._lock: Any = None
-        # reads of whole batches: XRANGE's reply kept as the flat list Redis sends (redis-py
-        # would build a dict per entry), and the batch's round records in one script call
-        self._raw = Redis(connection_pool=client.connection_pool)
-        self._raw.set_response_callback("XRANGE", _as_sent)
-        self._records = self._raw.register_script(RECORDS)
+        self._batches = BatchReader(client, keys, batch)
         self._forgotten = ForgottenRounds(client, keys)
 
     def streams(self) -> list[tuple[str, str]]:
@@ -178,12 +160,10 @@ class Archiver:
             pipe.xrevrange(stream, count=1)
             pipe.xlen(stream)
         replies = pipe.execute()
-        journals = {}
-        for i, (journal, _) in enumerate(streams):
-            newest, length = replies[2 * i], replies[2 * i + 1]
-            last = int(newest[0][0].split("-", 1)[0]) if newest else 0
-            archived = int(recorded.get(f"seq:{journal}", 0))
-            journals[journal] = JournalStatus(max(last - archived, 0), int(length))
+        journals = {
+            journal: _journal_status(recorded, journal, replies[2 * i], replies[2 * i + 1])
+            for i, (journal, _) in enumerate(streams)
+        }
         return ArchiveStatus(
             _opt_int(recorded.get("last_run")),
             _opt_int(recorded.get("last_success")),
@@ -335,7 +315,7 @@ class Archiver:
         seq, head = self._archive.tip(journal)
         archived = rounds_archived = repeated = 0
         # the next batch is read from Redis and checked while this one is written
-        for batch, found, problems in prefetched(self._read(journal, stream, seq, head)):
+        for batch, found, problems in prefetched(self._batches.read(journal, stream, seq, head)):
             if batch:
                 repeats = self._archive.append_rows(batch, found)
                 if repeats:
@@ -362,99 +342,6 @@ class Archiver:
                 row[-1],
             )
 
-    def _read(
-        self, journal: str, stream: str, seq: int, head: str
-    ) -> Iterator[tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[ChainBreak]]]:
-        """Batches of rows of the entries after `seq`, chain-checked, with their rounds' rows.
-
-        An entry is archived only once it is confirmed: by the next entry's `prev` (its hash
-        as the next one saw it when it was written), or, for the newest, by the journal's
-        recorded head. An entry edited in Redis still links to the one before it; it is the
-        one after it that no longer links, so it is held back with the break: nothing edited
-        is archived, and restoring it lets the next run go on. A break ends the batches with
-        the confirmed entries before it. Each batch reads one entry more than it archives:
-        the one that confirms its last."""
-        walk = ChainWalk(journal, seq, head)
-        house = journal == house_journal(self._k.group)
-        while True:
-            rows = self._raw.xrange(stream, min=f"{seq + 1}-0", max="+", count=self._batch + 1)
-            if not rows:
-                return
-            walk.seq, walk.head = seq, head  # resume at the last confirmed entry
-            sound: list[tuple[tuple[Any, ...], tuple[int, dict[str, str]] | None, str]] = []
-            for entry_id, flat in rows:
-                at, prev, names, hash_ = _unpack(entry_id, flat)
-                before = bool(walk.breaks)
-                walk.step(at, prev, hash_)
-                if before or walk.breaks:
-                    continue  # walked on only to report every break of the batch
-                round_ = (at, names) if house and names.get("type") == "round" else None
-                sound.append((entry_row(journal, at, prev, hash_, names), round_, hash_))
-            if walk.breaks or len(rows) > self._batch:
-                confirmed = sound[:-1]  # the last sound one: nothing after it confirms it
-            elif sound and self._end(journal) == (sound[-1][0][1], sound[-1][2]):
-                confirmed = sound  # the newest, and the journal's recorded end
-            else:
-                confirmed = sound[:-1]
-                end_seq, _ = self._end(journal)
-                if sound and end_seq == sound[-1][0][1]:
-                    walk.breaks.append(
-                        ChainBreak(
-                            journal,
-                            end_seq,
-                            "the newest entry does not hash to the journal's recorded head: "
-                            "it was edited",
-                        )
-                    )
-            problems = walk.problems()
-            if confirmed or problems:
-                yield (
-                    [row for row, _, _ in confirmed],
-                    self._rounds([r for _, r, _ in confirmed if r is not None]),
-                    problems,
-                )
-            if problems or len(rows) <= self._batch or not confirmed:
-                return
-            seq, head = confirmed[-1][0][1], confirmed[-1][2]
-
-    def _end(self, journal: str) -> tuple[int, str]:
-        """The journal's recorded end: (seq, head) of its newest entry as the controller
-        recorded it beside the entry (the house counters, or the pool's hash)."""
-        if journal == house_journal(self._k.group):
-            key, fields = self._k.counters, ("house_seq", "house_head")
-        else:
-            key, fields = self._k.pool(journal.removeprefix("pool/")), ("seq", "head")
-        seq, head = self._r.hmget(key, *fields)
-        return int(seq or 0), head or ""
-
-    def _rounds(self, played: list[tuple[int, dict[str, str]]]) -> list[tuple[Any, ...]]:
-        """The rounds rows (ROUND_COLUMNS) of the house journal's round entries."""
-        if not played:
-            return []
-        keys = [self._k.round(e.get("table") or "", e.get("round") or "") for _, e in played]
-        out = []
-        for (seq, e), record in zip(played, self._records(keys=keys), strict=True):
-            table, round_id = e.get("table") or "", e.get("round") or ""
-            digest, static, dynamic, ts, who = record
-            if digest is None:
-                # trimming deletes a record only after it is archived: this one was removed by
-                # hand. Archived without its result so the gap is on record, never skipped.
-                log.error("round %s/%s has no stored result in Redis", table, round_id)
-                digest, static, dynamic = "", "null", "null"
-            out.append(
-                (
-                    table,
-                    round_id,
-                    digest,
-                    static or "null",
-                    dynamic or "null",
-                    int(ts or e.get("ts") or 0),
-                    who or e.get("who") or "",
-                    seq,
-                )
-            )
-        return out
-
     def _trim(
         self, journal: str, stream: str, archived_seq: int, cutoff_ms: int
     ) -> tuple[int, int]:
@@ -462,24 +349,14 @@ class Archiver:
         trimmed = forgotten = 0
         while True:
             rows = self._r.xrange(stream, min="-", max="+", count=self._batch)
-            done = []
-            for entry_id, fields in rows:
-                seq = int(entry_id.split("-", 1)[0])
-                if seq > archived_seq or int(fields.get("ts", "0")) >= cutoff_ms:
-                    break
-                done.append((seq, fields))
+            done = _trimmable(rows, archived_seq, cutoff_ms)
             if not done:
                 return trimmed, forgotten
             if journal == house_journal(self._k.group):
-                played = [
-                    (f.get("table", ""), f.get("round", ""))
-                    for _, f in done
-                    if f.get("type") == "round"
-                ]
                 # records first, each id into its table's filter in the same call: a report
                 # finds the record or the id, never neither (D225). A crash before XTRIM leaves
                 # entries whose records are gone, and the next run forgets them again
-                forgotten += self._forgotten.call("trim", played)
+                forgotten += self._forgotten.call("trim", _rounds_of(done))
             self._r.xtrim(stream, minid=f"{done[-1][0] + 1}-0", approximate=False)
             self._hold()
             trimmed += len(done)
@@ -487,55 +364,31 @@ class Archiver:
                 return trimmed, forgotten
 
 
-def prefetched(items: Iterator[T], depth: int = 1) -> Iterator[T]:
-    """`items`, produced by a thread up to `depth` ahead of the consumer (Redis reads and the
-    database's writes overlap); the producer's exception is raised in the consumer, and a
-    consumer that stops early stops the producer."""
-    slots: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-
-    def offer(slot: tuple[bool, Any]) -> bool:
-        while not stop.is_set():
-            try:
-                slots.put(slot, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def produce() -> None:
-        try:
-            for item in items:
-                if not offer((True, item)):
-                    return
-            offer((False, None))
-        except BaseException as exc:  # noqa: BLE001 - handed to the consumer
-            offer((False, exc))
-
-    thread = threading.Thread(target=produce, name="archive-read", daemon=True)
-    thread.start()
-    try:
-        while True:
-            more, item = slots.get()
-            if not more:
-                if item is not None:
-                    raise item
-                return
-            yield item
-    finally:
-        stop.set()
-        thread.join()
+def _journal_status(
+    recorded: dict[str, str], journal: str, newest: list[Any], length: int
+) -> JournalStatus:
+    """A journal's backlog: its newest seq in Redis past the one the last run archived."""
+    last = int(newest[0][0].split("-", 1)[0]) if newest else 0
+    archived = int(recorded.get(f"seq:{journal}", 0))
+    return JournalStatus(max(last - archived, 0), int(length))
 
 
-def _unpack(entry_id: str, flat: list[str]) -> tuple[int, str, dict[str, str], str]:
-    """(seq, prev, fields by name, hash) of an entry as XRANGE sends it."""
-    seq = int(entry_id.partition("-")[0])
-    if flat and flat[0] == "prev":
-        prev, rest = flat[1], flat[2:]
-    else:  # written by hand, or before journals were chained
-        entry = ChainedEntry.from_flat(entry_id, flat)
-        prev, rest = entry.prev, [text for pair in entry.fields for text in pair]
-    return seq, prev, dict(zip(rest[::2], rest[1::2], strict=True)), flat_hash(prev, seq, rest)
+def _trimmable(
+    rows: list[tuple[str, dict[str, str]]], archived_seq: int, cutoff_ms: int
+) -> list[tuple[int, dict[str, str]]]:
+    """(seq, fields) of the oldest entries read that are archived and older than the cutoff."""
+    done = []
+    for entry_id, fields in rows:
+        seq = int(entry_id.split("-", 1)[0])
+        if seq > archived_seq or int(fields.get("ts", "0")) >= cutoff_ms:
+            break
+        done.append((seq, fields))
+    return done
+
+
+def _rounds_of(done: list[tuple[int, dict[str, str]]]) -> list[tuple[str, str]]:
+    """(table, round id) of the house journal's round entries among `done`."""
+    return [(f.get("table", ""), f.get("round", "")) for _, f in done if f.get("type") == "round"]
 
 
 def _opt_int(value: str | None) -> int | None:
