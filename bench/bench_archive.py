@@ -42,7 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.doors import put_pool, put_table, report_round  # noqa: E402
 from bench.reports import deal  # noqa: E402
-from jackpot.archive.store import ENTRY_COLUMNS, Archive  # noqa: E402
+from jackpot.archive.rows import ENTRY_COLUMNS  # noqa: E402
+from jackpot.archive.store import Archive  # noqa: E402
 from jackpot.bootstrap import Services, bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
 from jackpot.domain.journals import (

@@ -33,7 +33,7 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_archive import redis_in  # noqa: E402
-from jackpot.archive.store import entry_row  # noqa: E402
+from jackpot.archive.rows import entry_row  # noqa: E402
 from jackpot.bootstrap import bootstrap  # noqa: E402
 from jackpot.domain.auth import Role  # noqa: E402
 from jackpot.domain.journals import pool_journal  # noqa: E402

@@ -9,7 +9,7 @@ from typing import Any
 
 from redis import Redis
 
-from jackpot.archive.store import entry_row
+from jackpot.archive.rows import entry_row
 from jackpot.domain.chain import ChainBreak, ChainedEntry, ChainWalk, flat_hash
 from jackpot.domain.journals import house_journal
 from jackpot.store.keys import Keys

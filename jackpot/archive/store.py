@@ -2,172 +2,40 @@
 
 from __future__ import annotations
 
-import fcntl
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
-from typing import Any, TypeVar
+from collections.abc import Iterator, Sequence
+from typing import Any
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import (
     Connection,
-    Engine,
     and_,
-    create_engine,
-    event,
     func,
     or_,
     select,
-    text,
     tuple_,
 )
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from jackpot import jsonio
 from jackpot.archive import payoutindex
+from jackpot.archive.database import Database
+from jackpot.archive.rows import (
+    ENTRY_COLUMNS,
+    ROUND_COLUMNS,
+    ArchivedEntry,
+    ArchivedRound,
+    chained_of,
+    round_of,
+)
 from jackpot.archive.schema import gaming_days, journal_entries, round_repeats, rounds
 from jackpot.domain.chain import ChainedEntry
 from jackpot.domain.payoutrecord import PayoutQuery
 from jackpot.errors import ArchiveUnavailableError
 
 PAGE = 5000  # rows a paged read asks for at a time
-T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class ArchivedEntry:
-    journal: str
-    entry: ChainedEntry
-    hash: str
-
-    @property
-    def ts(self) -> int:
-        return int(self.entry.get("ts") or 0)
-
-    def row(self) -> tuple[Any, ...]:
-        """The journal_entries row, in ENTRY_COLUMNS order."""
-        e = self.entry
-        return entry_row(self.journal, e.seq, e.prev, self.hash, e.by_name())
-
-
-def entry_row(
-    journal: str, seq: int, prev: str, hash_: str, names: dict[str, str]
-) -> tuple[Any, ...]:
-    """A journal_entries row, in ENTRY_COLUMNS order, from an entry's fields by name."""
-    get = names.get
-    return (
-        journal,
-        seq,
-        int(get("ts") or 0),
-        get("type") or "",
-        get("table"),
-        get("round"),
-        prev,
-        hash_,
-        jsonio.dumps(names).decode(),
-    )
-
-
-ENTRY_COLUMNS = ("journal", "seq", "ts", "type", "table_id", "round_id", "prev", "hash", "fields")
-ROUND_COLUMNS = ("table_id", "round_id", "digest", "static", "dynamic", "ts", "who", "house_seq")
-
-
-@dataclass(frozen=True, slots=True)
-class ArchivedRound:
-    table: str
-    round: str
-    digest: str
-    static: str
-    dynamic: str
-    ts: int
-    who: str
-    house_seq: int
-
-    def row(self) -> tuple[Any, ...]:
-        """The rounds row, in ROUND_COLUMNS order."""
-        return (
-            self.table,
-            self.round,
-            self.digest,
-            self.static,
-            self.dynamic,
-            self.ts,
-            self.who,
-            self.house_seq,
-        )
-
-
-# the advisory lock one PostgreSQL migration holds at a time (any fixed number of ours)
-LOCK_ID = 0x6A61636B706F74  # "jackpot"
-
-
-class Archive:
-    """One archive database; safe to share between threads (an engine's connection pool)."""
-
-    def __init__(self, url: str) -> None:
-        parsed = make_url(url)
-        self.url = url
-        self.dialect = parsed.get_backend_name()
-        if self.dialect == "sqlite":
-            if parsed.database and parsed.database != ":memory:":
-                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-            self.engine: Engine = create_engine(url, connect_args={"timeout": 30})
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        else:
-            self.engine = create_engine(url, pool_pre_ping=True, pool_size=2, max_overflow=4)
-        self._migrated = False
-        self._migrating = threading.Lock()
-        self._dbapi_error: type[Exception] = self.engine.dialect.loaded_dbapi.Error
-
-    def ensure(self) -> None:
-        """Migrate once per process, before the first use; retried while it fails."""
-        if self._migrated:
-            return
-        with self._migrating:
-            if not self._migrated:
-                self.migrate()
-                self._migrated = True
-
-    def migrate(self) -> None:
-        """Bring the schema to the newest revision (Alembic); a no-op when it is there."""
-        config = Config()
-        config.set_main_option(
-            "script_location", str(resources.files("jackpot.archive").joinpath("migrations"))
-        )
-        try:
-            with self._one_migration(), self.engine.begin() as connection:
-                if self.dialect == "postgresql":  # until this transaction ends
-                    connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": LOCK_ID})
-                config.attributes["connection"] = connection
-                # Alembic configures logging from an ini file only; none is given here
-                command.upgrade(config, "head")
-        except SQLAlchemyError as exc:
-            raise ArchiveUnavailableError(f"archive migration failed: {exc}") from exc
-
-    @contextmanager
-    def _one_migration(self) -> Iterator[None]:
-        """One process migrates at a time: the controller's processes all start at once, and
-        two creating a new database's tables together fail ("table ... already exists").
-        SQLite: a lock file beside the database (its processes share one machine);
-        PostgreSQL: an advisory lock, taken in the migration's transaction."""
-        database = make_url(self.url).database
-        if self.dialect != "sqlite" or not database or database == ":memory:":
-            yield
-            return
-        with open(f"{database}.migrating", "a+b") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
-
-    def close(self) -> None:
-        self.engine.dispose()
+class Archive(Database):
+    """One archive database's journals, rounds, closed days and payouts' index."""
 
     # --- writes -------------------------------------------------------------------------
 
@@ -265,7 +133,7 @@ class Archive:
         """Every round settled again under an archived id (none, unless something let one
         through): `jackpot verify` reports each."""
         query = select(round_repeats).order_by(round_repeats.c.house_seq)
-        return [_round(row) for row in self._all(query)]
+        return [round_of(row) for row in self._all(query)]
 
     def _insert(self, table: str, columns: tuple[str, ...]) -> str:
         mark = "?" if self.dialect == "sqlite" else "%s"
@@ -305,7 +173,7 @@ class Archive:
     def round(self, table: str, round_id: str) -> ArchivedRound | None:
         query = select(rounds).where(rounds.c.table_id == table, rounds.c.round_id == round_id)
         row = self._first(query)
-        return None if row is None else _round(row)
+        return None if row is None else round_of(row)
 
     def entries(
         self,
@@ -329,7 +197,7 @@ class Archive:
         if table is not None:
             query = query.where(c.table_id == table)
         query = query.order_by(c.seq).limit(limit)
-        return [(_chained(r), str(r[2])) for r in self._all(query)]
+        return [(chained_of(r), str(r[2])) for r in self._all(query)]
 
     def walk(
         self, journal: str, after: int = 0, batch: int = 5000
@@ -362,7 +230,7 @@ class Archive:
             .limit(1)
         )
         row = self._first(query)
-        return None if row is None else (_chained(row), str(row[2]))
+        return None if row is None else (chained_of(row), str(row[2]))
 
     def round_entries(
         self, journal: str, from_ts: int | None = None, to_ts: int | None = None
@@ -373,15 +241,10 @@ class Archive:
         # the stamps' bounds as seqs (stamps rise with seq: D13's one clock), found by the
         # time index, so that each page is a range of the primary key: the history around the
         # span is never read
-        after, last = 0, None
-        if from_ts is not None:
-            first = self.first_seq_at(journal, from_ts)
-            if first is None:
-                return
-            after = first - 1
-        if to_ts is not None:
-            beyond = self.first_seq_at(journal, to_ts)
-            last = None if beyond is None else beyond - 1
+        bounds = self._seq_bounds(journal, from_ts, to_ts)
+        if bounds is None:
+            return
+        after, last = bounds
         while True:
             query = select(c.seq, c.fields).where(
                 c.journal == journal, c.type == "round", c.seq > after
@@ -398,6 +261,23 @@ class Archive:
             if len(rows) < PAGE:
                 return
             after = int(rows[-1][0])
+
+    def _seq_bounds(
+        self, journal: str, from_ts: int | None, to_ts: int | None
+    ) -> tuple[int, int | None] | None:
+        """(the seq before the first stamped at or after `from_ts`, the last seq stamped
+        before `to_ts`, None: no bound) of a journal's archived entries; None when none is
+        stamped that late."""
+        after, last = 0, None
+        if from_ts is not None:
+            first = self.first_seq_at(journal, from_ts)
+            if first is None:
+                return None
+            after = first - 1
+        if to_ts is not None:
+            beyond = self.first_seq_at(journal, to_ts)
+            last = None if beyond is None else beyond - 1
+        return after, last
 
     def round_entry(
         self, journals: Sequence[str], table: str, round_id: str
@@ -478,7 +358,7 @@ class Archive:
             query = query.where(c.ts >= from_ts)
         if to_ts is not None:
             query = query.where(c.ts < to_ts)
-        return [_chained(r) for r in self._all(query.order_by(c.seq))]
+        return [chained_of(r) for r in self._all(query.order_by(c.seq))]
 
     def rounds_between(
         self, from_ts: int, to_ts: int, page: int | None = None
@@ -501,10 +381,10 @@ class Archive:
                 )
             query = query.order_by(c.ts, c.table_id, c.round_id).limit(page)
             rows = self._all(query)
-            yield from (_round(row) for row in rows)
+            yield from (round_of(row) for row in rows)
             if len(rows) < page:
                 return
-            last = _round(rows[-1])
+            last = round_of(rows[-1])
             after = (last.ts, last.table, last.round)
 
     def round_dynamics(self, from_ts: int, to_ts: int) -> list[tuple[str, str, int, str]]:
@@ -558,40 +438,3 @@ class Archive:
             return rows, payoutindex.people_of(connection, journal)
 
         return self._read(read)  # type: ignore[no-any-return]
-
-    def _read(self, reading: Callable[[Connection], T]) -> T:
-        self.ensure()
-        try:
-            with self.engine.connect() as connection:
-                return reading(connection)
-        except SQLAlchemyError as exc:
-            raise ArchiveUnavailableError(f"archive read failed: {exc}") from exc
-
-    def _first(self, query: Any) -> Any:
-        return self._read(lambda c: c.execute(query).first())
-
-    def _all(self, query: Any) -> list[Any]:
-        return self._read(lambda c: list(c.execute(query).all()))
-
-    def _scalar(self, query: Any) -> Any:
-        return self._read(lambda c: c.execute(query).scalar())
-
-
-def _round(row: Any) -> ArchivedRound:
-    """A rounds row, its columns in ROUND_COLUMNS order (select(rounds) reads them so)."""
-    table, round_id, digest, static, dynamic, ts, who, house_seq = row
-    return ArchivedRound(table, round_id, digest, static, dynamic, int(ts), who, int(house_seq))
-
-
-def _chained(row: Any) -> ChainedEntry:
-    # written by entry_row: every name and value text
-    fields: dict[str, str] = jsonio.loads(row[3])
-    return ChainedEntry(int(row[0]), str(row[1]), tuple(fields.items()))
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA busy_timeout=30000")
-    cursor.close()

@@ -12,7 +12,8 @@ import logging
 from collections.abc import Callable
 from functools import partial
 
-from jackpot.archive.store import Archive, ArchivedRound
+from jackpot.archive.rows import ArchivedRound
+from jackpot.archive.store import Archive
 from jackpot.domain.journals import house_journal
 from jackpot.domain.records import record_problem
 from jackpot.errors import ArchiveUnavailableError, RoundRecordError, StoreUnavailableError

@@ -14,7 +14,8 @@ import pytest
 import redis as redis_lib
 import sqlalchemy
 
-from jackpot.archive.store import Archive, ArchivedEntry, ArchivedRound
+from jackpot.archive.rows import ArchivedEntry, ArchivedRound
+from jackpot.archive.store import Archive
 from jackpot.domain.chain import GENESIS, ChainedEntry
 from jackpot.domain.journals import HOUSE, pool_journal
 from jackpot.errors import ArchiveUnavailableError

@@ -15,8 +15,9 @@ from alembic.config import Config
 from sqlalchemy import select
 
 from jackpot.archive.payoutindex import person_key
+from jackpot.archive.rows import entry_row
 from jackpot.archive.schema import journal_entries, payout_people, payouts
-from jackpot.archive.store import Archive, entry_row
+from jackpot.archive.store import Archive
 from jackpot.domain.payoutrecord import PayoutQuery, fold
 from tests.support.api import round_body
 from tests.support.archive_world import ARCHIVES, World, world_on

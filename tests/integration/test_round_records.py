@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy
 
-from jackpot.archive.store import ArchivedRound
+from jackpot.archive.rows import ArchivedRound
 from jackpot.errors import BrokenChainError
 from tests.support.api import round_body
 from tests.support.archive_world import ARCHIVES, World, dealt, world_on

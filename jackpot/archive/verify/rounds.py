@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from jackpot.archive.store import Archive, ArchivedRound
+from jackpot.archive.rows import ArchivedRound
+from jackpot.archive.store import Archive
 from jackpot.archive.verify.findings import Finding, edited_record, round_finding
 from jackpot.domain.records import record_problem
 
