@@ -82,83 +82,103 @@ class SignBoard:
         ids = [str(h["id"]) for shown in hits.values() for h in shown]
         status = {p["id"]: p["status"] for p in self._payouts.many(ids)}
         checkpoint = self._checkpoint()
-        return {
-            s.sign: {
-                **self._state(s, pools, tables, hits, status, now, closed),
-                "checkpoint": checkpoint,
-            }
-            for s in signs
-        }
+        floor = _Floor(pools, tables, hits, status, now, closed, self._offline_after_ms)
+        return {s.sign: {**_state(s, floor), "checkpoint": checkpoint} for s in signs}
 
-    def _state(
-        self,
-        sign: Sign,
-        pools: dict[str, PoolState],
-        tables: list[TableRecord],
-        hits: dict[str, list[dict[str, Any]]],
-        status: dict[str, str],
-        now: int,
-        inoperable: set[str],
-    ) -> dict[str, Any]:
-        # a sign's own label for a level, else the pool's display name, else its id (D280)
-        names = {
-            lv.pool: lv.shown_name(pools[lv.pool].name if lv.pool in pools else "")
-            for lv in sign.levels
-        }
-        # a paytable line paying a pool the sign does not show names it as the pool is named
-        called = {p: state.name for p, state in pools.items() if state.name} | names
-        by_table = {t.table: t for t in tables}
-        levels = []
-        for level in sign.levels:
-            pool = pools.get(level.pool)
-            if pool is None or pool.link is LinkState.RETIRED or not pool.public:
-                continue  # a pool gone from the floor leaves the sign
-            feeding = [t for t in tables if level.pool in t.config.pools]
-            levels.append(
-                {
-                    "pool": level.pool,
-                    "name": names[level.pool],
-                    "value": pool.value,
-                    "reset": pool.config.reset,
-                    "cap": pool.config.cap,
-                    # what wins it: a must-hit-by level shows its ceiling, never its trigger;
-                    # a trigger level's published commitment, for the sign's small print, and
-                    # the smallest wager that can win it (D281): never a mystery's range
-                    "kind": pool.config.level.value,
-                    "qualifying_wager": pool.config.qualifying_wager,
-                    "trigger": pool.trigger.to_json() if pool.trigger is not None else None,
-                    "closed": closed_reason(
-                        pool, feeding, level.pool not in inoperable, now, self._offline_after_ms
-                    ),
-                    "paytable": paytable_words(
-                        feeding[0].config.paytable,
-                        feeding[0].config.pools[0],
-                        called,
-                        min(t.config.min_wager for t in feeding),
-                    )
-                    if feeding
-                    else [],
-                }
-            )
-        winners = []
-        for level in sign.levels:
-            for h in hits.get(level.pool, []):
-                shown = SHOWN.get(status.get(str(h["id"]), str(h.get("status", ""))))
-                if shown is None:
-                    continue
+
+@dataclass(frozen=True, slots=True)
+class _Floor:
+    """What every sign of one read is drawn from."""
+
+    pools: dict[str, PoolState]
+    tables: list[TableRecord]
+    hits: dict[str, list[dict[str, Any]]]  # each shown pool's last hits
+    status: dict[str, str]  # a shown hit's payout status now, by payout id
+    now: int
+    inoperable: set[str]  # shown pools whose store is inoperable (every one: tampered software)
+    offline_after_ms: int
+
+    def feeding(self, pool: str) -> list[TableRecord]:
+        return [t for t in self.tables if pool in t.config.pools]
+
+
+def _state(sign: Sign, floor: _Floor) -> dict[str, Any]:
+    pools = floor.pools
+    # a sign's own label for a level, else the pool's display name, else its id (D280)
+    names = {
+        lv.pool: lv.shown_name(pools[lv.pool].name if lv.pool in pools else "")
+        for lv in sign.levels
+    }
+    # a paytable line paying a pool the sign does not show names it as the pool is named
+    called = {p: state.name for p, state in pools.items() if state.name} | names
+    levels = []
+    for level in sign.levels:
+        pool = pools.get(level.pool)
+        if pool is None or pool.link is LinkState.RETIRED or not pool.public:
+            continue  # a pool gone from the floor leaves the sign
+        levels.append(_level(pool, names[level.pool], called, floor))
+    winners = _winners(sign, names, floor)
+    return {"sign": sign.to_json(), "time": floor.now, "levels": levels, "winners": winners}
+
+
+def _level(pool: PoolState, name: str, called: dict[str, str], floor: _Floor) -> dict[str, Any]:
+    feeding = floor.feeding(pool.pool)
+    config = pool.config
+    operable = pool.pool not in floor.inoperable
+    return {
+        "pool": pool.pool,
+        "name": name,
+        "value": pool.value,
+        "reset": config.reset,
+        "cap": config.cap,
+        # what wins it: a must-hit-by level shows its ceiling, never its trigger; a trigger
+        # level's published commitment, for the sign's small print, and the smallest wager
+        # that can win it (D281): never a mystery's range
+        "kind": config.level.value,
+        "qualifying_wager": config.qualifying_wager,
+        "trigger": pool.trigger.to_json() if pool.trigger is not None else None,
+        "closed": closed_reason(pool, feeding, operable, floor.now, floor.offline_after_ms),
+        "paytable": _paytable(feeding, called),
+    }
+
+
+def _paytable(feeding: list[TableRecord], called: dict[str, str]) -> list[dict[str, str]]:
+    """The linked game's paytable in words, as the first table feeding the pool plays it
+    (every table of a linked group plays the same game), from the group's smallest wager."""
+    if not feeding:
+        return []
+    first = feeding[0].config
+    return paytable_words(
+        first.paytable, first.pools[0], called, min(t.config.min_wager for t in feeding)
+    )
+
+
+def _winners(sign: Sign, names: dict[str, str], floor: _Floor) -> list[dict[str, Any]]:
+    """The sign's recent winners, newest first: pending and paid ones, never disputed or
+    void ones."""
+    by_table = {t.table: t for t in floor.tables}
+    winners = []
+    for level in sign.levels:
+        for h in floor.hits.get(level.pool, []):
+            shown = SHOWN.get(floor.status.get(str(h["id"]), str(h.get("status", ""))))
+            if shown is not None:
                 table = by_table.get(str(h.get("table")))
-                winners.append(
-                    {
-                        "id": h["id"],
-                        "pool": level.pool,
-                        "level": names[level.pool],
-                        "amount": h["amount"],
-                        "outcome": hit_words(h),
-                        "status": shown,
-                        "time": h.get("created"),
-                        "asset": table.config.asset if table else "",
-                        "location": table.config.location if table else "",
-                    }
-                )
-        winners.sort(key=lambda w: int(w["time"] or 0), reverse=True)
-        return {"sign": sign.to_json(), "time": now, "levels": levels, "winners": winners[:WINNERS]}
+                winners.append(_winner(h, level.pool, names[level.pool], shown, table))
+    winners.sort(key=lambda w: int(w["time"] or 0), reverse=True)
+    return winners[:WINNERS]
+
+
+def _winner(
+    hit: dict[str, Any], pool: str, name: str, shown: str, table: TableRecord | None
+) -> dict[str, Any]:
+    return {
+        "id": hit["id"],
+        "pool": pool,
+        "level": name,
+        "amount": hit["amount"],
+        "outcome": hit_words(hit),
+        "status": shown,
+        "time": hit.get("created"),
+        "asset": table.config.asset if table else "",
+        "location": table.config.location if table else "",
+    }
