@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from jackpot.api.signfeed import Fanout, Screen, chunk
+from jackpot.api.signfeed import Channel, Fanout, Screen, chunk
 from jackpot.api.signlimits import TooManySignsError, TooManyStreamsError, client_of
 from jackpot.domain.validate import parse_identifier
 
@@ -62,74 +62,101 @@ def stream(sign: str) -> Response:
         return refusal(429, "too_many_streams", str(exc))
     except TooManySignsError:
         return refusal(503, "too_many_signs", "this sign process is full")
-    sock = request.environ.get("gunicorn.socket")
+    opened = _Stream(feed, sign, client, channel, _bounded(request.environ.get("gunicorn.socket")))
+    # direct_passthrough: the events are bytes already, framed once for all the screens
+    response = Response(
+        opened.events(), mimetype="text/event-stream", headers=headers, direct_passthrough=True
+    )
+    response.call_on_close(opened.release)
+    return response
+
+
+def _bounded(sock: socket.socket | None) -> socket.socket | None:
+    """gunicorn's socket of the screen (None elsewhere), made so that a screen that stops
+    reading is cut off, not waited on for ever, and what the kernel holds for it is bounded
+    (a thousand stuck screens: 128 MiB at most)."""
     if sock is not None:
-        # a screen that stops reading is cut off, not waited on for ever, and what the
-        # kernel holds for it is bounded (a thousand stuck screens: 128 MiB at most)
         sock.settimeout(SEND_TIMEOUT)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+    return sock
 
-    def events() -> Iterator[bytes]:
+
+class _Stream:
+    """One screen's stream and its place in the feed, given back once."""
+
+    def __init__(
+        self, feed: Fanout, sign: str, client: str, channel: Channel, sock: socket.socket | None
+    ) -> None:
+        self._feed = feed
+        self._sign = sign
+        self._client = client
+        self._channel = channel
+        self._sock = sock
+        self._released = False
+
+    def events(self) -> Iterator[bytes]:
         """Under gunicorn's gevent worker: the answer's head and the newest events through
         gunicorn, then every later event written by the feed itself (Screen), this greenlet
         only catching the screen up when a write could not be made at once. Elsewhere: every
         event through the server, this greenlet waking on each change."""
+        channel = self._channel
         seen = channel.seq
         first = RETRY + channel.since(0)
         screen = None
         try:
             yield first  # the server writes the head and these, then asks for more
-            if sock is None:
-                while True:
-                    changed = channel.changed  # before reading: a change after this wakes us
-                    news = channel.since(seen)
-                    if news:
-                        seen = channel.seq
-                        yield news
-                    else:  # the feed pings every channel that is silent: this never hangs
-                        changed.wait()
-            screen = Screen(sock, seen, behind=channel.seq > seen)
-            channel.direct.add(screen)
-            while True:
-                if not screen.behind:
-                    screen.wake.wait()
-                    screen.wake.clear()
-                    continue
-                if screen.gone:
-                    return
-                if screen.pending:
-                    rest, screen.pending = screen.pending, b""
-                    sock.sendall(rest)  # waits up to SEND_TIMEOUT, then the stream ends
-                latest = channel.seq
-                news = channel.since(screen.seen)
-                if news:
-                    sock.sendall(chunk(news))
-                    screen.seen = latest
-                # the feed skipped this screen while it was behind: caught up only when the
-                # channel has published nothing since what was just written
-                screen.behind = channel.seq != screen.seen
+            if self._sock is None:
+                yield from self._through_server(seen)
+            else:
+                screen = Screen(self._sock, seen, behind=channel.seq > seen)
+                channel.direct.add(screen)
+                self._catch_up(screen, self._sock)
         finally:
             if screen is not None:
                 channel.direct.discard(screen)
-            release()
+            self.release()
 
-    released = False
+    def _through_server(self, seen: int) -> Iterator[bytes]:
+        """Every change, yielded to the server as it comes: never returns."""
+        channel = self._channel
+        while True:
+            changed = channel.changed  # before reading: a change after this wakes us
+            news = channel.since(seen)
+            if news:
+                seen = channel.seq
+                yield news
+            else:  # the feed pings every channel that is silent: this never hangs
+                changed.wait()
 
-    def release() -> None:
+    def _catch_up(self, screen: Screen, sock: socket.socket) -> None:
+        """Write to the screen whatever the feed could not write at once, until it is gone."""
+        channel = self._channel
+        while True:
+            if not screen.behind:
+                screen.wake.wait()
+                screen.wake.clear()
+                continue
+            if screen.gone:
+                return
+            if screen.pending:
+                rest, screen.pending = screen.pending, b""
+                sock.sendall(rest)  # waits up to SEND_TIMEOUT, then the stream ends
+            latest = channel.seq
+            news = channel.since(screen.seen)
+            if news:
+                sock.sendall(chunk(news))
+                screen.seen = latest
+            # the feed skipped this screen while it was behind: caught up only when the
+            # channel has published nothing since what was just written
+            screen.behind = channel.seq != screen.seen
+
+    def release(self) -> None:
         """Give the place back, once: when the stream ends, or when the answer is closed
         without its events ever being asked for (a generator never started runs no
         `finally`)."""
-        nonlocal released
-        if not released:
-            released = True
-            feed.unsubscribe(sign, client)
-
-    # direct_passthrough: the events are bytes already, framed once for all the screens
-    response = Response(
-        events(), mimetype="text/event-stream", headers=headers, direct_passthrough=True
-    )
-    response.call_on_close(release)
-    return response
+        if not self._released:
+            self._released = True
+            self._feed.unsubscribe(self._sign, self._client)
 
 
 def refusal(status: int, code: str, message: str) -> Response:
