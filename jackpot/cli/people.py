@@ -13,8 +13,9 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from jackpot.bootstrap import Services
 from jackpot.cli.runtime import services
-from jackpot.domain.auth import PEOPLES_ROLES
+from jackpot.domain.auth import PEOPLES_ROLES, ApiKey
 from jackpot.domain.names import check_display_name, confusable
 from jackpot.domain.people import Person, parse_person_id
 from jackpot.errors import JackpotError
@@ -31,7 +32,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "to them (jackpot keys create --person ID); every two-person rule compares these ids.",
     )
     people = p.add_subparsers(dest="people_command", required=True)
+    _add_steps(people)
+    listing = people.add_parser("list", help="the register, by id")
+    listing.add_argument("--all", action="store_true", help="inactive people too")
+    listing.add_argument("--search", metavar="TEXT", help="ids and names holding TEXT")
+    listing.set_defaults(func=list_people)
+    _add_migrate(people)
 
+
+def _add_steps(people: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The register's steps on one person: add, change, deactivate, reactivate."""
     add = people.add_parser("add", help="register a person")
     add.add_argument("id", help="the employee or badge number")
     add.add_argument("--name", required=True, help="the name shown beside the number")
@@ -60,11 +70,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _different(on, reason_required=True)
     on.set_defaults(func=reactivate_person)
 
-    listing = people.add_parser("list", help="the register, by id")
-    listing.add_argument("--all", action="store_true", help="inactive people too")
-    listing.add_argument("--search", metavar="TEXT", help="ids and names holding TEXT")
-    listing.set_defaults(func=list_people)
 
+def _add_migrate(people: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     migrate = people.add_parser(
         "migrate",
         help="register people from a CSV and give each operator's and auditor's key made "
@@ -204,8 +211,44 @@ def migrate_keys(args: argparse.Namespace) -> int:
     nobody to the one person its label names (or --assign says). Everything is checked
     first; one key that maps to nobody, or to more than one person, and nothing changes."""
     rows, problems = _read_rows(args.source) if args.source else ([], [])
+    assigned = _assignments(args.assign, problems)
+    with services(Settings.from_env()) as svc:
+        known = {p.id: p for p in svc.people.everyone()}
+        new = _unregistered(rows, known, problems)
+        _check_new_names(new, known, problems)
+        plan = _key_plan(svc.credentials.list(), _candidates(known, new), assigned, problems)
+        if problems:
+            return _refuse(problems)
+        _say_plan(new, plan)
+        if args.dry_run:
+            print("(dry run: nothing changed)")
+            return 0
+        try:
+            _carry_out(svc, new, plan, f"jackpot people migrate --from {args.source}")
+        except JackpotError as exc:
+            return _fail("migrate", exc)
+    print(f"registered {len(new)} people; gave {len(plan)} keys to their people")
+    return 0
+
+
+def _refuse(problems: list[str]) -> int:
+    print("jackpot people migrate: nothing changed:", file=sys.stderr)
+    for problem in problems:
+        print(f"  {problem}", file=sys.stderr)
+    return 2
+
+
+def _say_plan(new: list[_Row], plan: list[tuple[str, str, str]]) -> None:
+    for row in new:
+        print(f"register {row.id}: {row.name}")
+    for key_id, label, person in plan:
+        print(f"key {key_id} ({label!r}) -> {person}")
+
+
+def _assignments(pairs: list[str], problems: list[str]) -> dict[str, str]:
+    """--assign's KEY=ID pairs: each key id and the person it goes to."""
     assigned: dict[str, str] = {}
-    for pair in args.assign:
+    for pair in pairs:
         key_id, _, person = pair.partition("=")
         if not key_id or not person:
             problems.append(f"--assign {pair!r}: write KEY=ID")
@@ -214,96 +257,122 @@ def migrate_keys(args: argparse.Namespace) -> int:
             assigned[key_id] = parse_person_id(person, "assign")
         except JackpotError as exc:
             problems.append(f"--assign {pair!r}: {exc.message}")
-    with services(Settings.from_env()) as svc:
-        known = {p.id: p for p in svc.people.everyone()}
-        new: list[_Row] = []
-        for row in rows:
-            had = known.get(row.id)
-            if had is None:
-                new.append(row)
-            elif had.name != row.name:
-                problems.append(
-                    f"{row.id} is registered as {had.name!r}, the file says {row.name!r}"
-                )
-        # the new names: printable, and confusable with nobody active (checked again as each
-        # is registered; checked here so that nothing is half done)
-        seen = [(p.name, p.id) for p in known.values() if p.active]
-        for row in new:
-            try:
-                check_display_name(row.name, "name")
-            except JackpotError as exc:
-                problems.append(f"{row.id}: {exc.message}")
-                continue
-            other = next((i for name, i in seen if confusable(name, row.name)), None)
-            if other is not None:
-                problems.append(
-                    f"{row.id}: the name {row.name!r} is confusable with {other}'s: register "
-                    "one of them with jackpot people add --different-person --reason"
-                )
-            seen.append((row.name, row.id))
-        # who a label may name: every active person, registered or about to be
-        candidates = [(p.id, p.name) for p in known.values() if p.active]
-        candidates += [(r.id, r.name) for r in new]
-        plan: list[tuple[str, str, str]] = []  # key id, label, person id
-        for key, revoked in svc.credentials.list():
-            if revoked or key.role not in PEOPLES_ROLES or key.person:
-                continue
-            if key.key_id in assigned:
-                target = assigned.pop(key.key_id)
-                if target not in {i for i, _ in candidates}:
-                    problems.append(
-                        f"--assign {key.key_id}={target}: {target} is not an active person of "
-                        "the register or the file"
-                    )
-                plan.append((key.key_id, key.label, target))
-                continue
-            # the label is the person's name as typed then: the same words, in any case and
-            # spacing, name them; a name only confusable with it may be someone else
-            wanted = _as_typed(key.label)
-            named = sorted({i for i, name in candidates if wanted and _as_typed(name) == wanted})
-            alike = sorted({i for i, name in candidates if wanted and confusable(name, key.label)})
-            if len(named) == 1:
-                plan.append((key.key_id, key.label, named[0]))
-            elif named:
-                problems.append(
-                    f"key {key.key_id} (label {key.label!r}) could be any of "
-                    f"{', '.join(named)}: --assign {key.key_id}=ID"
-                )
-            elif alike:
-                problems.append(
-                    f"key {key.key_id} (label {key.label!r}) looks like {', '.join(alike)}'s "
-                    f"name but is not it: if it is theirs, --assign {key.key_id}=ID"
-                )
-            else:
-                problems.append(
-                    f"key {key.key_id} ({key.role.value}, label {key.label!r}) names no person: "
-                    f"add them to the file, or --assign {key.key_id}=ID"
-                )
-        for key_id in assigned:
-            problems.append(
-                f"--assign {key_id}=...: no active operator's or auditor's key "
-                "issued to nobody has that id"
-            )
-        if problems:
-            print("jackpot people migrate: nothing changed:", file=sys.stderr)
-            for problem in problems:
-                print(f"  {problem}", file=sys.stderr)
-            return 2
-        for row in new:
-            print(f"register {row.id}: {row.name}")
-        for key_id, label, person in plan:
-            print(f"key {key_id} ({label!r}) -> {person}")
-        if args.dry_run:
-            print("(dry run: nothing changed)")
-            return 0
+    return assigned
+
+
+def _unregistered(rows: list[_Row], known: dict[str, Person], problems: list[str]) -> list[_Row]:
+    """The file's people not yet in the register; one registered under another name is a
+    problem, not a change."""
+    new: list[_Row] = []
+    for row in rows:
+        had = known.get(row.id)
+        if had is None:
+            new.append(row)
+        elif had.name != row.name:
+            problems.append(f"{row.id} is registered as {had.name!r}, the file says {row.name!r}")
+    return new
+
+
+def _check_new_names(new: list[_Row], known: dict[str, Person], problems: list[str]) -> None:
+    """The new names: printable, and confusable with nobody active (checked again as each
+    is registered; checked here so that nothing is half done)."""
+    seen = [(p.name, p.id) for p in known.values() if p.active]
+    for row in new:
         try:
-            for row in new:
-                svc.people.register(
-                    row.id, row.name, row.position, f"jackpot people migrate --from {args.source}"
-                )
-            for key_id, _, person in plan:
-                svc.credentials.assign(key_id, person)
+            check_display_name(row.name, "name")
         except JackpotError as exc:
-            return _fail("migrate", exc)
-    print(f"registered {len(new)} people; gave {len(plan)} keys to their people")
-    return 0
+            problems.append(f"{row.id}: {exc.message}")
+            continue
+        other = next((i for name, i in seen if confusable(name, row.name)), None)
+        if other is not None:
+            problems.append(
+                f"{row.id}: the name {row.name!r} is confusable with {other}'s: register "
+                "one of them with jackpot people add --different-person --reason"
+            )
+        seen.append((row.name, row.id))
+
+
+def _candidates(known: dict[str, Person], new: list[_Row]) -> list[tuple[str, str]]:
+    """Who a label may name: every active person, registered or about to be (id, name)."""
+    return [(p.id, p.name) for p in known.values() if p.active] + [(r.id, r.name) for r in new]
+
+
+def _key_plan(
+    keys: list[tuple[ApiKey, bool]],
+    candidates: list[tuple[str, str]],
+    assigned: dict[str, str],
+    problems: list[str],
+) -> list[tuple[str, str, str]]:
+    """Each active operator's and auditor's key issued to nobody, with its label and the
+    person it goes to: the one --assign names, else the one its label names."""
+    plan: list[tuple[str, str, str]] = []  # key id, label, person id
+    assigned = dict(assigned)  # each one used is taken out: what is left names no such key
+    for key, revoked in keys:
+        if revoked or key.role not in PEOPLES_ROLES or key.person:
+            continue
+        if key.key_id in assigned:
+            person: str | None = _assigned_person(
+                key, assigned.pop(key.key_id), candidates, problems
+            )
+        else:
+            person = _named_by_label(key, candidates, problems)
+        if person is not None:
+            plan.append((key.key_id, key.label, person))
+    for key_id in assigned:
+        problems.append(
+            f"--assign {key_id}=...: no active operator's or auditor's key "
+            "issued to nobody has that id"
+        )
+    return plan
+
+
+def _assigned_person(
+    key: ApiKey, target: str, candidates: list[tuple[str, str]], problems: list[str]
+) -> str:
+    if target not in {i for i, _ in candidates}:
+        problems.append(
+            f"--assign {key.key_id}={target}: {target} is not an active person of "
+            "the register or the file"
+        )
+    return target
+
+
+def _named_by_label(
+    key: ApiKey, candidates: list[tuple[str, str]], problems: list[str]
+) -> str | None:
+    """The one person the key's label names, else None and the problem said."""
+    # the label is the person's name as typed then: the same words, in any case and
+    # spacing, name them; a name only confusable with it may be someone else
+    wanted = _as_typed(key.label)
+    named = sorted({i for i, name in candidates if wanted and _as_typed(name) == wanted})
+    if len(named) == 1:
+        return named[0]
+    alike = sorted({i for i, name in candidates if wanted and confusable(name, key.label)})
+    problems.append(_unnamed(key, named, alike))
+    return None
+
+
+def _unnamed(key: ApiKey, named: list[str], alike: list[str]) -> str:
+    """Why the key's label names no one person: several, a look-alike, or nobody."""
+    if named:
+        return (
+            f"key {key.key_id} (label {key.label!r}) could be any of "
+            f"{', '.join(named)}: --assign {key.key_id}=ID"
+        )
+    if alike:
+        return (
+            f"key {key.key_id} (label {key.label!r}) looks like {', '.join(alike)}'s "
+            f"name but is not it: if it is theirs, --assign {key.key_id}=ID"
+        )
+    return (
+        f"key {key.key_id} ({key.role.value}, label {key.label!r}) names no person: "
+        f"add them to the file, or --assign {key.key_id}=ID"
+    )
+
+
+def _carry_out(svc: Services, new: list[_Row], plan: list[tuple[str, str, str]], why: str) -> None:
+    """Register the new people, then give each key to its person."""
+    for row in new:
+        svc.people.register(row.id, row.name, row.position, why)
+    for key_id, _, person in plan:
+        svc.credentials.assign(key_id, person)
