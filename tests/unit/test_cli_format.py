@@ -121,7 +121,7 @@ def test_the_key_comes_from_the_option_a_file_or_the_variables(tmp_path: Path) -
 def test_a_void_asked_for_says_it_awaits_another_person() -> None:
     """`jackpot payouts void` from the approval threshold up: the jackpot keeps its status,
     and the answer says the void is only asked for (D226)."""
-    from jackpot.cli.payouts import _stepped
+    from jackpot.cli.payouts.steps import _stepped
 
     shown = _stepped(
         {
