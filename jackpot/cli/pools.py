@@ -37,7 +37,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "one pool: its meters with an operator or auditor key, else its public read",
     )
     show.add_argument("pool", metavar="POOL")
+    _add_parameter_changes(pools)
+    _add_suspension(pools)
+    _add_retirement(pools)
 
+
+def _add_parameter_changes(pools: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """set, stage and unstage: a pool's parameters and name."""
     put = add_command(
         pools,
         "set",
@@ -59,16 +65,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "change replaces the one waiting.",
     )
     for command in (put, stage):
-        command.add_argument("pool", metavar="POOL")
-        command.add_argument("--reset", type=non_negative, metavar="CENTS", help="the reset value")
-        command.add_argument("--rate-bp", type=non_negative, metavar="N", help="rate to the meter")
-        command.add_argument(
-            "--reserve-rate-bp", type=non_negative, metavar="N", help="rate to the reserve"
-        )
-        cap = command.add_mutually_exclusive_group()
-        cap.add_argument("--cap", type=non_negative, metavar="CENTS", help="the meter's cap")
-        cap.add_argument("--no-cap", action="store_true", help="remove the cap")
-        command.add_argument("--policy", choices=[p.value for p in Policy], help="how hits share")
+        _add_parameters(command)
     named = put.add_mutually_exclusive_group()
     named.add_argument(
         "--name",
@@ -90,6 +87,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     unstage.add_argument("pool", metavar="POOL")
     unstage.add_argument("--reason", required=True, help="why (journaled)")
 
+
+def _add_parameters(command: argparse.ArgumentParser) -> None:
+    """The pool and the parameters `set` and `stage` change."""
+    command.add_argument("pool", metavar="POOL")
+    command.add_argument("--reset", type=non_negative, metavar="CENTS", help="the reset value")
+    command.add_argument("--rate-bp", type=non_negative, metavar="N", help="rate to the meter")
+    command.add_argument(
+        "--reserve-rate-bp", type=non_negative, metavar="N", help="rate to the reserve"
+    )
+    cap = command.add_mutually_exclusive_group()
+    cap.add_argument("--cap", type=non_negative, metavar="CENTS", help="the meter's cap")
+    cap.add_argument("--no-cap", action="store_true", help="remove the cap")
+    command.add_argument("--policy", choices=[p.value for p in Policy], help="how hits share")
+
+
+def _add_suspension(pools: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     suspend = add_command(
         pools,
         "suspend",
@@ -102,6 +115,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     resume.add_argument("pool", metavar="POOL")
     resume.add_argument("--reason", help="why (journaled)")
 
+
+def _add_retirement(pools: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """retire, and transfer: the same call under the name people look for."""
     retire = add_command(
         pools,
         "retire",
@@ -292,51 +308,66 @@ def pool_detail(p: dict[str, Any], zone: ZoneInfo) -> str:
         ("hits", str(p["hits"])),
     ]
     if "reserve" in p:  # the regulator's meters: an operator's or auditor's read
-        lines += [
-            ("reserve rate", f"{rate(p['reserve_rate_bp'])} ({p['reserve_rate_bp']} bp)"),
-            ("reserve", f"{money(p['reserve'])}  (exact {exact(p['reserve_units'])})"),
-            ("wagered", money(p["wagered"])),
-            ("side bets", str(p["bets"])),
-            ("contributions", exact(p["contributions_units"])),
-            ("overflow", exact(p["overflow_units"])),
-            ("won", money(p["won"])),
-            ("seed funding", exact(p["seed_funding_units"])),
-            ("adjustments", exact(p["adjustments_units"])),
-            ("voided rounds", exact(p.get("voids_units", 0))),
-            ("initial reset", exact(p["reset_initial_units"])),
-            ("journal seq", str(p["journal_seq"])),
-            ("invariant holds", "yes" if p["invariant_holds"] else "NO"),
-        ]
-    staged = p.get("staged")
-    if staged:
-        at = staged["effective_at"]
-        lines += [
-            (
-                "staged change",
-                f"reset {money(staged['reset'])}, cap {cap(staged['cap'])}, rate "
-                f"{rate(staged['rate_bp'])}, reserve rate {rate(staged['reserve_rate_bp'])}, "
-                f"{staged['policy']}",
-            ),
-            ("  takes effect", "at the next suspension" if at is None else when(at, zone)),
-            ("  staged by", f"{staged['who']}: {staged['reason']}"),
-        ]
-        if p.get("staged_refused"):  # refused as it was to take effect (D229)
-            lines.append(("  REFUSED", str(p["staged_refused"])))
+        lines += _regulator_meters(p)
+    if p.get("staged"):
+        lines += _staged_change(p, zone)
     out = fields(lines)
     hits = p.get("last_hits") or []
     if hits:
-        rows = [
-            [
-                when(h.get("created"), zone),
-                str(h.get("id", "-")),
-                str(h.get("table", "-")),
-                str(h.get("spot", "-")),
-                str(h.get("outcome", "-")),
-                money(h["amount"]),
-                str(h.get("status", "-")),
-            ]
-            for h in hits
-        ]
-        headers = ["TIME", "PAYOUT", "TABLE", "SPOT", "OUTCOME", "AMOUNT", "STATUS"]
-        out += "\n\nlast hits\n" + table(headers, rows, right={3, 5})
+        out += "\n\nlast hits\n" + _last_hits(hits, zone)
     return out
+
+
+def _regulator_meters(p: dict[str, Any]) -> list[tuple[str, str]]:
+    return [
+        ("reserve rate", f"{rate(p['reserve_rate_bp'])} ({p['reserve_rate_bp']} bp)"),
+        ("reserve", f"{money(p['reserve'])}  (exact {exact(p['reserve_units'])})"),
+        ("wagered", money(p["wagered"])),
+        ("side bets", str(p["bets"])),
+        ("contributions", exact(p["contributions_units"])),
+        ("overflow", exact(p["overflow_units"])),
+        ("won", money(p["won"])),
+        ("seed funding", exact(p["seed_funding_units"])),
+        ("adjustments", exact(p["adjustments_units"])),
+        ("voided rounds", exact(p.get("voids_units", 0))),
+        ("initial reset", exact(p["reset_initial_units"])),
+        ("journal seq", str(p["journal_seq"])),
+        ("invariant holds", "yes" if p["invariant_holds"] else "NO"),
+    ]
+
+
+def _staged_change(p: dict[str, Any], zone: ZoneInfo) -> list[tuple[str, str]]:
+    """The staged change's terms, when it takes effect, who staged it, and why it was
+    refused if it was."""
+    staged = p["staged"]
+    at = staged["effective_at"]
+    lines = [
+        (
+            "staged change",
+            f"reset {money(staged['reset'])}, cap {cap(staged['cap'])}, rate "
+            f"{rate(staged['rate_bp'])}, reserve rate {rate(staged['reserve_rate_bp'])}, "
+            f"{staged['policy']}",
+        ),
+        ("  takes effect", "at the next suspension" if at is None else when(at, zone)),
+        ("  staged by", f"{staged['who']}: {staged['reason']}"),
+    ]
+    if p.get("staged_refused"):  # refused as it was to take effect (D229)
+        lines.append(("  REFUSED", str(p["staged_refused"])))
+    return lines
+
+
+def _last_hits(hits: list[dict[str, Any]], zone: ZoneInfo) -> str:
+    rows = [
+        [
+            when(h.get("created"), zone),
+            str(h.get("id", "-")),
+            str(h.get("table", "-")),
+            str(h.get("spot", "-")),
+            str(h.get("outcome", "-")),
+            money(h["amount"]),
+            str(h.get("status", "-")),
+        ]
+        for h in hits
+    ]
+    headers = ["TIME", "PAYOUT", "TABLE", "SPOT", "OUTCOME", "AMOUNT", "STATUS"]
+    return table(headers, rows, right={3, 5})
