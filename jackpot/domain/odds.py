@@ -318,22 +318,7 @@ def long_run_return(
     if not pools:
         raise ValueError("a table feeds at least one pool")
     base = paytable_return(paytable, decks, war=war, wager=wager, meter=0, other_bets=other_bets)
-    first = next(iter(pools))
-    hit = dict.fromkeys(pools, Fraction(0))
-    empties = dict.fromkeys(pools, Fraction(0))
-    for row in base.outcomes:
-        line = paytable.line(row.outcome)
-        if line is None or not line.meter_bp:
-            continue
-        pool = line.pool or first
-        if pool not in pools:
-            raise ValueError(f"the paytable pays a percentage of pool {pool!r}, not fed")
-        scale = line.meter_scale(wager)
-        if scale is not None and not scale[0]:
-            continue  # below the line's qualifying wager, and it pays nothing there
-        hit[pool] += row.probability
-        if line.meter_bp == FULL_METER_BP and scale is None:
-            empties[pool] += row.probability
+    hit, empties = _hand_hits(paytable, base, pools, wager)
     below = dict(fed_below or {})
     for pool, terms in pools.items():
         if terms.trigger is not None:  # won by reaching its trigger, not by a hand
@@ -352,3 +337,27 @@ def long_run_return(
         for pool, terms in pools.items()
     )
     return LongRunReturn(base.fixed, base.envy, levels)
+
+
+def _hand_hits(
+    paytable: Paytable, base: PaytableReturn, pools: dict[str, PoolTerms], wager: int
+) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
+    """Per pool, the chance a bet of `wager` hits it by its hand (a line paying a percentage
+    of it), and the chance it empties it (a line paying all of it, at full scale)."""
+    first = next(iter(pools))
+    hit = dict.fromkeys(pools, Fraction(0))
+    empties = dict.fromkeys(pools, Fraction(0))
+    for row in base.outcomes:
+        line = paytable.line(row.outcome)
+        if line is None or not line.meter_bp:
+            continue
+        pool = line.pool or first
+        if pool not in pools:
+            raise ValueError(f"the paytable pays a percentage of pool {pool!r}, not fed")
+        scale = line.meter_scale(wager)
+        if scale is not None and not scale[0]:
+            continue  # below the line's qualifying wager, and it pays nothing there
+        hit[pool] += row.probability
+        if line.meter_bp == FULL_METER_BP and scale is None:
+            empties[pool] += row.probability
+    return hit, empties
