@@ -80,7 +80,21 @@ def priced(
     but cannot win is priced for those who can, the smaller bets bringing that share of its
     handle where a table feeding it takes them (`smallest`: per pool, the least wager a table
     feeding it takes; default this table's)."""
-    terms = {
+    terms = _pool_terms(config, pools)
+    qualifying = won_from(config.paytable, config.pools, terms)
+    least = {p: config.min_wager for p in config.pools} | dict(smallest or {})
+    share = Fraction(below_share_bp, FULL_BP)
+    out = []
+    for wager in sorted(_telling_wagers(config, pools)):
+        below = fed_below(qualifying, least, wager, share)
+        best = _better_strategy(config, terms, wager, below)
+        out.append(PricedBet(wager, best, share if below else Fraction(0)))
+    return out
+
+
+def _pool_terms(config: TableConfig, pools: Mapping[str, PoolConfig]) -> dict[str, PoolTerms]:
+    """What each pool the table feeds does with a wager and a hit."""
+    return {
         p: PoolTerms(
             pools[p].reset,
             pools[p].rate_bp,
@@ -91,6 +105,11 @@ def priced(
         )
         for p in config.pools
     }
+
+
+def _telling_wagers(config: TableConfig, pools: Mapping[str, PoolConfig]) -> set[int]:
+    """The wagers where the return can be highest or lowest: the table's smallest and
+    largest, and each qualifying wager between them."""
     wagers = {config.min_wager, config.max_wager}
     for _, line in config.paytable.lines:
         if line.meter_bp and config.min_wager < line.qualifying_wager < config.max_wager:
@@ -98,28 +117,26 @@ def priced(
     for p in config.pools:  # where a must-hit-by or mystery level starts to be won
         if config.min_wager < pools[p].qualifying_wager <= config.max_wager:
             wagers.add(pools[p].qualifying_wager)
-    qualifying = won_from(config.paytable, config.pools, terms)
-    least = {p: config.min_wager for p in config.pools} | dict(smallest or {})
-    share = Fraction(below_share_bp, FULL_BP)
-    out = []
-    for wager in sorted(wagers):
-        below = fed_below(qualifying, least, wager, share)
-        results = [
-            long_run_return(
-                config.paytable,
-                config.decks,
-                terms,
-                war=war,
-                wager=wager,
-                other_bets=config.spots - 1,
-                fed_below=below,
-            )
-            for war in (True, False)
-        ]
-        out.append(
-            PricedBet(wager, max(results, key=lambda r: r.total), share if below else Fraction(0))
+    return wagers
+
+
+def _better_strategy(
+    config: TableConfig, terms: dict[str, PoolTerms], wager: int, below: dict[str, Fraction]
+) -> LongRunReturn:
+    """The long run of the player's better strategy: always war, or always surrender."""
+    results = [
+        long_run_return(
+            config.paytable,
+            config.decks,
+            terms,
+            war=war,
+            wager=wager,
+            other_bets=config.spots - 1,
+            fed_below=below,
         )
-    return out
+        for war in (True, False)
+    ]
+    return max(results, key=lambda r: r.total)
 
 
 def check_return(
