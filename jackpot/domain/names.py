@@ -112,34 +112,8 @@ def check_display_name(name: str, field: str = "name") -> str:
         raise ValidationError(field, "must not be empty", "empty")
     previous = _SPACE
     for position, char in enumerate(name, start=1):
-        cp = ord(char)
-        problem = _not_printable(cp)
-        if problem:
-            raise ValidationError(
-                field,
-                f"{describe(cp)} at position {position} is not printable text: {problem}",
-                "not_printable",
-            )
-        plain = _presentation_of(cp)
-        if plain:
-            raise ValidationError(
-                field,
-                f"{describe(cp)} at position {position} is {plain}: type the plain character",
-                "presentation_form",
-            )
-        if char == _SPACE and previous == _SPACE:
-            if position == 1:
-                raise ValidationError(field, "must not begin with a space", "spacing")
-            raise ValidationError(
-                field, f"has two spaces at positions {position - 1} and {position}", "spacing"
-            )
-        if _category(cp) in _MARKS and previous == _SPACE:
-            raise ValidationError(
-                field,
-                f"{describe(cp)} at position {position} is a combining mark with no letter "
-                "before it",
-                "stray_mark",
-            )
+        _check_drawn(ord(char), position, field)
+        _check_placed(char, previous, position, field)
         previous = char
     if previous == _SPACE:
         raise ValidationError(field, "must not end with a space", "spacing")
@@ -153,6 +127,46 @@ def check_display_name(name: str, field: str = "name") -> str:
     return text
 
 
+def _check_printable(cp: int, position: int, field: str) -> None:
+    problem = _not_printable(cp)
+    if problem:
+        raise ValidationError(
+            field,
+            f"{describe(cp)} at position {position} is not printable text: {problem}",
+            "not_printable",
+        )
+
+
+def _check_drawn(cp: int, position: int, field: str) -> None:
+    """A code point of a display name is printable text, and not a presentation form."""
+    _check_printable(cp, position, field)
+    plain = _presentation_of(cp)
+    if plain:
+        raise ValidationError(
+            field,
+            f"{describe(cp)} at position {position} is {plain}: type the plain character",
+            "presentation_form",
+        )
+
+
+def _check_placed(char: str, previous: str, position: int, field: str) -> None:
+    """A character of a display name after `previous` (a space before the first): no space
+    after a space, no combining mark after a space."""
+    if char == _SPACE and previous == _SPACE:
+        if position == 1:
+            raise ValidationError(field, "must not begin with a space", "spacing")
+        raise ValidationError(
+            field, f"has two spaces at positions {position - 1} and {position}", "spacing"
+        )
+    if _category(ord(char)) in _MARKS and previous == _SPACE:
+        raise ValidationError(
+            field,
+            f"{describe(ord(char))} at position {position} is a combining mark with no letter "
+            "before it",
+            "stray_mark",
+        )
+
+
 def check_label(text: str, field: str) -> str:
     """A label people read on a sign or a page (a pool's display name, D280): the text with
     its ends trimmed, of printable text as a display name is (no control, format,
@@ -164,13 +178,7 @@ def check_label(text: str, field: str) -> str:
         raise ValidationError(field, "must not be empty", "empty")
     lead = len(text) - len(text.lstrip())  # positions count in the text as given
     for position, char in enumerate(label, start=lead + 1):
-        problem = _not_printable(ord(char))
-        if problem:
-            raise ValidationError(
-                field,
-                f"{describe(ord(char))} at position {position} is not printable text: {problem}",
-                "not_printable",
-            )
+        _check_printable(ord(char), position, field)
     return label
 
 
