@@ -3,8 +3,8 @@ hash chain, served to accounting (what it computes: jackpot.domain.dayclose).
 
 Closing a day first archives everything settled so far (so the day's history is in the
 archive whole), refuses to close over a broken hash chain, computes the day's statement
-(jackpot.domain.dayclose, from what this module reads) and records it with each journal's
-head at the day's end. A day is closed once: closing it again answers the recorded
+(jackpot.domain.dayclose, from what jackpot.services.daystatement reads) and records it with
+each journal's head at the day's end. A day is closed once: closing it again answers the recorded
 statement, never a recomputed one.
 """
 
@@ -15,30 +15,12 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
-from jackpot import jsonio
 from jackpot.archive.store import Archive
-from jackpot.archive.verify import check_rounds
-from jackpot.domain.dayclose import (
-    HAND_PAYS_OWED,
-    LAYOUT_VERSION,
-    LAYOUTS,
-    VOIDS_APART,
-    closed_day_digest,
-    figure_differences,
-    hit_register,
-    outcome_names,
-    pool_day,
-    table_count_row,
-    table_days,
-    unpaid_before,
-    void_register,
-)
+from jackpot.domain.dayclose import LAYOUT_VERSION, LAYOUTS, closed_day_digest, figure_differences
 from jackpot.domain.dayreport import meter_series, pool_corrections, void_corrections
 from jackpot.domain.gamingday import EPOCH, MILLISECOND, GamingDays
-from jackpot.domain.journals import HOUSE, Span, pool_journal
+from jackpot.domain.journals import HOUSE, pool_journal
 from jackpot.domain.meter import UNITS_PER_CENT
-from jackpot.domain.people import shown
-from jackpot.domain.reconcile import BALANCE
 from jackpot.errors import (
     BrokenChainError,
     DayBoundsError,
@@ -47,6 +29,7 @@ from jackpot.errors import (
     DayNotOverError,
     NotFoundError,
 )
+from jackpot.services.daystatement import DayStatements
 
 if TYPE_CHECKING:
     from jackpot.services.fanout import GroupedArchiver
@@ -73,9 +56,9 @@ class Accounting:
     ) -> None:
         # signs a checkpoint at a day's close, whatever closed it (services.checkpoints, D265)
         self._signed_close = signed_close
-        self._table_checks = table_checks  # tables' own counts of a day, compared
         self._closed_days = closed_days  # where a closed day's digest is journaled
-        self._houses = houses  # every link group's house journal, as the archive names it
+        # what a day's statement is computed from
+        self._statements = DayStatements(archive, journal, houses, table_checks, pools)
         self._archive = archive
         self._archiver = archiver
         self._journal = journal
@@ -108,7 +91,7 @@ class Accounting:
         from the entries the statement counted (each pool's `first_seq`..`last_seq`)."""
         statement = self.statement(day)  # a closed day, vouched for; else 404 or 409
         start, end = (_ms(statement[k]) for k in ("start", "end"))
-        people = self._people(end)
+        people = self._statements.people(end)
         meters, corrections = {}, []
         for row in statement["pools"]:
             pool = str(row["pool"])
@@ -123,7 +106,7 @@ class Accounting:
             )
             meters[pool] = meter_series(opening, entries, start, end)
             corrections += pool_corrections(pool, entries, people)
-        corrections += void_corrections(self._voids(start, end), people)
+        corrections += void_corrections(self._statements.voids(start, end), people)
         corrections.sort(key=lambda c: (c["ts"], c["kind"]))
         return {
             "day": statement["day"],
@@ -169,7 +152,9 @@ class Accounting:
         run = self._archiver.run(trim=False)
         if run.problems:
             raise BrokenChainError("; ".join(run.problems[:3]))
-        statement = self._compute(day, start, end, now, self._days(), sorted(self._pools()))
+        statement = self._statements.compute(
+            day, start, end, now, self._days(), sorted(self._pools())
+        )
         self._archive.add_day(
             {
                 "day": day.isoformat(),
@@ -245,11 +230,7 @@ class Accounting:
         if first is None:
             return []
         rows = self._archive.days()
-        if self._closed_days is not None:  # days closed before days were journaled: now
-            journaled = self._closed_days.closed_digests()  # one read, not one a day
-            for row in rows:
-                if row["day"] not in journaled:
-                    self._journal_closed(row)
+        self._journal_unbound(rows)
         closed = {d["day"] for d in rows}
         done = []
         day = first
@@ -259,6 +240,15 @@ class Accounting:
                 done.append(day.isoformat())
             day += timedelta(days=1)
         return done
+
+    def _journal_unbound(self, rows: list[dict[str, Any]]) -> None:
+        """Bind the days closed before days were journaled, now."""
+        if self._closed_days is None:
+            return
+        journaled = self._closed_days.closed_digests()  # one read, not one a day
+        for row in rows:
+            if row["day"] not in journaled:
+                self._journal_closed(row)
 
     def first_day(self) -> date | None:
         """The gaming day of the controller's first journal entry."""
@@ -284,150 +274,10 @@ class Accounting:
         }
         days = GamingDays.of(recorded["gaming_day_start"], recorded["time_zone"])
         day = date.fromisoformat(row["day"])
-        again = self._compute(
+        again = self._statements.compute(
             day, start, end, int(row["closed_at"]), days, sorted(pools), records_checked, layout
         )
         return figure_differences(recorded, again)
-
-    def _compute(
-        self,
-        day: date,
-        start: int,
-        end: int,
-        now: int,
-        days: GamingDays,
-        pool_ids: list[str],
-        records_checked: bool = False,
-        layout: int = LAYOUT_VERSION,
-    ) -> dict[str, Any]:
-        """The day's statement from the archive, in statement `layout`. Its round records are
-        checked against the entries that settled them first (a forged or edited one stops
-        it), unless the caller has (`records_checked`)."""
-        previous = self._archive.day((day - timedelta(days=1)).isoformat())
-        before = json.loads(previous["report"]) if previous else {}
-        carried: dict[str, dict[str, int]] = before.get("unpaid_at_close", {})
-        # the hand pays owed at open: the day before's, from layout 6; after a day of an
-        # earlier layout (which recorded none) or on the first day, from the journal (D300)
-        hands_carried: dict[str, dict[str, int]] | None = before.get("hand_pays_unpaid_at_close")
-        pools, hits, unpaid_at_close, hands_at_close = [], [], {}, {}
-        payout_voids: list[tuple[str, dict[str, Any]]] = []
-        voids = self._voids(start, end)
-        people = self._people(end)
-        for pool in pool_ids:
-            journal = self._journal(pool)
-            begin = journal.seq_at(pool, start)
-            opening = next((e for e in journal.before(pool, begin) if BALANCE in e.fields), None)
-            earlier: list[Any] = []
-            if previous is None or (layout >= HAND_PAYS_OWED and hands_carried is None):
-                earlier = [e.fields for e in journal.scan(pool, 0, span=Span(None, start))]
-            unpaid = unpaid_before(earlier) if previous is None else carried.get(pool, {})
-            hands = (
-                unpaid_before(earlier, "hand_pay")
-                if hands_carried is None
-                else hands_carried.get(pool, {})
-            )
-            entries = list(journal.scan(pool, begin - 1, span=Span(None, end)))
-            rows = [e.to_json() for e in entries]
-            computed, still_unpaid = pool_day(
-                pool, None if opening is None else opening.to_json(), rows, unpaid, hands
-            )
-            pools.append(computed.row(layout))
-            unpaid_at_close[pool] = still_unpaid
-            hands_at_close[pool] = computed.hand_pays_unpaid
-            hits += hit_register(pool, rows, days.iso, people, layout, voids)
-            payout_voids += [(pool, r) for r in rows if r["type"] == "payout_voided"]
-        if not records_checked:
-            # every record counted is the one its journal entry settled: a forged or edited
-            # one stops the close (jackpot verify names it)
-            forged, _ = check_rounds(self._archive, self._houses(), start, end)
-            if forged:
-                raise BrokenChainError("; ".join(str(f) for f in forged[:3]))
-        counted = [
-            table_count_row(c, days.iso, layout) for c in self._table_checks(day.isoformat())
-        ]
-        records = self._archive.rounds_between(start, end)
-        rounds = [(jsonio.loads(r.static), jsonio.loads(r.dynamic)) for r in records if r.digest]
-        tables = table_days(rounds, voids)
-        names = outcome_names(tables)
-        hits.sort(key=lambda h: (h["time"], h["payout"]))
-        apart: dict[str, Any] = {}
-        if layout >= HAND_PAYS_OWED:  # carried to the next day as owed at its open
-            apart["hand_pays_unpaid_at_close"] = hands_at_close
-        if layout >= VOIDS_APART:  # every void of the day, with who asked, approved and why
-            approvals = [
-                dict(e.by_name())
-                for journal in self._houses()
-                for e in self._archive.entries_of_type(journal, "void_approved", None, end)
-            ]
-            apart["voids"] = void_register(voids, payout_voids, days.iso, people, approvals)
-        return {
-            "day": day.isoformat(),
-            "time_zone": days.zone.key,
-            "gaming_day_start": days.start.strftime("%H:%M"),
-            "start": days.iso(start),
-            "end": days.iso(end),
-            "closed_at": days.iso(now),
-            "layout_version": layout,
-            "balanced": all(p["balanced"] for p in pools),
-            # the tables' own counts against the controller's: a separate line, for a day's
-            # pools balance to the unit over what the controller holds, and a table told of
-            # rounds it does not hold is a difference beside them (docs/DECISIONS.md D227)
-            "table_counts_balanced": all(row["matches"] for row in counted),
-            "pools": pools,
-            "tables": [t.row(names, layout) for t in tables],
-            "hits": hits,
-            "table_counts": counted,
-            **apart,
-            "heads": self._heads(end),
-            "unpaid_at_close": unpaid_at_close,
-        }
-
-    def _people(self, end: int) -> dict[str, str]:
-        """Each API key made before `end`, by the `who` its steps are journaled under, to its
-        holder, for the hit register to name people: the person it was issued to, as name
-        and number with the name they had at `end` (D235), or, for a key made before the
-        register, the label it was made with. All of it is read from the main group's house
-        journal, where keys and the register are journaled."""
-        named: list[tuple[int, str, str]] = []  # (seq, person, name) as the register had them
-        for kind in ("person_registered", "person_changed"):
-            for e in self._archive.entries_of_type(HOUSE, kind, None, end):
-                fields = e.by_name()
-                named.append((e.seq, str(fields["staff_id"]), str(fields["name"])))
-        names = {person: name for _, person, name in sorted(named)}
-
-        def holder(person: str) -> str:
-            return shown(names[person], person) if person in names else person
-
-        people, whos = {}, {}
-        for e in self._archive.entries_of_type(HOUSE, "key_created", None, end):
-            fields = e.by_name()
-            who = whos[str(fields["key"])] = f"{fields['role']}:{fields['key']}"
-            if fields.get("issued_to"):
-                people[who] = holder(str(fields["issued_to"]))
-            elif fields.get("label"):
-                people[who] = str(fields["label"])
-        for e in self._archive.entries_of_type(HOUSE, "key_assigned", None, end):
-            fields = e.by_name()  # a key made before the register, given to its person
-            if str(fields["key"]) in whos:
-                people[whos[str(fields["key"])]] = holder(str(fields["issued_to"]))
-        return people
-
-    def _voids(self, start: int, end: int) -> list[dict[str, Any]]:
-        """The void entries of every house journal in [start, end): voids are counted in the
-        day they were made, whatever the day of their round (a correction)."""
-        return [
-            dict(e.by_name())
-            for journal in self._houses()
-            for e in self._archive.entries_of_type(journal, "void", start, end)
-        ]
-
-    def _heads(self, end: int) -> dict[str, list[Any]]:
-        """Each journal's last entry before the day's end: [seq, hash] (0, '' if none)."""
-        heads: dict[str, list[Any]] = {}
-        for journal in self._houses() + [pool_journal(p) for p in sorted(self._pools())]:
-            last = self._archive.last_before(journal, end)
-            heads[journal] = [0, ""] if last is None else [last[0].seq, last[1]]
-        return heads
 
 
 class ClosedDays(Protocol):
