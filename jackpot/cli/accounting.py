@@ -7,8 +7,10 @@ import getpass
 import json
 import socket
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from datetime import date
+from typing import TYPE_CHECKING, Any
 
 from jackpot.cli.argtypes import gaming_day
 from jackpot.cli.formatting import money
@@ -18,6 +20,9 @@ from jackpot.domain.dayfiles import numbers
 from jackpot.errors import ArchiveUnavailableError, JackpotError
 from jackpot.services.gamingday import change_gaming_day, describe
 from jackpot.settings import Settings, SettingsError
+
+if TYPE_CHECKING:
+    from jackpot.bootstrap import Services
 
 
 def rolled(pool: dict[str, Any], stems: tuple[str, ...], came: str) -> str:
@@ -73,11 +78,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run_gaming_day(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
-    if (args.start is None) != (args.zone is None):
-        print("jackpot accounting gaming-day: give both --start and --zone", file=sys.stderr)
-        return 2
-    if args.start is not None and not args.reason.strip():
-        print("jackpot accounting gaming-day: a change needs --reason", file=sys.stderr)
+    refused = _gaming_day_refused(args)
+    if refused:
+        print(f"jackpot accounting gaming-day: {refused}", file=sys.stderr)
         return 2
     # told nothing of the gaming day: this command reads the controller's, or changes it
     settings = replace(settings, gaming_day_stated=frozenset())
@@ -107,6 +110,15 @@ def run_gaming_day(args: argparse.Namespace) -> int:
     return 0
 
 
+def _gaming_day_refused(args: argparse.Namespace) -> str:
+    """Why the options do not make a read or a change of the gaming day ('' when they do)."""
+    if (args.start is None) != (args.zone is None):
+        return "give both --start and --zone"
+    if args.start is not None and not args.reason.strip():
+        return "a change needs --reason"
+    return ""
+
+
 def run_close(args: argparse.Namespace) -> int:
     return _answer(args, close=True)
 
@@ -119,13 +131,7 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
     settings = Settings.from_env()
     with services(settings) as built:
         try:
-            accounting = built.accounting
-            report = accounting.close(args.date) if close else accounting.statement(args.date)
-            # the checkpoint signed at its close, as the API and the day page carry it (D257)
-            covered = built.checkpoints.of_day(report)
-            unsigned = None
-            if built.checkpoints.at_close(str(report["day"])) is None:
-                unsigned = built.checkpoints.unsigned_why()
+            report, covered, unsigned = _read_day(built, args.date, close)
         except JackpotError as exc:
             print(f"jackpot accounting: {exc.message}", file=sys.stderr)
             return 1
@@ -133,68 +139,121 @@ def _answer(args: argparse.Namespace, close: bool) -> int:
             print(f"jackpot accounting: the archive is unavailable: {exc}", file=sys.stderr)
             return 3
     status, why = verdict(report)
-    if args.json:  # as the API answers it; why it exits non-zero on stderr
-        print(json.dumps({**numbers(report), "checkpoint": covered}, indent=2, sort_keys=True))
-        if unsigned is not None:
-            print(f"jackpot accounting: its close is not signed: {unsigned}", file=sys.stderr)
-        if why:
-            print(f"jackpot accounting: {why}", file=sys.stderr)
+    if args.json:
+        _print_json(report, covered, unsigned, why)
         return status
+    for line in _report_lines(report, covered, unsigned):
+        print(line)
+    if why:
+        print(why)
+    return status
+
+
+def _print_json(
+    report: dict[str, Any], covered: dict[str, Any] | None, unsigned: str | None, why: str
+) -> None:
+    """The report as the API answers it; why it exits non-zero on stderr."""
+    print(json.dumps({**numbers(report), "checkpoint": covered}, indent=2, sort_keys=True))
+    if unsigned is not None:
+        print(f"jackpot accounting: its close is not signed: {unsigned}", file=sys.stderr)
+    if why:
+        print(f"jackpot accounting: {why}", file=sys.stderr)
+
+
+def _read_day(
+    built: Services, day: date, close: bool
+) -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
+    """The day's report (closed now if `close`), the checkpoint signed at its close, as the
+    API and the day page carry it (D257), and why its close is not signed (None: it is)."""
+    accounting = built.accounting
+    report = accounting.close(day) if close else accounting.statement(day)
+    covered = built.checkpoints.of_day(report)
+    unsigned = None
+    if built.checkpoints.at_close(str(report["day"])) is None:
+        unsigned = built.checkpoints.unsigned_why()
+    return report, covered, unsigned
+
+
+def _report_lines(
+    report: dict[str, Any], covered: dict[str, Any] | None, unsigned: str | None
+) -> Iterator[str]:
+    """A closed day's report as printed, line by line: the day, whether it balanced and the
+    tables' counts matched, its checkpoint, then each pool, each table, the hits and every
+    void."""
+    counts, differ = _table_counts(report)
+    yield f"gaming day {report['day']}: {report['start']} to {report['end']}"
+    yield (
+        f"closed at {report['closed_at']}; pools balanced: "
+        f"{'yes' if report['balanced'] else 'NO'}; tables' own counts: {counts}"
+        + (f" ({differ})" if counts == "differ" else "")
+    )
+    if covered is not None:
+        yield f"checkpoint #{covered['id']} {covered['short']} covers it"
+    if unsigned is not None:
+        yield f"its close is NOT signed by a checkpoint: {unsigned}"
+    if counts == "differ":
+        yield f"  the tables' own counts differ from the controller's: {differ}"
+    for p in report["pools"]:
+        yield from _pool_lines(p)
+    for t in report["tables"]:
+        yield from _table_lines(t)
+    yield f"  {len(report['hits'])} hit(s) in the register"
+    for v in report.get("voids", []):  # layout 5: every void, who asked, approved and why
+        yield _void_line(v)
+
+
+def _table_counts(report: dict[str, Any]) -> tuple[str, str]:
+    """Whether the tables' own counts matched the controller's (`differ`, `match`, `not
+    recorded` for a day closed before the statement said it, `none sent`), and which
+    tables' differ."""
     differ = ", ".join(c["table"] for c in report.get("table_counts", []) if not c["matches"])
     counts = "differ" if report.get("table_counts_balanced") is False else "match"
     if report.get("table_counts_balanced") is None:  # closed before the statement said it
         counts = "not recorded"
     elif not report.get("table_counts"):
         counts = "none sent"
-    print(f"gaming day {report['day']}: {report['start']} to {report['end']}")
-    print(
-        f"closed at {report['closed_at']}; pools balanced: "
-        f"{'yes' if report['balanced'] else 'NO'}; tables' own counts: {counts}"
-        + (f" ({differ})" if counts == "differ" else "")
+    return counts, differ
+
+
+def _pool_lines(p: dict[str, Any]) -> list[str]:
+    lines = [
+        f"  pool {p['pool']}: meter {money(p['opening_meter_cents'])} -> "
+        f"{money(p['closing_meter_cents'])}, reserve {money(p['opening_reserve_cents'])} "
+        f"-> {money(p['closing_reserve_cents'])}, {p['jackpots_count']} jackpot(s) "
+        f"{money(p['jackpots_cents'])}, liability {money(p['liability_cents'])}"
+        f"{'' if p['balanced'] else '  NOT BALANCED'}"
+    ]
+    if "owed_at_open_cents" in p:  # layout 5: what it owes, rolled over the day (D278)
+        stems = ("owed_at_open", "jackpots", "paid_jackpots", "voided_jackpots")
+        lines.append(f"    owed: {rolled(p, (*stems, 'unpaid_jackpots'), 'won')}")
+    if "hand_pays_count" in p:  # layout 6: the hand pays its journal holds (D300)
+        lines.append(f"    hand pays owed: {rolled(p, HAND_PAY_STEMS, 'held')}")
+    return lines
+
+
+def _table_lines(t: dict[str, Any]) -> list[str]:
+    lines = [
+        f"  table {t['table']}: {t['rounds']} rounds, handle {money(t['handle_cents'])}, "
+        f"win {money(t['win_cents'])} ({t['hold_percent'] or '-'}%)"
+    ]
+    if t.get("voided_bets") or t.get("voided_rounds"):
+        pays = sum(t[f"voided_{k}_pays_cents"] for k in ("fixed", "envy", "jackpot"))
+        lines.append(
+            f"    voided: {t['voided_rounds']} round(s) whole, {t['voided_bets']} bet(s), "
+            f"handle {money(t['voided_handle_cents'])}, pays {money(pays)}"
+        )
+    return lines
+
+
+def _void_line(v: dict[str, Any]) -> str:
+    spots = "whole" if v["spots"] == "all" else f"spots {v['spots']}"
+    what = (
+        f"round {v['table']}/{v['round']} ({spots})"
+        if v["kind"] == "round"
+        else f"payout {v['payout']} {money(v['payout_amount_cents'])} (was {v['voided_from']})"
     )
-    if covered is not None:
-        print(f"checkpoint #{covered['id']} {covered['short']} covers it")
-    if unsigned is not None:
-        print(f"its close is NOT signed by a checkpoint: {unsigned}")
-    if counts == "differ":
-        print(f"  the tables' own counts differ from the controller's: {differ}")
-    for p in report["pools"]:
-        print(
-            f"  pool {p['pool']}: meter {money(p['opening_meter_cents'])} -> "
-            f"{money(p['closing_meter_cents'])}, reserve {money(p['opening_reserve_cents'])} "
-            f"-> {money(p['closing_reserve_cents'])}, {p['jackpots_count']} jackpot(s) "
-            f"{money(p['jackpots_cents'])}, liability {money(p['liability_cents'])}"
-            f"{'' if p['balanced'] else '  NOT BALANCED'}"
-        )
-        if "owed_at_open_cents" in p:  # layout 5: what it owes, rolled over the day (D278)
-            stems = ("owed_at_open", "jackpots", "paid_jackpots", "voided_jackpots")
-            print(f"    owed: {rolled(p, (*stems, 'unpaid_jackpots'), 'won')}")
-        if "hand_pays_count" in p:  # layout 6: the hand pays its journal holds (D300)
-            print(f"    hand pays owed: {rolled(p, HAND_PAY_STEMS, 'held')}")
-    for t in report["tables"]:
-        print(
-            f"  table {t['table']}: {t['rounds']} rounds, handle {money(t['handle_cents'])}, "
-            f"win {money(t['win_cents'])} ({t['hold_percent'] or '-'}%)"
-        )
-        if t.get("voided_bets") or t.get("voided_rounds"):
-            pays = sum(t[f"voided_{k}_pays_cents"] for k in ("fixed", "envy", "jackpot"))
-            print(
-                f"    voided: {t['voided_rounds']} round(s) whole, {t['voided_bets']} bet(s), "
-                f"handle {money(t['voided_handle_cents'])}, pays {money(pays)}"
-            )
-    print(f"  {len(report['hits'])} hit(s) in the register")
-    for v in report.get("voids", []):  # layout 5: every void, who asked, approved and why
-        spots = "whole" if v["spots"] == "all" else f"spots {v['spots']}"
-        what = (
-            f"round {v['table']}/{v['round']} ({spots})"
-            if v["kind"] == "round"
-            else f"payout {v['payout']} {money(v['payout_amount_cents'])} (was {v['voided_from']})"
-        )
-        by = v["asked_by"] + (f", approved by {v['approved_by']}" if v["approved_by"] else "")
-        print(f"  void {v['time']}: {what}, asked by {by}: {v['reason']}")
-    if why:
-        print(why)
-    return status
+    by = v["asked_by"] + (f", approved by {v['approved_by']}" if v["approved_by"] else "")
+    return f"  void {v['time']}: {what}, asked by {by}: {v['reason']}"
 
 
 #: the exit statuses of `jackpot accounting close|show` for a day it could read (D301); 1 is
