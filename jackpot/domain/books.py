@@ -10,7 +10,7 @@ and round records to account for (`round_problems`). Pure: it reads field texts 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -154,68 +154,73 @@ class BooksWalk:
     def _moved(self, seq: int, kind: str, e: Mapping[str, str]) -> tuple[int, int] | None:
         """The balances the entry's amounts lead to from the ones before it (None: unknown);
         the counters and the round's amounts summed on the way."""
-        c, before = self.counters, self.balances
         if kind == "created":
-            c.reset_initial_units += int(e["value_units"])
+            self.counters.reset_initial_units += int(e["value_units"])
             return None  # the opening balance: nothing before it
-        if kind in OF_A_ROUND and kind != "void":
-            money = self._round(seq, e)
-            if kind == "contribution":
-                tv, tr = int(e["to_visible_units"]), int(e["to_reserve_units"])
-                wagered, bets = int(e["wagered"]), int(e["bets"])
-                if wagered <= 0 or bets <= 0:
-                    self.problems.append((seq, "a contribution of no bet"))
-                money.to_visible += tv
-                money.to_reserve += tr
-                money.wagered += wagered
-                money.bets += bets
-                money.contributions += 1
-                c.contrib_units += tv + tr
-                c.overflow_units += _int(e.get("overflow_units"))
-                c.in_cents += wagered
-                c.bets += bets
-                return None if before is None else (before[0] + tv, before[1] + tr)
-            if kind == "hit":
-                amount = int(e["amount"])
-                money.hits.append((seq, e.get("payout") or "", amount))
-                c.hits += 1
-                c.won_cents += amount
-                return None if before is None else (before[0] - amount * UNITS_PER_CENT, before[1])
-            fr, seed = int(e["from_reserve_units"]), int(e["seed_units"])  # a reset
-            money.resets.append((seq, fr, seed))
-            c.seed_units += seed
-            return None if before is None else (before[0] + fr + seed, before[1] - fr)
-        if kind == "adjustment":
-            amount = int(e["amount_units"])
-            c.adjust_units += amount
-            if before is None:
-                return None
-            if e.get("target") == "visible":
-                return before[0] + amount, before[1]
-            return before[0], before[1] + amount
-        if kind == "transfer":
-            amount = int(e["amount_units"])
-            c.adjust_units += amount
-            if before is None:
-                return None
-            if "to" in e:  # out of a retiring pool: all of it
-                return (0, 0) if before[0] + before[1] == -amount else (-1, -1)
-            if "to_visible_units" not in e:  # an older entry: its sum only
-                moved = _int(e.get("value_units")) + _int(e.get("reserve_units"))
-                if moved - before[0] - before[1] != amount:
-                    self.problems.append((seq, f"its balances did not move by {amount} units"))
-                return None
-            return before[0] + int(e["to_visible_units"]), before[1] + int(e["to_reserve_units"])
-        if kind == "void":
-            return self._void(seq, e)
-        return before  # no money moves
+        moved = _MOVES.get(kind)
+        return self.balances if moved is None else moved(self, seq, e)  # None: no money moves
+
+    def _contribution(self, seq: int, e: Mapping[str, str]) -> tuple[int, int] | None:
+        money = self._round(seq, e)
+        tv, tr = int(e["to_visible_units"]), int(e["to_reserve_units"])
+        wagered, bets = int(e["wagered"]), int(e["bets"])
+        if wagered <= 0 or bets <= 0:
+            self.problems.append((seq, "a contribution of no bet"))
+        money.to_visible += tv
+        money.to_reserve += tr
+        money.wagered += wagered
+        money.bets += bets
+        money.contributions += 1
+        c = self.counters
+        c.contrib_units += tv + tr
+        c.overflow_units += _int(e.get("overflow_units"))
+        c.in_cents += wagered
+        c.bets += bets
+        return _moved_by(self.balances, tv, tr)
+
+    def _hit(self, seq: int, e: Mapping[str, str]) -> tuple[int, int] | None:
+        money = self._round(seq, e)
+        amount = int(e["amount"])
+        money.hits.append((seq, _text(e, "payout"), amount))
+        self.counters.hits += 1
+        self.counters.won_cents += amount
+        return _moved_by(self.balances, -amount * UNITS_PER_CENT, 0)
+
+    def _reset(self, seq: int, e: Mapping[str, str]) -> tuple[int, int] | None:
+        money = self._round(seq, e)
+        fr, seed = int(e["from_reserve_units"]), int(e["seed_units"])
+        money.resets.append((seq, fr, seed))
+        self.counters.seed_units += seed
+        return _moved_by(self.balances, fr + seed, -fr)
+
+    def _adjustment(self, seq: int, e: Mapping[str, str]) -> tuple[int, int] | None:
+        amount = int(e["amount_units"])
+        self.counters.adjust_units += amount
+        if e.get("target") == "visible":
+            return _moved_by(self.balances, amount, 0)
+        return _moved_by(self.balances, 0, amount)
+
+    def _transfer(self, seq: int, e: Mapping[str, str]) -> tuple[int, int] | None:
+        amount = int(e["amount_units"])
+        self.counters.adjust_units += amount
+        before = self.balances
+        if before is None:
+            return None
+        if "to" in e:  # out of a retiring pool: all of it
+            return (0, 0) if before[0] + before[1] == -amount else (-1, -1)
+        if "to_visible_units" not in e:  # an older entry: its sum only
+            moved = _int(e.get("value_units")) + _int(e.get("reserve_units"))
+            if moved - before[0] - before[1] != amount:
+                self.problems.append((seq, f"its balances did not move by {amount} units"))
+            return None
+        return before[0] + int(e["to_visible_units"]), before[1] + int(e["to_reserve_units"])
 
     def _void(self, seq: int, e: Mapping[str, str]) -> tuple[int, int] | None:
         """A void's balances as void_round.lua moves them (docs/RULES.md §6)."""
         seeded, change = _int(e.get("seed_units")), int(e["void_units"])
         self.counters.seed_units += seeded
         self.counters.void_units += change - seeded
-        self.voids.append((seq, e.get("table") or "", e.get("round") or "", e.get("ts") or ""))
+        self.voids.append((seq, _text(e, "table"), _text(e, "round"), _text(e, "ts")))
         if self.balances is None:
             return None
         v0, r0 = self.balances
@@ -234,11 +239,27 @@ class BooksWalk:
         return v, r
 
     def _round(self, seq: int, e: Mapping[str, str]) -> RoundMoney:
-        key = (e.get("table") or "", e.get("round") or "", e.get("ts") or "")
+        key = (_text(e, "table"), _text(e, "round"), _text(e, "ts"))
         found = self.rounds.get(key)
         if found is None:
             found = self.rounds[key] = RoundMoney(seq)
         return found
+
+
+#: how each kind of entry that moves money moves the balances (a void: `BooksWalk._void`)
+_MOVES: dict[str, Callable[[BooksWalk, int, Mapping[str, str]], tuple[int, int] | None]] = {
+    "contribution": BooksWalk._contribution,
+    "hit": BooksWalk._hit,
+    "reset": BooksWalk._reset,
+    "adjustment": BooksWalk._adjustment,
+    "transfer": BooksWalk._transfer,
+    "void": BooksWalk._void,
+}
+
+
+def _moved_by(before: tuple[int, int] | None, value: int, reserve: int) -> tuple[int, int] | None:
+    """The balances `before` moved by these amounts (None: unknown)."""
+    return None if before is None else (before[0] + value, before[1] + reserve)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,53 +279,78 @@ def round_problems(
 ) -> list[tuple[int, str]]:
     """One round's entries in `pool` against the house entry that settled it and the round
     record's dynamic part it commits (None: not at hand; then the house entry alone)."""
-    out: list[tuple[int, str]] = []
-    seq = money.first_seq
-    if money.contributions and (money.wagered, money.bets) != (house.wagered, house.bets):
-        out.append(
-            (
-                seq,
-                f"its contributions count {money.wagered} cents wagered by {money.bets} bets, "
-                f"the house entry that settled the round {house.wagered} by {house.bets}",
-            )
-        )
+    out = _wager_problems(money, house)
     if dynamic is None:
         return out
     jackpots = [j for j in dynamic.get("jackpots") or [] if j.get("pool") == pool]
-    paid = [(str(j.get("id")), int(j.get("amount") or 0)) for j in jackpots]
-    hits = [(payout, cents) for _, payout, cents in money.hits]
-    if hits != paid:
-        at = money.hits[0][0] if money.hits else seq
-        told = paid or "nothing"
-        out.append((at, f"its hits pay {hits or 'nothing'}, the round's record {told}"))
+    out += _hit_problems(money, jackpots)
     if "floors" not in dynamic:  # a record from before it kept what each pool took in
         return out
+    return out + _fed_problems(pool, money, dynamic) + _reset_problems(money, jackpots)
+
+
+def _wager_problems(money: RoundMoney, house: HouseRound) -> list[tuple[int, str]]:
+    """The round's contributions against the wagers and bets the house entry settled."""
+    if not money.contributions or (money.wagered, money.bets) == (house.wagered, house.bets):
+        return []
+    return [
+        (
+            money.first_seq,
+            f"its contributions count {money.wagered} cents wagered by {money.bets} bets, "
+            f"the house entry that settled the round {house.wagered} by {house.bets}",
+        )
+    ]
+
+
+def _hit_problems(money: RoundMoney, jackpots: list[Mapping[str, Any]]) -> list[tuple[int, str]]:
+    """The round's hits against the jackpots its record paid from the pool."""
+    paid = [(str(j.get("id")), int(j.get("amount") or 0)) for j in jackpots]
+    hits = [(payout, cents) for _, payout, cents in money.hits]
+    if hits == paid:
+        return []
+    at = money.hits[0][0] if money.hits else money.first_seq
+    told = paid or "nothing"
+    return [(at, f"its hits pay {hits or 'nothing'}, the round's record {told}")]
+
+
+def _fed_problems(
+    pool: str, money: RoundMoney, dynamic: Mapping[str, Any]
+) -> list[tuple[int, str]]:
+    """The round's contributions against what its record says the pool took in."""
     fed = (dynamic.get("fed") or {}).get(pool)
     told_fed = (int(fed[0]), int(fed[1])) if fed is not None else None
-    if (money.contributions or fed is not None) and told_fed != (
-        money.to_visible,
-        money.to_reserve,
-    ):
-        out.append(
-            (
-                seq,
-                f"its contributions put {money.to_visible} units on the meter and "
-                f"{money.to_reserve} in the reserve, the round's record "
-                f"{told_fed or 'nothing'}",
-            )
+    if not (money.contributions or fed is not None):
+        return []
+    if told_fed == (money.to_visible, money.to_reserve):
+        return []
+    return [
+        (
+            money.first_seq,
+            f"its contributions put {money.to_visible} units on the meter and "
+            f"{money.to_reserve} in the reserve, the round's record "
+            f"{told_fed or 'nothing'}",
         )
+    ]
+
+
+def _reset_problems(money: RoundMoney, jackpots: list[Mapping[str, Any]]) -> list[tuple[int, str]]:
+    """The round's resets against the resets its record's jackpots funded."""
     funded = [(int(j["reset"][0]), int(j["reset"][1])) for j in jackpots if j.get("reset")]
     resets = [(fr, seed) for _, fr, seed in money.resets]
-    if resets != funded:
-        at = money.resets[0][0] if money.resets else seq
-        out.append(
-            (at, f"its resets fund {resets or 'nothing'}, the round's record {funded or 'nothing'}")
-        )
-    return out
+    if resets == funded:
+        return []
+    at = money.resets[0][0] if money.resets else money.first_seq
+    return [
+        (at, f"its resets fund {resets or 'nothing'}, the round's record {funded or 'nothing'}")
+    ]
 
 
 def _int(text: str | None) -> int:
     return int(text or 0)
+
+
+def _text(e: Mapping[str, str], name: str) -> str:
+    return e.get(name) or ""
 
 
 #: the pool entries an operator's step writes, and the house entry the same step writes that
@@ -340,13 +386,13 @@ def bindings(e: Mapping[str, str]) -> list[tuple[str, int, str, str]]:
     `pool_transfer` entry binds; none for any other entry."""
     kind = e.get("type")
     if kind == "pool_adjustment":
-        return [(e.get("pool") or "", _int(e.get("pool_seq")), e.get("pool_entry") or "",
-                 e.get("adjustment") or "")]  # fmt: skip
+        return [(_text(e, "pool"), _int(e.get("pool_seq")), _text(e, "pool_entry"),
+                 _text(e, "adjustment"))]  # fmt: skip
     if kind == "pool_transfer":
-        step = e.get("transfer") or ""
+        step = _text(e, "transfer")
         return [
-            (e.get("from") or "", _int(e.get("from_seq")), e.get("from_entry") or "", step),
-            (e.get("to") or "", _int(e.get("to_seq")), e.get("to_entry") or "", step),
+            (_text(e, "from"), _int(e.get("from_seq")), _text(e, "from_entry"), step),
+            (_text(e, "to"), _int(e.get("to_seq")), _text(e, "to_entry"), step),
         ]
     return []
 
@@ -377,11 +423,14 @@ def step_problems(
             out.append(f"{what}: the house journal holds no entry of this step: forged")
     elif bound != (step.hash, step.step_id):
         out.append(f"{what}: the house journal's entry of this step names another entry")
-    if keys_known and (
-        key is None
-        or key.role != "operator"
-        or key.created > step.ts
-        or (key.revoked is not None and key.revoked <= step.ts)
-    ):
+    if keys_known and not _operator_at(key, step.ts):
         out.append(f"{what}: made by {step.who!r}, not an operator's key in force then")
     return out
+
+
+def _operator_at(key: KeyLife | None, ts: int) -> bool:
+    """Whether `key` was an operator's key in force at `ts`: created before it, not yet
+    revoked."""
+    if key is None or key.role != "operator" or key.created > ts:
+        return False
+    return key.revoked is None or key.revoked > ts
