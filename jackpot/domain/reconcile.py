@@ -4,7 +4,7 @@ A voided round's entry counts against the movements it takes back (docs/RULES.md
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -58,56 +58,94 @@ def reconcile(
     pool: str, entries: Iterable[Mapping[str, Any]], from_ts: int, to_ts: int
 ) -> Reconciliation:
     """Sum the journal entries with from_ts <= ts < to_ts; balances come from the entries."""
-    opening = closing = 0
-    contributions = pays = seed = adjustments = rounds = hits = 0
-    first = last = None
+    period = _Period()
     for e in entries:
         balance = _balance(e)
         ts = int(e["ts"])
         if ts < from_ts:
             if balance is not None:
-                opening = closing = balance
+                period.opening = period.closing = balance
             continue
         if ts >= to_ts:
             break
-        first = e["seq"] if first is None else first
-        last = e["seq"]
-        kind = e["type"]
-        if kind == "created":
-            # the pool's initial seed is its opening balance, not a movement
-            opening = closing = balance or 0
-            continue
-        if kind == "contribution":
-            contributions += int(e["to_visible_units"]) + int(e["to_reserve_units"])
-            rounds += 1
-        elif kind == "hit":
-            pays += int(e["amount"]) * UNITS_PER_CENT
-            hits += 1
-        elif kind == "reset":
-            seed += int(e["seed_units"])
-        elif kind in ("adjustment", "transfer"):  # a transfer: a retired pool's balance
-            adjustments += int(e["amount_units"])
-        elif kind == "void":  # a voided round's: its contributions out, its jackpots back
-            contributions -= int(e["contributions_units"])
-            pays -= int(e["jackpots_cents"]) * UNITS_PER_CENT
-            seed += int(e["topup_seed_units"]) - int(e["seed_returned_units"])
-        if balance is not None:
-            closing = balance
+        period.count(e, balance)
     return Reconciliation(
         pool,
         from_ts,
         to_ts,
-        first,
-        last,
-        opening,
-        contributions,
-        pays,
-        seed,
-        adjustments,
-        closing,
-        rounds,
-        hits,
+        period.first,
+        period.last,
+        period.opening,
+        period.contributions,
+        period.pays,
+        period.seed,
+        period.adjustments,
+        period.closing,
+        period.rounds,
+        period.hits,
     )
+
+
+@dataclass(slots=True)
+class _Period:
+    """A period's sums so far, in units, fed its entries in order."""
+
+    opening: int = 0
+    closing: int = 0
+    contributions: int = 0
+    pays: int = 0
+    seed: int = 0
+    adjustments: int = 0
+    rounds: int = 0
+    hits: int = 0
+    first: int | None = None
+    last: int | None = None
+
+    def count(self, e: Mapping[str, Any], balance: int | None) -> None:
+        """An entry of the period: its movements summed, its balance the closing one."""
+        self.first = e["seq"] if self.first is None else self.first
+        self.last = e["seq"]
+        if e["type"] == "created":
+            # the pool's initial seed is its opening balance, not a movement
+            self.opening = self.closing = balance or 0
+            return
+        move = _MOVES.get(e["type"])
+        if move is not None:
+            move(self, e)
+        if balance is not None:
+            self.closing = balance
+
+    def _contribution(self, e: Mapping[str, Any]) -> None:
+        self.contributions += int(e["to_visible_units"]) + int(e["to_reserve_units"])
+        self.rounds += 1
+
+    def _hit(self, e: Mapping[str, Any]) -> None:
+        self.pays += int(e["amount"]) * UNITS_PER_CENT
+        self.hits += 1
+
+    def _reset(self, e: Mapping[str, Any]) -> None:
+        self.seed += int(e["seed_units"])
+
+    def _adjustment(self, e: Mapping[str, Any]) -> None:
+        """An adjustment, or a transfer: a retired pool's balance."""
+        self.adjustments += int(e["amount_units"])
+
+    def _void(self, e: Mapping[str, Any]) -> None:
+        """A voided round's: its contributions out, its jackpots back."""
+        self.contributions -= int(e["contributions_units"])
+        self.pays -= int(e["jackpots_cents"]) * UNITS_PER_CENT
+        self.seed += int(e["topup_seed_units"]) - int(e["seed_returned_units"])
+
+
+#: what each kind of entry moves in a period's sums
+_MOVES: dict[str, Callable[[_Period, Mapping[str, Any]], None]] = {
+    "contribution": _Period._contribution,
+    "hit": _Period._hit,
+    "reset": _Period._reset,
+    "adjustment": _Period._adjustment,
+    "transfer": _Period._adjustment,
+    "void": _Period._void,
+}
 
 
 def _balance(entry: Mapping[str, Any]) -> int | None:
