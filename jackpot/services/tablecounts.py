@@ -183,28 +183,35 @@ class TableCounts:
         start, end = self._days().bounds(day)
         span = Span(start, end)
         pools = list(self._pools())
-        kept = (self._kept_ms is not None and start >= self._clock() - self._kept_ms) or all(
-            self._journal.tail_holds(p, start) for p in [None, *pools]
-        )
-        journal = self._journal.tail() if kept else self._journal
+        journal = self._journal_from(start, pools)
         house: dict[str, list[dict[str, Any]]] = defaultdict(list)
         hits: dict[str, list[dict[str, Any]]] = defaultdict(list)
-
-        def keep(fields: dict[str, Any]) -> str | None:
-            table = str(fields.get("table", ""))
-            if table not in through:
-                return None
-            cut = through[table]
-            return table if cut is None or int(fields.get("ts", 0)) <= cut else None
-
         for e in journal.scan(None, journal.seq_at(None, start) - 1, span=span):
-            table = keep(e.fields)
+            table = _counted_for(e.fields, through)
             if table is not None:
                 house[table].append(e.fields)
         for pool in pools:
             after = journal.seq_at(pool, start) - 1
             for e in journal.scan(pool, after, span=span):
-                table = keep(e.fields) if e.fields.get("type") == "hit" else None
+                table = _counted_for(e.fields, through) if e.fields.get("type") == "hit" else None
                 if table is not None:
                     hits[table].append(e.fields)
         return {t: count_journal(house[t], hits[t]) for t in through}
+
+    def _journal_from(self, start: int, pools: list[str]) -> JournalStore:
+        """Redis's tail alone when it holds the day from `start` in every journal, else the
+        journals with the archive behind them."""
+        kept = (self._kept_ms is not None and start >= self._clock() - self._kept_ms) or all(
+            self._journal.tail_holds(p, start) for p in [None, *pools]
+        )
+        return self._journal.tail() if kept else self._journal
+
+
+def _counted_for(fields: dict[str, Any], through: dict[str, int | None]) -> str | None:
+    """The table an entry is counted for: one of the tables compared, stamped up to its
+    `through` (None: not counted)."""
+    table = str(fields.get("table", ""))
+    if table not in through:
+        return None
+    cut = through[table]
+    return table if cut is None or int(fields.get("ts", 0)) <= cut else None
