@@ -14,8 +14,9 @@ from jackpot.archive.verify.findings import Finding, round_finding, stamp
 from jackpot.archive.verify.house import HouseIndex
 from jackpot.archive.verify.live import BATCH
 from jackpot.archive.verify.rounds import WINDOW_MS
-from jackpot.domain.books import BooksWalk, HouseRound, PoolStep, round_problems, step_problems
+from jackpot.domain.books import BooksWalk, HouseRound, round_problems
 from jackpot.domain.journals import house_journal, pool_journal
+from jackpot.domain.poolsteps import PoolStep, step_problems
 from jackpot.domain.records import dynamic_digest, result_digest
 from jackpot.domain.triggers import Stretch, stretch_problems
 from jackpot.store.keys import Keys

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from jackpot.domain.books import HouseRound, KeyLife, bindings
+from jackpot.domain.books import HouseRound
+from jackpot.domain.poolsteps import KeyLife, bindings
 
 
 @dataclass(slots=True)

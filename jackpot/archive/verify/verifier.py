@@ -12,9 +12,10 @@ from jackpot.archive.verify.findings import Finding, Verification, chain_finding
 from jackpot.archive.verify.house import HouseIndex
 from jackpot.archive.verify.journal import JournalWalker, feed_books
 from jackpot.archive.verify.live import BATCH, Snapshot, live_entries, snapshot
-from jackpot.domain.books import BooksWalk, PoolStep
+from jackpot.domain.books import BooksWalk
 from jackpot.domain.chain import ChainWalk
 from jackpot.domain.journals import house_journal, pool_journal
+from jackpot.domain.poolsteps import PoolStep
 from jackpot.store.keys import Keys
 
 
