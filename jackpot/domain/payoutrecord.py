@@ -53,79 +53,120 @@ STAMPS = ("created", "confirmed_at", "approved_at", "paid_at", "disputed_at", "v
 def fold(record: dict[str, Any] | None, pool: str, fields: dict[str, str]) -> dict[str, Any]:
     """The payout after one of its entries (`fields` by name), from its record before it
     (None for the entry that makes it); the record is never changed in place."""
-    kind, ts = fields.get("type", ""), int(fields.get("ts") or 0)
+    kind = fields.get("type", "")
     if kind in MADE:
-        made: dict[str, Any] = {
-            "id": fields["payout"],
-            "pool": pool,
-            "table": fields.get("table", ""),
-            "round": fields.get("round", ""),
-            "spot": int(fields.get("spot") or 0),
-            "player": fields.get("player") or None,
-            "outcome": fields.get("outcome", ""),
-            "amount": int(fields.get("amount") or 0),
-            "status": "pending",
-            "created": ts,
-        }
-        if kind == "hand_pay":
-            made["kind"] = fields.get("kind", "")
-        if fields.get("trigger_cents"):  # won by reaching a hidden trigger: its reveal
-            made["level"] = fields.get("level", "")
-            made["trigger"] = int(fields["trigger_cents"])
-            made["salt"] = fields.get("salt", "")
-            made["commitment"] = fields.get("commitment", "")
-        return made
+        return _made(pool, fields)
     if record is None:
         raise ValueError(f"{kind} of payout {fields.get('payout')} before the payout was made")
-    out = dict(record)
-    who, note = fields.get("who", ""), fields.get("note", "")
-    acting = fields.get("person_id")  # the register's id of the one acting (D232), if kept
-    if kind == "payout_paid" and "approver" in fields:
-        out.update(approved_by=who, approved_at=ts, approver=fields["approver"], paid_at=ts)
-        out["status"] = "paid"
-        if acting:
-            out["approver_id"] = acting
-    elif kind in ("payout_confirmed", "payout_paid"):
-        out.update(confirmed_by=who, confirmed_at=ts, paid_by=fields.get("paid_by", ""))
-        out["witness"] = fields.get("witness") or None
-        out["slip"] = fields.get("slip") or None
-        if fields.get("paid_by_id"):  # confirmed with the register: the people's ids
-            out.update(paid_by_id=fields["paid_by_id"], witness_id=fields.get("witness_id"))
-            out["confirmer_id"] = acting
-        if kind == "payout_paid":
-            out.update(status="paid", paid_at=ts)
-        else:
-            out["status"] = "awaiting_approval"
-    elif kind == "payout_disputed":
-        out.update(status="disputed", disputed_by=who, disputed_at=ts)
-    elif kind == "payout_void_requested":  # the status stays: a second person decides
-        out["void_request"] = {
-            "requested_by": who,
-            "person": fields.get("person", ""),
-            "compared": acting or person_of(fields.get("person", "")),
-            "reason": fields.get("reason", ""),
-            "at": ts,
-            "from": fields.get("from", ""),
-        }
-    elif kind in ("payout_void_withdrawn", "payout_void_refused"):
-        out.pop("void_request", None)
-    elif kind == "payout_voided":
-        out.pop("void_request", None)
-        out.update(status="void", voided_by=who, voided_at=ts, voided_from=fields.get("from"))
-        if fields.get("requested_by"):  # asked by one person, approved by another
-            out.update(
-                void_requested_by=fields["requested_by"],
-                void_requester=fields.get("requester", ""),
-                void_requested_at=int(fields.get("requested_at") or 0),
-                void_approver=fields.get("approver", ""),
-            )
-            if acting:
-                out["void_approver_id"] = acting
-    else:
+    step = _STEPS.get(kind)
+    if step is None:
         raise ValueError(f"{kind} is not a step of a payout")
-    if note:
-        out["note"] = note
+    out = dict(record)
+    ts = int(fields.get("ts") or 0)
+    step(out, fields, fields.get("who", ""), ts)
+    if fields.get("note", ""):
+        out["note"] = fields["note"]
     return out
+
+
+def _made(pool: str, fields: dict[str, str]) -> dict[str, Any]:
+    """The payout as its `hit` or `hand_pay` entry makes it: pending."""
+    made: dict[str, Any] = {
+        "id": fields["payout"],
+        "pool": pool,
+        "table": fields.get("table", ""),
+        "round": fields.get("round", ""),
+        "spot": int(fields.get("spot") or 0),
+        "player": fields.get("player") or None,
+        "outcome": fields.get("outcome", ""),
+        "amount": int(fields.get("amount") or 0),
+        "status": "pending",
+        "created": int(fields.get("ts") or 0),
+    }
+    if fields.get("type") == "hand_pay":
+        made["kind"] = fields.get("kind", "")
+    if fields.get("trigger_cents"):  # won by reaching a hidden trigger: its reveal
+        made["level"] = fields.get("level", "")
+        made["trigger"] = int(fields["trigger_cents"])
+        made["salt"] = fields.get("salt", "")
+        made["commitment"] = fields.get("commitment", "")
+    return made
+
+
+# Each step, applied to a copy of the record: (record, the entry's fields, who, ts).
+# `person_id` is the register's id of the one acting (D232), where it was kept.
+
+
+def _confirmed(out: dict[str, Any], fields: dict[str, str], who: str, ts: int) -> None:
+    """Confirmed (awaiting a second operator's approval), or confirmed and paid."""
+    out.update(confirmed_by=who, confirmed_at=ts, paid_by=fields.get("paid_by", ""))
+    out["witness"] = fields.get("witness") or None
+    out["slip"] = fields.get("slip") or None
+    if fields.get("paid_by_id"):  # confirmed with the register: the people's ids
+        out.update(paid_by_id=fields["paid_by_id"], witness_id=fields.get("witness_id"))
+        out["confirmer_id"] = fields.get("person_id")
+    if fields.get("type") == "payout_paid":
+        out.update(status="paid", paid_at=ts)
+    else:
+        out["status"] = "awaiting_approval"
+
+
+def _paid(out: dict[str, Any], fields: dict[str, str], who: str, ts: int) -> None:
+    """Paid: carrying `approver`, a confirmed payout approved; else confirmed and paid."""
+    if "approver" not in fields:
+        _confirmed(out, fields, who, ts)
+        return
+    out.update(approved_by=who, approved_at=ts, approver=fields["approver"], paid_at=ts)
+    out["status"] = "paid"
+    if fields.get("person_id"):
+        out["approver_id"] = fields["person_id"]
+
+
+def _disputed(out: dict[str, Any], fields: dict[str, str], who: str, ts: int) -> None:
+    out.update(status="disputed", disputed_by=who, disputed_at=ts)
+
+
+def _void_requested(out: dict[str, Any], fields: dict[str, str], who: str, ts: int) -> None:
+    """A void asked for: the status stays, a second person decides."""
+    out["void_request"] = {
+        "requested_by": who,
+        "person": fields.get("person", ""),
+        "compared": fields.get("person_id") or person_of(fields.get("person", "")),
+        "reason": fields.get("reason", ""),
+        "at": ts,
+        "from": fields.get("from", ""),
+    }
+
+
+def _void_dropped(out: dict[str, Any], fields: dict[str, str], who: str, ts: int) -> None:
+    """The void request withdrawn by a later step, or refused by another person."""
+    out.pop("void_request", None)
+
+
+def _voided(out: dict[str, Any], fields: dict[str, str], who: str, ts: int) -> None:
+    out.pop("void_request", None)
+    out.update(status="void", voided_by=who, voided_at=ts, voided_from=fields.get("from"))
+    if fields.get("requested_by"):  # asked by one person, approved by another
+        out.update(
+            void_requested_by=fields["requested_by"],
+            void_requester=fields.get("requester", ""),
+            void_requested_at=int(fields.get("requested_at") or 0),
+            void_approver=fields.get("approver", ""),
+        )
+        if fields.get("person_id"):
+            out["void_approver_id"] = fields["person_id"]
+
+
+_STEPS: dict[str, Callable[[dict[str, Any], dict[str, str], str, int], None]] = {
+    "payout_confirmed": _confirmed,
+    "payout_paid": _paid,
+    "payout_disputed": _disputed,
+    "payout_void_requested": _void_requested,
+    "payout_void_withdrawn": _void_dropped,
+    "payout_void_refused": _void_dropped,
+    "payout_voided": _voided,
+}
+assert set(_STEPS) == set(STEPS)
 
 
 def changed_at(record: dict[str, Any]) -> int:
