@@ -25,37 +25,32 @@ import argparse
 import json
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import redis
+from doors import put_pool, put_table, report_round
+from harness import redis_in
+from reports import deal
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.doors import put_pool, put_table, report_round  # noqa: E402
-from bench.reports import deal  # noqa: E402
-from jackpot.archive.rows import ENTRY_COLUMNS  # noqa: E402
-from jackpot.archive.store import Archive  # noqa: E402
-from jackpot.bootstrap import Services, bootstrap  # noqa: E402
-from jackpot.domain.auth import Role  # noqa: E402
+from jackpot.archive.rows import ENTRY_COLUMNS
+from jackpot.archive.store import Archive
+from jackpot.bootstrap import Services, bootstrap
+from jackpot.domain.auth import Role
 from jackpot.domain.journals import (
-    Span,  # noqa: E402
-    pool_journal,  # noqa: E402
+    Span,
+    pool_journal,
 )
-from jackpot.domain.reconcile import BALANCE, reconcile  # noqa: E402
-from jackpot.services.clock import now_ms  # noqa: E402
-from jackpot.settings import Settings  # noqa: E402
-from jackpot.store.embedded import free_port, server_args, wait_ready  # noqa: E402
-from jackpot.store.journal import JournalStore  # noqa: E402
-from jackpot.store.keys import Keys  # noqa: E402
+from jackpot.domain.reconcile import BALANCE, reconcile
+from jackpot.services.clock import now_ms
+from jackpot.settings import Settings
+from jackpot.store.journal import JournalStore
+from jackpot.store.keys import Keys
 
 RETENTION_SECONDS = 2
 ARCHIVE_EVERY_SECONDS = 0.5
@@ -98,9 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     postgres = None
     try:
         if args.postgres:
-            from tests.support.postgres_server import start_postgres
+            from harness import start_postgres
 
-            postgres = start_postgres(durable=True)
+            postgres = start_postgres()
             args.archive_url = postgres.create_database("bench")
             args.day_archive_url = postgres.create_database("bench_day")
         result = {
@@ -120,23 +115,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # --- 1-3: memory, throughput, the gaming day ------------------------------------------------
-
-
-@contextmanager
-def redis_in(data: Path) -> Iterator[str]:
-    """A redis-server started as the embedded store starts it (AOF, fsync always); its URL."""
-    data.mkdir(parents=True)
-    port = free_port()
-    server = subprocess.Popen(
-        server_args(data, port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    try:
-        wait_ready(url)
-        yield url
-    finally:
-        server.terminate()
-        server.wait()
 
 
 def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -36,20 +35,18 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from harness import Cluster, cluster_binary, start_cluster
+from loadgen import PhaseResult
 from redis.crc import key_slot
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.loadgen import PhaseResult  # noqa: E402
-from bench.service import (  # noqa: E402
+from service import (
     Service,
     provision,
     start_redis,
     start_service,
 )
-from bench.turns import arguments, header, in_turns, summary  # noqa: E402
-from jackpot.store.keys import Keys  # noqa: E402
-from tests.support.cluster import RedisCluster, cluster_binary, start_cluster  # noqa: E402
+from turns import arguments, header, in_turns, summary
+
+from jackpot.store.keys import Keys
 
 TABLES = [f"T{i}" for i in range(1, 13)]
 GROUPS = 6
@@ -98,13 +95,12 @@ def single(root: Path, name: str, groups: list[str] | None = None) -> Stack:
     return Stack(name, server.url, service, secret, [server.stop], [server.url])
 
 
-def groups_over(nodes: RedisCluster, count: int) -> list[str]:
+def groups_over(nodes: Cluster, count: int) -> list[str]:
     """`count` link group names dealt evenly over the masters (by their tags' slots)."""
-    owners = nodes.slot_owners()
     by_master: dict[int, list[str]] = {m.port: [] for m in nodes.masters}
     for i in range(10_000):
         name = f"g{i}"
-        port = owners[key_slot(Keys("jackpot", name).tag.encode())].port
+        port = nodes.owner(key_slot(Keys("jackpot", name).tag.encode())).port
         if len(by_master[port]) < count // len(by_master):
             by_master[port].append(name)
         if sum(map(len, by_master.values())) == count:

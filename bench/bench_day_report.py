@@ -30,21 +30,18 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from doors import put_pool, put_table, report_round
+from harness import chromium, redis_in
+from reports import deal
 from werkzeug.serving import make_server
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.bench_archive import redis_in  # noqa: E402
-from bench.doors import put_pool, put_table, report_round  # noqa: E402
-from bench.reports import deal  # noqa: E402
-from jackpot.bootstrap import bootstrap  # noqa: E402
-from jackpot.domain.auth import Role  # noqa: E402
-from jackpot.entrypoints.app import create_app  # noqa: E402
-from jackpot.services.clock import now_ms  # noqa: E402
-from jackpot.services.payouts import Actor  # noqa: E402
-from jackpot.settings import Settings  # noqa: E402
-from jackpot.store.embedded import free_port  # noqa: E402
-from tests.support.browser import chromium  # noqa: E402
+from jackpot.bootstrap import bootstrap
+from jackpot.domain.auth import Role
+from jackpot.entrypoints.app import create_app
+from jackpot.services.clock import now_ms
+from jackpot.services.payouts import Actor
+from jackpot.settings import Settings
+from jackpot.store.embedded import free_port
 
 TABLES = [f"BENCH-{i}" for i in range(1, 9)]
 DAY_MS = 86_400_000

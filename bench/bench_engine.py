@@ -11,13 +11,10 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 # One core: keep any threaded numpy backend to a single thread (set before numpy loads).
 for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(var, "1")
-# Runnable as a script from a checkout without installing the package.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from table_adapter.game.bets import Bet  # noqa: E402
 from table_adapter.game.engine import Table  # noqa: E402

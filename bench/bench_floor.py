@@ -32,13 +32,11 @@ from typing import Any
 
 import redis
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from jackpot.cli.local import local_controller  # noqa: E402
-from jackpot.settings import Settings  # noqa: E402
-from jackpot.store.embedded import free_port  # noqa: E402
-from table_adapter.floor.plan import FLOOR_POOL, FloorPlan  # noqa: E402
-from table_adapter.link.journal import Journal, State  # noqa: E402
+from jackpot.cli.local import local_controller
+from jackpot.settings import Settings
+from jackpot.store.embedded import free_port
+from table_adapter.floor.plan import FLOOR_POOL, FloorPlan
+from table_adapter.link.journal import Journal, State
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 MAX_TABLES = 16

@@ -29,18 +29,16 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from harness import redis_in
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.bench_archive import redis_in  # noqa: E402
-from jackpot.archive.rows import entry_row  # noqa: E402
-from jackpot.bootstrap import bootstrap  # noqa: E402
-from jackpot.domain.auth import Role  # noqa: E402
-from jackpot.domain.journals import pool_journal  # noqa: E402
-from jackpot.domain.payoutrecord import fold  # noqa: E402
-from jackpot.entrypoints.app import create_app  # noqa: E402
-from jackpot.services.clock import now_ms  # noqa: E402
-from jackpot.settings import Settings  # noqa: E402
+from jackpot.archive.rows import entry_row
+from jackpot.bootstrap import bootstrap
+from jackpot.domain.auth import Role
+from jackpot.domain.journals import pool_journal
+from jackpot.domain.payoutrecord import fold
+from jackpot.entrypoints.app import create_app
+from jackpot.services.clock import now_ms
+from jackpot.settings import Settings
 
 DAYS = 60
 DAY_MS = 86_400_000
@@ -68,9 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         results["sqlite"] = run(args, data / "sqlite", None)
         if not args.sqlite_only:
-            from tests.support.postgres_server import start_postgres
+            from harness import start_postgres
 
-            postgres = start_postgres(durable=True)
+            postgres = start_postgres()
             results["postgresql"] = run(args, data / "pg", postgres.create_database("bench"))
     finally:
         if postgres is not None:

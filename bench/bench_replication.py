@@ -18,24 +18,20 @@ protocol cost, not a network's latency (add the link's round trip per round for 
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import redis  # noqa: E402
-
-from bench.service import (  # noqa: E402
+import redis
+from service import (
     RedisServer,
     Service,
     provision,
     start_redis,
     start_service,
 )
-from bench.turns import arguments, header, in_turns, summary  # noqa: E402
+from turns import arguments, header, in_turns, summary
 
 TABLES = [f"T{i}" for i in range(1, 9)]
 

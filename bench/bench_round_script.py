@@ -35,15 +35,13 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from doors import http_app, post_round, put_pool, put_table, report_round
+from reports import deal
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.doors import http_app, post_round, put_pool, put_table, report_round  # noqa: E402
-from bench.reports import deal  # noqa: E402
-from jackpot.bootstrap import bootstrap  # noqa: E402
-from jackpot.domain.auth import Role  # noqa: E402
-from jackpot.settings import Settings  # noqa: E402
-from jackpot.store.embedded import free_port, server_args, wait_ready  # noqa: E402
+from jackpot.bootstrap import bootstrap
+from jackpot.domain.auth import Role
+from jackpot.settings import Settings
+from jackpot.store.embedded import free_port, server_args, wait_ready
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

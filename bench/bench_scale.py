@@ -87,25 +87,23 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from doors import put_pool, put_table, report_round
+from harness import redis_in
+from reports import deal
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.bench_archive import redis_in  # noqa: E402
-from bench.doors import put_pool, put_table, report_round  # noqa: E402
-from bench.reports import deal  # noqa: E402
-from jackpot.archive.verify import Verification  # noqa: E402
-from jackpot.bootstrap import Services, bootstrap  # noqa: E402
-from jackpot.domain.auth import Role, digest  # noqa: E402
-from jackpot.domain.people import person_of  # noqa: E402
-from jackpot.domain.report import body_digest, parse_report  # noqa: E402
-from jackpot.domain.settlement import settle  # noqa: E402
-from jackpot.entrypoints.app import create_app  # noqa: E402
-from jackpot.services.clock import now_ms  # noqa: E402
-from jackpot.services.rounds import plan_round  # noqa: E402  (the round path's)
-from jackpot.settings import Settings  # noqa: E402
-from jackpot.store.keys import Keys  # noqa: E402
-from jackpot.store.rounds import RoundStore  # noqa: E402
-from jackpot.store.scripts import Scripts, source  # noqa: E402
+from jackpot.archive.verify import Verification
+from jackpot.bootstrap import Services, bootstrap
+from jackpot.domain.auth import Role, digest
+from jackpot.domain.people import person_of
+from jackpot.domain.report import body_digest, parse_report
+from jackpot.domain.settlement import settle
+from jackpot.entrypoints.app import create_app
+from jackpot.services.clock import now_ms
+from jackpot.services.rounds import plan_round  # the round path's
+from jackpot.settings import Settings
+from jackpot.store.keys import Keys
+from jackpot.store.rounds import RoundStore
+from jackpot.store.scripts import Scripts, source
 
 NAMESPACE = "scale"
 MINUTE_MS = 60_000

@@ -27,24 +27,21 @@ import json
 import os
 import random
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import redis
+from doors import pool_state, put_pool, put_table, report_round
+from reports import Shoe, deal
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.doors import pool_state, put_pool, put_table, report_round  # noqa: E402
-from bench.reports import Shoe, deal  # noqa: E402
-from jackpot.bootstrap import bootstrap  # noqa: E402
-from jackpot.domain.auth import Role  # noqa: E402
-from jackpot.settings import Settings  # noqa: E402
-from jackpot.store.embedded import free_port, server_args, wait_ready  # noqa: E402
-from jackpot.store.forgotten import ForgottenRounds  # noqa: E402
-from jackpot.store.keys import Keys  # noqa: E402
+from jackpot.bootstrap import bootstrap
+from jackpot.domain.auth import Role
+from jackpot.settings import Settings
+from jackpot.store.embedded import free_port, server_args, wait_ready
+from jackpot.store.forgotten import ForgottenRounds
+from jackpot.store.keys import Keys
 
 TARGET_US = 50.0
 

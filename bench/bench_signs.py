@@ -26,10 +26,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.loadgen import LoadGenerator, Target  # noqa: E402
-from bench.service import (  # noqa: E402
+from loadgen import LoadGenerator, Target
+from service import (
     POOL,
     children_of,
     create_key,
@@ -38,9 +36,10 @@ from bench.service import (  # noqa: E402
     start_redis,
     start_service,
 )
-from jackpot.cli.local import wait_http  # noqa: E402
-from jackpot.cli.signs import gunicorn_command  # noqa: E402
-from jackpot.store.embedded import free_port  # noqa: E402
+
+from jackpot.cli.local import wait_http
+from jackpot.cli.signs import gunicorn_command
+from jackpot.store.embedded import free_port
 
 TABLES = [f"BENCH-{i}" for i in range(1, 5)]
 

@@ -24,17 +24,15 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.loadgen import LoadGenerator, Target  # noqa: E402
-from bench.service import (  # noqa: E402
+from harness import nginx
+from loadgen import LoadGenerator, Target
+from service import (
     children_of,
     proc_cpu_seconds,
     provision,
     start_redis,
     start_service,
 )
-from tests.support.proxy import nginx  # noqa: E402
 
 TABLES = [f"BENCH-{i}" for i in range(1, 5)]
 HEAD = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: "

@@ -34,18 +34,17 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from bench_archive import TABLES, Offset
+from doors import put_pool, put_table, report_round
+from harness import redis_in
+from reports import deal
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.bench_archive import TABLES, Offset, redis_in  # noqa: E402
-from bench.doors import put_pool, put_table, report_round  # noqa: E402
-from bench.reports import deal  # noqa: E402
-from jackpot.bootstrap import bootstrap  # noqa: E402
-from jackpot.domain.auth import Role  # noqa: E402
-from jackpot.services.checkpoints import generate_key  # noqa: E402
-from jackpot.services.clock import now_ms  # noqa: E402
-from jackpot.settings import Settings  # noqa: E402
-from jackpot.store.keys import Keys  # noqa: E402
+from jackpot.bootstrap import bootstrap
+from jackpot.domain.auth import Role
+from jackpot.services.checkpoints import generate_key
+from jackpot.services.clock import now_ms
+from jackpot.settings import Settings
+from jackpot.store.keys import Keys
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 STEP = 500  # rounds stamped at one instant before the store's clock moves on
@@ -80,9 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         archive_url = None
         if args.postgres:
-            from tests.support.postgres_server import start_postgres
+            from harness import start_postgres
 
-            postgres = start_postgres(durable=True)
+            postgres = start_postgres()
             archive_url = postgres.create_database("bench_verify")
         result = run(args, data, archive_url)
     finally:

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from bench.reports import deal
-from bench.service import proc_cpu_seconds
+from reports import deal
+from service import proc_cpu_seconds
 
 ROUND_PLACEHOLDER = "@@ROUND@@"
 IDLE_RECONNECT_SECONDS = 2.0  # gunicorn closes idle keep-alive connections after 5 s

@@ -29,10 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.loadgen import LoadGenerator, Target  # noqa: E402
-from bench.service import provision, start_redis, start_service  # noqa: E402
+from loadgen import LoadGenerator, Target
+from service import provision, start_redis, start_service
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

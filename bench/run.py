@@ -36,11 +36,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench import redisstats  # noqa: E402
-from bench.loadgen import LoadGenerator, PhaseResult, Target  # noqa: E402
-from bench.service import (  # noqa: E402
+import redisstats
+from loadgen import LoadGenerator, PhaseResult, Target
+from service import (
     POOL,
     RedisServer,
     Service,
@@ -50,7 +48,7 @@ from bench.service import (  # noqa: E402
     start_redis,
     start_service,
 )
-from bench.wrkload import WrkLoad  # noqa: E402
+from wrkload import WrkLoad
 
 TARGET_RATIO = 0.6
 TARGET_CPU_US = 50.0

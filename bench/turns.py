@@ -17,8 +17,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from bench.loadgen import LoadGenerator, PhaseResult, Target
-from bench.service import Service
+from loadgen import LoadGenerator, PhaseResult, Target
+from service import Service
 
 
 def arguments(doc: str, turns: str) -> argparse.Namespace:

@@ -23,7 +23,7 @@ import time
 from itertools import count
 from pathlib import Path
 
-from bench.loadgen import ROUND_PLACEHOLDER, PhaseResult, Target, round_templates
+from loadgen import ROUND_PLACEHOLDER, PhaseResult, Target, round_templates
 
 SCRIPT = r"""
 local kind, prefix = os.getenv("WRK_KIND"), os.getenv("WRK_PREFIX")
