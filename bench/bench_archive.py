@@ -17,6 +17,12 @@ One run, one machine, every figure a ratio measured in that run:
 
     python bench/bench_archive.py [--rounds 200000] [--postgres | --archive-url URL]
                                   [--small 100000] [--big 10000000]
+    python bench/bench_archive.py --quick [--postgres]   # a smoke run of every phase
+
+`--quick` runs every phase at the smallest size (memory read after 200 and 400 rounds, a
+backlog of 200, a day of 200 rounds, journals of 1,000 and 5,000 entries, each reconciled
+once) with a 1 s retention window: seconds, and its figures too small to hold to the targets
+(the journals are shorter than the hour: no opening balance, so not `balanced`).
 """
 
 from __future__ import annotations
@@ -83,7 +89,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--small", type=int, default=100_000, help="entries of the short journal")
     p.add_argument("--big", type=int, default=10_000_000, help="entries of the long journal")
     p.add_argument("--json", action="store_true")
-    return p.parse_args(argv)
+    p.add_argument("--quick", action="store_true", help="a smoke run of every phase")
+    args = p.parse_args(argv)
+    args.retention, args.turns = RETENTION_SECONDS, 5
+    if args.quick:
+        args.rounds, args.early, args.backlog, args.day_rounds = 400, 200, 200, 200
+        args.small, args.big, args.retention, args.turns = 1_000, 5_000, 1, 1
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,7 +136,7 @@ def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         settings = Settings(
             data_dir=data,
             namespace="bench",
-            retention_seconds=RETENTION_SECONDS,
+            retention_seconds=args.retention,
             clock_skew_seconds=0,
             archive_url=args.archive_url,
         )
@@ -156,7 +168,7 @@ def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                 step = min(5_000, mark - dealt)
                 settle(step)
                 dealt += step
-            readings[mark] = _steady_memory(client, svc)
+            readings[mark] = _steady_memory(client, svc, args.retention)
         stop.set()
         archiving.join()
         svc.archiver.run()
@@ -176,7 +188,7 @@ def run_service(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     return {
         "redis": version,
         "archive": "postgresql" if args.archive_url else "sqlite",
-        "retention_seconds": RETENTION_SECONDS,
+        "retention_seconds": args.retention,
         "memory_bytes": {str(k): v for k, v in readings.items()},
         "memory_ratio": late / early,
         "settle_rounds_per_s": settle_rate,
@@ -193,7 +205,7 @@ def run_day(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         settings = Settings(
             data_dir=data / "day",
             namespace="day",
-            retention_seconds=RETENTION_SECONDS,
+            retention_seconds=args.retention,
             clock_skew_seconds=0,
             # a controller of its own needs an archive of its own
             archive_url=args.day_archive_url,
@@ -229,10 +241,10 @@ def _archive_loop(svc: Services, stop: threading.Event) -> None:
         svc.archiver.run()
 
 
-def _steady_memory(client: redis.Redis, svc: Services) -> int:
+def _steady_memory(client: redis.Redis, svc: Services, retention: int) -> int:
     """used_memory once the window has passed over what was dealt and a run has trimmed it,
     as a worker leaves it a few seconds after the tables pause."""
-    time.sleep(RETENTION_SECONDS + 1)
+    time.sleep(retention + 1)
     svc.archiver.run()
     return int(client.info("memory")["used_memory"])
 
@@ -254,11 +266,11 @@ def run_reconcile(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             started = time.perf_counter()
             last_ts = _synthetic_history(archive, size)
             built[size] = (archive, last_ts, time.perf_counter() - started)
-        # the two journals' hours reconciled in turn, five times each: whatever else the
-        # machine does meanwhile weighs on both alike; the best of each is compared
+        # the two journals' hours reconciled in turn, five times each (--quick: once): whatever
+        # else the machine does meanwhile weighs on both alike; the best of each is compared
         timings: dict[int, list[float]] = {size: [] for size in built}
         done: dict[int, Any] = {}
-        for _ in range(5):
+        for _ in range(args.turns):
             for size, (archive, last_ts, _built) in built.items():
                 journal = JournalStore(client, Keys("empty"), archive)
                 started = time.perf_counter()

@@ -10,6 +10,7 @@ chromium (as the tests do).
 
     python bench/bench_day_report.py [--rounds 50000] [--jackpots 100] [--voids 50]
         [--repeat 3] [--json]
+    python bench/bench_day_report.py --quick   # a smoke run: 200 rounds, 2 jackpots, 2 voids
 """
 
 from __future__ import annotations
@@ -54,7 +55,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--voids", type=int, default=50)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--json", action="store_true")
-    return p.parse_args(argv)
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run: 200 rounds, 2 jackpots, 2 voids, each measure once",
+    )
+    args = p.parse_args(argv)
+    if args.quick:
+        args.rounds, args.jackpots, args.voids, args.repeat = 200, 2, 2, 1
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,6 +2,7 @@
 
 Run from the repository root: `python bench/bench_engine.py [--hands N] [--rounds N]`.
 Not a test: it prints one line per measurement, best of `--repeat` runs, on one core.
+`--quick` is a smoke run: every measurement once, at 20,000 hands and 50 rounds.
 """
 
 from __future__ import annotations
@@ -93,7 +94,12 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=5_000_000)
     parser.add_argument("--rounds", type=int, default=5_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--quick", action="store_true", help="every measurement once, at the smallest size"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.hands, args.rounds, args.repeat = 20_000, 50, 1
     print(f"python {sys.version.split()[0]}, one core")
     try:
         bench_montecarlo(args.hands, args.repeat)

@@ -1,6 +1,7 @@
 """Benchmark of the floor simulator: war-floor's sustained rounds/s against a local controller.
 
     python bench/bench_floor.py [--tables 1,2,4,8] [--rounds 2000] [--json]
+    python bench/bench_floor.py --quick     # a smoke run: 1 and 2 tables, 20 rounds each
 
 One local controller for the whole run, started as `war-floor` starts its own
 (jackpot/cli/local.py: the embedded redis-server with AOF `appendfsync always`, gunicorn as
@@ -49,7 +50,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--profile", default="wisconsin")
     p.add_argument("--strategy", default="mix")
     p.add_argument("--json", action="store_true", help="also print the results as JSON")
-    return p.parse_args(argv)
+    p.add_argument(
+        "--quick", action="store_true", help="a smoke run: 1 and 2 tables, 20 rounds each"
+    )
+    args = p.parse_args(argv)
+    if args.quick:
+        args.tables, args.rounds = "1,2", 20
+    return args
 
 
 def tree_cpu_seconds(pid: int) -> float:
@@ -190,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         with local_controller(
             settings, {plan.pool_id: FLOOR_POOL}, tables, who="bench", log=root / "serve.log"
         ) as local:
+            print(HEADER, flush=True)
             for count in counts:
                 run_plan = replace(plan, tables=count)
                 result = measure(local, run_plan, args.rounds, root / f"floor-{count}")
@@ -198,6 +206,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"machine": machine(), "results": results}, indent=2))
     return 0
+
+
+HEADER = (
+    "| tables | rounds | rounds/s | ack latency p50 / p99 ms | war-floor CPU ms/round | "
+    "gunicorn | redis |\n|---|---|---|---|---|---|---|"
+)
 
 
 def row(r: dict[str, Any]) -> str:

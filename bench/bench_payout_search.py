@@ -12,6 +12,7 @@ median and the slowest. The baseline is the list the search replaces, `GET
 measured in the same run.
 
     python bench/bench_payout_search.py [--payouts 100000] [--repeat 15] [--sqlite-only] [--json]
+    python bench/bench_payout_search.py --quick   # a smoke run: 300 payouts, each search once
 """
 
 from __future__ import annotations
@@ -55,7 +56,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--repeat", type=int, default=15)
     p.add_argument("--sqlite-only", action="store_true", help="skip the PostgreSQL archive")
     p.add_argument("--json", action="store_true")
-    return p.parse_args(argv)
+    p.add_argument(
+        "--quick", action="store_true", help="a smoke run: 300 payouts, each search once"
+    )
+    args = p.parse_args(argv)
+    if args.quick:
+        args.payouts, args.repeat = 300, 1
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,6 +7,7 @@
      instead of an fsync per write.
 
     python bench/bench_replication.py [--seconds 10] [--pairs 3] [--concurrency 16]
+    python bench/bench_replication.py --quick     # a smoke run: one turn of 1 s phases
 
 The three stacks run side by side (each its own redis-servers and gunicorn) and are measured
 in turn, A B C A B C ..., so whatever else loads the machine weighs on all of them alike; the
@@ -85,7 +86,7 @@ def main() -> int:
             stacks.append(start_stack("C-replica-wait-everysec", root, "everysec", replica=True))
             results = in_turns(
                 [(s.name, s.service, s.secret) for s in stacks],
-                TABLES, args.seconds, args.concurrency, args.pairs,
+                TABLES, args.seconds, args.concurrency, args.pairs, warmup=args.warmup,
             )  # fmt: skip
             summary(results)
             for stack in stacks[1:]:

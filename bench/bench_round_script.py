@@ -6,6 +6,7 @@ spends on a round (`EVALSHA` time, the server's CPU and the bytes its AOF grows 
 call), and what the process spends in Python.
 
     python bench/bench_round_script.py [--rounds 2000] [--slices 3] [--instructions 200] [--json]
+    python bench/bench_round_script.py --quick     # a smoke run: one slice of 50 rounds
 
 `--instructions N` runs N more rounds against a redis-server under valgrind's callgrind and
 counts the server's instructions per round: deterministic, where every timing moves with
@@ -14,7 +15,8 @@ counts this process's own (Python's) instructions per round the same way, each r
 to the service's WSGI app as gunicorn calls it (metrics in multiprocess mode, as under
 gunicorn): the work a worker does for a round between its request and its answer, less the
 HTTP server's part. It runs this script twice under callgrind, with 100 and 100 + N rounds
-after the same set-up, and divides the difference by N.
+after the same set-up, and divides the difference by N. Without valgrind on the machine,
+either count is skipped, with a line that says so.
 
 `bench/bench_script.py` measures more kinds (a shoe named, forgotten rounds, a must-hit-by
 level) beside a skeleton, on the trees that have them.
@@ -27,6 +29,7 @@ import dataclasses
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -64,10 +67,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="also count this process's instructions per round over N rounds under callgrind",
     )
     p.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="the same run at the smallest size (one slice of 50 rounds): a smoke run",
+    )
     # one of the two runs --python-instructions makes: set up, report ROUNDS rounds, exit
     p.add_argument("--python-child", type=int, nargs=2, metavar=("ROUNDS", "DEALT"),
                    help=argparse.SUPPRESS)  # fmt: skip
     args = p.parse_args(argv)
+    if args.quick:
+        args.rounds, args.slices = 50, 1
+        args.instructions = min(args.instructions, 5)
+        args.python_instructions = min(args.python_instructions, 5)
     if args.rounds < 1 or args.slices < 1:
         p.error("--rounds and --slices must be positive")
     return args
@@ -204,6 +216,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         version = client.info("server")["redis_version"]
     finally:
         bench.close()
+    if (args.instructions or args.python_instructions) and not (
+        shutil.which("valgrind") and shutil.which("callgrind_control")
+    ):
+        print("valgrind is not installed (Debian's valgrind): no instruction counts")
+        args.instructions = args.python_instructions = 0
     if args.instructions:
         out["instructions_per_round"] = instructions(args.instructions)
     if args.python_instructions:

@@ -4,6 +4,10 @@ alternating, each with signs against the two around it), and the sign process's 
 CPU per connected sign. Real streaming clients (raw HTTP/1.1 event streams, asyncio).
 
     python bench/bench_signs.py [--signs 1000] [--seconds 20] [--pairs 5] [--probes 30]
+    python bench/bench_signs.py --quick   # a smoke run: 20 signs, one pair of 1 s phases
+
+`--quick` also shortens the waits for the streams to open and close (2 s: 0.5 s) and the
+warm-up of each phase (2 s: 0.5 s).
 
 Everything runs as production runs it: redis-server with the embedded store's arguments,
 `jackpot serve`'s gunicorn, `jackpot signs`' gunicorn (gevent), provisioning through the API.
@@ -226,7 +230,14 @@ def main() -> int:
                         "between two without")  # fmt: skip
     parser.add_argument("--probes", type=int, default=30, help="rounds timed to the signs")
     parser.add_argument("--concurrency", type=int, default=16, help="round-path clients")
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: 20 signs, one pair of 1 s phases"
+    )
     args = parser.parse_args()
+    settle, warmup = 2.0, 2.0  # the streams opened or closed; a phase's warm-up
+    if args.quick:
+        args.signs, args.seconds, args.pairs, args.probes = 20, 1.0, 1, 3
+        args.concurrency, settle, warmup = 4, 0.5, 0.5
 
     run_dir = Path(tempfile.mkdtemp(prefix="bench-signs-"))
     redis_server = start_redis(run_dir / "redis")
@@ -268,7 +279,7 @@ def main() -> int:
             target = Target(service.host, service.port, secret, TABLES, run)
             load = LoadGenerator(target, args.concurrency, processes=2, seed=phases)
             try:
-                load.run("rounds", 2.0)  # warm up
+                load.run("rounds", warmup)  # warm up
                 phase = load.run("rounds", args.seconds)
             finally:
                 load.close()
@@ -286,7 +297,7 @@ def main() -> int:
             before = rss_kib(worker)
             parent.send("connect")
             assert parent.recv() == "connected"
-            time.sleep(2.0)
+            time.sleep(settle)
             if pair == 0:
                 rss_before, rss_after = before, rss_kib(worker)
                 probes = [probe(service, secret, n, pause=0.5) for n in range(args.probes)]
@@ -300,7 +311,7 @@ def main() -> int:
             elapsed += time.monotonic() - cpu[2]
             parent.send("close")
             assert parent.recv() == "closed"
-            time.sleep(2.0)  # the streams closed: the sign process is idle again
+            time.sleep(settle)  # the streams closed: the sign process is idle again
             without.append(rounds_per_second())
 
         # rounds timed to the signs while the round path is loaded: a phase of its own, left
@@ -308,7 +319,7 @@ def main() -> int:
         # would weigh on them)
         parent.send("connect")
         assert parent.recv() == "connected"
-        time.sleep(2.0)
+        time.sleep(settle)
         prober = Prober(service, secret)
         prober.start()
         rounds_per_second()

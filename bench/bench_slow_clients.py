@@ -5,6 +5,10 @@ again at once) against the controller, with and without the recommended nginx in
 are held, and the round path's rounds/s with and without them.
 
     python bench/bench_slow_clients.py [--idle 500] [--slow 100] [--seconds 10]
+    python bench/bench_slow_clients.py --quick   # a smoke run: 20 idle, 5 slow, one pair
+
+`--quick` also shortens the wait for the attackers to settle (2 s: 0.5 s) and the warm-up of
+each phase (2 s: 0.5 s).
 
 Everything as production runs it: redis-server with the embedded store's arguments,
 `jackpot serve`'s gunicorn (gevent, jackpot/entrypoints/gunicorn_worker.py), Debian's nginx; the
@@ -119,7 +123,7 @@ def measure(name: str, host: str, port: int, secret: str, args: argparse.Namespa
         target = Target(host, port, secret, TABLES, f"p{phases}-{time.time_ns()}")
         load = LoadGenerator(target, args.concurrency, processes=2, seed=phases)
         try:
-            load.run("rounds", 2.0)
+            load.run("rounds", args.warmup)
             phase = load.run("rounds", args.seconds)
         finally:
             load.close()
@@ -137,7 +141,7 @@ def measure(name: str, host: str, port: int, secret: str, args: argparse.Namespa
         )
         attack.start()
         assert parent.recv() == "held"
-        time.sleep(2.0)
+        time.sleep(args.settle)
         if pair == 0:
             times, failed = healthz_times(host, port, args.probes)
         assert attack.pid is not None
@@ -177,7 +181,14 @@ def main() -> int:
                         "two quiet ones")  # fmt: skip
     parser.add_argument("--concurrency", type=int, default=16, help="round-path clients")
     parser.add_argument("--direct", action="store_true", help="also attack gunicorn directly")
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: 20 idle, 5 slow, one pair of 1 s"
+    )
     args = parser.parse_args()
+    args.settle = args.warmup = 2.0
+    if args.quick:
+        args.idle, args.slow, args.seconds, args.probes, args.pairs = 20, 5, 1.0, 3, 1
+        args.concurrency, args.settle, args.warmup = 4, 0.5, 0.5
 
     run_dir = Path(tempfile.mkdtemp(prefix="bench-slow-"))
     redis_server = start_redis(run_dir / "redis")

@@ -18,6 +18,7 @@ are made through each day and at each close: every verify checks them all, and t
 checked once more as checkpoints kept elsewhere (`verify --checkpoints`).
 
     python bench/bench_verify.py [--rounds 50000] [--days 3] [--checkpoints 1440] [--postgres]
+    python bench/bench_verify.py --quick [--postgres]   # a smoke run: 2 days of 300 rounds
 """
 
 from __future__ import annotations
@@ -69,7 +70,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "more as checkpoints kept elsewhere (verify --checkpoints)",
     )
     p.add_argument("--json", action="store_true")
-    return p.parse_args(argv)
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run: 2 days of 300 rounds, 10 checkpoints a day, each verify once",
+    )
+    args = p.parse_args(argv)
+    if args.quick:
+        args.rounds, args.days, args.repeat, args.checkpoints = 300, 2, 1, 10
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,7 @@ speed.
 
     python bench/compare.py BASE [HEAD] [--rounds 3] [--seconds 8] [--script-rounds 2000]
         [--only e2e|script] [--json-file F]
+    python bench/compare.py --quick [BASE [HEAD]]     # a smoke run: HEAD against HEAD
 
 Both trees are checked out as detached `git worktree`s in a temporary directory and sealed,
 and both are measured with HEAD's own bench scripts (copied over the base tree's `bench/`),
@@ -27,6 +28,10 @@ shows this table in its commit message (docs/PERFORMANCE.md, "Changing the round
 Needs what the benches need (redis-server on PATH, the project's venv); it touches nothing
 outside its temporary directory and 127.0.0.1. A run of 3 rounds at 10 s takes about 15
 minutes on 2 cores.
+
+`--quick` is the same run at the smallest size: BASE defaults to HEAD, one round, each bench
+run with its own `--quick`, and no instruction counts (valgrind's, minutes each): a smoke
+run of the whole path (worktrees, seal, both benches on both trees, the table), not figures.
 """
 
 from __future__ import annotations
@@ -90,7 +95,7 @@ class Tree:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("base", help="the commit measured against (a sha, tag or branch)")
+    p.add_argument("base", nargs="?", help="the commit measured against (a sha, tag or branch)")
     p.add_argument("head", nargs="?", default="HEAD", help="the commit measured (default HEAD)")
     p.add_argument("--rounds", type=int, default=3, help="alternations of the two trees")
     p.add_argument("--seconds", type=float, default=8.0, help="run.py's measured seconds")
@@ -103,7 +108,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--redis-cpu", type=int, help="run.py's --redis-cpu: Redis on a core alone")
     p.add_argument("--json-file", type=Path, help="write every figure measured to this file")
     p.add_argument("--keep", action="store_true", help="keep the worktrees")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run: one round of each bench's --quick, no instruction counts; BASE "
+        "defaults to HEAD",
+    )
     args = p.parse_args(argv)
+    if args.quick:
+        args.rounds = 1
+        args.base = args.base or "HEAD"
+    if args.base is None:
+        p.error("BASE is required (the commit measured against)")
     if not 1 <= args.rounds <= 20:
         p.error("--rounds must be in 1..20")
     return args
@@ -157,12 +173,16 @@ def measure(
             str(args.seconds), "--warmup", str(args.warmup), "--json-file", str(out),
             "--client", args.client,
         ]  # fmt: skip
+        if args.quick:
+            command.append("--quick")
         if args.redis_cpu is not None:
             command += ["--redis-cpu", str(args.redis_cpu)]
     else:
         command = [sys.executable, "bench/bench_round_script.py", "--rounds",
                    str(args.script_rounds), "--json"]  # fmt: skip
-        if count and shutil.which("valgrind") and shutil.which("callgrind_control"):
+        if args.quick:
+            command.append("--quick")
+        elif count and shutil.which("valgrind") and shutil.which("callgrind_control"):
             command += ["--instructions", "200", "--python-instructions", "600"]
     print(f"  {tree.label} {tree.commit[:10]}: {bench} ...", flush=True)
     done = subprocess.run(
@@ -241,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         trees = [checkout("base", args.base, parent), checkout("head", args.head, parent)]
         base, head = trees
+        if args.quick:
+            print("quick: one round of each bench's --quick; no instruction counts", flush=True)
         for i in range(args.rounds):
             print(f"round {i + 1} of {args.rounds}", flush=True)
             order = (base, head) if i % 2 == 0 else (head, base)

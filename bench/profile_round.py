@@ -3,6 +3,7 @@ gunicorn worker while the round path runs at full load, and the samples are summ
 function.
 
     python bench/profile_round.py [--seconds 20] [--rate 250] [--top 30] [--svg flame.svg]
+    python bench/profile_round.py --quick   # a smoke run: 1 s sampled after 0.5 s of warm-up
 
 It starts what `bench/run.py` starts (a private redis-server with `appendfsync always`,
 gunicorn as `jackpot serve` runs it, the pool and 8 tables provisioned through the API), warms
@@ -42,7 +43,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--top", type=int, default=30, help="rows of each table printed")
     p.add_argument("--svg", type=Path, help="write one worker's flame graph here")
     p.add_argument("--collapsed", type=Path, help="write every sample, collapsed, here")
-    return p.parse_args(argv)
+    p.add_argument(
+        "--quick", action="store_true", help="a smoke run: 1 s sampled, top 10 of each table"
+    )
+    args = p.parse_args(argv)
+    args.warmup = 3.0
+    if args.quick:
+        args.seconds, args.top, args.warmup = 1.0, 10, 0.5
+    return args
 
 
 def frame_name(frame: str) -> str:
@@ -99,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         secret = provision(service, store.url, root / "service", tables)
         target = Target(service.host, service.port, secret, tables, f"p{int(time.time())}")
         gen = LoadGenerator(target, args.concurrency, 2)
-        gen.run("rounds", 3.0)  # warm
+        gen.run("rounds", args.warmup)  # warm
         spies = []
         for pid in service.worker_pids():
             out = root / f"worker-{pid}.txt"

@@ -1,6 +1,6 @@
 """Benchmark of issue 2: round reports per second against the service's own HTTP floor.
 
-    python bench/run.py [--seconds S] [--concurrency C] [--json]
+    python bench/run.py [--seconds S] [--concurrency C] [--json] [--quick]
 
 For each configuration (by default the production one, AOF `appendfsync always`, then the
 same with `appendfsync everysec`, labelled as such), in one run:
@@ -19,6 +19,11 @@ same with `appendfsync everysec`, labelled as such), in one run:
 
 Same client (bench/loadgen.py), same concurrency, same server for (a) and (b). Everything
 is bounded in time and runs on 127.0.0.1 only.
+
+`--quick` runs the same steps at the smallest size (production's configuration alone unless
+`--fsync` says otherwise, one slice of 1 s a phase, 0.5 s of warm-up, a MONITOR sample of 50
+rounds): a smoke run of a few seconds, its figures too short to quote. With `--client wrk`
+and no wrk installed, it says so and drives the load with bench/loadgen.py instead.
 """
 
 from __future__ import annotations
@@ -95,7 +100,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--json-file", type=Path, help="write the JSON results to this file")
     p.add_argument("--tmp", type=Path, default=None, help="parent of the temporary data dirs")
     p.add_argument("--keep", action="store_true", help="keep the temporary data dirs")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="the same run at the smallest size (a few seconds): a smoke run, not figures",
+    )
     args = p.parse_args(argv)
+    if args.quick:
+        args.seconds, args.warmup, args.slices, args.monitor_rounds = 1.0, 0.5, 1, 50
+        if args.fsync == p.get_default("fsync"):
+            args.fsync = "always"  # production's configuration alone
+        if args.client == "wrk" and shutil.which("wrk") is None:
+            print("quick: wrk is not installed (Debian's wrk): the load is bench/loadgen.py's")
+            args.client = "python"
     if args.seconds <= 0 or args.seconds > 600 or args.warmup < 0 or args.warmup > 60:
         p.error("--seconds must be in (0, 600], --warmup in [0, 60]")
     if not 1 <= args.slices <= 100:

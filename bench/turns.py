@@ -22,12 +22,18 @@ from service import Service
 
 
 def arguments(doc: str, turns: str) -> argparse.Namespace:
-    """--seconds, --pairs and --concurrency, as every benchmark of stacks in turn takes them."""
+    """--seconds, --pairs and --concurrency, as every benchmark of stacks in turn takes them,
+    and --quick: one turn of 1 s phases after 0.3 s of warm-up, 4 connections (a smoke run)."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="each measured phase")
     parser.add_argument("--pairs", type=int, default=3, help=f"turns of {turns}")
     parser.add_argument("--concurrency", type=int, default=16)
-    return parser.parse_args()
+    parser.add_argument("--quick", action="store_true", help="a smoke run: one turn of 1 s phases")
+    args = parser.parse_args()
+    args.warmup = 1.0
+    if args.quick:
+        args.seconds, args.pairs, args.concurrency, args.warmup = 1.0, 1, 4, 0.3
+    return args
 
 
 def header(redis_server: str, args: argparse.Namespace) -> None:
@@ -40,13 +46,13 @@ def header(redis_server: str, args: argparse.Namespace) -> None:
 
 def measure(
     name: str, service: Service, secret: str, tables: list[str], seconds: float,
-    concurrency: int, turn: int,
+    concurrency: int, turn: int, warmup: float = 1.0,
 ) -> PhaseResult:  # fmt: skip
     """One phase of rounds (16 connections' worth by default) after a second's warm-up."""
     target = Target(service.host, service.port, secret, tables, f"{name}-{turn}-{time.time_ns()}")
     load = LoadGenerator(target, concurrency, processes=2, seed=turn)
     try:
-        load.run("rounds", 1.0)  # warm: connections, caches
+        load.run("rounds", warmup)  # warm: connections, caches
         return load.run("rounds", seconds)
     finally:
         load.close()
@@ -56,6 +62,7 @@ def in_turns(
     stacks: list[tuple[str, Service, str]], tables: list[str], seconds: float,
     concurrency: int, pairs: int,
     watch: Callable[[str], Callable[[PhaseResult], str]] | None = None,
+    warmup: float = 1.0,
 ) -> dict[str, list[PhaseResult]]:  # fmt: skip
     """Each stack's phases, measured in turn; each printed as it ends. `watch(name)`, called
     before a phase, returns what to call with its result after it: what it returns is
@@ -65,7 +72,7 @@ def in_turns(
     for turn in range(pairs):
         for name, service, secret in stacks:
             done = watch(name) if watch is not None else None
-            phase = measure(name, service, secret, tables, seconds, concurrency, turn)
+            phase = measure(name, service, secret, tables, seconds, concurrency, turn, warmup)
             results[name].append(phase)
             errors = f" errors {phase.errors}" if phase.errors else ""
             if done is not None:
