@@ -331,7 +331,9 @@ def _services(shared: _Shared, groups: LinkGroups) -> Services:
         archiver=archiver,
         accounting=accounting,
         activity=Activity(GroupedActivity(groups), people.keys_held),
-        history=PayoutHistory(shared.archive, payouts, groups.journal_of, people.keys_held),
+        history=PayoutHistory(
+            shared.archive, payouts, groups.journal_of, people.keys_held, checkpoints.of_payout
+        ),
         signs=Signs(sign_store, groups.pool),
         board=_board(shared, groups, config, sign_store, health, payouts, checkpoints),
         health=health,

@@ -9,6 +9,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from jackpot.api.auth import current_actor, require, services
 from jackpot.api.body import json_body, known_query, query_int, request_body
+from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role
 from jackpot.domain.fields import Record
 from jackpot.domain.payoutrecord import HISTORY_PARAMETERS, cursor_text, history_query
@@ -73,8 +74,7 @@ def history() -> Response:
 def payout_record(payout: str) -> Response:
     """A payout and every step it took: what, when, who, payer, witness, slip, approver."""
     parse_identifier(payout, "payout")
-    record = services().history.record(payout)
-    return jsonify({**record, "checkpoint": services().checkpoints.of_payout(record)})
+    return jsonify(to_json(services().history.record(payout)))
 
 
 @bp.get("/<payout>")
@@ -83,7 +83,7 @@ def get_payout(payout: str) -> Response:
     parse_identifier(payout, "payout")
     found = services().groups.payouts_of(payout).get(payout)
     # the slip's witness: the signed checkpoint covering the payout's newest step (D257)
-    covered = services().checkpoints.of_payout(services().history.record(payout))
+    covered = services().history.record(payout).checkpoint
     return jsonify({**found, "checkpoint": covered})
 
 

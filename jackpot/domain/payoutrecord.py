@@ -252,38 +252,6 @@ def _within(at: int, span: tuple[int | None, int | None]) -> bool:
     return (low is None or at >= low) and (high is None or at < high)
 
 
-def step_of(fields: dict[str, str]) -> dict[str, Any]:
-    """One line of a payout's full record: what was done, when, by which key, and what the
-    step recorded (payer, witness, slip, approver, the status it left, the note)."""
-    kind = fields.get("type", "")
-    if kind == "payout_paid":
-        name = "approved" if "approver" in fields else "paid"
-    else:
-        name = {
-            "hit": "won",
-            "hand_pay": "held",
-            "payout_confirmed": "confirmed",
-            "payout_disputed": "disputed",
-            "payout_void_requested": "void_requested",
-            "payout_void_withdrawn": "void_withdrawn",
-            "payout_void_refused": "void_refused",
-            "payout_voided": "voided",
-        }.get(kind, kind)
-    step: dict[str, Any] = {"step": name, "at": int(fields.get("ts") or 0)}
-    step["who"] = fields.get("who", "")
-    for key in ("paid_by", "witness", "slip", "approver", "from", "note", "outcome", "player",
-                "level", "trigger_cents", "commitment", "reason", "requested_by", "requester",
-                "approval_note", "by_step"):  # fmt: skip
-        if fields.get(key):
-            step[key] = fields[key]
-    if kind == "payout_void_refused":  # refused by another person, or withdrawn by its asker
-        step["withdrawn"] = fields.get("withdrawn") == "1"
-        step["refuser"] = fields.get("person", "")
-    if kind in MADE:
-        step["amount"] = int(fields.get("amount") or 0)
-    return step
-
-
 # GET /v1/payouts/history's criteria (docs/API.md); `limit` is the page's size
 HISTORY_PARAMETERS = (
     "payout",

@@ -27,6 +27,7 @@ from jackpot.domain import checkpoints as rule
 from jackpot.domain.checkpoints import Head
 from jackpot.domain.gamingday import EPOCH, MILLISECOND
 from jackpot.domain.journals import pool_journal
+from jackpot.domain.payoutsteps import PayoutStep
 from jackpot.errors import ArchiveUnavailableError
 from jackpot.store.checkpoints import HeadStore
 
@@ -269,16 +270,12 @@ class Checkpoints:
         `since_ts`); None: not yet covered."""
         return rule.summary(self._archive.covering(journal, seq, since_ts))
 
-    def of_payout(self, record: dict[str, Any]) -> dict[str, Any] | None:
-        """The short form of the first checkpoint covering a payout's newest step (its full
-        record, jackpot.services.payouthistory); None: not yet covered."""
-        steps = record.get("steps") or []
-        if not steps:
-            return None
-        last = steps[-1]
+    def of_payout(self, journal: str, step: PayoutStep) -> dict[str, Any] | None:
+        """The short form of the first checkpoint covering a payout's step in its pool's
+        `journal` (its newest, for its full record: jackpot.services.payouthistory); None:
+        not yet covered."""
         # stamps are Redis's clock, a checkpoint's the worker's: a margin for their skew
-        since = int(last.get("at") or 0) - STAMP_MARGIN_MS
-        return self.covering(str(record["journal"]), int(last["seq"]), since)
+        return self.covering(journal, step.seq, step.at - STAMP_MARGIN_MS)
 
     def of_day(self, statement: dict[str, Any]) -> dict[str, Any] | None:
         """The short form of the checkpoint made at a closed day's close; else the first made

@@ -16,7 +16,8 @@ from typing import Any
 from jackpot.archive.store import Archive
 from jackpot.domain.auth import ApiKey
 from jackpot.domain.journals import pool_journal
-from jackpot.domain.payoutrecord import ENTRY_TYPES, PayoutQuery, order, step_of
+from jackpot.domain.payoutrecord import ENTRY_TYPES, PayoutQuery, order
+from jackpot.domain.payoutsteps import PayoutRecord, PayoutStep
 from jackpot.errors import NotFoundError
 from jackpot.services.fanout import GroupedPayouts
 from jackpot.store.journal import JournalStore
@@ -40,7 +41,9 @@ class PayoutHistory:
         payouts: GroupedPayouts,
         journal: Callable[[str | None], JournalStore],  # a pool's, in its group
         keys: Callable[[], list[tuple[ApiKey, bool]]],
+        covering: Callable[[str, PayoutStep], dict[str, Any] | None],
     ) -> None:
+        self._covering = covering  # the signed checkpoint covering a journal's step (D257)
         self._archive = archive
         self._payouts = payouts
         self._journal = journal
@@ -71,16 +74,29 @@ class PayoutHistory:
             order(page[-1]) if len(found) > limit else None,
         )
 
-    def record(self, payout: str) -> dict[str, Any]:
+    def record(self, payout: str) -> PayoutRecord:
         """The payout as it is, and every step it took: what, when, which key and person,
-        and what the step recorded, each with its place in its pool's journal."""
+        and what the step recorded, each with its place in its pool's journal; and the signed
+        checkpoint covering its newest step."""
         live = self._payouts.many([payout])
         current = live[0] if live else self._archive.payout_records([payout]).get(payout)
         if current is None:
             raise NotFoundError("payout", payout)
         pool = str(current["pool"])
         journal = pool_journal(pool)
-        tip, _ = self._archive.tip(journal)  # before the index: a run between overlaps
+        holders = self.holders()
+        steps = tuple(
+            PayoutStep.of(fields, seq, hash_ or None, holders.get(fields.get("who", "")) or None)
+            for seq, (fields, hash_) in sorted(self._entries(payout, pool, current).items())
+        )
+        covered = self._covering(journal, steps[-1]) if steps else None
+        return PayoutRecord(self._named(current, holders), journal, steps, covered)
+
+    def _entries(
+        self, payout: str, pool: str, current: dict[str, Any]
+    ) -> dict[int, tuple[dict[str, str], str]]:
+        """The payout's entries by seq, each with its stored hash ('' for those in Redis)."""
+        tip, _ = self._archive.tip(pool_journal(pool))  # before the index: a run between overlaps
         _, archived = self._archive.payout_entries(payout)
         steps = {e.seq: (e.by_name(), hash_) for e, hash_ in archived}
         # the steps the archive has not taken yet: the journal's tail past its tip, from the
@@ -89,14 +105,7 @@ class PayoutHistory:
         for entry in self._journal(pool).scan(pool, after):
             if entry.fields.get("payout") == payout and entry.fields.get("type") in ENTRY_TYPES:
                 steps.setdefault(entry.seq, ({k: str(v) for k, v in entry.fields.items()}, ""))
-        holders = self.holders()
-        out = []
-        for seq in sorted(steps):
-            fields, hash_ = steps[seq]
-            step = step_of(fields)
-            step.update(seq=seq, hash=hash_ or None, person=holders.get(step["who"]) or None)
-            out.append(step)
-        return {"payout": self._named(current, holders), "journal": journal, "steps": out}
+        return steps
 
     @staticmethod
     def _named(record: dict[str, Any], holders: dict[str, str]) -> dict[str, Any]:

@@ -16,9 +16,9 @@ from jackpot.domain.payoutrecord import (
     order,
     parse_cursor,
     people,
-    step_of,
     wanted_people,
 )
+from jackpot.domain.payoutsteps import PayoutStep
 from jackpot.errors import ValidationError
 
 DAYS = GamingDays.of("06:00", "America/New_York")
@@ -77,7 +77,10 @@ def test_a_dispute_and_a_void_keep_their_reason_and_where_the_payout_was() -> No
         "misdeal",
     )
     assert voided["disputed_by"] == "operator:a1" and voided["disputed_at"] == 1500
-    assert [step_of(e)["step"] for e in (MADE, entry("payout_voided", 1, **{"from": "paid"}))] == [
+    assert [
+        PayoutStep.of(e, 0, None, None).step
+        for e in (MADE, entry("payout_voided", 1, **{"from": "paid"}))
+    ] == [
         "held",
         "voided",
     ]

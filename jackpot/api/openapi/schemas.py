@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from jackpot.api.openapi.operations import CENTS, ID
+from jackpot.domain.answers import answer_schema
 from jackpot.domain.checkpoints import COVERED_SCHEMA as COVERED
 from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
 from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
 from jackpot.domain.outcomes import Outcome
+from jackpot.domain.payoutsteps import PayoutRecord, PayoutStep
 from jackpot.domain.requests import (
     ADJUSTMENT_REQUEST,
     APPROVE_REQUEST,
@@ -196,44 +198,8 @@ SCHEMAS: dict[str, Any] = {
             },
         },
     },
-    "PayoutRecord": {
-        "type": "object",
-        "required": ["payout", "journal", "steps"],
-        "properties": {
-            "payout": {"$ref": "#/components/schemas/Payout"},
-            "journal": {"type": "string"},
-            "checkpoint": COVERED,
-            "steps": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["step", "at", "who", "seq"],
-                    "properties": {
-                        "step": {
-                            "enum": [
-                                "won",
-                                "held",
-                                "confirmed",
-                                "paid",
-                                "approved",
-                                "disputed",
-                                "voided",
-                            ]  # fmt: skip
-                        },
-                        "at": {"type": "integer", "description": "ms since the epoch"},
-                        "who": {"type": "string"},
-                        "person": {"type": ["string", "null"]},
-                        "paid_by": {"type": "string"},
-                        "witness": {"type": "string"},
-                        "slip": {"type": "string"},
-                        "approver": {"type": "string"},
-                        "seq": {"type": "integer"},
-                        "hash": {"type": ["string", "null"]},
-                    },
-                },
-            },
-        },
-    },
+    # the answers declared once, with the records the API writes (jackpot.domain.answers)
+    **{answer.NAME: answer_schema(answer) for answer in (PayoutRecord, PayoutStep)},
     "ReconcileRequest": RECONCILE_REQUEST.schema(),
     "Adjustment": ADJUSTMENT_REQUEST.schema(),
     "Suspend": SUSPEND_REQUEST.schema(),

@@ -1,0 +1,65 @@
+"""The answers the API gives are the ones its document publishes (jackpot.domain.answers):
+a payout's full record, taken through every kind of step, validates against the served
+schema, whose fields are the record's own (a field the API writes and the document does not
+name fails here)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema
+import pytest
+
+from jackpot.bootstrap import Services
+from tests.support.api import Api, hit
+from tests.support.payout_steps import CONFIRM, operators, step, two_person_control
+
+
+@pytest.fixture
+def approval(services: Services) -> Iterator[Services]:
+    """Two-person control from $500.00, for this test only (the app is shared)."""
+    yield from two_person_control(services)
+
+
+def judge(api: Api, name: str, value: Any) -> None:
+    served = api.client.get("/openapi.json").get_json()
+    root = {"$ref": f"#/components/schemas/{name}", "components": served["components"]}
+    jsonschema.Draft202012Validator(root).validate(value)
+
+
+def record(api: Api, payout: str) -> dict[str, Any]:
+    r = api.client.get(f"/v1/payouts/{payout}/record", headers=api.keys.header("auditor"))
+    assert r.status_code == 200, r.get_json()
+    return dict(r.get_json())
+
+
+def test_a_payouts_record_through_every_kind_of_step_is_the_published_answer(
+    api: Api, approval: Services
+) -> None:
+    people = operators(approval)
+    dana, lee, kim = people["dana"], people["lee"], people["kim"]
+    payout = hit(api, "r-answers")
+    judge(api, "PayoutRecord", record(api, payout))
+    taken = [
+        ("dispute", {"reason": "camera check"}, dana),
+        ("void", {"reason": "misdeal on review"}, dana),  # asked: a second person decides
+        ("void/refuse", {"reason": "one slip only: checked"}, kim),
+        ("confirm", CONFIRM, dana),  # awaiting a second person's approval
+        ("void", {"reason": "misdeal on review"}, dana),
+        ("approve", None, lee),  # the pay approved: the void asked is withdrawn
+    ]
+    for name, body, header in taken:
+        r = step(api, payout, name, body, header)
+        assert r.status_code in (200, 202), (name, r.get_json())
+        judge(api, "PayoutRecord", record(api, payout))
+    steps = [s["step"] for s in record(api, payout)["steps"]]
+    assert set(steps) >= {"won", "disputed", "void_requested", "void_refused", "confirmed"}
+    assert steps[-1] == "approved", steps
+
+
+def test_a_step_the_document_does_not_name_fails_the_published_schema(api: Api) -> None:
+    written = record(api, hit(api, "r-answers-strict"))
+    written["steps"][0]["surprise"] = True
+    with pytest.raises(jsonschema.ValidationError):
+        judge(api, "PayoutRecord", written)

@@ -1,0 +1,79 @@
+"""Answers declared once (jackpot.domain.answers): the JSON a record is written as is the
+JSON its published schema describes, field for field."""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+import jsonschema
+import pytest
+
+from jackpot.domain.answers import answer_schema, to_json
+from jackpot.domain.payoutrecord import ENTRY_TYPES
+from jackpot.domain.payoutsteps import RECORDED, PayoutRecord, PayoutStep, StepName
+
+COVERED = {"id": 3, "short": "0123456789ab", "hash": "0123456789ab" * 5 + "0123", "ts": 1}
+
+
+def judge(answer: type[Any], value: dict[str, Any]) -> None:
+    """Validate `value` against the answer's schema, its references among the answers'."""
+    components = {a.NAME: answer_schema(a) for a in (PayoutRecord, PayoutStep)}
+    components["Payout"] = {"type": "object", "required": ["id"]}
+    root = {"$ref": f"#/components/schemas/{answer.NAME}", "components": {"schemas": components}}
+    jsonschema.Draft202012Validator(root).validate(value)
+
+
+def entry(kind: str, **fields: str) -> dict[str, str]:
+    return {"type": kind, "ts": "1700000000000", "who": "operator:a1", **fields}
+
+
+@pytest.mark.parametrize("kind", ENTRY_TYPES)
+def test_every_kind_of_step_is_written_as_its_schema_says(kind: str) -> None:
+    everything = {key: f"{key} given" for key in RECORDED} | {"amount": "500", "person": "Dana"}
+    for fields, (hash_, person) in product(
+        (entry(kind), entry(kind, **everything)), ((None, None), ("ab" * 32, "Lee Chan"))
+    ):
+        written = to_json(PayoutStep.of(fields, 12, hash_, person))
+        judge(PayoutStep, written)
+        assert (written["seq"], written["hash"], written["person"]) == (12, hash_, person)
+
+
+def test_a_field_left_out_while_none_is_written_when_it_holds_zero_or_false() -> None:
+    made = to_json(PayoutStep.of(entry("hit", amount="0"), 1, None, None))
+    assert made["amount"] == 0 and "withdrawn" not in made and "from" not in made
+    refused = to_json(PayoutStep.of(entry("payout_void_refused", withdrawn="0"), 2, None, None))
+    assert refused["withdrawn"] is False and refused["refuser"] == ""
+    assert "amount" not in refused
+
+
+def test_a_paid_step_carrying_an_approver_is_an_approval() -> None:
+    paid = PayoutStep.of(entry("payout_paid", paid_by="Dana"), 1, None, None)
+    approved = PayoutStep.of(entry("payout_paid", approver="Lee"), 2, None, None)
+    assert (paid.step, approved.step) == (StepName.PAID, StepName.APPROVED)
+    assert to_json(approved)["approver"] == "Lee"
+
+
+def test_a_record_nests_its_steps_and_writes_null_where_nothing_covers_it() -> None:
+    steps = (
+        PayoutStep.of(entry("hit", amount="900", outcome="tie_of_aces"), 1, None, None),
+        PayoutStep.of(entry("payout_voided", **{"from": "pending"}), 2, None, None),
+    )
+    for checkpoint in (None, COVERED):
+        written = to_json(PayoutRecord({"id": "p-1"}, "pool:main", steps, checkpoint))
+        judge(PayoutRecord, written)
+        assert written["checkpoint"] == checkpoint
+        assert [s["step"] for s in written["steps"]] == ["won", "voided"]
+        assert written["steps"][1]["from"] == "pending"
+
+
+def test_the_schema_refuses_what_the_record_never_writes() -> None:
+    written = to_json(PayoutStep.of(entry("payout_disputed"), 1, None, None))
+    for broken in (
+        {**written, "surprise": 1},
+        {k: v for k, v in written.items() if k != "seq"},
+        {**written, "step": "paid_twice"},
+        {**written, "at": "1700000000000"},
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            judge(PayoutStep, broken)
