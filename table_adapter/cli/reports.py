@@ -29,9 +29,9 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from table_adapter.link.adapter import wall_ms
 from table_adapter.link.answers import stored_reason
 from table_adapter.link.journal import Entry, Journal, JournalError, State, void_key
+from table_adapter.link.sender import wall_ms
 
 
 def parser() -> argparse.ArgumentParser:

@@ -34,10 +34,10 @@ from table_adapter.floor.simulator import Floor, FloorOptions, backlog_tables, j
 from table_adapter.floor.tally import FloorResult
 from table_adapter.game.profiles import PROFILES
 from table_adapter.game.shoe import Shuffler
-from table_adapter.link.adapter import LinkSettings
 from table_adapter.link.answers import RoundAnswer
 from table_adapter.link.backoff import Backoff
 from table_adapter.link.journal import Entry, JournalError
+from table_adapter.link.status import LinkSettings
 from table_adapter.screens.board import Heading
 from table_adapter.screens.display import describe, dollars
 from table_adapter.screens.live import LiveView

@@ -25,11 +25,12 @@ from table_adapter.game.players import Players
 from table_adapter.game.records import Round, VoidRound
 from table_adapter.game.shoe import Shuffler
 from table_adapter.game.strategies import get_strategy
-from table_adapter.link.adapter import Adapter, LinkSettings, LinkStatus
+from table_adapter.link.adapter import Adapter
 from table_adapter.link.answers import RoundAnswer
 from table_adapter.link.client import ControllerClient
 from table_adapter.link.journal import Entry, Journal, JournalError, State
 from table_adapter.link.meters import MeterWatch, PoolReading
+from table_adapter.link.status import LinkSettings, LinkStatus
 
 MALFUNCTION_FOUND = Irregularity(Irregular.MALFUNCTION)
 

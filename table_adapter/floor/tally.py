@@ -17,9 +17,9 @@ from table_adapter.game.profiles import get_profile
 from table_adapter.game.records import Round, VoidRound
 from table_adapter.game.shoe import Pile, pile_of
 from table_adapter.game.strategies import get_strategy, war_share
-from table_adapter.link.adapter import LinkState, LinkStatus
 from table_adapter.link.answers import RoundAnswer, stored_reason
 from table_adapter.link.journal import Entry, State
+from table_adapter.link.status import LinkState, LinkStatus
 
 if TYPE_CHECKING:
     from table_adapter.floor.plan import FloorPlan

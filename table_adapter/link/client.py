@@ -1,6 +1,6 @@
 """The controller's HTTP API as the table sees it: one attempt per call, each answer classified.
 
-Retrying is the caller's business (adapter.py): this module only says what an answer means.
+Retrying is the caller's business (sender.py): this module only says what an answer means.
 
     ACKED     200 with a well-formed answer for this very round (a void: 200, or 202 while
               a person's approval is awaited, naming this round)

@@ -10,8 +10,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from table_adapter.link.adapter import LinkState, LinkStatus
 from table_adapter.link.meters import Hit, PoolReading
+from table_adapter.link.status import LinkState, LinkStatus
 from table_adapter.screens.display import dollars
 from table_adapter.screens.wins import Win, WinFeed
 

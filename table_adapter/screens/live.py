@@ -19,8 +19,8 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from table_adapter.link.adapter import LinkState
 from table_adapter.link.meters import Hit
+from table_adapter.link.status import LinkState
 from table_adapter.screens.board import (
     LINK_NAMES,
     PAYOUT_NAMES,

@@ -21,9 +21,9 @@ from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.store.embedded import free_port
 from table_adapter.floor.plan import FLOOR_POOL, FloorPlan
 from table_adapter.floor.simulator import Floor, FloorOptions
-from table_adapter.link.adapter import LinkSettings
 from table_adapter.link.backoff import Backoff
 from table_adapter.link.journal import Entry, Journal, State
+from table_adapter.link.status import LinkSettings
 from tests.support import service as service_module
 from tests.support.floorbooks import assert_house_equals_tally
 from tests.support.model import MeterModel

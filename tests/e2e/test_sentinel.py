@@ -25,9 +25,10 @@ from table_adapter.game.engine import Table
 from table_adapter.game.players import Players
 from table_adapter.game.profiles import WISCONSIN
 from table_adapter.game.strategies import MIX
-from table_adapter.link.adapter import Adapter, LinkSettings
+from table_adapter.link.adapter import Adapter
 from table_adapter.link.client import ControllerClient
 from table_adapter.link.journal import Journal
+from table_adapter.link.status import LinkSettings
 from tests.support.floor_table import RATE_BP, RESET, body, linked_floor
 from tests.support.floor_table import house_rounds as journal_rounds
 from tests.support.sentinel import SentinelSet, sentinel_available, start_sentinels

@@ -28,11 +28,11 @@ from table_adapter.game.profiles import MASSACHUSETTS, SOUTH_DAKOTA, STADIUM, WI
 from table_adapter.game.report import dealt_at
 from table_adapter.game.shoe import Shuffler
 from table_adapter.game.strategies import WAR, Slow
-from table_adapter.link.adapter import LinkSettings
 from table_adapter.link.answers import BetAnswer, JackpotAnswer, RoundAnswer
 from table_adapter.link.backoff import Backoff
 from table_adapter.link.client import ControllerClient
 from table_adapter.link.journal import Counts, Entry, Journal, State
+from table_adapter.link.status import LinkSettings
 from table_adapter.screens.board import snapshot, status_line
 from table_adapter.screens.display import describe, dollars
 from table_adapter.screens.wins import WinFeed

@@ -28,10 +28,12 @@ from table_adapter.game.records import Round
 from table_adapter.game.report import dealt_at, round_report
 from table_adapter.game.strategies import MIX
 from table_adapter.link import adapter as adapter_module
-from table_adapter.link.adapter import Adapter, LinkSettings, LinkState, wall_ms
+from table_adapter.link.adapter import Adapter
 from table_adapter.link.backoff import Backoff
 from table_adapter.link.client import ControllerClient, Verdict
 from table_adapter.link.journal import Counts, Entry, Journal, JournalError, State
+from table_adapter.link.sender import wall_ms
+from table_adapter.link.status import LinkSettings, LinkState
 from table_adapter.screens.board import Heading, Snapshot, status_line
 from table_adapter.screens.live import render
 from tests.support.api import Api

@@ -20,10 +20,10 @@ from rich.console import Console
 from table_adapter.floor.demo import DEMO_PAYTABLE, DEMO_POOL, LABEL
 from table_adapter.floor.plan import FloorPlan
 from table_adapter.floor.simulator import Floor, FloorOptions
-from table_adapter.link.adapter import LinkSettings, LinkState
 from table_adapter.link.answers import RoundAnswer
 from table_adapter.link.backoff import Backoff
 from table_adapter.link.client import ControllerClient, Verdict
+from table_adapter.link.status import LinkSettings, LinkState
 from table_adapter.link.supervisor import WITNESS, WITNESS_NAME, Supervisor
 from table_adapter.screens.board import Heading, Snapshot, snapshot, status_line
 from table_adapter.screens.display import dollars
