@@ -4,7 +4,7 @@ TableAdapterError
 ├── BetError(field)          a bet the profile or the table does not accept
 ├── VoidRoundError           a second face-up card: all hands void, reshuffle
 ├── ShoeExhaustedError       the shoe ran out mid-round (a marker set too deep)
-└── JournalError             the local journal cannot be written: no round is dealt (journal.py)
+└── JournalError             the local journal cannot be written: no round is dealt (link/journal/)
     └── JournalConflictError a round id journaled twice with different bodies
 
 AnswerFormatError (answers.py, a ValueError) is not a table error: it marks a controller

@@ -1,6 +1,6 @@
 """The link to the controller: a table's reports delivered durably, once, in order.
 
-journal.py     the durable SQLite journal of reports until the controller acknowledges them
+journal/       the durable SQLite journal of reports until the controller acknowledges them
 client.py      the controller's HTTP API (httpx); answers.py parses what it says
 backoff.py     capped exponential backoff with jitter, honouring Retry-After
 adapter.py     one table's link, the dealer's side: deal, journal first, void, requeue, status
