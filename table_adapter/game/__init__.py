@@ -8,5 +8,6 @@ players.py     simulated players and their bets
 settlement.py  the base game's pays in exact integer cents
 records.py     the finished round: every card drawn, settlements, side-bet outcomes
 report.py      the controller's round report (docs/API.md) built from a record
+deal.py        the cards out of the shoe: the original deal (dealer errors by rule), the war
 engine.py      Table: deals rounds for a live or a Stadium table
 """

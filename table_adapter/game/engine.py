@@ -11,15 +11,19 @@ from jackpot.domain.outcomes import evaluate
 from table_adapter.errors import VoidRoundError
 from table_adapter.game.bets import IDENTIFIER, Bet, check_bets
 from table_adapter.game.cut import cut_card_appeared, offer_cut
-from table_adapter.game.irregularities import AT_A_CARD, Handling, Irregular, Irregularity, Mishap
+from table_adapter.game.deal import original_deal, war_deal
+from table_adapter.game.irregularities import AT_A_CARD, Irregular, Irregularity, Mishap
 from table_adapter.game.profiles import PROFILES, Layout, Profile, SettleOrder
-from table_adapter.game.records import BetResult, Cut, Hand, Reason, Role, Round, VoidRound
+from table_adapter.game.records import BetResult, Cut, Hand, Reason, Round, VoidRound
 from table_adapter.game.settlement import settle
 from table_adapter.game.shoe import Shoe, Shuffler
 from table_adapter.game.strategies import Decision, Tie, resolve
 
 MAX_SPOTS = 7
 MAX_PREFIX = 100
+
+# A bet's decisions on a tie: its own, on the dealer's ante, and whether the timer ran out.
+Decided = tuple[Decision | None, Decision | None, bool]
 
 
 def max_round_cards(profile: Profile, hands: int) -> int:
@@ -66,11 +70,6 @@ class Table:
             self.profile.decision_timer_ms if decision_timer_ms is None else decision_timer_ms
         )
         self.rng: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
-        if id_prefix is None:
-            # Seeded runs repeat their round ids; unseeded tables draw a fresh prefix.
-            id_prefix = f"seed{seed}" if seed is not None else f"{self.rng.getrandbits(40):010x}"
-        if len(id_prefix) > MAX_PREFIX or not IDENTIFIER.fullmatch(id_prefix):
-            raise ValueError(f"id_prefix is 1-{MAX_PREFIX} characters of A-Z a-z 0-9 . _ : -")
         self.shoe = Shoe(
             decks,
             cut=self.profile.cut,
@@ -78,7 +77,7 @@ class Table:
             shuffler=shuffler,
             face_up_rate=face_up_rate,
             marker_from_back=marker_from_back,
-            prefix=id_prefix,
+            prefix=self._id_prefix(id_prefix, seed),
         )
         if self.shoe.marker_from_back < max_round_cards(self.profile, self.spots):
             raise ValueError("the marker leaves too few cards to finish a round")
@@ -88,15 +87,27 @@ class Table:
         # the casino has the dealer cut for the table where the rule allows it (205 CMR §5(b))
         if dealer_cuts and not self.profile.cut.casino_may_cut:
             raise ValueError(f"{self.profile.name}: the cut is offered to the players")
-        if callable(declines_cut):
-            self._declines: Callable[[int], bool] = declines_cut
-        elif 0.0 <= declines_cut <= 1.0:
-            rate = declines_cut
-            # no draw at 0 or 1: a seeded table deals the same cards whatever its cut policy
-            self._declines = lambda _spot: rate >= 1.0 or (rate > 0.0 and self.rng.random() < rate)
-        else:
-            raise ValueError("declines_cut is a probability")
+        self._declines = self._cut_declines(declines_cut)
         self.dealer_cuts = dealer_cuts
+
+    def _id_prefix(self, id_prefix: str | None, seed: int | None) -> str:
+        """The prefix of the shoes' (and so the rounds') ids."""
+        if id_prefix is None:
+            # Seeded runs repeat their round ids; unseeded tables draw a fresh prefix.
+            id_prefix = f"seed{seed}" if seed is not None else f"{self.rng.getrandbits(40):010x}"
+        if len(id_prefix) > MAX_PREFIX or not IDENTIFIER.fullmatch(id_prefix):
+            raise ValueError(f"id_prefix is 1-{MAX_PREFIX} characters of A-Z a-z 0-9 . _ : -")
+        return id_prefix
+
+    def _cut_declines(self, declines_cut: float | Callable[[int], bool]) -> Callable[[int], bool]:
+        """Whether the player offered the cut at a spot refuses it: a rate, or a policy."""
+        if callable(declines_cut):
+            return declines_cut
+        if not 0.0 <= declines_cut <= 1.0:
+            raise ValueError("declines_cut is a probability")
+        rate = declines_cut
+        # no draw at 0 or 1: a seeded table deals the same cards whatever its cut policy
+        return lambda _spot: rate >= 1.0 or (rate > 0.0 and self.rng.random() < rate)
 
     def new_dealer(self) -> None:
         """A new dealer takes over: one burn card before their first round."""
@@ -113,25 +124,10 @@ class Table:
         if mishap is not None:
             self._check_mishap(mishap, bets)
         placed = self._with_standoffs(bets)
-        cut = None
-        # Wisconsin §37(g)(4), 205 CMR §7(d): the marker round is completed, then reshuffle.
-        if self.shoe.needs_shuffle:
-            reason, at = (
-                (Reason.CASINO, None)
-                if self.shoe.void
-                else cut_card_appeared(self.shoe.drawn, self.shoe.marker_index)
-            )
-            self.shoe.shuffle()
-            cut = None if self.shoe.continuous else self._cut(reason, placed, at)
-        elif self.rounds == 0 and not self.shoe.continuous:  # the first shoe, shuffled at opening
-            cut = self._cut(Reason.BEGINNING, placed, None)
+        cut = self._shuffle_if_due(placed)
         self.rounds += 1
         round_id = f"{self.shoe.shoe_id}-{self.rounds:06d}"
-        failed = mishap is not None and mishap.kind is Irregular.SHUFFLER_FAILED
-        if failed:
-            self.shoe.shuffler_failed()
-        elif mishap is not None and mishap.kind is Irregular.FORGOTTEN_BURN:
-            self.shoe.forget_burn()
+        failed = self._shoe_mishap(mishap)
         position = None if self.shoe.continuous else self.shoe.position
         try:
             self.shoe.begin_round()
@@ -140,33 +136,50 @@ class Table:
             played = replace(self._deal(round_id, placed, mishap), cut=cut, position=position)
             self.shoe.end_round()
         except VoidRoundError:
-            # the round's own wagers go back; a kept stand-off stays on the felt for the next
-            # game dealt (Stadium rule 8(a)), so it is neither returned nor counted twice
-            kept = tuple(self._standoffs)
-            return VoidRound(
-                self.name,
-                round_id,
-                self.shoe.shoe_id,
-                self.shoe.round_draws,
-                tuple(bets),
-                kept,
-                cut,
-                self.shoe.round_irregularities,
-            )
-        self._standoffs = [
-            replace(
-                r.bet,
-                initial=r.settlement.standoff,
-                dealer_ante=r.settlement.dealer_standoff,
-                tie=0,
-                war_tie=0,
-                side=0,
-                dealer_tie=0,
-            )
-            for r in played.results
-            if r.settlement.standoff or r.settlement.dealer_standoff
-        ]
+            return self._void(round_id, bets, cut)
+        self._standoffs = _standoffs_kept(played.results)
         return played
+
+    def _shuffle_if_due(self, placed: Sequence[Bet]) -> Cut | None:
+        """Shuffle before the round if the shoe is due, and have the new shoe cut; the cut."""
+        # Wisconsin §37(g)(4), 205 CMR §7(d): the marker round is completed, then reshuffle.
+        if self.shoe.needs_shuffle:
+            reason, at = (
+                (Reason.CASINO, None)
+                if self.shoe.void
+                else cut_card_appeared(self.shoe.drawn, self.shoe.marker_index)
+            )
+            self.shoe.shuffle()
+            return None if self.shoe.continuous else self._cut(reason, placed, at)
+        if self.rounds == 0 and not self.shoe.continuous:  # the first shoe, shuffled at opening
+            return self._cut(Reason.BEGINNING, placed, None)
+        return None
+
+    def _shoe_mishap(self, mishap: Mishap | None) -> bool:
+        """Put a mishap of the shoe's own in place before the round: the dealer forgets a
+        burn, or the shuffler fails (True: the round notes it)."""
+        if mishap is not None and mishap.kind is Irregular.SHUFFLER_FAILED:
+            self.shoe.shuffler_failed()
+            return True
+        if mishap is not None and mishap.kind is Irregular.FORGOTTEN_BURN:
+            self.shoe.forget_burn()
+        return False
+
+    def _void(self, round_id: str, bets: Sequence[Bet], cut: Cut | None) -> VoidRound:
+        """The round whose hands were all void, unplayed."""
+        # the round's own wagers go back; a kept stand-off stays on the felt for the next
+        # game dealt (Stadium rule 8(a)), so it is neither returned nor counted twice
+        kept = tuple(self._standoffs)
+        return VoidRound(
+            self.name,
+            round_id,
+            self.shoe.shoe_id,
+            self.shoe.round_draws,
+            tuple(bets),
+            kept,
+            cut,
+            self.shoe.round_irregularities,
+        )
 
     def _check_mishap(self, mishap: Mishap, bets: Sequence[Bet]) -> None:
         """Raise ValueError for a mishap the profile's rules or this round cannot have."""
@@ -175,8 +188,12 @@ class Table:
             raise ValueError(f"{self.profile.name}'s rules name no {kind.value} irregularity")
         if kind is Irregular.SHUFFLER_FAILED and self.shoe.shuffler is Shuffler.NONE:
             raise ValueError("shuffler_failed needs an automated shuffler")
-        if kind not in AT_A_CARD:
-            return
+        if kind in AT_A_CARD:
+            self._check_card_mishap(mishap, bets)
+
+    def _check_card_mishap(self, mishap: Mishap, bets: Sequence[Bet]) -> None:
+        """Raise ValueError for an error at a card that this round's wagers cannot have."""
+        kind = mishap.kind
         spots = {b.spot for b in bets}
         if mishap.spot is not None and mishap.spot not in spots and not self.profile.stadium:
             raise ValueError(f"spot {mishap.spot} has no wager: no card is dealt to it")
@@ -220,41 +237,18 @@ class Table:
 
     def _deal(self, round_id: str, placed: tuple[Bet, ...], mishap: Mishap | None) -> Round:
         shoe = self.shoe
-        spots = (
-            list(range(1, self.spots + 1))
-            if self.profile.stadium
-            else sorted({b.spot for b in placed})
-        )
-        cards, dealer, out = self._original_deal(spots, mishap)
+        spots = self._spots_dealt(placed)
+        cards, dealer, out = original_deal(shoe, spots, mishap)
         if mishap is not None and mishap.kind is Irregular.MALFUNCTION:
             # the rule voids the pays and plays; it calls for no reshuffle: the shoe deals on
             shoe.void_round(Irregularity(Irregular.MALFUNCTION), reshuffle=False)
-        bets = tuple(b for b in placed if b.spot not in out)
-        spots = [s for s in spots if s not in out]
-        decisions = [self._decide(bet, cards[bet.spot], dealer) for bet in _by_spot(bets)]
-        at_war = sorted(
-            {
-                bet.spot
-                for bet, (own, on_dealer, _) in zip(_by_spot(bets), decisions, strict=True)
-                if Decision.WAR in (own, on_dealer)
-            }
-        )
-        war_cards, dealer_war = self._war_deal(at_war)
-        hands = tuple(Hand(s, cards[s], war_cards.get(s)) for s in spots)
-        results = []
-        for bet, (own, on_dealer, timed_out) in zip(_by_spot(bets), decisions, strict=True):
-            hand = cards[bet.spot]
-            war_card = war_cards.get(bet.spot)
-            settlement = settle(
-                self.profile, bet, hand, dealer, war_card, dealer_war, own, on_dealer
-            )
-            outcome = None
-            if bet.side:
-                at = own is Decision.WAR
-                outcome = evaluate(
-                    hand, dealer, war_card if at else None, dealer_war if at else None
-                )
-            results.append(BetResult(bet, own, on_dealer, timed_out, settlement, outcome))
+        bets = _by_spot(tuple(b for b in placed if b.spot not in out))
+        decisions = [self._decide(bet, cards[bet.spot], dealer) for bet in bets]
+        war_cards, dealer_war = war_deal(shoe, self.profile, _at_war(bets, decisions))
+        results = [
+            self._result(bet, decided, cards[bet.spot], dealer, war_cards.get(bet.spot), dealer_war)
+            for bet, decided in zip(bets, decisions, strict=True)
+        ]
         if self.profile.settle_order is SettleOrder.FROM_RIGHT:
             # 205 CMR §8(a), (g): from the dealer's right; a spot's bets keep their order.
             results.sort(key=lambda r: -r.bet.spot)
@@ -266,89 +260,38 @@ class Table:
             draws=shoe.round_draws,
             dealer_card=dealer,
             dealer_war_card=dealer_war,
-            hands=hands,
+            hands=tuple(Hand(s, cards[s], war_cards.get(s)) for s in spots if s not in out),
             results=tuple(results),
             irregularities=shoe.round_irregularities,
             returned=tuple(b for b in placed if b.spot in out),
         )
 
-    def _original_deal(
-        self, spots: list[int], mishap: Mishap | None
-    ) -> tuple[dict[int, Card], Card, set[int]]:
-        """One card to each spot in order, then the dealer's (Wisconsin §37(h)(1), 205 CMR
-        §8(a)), with a dealer's error at a card applied by its rule. Returns the spots' cards,
-        the dealer's, and the spots dealt out of the round (not dealt, let out)."""
-        shoe = self.shoe
-        order: list[int | None] = [*spots, None]  # None: the dealer's card
-        at_card = mishap is not None and mishap.kind in AT_A_CARD
-        cards: dict[int, Card] = {}
-        dealer: Card | None = None
-        out: set[int] = set()
+    def _spots_dealt(self, placed: tuple[Bet, ...]) -> list[int]:
+        """The spots dealt a hand, in order: a Stadium table deals every spot, a live table
+        those with a wager."""
+        if self.profile.stadium:
+            return list(range(1, self.spots + 1))
+        return sorted({b.spot for b in placed})
 
-        def deal(at: int | None) -> Card:
-            nonlocal dealer
-            if at is None:
-                dealer = shoe.draw(Role.DEALER)
-                return dealer
-            cards[at] = shoe.draw(Role.HAND, at)
-            return cards[at]
-
-        for i, at in enumerate(order):
-            if at in out or at in cards or (at is None and dealer is not None):
-                continue  # dealt out of the round, or given its card already
-            if not at_card or mishap is None or mishap.spot != at:
-                deal(at)
-                continue
-            at_card = False
-            if mishap.kind is Irregular.NOT_DEALT:
-                # Wisconsin §37(j)(3), 205 CMR §10(d): the spot's wagers are void
-                assert at is not None
-                out.add(at)
-                shoe.note(Irregularity(Irregular.NOT_DEALT, spot=at))
-                continue
-            if mishap.kind is Irregular.DRAWN_IN_ERROR:
-                # Wisconsin §37(j)(2), 205 CMR §10(c): used as though it was the next card
-                card = deal(at)
-                shoe.note(Irregularity(Irregular.DRAWN_IN_ERROR, spot=at, card=card))
-                continue
-            # 205 CMR §10(a): never placed backwards; the players the casino lets out (none
-            # dealt yet) take back their wagers before the deal goes on
-            out |= set(mishap.let_out)
-            card = self._misdelivered(mishap.handling, order[i:], out, deal)
-            shoe.note(
-                Irregularity(
-                    Irregular.MISDELIVERED,
-                    spot=at,
-                    card=card,
-                    handling=mishap.handling,
-                    let_out=tuple(sorted(mishap.let_out)),
-                )
-            )
-            if at not in out and at not in cards and (at is not None or dealer is None):
-                deal(at)  # the hand it was meant for takes the next card
-        assert dealer is not None
-        return cards, dealer, out
-
-    def _misdelivered(
+    def _result(
         self,
-        handling: Handling,
-        ahead: list[int | None],
-        out: set[int],
-        deal: Callable[[int | None], Card],
-    ) -> Card:
-        """Where the card delivered incorrectly goes (205 CMR §10(a)); it is drawn here."""
-        if handling is Handling.FORWARD:
-            # to the next hand still owed a card, as though it had been delivered there
-            return deal(next(at for at in ahead if at not in out))
-        if handling is Handling.DEALER:
-            return deal(None)
-        # put in the discard rack as a burn: not one of the burns the rules owe, so a burn
-        # the dealer is to forget (forgotten_burn) stays to come
-        return self.shoe.draw(Role.BURN)
+        bet: Bet,
+        decided: Decided,
+        hand: Card,
+        dealer: Card,
+        war_card: Card | None,
+        dealer_war: Card | None,
+    ) -> BetResult:
+        """A bet settled, with its side bet's outcome if it has one."""
+        own, on_dealer, timed_out = decided
+        settlement = settle(self.profile, bet, hand, dealer, war_card, dealer_war, own, on_dealer)
+        outcome = None
+        if bet.side:
+            at = own is Decision.WAR
+            outcome = evaluate(hand, dealer, war_card if at else None, dealer_war if at else None)
+        return BetResult(bet, own, on_dealer, timed_out, settlement, outcome)
 
-    def _decide(
-        self, bet: Bet, card: Card, dealer: Card
-    ) -> tuple[Decision | None, Decision | None, bool]:
+    def _decide(self, bet: Bet, card: Card, dealer: Card) -> Decided:
         """(own, on the dealer, timed out) decisions of a bet whose hand may be tied."""
         if card.rank != dealer.rank:
             return None, None, False
@@ -366,30 +309,33 @@ class Table:
                 own = decision
         return own, on_dealer, timed_out
 
-    def _war_deal(self, at_war: list[int]) -> tuple[dict[int, Card], Card | None]:
-        """Deal the war per the profile's layout (docs/RULES.md §2); {} and None without a war."""
-        if not at_war:
-            return {}, None
-        shoe, burns = self.shoe, self.profile.war_burns
-        layout = self.profile.layout
-        war_cards: dict[int, Card] = {}
-        if layout is Layout.STADIUM:
-            # Stadium rule 8: 3 burns, one community war card for every hand at war.
-            shoe.burn(burns)
-            community = shoe.draw(Role.COMMUNITY_WAR)
-            war_cards = dict.fromkeys(at_war, community)
-        else:
-            if layout is Layout.STANDARD:
-                # Wisconsin §37(h)(6), 205 CMR §8(f): 3 burns, then each spot in order.
-                shoe.burn(burns)
-            for spot in at_war:
-                if layout is Layout.SOUTH_DAKOTA:
-                    # S.D. 20:18:16:15.17(4)(d): three burns before each war card.
-                    shoe.burn(burns)
-                war_cards[spot] = shoe.draw(Role.HAND_WAR, spot)
-        if layout is not Layout.STANDARD:
-            shoe.burn(burns)
-        return war_cards, shoe.draw(Role.DEALER_WAR)
+
+def _at_war(bets: list[Bet], decisions: list[Decided]) -> list[int]:
+    """The spots going to war, on the player's own hand or on the dealer's ante."""
+    return sorted(
+        {
+            bet.spot
+            for bet, (own, on_dealer, _) in zip(bets, decisions, strict=True)
+            if Decision.WAR in (own, on_dealer)
+        }
+    )
+
+
+def _standoffs_kept(results: Sequence[BetResult]) -> list[Bet]:
+    """Stadium rule 8(a): the pushed antes that stay on the felt for the next game."""
+    return [
+        replace(
+            r.bet,
+            initial=r.settlement.standoff,
+            dealer_ante=r.settlement.dealer_standoff,
+            tie=0,
+            war_tie=0,
+            side=0,
+            dealer_tie=0,
+        )
+        for r in results
+        if r.settlement.standoff or r.settlement.dealer_standoff
+    ]
 
 
 def _by_spot(bets: tuple[Bet, ...]) -> list[Bet]:
