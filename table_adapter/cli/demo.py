@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 from rich.console import Console
@@ -51,16 +52,7 @@ def main(argv: list[str]) -> int:
     serve_log = args.data_dir / "demo-serve.log"
     feed = WinFeed()
     console_key = args.data_dir / CONSOLE_KEY_FILE
-    heading = Heading(
-        "war-floor DEMO",
-        f"sign http://{served.signs_bind}/signs/DEMO · console http://{served.bind}/console "
-        f"with the key in {console_key} · Ctrl-C stops",
-        demo.LABEL,
-    )
-    if sys.stdout.isatty():
-        view: View = LiveView(Console(file=sys.stdout), feed, heading)
-    else:
-        view = PlainView(sys.stdout, feed, heading)
+    view = _view(feed, served.signs_bind, served.bind, console_key)
     print(f"war-floor demo: starting the controller on {served.bind} ...", flush=True)
     try:
         with (
@@ -95,14 +87,31 @@ def main(argv: list[str]) -> int:
     except (httpx.HTTPError, RuntimeError, ControllerError, subprocess.SubprocessError) as exc:
         log.error("cannot start the demo (is %s free? see %s): %s", served.bind, serve_log, exc)
         return 1
-    s = result.summary()
-    said = (
+    # on stderr when Ctrl-C ended the pipe's reader too (`| tee`)
+    view.say(_farewell(result.summary(), journal))
+    return 130 if result.interrupted else 0
+
+
+def _view(feed: WinFeed, signs_bind: str, bind: str, console_key: Path) -> View:
+    """The demo's view on stdout, live on a terminal, headed by where to look and how to stop."""
+    heading = Heading(
+        "war-floor DEMO",
+        f"sign http://{signs_bind}/signs/DEMO · console http://{bind}/console "
+        f"with the key in {console_key} · Ctrl-C stops",
+        demo.LABEL,
+    )
+    if sys.stdout.isatty():
+        return LiveView(Console(file=sys.stdout), feed, heading)
+    return PlainView(sys.stdout, feed, heading)
+
+
+def _farewell(s: dict[str, Any], journal: Path) -> str:
+    """What the demo says when it stops: what it dealt, and what waits for the next start."""
+    return (
         f"war-floor demo: {s['rounds']:,} rounds, {s['side_bets']:,} side bets, handle "
         f"{dollars(s['handle'])}, {s['jackpots']} jackpots\n"
         f"{s['pending']} reports wait in {journal} for the next start"
     )
-    view.say(said)  # on stderr when Ctrl-C ended the pipe's reader too (`| tee`)
-    return 130 if result.interrupted else 0
 
 
 def demo_sign(base: str, operator_key: str, pool: str) -> None:

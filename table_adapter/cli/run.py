@@ -54,6 +54,23 @@ def parser() -> argparse.ArgumentParser:
         description="Deal Casino War at simulated tables and report every round to a controller.",
         epilog="`war-floor demo --help`: the demo floor that `./dev run` starts.",
     )
+    _add_floor_options(p)
+    _add_dealing_options(p)
+    _add_controller_options(p)
+    _add_delivery_options(p)
+    p.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="show the controller's answer to every winning round",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="no live view on a terminal")
+    return p
+
+
+def _add_floor_options(p: argparse.ArgumentParser) -> None:
+    """The floor and its game: how many tables deal how many rounds of which game."""
     p.add_argument("--tables", type=positive, default=4, help="tables on the floor (default 4)")
     p.add_argument(
         "--rounds",
@@ -71,6 +88,11 @@ def parser() -> argparse.ArgumentParser:
         default="none",
         help="by hand (none), two alternating batches, or a continuous shuffling machine",
     )
+
+
+def _add_dealing_options(p: argparse.ArgumentParser) -> None:
+    """How the rounds go: cards face up, dealers' errors and changes, slow players, kept
+    stand-offs, and the pace."""
     p.add_argument(
         "--face-up-rate",
         type=float,
@@ -113,6 +135,10 @@ def parser() -> argparse.ArgumentParser:
         default=0.0,
         help="rounds per second per table (default 0: as fast as answers come)",
     )
+
+
+def _add_controller_options(p: argparse.ArgumentParser) -> None:
+    """Which controller the tables report to, with which keys, pool and table ids."""
     p.add_argument(
         "--controller", metavar="URL", help="a running controller (default: start the embedded one)"
     )
@@ -136,6 +162,10 @@ def parser() -> argparse.ArgumentParser:
         default=Path(os.environ.get("JACKPOT_DATA_DIR", "var")),
         help="the adapters' journal (and the embedded store) live here (default var)",
     )
+
+
+def _add_delivery_options(p: argparse.ArgumentParser) -> None:
+    """How the adapters deliver: grace period, timeouts, resends, the final drain."""
     p.add_argument(
         "--grace",
         type=float,
@@ -155,15 +185,6 @@ def parser() -> argparse.ArgumentParser:
         default=60.0,
         help="seconds to wait for the backlog after the last round (default 60)",
     )
-    p.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
-    p.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="show the controller's answer to every winning round",
-    )
-    p.add_argument("-q", "--quiet", action="store_true", help="no live view on a terminal")
-    return p
 
 
 View = LiveView | PlainView
@@ -175,31 +196,7 @@ def main(argv: list[str]) -> int:
     args = p.parse_args(argv)
     exit_on_sigterm()
     log_to_stderr(logging.INFO if args.verbose else logging.WARNING)
-    try:
-        plan = FloorPlan(
-            tables=args.tables,
-            rounds=args.rounds,
-            profile=args.profile,
-            decks=args.decks,
-            strategy=args.strategy,
-            seed=args.seed,
-            rate=args.rate,
-            pool=args.pool,
-            table_prefix=args.table_prefix,
-            shuffler=args.shuffler,
-            face_up_rate=args.face_up_rate,
-            irregularities=args.irregularities,
-            dealer_change_every=args.dealer_change_every,
-            keep_standoff=args.keep_standoff,
-            slow_players=args.slow_players,
-        )
-        link = LinkSettings(
-            grace_seconds=args.grace,
-            answer_wait_seconds=args.timeout * 2,
-            backoff=Backoff(base=min(0.1, args.retry_cap), cap=args.retry_cap),
-        )
-    except (KeyError, ValueError) as exc:
-        p.error(str(exc.args[0]) if exc.args else str(exc))
+    plan, link = _plan_and_link(p, args)
     if args.controller and not args.key:
         p.error("--controller needs --key: a table key for the floor's tables")
     feed = WinFeed()
@@ -226,6 +223,38 @@ def main(argv: list[str]) -> int:
     if result.interrupted:
         return 130
     return 0 if result.ok else 1
+
+
+def _plan_and_link(
+    p: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[FloorPlan, LinkSettings]:
+    """The floor's plan and its adapters' link settings; a usage error if they do not hold."""
+    try:
+        plan = FloorPlan(
+            tables=args.tables,
+            rounds=args.rounds,
+            profile=args.profile,
+            decks=args.decks,
+            strategy=args.strategy,
+            seed=args.seed,
+            rate=args.rate,
+            pool=args.pool,
+            table_prefix=args.table_prefix,
+            shuffler=args.shuffler,
+            face_up_rate=args.face_up_rate,
+            irregularities=args.irregularities,
+            dealer_change_every=args.dealer_change_every,
+            keep_standoff=args.keep_standoff,
+            slow_players=args.slow_players,
+        )
+        link = LinkSettings(
+            grace_seconds=args.grace,
+            answer_wait_seconds=args.timeout * 2,
+            backoff=Backoff(base=min(0.1, args.retry_cap), cap=args.retry_cap),
+        )
+    except (KeyError, ValueError) as exc:
+        p.error(str(exc.args[0]) if exc.args else str(exc))
+    return plan, link
 
 
 def _run(
@@ -308,19 +337,29 @@ def readable(s: dict[str, Any]) -> list[str]:
         f"{s['pending']} pending, {s['retries']} retries, {s['closed_rounds']} rounds with side "
         f"bets closed; journal {s['journal']}",
     ]
-    lines += [f"HELD: {h['table']}: the controller refuses it ({h['reason']})" for h in s["held"]]
-    if any("403" in h["reason"] for h in s["held"]):
+    return lines + _held_lines(s["held"]) + _quarantined_lines(s["quarantined_rounds"])
+
+
+def _held_lines(held: list[dict[str, str]]) -> list[str]:
+    """The tables the controller refuses, and what a 403 most likely means."""
+    lines = [f"HELD: {h['table']}: the controller refuses it ({h['reason']})" for h in held]
+    if any("403" in h["reason"] for h in held):
         lines.append(
             "HELD: a table key reports only for the tables it was made for: name them with "
             "--table-prefix and --tables (tables T1..T4: --table-prefix T --tables 4)"
         )
-    shown = s["quarantined_rounds"][:QUARANTINE_LINES]
-    lines += [
+    return lines
+
+
+def _quarantined_lines(quarantined: list[dict[str, Any]]) -> list[str]:
+    """The first QUARANTINE_LINES quarantined rounds one by one, then how many more."""
+    shown = quarantined[:QUARANTINE_LINES]
+    lines = [
         f"quarantined: {q['table']} round {q['round']} (journal seq {q['seq']}): {q['reason']}"
         for q in shown
     ]
-    if len(s["quarantined_rounds"]) > len(shown):
-        more = len(s["quarantined_rounds"]) - len(shown)
+    if len(quarantined) > len(shown):
+        more = len(quarantined) - len(shown)
         lines.append(f"quarantined: {more} more, in the journal with state 'quarantined'")
     return lines
 
