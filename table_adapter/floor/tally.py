@@ -163,28 +163,48 @@ class FloorResult:
 
     def summary(self) -> dict[str, Any]:
         """The JSON summary war-floor prints last (money in cents)."""
-        t, p = self.tally, self.plan
-        # the strategy's share of ties taken to war, less the late and silent players', whom
-        # the decision timer surrenders
-        share = war_share(get_strategy(p.strategy)) * (1 - Fraction(p.slow_players))
-        edge = house_edge(get_profile(p.profile), p.decks, share)
         return {
-            "tables": p.tables,
+            **self._dealt(),
+            "base_game": self._base_game(),
+            **self._side_bets(),
+            **self._delivery(),
+            **self._run(),
+        }
+
+    def _dealt(self) -> dict[str, object]:
+        """What the tables dealt: rounds, voids, irregularities, cards."""
+        t = self.tally
+        return {
+            "tables": self.plan.tables,
             "rounds": t.rounds,
-            "rounds_per_table": p.rounds,
+            "rounds_per_table": self.plan.rounds,
             "void_rounds": t.void_rounds,
             "voids": dict(sorted(t.voids.items())),
             "irregularities": dict(sorted(t.irregularities.items())),
             "returned_wagers": t.returned_wagers,
             "voided_at_controller": {k: t.voided.get(k, 0) for k in VOIDED},
             "cards": {pile.value: t.cards.get(pile.value, 0) for pile in Pile},
-            "base_game": {
-                "initial_wagered": t.initial_wagered,
-                "player_net": t.base_net,
-                "hold_percent": percent(-t.base_net, t.initial_wagered),
-                "edge_percent": percent(edge.numerator, edge.denominator),
-                "timer_surrenders": t.timer_surrenders,
-            },
+        }
+
+    def _base_game(self) -> dict[str, object]:
+        """The base game's hold beside the exact house edge of the game played."""
+        t, p = self.tally, self.plan
+        # the strategy's share of ties taken to war, less the late and silent players', whom
+        # the decision timer surrenders
+        share = war_share(get_strategy(p.strategy)) * (1 - Fraction(p.slow_players))
+        edge = house_edge(get_profile(p.profile), p.decks, share)
+        return {
+            "initial_wagered": t.initial_wagered,
+            "player_net": t.base_net,
+            "hold_percent": percent(-t.base_net, t.initial_wagered),
+            "edge_percent": percent(edge.numerator, edge.denominator),
+            "timer_surrenders": t.timer_surrenders,
+        }
+
+    def _side_bets(self) -> dict[str, object]:
+        """The progressive side bets: handle, outcomes, what was paid, the meters at the end."""
+        t = self.tally
+        return {
             "side_bets": t.side_bets,
             "handle": t.handle,
             "outcomes": {o.value: t.outcomes.get(o.value, 0) for o in Outcome},
@@ -196,10 +216,16 @@ class FloorResult:
             },
             "jackpots": t.jackpots,
             "pools": {pool: {"value": value} for pool, value in sorted(self.pools.items())},
-            "acked": sum(s.acked for s in self.links),
-            "replayed": sum(s.replayed for s in self.links),
-            "rejected": sum(s.rejected for s in self.links),
-            "quarantined": sum(s.quarantined for s in self.links),
+        }
+
+    def _delivery(self) -> dict[str, object]:
+        """How the reports fared at the controller, over every table's link."""
+        t, links = self.tally, self.links
+        return {
+            "acked": sum(s.acked for s in links),
+            "replayed": sum(s.replayed for s in links),
+            "rejected": sum(s.rejected for s in links),
+            "quarantined": sum(s.quarantined for s in links),
             "quarantined_rounds": [
                 {
                     "table": e.table,
@@ -210,19 +236,27 @@ class FloorResult:
                 }
                 for e in t.quarantined
             ],
-            "pending": sum(s.pending for s in self.links),
+            "pending": sum(s.pending for s in links),
             # tables the controller refuses as such (a key not theirs, a table disabled)
             "held": [
                 {"table": s.table, "reason": s.last_error or ""}
-                for s in self.links
+                for s in links
                 if s.state is LinkState.HELD
             ],
             "recovered": t.recovered,
             "closed_rounds": t.closed_rounds,
-            "retries": sum(s.retries for s in self.links),
+            "retries": sum(s.retries for s in links),
             "journal_errors": len(t.journal_errors),
+        }
+
+    def _run(self) -> dict[str, object]:
+        """The run itself: how long, how fast, what was played against which controller."""
+        p = self.plan
+        return {
             "elapsed_seconds": round(self.elapsed, 3),
-            "rounds_per_second": round(t.rounds / self.elapsed, 1) if self.elapsed else None,
+            "rounds_per_second": round(self.tally.rounds / self.elapsed, 1)
+            if self.elapsed
+            else None,
             "profile": p.profile,
             "decks": p.decks,
             "strategy": p.strategy,
