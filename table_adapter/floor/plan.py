@@ -42,6 +42,12 @@ class FloorPlan:
     def __post_init__(self) -> None:
         get_profile(self.profile)  # KeyError naming the known ones
         get_strategy(self.strategy)
+        self._check_floor()
+        self._check_rates()
+        self._check_stadium_options()
+
+    def _check_floor(self) -> None:
+        """The tables, their rounds, decks and shuffler."""
         if self.tables < 1:
             raise ValueError("a floor has at least one table")
         if self.rounds is not None and self.rounds < 0:
@@ -50,6 +56,9 @@ class FloorPlan:
             raise ValueError(f"{self.profile} deals from {get_profile(self.profile).decks} decks")
         if self.shuffler not in {s.value for s in Shuffler}:
             raise ValueError(f"shuffler is one of {', '.join(s.value for s in Shuffler)}")
+
+    def _check_rates(self) -> None:
+        """How often cards turn face up, dealers err or change, players answer late."""
         if not 0.0 <= self.face_up_rate < 1.0:
             raise ValueError("face_up_rate is a probability below 1")
         if not 0.0 <= self.irregularities <= 1.0:
@@ -58,6 +67,9 @@ class FloorPlan:
             raise ValueError("dealer_change_every must not be negative")
         if not 0.0 <= self.slow_players <= 1.0:
             raise ValueError("slow_players is a share between 0 and 1")
+
+    def _check_stadium_options(self) -> None:
+        """The options only the Stadium rules give a meaning."""
         if self.slow_players and get_profile(self.profile).decision_timer_ms is None:
             raise ValueError("slow_players needs a decision timer (the Stadium rules)")
         if self.keep_standoff and not get_profile(self.profile).stadium:

@@ -39,32 +39,45 @@ def check_bets(profile: Profile, spots: int, bets: Sequence[Bet]) -> None:
     seen: set[tuple[int, str | None]] = set()
     for i, bet in enumerate(bets):
         where = f"bets[{i}]"
-        amounts = _amounts(bet)
-        for name, amount in zip(AMOUNTS, amounts, strict=True):
-            if type(amount) is not int or amount < 0:
-                raise BetError(f"{where}.{name}", "must be a whole number of cents, not negative")
-        if not 1 <= bet.spot <= spots:
-            raise BetError(f"{where}.spot", f"must be 1..{spots}")
-        if bet.player is not None and not IDENTIFIER.fullmatch(bet.player):
-            raise BetError(f"{where}.player", "1-128 characters of A-Z a-z 0-9 . _ : -")
-        if bet.side and not bet.initial:
-            raise BetError(f"{where}.side", "a progressive wager rides with an initial wager")
-        if bet.war_tie and not profile.war_tie_wager:
-            raise BetError(f"{where}.war_tie", f"{profile.name} has no tie wager on the war deal")
-        if bet.war_tie and not bet.initial:
-            raise BetError(f"{where}.war_tie", "needs an initial wager to go to war with")
-        key = (bet.spot, bet.player)
-        if profile.stadium:
-            _check_stadium(profile, bet, where, any(amounts))
-        elif bet.dealer_ante or bet.dealer_tie:
-            raise BetError(f"{where}.dealer_ante", "only Stadium tables take wagers on the dealer")
-        elif not bet.initial:
-            raise BetError(f"{where}.initial", "a live spot is dealt only with an initial wager")
-        else:
-            key = (bet.spot, None)  # a live spot carries one bet, whoever the player is
+        key = _check_bet(profile, spots, bet, where)
         if key in seen:
             raise BetError(f"{where}.spot", "one bet per spot and player")
         seen.add(key)
+
+
+def _check_bet(profile: Profile, spots: int, bet: Bet, where: str) -> tuple[int, str | None]:
+    """Raise BetError if the table does not accept this bet; the place it takes: its spot
+    and, at a Stadium table, its player."""
+    amounts = _amounts(bet)
+    for name, amount in zip(AMOUNTS, amounts, strict=True):
+        if type(amount) is not int or amount < 0:
+            raise BetError(f"{where}.{name}", "must be a whole number of cents, not negative")
+    if not 1 <= bet.spot <= spots:
+        raise BetError(f"{where}.spot", f"must be 1..{spots}")
+    if bet.player is not None and not IDENTIFIER.fullmatch(bet.player):
+        raise BetError(f"{where}.player", "1-128 characters of A-Z a-z 0-9 . _ : -")
+    if bet.side and not bet.initial:
+        raise BetError(f"{where}.side", "a progressive wager rides with an initial wager")
+    _check_war_tie(profile, bet, where)
+    if profile.stadium:
+        _check_stadium(profile, bet, where, any(amounts))
+        return (bet.spot, bet.player)
+    _check_live(bet, where)
+    return (bet.spot, None)  # a live spot carries one bet, whoever the player is
+
+
+def _check_war_tie(profile: Profile, bet: Bet, where: str) -> None:
+    if bet.war_tie and not profile.war_tie_wager:
+        raise BetError(f"{where}.war_tie", f"{profile.name} has no tie wager on the war deal")
+    if bet.war_tie and not bet.initial:
+        raise BetError(f"{where}.war_tie", "needs an initial wager to go to war with")
+
+
+def _check_live(bet: Bet, where: str) -> None:
+    if bet.dealer_ante or bet.dealer_tie:
+        raise BetError(f"{where}.dealer_ante", "only Stadium tables take wagers on the dealer")
+    if not bet.initial:
+        raise BetError(f"{where}.initial", "a live spot is dealt only with an initial wager")
 
 
 def _amounts(bet: Bet) -> tuple[int, ...]:
