@@ -28,7 +28,7 @@ Envy a voided spot triggered for the others' bets stays paid when only some spot
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jackpot.errors import ValidationError
@@ -160,83 +160,128 @@ def plan_void(
     every = frozenset(int(b["spot"]) for b in bets)
     new = (every if wanted is None else wanted) - before
     after = before | new
-    mine = [i for i, b in enumerate(bets) if int(b["spot"]) in new]
-    total = sum(int(b["wager"]) for b in bets)
-    wagers_before = sum(int(b["wager"]) for b in bets if int(b["spot"]) in before)
-    wagers_after = wagers_before + sum(int(bets[i]["wager"]) for i in mine)
-
-    fed: Mapping[str, Any] = dynamic.get("fed") or {}
+    mine = [b for b in bets if int(b["spot"]) in new]
+    taken = _taken_by_pool(dynamic, bets, before, new)
     floors: Mapping[str, Any] = dynamic.get("floors") or {}
-    if total and new and not fed:
-        raise VoidUnsupportedError("the round was settled before voids recorded its contributions")
-    reversals: dict[str, dict[str, Any]] = {}
-
-    def reversal(pool: str) -> dict[str, Any]:
-        return reversals.setdefault(
-            pool,
-            {
-                "to_visible": 0,
-                "to_reserve": 0,
-                "jackpots": [],
-                "from_reserve": 0,
-                "seed": 0,
-                "hand_pays": [],
-            },
-        )
-
-    if new and total:
-        for pool, (visible, reserve) in sorted(fed.items()):
-            r = reversal(pool)
-            r["to_visible"] = _share(int(visible), wagers_after, total) - _share(
-                int(visible), wagers_before, total
-            )
-            r["to_reserve"] = _share(int(reserve), wagers_after, total) - _share(
-                int(reserve), wagers_before, total
-            )
-
-    # a hit's reset follows the last of the hits it covers (`reset`: [from reserve, seed, n])
-    seen: dict[str, list[int]] = {}
-    for jp in dynamic.get("jackpots") or []:
-        pool, spot = str(jp["pool"]), int(bets[int(jp["bet"])]["spot"])
-        seen.setdefault(pool, []).append(spot)
-        if spot in new:
-            reversal(pool)["jackpots"].append((str(jp["id"]), int(jp["amount"])))
-        reset = jp.get("reset")
-        if reset:
-            covered = seen[pool][-int(reset[2]) :]
-            if all(s in after for s in covered) and any(s in new for s in covered):
-                reversal(pool)["from_reserve"] += int(reset[0])
-                reversal(pool)["seed"] += int(reset[1])
-
-    # fixed and envy pays held as hand pays (JACKPOT_HANDPAY_CENTS): voided with their bets
-    for hp in dynamic.get("hand_pays") or []:
-        if int(bets[int(hp["bet"])]["spot"]) in new:
-            reversal(str(hp["pool"]))["hand_pays"].append(str(hp["id"]))
-
     return VoidPlan(
         table=str(static["table"]),
         round=str(static["round"]),
         spots=tuple(sorted(new)),
         before=tuple(sorted(before)),
         whole=after == every,
-        bets=sum(1 for i in mine if int(bets[i]["wager"]) > 0),
-        wagered=sum(int(bets[i]["wager"]) for i in mine),
-        fixed=sum(int(bets[i]["pay"]) for i in mine),
-        envy=sum(int(bets[i]["envy"]) for i in mine),
-        pools=tuple(
-            PoolReversal(
-                pool,
-                r["to_visible"],
-                r["to_reserve"],
-                tuple(r["jackpots"]),
-                r["from_reserve"],
-                r["seed"],
-                tuple(r["hand_pays"]),
-                None if floors.get(pool) is None else int(floors[pool]),
-            )
-            for pool, r in sorted(reversals.items())
-        ),
+        bets=sum(1 for b in mine if int(b["wager"]) > 0),
+        wagered=_summed(mine, "wager"),
+        fixed=_summed(mine, "pay"),
+        envy=_summed(mine, "envy"),
+        pools=tuple(taken[pool].reversal(pool, floors.get(pool)) for pool in sorted(taken)),
     )
+
+
+def _taken_by_pool(
+    dynamic: Mapping[str, Any],
+    bets: list[Mapping[str, Any]],
+    before: frozenset[int],
+    new: frozenset[int],
+) -> dict[str, _Taken]:
+    """What voiding the `new` spots takes back from each pool it touches."""
+    total = _summed(bets, "wager")
+    fed: Mapping[str, Any] = dynamic.get("fed") or {}
+    if total and new and not fed:
+        raise VoidUnsupportedError("the round was settled before voids recorded its contributions")
+    taken: dict[str, _Taken] = {}
+    if new and total:
+        _take_contributions(taken, fed, bets, before, new, total)
+    _take_jackpots(taken, dynamic, bets, before | new, new)
+    _take_hand_pays(taken, dynamic, bets, new)
+    return taken
+
+
+@dataclass(slots=True)
+class _Taken:
+    """What a void takes back from one pool, as plan_void gathers it."""
+
+    to_visible: int = 0
+    to_reserve: int = 0
+    jackpots: list[tuple[str, int]] = field(default_factory=list)
+    from_reserve: int = 0
+    seed: int = 0
+    hand_pays: list[str] = field(default_factory=list)
+
+    def reversal(self, pool: str, floor: Any) -> PoolReversal:
+        return PoolReversal(
+            pool,
+            self.to_visible,
+            self.to_reserve,
+            tuple(self.jackpots),
+            self.from_reserve,
+            self.seed,
+            tuple(self.hand_pays),
+            None if floor is None else int(floor),
+        )
+
+
+def _take_contributions(
+    taken: dict[str, _Taken],
+    fed: Mapping[str, Any],
+    bets: list[Mapping[str, Any]],
+    before: frozenset[int],
+    new: frozenset[int],
+    total: int,
+) -> None:
+    """Each pool's contribution share of the `new` spots' wagers: the share of every bet void
+    after this one less that of those void before, so partial voids add up exactly."""
+    wagers_before = sum(int(b["wager"]) for b in bets if int(b["spot"]) in before)
+    wagers_after = wagers_before + sum(int(b["wager"]) for b in bets if int(b["spot"]) in new)
+    for pool, (visible, reserve) in sorted(fed.items()):
+        t = taken.setdefault(pool, _Taken())
+        t.to_visible = _share(int(visible), wagers_after, total) - _share(
+            int(visible), wagers_before, total
+        )
+        t.to_reserve = _share(int(reserve), wagers_after, total) - _share(
+            int(reserve), wagers_before, total
+        )
+
+
+def _take_jackpots(
+    taken: dict[str, _Taken],
+    dynamic: Mapping[str, Any],
+    bets: list[Mapping[str, Any]],
+    after: frozenset[int],
+    new: frozenset[int],
+) -> None:
+    """The jackpots the `new` spots won, and the reset funding of each hit once every hit it
+    followed is void (`after`) and one of them is voided now."""
+    # a hit's reset follows the last of the hits it covers (`reset`: [from reserve, seed, n])
+    seen: dict[str, list[int]] = {}
+    for jp in dynamic.get("jackpots") or []:
+        pool, spot = str(jp["pool"]), int(bets[int(jp["bet"])]["spot"])
+        seen.setdefault(pool, []).append(spot)
+        if spot in new:
+            taken.setdefault(pool, _Taken()).jackpots.append((str(jp["id"]), int(jp["amount"])))
+        reset = jp.get("reset")
+        if reset:
+            covered = seen[pool][-int(reset[2]) :]
+            if all(s in after for s in covered) and any(s in new for s in covered):
+                t = taken.setdefault(pool, _Taken())
+                t.from_reserve += int(reset[0])
+                t.seed += int(reset[1])
+
+
+def _take_hand_pays(
+    taken: dict[str, _Taken],
+    dynamic: Mapping[str, Any],
+    bets: list[Mapping[str, Any]],
+    new: frozenset[int],
+) -> None:
+    # fixed and envy pays held as hand pays (JACKPOT_HANDPAY_CENTS): voided with their bets
+    for hp in dynamic.get("hand_pays") or []:
+        if int(bets[int(hp["bet"])]["spot"]) in new:
+            taken.setdefault(str(hp["pool"]), _Taken()).hand_pays.append(str(hp["id"]))
+
+
+def _summed(bets: Iterable[Mapping[str, Any]], key: str) -> int:
+    """A sum over bets of one of their amounts (cents)."""
+    return sum(int(b[key]) for b in bets)
 
 
 def _share(amount: int, part: int, whole: int) -> int:
