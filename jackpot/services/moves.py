@@ -47,7 +47,8 @@ from jackpot.errors import (
 from jackpot.services.linkgroups import Group, LinkGroups
 from jackpot.services.placement import Placement
 from jackpot.services.tables import MAX_STALE_RETRIES
-from jackpot.store.config import TableMove, canonical
+from jackpot.store.config import TableMove
+from jackpot.store.confighashes import canonical
 from jackpot.store.forgotten import ForgottenRounds
 
 log = logging.getLogger(__name__)

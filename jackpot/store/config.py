@@ -3,26 +3,25 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from redis import Redis
 
 from jackpot.domain.config import (
-    Layout,
     LevelType,
     PoolConfig,
     StagedChange,
     TableConfig,
     TableRecord,
 )
-from jackpot.domain.meter import ArmedTrigger, LinkState, PoolState
-from jackpot.domain.names import skeletons
-from jackpot.domain.paytable import Paytable
-from jackpot.domain.triggers import draw_trigger, revealed
+from jackpot.domain.meter import LinkState, PoolState
+from jackpot.domain.triggers import draw_trigger
 from jackpot.errors import (
     CapBelowValueError,
     ConflictError,
+    JackpotError,
     NotFoundError,
     PoolNameTakenError,
     PoolRunningError,
@@ -31,6 +30,8 @@ from jackpot.errors import (
     TriggerInForceError,
     TriggerRangeError,
 )
+from jackpot.store.armedtriggers import ArmedTriggers
+from jackpot.store.confighashes import canonical, name_keys, pool_state, table_record
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 
@@ -57,10 +58,7 @@ class ConfigStore:
         self._r = client
         self._k = keys
         self._s = scripts
-        # the self-check's scan for a newer draw (trigger_problems): per pool, the arming it
-        # checked (commitment, draw, seq armed at) and the journal seq it has read up to, so
-        # that each pass reads only the entries appended since the last one
-        self._scanned: dict[str, tuple[tuple[str, str, int], int]] = {}
+        self._armed = ArmedTriggers(client, keys)
 
     # pools ---------------------------------------------------------------------------------
 
@@ -84,7 +82,6 @@ class ConfigStore:
         the change governs the draws from the next hit, and a ceiling below the armed draw's
         top raises TriggerInForceError. `public` and `name` (None: kept; name '': removed)
         are not parameters: they change a running pool too."""
-        cap = -1 if config.cap is None else config.cap
         span = config.trigger_span
         candidate = "" if span is None else json.dumps(draw_trigger(pool, span).offer())
         result = self._s.put_pool(
@@ -97,37 +94,21 @@ class ConfigStore:
             ],
             args=[
                 pool,
-                config.reset,
-                config.rate_bp,
-                config.reserve_rate_bp,
-                cap,
-                config.policy.value,
+                *_parameter_args(config),
                 who,
                 staged,
                 reason,
                 "" if public is None else ("1" if public else "0"),
-                config.level.value,
-                _cents_text(config.trigger_low),
-                _cents_text(config.trigger_high),
-                config.qualifying_wager,
+                *_level_args(config),
                 candidate,
                 "" if span is None else f"{span[0]}:{span[1]}",
                 "" if name is None else f"={name}",
                 name_keys(name or ""),
             ],
         )
-        if result[0] == "too_narrow":
-            raise TriggerRangeError(int(result[1]), _low_field(config))
-        if result[0] == "in_force":
-            raise TriggerInForceError(int(result[1]))
-        if result[0] == "misdrawn":
-            raise ConflictError("the trigger offered was not drawn over the level's range")
-        if result[0] == "cap_below_value":
-            raise CapBelowValueError(int(result[1]))
-        if result[0] == "running":
-            raise PoolRunningError(pool)
-        if result[0] == "name_taken":
-            raise PoolNameTakenError(name or "", str(result[1]), str(result[2]))
+        refused = _PUT_POOL_REFUSALS.get(str(result[0]))
+        if refused is not None:
+            raise refused(result, pool, config, name)
         return str(result[0])
 
     def _stage_keys(self, pool: str) -> list[str]:
@@ -202,82 +183,8 @@ class ConfigStore:
         return [pool_state(p, raw) for p, raw in zip(ids, pipe.execute(), strict=True) if raw]
 
     def trigger_problems(self) -> list[str]:
-        """Each armed trigger that is not the one committed (the self-check's, as the round
-        script checks it when it pays, settle_round.lua `committed`): its trigger and salt
-        open its commitment, and the journal entry that armed it, while Redis holds it,
-        names that commitment and draw, and nothing after it armed or revealed a trigger (it
-        is the newest draw). Read here and never returned: the trigger and salt
-        stay hidden."""
-        fields = ("trigger", "trigger_salt", "commitment", "draw", "armed_seq")
-        found = []
-        for pool, (trigger, salt, commitment, draw, seq) in self.meter_fields(
-            self.pool_ids(), fields
-        ).items():
-            if commitment is None:
-                continue
-            if not (trigger or "").isdigit() or not revealed(
-                commitment, pool, int(trigger or "0"), salt or ""
-            ):
-                found.append(f"pool {pool}: its armed trigger and salt do not open draw "
-                             f"{draw}'s commitment")  # fmt: skip
-                continue
-            at, armed = self._armed_entry(pool, seq)
-            if armed is not None and (
-                armed.get("type") != "trigger_armed"
-                or (armed.get("commitment"), armed.get("draw")) != (commitment, draw)
-            ):
-                found.append(f"pool {pool}: its armed commitment is not the one its journal "
-                             f"armed for draw {draw}")  # fmt: skip
-                continue
-            if self._superseded(pool, (commitment, draw or "", at)):
-                found.append(f"pool {pool}: its armed draw {draw} is not the newest: its "
-                             "journal armed or revealed a trigger after it")  # fmt: skip
-        return found
-
-    def _superseded(self, pool: str, armed: tuple[str, str, int]) -> bool:
-        """Whether `pool`'s journal, after the seq `armed` names, arms another trigger or
-        reveals one (an entry naming `trigger_cents`), as settle_round.lua `superseded`
-        checks at a hit: the armed draw is then an old one put back. Incremental: a pass
-        reads only the entries appended since the last pass checked the same arming."""
-        journal = self._k.pool_journal(pool)
-        held = self._scanned.get(pool)
-        upto = held[1] if held is not None and held[0] == armed else armed[2]
-        while True:
-            batch = self._r.xrange(journal, f"{upto + 1}-0", "+", count=512)
-            for entry_id, entry in batch:
-                if "trigger_cents" in entry or entry.get("type") == "trigger_armed":
-                    self._scanned.pop(pool, None)
-                    return True
-                upto = int(str(entry_id).split("-")[0])
-            if len(batch) < 512:
-                self._scanned[pool] = (armed, upto)
-                return False
-
-    def _armed_entry(self, pool: str, seq: str | None) -> tuple[int, dict[str, str] | None]:
-        """The seq and the journal entry that armed `pool`'s trigger (by the seq the pool
-        keeps, or the newest `trigger_armed`), None once archived and trimmed (seq 0 for a
-        trigger armed before the pool kept its seq); an entry that should be there and is
-        not: an empty one."""
-        journal = self._k.pool_journal(pool)
-        if seq is not None and seq.isdigit():
-            rows = self._r.xrange(journal, f"{seq}-0", f"{seq}-0")
-            if rows:
-                return int(seq), dict(rows[0][1])
-            first = self._r.xrange(journal, "-", "+", count=1)
-            trimmed = not first or int(str(first[0][0]).split("-")[0]) > int(seq)
-            return int(seq), None if trimmed else {}
-        upto = "+"
-        while True:
-            batch = self._r.xrevrange(journal, upto, "-", count=256)
-            for entry_id, entry in batch:
-                if entry.get("type") == "trigger_armed":
-                    return int(str(entry_id).split("-")[0]), dict(entry)
-            if len(batch) < 256:
-                return 0, None
-            before = int(str(batch[-1][0]).split("-")[0]) - 1
-            if before < 1:
-                return 0, None
-            upto = f"{before}-0"
+        """Each armed trigger that is not the one committed (the self-check's: ArmedTriggers)."""
+        return self._armed.problems(self.meter_fields(self.pool_ids(), ArmedTriggers.FIELDS))
 
     def meter_fields(
         self, pools: list[str], fields: tuple[str, ...]
@@ -465,82 +372,42 @@ def _cents_text(cents: int | None) -> str:
     return "" if cents is None else str(cents)
 
 
+def _parameter_args(config: PoolConfig) -> list[object]:
+    """put_pool.lua's arguments for a pool's meter parameters: reset, rates, cap (-1: none),
+    policy."""
+    cap = -1 if config.cap is None else config.cap
+    return [config.reset, config.rate_bp, config.reserve_rate_bp, cap, config.policy.value]
+
+
+def _level_args(config: PoolConfig) -> list[object]:
+    """put_pool.lua's arguments for what wins the level: its type, trigger range (''
+    for none) and qualifying wager."""
+    return [
+        config.level.value,
+        _cents_text(config.trigger_low),
+        _cents_text(config.trigger_high),
+        config.qualifying_wager,
+    ]
+
+
+# what put_pool.lua refuses a change with, as the error each refusal raises
+_PUT_POOL_REFUSALS: dict[str, Callable[[Any, str, PoolConfig, str | None], JackpotError]] = {
+    "too_narrow": lambda result, _, config, __: TriggerRangeError(
+        int(result[1]), _low_field(config)
+    ),
+    "in_force": lambda result, *_: TriggerInForceError(int(result[1])),
+    "misdrawn": lambda *_: ConflictError(
+        "the trigger offered was not drawn over the level's range"
+    ),
+    "cap_below_value": lambda result, *_: CapBelowValueError(int(result[1])),
+    "running": lambda _, pool, *__: PoolRunningError(pool),
+    "name_taken": lambda result, _, __, name: PoolNameTakenError(
+        name or "", str(result[1]), str(result[2])
+    ),
+}
+
+
 def _low_field(config: PoolConfig) -> str:
     """The field that sets a trigger level's lowest trigger (a must-hit-by's: a cent above
     its reset)."""
     return "trigger_low" if config.level is LevelType.MYSTERY else "reset"
-
-
-def canonical(value: object) -> str:
-    """The stored JSON of a configuration: one text per value, so equal configs compare equal."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def name_keys(name: str) -> str:
-    """What a pool's display name shares with every name that reads the same (D290): its
-    skeletons (jackpot.domain.names: case, compatibility forms and look-alike letters aside)
-    with its runs of spaces made one, a line each; '' for no name."""
-    if not name:
-        return ""
-    return "\n".join(sorted(skeletons(" ".join(name.split()))))
-
-
-def pool_state(pool: str, raw: dict[str, str]) -> PoolState:
-    config = PoolConfig.from_stored(raw)
-    armed = raw.get("commitment")
-    return PoolState(
-        pool=pool,
-        config=config,
-        value_units=int(raw["value"]),
-        reserve_units=int(raw["reserve"]),
-        reset_initial_units=int(raw["reset_initial_units"]),
-        wagered=int(raw["in_cents"]),
-        bets=int(raw["bets"]),
-        contributions_units=int(raw["contrib_units"]),
-        overflow_units=int(raw["overflow_units"]),
-        hits=int(raw["hits"]),
-        won=int(raw["won_cents"]),
-        seed_units=int(raw["seed_units"]),
-        seed_in_units=int(raw.get("seed_in_units", "0")),
-        seed_returned_units=int(raw.get("seed_returned_units", "0")),
-        adjustments_units=int(raw["adjust_units"]),
-        voids_units=int(raw.get("void_units", "0")),
-        journal_seq=int(raw["seq"]),
-        link=LinkState(raw.get("state", LinkState.RUNNING)),
-        staged=StagedChange.from_stored(json.loads(raw["staged"])) if raw.get("staged") else None,
-        # why the change waiting was refused when it was to take effect (D229), if it was
-        staged_refused=raw.get("refused_reason")
-        if raw.get("staged") and raw.get("refused") == raw["staged"]
-        else None,
-        public=raw.get("public", "1") == "1",
-        name=raw.get("name", ""),
-        # the trigger's commitment and draw only: the trigger and its salt are never read out
-        trigger=None
-        if armed is None
-        else ArmedTrigger(armed, int(raw.get("draw", "0")), int(raw.get("armed_at", "0"))),
-    )
-
-
-def table_record(table: str, raw: dict[str, str]) -> TableRecord:
-    data = json.loads(raw["config"])
-    config = TableConfig(
-        pools=tuple(data["pools"]),
-        decks=data["decks"],
-        spots=data["spots"],
-        min_wager=data["min_wager"],
-        max_wager=data["max_wager"],
-        layout=Layout(data["profile"]),
-        envy_min_wager=data["envy_min_wager"],
-        paytable=Paytable.from_json(data["paytable"]),
-        enabled=data["enabled"],
-        asset=data.get("asset") or "",
-        location=data.get("location") or "",
-    )
-    last_seen = raw.get("last_seen")
-    return TableRecord(
-        table,
-        config,
-        raw["version"],
-        int(last_seen) if last_seen else None,
-        int(raw.get("rounds", 0)),
-    )

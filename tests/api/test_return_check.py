@@ -11,7 +11,7 @@ import pytest
 from redis import Redis
 
 from jackpot.domain.paytable import SEED_PAYTABLE
-from jackpot.store.config import canonical
+from jackpot.store.confighashes import canonical
 from jackpot.store.keys import Keys
 from tests.support.api import Api
 from tests.support.checks import assert_error

@@ -15,7 +15,7 @@ from redis import Redis
 from jackpot.bootstrap import Services
 from jackpot.cli.worker import scheduler
 from jackpot.settings import Settings
-from jackpot.store.config import canonical
+from jackpot.store.confighashes import canonical
 from jackpot.store.keys import Keys
 from tests.support.api import Api, round_body
 from tests.support.checks import assert_error, snapshot
