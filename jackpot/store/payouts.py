@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from redis import Redis
@@ -15,6 +16,7 @@ from jackpot.domain.people import person_of
 from jackpot.domain.requests import WITNESS_IS_NOT_THE_CONFIRMER, WITNESS_IS_NOT_THE_PAYER
 from jackpot.domain.voids import covers
 from jackpot.errors import (
+    JackpotError,
     NotFoundError,
     NoVoidAwaitingError,
     PayoutChangedError,
@@ -145,6 +147,21 @@ class PayoutStore:
             pipe.set(built, "1")
             pipe.execute()
 
+    def _step_keys(self, pool: str) -> builtins.list[str]:
+        """payout_status.lua's keys for a payout of `pool`."""
+        k = self._k
+        return [
+            k.payouts,
+            k.payouts_pending,
+            k.pool(pool),
+            k.pool_journal(pool),
+            k.counters,
+            k.payouts_open,
+            k.payouts_settled,
+            k.voids,
+            k.activity,
+        ]
+
     def step(
         self,
         payout: str,
@@ -170,19 +187,8 @@ class PayoutStore:
         cents from which an approval is needed (0: none).
         """
         current = self.get(payout)
-        pool = current["pool"]
         result = self._s.payout_status(
-            keys=[
-                self._k.payouts,
-                self._k.payouts_pending,
-                self._k.pool(pool),
-                self._k.pool_journal(pool),
-                self._k.counters,
-                self._k.payouts_open,
-                self._k.payouts_settled,
-                self._k.voids,
-                self._k.activity,
-            ],
+            keys=self._step_keys(current["pool"]),
             args=[
                 payout, step, who, note, *hand_pay, expect, threshold, person, *ids,
                 person_of(old_name),
@@ -192,28 +198,9 @@ class PayoutStore:
         if verdict == "missing":
             raise NotFoundError("payout", payout)
         after = dict(json.loads(result[1]))
-        if verdict == "stale":
-            raise PayoutChangedError(payout, after["status"], expect)
-        if verdict == "refused":
-            raise PayoutStateError(payout, after["status"], PAST[step])
-        if verdict == "same_person":
-            raise SecondPersonError(payout, step)
-        if verdict == "witness_paid":
-            raise WITNESS_IS_NOT_THE_PAYER.error()
-        if verdict == "witness_confirms":
-            raise WITNESS_IS_NOT_THE_CONFIRMER.error()
-        if verdict == "nothing":
-            raise NoVoidAwaitingError(payout, after["status"])
-        if verdict == "void_held":
-            held = json.loads(result[2])
-            raise RoundVoidHeldError(
-                payout,
-                after["table"],
-                after["round"],
-                covers(held.get("plan") or {}),
-                str(held.get("label") or held.get("who") or "someone"),
-                str(held.get("reason") or ""),
-            )
+        refused = _STEP_REFUSALS.get(verdict)
+        if refused is not None:
+            raise refused(_Answer(payout, step, expect, after, result))
         return verdict in ("changed", "asked"), after
 
 
@@ -224,4 +211,41 @@ PAST = {
     "void": "voided",
     "approve_void": "voided",
     "refuse_void": "refused a void",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """A step as payout_status.lua answered it: what was asked, and the payout after it."""
+
+    payout: str
+    step: str
+    expect: str
+    after: dict[str, Any]
+    result: list[Any]
+
+
+def _void_held(a: _Answer) -> RoundVoidHeldError:
+    """The void awaiting a second person's approval that covers the payout (the script's
+    third value)."""
+    held = json.loads(a.result[2])
+    return RoundVoidHeldError(
+        a.payout,
+        a.after["table"],
+        a.after["round"],
+        covers(held.get("plan") or {}),
+        str(held.get("label") or held.get("who") or "someone"),
+        str(held.get("reason") or ""),
+    )
+
+
+# what payout_status.lua refuses a step with, as the error each refusal raises
+_STEP_REFUSALS: dict[str, Callable[[_Answer], JackpotError]] = {
+    "stale": lambda a: PayoutChangedError(a.payout, a.after["status"], a.expect),
+    "refused": lambda a: PayoutStateError(a.payout, a.after["status"], PAST[a.step]),
+    "same_person": lambda a: SecondPersonError(a.payout, a.step),
+    "witness_paid": lambda _: WITNESS_IS_NOT_THE_PAYER.error(),
+    "witness_confirms": lambda _: WITNESS_IS_NOT_THE_CONFIRMER.error(),
+    "nothing": lambda a: NoVoidAwaitingError(a.payout, a.after["status"]),
+    "void_held": _void_held,
 }
