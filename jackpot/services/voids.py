@@ -3,6 +3,7 @@ void_round script call to apply it, or to hold it for a second person's approval
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from jackpot.domain.auth import a_tables_key
@@ -15,6 +16,7 @@ from jackpot.domain.voids import (
 )
 from jackpot.errors import (
     ControllerInoperableError,
+    JackpotError,
     MeterLimitError,
     NotFoundError,
     RoundVoidError,
@@ -152,64 +154,83 @@ class Voids:
             return verdict, view(answer.state)
         if verdict == "awaiting":
             return "awaiting_approval", view(answer.state)
-        if verdict == "paid":
-            payout, status = answer.detail
-            raise RoundVoidError(
-                table,
-                round_id,
-                "jackpot_paid",
-                f"its pay {payout} (a jackpot or a hand pay) was {PAID.get(status, status)}: a "
-                "void cannot take it back; correct it with an adjustment, which says so",
-                "payout",
-            )
-        if verdict == "held_other":
-            held = answer.state["held"] or {}
-            raise RoundVoidError(
-                table,
-                round_id,
-                "void_awaiting_approval",
-                f"a void of {covers(held.get('plan') or {})} asked by "
-                f"{held.get('label') or held.get('who')} awaits a second person's approval: "
-                "approve or refuse it first",
-            )
-        if verdict == "nothing":
-            raise RoundVoidError(
-                table, round_id, "no_void_awaiting", "no void of this round awaits approval"
-            )
-        if verdict == "same_person":
-            raise RoundVoidError(
-                table,
-                round_id,
-                "second_person_required",
-                "the void was asked for, or approved already, by this key or person: another "
-                "person approves it",
-            )
-        if verdict == "tampered":
-            raise ControllerInoperableError(
-                [f"pool {answer.detail[0]}: its meter and reserve are not what its books give"]
-            )
-        if verdict == "overflow":
-            raise MeterLimitError(answer.detail[0])
-        if verdict == "retired":
-            raise RoundVoidError(
-                table,
-                round_id,
-                "pool_retired",
-                f"the round fed pool {answer.detail[0]}, retired since with no record of the "
-                "pool its balance went to: correct it with adjustments",
-            )
-        if verdict == "rerouted":
-            raise RoundVoidError(
-                table, round_id, "void_conflict", "the round's pools kept being retired meanwhile"
-            )
-        # missing_pool: the round fed a pool no longer in its table's link group
-        raise RoundVoidError(
-            table,
-            round_id,
-            "void_unsupported",
-            f"the round fed pool {answer.detail[0]}, which is not in the table's link group "
-            "now: correct it with adjustments",
+        raise _refusal(table, round_id, answer)
+
+
+def _refusal(table: str, round_id: str, answer: VoidAnswer) -> JackpotError:
+    """The error of a void the script refused, by its verdict."""
+    if answer.verdict == "tampered":
+        return ControllerInoperableError(
+            [f"pool {answer.detail[0]}: its meter and reserve are not what its books give"]
         )
+    if answer.verdict == "overflow":
+        return MeterLimitError(answer.detail[0])
+    code, reason, field = _ROUND_VOID_REFUSALS.get(answer.verdict, _missing_pool)(answer)
+    return RoundVoidError(table, round_id, code, reason, field)
+
+
+# a RoundVoidError's (code, reason, field) for a refusal
+_Refused = tuple[str, str, str | None]
+
+
+def _jackpot_paid(answer: VoidAnswer) -> _Refused:
+    payout, status = answer.detail
+    return (
+        "jackpot_paid",
+        f"its pay {payout} (a jackpot or a hand pay) was {PAID.get(status, status)}: a "
+        "void cannot take it back; correct it with an adjustment, which says so",
+        "payout",
+    )
+
+
+def _held_other(answer: VoidAnswer) -> _Refused:
+    held = answer.state["held"] or {}
+    return (
+        "void_awaiting_approval",
+        f"a void of {covers(held.get('plan') or {})} asked by "
+        f"{held.get('label') or held.get('who')} awaits a second person's approval: "
+        "approve or refuse it first",
+        None,
+    )
+
+
+def _pool_retired(answer: VoidAnswer) -> _Refused:
+    return (
+        "pool_retired",
+        f"the round fed pool {answer.detail[0]}, retired since with no record of the "
+        "pool its balance went to: correct it with adjustments",
+        None,
+    )
+
+
+def _missing_pool(answer: VoidAnswer) -> _Refused:
+    """missing_pool: the round fed a pool no longer in its table's link group."""
+    return (
+        "void_unsupported",
+        f"the round fed pool {answer.detail[0]}, which is not in the table's link group "
+        "now: correct it with adjustments",
+        None,
+    )
+
+
+#: void_round.lua's refusals of a void the round cannot take now; any other: _missing_pool
+_ROUND_VOID_REFUSALS: dict[str, Callable[[VoidAnswer], _Refused]] = {
+    "paid": _jackpot_paid,
+    "held_other": _held_other,
+    "nothing": lambda _: ("no_void_awaiting", "no void of this round awaits approval", None),
+    "same_person": lambda _: (
+        "second_person_required",
+        "the void was asked for, or approved already, by this key or person: another "
+        "person approves it",
+        None,
+    ),
+    "retired": _pool_retired,
+    "rerouted": lambda _: (
+        "void_conflict",
+        "the round's pools kept being retired meanwhile",
+        None,
+    ),
+}
 
 
 def view(state: dict[str, Any]) -> dict[str, Any]:
@@ -221,30 +242,33 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
         "spots": sorted(int(s) for s in state["spots"]),
         "whole": state["whole"],
         "voids": [_void(v) for v in state["voids"]],
-        "awaiting_approval": None
-        if not held
-        else {
-            "spots": sorted(int(s) for s in (held["plan"]["spots"] or [])),
-            "whole": bool(held["plan"]["whole"]),
-            "pays": _pays(held["plan"]),
-            "requested_by": held["who"],
-            "person": held["label"],
-            # the register's id of the one who asked (None: a table's key), which a person
-            # approving must not be (compared by id, D232)
-            "person_id": _person_id(held["who"], held.get("person")),
-            "reason": held["reason"],
-            "at": int(held["at"]),
-            "approvals": [
-                {
-                    "approved_by": a["who"],
-                    "approver": a["label"],
-                    "person_id": _person_id(a["who"], a.get("person")),
-                    "note": a.get("note") or "",
-                    "at": int(a["at"]),
-                }
-                for a in (held.get("approvals") or [])
-            ],
-        },
+        "awaiting_approval": None if not held else _awaiting(held),
+    }
+
+
+def _awaiting(held: dict[str, Any]) -> dict[str, Any]:
+    """The void held for a second person's approval, and the approvals it has so far."""
+    return {
+        "spots": sorted(int(s) for s in (held["plan"]["spots"] or [])),
+        "whole": bool(held["plan"]["whole"]),
+        "pays": _pays(held["plan"]),
+        "requested_by": held["who"],
+        "person": held["label"],
+        # the register's id of the one who asked (None: a table's key), which a person
+        # approving must not be (compared by id, D232)
+        "person_id": _person_id(held["who"], held.get("person")),
+        "reason": held["reason"],
+        "at": int(held["at"]),
+        "approvals": [
+            {
+                "approved_by": a["who"],
+                "approver": a["label"],
+                "person_id": _person_id(a["who"], a.get("person")),
+                "note": a.get("note") or "",
+                "at": int(a["at"]),
+            }
+            for a in (held.get("approvals") or [])
+        ],
     }
 
 
