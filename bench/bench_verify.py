@@ -42,7 +42,7 @@ from reports import deal
 
 from jackpot.bootstrap import bootstrap
 from jackpot.domain.auth import Role
-from jackpot.services.checkpoints import generate_key
+from jackpot.services.checkpointfiles import generate_key
 from jackpot.services.clock import now_ms
 from jackpot.settings import Settings
 from jackpot.store.keys import Keys

@@ -9,7 +9,7 @@ import sys
 
 from jackpot.cli.runtime import services
 from jackpot.domain.checkpoints import fingerprint, public_pem, short
-from jackpot.services.checkpoints import NoCheckpointKeyError, generate_key, read_key
+from jackpot.services.checkpointfiles import NoCheckpointKeyError, generate_key, read_key
 from jackpot.settings import Settings
 
 

@@ -23,7 +23,7 @@ from jackpot.cli.runtime import store_url
 from jackpot.cli.serve import gunicorn_command, gunicorn_env
 from jackpot.domain.auth import Role
 from jackpot.errors import NotFoundError
-from jackpot.services.checkpoints import generate_key
+from jackpot.services.checkpointfiles import generate_key
 from jackpot.settings import Settings
 
 STOP_SECONDS = 30.0

@@ -17,7 +17,8 @@ from jackpot.cli.argtypes import gaming_day
 from jackpot.cli.runtime import services
 from jackpot.domain.checkpoints import load_public
 from jackpot.errors import ArchiveUnavailableError
-from jackpot.services.checkpoints import CheckpointCheck, Kept, read_kept
+from jackpot.services.checkpointfiles import Kept, read_kept
+from jackpot.services.checkpoints import CheckpointCheck
 from jackpot.services.verification import PeriodNotBegunError
 from jackpot.settings import Settings
 

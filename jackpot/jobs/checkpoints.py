@@ -7,7 +7,7 @@ from typing import Any
 
 from jackpot.domain.checkpoints import summary
 from jackpot.jobs.context import services
-from jackpot.services.checkpoints import NoCheckpointKeyError
+from jackpot.services.checkpointfiles import NoCheckpointKeyError
 
 log = logging.getLogger("jackpot.jobs")
 

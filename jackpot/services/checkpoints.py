@@ -3,14 +3,13 @@ them, the archive keeps them, anyone may fetch them, and `jackpot verify` holds 
 them, whether the archive's own or ones an auditor kept elsewhere.
 
 What is signed and how: jackpot.domain.checkpoints. The key: a PEM file the settings name
-(JACKPOT_CHECKPOINT_KEY), made by `jackpot checkpoints keygen`, never in Redis or the archive.
+(JACKPOT_CHECKPOINT_KEY), made by `jackpot checkpoints keygen`, never in Redis or the archive;
+reading it, and the checkpoints an auditor kept: jackpot.services.checkpointfiles.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -19,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from jackpot.archive.checkpoints import CheckpointArchive
 from jackpot.archive.verify import Finding
@@ -29,6 +28,15 @@ from jackpot.domain.gamingday import EPOCH, MILLISECOND
 from jackpot.domain.journals import pool_journal
 from jackpot.domain.payoutsteps import PayoutStep
 from jackpot.errors import ArchiveUnavailableError
+from jackpot.services.checkpointfiles import CHECKPOINTS, NoCheckpointKeyError, read_key
+from jackpot.services.checkpointfindings import (
+    Where,
+    compare,
+    edited_rows,
+    gaps,
+    signed_by,
+    signed_heads,
+)
 from jackpot.store.checkpoints import HeadStore
 
 log = logging.getLogger("jackpot.checkpoints")
@@ -37,99 +45,6 @@ STAMP_MARGIN_MS = 300_000  # how far an entry's stamp may be ahead of a checkpoi
 SHORT_FOR_MS = 5_000  # how long the signs show a latest checkpoint before reading it again
 LOCK_MS = 60_000  # a run's lock lapses after this long, should its worker die holding it
 CLOSE_WAIT_S = 5.0  # how long a day's close waits for another run's lock before giving up
-CHECKPOINTS = "checkpoints"  # the journal name findings about a checkpoint itself are filed under
-
-
-class NoCheckpointKeyError(Exception):
-    """The controller's checkpoint key file is missing or unreadable."""
-
-
-def generate_key(path: Path) -> str:
-    """Write a new Ed25519 key to `path` (mode 0600; never over an existing file); its
-    fingerprint."""
-    key = rule.new_key()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(rule.private_pem(key))
-    return rule.fingerprint(key.public_key())
-
-
-def read_key(path: Path) -> Ed25519PrivateKey:
-    try:
-        return rule.load_private(path.read_bytes())
-    except (OSError, ValueError) as exc:
-        raise NoCheckpointKeyError(
-            f"no checkpoint key at {path} ({exc}): make one with `jackpot checkpoints keygen`"
-        ) from exc
-
-
-KEPT_SUFFIXES = (".json", ".jsonl")  # what a directory of kept checkpoints is read for
-
-
-@dataclass(slots=True)
-class Kept:
-    """Checkpoints kept outside the controller, as read from a file or a directory."""
-
-    checkpoints: list[Any] = field(default_factory=list)
-    unreadable: list[Finding] = field(default_factory=list)  # a file or a line that is not JSON
-    skipped: list[str] = field(default_factory=list)  # files of a directory not read (D266)
-
-
-def read_kept(path: Path) -> Kept:
-    """Checkpoints kept outside the controller: a file of one JSON checkpoint, a JSON array
-    or JSON lines, or a directory of such files named *.json or *.jsonl (read in name order;
-    any other file is skipped, and said). A file or line that cannot be read is a finding
-    naming it, the rest is still read; finding none at all is a finding (D266). OSError: the
-    path itself cannot be read."""
-    out = Kept()
-    if path.is_dir():
-        files = []
-        for file in sorted(p for p in path.iterdir() if p.is_file()):
-            if file.suffix in KEPT_SUFFIXES:
-                files.append(file)
-            else:
-                out.skipped.append(
-                    f"{file}: skipped: not a checkpoint (only *.json and *.jsonl files are read)"
-                )
-    else:
-        files = [path]
-    for file in files:
-        _read_file(file, out)
-    if not out.checkpoints:
-        out.unreadable.append(
-            Finding(CHECKPOINTS, None, f"no checkpoint found in {path}: nothing was checked")
-        )
-    return out
-
-
-def _read_file(file: Path, out: Kept) -> None:
-    try:
-        text = file.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        out.unreadable.append(Finding(CHECKPOINTS, None, f"{file}: cannot be read ({exc})"))
-        return
-    try:
-        whole = json.loads(text)
-    except ValueError:
-        pass
-    else:
-        out.checkpoints += whole if isinstance(whole, list) else [whole]
-        return
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            out.checkpoints.append(json.loads(line))
-        except ValueError as exc:
-            out.unreadable.append(
-                Finding(
-                    CHECKPOINTS,
-                    None,
-                    f"{file} line {number}: not a JSON checkpoint ({exc}): a line cut short "
-                    "(an interrupted append) or not a checkpoint; the other lines were read",
-                )
-            )
 
 
 @dataclass(slots=True)
@@ -301,26 +216,14 @@ class Checkpoints:
         before them; None: all): numbered without a gap, each naming the one before by its
         hash, each signed by the controller's key, each head the history's."""
         out = CheckpointCheck(key_source="the controller's key")
-        after = 0
-        if since is not None:
-            first = self._archive.first_at(since)
-            if first is None:
-                return out
-            after = max(first - 2, 0)
+        after = self._walked_after(since)
+        if after is None:
+            return out
         rows = list(self._archive.walk_rows(after))
         stored = [body for body, _ in rows]
         if not stored:
             return out
-        out.findings += [
-            Finding(
-                CHECKPOINTS,
-                None,
-                f"checkpoint #{body.get('id')}: the archive's {', '.join(columns)} column(s) "
-                "differ from its signed body: the row was edited",
-            )
-            for body, columns in rows
-            if columns
-        ]
+        out.findings += edited_rows(rows)
         try:
             key = self.public_key()
         except NoCheckpointKeyError as exc:
@@ -328,22 +231,17 @@ class Checkpoints:
             # `jackpot verify` says they were not checked (D258)
             out.unchecked = str(exc)
             return out
-        number, prev = after, "" if after == 0 else str(stored[0].get("prev", ""))
-        for found in stored:
-            number += 1
-            if found.get("id") != number or found.get("prev") != prev:
-                out.findings.append(
-                    Finding(
-                        CHECKPOINTS,
-                        None,
-                        f"checkpoint #{found.get('id')} does not follow #{number - 1} (its "
-                        "number or its prev): a checkpoint was removed, inserted or replaced",
-                    )
-                )
-                number = int(found.get("id") or number)
-            prev = str(found.get("hash", ""))
+        out.findings += gaps(stored, after)
         self._check(stored, key, out)
         return out
+
+    def _walked_after(self, since: int | None) -> int | None:
+        """The number after which check_stored walks the archive's checkpoints: the one
+        before the first made from `since` (None: from the first); None when none was."""
+        if since is None:
+            return 0
+        first = self._archive.first_at(since)
+        return None if first is None else max(first - 2, 0)
 
     def stored_unchecked(self) -> str | None:
         """Why the archive's own checkpoints cannot be checked here (no key), if they exist."""
@@ -375,17 +273,20 @@ class Checkpoints:
         self, given: Iterable[dict[str, Any]], key: Ed25519PublicKey, out: CheckpointCheck
     ) -> None:
         out.key = rule.fingerprint(key)
-        sound = []
-        for found in given:
-            why = rule.problem(found, key)
-            if why is None:
-                sound.append(found)
-            else:
-                name = found.get("id", "?") if isinstance(found, dict) else "?"
-                out.findings.append(Finding(CHECKPOINTS, None, f"checkpoint #{name} {why}"))
+        sound, unsound = signed_by(given, key)
+        out.findings += unsound
         out.checked = len(sound)
-        # where each journal is: a link group's store, and the pool (None: the house's)
-        where: dict[str, tuple[HeadStore, str | None]] = {}
+        where, ends = self._journals()
+        signed, gone = signed_heads(sound, where, ends)
+        out.findings += gone
+        for journal, pairs in sorted(signed.items()):
+            out.heads += len(pairs)
+            store, in_pool = where[journal]
+            out.findings += compare(journal, pairs, self._hashes(journal, store, in_pool, pairs))
+
+    def _journals(self) -> tuple[dict[str, Where], dict[str, int]]:
+        """Where each journal is, and the seq each ends at now."""
+        where: dict[str, Where] = {}
         ends: dict[str, int] = {}
         for store in self._stores():
             heads = store.heads()
@@ -394,36 +295,7 @@ class Checkpoints:
             for pool in store.pools():
                 where[pool_journal(pool)] = (store, pool)
             ends.update((h.journal, h.seq) for h in heads)
-        signed: dict[str, list[tuple[int, str, int]]] = {}  # journal -> (seq, hash, checkpoint)
-        for found in sound:
-            for head in rule.heads_of(found):
-                if head.journal not in where:
-                    out.findings.append(
-                        Finding(
-                            head.journal,
-                            head.seq,
-                            f"checkpoint #{found['id']} signs a journal the controller does "
-                            "not know: it was removed",
-                        )
-                    )
-                elif head.seq > ends.get(head.journal, 0):
-                    out.findings.append(
-                        Finding(
-                            head.journal,
-                            head.seq,
-                            f"checkpoint #{found['id']} signed this seq, but the journal now "
-                            f"ends at seq {ends.get(head.journal, 0)}: entries were removed "
-                            "(the history was cut back)",
-                        )
-                    )
-                elif head.seq > 0:
-                    signed.setdefault(head.journal, []).append(
-                        (head.seq, head.hash, int(found["id"]))
-                    )
-        for journal, pairs in sorted(signed.items()):
-            out.heads += len(pairs)
-            store, in_pool = where[journal]
-            out.findings += _compare(journal, pairs, self._hashes(journal, store, in_pool, pairs))
+        return where, ends
 
     def _hashes(
         self,
@@ -444,32 +316,3 @@ class Checkpoints:
 def _ms(iso: str) -> int:
     """An ISO 8601 instant with its offset, as a statement writes it, in epoch ms."""
     return (datetime.fromisoformat(iso) - EPOCH) // MILLISECOND
-
-
-def _compare(
-    journal: str, heads: list[tuple[int, str, int]], history: dict[int, str]
-) -> list[Finding]:
-    """One journal's signed heads against its history: where it first differs, bounded by
-    the last signed head before it that still matches."""
-    differ = sorted((s, h, c) for s, h, c in heads if history.get(s) != h)
-    if not differ:
-        return []
-    seq, hash_, number = differ[0]
-    held = history.get(seq)
-    kept = [(s, c) for s, h, c in heads if s < seq and history.get(s) == h]
-    bound = (
-        f"the last signed head that still matches is seq {max(kept)[0]} (checkpoint "
-        f"#{max(kept)[1]}): the history after it was rewritten"
-        if kept
-        else "no earlier signed head of it matches"
-    )
-    holds = f"holds {held[:16]}…" if held else "holds no entry there"
-    return [
-        Finding(
-            journal,
-            seq,
-            f"differs from what checkpoint #{number} signed (hash {hash_[:16]}…, the history "
-            f"{holds}); {bound}"
-            + (f"; {len(differ) - 1} later signed head(s) differ too" if len(differ) > 1 else ""),
-        )
-    ]

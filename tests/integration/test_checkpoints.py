@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.serialization import load_pem_public_key
 from jackpot.cli.main import main
 from jackpot.domain import checkpoints as rule
 from jackpot.domain.checkpoints import Head
-from jackpot.services.checkpoints import generate_key, read_key
+from jackpot.services.checkpointfiles import generate_key, read_key
 from tests.support.api import hit
 from tests.support.archive_world import ARCHIVES, World, deal, world_of, world_on
 from tests.support.redis_server import RedisServer

@@ -9,7 +9,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from jackpot.domain.auth import Role
-from jackpot.services.checkpoints import generate_key
+from jackpot.services.checkpointfiles import generate_key
 from tests.support.api import Api, Keys, hit, round_body
 from tests.support.checks import HAND_PAY
 from tests.support.people import issue
