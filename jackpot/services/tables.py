@@ -73,9 +73,7 @@ class Tables:
             # taking a table out of play changes no term: it always works (D229)
             if current is None or config != replace(current, enabled=False):
                 self.check(table, config)
-            kind = "table_updated"
-            if current is not None and current.enabled != config.enabled:
-                kind = "table_enabled" if config.enabled else "table_disabled"
+            kind = _journaled_as(current, config)
             reason = str(body.get("reason") or "").strip()
             status, _ = self._config.put_table(table, config, seen, who, kind, reason)
             if status != "stale":
@@ -109,6 +107,27 @@ class Tables:
         minimum (jackpot.domain.returns), with its pools as `pools` has them, else as stored
         and, with `staged`, as each one's staged change would make it: every mix of terms in
         force and staged, since staged changes take effect one pool at a time (D229)."""
+        choices = self._term_choices(config, pools, staged)
+        names = list(choices)
+        smallest = self._smallest_wagers(table, config)
+        for mix in itertools.product(*(choices[p] for p in names)):
+            terms = {p: c for p, (c, _) in zip(names, mix, strict=True)}
+            check_return(
+                table,
+                config,
+                terms,
+                self._min_return_bp,
+                field,
+                _staged_note([p for _, p in mix if p]),
+                self._below_share_bp,
+                smallest,
+            )
+
+    def _term_choices(
+        self, config: TableConfig, pools: Mapping[str, PoolConfig] | None, staged: bool
+    ) -> dict[str, list[tuple[PoolConfig, str]]]:
+        """The terms of each pool the check tries: `pools`' own, else those in force and,
+        with `staged`, for a pool the table feeds, its staged change's (naming the pool)."""
         choices: dict[str, list[tuple[PoolConfig, str]]] = {}
         for state in self._config.pools():
             if pools and state.pool in pools:
@@ -118,29 +137,16 @@ class Tables:
                 choices[state.pool].append((state.staged.config, state.pool))
         for pool, override in (pools or {}).items():
             choices[pool] = [(override, "")]
-        names = list(choices)
-        # the least wager any table feeding each pool takes, this one as it would be
+        return choices
+
+    def _smallest_wagers(self, table: str, config: TableConfig) -> dict[str, int]:
+        """The least wager any table feeding each pool takes, this one as it would be."""
         smallest = {p: config.min_wager for p in config.pools}
         for record in self._config.tables():
             for p in set(record.config.pools) & set(smallest):
                 if record.table != table:
                     smallest[p] = min(smallest[p], record.config.min_wager)
-        for mix in itertools.product(*(choices[p] for p in names)):
-            terms = {p: c for p, (c, _) in zip(names, mix, strict=True)}
-            waiting = [p for _, p in mix if p]
-            note = ""
-            if waiting:
-                note = " with the staged change of pool " + ", ".join(waiting) + " in force"
-            check_return(
-                table,
-                config,
-                terms,
-                self._min_return_bp,
-                field,
-                note,
-                self._below_share_bp,
-                smallest,
-            )
+        return smallest
 
     def _pool_configs(self) -> dict[str, PoolConfig]:
         return {p.pool: p.config for p in self._config.pools()}
@@ -223,3 +229,18 @@ class Tables:
 
     def _configs(self) -> dict[str, TableConfig]:
         return {r.table: r.config for r in self._config.tables()}
+
+
+def _staged_note(waiting: list[str]) -> str:
+    """How a refusal names the staged changes the terms it was checked with hold."""
+    if not waiting:
+        return ""
+    return " with the staged change of pool " + ", ".join(waiting) + " in force"
+
+
+def _journaled_as(current: TableConfig | None, config: TableConfig) -> str:
+    """The journal entry of a table's change: `table_enabled` or `table_disabled` when it
+    switches play, else `table_updated`."""
+    if current is not None and current.enabled != config.enabled:
+        return "table_enabled" if config.enabled else "table_disabled"
+    return "table_updated"
