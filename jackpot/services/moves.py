@@ -77,6 +77,33 @@ class Moved:
         }
 
 
+def _under_way(table: str, underway: dict[str, Any], pools: tuple[str, ...], who: str) -> TableMove:
+    """The move of `table` under way, which a request for the same pools finishes."""
+    if tuple(underway["pools"]) != pools:
+        raise TableMoveError(
+            table,
+            "move_under_way",
+            f"its move to {underway['to']!r} with pools {underway['pools']} is under "
+            "way: repeat that request to finish it",
+        )
+    return TableMove(underway["move"], underway["from"], underway["to"], who, underway["reason"])
+
+
+def _within_group(table: str, record: TableRecord, group: str, pools: tuple[str, ...]) -> Moved:
+    """A move to pools of the table's own link group: done before (a resent request), else
+    refused."""
+    if record.config.pools == pools:  # moved there before: a resent request
+        return Moved(table, group, group, "unchanged", 0, record, "")
+    raise LinkGroupError(
+        "table",
+        table,
+        group,
+        group,
+        "its new pools are in its own link group: change them with PUT /tables/{id}",
+        field="pools",
+    )
+
+
 class TableMoves:
     def __init__(
         self, groups: LinkGroups, placement: Placement, keep_ms: int, clock: Callable[[], int]
@@ -92,31 +119,12 @@ class TableMoves:
         registry = self._groups.registry
         underway = registry.move_of(table)
         if underway is not None:
-            if tuple(underway["pools"]) != pools:
-                raise TableMoveError(
-                    table,
-                    "move_under_way",
-                    f"its move to {underway['to']!r} with pools {underway['pools']} is under "
-                    "way: repeat that request to finish it",
-                )
-            plan = TableMove(
-                underway["move"], underway["from"], underway["to"], who, underway["reason"]
-            )
-            return self._finish(table, plan, pools)
+            return self._finish(table, _under_way(table, underway, pools, who), pools)
         source = self._groups.of_table(table, refresh=True)
         record = source.tables.get(table)  # 404 for an unknown table
         target = self._groups.of(pools_group(self._placement.pools_groups(pools)))
         if target.name == source.name:
-            if record.config.pools == pools:  # moved there before: a resent request
-                return Moved(table, source.name, target.name, "unchanged", 0, record, "")
-            raise LinkGroupError(
-                "table",
-                table,
-                source.name,
-                target.name,
-                "its new pools are in its own link group: change them with PUT /tables/{id}",
-                field="pools",
-            )
+            return _within_group(table, record, source.name, pools)
         if record.config.enabled:
             raise TableMoveError(
                 table, "table_enabled", "disable it first: no round may settle while it moves"
@@ -154,18 +162,7 @@ class TableMoves:
                 registry.end_move(table)
                 raise TableMoveError(table, "move_under_way", "it left its group meanwhile")
         else:
-            self._archive_first(source, table)
-            copied, kept = 0, []
-            prefix = len(source.keys.round(table, ""))
-            for keys in source.config.round_keys(table):
-                copied += source.config.copy_rounds(keys, target.config, self._keep_ms)
-                kept += [key[prefix:] for key in keys]
-            # what left Redis here, and the copies that will expire there, are never settled
-            # again in the new group either (D225)
-            ForgottenRounds(source.client, source.keys).carry(
-                table, ForgottenRounds(target.client, target.keys), kept
-            )
-            plan = replace(plan, rounds_copied=copied)
+            plan = replace(plan, rounds_copied=self._carry_rounds(source, target, table))
             try:
                 self._arrive(table, plan, old, pools, body)
             except JackpotError:
@@ -186,6 +183,22 @@ class TableMoves:
         record = target.tables.get(table)
         copied = plan.rounds_copied or 0
         return Moved(table, source.name, target.name, "moved", copied, record, plan.move)
+
+    def _carry_rounds(self, source: Group, target: Group, table: str) -> int:
+        """The table's round records copied into the new group once the old group's journals
+        are archived, and its forgotten rounds carried along: how many records were."""
+        self._archive_first(source, table)
+        copied, kept = 0, []
+        prefix = len(source.keys.round(table, ""))
+        for keys in source.config.round_keys(table):
+            copied += source.config.copy_rounds(keys, target.config, self._keep_ms)
+            kept += [key[prefix:] for key in keys]
+        # what left Redis here, and the copies that will expire there, are never settled
+        # again in the new group either (D225)
+        ForgottenRounds(source.client, source.keys).carry(
+            table, ForgottenRounds(target.client, target.keys), kept
+        )
+        return copied
 
     def _seal(
         self, table: str, plan: TableMove, pools: tuple[str, ...]
