@@ -185,14 +185,11 @@ class TriggerAudit:
                     "a contribution to a level with a hidden trigger does not name its bets' steps",
                 )
             return
-        marks = str(f.get("qualifying") or "")
-        try:
-            steps = [int(part) for part in str(raw).split(",")]
-        except ValueError:
-            steps = []
-        if len(marks) != len(steps) or set(marks) - {"0", "1"}:
+        read = _steps_and_marks(str(raw), str(f.get("qualifying") or ""))
+        if read is None:
             self._problem(seq, "its bets' steps and qualifying marks are not one a bet")
             return
+        steps, marks = read
         here = (str(f.get("table")), str(f.get("round")))
         self.stretches.append(
             Stretch(
@@ -209,6 +206,13 @@ class TriggerAudit:
         if self.armed is None and self.complete:
             self._problem(seq, "it names bets' steps toward a trigger never armed")
         self._wagers(seq, f, steps, marks, here == self.armed_round)
+        self._walk_meter(seq, f, steps, marks, here == self.armed_round)
+
+    def _walk_meter(
+        self, seq: int, f: Mapping[str, str], steps: list[int], marks: str, won_here: bool
+    ) -> None:
+        """The meter moved bet by bet since the draw: the peak a bet that could win reached,
+        and the contribution's steps adding up to the meter it records."""
         if self.meter is None or self.armed is None:  # a walk begun mid-journal: not yet
             return
         meter = self.meter
@@ -216,7 +220,7 @@ class TriggerAudit:
             if self.last is not None and self.last.could_win:
                 self.peak = max(self.peak, self.last.meter)
             meter += units
-            self.last = Step(units, meter, mark == "1" and here != self.armed_round)
+            self.last = Step(units, meter, mark == "1" and not won_here)
         if meter != int(f.get("value_units") or 0):
             self._problem(seq, "its bets' steps do not add up to the meter it records")
 
@@ -237,9 +241,7 @@ class TriggerAudit:
         if not rate or int(f.get("overflow_units") or 0) != 0:
             return
         fed = [u for u, m in zip(steps, marks, strict=True) if m == "1" and not won_here]
-        if any(units % rate or units // rate < self.qualifying_wager for units in fed) or sum(
-            fed
-        ) // rate > int(f.get("wagered") or 0):
+        if not _at_rate(fed, rate, self.qualifying_wager, int(f.get("wagered") or 0)):
             self._problem(seq, "its bets' steps are not their wagers at the level's rate")
 
     def _reveal(self, seq: int, f: Mapping[str, str], won: bool) -> None:
@@ -254,28 +256,42 @@ class TriggerAudit:
         if self.armed is None and self.complete:
             self._problem(seq, f"it reveals draw {draw}, which no entry armed")
         if self.armed is not None:
-            low, high = self.span
-            if not low <= cents <= high:
-                self._problem(
-                    seq,
-                    f"the trigger revealed ({cents} cents) is outside the range its draw was "
-                    f"armed from ({low} to {high})",
-                )
-            if (named, draw) != self.armed[:2]:
-                self._problem(seq, _swapped(named, draw, self.armed))
-            last = self.last
-            if not won and last is not None and last.could_win:
-                self.peak = max(self.peak, last.meter)
-            units = cents * UNITS_PER_CENT
-            if self.peak >= units:
-                self._problem(
-                    seq,
-                    f"a bet before it that could win brought the meter to the trigger "
-                    f"({cents} cents) and did not win it",
-                )
-            if won:
-                self._won(seq, f, units)
+            self._reveal_armed(seq, f, won, cents, (named, draw), self.armed)
         self.armed, self.armed_round, self.peak, self.last = None, None, -1, None
+
+    def _reveal_armed(
+        self,
+        seq: int,
+        f: Mapping[str, str],
+        won: bool,
+        cents: int,
+        named: tuple[str, str],
+        armed: tuple[str, str, int],
+    ) -> None:
+        """A reveal of the draw this walk saw armed: within the range it was drawn from, the
+        commitment and draw armed, no bet before it that could win left at the trigger, and
+        a win by the bet that crossed it."""
+        low, high = self.span
+        if not low <= cents <= high:
+            self._problem(
+                seq,
+                f"the trigger revealed ({cents} cents) is outside the range its draw was "
+                f"armed from ({low} to {high})",
+            )
+        if named != armed[:2]:
+            self._problem(seq, _swapped(*named, armed))
+        last = self.last
+        if not won and last is not None and last.could_win:
+            self.peak = max(self.peak, last.meter)
+        units = cents * UNITS_PER_CENT
+        if self.peak >= units:
+            self._problem(
+                seq,
+                f"a bet before it that could win brought the meter to the trigger "
+                f"({cents} cents) and did not win it",
+            )
+        if won:
+            self._won(seq, f, units)
 
     def _won(self, seq: int, f: Mapping[str, str], units: int) -> None:
         last = self.last
@@ -294,6 +310,27 @@ class TriggerAudit:
 
     def _problem(self, seq: int, text: str) -> None:
         self.problems.append((seq, text))
+
+
+def _steps_and_marks(raw: str, marks: str) -> tuple[list[int], str] | None:
+    """A contribution's bets' steps (units) and qualifying marks, one of each a bet; None
+    when they are not."""
+    try:
+        steps = [int(part) for part in raw.split(",")]
+    except ValueError:
+        steps = []
+    if len(marks) != len(steps) or set(marks) - {"0", "1"}:
+        return None
+    return steps, marks
+
+
+def _at_rate(fed: list[int], rate: int, qualifying_wager: int, wagered: int) -> bool:
+    """Whether the steps of the bets that fed the level are whole wagers at its rate, each at
+    least the qualifying wager, together no more than the round's wagers (cents)."""
+    return not (
+        any(units % rate or units // rate < qualifying_wager for units in fed)
+        or sum(fed) // rate > wagered
+    )
 
 
 def _swapped(named: str, draw: str, armed: tuple[str, str, int]) -> str:
@@ -351,26 +388,28 @@ def stretch_problems(wagers: Sequence[int], stretches: Sequence[Stretch]) -> lis
             s.steps, s.marks, wagers[at : at + len(s.steps)], strict=True
         ):
             at += 1
-            can = wager >= s.qualifying_wager
-            if mark != ("1" if can else "0"):
-                out.append(
-                    (
-                        s.seq,
-                        f"bet {at} is marked {'able' if mark == '1' else 'unable'} to win, "
-                        f"and its recorded wager ({wager} cents) says otherwise",
-                    )
-                )
-                break
-            if s.rate_bp is None or s.overflow:
-                continue
-            expected = wager * s.rate_bp if can and not s.won_here else 0
-            if units != expected:
-                out.append(
-                    (
-                        s.seq,
-                        f"bet {at}'s step ({units} units) is not its recorded wager ({wager} "
-                        f"cents) at the level's rate ({expected} units): steps were moved",
-                    )
-                )
+            problem = _bet_problem(s, at, units, mark, wager)
+            if problem is not None:
+                out.append((s.seq, problem))
                 break
     return out
+
+
+def _bet_problem(s: Stretch, at: int, units: int, mark: str, wager: int) -> str | None:
+    """What bet `at` of a stretch shows against its recorded wager: a mark the wager
+    contradicts, or a step that is not the wager at the rate then in force."""
+    can = wager >= s.qualifying_wager
+    if mark != ("1" if can else "0"):
+        return (
+            f"bet {at} is marked {'able' if mark == '1' else 'unable'} to win, "
+            f"and its recorded wager ({wager} cents) says otherwise"
+        )
+    if s.rate_bp is None or s.overflow:
+        return None
+    expected = wager * s.rate_bp if can and not s.won_here else 0
+    if units != expected:
+        return (
+            f"bet {at}'s step ({units} units) is not its recorded wager ({wager} "
+            f"cents) at the level's rate ({expected} units): steps were moved"
+        )
+    return None
