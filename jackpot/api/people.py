@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from jackpot.api.auth import require, services
 from jackpot.api.body import known_query, query_int
+from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role
 from jackpot.domain.people import parse_person_id
 from jackpot.errors import NotFoundError, ValidationError
@@ -36,7 +37,7 @@ def list_people() -> Response:
         if text is not None
         else people.everyone(active == "true")[:limit]
     )
-    return jsonify({"people": [p.public() for p in found]})
+    return jsonify({"people": [to_json(p) for p in found]})
 
 
 @bp.get("/<person>")
@@ -46,4 +47,4 @@ def get_person(person: str) -> Response:
     found = services().people.get(person_id)
     if found is None:
         raise NotFoundError("person", person_id)
-    return jsonify(found.public())
+    return jsonify(to_json(found))

@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
-from jackpot.domain.fields import Identifier
-
 
 class Kind(Protocol):
     def schema(self) -> dict[str, Any]:
@@ -51,17 +49,6 @@ INTEGER = Plain("integer")
 BOOLEAN = Plain("boolean")
 CENTS = Plain("integer", "whole cents")
 MS = Plain("integer", "ms since the epoch")
-
-
-@dataclass(frozen=True, slots=True)
-class Id:
-    """An identifier as the API takes it (a pool's, a table's, a round's)."""
-
-    def schema(self) -> dict[str, Any]:
-        return Identifier().schema()
-
-    def json(self, value: Any) -> Any:
-        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +154,16 @@ def answer_field(
     return dataclasses.field(default=default, metadata=meta)
 
 
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """A property of an answer written after its fields (what they imply, never held apart:
+    a person's `shown`, from their name and number)."""
+
+    name: str
+    kind: Kind
+    doc: str = ""
+
+
 class Answer(Protocol):
     """A frozen dataclass whose fields are declared with `answer_field`."""
 
@@ -176,10 +173,13 @@ class Answer(Protocol):
 
 
 def _declared(answer: type[Answer] | Answer) -> Iterable[tuple[str, str, Declared, bool]]:
-    """(attribute, JSON name, declaration, required) of each field, in order."""
+    """(attribute, JSON name, declaration, required) of each field, then of each derived
+    property (`DERIVED`), in order."""
     for f in dataclasses.fields(answer):
         declared = f.metadata["answer"]
         yield f.name, declared.name or f.name, declared, not declared.omitted
+    for derived in getattr(answer, "DERIVED", ()):
+        yield derived.name, derived.name, Declared(derived.kind, derived.doc), True
 
 
 def to_json(record: Answer) -> dict[str, Any]:

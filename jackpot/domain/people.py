@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
+from jackpot.domain.answers import BOOLEAN, MS, TEXT, Derived, Each, answer_field
 from jackpot.errors import ValidationError
 
 MAX_PERSON_ID = 32
@@ -67,31 +68,30 @@ def shown_parts(text: str) -> tuple[str, str]:
 class Person:
     """One person of the register."""
 
-    id: str  # the employee or badge number: what every control compares
-    name: str  # shown beside the number, never compared
-    position: str = ""  # what they do on the floor (shown only): "shift supervisor"
-    active: bool = True
-    created: int = 0  # ms
-    changed: int = 0  # ms: last registered, renamed, deactivated or reactivated
-    keys: tuple[str, ...] = ()  # the ids of the keys issued to them, revoked or not
+    NAME: ClassVar[str] = "Person"
+    DOC: ClassVar[str] = "a person of the register: every rule of people compares `id`"
+    DERIVED: ClassVar[tuple[Derived, ...]] = (
+        Derived("shown", TEXT, "name and number: `Dana Reyes (E1042)`"),
+    )
+
+    id: str = answer_field(TEXT, "the employee or badge number: what every control compares")
+    name: str = answer_field(TEXT, "shown beside the number, never compared")
+    position: str = answer_field(
+        TEXT, 'what they do on the floor (shown only): "shift supervisor"', default=""
+    )
+    active: bool = answer_field(BOOLEAN, "false once deactivated", default=True)
+    created: int = answer_field(MS, "when first registered", default=0)
+    changed: int = answer_field(
+        MS, "last registered, renamed, deactivated or reactivated", default=0
+    )
+    keys: tuple[str, ...] = answer_field(
+        Each(TEXT), "the ids of the keys issued to them, revoked or not", default=()
+    )
 
     @property
     def shown(self) -> str:
         """Name and number, as slips, records and reports show a person: `Dana Reyes (E1042)`."""
         return shown(self.name, self.id)
-
-    def public(self) -> dict[str, Any]:
-        """The person as the API shows them."""
-        return {
-            "id": self.id,
-            "name": self.name,
-            "position": self.position,
-            "active": self.active,
-            "shown": self.shown,
-            "created": self.created,
-            "changed": self.changed,
-            "keys": list(self.keys),
-        }
 
 
 def person_of(name: str) -> str:

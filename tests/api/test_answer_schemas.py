@@ -63,3 +63,13 @@ def test_a_step_the_document_does_not_name_fails_the_published_schema(api: Api) 
     written["steps"][0]["surprise"] = True
     with pytest.raises(jsonschema.ValidationError):
         judge(api, "PayoutRecord", written)
+
+
+def test_the_register_is_answered_as_published(api: Api, approval: Services) -> None:
+    operators(approval)  # people with keys: Dana (two), Lee, Kim
+    listed = api.client.get("/v1/people", headers=api.keys.header("auditor")).get_json()
+    assert len(listed["people"]) >= 3
+    for person in listed["people"]:
+        judge(api, "Person", person)
+        one = api.client.get(f"/v1/people/{person['id']}", headers=api.keys.header("auditor"))
+        assert one.get_json() == person

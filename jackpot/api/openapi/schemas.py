@@ -12,6 +12,7 @@ from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
 from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.payoutsteps import PayoutRecord, PayoutStep
+from jackpot.domain.people import Person
 from jackpot.domain.requests import (
     ADJUSTMENT_REQUEST,
     APPROVE_REQUEST,
@@ -131,21 +132,6 @@ SCHEMAS: dict[str, Any] = {
             },
         },
     },
-    "Person": {
-        "type": "object",
-        "description": "a person of the register: every rule of people compares `id`",
-        "required": ["id", "name", "active"],
-        "properties": {
-            "id": {"type": "string", "description": "the employee or badge number"},
-            "name": {"type": "string", "description": "shown beside the number, never compared"},
-            "position": {"type": "string"},
-            "active": {"type": "boolean"},
-            "shown": {"type": "string", "description": "name and number: `Dana Reyes (E1042)`"},
-            "created": {"type": "integer"},
-            "changed": {"type": "integer"},
-            "keys": {"type": "array", "items": {"type": "string"}},
-        },
-    },
     "Payout": {
         "type": "object",
         "required": ["id", "pool", "amount", "status"],
@@ -199,7 +185,7 @@ SCHEMAS: dict[str, Any] = {
         },
     },
     # the answers declared once, with the records the API writes (jackpot.domain.answers)
-    **{answer.NAME: answer_schema(answer) for answer in (PayoutRecord, PayoutStep)},
+    **{answer.NAME: answer_schema(answer) for answer in (Person, PayoutRecord, PayoutStep)},
     "ReconcileRequest": RECONCILE_REQUEST.schema(),
     "Adjustment": ADJUSTMENT_REQUEST.schema(),
     "Suspend": SUSPEND_REQUEST.schema(),
