@@ -12,7 +12,7 @@ from jackpot.api.body import json_body, known_query, query_int, request_body
 from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role
 from jackpot.domain.fields import Record
-from jackpot.domain.payoutrecord import HISTORY_PARAMETERS, cursor_text, history_query
+from jackpot.domain.payoutrecord import HISTORY_PARAMETERS, history_query
 from jackpot.domain.requests import (
     APPROVE_REQUEST,
     DISPUTE_REQUEST,
@@ -56,17 +56,7 @@ def history() -> Response:
         found.holders,
     )
     limit = query_int("limit", 100, 1, MAX_PAGE)
-    result = found.search(query, limit)
-    return jsonify(
-        {
-            "payouts": result.payouts,
-            "totals": {
-                status: {"payouts": n, "amount": cents}
-                for status, (n, cents) in sorted(result.totals.items())
-            },
-            "next": None if result.next is None else cursor_text(result.next),
-        }
-    )
+    return jsonify(to_json(found.search(query, limit)))
 
 
 @bp.get("/<payout>/record")

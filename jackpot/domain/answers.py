@@ -107,6 +107,19 @@ class Each:
 
 
 @dataclass(frozen=True, slots=True)
+class ByName:
+    """A JSON object of values of `kind`, by name (each payout status's totals)."""
+
+    kind: Kind
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": self.kind.schema()}
+
+    def json(self, value: Any) -> Any:
+        return {name: self.kind.json(v) for name, v in value.items()}
+
+
+@dataclass(frozen=True, slots=True)
 class Given:
     """A JSON value whose schema is declared elsewhere (a checkpoint's, in
     jackpot.domain.checkpoints), written as it is."""

@@ -26,7 +26,7 @@ from jackpot.domain import checkpoints as rule
 from jackpot.domain.checkpoints import Head
 from jackpot.domain.gamingday import EPOCH, MILLISECOND
 from jackpot.domain.journals import pool_journal
-from jackpot.domain.payoutsteps import PayoutStep
+from jackpot.domain.payoutanswers import PayoutStep
 from jackpot.errors import ArchiveUnavailableError
 from jackpot.services.checkpointfiles import CHECKPOINTS, NoCheckpointKeyError, read_key
 from jackpot.services.checkpointfindings import (

@@ -10,14 +10,14 @@ payout is counted once, as it is now, without scanning Redis's payouts.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from jackpot.archive.store import Archive
 from jackpot.domain.auth import ApiKey
 from jackpot.domain.journals import pool_journal
-from jackpot.domain.payoutrecord import ENTRY_TYPES, PayoutQuery, order
-from jackpot.domain.payoutsteps import PayoutRecord, PayoutStep
+from jackpot.domain.payoutanswers import PayoutPage, PayoutRecord, PayoutStep, StatusTotal
+from jackpot.domain.payoutrecord import ENTRY_TYPES, PayoutQuery, cursor_text, order
 from jackpot.errors import NotFoundError
 from jackpot.services.fanout import GroupedPayouts
 from jackpot.store.journal import JournalStore
@@ -25,13 +25,6 @@ from jackpot.store.journal import JournalStore
 MAX_PAGE = 1000
 # a step's key, and the field naming its holder
 NAMED = (("confirmed_by", "confirmer"), ("disputed_by", "disputer"), ("voided_by", "voider"))
-
-
-@dataclass(frozen=True, slots=True)
-class Found:
-    payouts: list[dict[str, Any]]  # newest first
-    totals: dict[str, tuple[int, int]]  # status -> (payouts, cents), of every match
-    next: tuple[int, int, str] | None  # the page's end, when more match
 
 
 class PayoutHistory:
@@ -53,7 +46,9 @@ class PayoutHistory:
         """Each key's `who` to its holder's name ('' when it was given none)."""
         return {key.who: key.label for key, _ in self._keys()}
 
-    def search(self, query: PayoutQuery, limit: int) -> Found:
+    def search(self, query: PayoutQuery, limit: int) -> PayoutPage:
+        """A page of the payouts `query` matches, newest first (at most `limit`), with the
+        totals of every match by status."""
         live = {p["id"]: p for p in self._payouts.live()}
         # each payout counted once, by whichever side holds it as it is now: the live ones
         # from Redis, the archive asked for the others (so a run that commits meanwhile
@@ -68,10 +63,10 @@ class PayoutHistory:
             if every.matches(now):
                 _count(totals, now)
         holders = self.holders()
-        return Found(
-            [self._named(p, holders) for p in page],
-            totals,
-            order(page[-1]) if len(found) > limit else None,
+        return PayoutPage(
+            tuple(self._named(p, holders) for p in page),
+            {status: StatusTotal(n, cents) for status, (n, cents) in sorted(totals.items())},
+            cursor_text(order(page[-1])) if len(found) > limit else None,
         )
 
     def record(self, payout: str) -> PayoutRecord:

@@ -73,3 +73,14 @@ def test_the_register_is_answered_as_published(api: Api, approval: Services) -> 
         judge(api, "Person", person)
         one = api.client.get(f"/v1/people/{person['id']}", headers=api.keys.header("auditor"))
         assert one.get_json() == person
+
+
+def test_a_page_of_the_payouts_history_is_answered_as_published(api: Api) -> None:
+    for round_id in ("r-page-1", "r-page-2", "r-page-3"):
+        hit(api, round_id)
+    for query in ("limit=2", "limit=1000", "status=pending&limit=1", "table=NOSUCH"):
+        r = api.client.get(f"/v1/payouts/history?{query}", headers=api.keys.header("auditor"))
+        assert r.status_code == 200, r.get_json()
+        judge(api, "PayoutHistory", r.get_json())
+    first = api.client.get("/v1/payouts/history?limit=1", headers=api.keys.header("auditor"))
+    assert first.get_json()["next"] is not None and len(first.get_json()["payouts"]) == 1

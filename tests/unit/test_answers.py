@@ -10,8 +10,8 @@ import jsonschema
 import pytest
 
 from jackpot.domain.answers import answer_schema, to_json
+from jackpot.domain.payoutanswers import RECORDED, PayoutRecord, PayoutStep, StepName
 from jackpot.domain.payoutrecord import ENTRY_TYPES
-from jackpot.domain.payoutsteps import RECORDED, PayoutRecord, PayoutStep, StepName
 
 COVERED = {"id": 3, "short": "0123456789ab", "hash": "0123456789ab" * 5 + "0123", "ts": 1}
 

@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from jackpot.domain.gamingday import GamingDays
+from jackpot.domain.payoutanswers import PayoutStep
 from jackpot.domain.payoutrecord import (
     PayoutQuery,
     changed_at,
@@ -18,7 +19,6 @@ from jackpot.domain.payoutrecord import (
     people,
     wanted_people,
 )
-from jackpot.domain.payoutsteps import PayoutStep
 from jackpot.errors import ValidationError
 
 DAYS = GamingDays.of("06:00", "America/New_York")

@@ -11,7 +11,7 @@ from jackpot.domain.checkpoints import COVERED_SCHEMA as COVERED
 from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
 from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
 from jackpot.domain.outcomes import Outcome
-from jackpot.domain.payoutsteps import PayoutRecord, PayoutStep
+from jackpot.domain.payoutanswers import PayoutPage, PayoutRecord, PayoutStep, StatusTotal
 from jackpot.domain.people import Person
 from jackpot.domain.requests import (
     ADJUSTMENT_REQUEST,
@@ -52,6 +52,9 @@ ERROR = {
         }
     },
 }
+
+# the answers declared once, as records (jackpot.domain.answers)
+ANSWERS = (Person, PayoutRecord, PayoutStep, PayoutPage, StatusTotal)
 
 SCHEMAS: dict[str, Any] = {
     "Error": ERROR,
@@ -165,27 +168,7 @@ SCHEMAS: dict[str, Any] = {
             },
         },
     },
-    "PayoutHistory": {
-        "type": "object",
-        "required": ["payouts", "totals", "next"],
-        "properties": {
-            "payouts": {"type": "array", "items": {"$ref": "#/components/schemas/Payout"}},
-            "totals": {
-                "type": "object",
-                "description": "every payout matched, by status: how many, and their cents",
-                "additionalProperties": {
-                    "type": "object",
-                    "properties": {"payouts": {"type": "integer"}, "amount": CENTS},
-                },
-            },
-            "next": {
-                "type": ["string", "null"],
-                "description": "the page's end when more match: give it back as `before`",
-            },
-        },
-    },
-    # the answers declared once, with the records the API writes (jackpot.domain.answers)
-    **{answer.NAME: answer_schema(answer) for answer in (Person, PayoutRecord, PayoutStep)},
+    **{answer.NAME: answer_schema(answer) for answer in ANSWERS},
     "ReconcileRequest": RECONCILE_REQUEST.schema(),
     "Adjustment": ADJUSTMENT_REQUEST.schema(),
     "Suspend": SUSPEND_REQUEST.schema(),

@@ -1,9 +1,11 @@
-"""A payout's full record as the API answers it: the payout and every step it took.
+"""What the API answers of payouts: a payout's full record, and a page of a search.
 
-`GET /v1/payouts/{payout}/record` (docs/API.md). Each step is one entry of the payout's pool
-journal (jackpot.domain.payoutrecord names the kinds): what was done, when, by which key and
-person, what the step recorded, and its place in the journal. Declared once
-(jackpot.domain.answers) for the JSON and for the published schema.
+`GET /v1/payouts/{payout}/record` (docs/API.md): the payout and every step it took. Each
+step is one entry of the payout's pool journal (jackpot.domain.payoutrecord names the
+kinds): what was done, when, by which key and person, what the step recorded, and its place
+in the journal. `GET /v1/payouts/history`: a page of the payouts a search matched, and the
+totals of every match. Declared once (jackpot.domain.answers) for the JSON and the published
+schema.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from jackpot.domain.answers import (
     INTEGER,
     MS,
     TEXT,
+    ByName,
     Each,
     Given,
     Nested,
@@ -135,16 +138,41 @@ def _name(kind: str, fields: dict[str, str]) -> StepName:
     return _NAMES[kind]
 
 
+# a payout as it is now: declared by hand in the document until it is a record of its own
+PAYOUT = Given({"$ref": "#/components/schemas/Payout"})
+
+
 @dataclass(frozen=True, slots=True)
 class PayoutRecord:
     NAME: ClassVar[str] = "PayoutRecord"
     DOC: ClassVar[str] = "a payout as it is now, and every step it took, oldest first"
 
-    payout: dict[str, Any] = answer_field(
-        Given({"$ref": "#/components/schemas/Payout"}), "the payout as it is now"
-    )
+    payout: dict[str, Any] = answer_field(PAYOUT, "the payout as it is now")
     journal: str = answer_field(TEXT, "its pool's journal: every step is one of its entries")
     steps: tuple[PayoutStep, ...] = answer_field(Each(Nested(PayoutStep)), "oldest first")
     checkpoint: dict[str, Any] | None = answer_field(
         Given(COVERED_SCHEMA), "the signed checkpoint covering its newest step"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class StatusTotal:
+    NAME: ClassVar[str] = "StatusTotal"
+    DOC: ClassVar[str] = "the payouts a search matched in one status: how many, and their sum"
+
+    payouts: int = answer_field(INTEGER, "how many")
+    amount: int = answer_field(CENTS, "their amounts summed")
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutPage:
+    NAME: ClassVar[str] = "PayoutHistory"
+    DOC: ClassVar[str] = "a page of the payouts a search matched, newest first"
+
+    payouts: tuple[dict[str, Any], ...] = answer_field(Each(PAYOUT), "newest first")
+    totals: dict[str, StatusTotal] = answer_field(
+        ByName(Nested(StatusTotal)), "every payout matched (not the page's only), by status"
+    )
+    next: str | None = answer_field(
+        OrNull(TEXT), "the page's end when more match: give it back as `before`"
     )
