@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify
 
 from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body, request_body
+from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role
 from jackpot.domain.config import LevelType
 from jackpot.domain.meter import LinkState, PoolState
@@ -173,17 +174,7 @@ def _link(pool: str, state: LinkState, reason: str) -> Response:
 def get_game(pool: str) -> Response:
     """The game the pool's linked group plays: its tables, deck count and paytable."""
     parse_identifier(pool, "pool")
-    group = services().groups.tables_of_pool(pool).game(pool)
-    first = group[0].config
-    return jsonify(
-        {
-            "pool": pool,
-            "tables": [t.table for t in group],
-            "pools": sorted({p for t in group for p in t.config.pools}),
-            "decks": first.decks,
-            "paytable": first.paytable.to_json(),
-        }
-    )
+    return jsonify(to_json(services().groups.tables_of_pool(pool).game(pool)))
 
 
 @bp.put("/<pool>/game")
@@ -191,9 +182,7 @@ def get_game(pool: str) -> Response:
 def change_game(pool: str) -> Response:
     """Change the deck count and/or paytable of every table of the linked group at once."""
     parse_identifier(pool, "pool")
-    return jsonify(
-        services()
-        .groups.tables_of_pool(pool)
-        .change_game(pool, json_body(), current_key().who)
-        .to_json()
+    changed = (
+        services().groups.tables_of_pool(pool).change_game(pool, json_body(), current_key().who)
     )
+    return jsonify(to_json(changed))

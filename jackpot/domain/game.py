@@ -8,12 +8,14 @@ another pool they share, so no pool is ever left with tables at different odds.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from enum import StrEnum
+from typing import Any, ClassVar
 
-from jackpot.domain.config import TableConfig
-from jackpot.domain.paytable import Paytable
+from jackpot.domain.answers import INTEGER, TEXT, Each, Given, OneOf, answer_field
+from jackpot.domain.config import TableConfig, TableRecord
+from jackpot.domain.paytable import PAYTABLE, Paytable
 from jackpot.domain.requests import GAME_CHANGE_REQUEST, GAME_POOLS_FED, GAME_SETS_SOMETHING
 from jackpot.errors import LinkedTableError
 
@@ -58,6 +60,47 @@ class GameChange:
         if self.paytable is not None:
             out["paytable"] = self.paytable.to_json()
         return out
+
+
+class Changed(StrEnum):
+    CHANGED = "changed"
+    UNCHANGED = "unchanged"  # the same game again: nothing journaled
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """The game a pool's linked group plays, as the API answers it: after a change, what the
+    change did."""
+
+    NAME: ClassVar[str] = "Game"
+    DOC: ClassVar[str] = "the game a pool's linked group plays: every table of it the same"
+
+    pool: str = answer_field(TEXT, "the pool asked about")
+    tables: tuple[str, ...] = answer_field(Each(TEXT), "every table of the linked group")
+    pools: tuple[str, ...] = answer_field(Each(TEXT), "every pool those tables feed")
+    decks: int = answer_field(INTEGER, "decks in each table's shoe")
+    paytable: dict[str, Any] = answer_field(Given(PAYTABLE.schema()), "the paytable they pay")
+    status: Changed | None = answer_field(OneOf(Changed), "a change: what it did", omitted=True)
+    reason: str | None = answer_field(TEXT, "a change: why, as journaled", omitted=True)
+    version: str | None = answer_field(
+        TEXT, "a change: the tables' configuration version after it", omitted=True
+    )
+
+    @classmethod
+    def of(cls, pool: str, tables: Sequence[TableRecord]) -> Game:
+        """The game `tables` (a linked group's, all playing one game) play."""
+        first = tables[0].config
+        return cls(
+            pool=pool,
+            tables=tuple(t.table for t in tables),
+            pools=tuple(sorted({p for t in tables for p in t.config.pools})),
+            decks=first.decks,
+            paytable=first.paytable.to_json(),
+        )
+
+    def changed(self, status: str, reason: str, version: str) -> Game:
+        """The game after a change: what it did, why, the configuration's version."""
+        return replace(self, status=Changed(status), reason=reason, version=version)
 
 
 def linked_group(pool: str, tables: Mapping[str, TableConfig]) -> list[str]:

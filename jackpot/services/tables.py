@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from jackpot.domain.auth import ApiKey, authorize_table
 from jackpot.domain.config import PoolConfig, TableConfig, TableRecord, check_levels
-from jackpot.domain.game import GameChange, check_linked, linked_group
+from jackpot.domain.game import Game, GameChange, check_linked, linked_group
 from jackpot.domain.meter import LinkState
 from jackpot.domain.returns import check_return
 from jackpot.errors import ConflictError, NotFoundError, PoolStateError, UnlinkedPoolError
@@ -18,29 +18,6 @@ from jackpot.store.config import ConfigStore
 # a configuration write checks the linked tables against a config version; when another
 # write lands in between it is checked again, a few times, then refused
 MAX_STALE_RETRIES = 5
-
-
-@dataclass(frozen=True, slots=True)
-class GameChanged:
-    """What a linked group's game change did."""
-
-    pool: str
-    status: str  # changed | unchanged
-    tables: tuple[TableRecord, ...]
-    change: GameChange
-
-    def to_json(self) -> dict[str, Any]:
-        first = self.tables[0].config
-        return {
-            "pool": self.pool,
-            "status": self.status,
-            "tables": [t.table for t in self.tables],
-            "pools": sorted({p for t in self.tables for p in t.config.pools}),
-            "decks": first.decks,
-            "paytable": first.paytable.to_json(),
-            "reason": self.change.reason,
-            "version": self.tables[0].version,
-        }
 
 
 class Tables:
@@ -168,7 +145,11 @@ class Tables:
         """Drop this process's copy of a table (it moved to another link group)."""
         self._cache.pop(table, None)
 
-    def game(self, pool: str) -> tuple[TableRecord, ...]:
+    def game(self, pool: str) -> Game:
+        """The game `pool`'s linked group plays."""
+        return Game.of(pool, self._linked(pool))
+
+    def _linked(self, pool: str) -> tuple[TableRecord, ...]:
         """The tables of `pool`'s linked group, which all play one game."""
         self._config.pool(pool)  # 404 for an unknown pool
         records = {r.table: r for r in self._config.tables()}
@@ -177,13 +158,13 @@ class Tables:
             raise UnlinkedPoolError(pool)
         return tuple(records[t] for t in group)
 
-    def change_game(self, pool: str, body: Any, who: str) -> GameChanged:
+    def change_game(self, pool: str, body: Any, who: str) -> Game:
         """Give every table of `pool`'s linked group the new deck count and/or paytable in
         one atomic step, journaled as one configuration change with who and why."""
         change = GameChange.from_json(body)
         for _ in range(MAX_STALE_RETRIES):
             seen = self._config.config_version()
-            group = self.game(pool)
+            group = self._linked(pool)
             configs = {r.table: change.apply(r.config) for r in group}
             others = {**self._configs(), **configs}
             for table, config in configs.items():
@@ -196,7 +177,8 @@ class Tables:
             if status != "stale":
                 records = tuple(self._config.table(t) for t in sorted(configs))
                 self._cache.update((r.table, r) for r in records)
-                return GameChanged(pool, status, records, change)
+                game = Game.of(pool, records)
+                return game.changed(status, change.reason, records[0].version)
         raise ConflictError("table configuration kept changing; try again")
 
     def get(self, table: str) -> TableRecord:

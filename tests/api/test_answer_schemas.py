@@ -84,3 +84,18 @@ def test_a_page_of_the_payouts_history_is_answered_as_published(api: Api) -> Non
         judge(api, "PayoutHistory", r.get_json())
     first = api.client.get("/v1/payouts/history?limit=1", headers=api.keys.header("auditor"))
     assert first.get_json()["next"] is not None and len(first.get_json()["payouts"]) == 1
+
+
+def test_a_linked_groups_game_is_answered_as_published_read_and_changed(api: Api) -> None:
+    hit(api, "r-game")  # pool main, table T1
+    operator = api.keys.header("operator")
+    read = api.client.get("/v1/pools/main/game", headers=operator)
+    assert read.status_code == 200, read.get_json()
+    judge(api, "Game", read.get_json())
+    assert "status" not in read.get_json()
+    for decks, status in ((8, "changed"), (8, "unchanged"), (6, "changed")):
+        body = {"decks": decks, "reason": "the floor's new shoes"}
+        changed = api.client.put("/v1/pools/main/game", json=body, headers=operator)
+        assert changed.status_code == 200, changed.get_json()
+        judge(api, "Game", changed.get_json())
+        assert (changed.get_json()["decks"], changed.get_json()["status"]) == (decks, status)

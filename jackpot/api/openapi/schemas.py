@@ -10,6 +10,7 @@ from jackpot.domain.answers import answer_schema
 from jackpot.domain.checkpoints import COVERED_SCHEMA as COVERED
 from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
 from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
+from jackpot.domain.game import Game
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.payoutanswers import PayoutPage, PayoutRecord, PayoutStep, StatusTotal
 from jackpot.domain.people import Person
@@ -54,7 +55,7 @@ ERROR = {
 }
 
 # the answers declared once, as records (jackpot.domain.answers)
-ANSWERS = (Person, PayoutRecord, PayoutStep, PayoutPage, StatusTotal)
+ANSWERS = (Person, PayoutRecord, PayoutStep, PayoutPage, StatusTotal, Game)
 
 SCHEMAS: dict[str, Any] = {
     "Error": ERROR,
@@ -190,18 +191,4 @@ SCHEMAS: dict[str, Any] = {
     "RoundVoidApprove": ROUND_VOID_APPROVE_REQUEST.schema(),
     "RoundVoidRefuse": ROUND_VOID_REFUSE_REQUEST.schema(),
     "GameChange": GAME_CHANGE_REQUEST.schema(),
-    "Game": {
-        "type": "object",
-        "required": ["pool", "tables", "pools", "decks", "paytable"],
-        "properties": {
-            "pool": ID,
-            "tables": {"type": "array", "items": ID},
-            "pools": {"type": "array", "items": ID},
-            "decks": {"type": "integer"},
-            "paytable": {"type": "object"},
-            "status": {"enum": ["changed", "unchanged"]},
-            "reason": {"type": "string"},
-            "version": {"type": "string"},
-        },
-    },
 }
