@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -70,12 +70,16 @@ class Column:
             return [f"{self.name}_cents", f"{self.name}_subcent_units"]
         return []
 
+    @property
+    def field(self) -> str:
+        """The row's field that holds the figure (a UNITS figure's: its cents)."""
+        return f"{self.key}_cents" if self.kind is Kind.UNITS else self.key
+
     def recorded(self, row: Mapping[str, Any]) -> bool:
         """Whether `row` holds this figure: a day closed in an earlier layout gives a figure it
         did not record as None (jackpot.domain.dayfiles.section_rows); a figure a row leaves
         out (an outcome no bet had) is its zero."""
-        key = f"{self.key}_cents" if self.kind is Kind.UNITS else self.key
-        return key not in row or row[key] is not None
+        return self.field not in row or row[self.field] is not None
 
     def units(self, row: Mapping[str, Any]) -> int:
         """A money figure of `row` in units of 1/10,000 cent."""
@@ -83,6 +87,16 @@ class Column:
             return int(row.get(self.key) or 0) * UNITS_PER_CENT
         cents = int(row.get(f"{self.key}_cents") or 0)
         return cents * UNITS_PER_CENT + int(row.get(f"{self.key}_subcent_units") or 0)
+
+    def exact_cells(self, row: Mapping[str, Any]) -> list[Any]:
+        """The cells of the exact columns (`exact`) of `row`'s figure."""
+        if not self.recorded(row):  # a figure its day's layout did not record: empty
+            return [""] * len(self.exact())
+        if self.kind is Kind.UNITS:
+            return list(divmod(self.units(row), UNITS_PER_CENT))
+        if self.kind is Kind.CENTS:
+            return [self.units(row) // UNITS_PER_CENT]
+        return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,35 +130,54 @@ class Section:
         cells: list[Any] = [day]
         cells += [_cell(c, row) for c in (*self.ident, *self.figures)]
         for c in self.figures:
-            if not c.recorded(row):  # a figure its day's layout did not record: empty
-                cells += [""] * len(c.exact())
-            elif c.kind is Kind.UNITS:
-                cells += list(divmod(c.units(row), UNITS_PER_CENT))
-            elif c.kind is Kind.CENTS:
-                cells.append(c.units(row) // UNITS_PER_CENT)
+            cells += c.exact_cells(row)
         return cells
 
     def _totals(self, day: str, rows: list[Mapping[str, Any]]) -> list[Any]:
         total: dict[str, Any] = {self.ident[0].key: TOTAL}
         for c in self.figures:
-            if rows and not any(c.recorded(r) for r in rows):
-                # a figure no row's layout recorded: empty, as in its rows
-                total[f"{c.key}_cents" if c.kind is Kind.UNITS else c.key] = None
-                continue
-            if c.kind in (Kind.COUNT, Kind.CENTS):
-                total[c.key] = sum(int(r.get(c.key) or 0) for r in rows)
-            elif c.kind is Kind.UNITS:
-                cents, rest = divmod(sum(c.units(r) for r in rows), UNITS_PER_CENT)
-                total[f"{c.key}_cents"], total[f"{c.key}_subcent_units"] = cents, rest
-        if self.name == "tables":  # the floor's hold: its win over its handle net of voids
-            net = total["handle_cents"] - total["voided_handle_cents"]
-            total["hold_percent"] = percent(total["win_cents"], net) if net > 0 else ""
+            total.update(_column_total(c, rows))
+        if self.name == "tables":
+            total["hold_percent"] = _floor_hold(total)
         line = self._line(day, total)
         # figures that do not add up (a spot, a journal seq, a time, a status) stay empty
         for i, c in enumerate((*self.ident, *self.figures), start=1):
             if c.key not in total and not c.money:
                 line[i] = ""
         return line
+
+
+def _column_total(column: Column, rows: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """A figure's fields in the totals row: summed exactly; none for a figure that does not
+    add up."""
+    if rows and not any(column.recorded(r) for r in rows):
+        # a figure no row's layout recorded: empty, as in its rows
+        return {column.field: None}
+    add_up = _TOTALS.get(column.kind)
+    return add_up(column, rows) if add_up else {}
+
+
+def _whole_total(column: Column, rows: list[Mapping[str, Any]]) -> dict[str, Any]:
+    return {column.key: sum(int(r.get(column.key) or 0) for r in rows)}
+
+
+def _units_total(column: Column, rows: list[Mapping[str, Any]]) -> dict[str, Any]:
+    cents, rest = divmod(sum(column.units(r) for r in rows), UNITS_PER_CENT)
+    return {f"{column.key}_cents": cents, f"{column.key}_subcent_units": rest}
+
+
+# how each kind of figure adds up in the totals row (counts and money: exactly)
+_TOTALS: dict[Kind, Callable[[Column, list[Mapping[str, Any]]], dict[str, Any]]] = {
+    Kind.COUNT: _whole_total,
+    Kind.CENTS: _whole_total,
+    Kind.UNITS: _units_total,
+}
+
+
+def _floor_hold(total: Mapping[str, Any]) -> str:
+    """The floor's hold: its win over its handle net of voids."""
+    net = total["handle_cents"] - total["voided_handle_cents"]
+    return percent(total["win_cents"], net) if net > 0 else ""
 
 
 def csv_file(rows: list[list[Any]]) -> str:
@@ -162,43 +195,67 @@ def dollars(cents: int) -> str:
 
 
 def _cell(column: Column, row: Mapping[str, Any]) -> Any:
-    if (column.money or column.kind is Kind.COUNT) and not column.recorded(row):
+    if column.kind in _FIGURES_RECORDED and not column.recorded(row):
         return ""  # not recorded in its day's layout: no figure, rather than a made-up 0
-    if column.money:
-        return dollars(column.units(row) // UNITS_PER_CENT)
+    return _CELLS[column.kind](column, row)
+
+
+def _dollars_cell(column: Column, row: Mapping[str, Any]) -> Any:
+    return dollars(column.units(row) // UNITS_PER_CENT)
+
+
+def _count_cell(column: Column, row: Mapping[str, Any]) -> Any:
+    return int(row.get(column.key) or 0)
+
+
+def _flag_cell(column: Column, row: Mapping[str, Any]) -> Any:
     value = row.get(column.key)
-    if column.kind is Kind.BOOL:
-        return "" if value is None else ("true" if value else "false")
-    if column.kind is Kind.COUNT:
-        return int(value or 0)
-    if value is None:
-        return ""
-    return csv_text(value)
+    return "" if value is None else ("true" if value else "false")
+
+
+def _text_cell(column: Column, row: Mapping[str, Any]) -> Any:
+    value = row.get(column.key)
+    return "" if value is None else csv_text(value)
+
+
+# the kinds a day's layout may not have recorded, shown empty then
+_FIGURES_RECORDED = frozenset({Kind.CENTS, Kind.UNITS, Kind.COUNT})
+
+_CELLS: dict[Kind, Callable[[Column, Mapping[str, Any]], Any]] = {
+    Kind.CENTS: _dollars_cell,
+    Kind.UNITS: _dollars_cell,
+    Kind.COUNT: _count_cell,
+    Kind.BOOL: _flag_cell,
+    Kind.TEXT: _text_cell,
+    Kind.NUMBER: _text_cell,
+    Kind.PERCENT: _text_cell,
+}
 
 
 def _figures(row: Mapping[str, Any], ident: set[str], not_summed: set[str]) -> list[Column]:
     """A statement row's figures in its order, each column's kind by the row's naming: a
     `<stem>_cents` with a `<stem>_subcent_units` is money in units, another `_cents` money in
     cents, an integer a count (unless not summed), a bool a flag, `_percent` a percentage."""
-    out: list[Column] = []
-    for key, value in row.items():
-        if key in ident or key.endswith("_subcent_units"):
-            continue
-        if key.endswith("_cents"):
-            stem = key.removesuffix("_cents")
-            if f"{stem}_subcent_units" in row:
-                out.append(Column(stem, stem, Kind.UNITS))
-            else:
-                out.append(Column(stem, key, Kind.CENTS))
-        elif isinstance(value, bool):
-            out.append(Column(key, key, Kind.BOOL))
-        elif key.endswith("_percent"):
-            out.append(Column(key, key, Kind.PERCENT))
-        elif isinstance(value, int) or value is None:
-            out.append(Column(key, key, Kind.NUMBER if key in not_summed else Kind.COUNT))
-        else:
-            out.append(Column(key, key, Kind.TEXT))
-    return out
+    return [
+        _figure(key, value, row, not_summed)
+        for key, value in row.items()
+        if key not in ident and not key.endswith("_subcent_units")
+    ]
+
+
+def _figure(key: str, value: Any, row: Mapping[str, Any], not_summed: set[str]) -> Column:
+    if key.endswith("_cents"):
+        stem = key.removesuffix("_cents")
+        if f"{stem}_subcent_units" in row:
+            return Column(stem, stem, Kind.UNITS)
+        return Column(stem, key, Kind.CENTS)
+    if isinstance(value, bool):
+        return Column(key, key, Kind.BOOL)
+    if key.endswith("_percent"):
+        return Column(key, key, Kind.PERCENT)
+    if isinstance(value, int) or value is None:
+        return Column(key, key, Kind.NUMBER if key in not_summed else Kind.COUNT)
+    return Column(key, key, Kind.TEXT)
 
 
 def _pools() -> Section:
@@ -273,17 +330,17 @@ def section_rows(statement: Mapping[str, Any], section: str) -> list[Mapping[str
     rows = statement[section]
     if section != "pools" or layout >= HAND_PAYS_OWED:
         return list(rows)
-    out: list[Mapping[str, Any]] = []
-    for row in rows:
-        row = dict(row)
-        if layout < VOIDS_APART:
-            for stem in ("count", "cents"):
-                row[f"returned_jackpots_{stem}"] = row.pop(f"voided_jackpots_{stem}")
-            for name in UNRECORDED_BEFORE_VOIDS_APART:
-                row[name] = None
-        for name in UNRECORDED_BEFORE_HAND_PAYS_OWED:
-            row[name] = None
-        out.append(row)
+    return [_earlier_pool_row(row, layout) for row in rows]
+
+
+def _earlier_pool_row(row: Mapping[str, Any], layout: int) -> dict[str, Any]:
+    """A pool's row of a day closed before layout 6 in today's columns."""
+    out = dict(row)
+    if layout < VOIDS_APART:
+        for stem in ("count", "cents"):
+            out[f"returned_jackpots_{stem}"] = out.pop(f"voided_jackpots_{stem}")
+        out.update(dict.fromkeys(UNRECORDED_BEFORE_VOIDS_APART))
+    out.update(dict.fromkeys(UNRECORDED_BEFORE_HAND_PAYS_OWED))
     return out
 
 
