@@ -33,32 +33,57 @@ POOL_PREFIX = "pool/"
 def bring_forward(connection: Connection, entry_rows: Sequence[tuple[Any, ...]]) -> int:
     """Fold the payouts' entries among `entry_rows` (journal_entries rows in ENTRY_COLUMNS
     order) into their rows; the payouts it changed."""
-    mine = [
+    mine = _payout_entries(entry_rows)
+    if not mine:
+        return 0
+    ids = list(dict.fromkeys(str(fields["payout"]) for _, _, fields in mine))
+    rows = _indexed(connection, ids)
+    journals = _fold_into(rows, mine)
+    _upsert(connection, [row_of(journals[p], *rows[p]) for p in ids])
+    _find_again(connection, {p: rows[p][0] for p in ids})
+    return len(ids)
+
+
+def _payout_entries(entry_rows: Sequence[tuple[Any, ...]]) -> list[tuple[str, int, Any]]:
+    """(journal, seq, fields) of each pool journal's entry about a payout."""
+    return [
         (str(row[0]), int(row[1]), jsonio.loads(row[8]))
         for row in entry_rows
         if row[3] in ENTRY_TYPES and str(row[0]).startswith(POOL_PREFIX)
     ]
-    if not mine:
-        return 0
-    ids = list(dict.fromkeys(str(fields["payout"]) for _, _, fields in mine))
-    rows = {
+
+
+def _indexed(connection: Connection, ids: list[str]) -> dict[str, tuple[Any, list[int]]]:
+    """(record, steps) of each of these payouts the index holds."""
+    return {
         str(r.id): (jsonio.loads(r.record), list(jsonio.loads(r.steps)))
         for r in connection.execute(
             select(payouts.c.id, payouts.c.record, payouts.c.steps).where(payouts.c.id.in_(ids))
         )
     }
+
+
+def _fold_into(
+    rows: dict[str, tuple[Any, list[int]]], mine: list[tuple[str, int, Any]]
+) -> dict[str, str]:
+    """Fold each entry into its payout's (record, steps) in `rows`, a payout not yet indexed
+    from nothing; each payout's journal."""
     journals: dict[str, str] = {}
     for journal, seq, fields in mine:
         payout = str(fields["payout"])
         record, steps = rows.get(payout, (None, []))
         rows[payout] = (fold(record, journal.removeprefix(POOL_PREFIX), fields), [*steps, seq])
         journals[payout] = journal
-    _upsert(connection, [row_of(journals[p], *rows[p]) for p in ids])
+    return journals
+
+
+def _find_again(connection: Connection, records: dict[str, dict[str, Any]]) -> None:
+    """Replace whom these payouts are found under by whom their records name."""
+    ids = list(records)
     connection.execute(delete(payout_people).where(payout_people.c.payout.in_(ids)))
-    found = [{"person": who, "payout": p} for p in ids for who in found_under(rows[p][0])]
+    found = [{"person": who, "payout": p} for p in ids for who in found_under(records[p])]
     if found:
         connection.execute(insert(payout_people), found)
-    return len(ids)
 
 
 def person_key(token: str) -> str:
@@ -135,24 +160,31 @@ def totals(
 def _criteria(query: PayoutQuery, besides: Sequence[str] = ()) -> list[Any]:
     c = payouts.c
     out: list[Any] = [c.id.not_in(list(besides))] if besides else []
-    if query.payout is not None:
-        out.append(c.id == query.payout)
-    if query.table is not None:
-        out.append(c.table_id == query.table)
-    if query.pool is not None:
-        out.append(c.pool == query.pool)
+    matches = ((c.id, query.payout), (c.table_id, query.table), (c.pool, query.pool))
+    out += [column == value for column, value in matches if value is not None]
     if query.statuses:
         out.append(c.status.in_(sorted(query.statuses)))
     if query.people is not None:
-        found = select(payout_people.c.payout).where(
-            payout_people.c.person.in_(sorted(person_key(t) for t in query.people))
-        )
-        out.append(c.id.in_(found))
+        out.append(c.id.in_(_found_under_any(query.people)))
     for column, (low, high) in ((c.created, query.created), (c.changed, query.changed)):
-        if low is not None:
-            out.append(column >= low)
-        if high is not None:
-            out.append(column < high)
+        out += _within(column, low, high)
+    return out
+
+
+def _found_under_any(tokens: Iterable[str]) -> Any:
+    """The payouts found under any of these people or keys."""
+    return select(payout_people.c.payout).where(
+        payout_people.c.person.in_(sorted(person_key(t) for t in tokens))
+    )
+
+
+def _within(column: Any, low: int | None, high: int | None) -> list[Any]:
+    """`column` in [low, high), either end open when None."""
+    out: list[Any] = []
+    if low is not None:
+        out.append(column >= low)
+    if high is not None:
+        out.append(column < high)
     return out
 
 
