@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from redis import Redis
@@ -29,6 +30,19 @@ return out
 Row = tuple[Any, ...]
 # a sound entry of a batch: its journal_entries row, (seq, fields) if a house round, its hash
 _Sound = tuple[Row, tuple[int, dict[str, str]] | None, str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    confirmed: list[_Sound]
+    problems: list[ChainBreak]
+    more: bool  # entries follow the batch's (it read one more than it archives)
+
+    @property
+    def last(self) -> bool:
+        """Whether the reads end here: at a break, at the journal's end, or where nothing
+        more was confirmed."""
+        return bool(self.problems) or not self.more or not self.confirmed
 
 
 def _as_sent(response: Any, **_options: Any) -> Any:
@@ -60,23 +74,34 @@ class BatchReader:
         the one that confirms its last."""
         walk = ChainWalk(journal, seq, head)
         house = journal == house_journal(self._k.group)
-        while True:
-            rows = self._raw.xrange(stream, min=f"{seq + 1}-0", max="+", count=self._batch + 1)
-            if not rows:
+        while (batch := self._next_batch(walk, stream, house, seq, head)) is not None:
+            if batch.confirmed or batch.problems:
+                yield self._rows(batch)
+            if batch.last:
                 return
-            walk.seq, walk.head = seq, head  # resume at the last confirmed entry
-            sound = _sound(walk, journal, house, rows)
-            confirmed = self._confirmed(walk, sound, more=len(rows) > self._batch)
-            problems = walk.problems()
-            if confirmed or problems:
-                yield (
-                    [row for row, _, _ in confirmed],
-                    self._rounds([r for _, r, _ in confirmed if r is not None]),
-                    problems,
-                )
-            if problems or len(rows) <= self._batch or not confirmed:
-                return
-            seq, head = confirmed[-1][0][1], confirmed[-1][2]
+            seq, head = batch.confirmed[-1][0][1], batch.confirmed[-1][2]
+
+    def _rows(self, batch: _Batch) -> tuple[list[Row], list[Row], list[ChainBreak]]:
+        """(entries' rows, their rounds' rows, breaks) of a batch, as read() yields them."""
+        return (
+            [row for row, _, _ in batch.confirmed],
+            self._rounds([r for _, r, _ in batch.confirmed if r is not None]),
+            batch.problems,
+        )
+
+    def _next_batch(
+        self, walk: ChainWalk, stream: str, house: bool, seq: int, head: str
+    ) -> _Batch | None:
+        """The batch of entries after the confirmed one at `seq` (hashing to `head`),
+        chain-checked; None when no entry follows it."""
+        rows = self._raw.xrange(stream, min=f"{seq + 1}-0", max="+", count=self._batch + 1)
+        if not rows:
+            return None
+        walk.seq, walk.head = seq, head  # resume at the last confirmed entry
+        more = len(rows) > self._batch
+        sound = _sound(walk, walk.journal, house, rows)
+        confirmed = self._confirmed(walk, sound, more=more)
+        return _Batch(confirmed, walk.problems(), more)
 
     def _confirmed(self, walk: ChainWalk, sound: list[_Sound], more: bool) -> list[_Sound]:
         """The batch's sound entries that are confirmed: each by the one after it, the newest
@@ -111,7 +136,7 @@ class BatchReader:
         """The rounds rows (ROUND_COLUMNS) of the house journal's round entries."""
         if not played:
             return []
-        keys = [self._k.round(e.get("table") or "", e.get("round") or "") for _, e in played]
+        keys = [self._k.round(*_round_of(e)) for _, e in played]
         return [
             _round_row(seq, e, record)
             for (seq, e), record in zip(played, self._records(keys=keys), strict=True)
@@ -135,23 +160,32 @@ def _sound(walk: ChainWalk, journal: str, house: bool, rows: list[Any]) -> list[
 
 def _round_row(seq: int, e: dict[str, str], record: list[Any]) -> Row:
     """A round entry's rounds row, from its stored result as Redis holds it."""
-    table, round_id = e.get("table") or "", e.get("round") or ""
-    digest, static, dynamic, ts, who = record
-    if digest is None:
-        # trimming deletes a record only after it is archived: this one was removed by
-        # hand. Archived without its result so the gap is on record, never skipped.
-        log.error("round %s/%s has no stored result in Redis", table, round_id)
-        digest, static, dynamic = "", "null", "null"
+    table, round_id = _round_of(e)
+    _, _, _, ts, who = record
     return (
         table,
         round_id,
-        digest,
-        static or "null",
-        dynamic or "null",
+        *_result_parts(table, round_id, record),
         int(ts or e.get("ts") or 0),
         who or e.get("who") or "",
         seq,
     )
+
+
+def _round_of(e: dict[str, str]) -> tuple[str, str]:
+    """(table, round) a round entry settled."""
+    return e.get("table") or "", e.get("round") or ""
+
+
+def _result_parts(table: str, round_id: str, record: list[Any]) -> tuple[str, str, str]:
+    """(digest, static, dynamic) of a round's stored result."""
+    digest, static, dynamic, _, _ = record
+    if digest is None:
+        # trimming deletes a record only after it is archived: this one was removed by
+        # hand. Archived without its result so the gap is on record, never skipped.
+        log.error("round %s/%s has no stored result in Redis", table, round_id)
+        return "", "null", "null"
+    return digest, static or "null", dynamic or "null"
 
 
 def _unpack(entry_id: str, flat: list[str]) -> tuple[int, str, dict[str, str], str]:
