@@ -69,20 +69,10 @@ class Accounting:
         out: list[Finding] = []
         statics: dict[RoundKey, list[int] | None] = {}
         for journal, books in pools:
-            by_round: dict[RoundKey, list[Stretch]] = {}
-            for stretch in books.stretches:
-                if stamp(stretch.key[2]) >= since and stretch.key in wanted:
-                    by_round.setdefault(stretch.key, []).append(stretch)
-            for key, stretches in by_round.items():
+            for key, stretches in _stretches_by_round(books, wanted, since).items():
                 if key not in statics:
                     statics[key] = self._wagers(key, wanted[key].result)
-                wagers = statics[key]
-                if wagers is None:
-                    continue
-                out += [
-                    round_finding(journal, seq, key, text)
-                    for seq, text in stretch_problems(wagers, stretches)
-                ]
+                out += _stretch_findings(journal, key, statics[key], stretches)
         return out
 
     def _wagers(self, key: RoundKey, result: str) -> list[int] | None:
@@ -124,11 +114,23 @@ class Accounting:
         start, last = self._archive.next_round_ts(houses, min(stamps)), max(stamps)
         while start is not None and start <= last:  # stretches without rounds skipped
             until = start + WINDOW_MS
-            for table, round_id, ts, dynamic in self._archive.round_dynamics(start, until):
-                key = ids.get((table, round_id))
-                if key is not None and rounds[key].ts == ts:
-                    texts[key] = dynamic
+            texts.update(self._dynamics_between(rounds, ids, start, until))
             start = self._archive.next_round_ts(houses, until)
+        return texts
+
+    def _dynamics_between(
+        self,
+        rounds: dict[RoundKey, HouseRound],
+        ids: dict[tuple[str, str], RoundKey],
+        start: int,
+        until: int,
+    ) -> dict[RoundKey, str]:
+        """The dynamic parts of these rounds' archived records stamped in [start, until)."""
+        texts: dict[RoundKey, str] = {}
+        for table, round_id, ts, dynamic in self._archive.round_dynamics(start, until):
+            key = ids.get((table, round_id))
+            if key is not None and rounds[key].ts == ts:
+                texts[key] = dynamic
         return texts
 
     def _live_dynamics(self, keys: list[RoundKey]) -> dict[RoundKey, str]:
@@ -242,17 +244,49 @@ def _contributions_missing(
     out = []
     for key, settled in house.rounds.items():
         dynamic = dynamics.get(key)
-        if settled.ts < since or settled.wagered <= 0 or dynamic is None:
-            continue
-        for pool in dynamic.get("fed") or {}:
-            fed = walked.get(pool)
-            if fed is not None and key not in fed.rounds:
-                out.append(
-                    Finding(
-                        pool_journal(pool),
-                        None,
-                        f"round {key[0]}/{key[1]} (house seq {settled.seq}) fed this pool, "
-                        "and its journal holds no contribution of it: entries were removed",
-                    )
-                )
+        if settled.ts >= since and settled.wagered > 0 and dynamic is not None:
+            out += _round_contributions_missing(key, settled, dynamic, walked)
     return out
+
+
+def _round_contributions_missing(
+    key: RoundKey, settled: HouseRound, dynamic: Any, walked: dict[str, BooksWalk]
+) -> list[Finding]:
+    """A round's contributions to the pools walked that its record says it fed, and which
+    their journals do not hold."""
+    out = []
+    for pool in dynamic.get("fed") or {}:
+        fed = walked.get(pool)
+        if fed is not None and key not in fed.rounds:
+            out.append(
+                Finding(
+                    pool_journal(pool),
+                    None,
+                    f"round {key[0]}/{key[1]} (house seq {settled.seq}) fed this pool, "
+                    "and its journal holds no contribution of it: entries were removed",
+                )
+            )
+    return out
+
+
+def _stretches_by_round(
+    books: BooksWalk, wanted: dict[RoundKey, HouseRound], since: int
+) -> dict[RoundKey, list[Stretch]]:
+    """A pool's trigger-level stretches of each round wanted (stamped at or after `since`)."""
+    by_round: dict[RoundKey, list[Stretch]] = {}
+    for stretch in books.stretches:
+        if stamp(stretch.key[2]) >= since and stretch.key in wanted:
+            by_round.setdefault(stretch.key, []).append(stretch)
+    return by_round
+
+
+def _stretch_findings(
+    journal: str, key: RoundKey, wagers: list[int] | None, stretches: list[Stretch]
+) -> list[Finding]:
+    """A round's stretches against its bets' wagers (None: its record not found or not
+    committed, the round records' check's to name)."""
+    if wagers is None:
+        return []
+    return [
+        round_finding(journal, seq, key, text) for seq, text in stretch_problems(wagers, stretches)
+    ]

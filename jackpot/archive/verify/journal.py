@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from redis import Redis
 
@@ -59,6 +60,14 @@ class _Walking:
     def find(self, seq: int, problem: str) -> None:
         self.out.findings.append(Finding(self.journal, seq, problem))
 
+    def audit_triggers(self) -> None:
+        """The trigger audit's findings; a pool's books take its stretches."""
+        if self.triggers is None:
+            return
+        self.out.findings += [Finding(self.journal, s, text) for s, text in self.triggers.problems]
+        if isinstance(self.books, BooksWalk):
+            self.books.stretches = self.triggers.stretches
+
 
 class JournalWalker:
     def __init__(self, client: Redis, keys: Keys, archive: Archive) -> None:
@@ -78,29 +87,41 @@ class JournalWalker:
         to `out`. Its end is where the walk stopped."""
         first_live = self._r.xrange(stream, count=1)
         live_from = seq_of(first_live[0][0]) if first_live else None
-        walk = self._anchor(journal, since)
+        walking = self._start(journal, since, out, books)
+        walk = walking.walk
         anchor = walk.seq  # entries up to it are before the period checked
-        if isinstance(books, BooksWalk) and anchor:  # the balances the period starts from
-            books.balances = archived_balance(self._archive, journal, anchor)
+        overlap = self._archived(walking, live_from)
+        out.findings += [chain_finding(b, "archive") for b in walk.problems()]
+        self._check_payouts(walking, anchor)
+        walk.breaks = []
+        self._live(walking, live_entries(self._r, stream, after=anchor), overlap)
+        out.findings += [chain_finding(b, "Redis") for b in walk.problems()]
+        walking.audit_triggers()
+        out.findings += self._live_records(journal, walking.rounds)
+        return walk
+
+    def _start(
+        self, journal: str, since: int | None, out: Verification, books: BooksWalk | HouseIndex
+    ) -> _Walking:
+        """A walk from its anchor (_anchor): a pool's books from the balances archived there,
+        with its trigger audit and its payouts to fold again."""
+        walk = self._anchor(journal, since)
+        if isinstance(books, BooksWalk) and walk.seq:  # the balances the period starts from
+            books.balances = archived_balance(self._archive, journal, walk.seq)
         house = journal == house_journal(self._k.group)
         walking = _Walking(journal, walk, books, out, house)
         if not house:
             walking.triggers = TriggerAudit(journal.removeprefix("pool/"), since is None)
             walking.folded = PayoutsFolded(journal)
-        overlap = self._archived(walking, live_from)
-        out.findings += [chain_finding(b, "archive") for b in walk.problems()]
+        return walking
+
+    def _check_payouts(self, walking: _Walking, anchor: int) -> None:
+        """A pool's payouts, folded again from its archived entries, against the index."""
         if walking.folded is not None:
             walking.folded.fold(self._archive, anchor)
-            out.findings += check_payout_index(self._archive, walking.folded, walk.seq, anchor)
-        walk.breaks = []
-        self._live(walking, live_entries(self._r, stream, after=anchor), overlap)
-        out.findings += [chain_finding(b, "Redis") for b in walk.problems()]
-        if walking.triggers is not None:
-            out.findings += [Finding(journal, s, text) for s, text in walking.triggers.problems]
-            if isinstance(books, BooksWalk):
-                books.stretches = walking.triggers.stretches
-        out.findings += self._live_records(journal, walking.rounds)
-        return walk
+            walking.out.findings += check_payout_index(
+                self._archive, walking.folded, walking.walk.seq, anchor
+            )
 
     def _archived(self, walking: _Walking, live_from: int | None) -> dict[int, str]:
         """Walk the archived entries after the anchor, each held to the hash stored when it
@@ -158,21 +179,30 @@ class JournalWalker:
         out = []
         for start in range(0, len(rounds), BATCH):
             batch = rounds[start : start + BATCH]
-            with self._r.pipeline(transaction=False) as pipe:
-                for e in batch:
-                    pipe.hmget(
-                        self._k.round(e.get("table") or "", e.get("round") or ""),
-                        "digest",
-                        "static",
-                        "dynamic",
-                        "ts",
-                    )
-                found = pipe.execute()
-            for e, (digest, static, dynamic, ts) in zip(batch, found, strict=True):
-                if digest is None:  # archived and forgotten: the archive's check has it
-                    continue
-                problem = record_problem(e.by_name(), static, dynamic, int(ts or 0), digest)
-                if problem is not None:
-                    key = (e.get("table") or "", e.get("round") or "")
-                    out.append(edited_record(journal, e.seq, key, problem))
+            for e, stored in zip(batch, self._stored_results(batch), strict=True):
+                out += _record_findings(journal, e, stored)
         return out
+
+    def _stored_results(self, rounds: list[ChainedEntry]) -> list[Any]:
+        """(digest, static, dynamic, ts) of each round's record in Redis, in one round trip."""
+        with self._r.pipeline(transaction=False) as pipe:
+            for e in rounds:
+                pipe.hmget(self._k.round(*_round_key(e)), "digest", "static", "dynamic", "ts")
+            found: list[Any] = pipe.execute()
+        return found
+
+
+def _record_findings(journal: str, e: ChainedEntry, stored: list[Any]) -> list[Finding]:
+    """A round's record in Redis against the entry that settled it."""
+    digest, static, dynamic, ts = stored
+    if digest is None:  # archived and forgotten: the archive's check has it
+        return []
+    problem = record_problem(e.by_name(), static, dynamic, int(ts or 0), digest)
+    if problem is None:
+        return []
+    return [edited_record(journal, e.seq, _round_key(e), problem)]
+
+
+def _round_key(e: ChainedEntry) -> tuple[str, str]:
+    """(table, round) a round entry settled."""
+    return e.get("table") or "", e.get("round") or ""

@@ -34,22 +34,29 @@ class PayoutsFolded:
     def fold(self, archive: Archive, anchor: int) -> None:
         """Fold what was collected; `anchor`: the seq the walk began after (0: the first)."""
         for payout, entries in self.walked.items():
-            earlier: list[ChainedEntry] = []
-            if anchor:
-                journal, found = archive.payout_entries(payout)
-                earlier = [e for e, _ in found if journal == self.journal and e.seq <= anchor]
-            strays = [
-                e for e in earlier if e.get("type") not in ENTRY_TYPES or e.get("payout") != payout
-            ]
-            self.problems += [
-                Finding(
-                    self.journal, e.seq, f"the payouts' index lists it as {payout}'s: it is not"
-                )
-                for e in strays
-            ]
-            for entry in [] if strays else [*earlier, *entries]:
-                self.add(entry)
+            earlier = self._earlier(archive, payout, anchor) if anchor else []
+            self._fold_payout(payout, earlier, entries)
         self.walked = {}
+
+    def _earlier(self, archive: Archive, payout: str, anchor: int) -> list[ChainedEntry]:
+        """A payout's entries up to `anchor`, as the index lists them."""
+        journal, found = archive.payout_entries(payout)
+        return [e for e, _ in found if journal == self.journal and e.seq <= anchor]
+
+    def _fold_payout(
+        self, payout: str, earlier: list[ChainedEntry], entries: list[ChainedEntry]
+    ) -> None:
+        """One payout's entries folded, its earlier ones first; none when the index lists an
+        earlier entry that is not the payout's."""
+        strays = [
+            e for e in earlier if e.get("type") not in ENTRY_TYPES or e.get("payout") != payout
+        ]
+        self.problems += [
+            Finding(self.journal, e.seq, f"the payouts' index lists it as {payout}'s: it is not")
+            for e in strays
+        ]
+        for entry in [] if strays else [*earlier, *entries]:
+            self.add(entry)
 
     def add(self, entry: ChainedEntry) -> None:
         fields = entry.by_name()
@@ -79,27 +86,42 @@ def check_payout_index(
     tip, _ = archive.tip(journal)
     for payout, row in rows.items():
         steps = _indexed_steps(row)
-        outside = sorted(seq for seq in steps if not 1 <= seq <= tip)
+        outside = _outside_chain(journal, payout, steps, tip)
         if outside:
-            out.append(
-                Finding(
-                    journal,
-                    None,
-                    f"the payouts' index places {payout} at seq {outside[0]}, outside the "
-                    f"archived chain (seq 1 to {tip})",
-                )
-            )
+            out += outside
             continue
         last = max(steps, default=0)
         if last > walked or (last <= anchor and payout not in made):
             continue  # archived after the walk, or before the period with no entry in it
         out += _row_against_entries(journal, payout, row, made.get(payout), found_under)
-    for payout, (_, steps) in made.items():
-        if payout not in rows:
-            out.append(
-                Finding(journal, steps[0], f"payout {payout} is missing from the payouts' index")
-            )
+    out += _missing_from_index(journal, made, rows)
     return out
+
+
+def _outside_chain(journal: str, payout: str, steps: list[int], tip: int) -> list[Finding]:
+    """A finding if the index places a payout at a seq outside the archived chain."""
+    outside = sorted(seq for seq in steps if not 1 <= seq <= tip)
+    if not outside:
+        return []
+    return [
+        Finding(
+            journal,
+            None,
+            f"the payouts' index places {payout} at seq {outside[0]}, outside the "
+            f"archived chain (seq 1 to {tip})",
+        )
+    ]
+
+
+def _missing_from_index(
+    journal: str, made: dict[str, tuple[dict[str, Any], list[int]]], rows: dict[str, Any]
+) -> list[Finding]:
+    """The payouts the entries make that the index does not hold."""
+    return [
+        Finding(journal, steps[0], f"payout {payout} is missing from the payouts' index")
+        for payout, (_, steps) in made.items()
+        if payout not in rows
+    ]
 
 
 def _indexed_steps(row: dict[str, Any]) -> list[int]:
