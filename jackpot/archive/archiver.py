@@ -22,15 +22,25 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.context import ForkContext
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from redis import Redis
 
 from jackpot.archive.batches import BatchReader
 from jackpot.archive.prefetch import prefetched
+from jackpot.archive.runreports import (
+    Apart,
+    ArchiveChainError,
+    ArchiveRun,
+    ArchiveStatus,
+    journal_status,
+    opt_int,
+    reported,
+)
 from jackpot.archive.store import Archive
-from jackpot.domain.chain import ChainBreak
 from jackpot.domain.journals import house_journal, pool_journal
 from jackpot.errors import ArchiveUnavailableError
 from jackpot.store.forgotten import ForgottenRounds
@@ -47,70 +57,6 @@ PARALLEL_BACKLOG = 2 * BATCH
 # A run renews its lock after every batch (seconds each): a killed run holds the others up
 # for at most this long.
 LOCK_SECONDS = 60
-
-
-class ArchiveChainError(Exception):
-    """Redis holds entries that do not continue the archived chain: nothing more is archived."""
-
-    def __init__(self, problems: list[ChainBreak]) -> None:
-        super().__init__("; ".join(str(p) for p in problems))
-        self.problems = problems
-
-
-@dataclass(slots=True)
-class ArchiveRun:
-    archived: dict[str, int] = field(default_factory=dict)  # journal -> entries archived
-    rounds: int = 0
-    trimmed: dict[str, int] = field(default_factory=dict)  # journal -> entries trimmed
-    forgotten_rounds: int = 0
-    problems: list[str] = field(default_factory=list)
-    # rounds settled again under an archived id, kept in round_repeats (D225): never expected
-    repeats: int = 0
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "archived": self.archived,
-            "rounds": self.rounds,
-            "trimmed": self.trimmed,
-            "forgotten_rounds": self.forgotten_rounds,
-            "repeats": self.repeats,
-            "problems": self.problems,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Apart:
-    """What a child process archiving one journal reported."""
-
-    journal: str
-    # ("ok", archived, rounds, tip, repeats) | ("chain", problems) | (kind, why)
-    outcome: tuple[Any, ...]
-
-    def result(self) -> tuple[int, int, int, int]:
-        kind, *rest = self.outcome
-        if kind == "ok":
-            archived, rounds, tip, repeats = rest
-            return int(archived), int(rounds), int(tip), int(repeats)
-        if kind == "chain":
-            raise ArchiveChainError(list(rest[0]))
-        if kind == "unavailable":
-            raise ArchiveUnavailableError(str(rest[0]))
-        raise RuntimeError(f"archiving {self.journal} failed: {rest[0]}")
-
-
-@dataclass(frozen=True, slots=True)
-class JournalStatus:
-    unarchived: int  # entries in Redis after the last archived one
-    in_redis: int  # entries Redis holds (the retention window's tail and the unarchived)
-
-
-@dataclass(frozen=True, slots=True)
-class ArchiveStatus:
-    last_run: int | None  # epoch ms
-    last_success: int | None  # epoch ms of the last run that archived every journal
-    last_problems: int  # chain breaks the last run found
-    journals: dict[str, JournalStatus]
-    repeats: int = 0  # rounds ever archived as settled again (round_repeats): never expected
 
 
 class Archiver:
@@ -161,12 +107,12 @@ class Archiver:
             pipe.xlen(stream)
         replies = pipe.execute()
         journals = {
-            journal: _journal_status(recorded, journal, replies[2 * i], replies[2 * i + 1])
+            journal: journal_status(recorded, journal, replies[2 * i], replies[2 * i + 1])
             for i, (journal, _) in enumerate(streams)
         }
         return ArchiveStatus(
-            _opt_int(recorded.get("last_run")),
-            _opt_int(recorded.get("last_success")),
+            opt_int(recorded.get("last_run")),
+            opt_int(recorded.get("last_success")),
             int(recorded.get("last_problems", 0)),
             journals,
             int(recorded.get("round_repeats", 0)),
@@ -196,22 +142,33 @@ class Archiver:
         streams = self.streams()
         done = self._archive_apart(streams)
         for journal, stream in streams:
-            try:
-                if journal in done:
-                    archived, rounds, tip, repeats = done[journal].result()
-                else:
-                    archived, rounds, tip, repeats = self._archive_journal(journal, stream)
-            except ArchiveChainError as exc:
-                run.problems += [str(p) for p in exc.problems]
-                log.error("archive stopped for %s: %s", journal, exc)
-                continue
-            run.archived[journal], run.rounds = archived, run.rounds + rounds
-            run.repeats += repeats
-            self._r.hset(self._k.archive_status, f"seq:{journal}", tip)
-            if trim:
-                trimmed, forgotten = self._trim(journal, stream, tip, self._clock() - self._keep_ms)
-                run.trimmed[journal] = trimmed
-                run.forgotten_rounds += forgotten
+            self._archive_into(run, journal, stream, done.get(journal), trim)
+        self._record_run(run, started, trim)
+        return run
+
+    def _archive_into(
+        self, run: ArchiveRun, journal: str, stream: str, apart: Apart | None, trim: bool
+    ) -> None:
+        """One journal archived (in a process apart, or here) into the run, then trimmed."""
+        try:
+            if apart is not None:
+                archived, rounds, tip, repeats = apart.result()
+            else:
+                archived, rounds, tip, repeats = self._archive_journal(journal, stream)
+        except ArchiveChainError as exc:
+            run.problems += [str(p) for p in exc.problems]
+            log.error("archive stopped for %s: %s", journal, exc)
+            return
+        run.archived[journal], run.rounds = archived, run.rounds + rounds
+        run.repeats += repeats
+        self._r.hset(self._k.archive_status, f"seq:{journal}", tip)
+        if trim:
+            trimmed, forgotten = self._trim(journal, stream, tip, self._clock() - self._keep_ms)
+            run.trimmed[journal] = trimmed
+            run.forgotten_rounds += forgotten
+
+    def _record_run(self, run: ArchiveRun, started: int, trim: bool) -> None:
+        """The run's status, for the metrics and the next run."""
         status = {"last_run": started, "last_problems": len(run.problems)}
         if not run.problems:
             status["last_success"] = started
@@ -222,7 +179,6 @@ class Archiver:
                 cutoff = started - self._keep_ms
                 self._r.zremrangebyscore(self._k.payouts_settled, "-inf", f"({cutoff}")
         self._r.hset(self._k.archive_status, mapping=status)
-        return run
 
     def _remember_archived(self) -> None:
         """Once, on a controller whose archive began before the filters of forgotten rounds
@@ -248,14 +204,7 @@ class Archiver:
         transaction), so a killed child, like a killed run, leaves no gap and no duplicate.
         Trimming stays in this process, after every child has finished.
         """
-        if self._parallel_backlog is None:
-            return {}
-        backlog = self.status().journals
-        long = [
-            (journal, stream)
-            for journal, stream in streams
-            if journal in backlog and backlog[journal].unarchived >= self._parallel_backlog
-        ]
+        long = self._long_backlogs(streams)
         if len(long) < 2:
             return {}
         self._archive.ensure()  # migrated once, here, not by children racing each other
@@ -264,29 +213,34 @@ class Archiver:
         # emptied here (it reconnects when next used) and each child opens its own.
         self._archive.engine.dispose()
         context = multiprocessing.get_context("fork")
-        children = []
-        for journal, stream in long:
-            receive, send = context.Pipe(duplex=False)
-            child = context.Process(
-                target=self._archive_child,
-                args=(journal, stream, send),
-                name=f"archive {journal}",
-                daemon=True,
-            )
-            child.start()
-            send.close()
-            children.append((journal, child, receive))
-        done = {}
-        for journal, child, receive in children:
-            try:
-                outcome = receive.recv()
-            except EOFError:
-                outcome = ("error", f"the process archiving {journal} died")
-            finally:
-                receive.close()
-                child.join()
-            done[journal] = Apart(journal, outcome)
-        return done
+        children = [self._fork(context, journal, stream) for journal, stream in long]
+        return {journal: reported(journal, child, receive) for journal, child, receive in children}
+
+    def _long_backlogs(self, streams: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The journals whose backlogs are long enough to archive apart (none: not at all)."""
+        if self._parallel_backlog is None:
+            return []
+        backlog = self.status().journals
+        return [
+            (journal, stream)
+            for journal, stream in streams
+            if journal in backlog and backlog[journal].unarchived >= self._parallel_backlog
+        ]
+
+    def _fork(
+        self, context: ForkContext, journal: str, stream: str
+    ) -> tuple[str, BaseProcess, Connection]:
+        """A child process archiving one journal, started, and the end it reports to."""
+        receive, send = context.Pipe(duplex=False)
+        child = context.Process(
+            target=self._archive_child,
+            args=(journal, stream, send),
+            name=f"archive {journal}",
+            daemon=True,
+        )
+        child.start()
+        send.close()
+        return journal, child, receive
 
     def _archive_child(self, journal: str, stream: str, send: Any) -> None:
         """In a forked child: archive one journal with connections of its own, report back."""
@@ -364,15 +318,6 @@ class Archiver:
                 return trimmed, forgotten
 
 
-def _journal_status(
-    recorded: dict[str, str], journal: str, newest: list[Any], length: int
-) -> JournalStatus:
-    """A journal's backlog: its newest seq in Redis past the one the last run archived."""
-    last = int(newest[0][0].split("-", 1)[0]) if newest else 0
-    archived = int(recorded.get(f"seq:{journal}", 0))
-    return JournalStatus(max(last - archived, 0), int(length))
-
-
 def _trimmable(
     rows: list[tuple[str, dict[str, str]]], archived_seq: int, cutoff_ms: int
 ) -> list[tuple[int, dict[str, str]]]:
@@ -389,10 +334,6 @@ def _trimmable(
 def _rounds_of(done: list[tuple[int, dict[str, str]]]) -> list[tuple[str, str]]:
     """(table, round id) of the house journal's round entries among `done`."""
     return [(f.get("table", ""), f.get("round", "")) for _, f in done if f.get("type") == "round"]
-
-
-def _opt_int(value: str | None) -> int | None:
-    return None if value is None else int(value)
 
 
 def wall_ms() -> int:

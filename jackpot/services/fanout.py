@@ -12,7 +12,7 @@ import heapq
 from dataclasses import replace
 from typing import Any
 
-from jackpot.archive.archiver import ArchiveRun, ArchiveStatus
+from jackpot.archive.runreports import ArchiveRun, ArchiveStatus
 from jackpot.domain.config import TableRecord
 from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.meter import PoolState
