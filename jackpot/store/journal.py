@@ -125,12 +125,9 @@ class JournalStore:
         out: list[JournalEntry] = []
         cursor: int | None = after
         while cursor is not None and len(out) < limit:
-            rows = self._r.xrange(stream, min=f"{cursor + 1}-0", max="+", count=LIVE_BATCH)
-            live = [_entry(entry_id, fields) for entry_id, fields in rows]
-            if live and live[0].seq == cursor + 1 or self._archive is None:
-                if _take_live(live, span, out, limit) or len(live) < LIVE_BATCH:
-                    return out
-                cursor = live[-1].seq
+            live = self._live_after(stream, cursor)
+            if self._archive is None or _continues(live, cursor):
+                cursor = _read_on(live, span, out, limit)
                 continue
             # cursor + 1 has left Redis: the archive has it, up to where Redis's tail begins
             until = live[0].seq - 1 if live else None
@@ -139,6 +136,11 @@ class JournalStore:
             )
             out += older
         return out
+
+    def _live_after(self, stream: str, cursor: int) -> list[JournalEntry]:
+        """Up to LIVE_BATCH of Redis's entries with seq > `cursor`, oldest first."""
+        rows = self._r.xrange(stream, min=f"{cursor + 1}-0", max="+", count=LIVE_BATCH)
+        return [_entry(entry_id, fields) for entry_id, fields in rows]
 
     @staticmethod
     def _older(
@@ -171,12 +173,18 @@ class JournalStore:
         last = self._r.xrevrange(stream, count=1)
         if first and int(first[0][1].get("ts", 0)) < ts:
             return self._tail_seq_at(stream, _seq(first[0][0]), _seq(last[0][0]), ts)
+        return self._seq_at_before_tail(name, ts, _seq(first[0][0]) if first else None)
+
+    def _seq_at_before_tail(self, name: str, ts: int, tail_from: int | None) -> int:
+        """seq_at() when Redis's tail (from seq `tail_from`; None: Redis holds none) is
+        stamped at or after `ts`: the archive's first entry stamped then, if before the tail;
+        else the tail's first; else the seq after the archive's tip."""
         if self._archive is not None:
             found = self._archive.first_seq_at(name, ts)
-            if found is not None and (not first or found < _seq(first[0][0])):
+            if found is not None and (tail_from is None or found < tail_from):
                 return found
-        if first:
-            return _seq(first[0][0])
+        if tail_from is not None:
+            return tail_from
         tip = 0 if self._archive is None else self._archive.tip(name)[0]
         return tip + 1
 
@@ -227,6 +235,21 @@ class JournalStore:
 
     def _stream(self, pool: str | None) -> str:
         return self._k.journal if pool is None else self._k.pool_journal(pool)
+
+
+def _continues(live: list[JournalEntry], cursor: int) -> bool:
+    """Whether Redis's entries read go on right after seq `cursor` (none trimmed between)."""
+    return bool(live) and live[0].seq == cursor + 1
+
+
+def _read_on(
+    live: list[JournalEntry], span: Span, out: list[JournalEntry], limit: int
+) -> int | None:
+    """Add Redis's entries read in `span` to `out`; the seq to read on after (None: the read
+    is done, past the span, at `limit`, or at Redis's end)."""
+    if _take_live(live, span, out, limit) or len(live) < LIVE_BATCH:
+        return None
+    return live[-1].seq
 
 
 def _take_live(live: list[JournalEntry], span: Span, out: list[JournalEntry], limit: int) -> bool:
