@@ -94,37 +94,44 @@ def awaiting_text(
     payouts = payouts or []
     if not voids and not payouts:
         return "no void awaits approval"
-    rows = [
-        [
-            f"{v['table']}/{v['round']}",
-            covers(v),
-            money(int(v["pays"])),
-            cell(v.get("person") or v["requested_by"]),
-            str(v["reason"]),
-            ", ".join(str(a.get("approver") or a["approved_by"]) for a in v["approvals"]) or "-",
-            age(int(v["at"]), now_ms),
-        ]
-        for v in voids
-    ] + [
-        [
-            f"jackpot {p['payout']} ({p['table']}/{p['round']} spot {p['spot']})",
-            f"the jackpot ({str(p['status']).replace('_', ' ')})",
-            money(int(p["amount"])),
-            cell(p.get("person") or p["requested_by"]),
-            str(p["reason"]),
-            "-",
-            age(int(p["at"]), now_ms),
-        ]
-        for p in payouts
-    ]
+    rows = [_round_void_row(v, now_ms) for v in voids]
+    rows += [_jackpot_void_row(p, now_ms) for p in payouts]
     headers = ["ROUND", "VOID OF", "PAYS", "ASKED BY", "REASON", "APPROVED SO FAR", "WAITING"]
-    count = f"{len(voids) + len(payouts)} awaiting approval"
-    if payouts:
+    return f"{table(headers, rows, right={2, 6})}\n{_awaiting_count(len(voids), len(payouts))}"
+
+
+def _round_void_row(v: dict[str, Any], now_ms: int) -> list[str]:
+    approvals = ", ".join(str(a.get("approver") or a["approved_by"]) for a in v["approvals"])
+    return [
+        f"{v['table']}/{v['round']}",
+        covers(v),
+        money(int(v["pays"])),
+        cell(v.get("person") or v["requested_by"]),
+        str(v["reason"]),
+        approvals or "-",
+        age(int(v["at"]), now_ms),
+    ]
+
+
+def _jackpot_void_row(p: dict[str, Any], now_ms: int) -> list[str]:
+    return [
+        f"jackpot {p['payout']} ({p['table']}/{p['round']} spot {p['spot']})",
+        f"the jackpot ({str(p['status']).replace('_', ' ')})",
+        money(int(p["amount"])),
+        cell(p.get("person") or p["requested_by"]),
+        str(p["reason"]),
+        "-",
+        age(int(p["at"]), now_ms),
+    ]
+
+
+def _awaiting_count(rounds: int, jackpots: int) -> str:
+    count = f"{rounds + jackpots} awaiting approval"
+    if jackpots:
         count += (
-            f" ({len(voids)} round, {len(payouts)} jackpot: jackpot payouts approve-void or "
-            "refuse-void ID)"
+            f" ({rounds} round, {jackpots} jackpot: jackpot payouts approve-void or refuse-void ID)"
         )
-    return f"{table(headers, rows, right={2, 6})}\n{count}"
+    return count
 
 
 def covers(v: dict[str, Any]) -> str:
@@ -149,21 +156,30 @@ def round_voids(stored: dict[str, Any], zone: ZoneInfo) -> str:
             ]
         )
     ]
-    for v in state.get("voids") or []:
-        by = v.get("person") or v["requested_by"]
-        approved = f", approved by {v['approver']}" if v.get("approver") else ""
-        lines.append(
-            f"voided {covers(v)} at {when(int(v['at']), zone)}: pays {money(int(v['pays']))}, "
-            f"asked by {by}{approved}: {v['reason']}"
-        )
+    lines += [_applied_line(v, zone) for v in state.get("voids") or []]
     held = state.get("awaiting_approval")
     if held:
-        lines.append(
-            f"AWAITING APPROVAL: {covers(held)}, pays {money(int(held['pays']))}, asked by "
-            f"{held.get('person') or held['requested_by']} at {when(int(held['at']), zone)}: "
-            f"{held['reason']}"
-        )
+        lines.append(_awaiting_line(held, zone))
     return "\n".join(lines)
+
+
+def _awaiting_line(held: dict[str, Any], zone: ZoneInfo) -> str:
+    """The void waiting for a round's approval, as `show` prints it."""
+    return (
+        f"AWAITING APPROVAL: {covers(held)}, pays {money(int(held['pays']))}, asked by "
+        f"{held.get('person') or held['requested_by']} at {when(int(held['at']), zone)}: "
+        f"{held['reason']}"
+    )
+
+
+def _applied_line(v: dict[str, Any], zone: ZoneInfo) -> str:
+    """A void applied to a round, as `show` prints it."""
+    by = v.get("person") or v["requested_by"]
+    approved = f", approved by {v['approver']}" if v.get("approver") else ""
+    return (
+        f"voided {covers(v)} at {when(int(v['at']), zone)}: pays {money(int(v['pays']))}, "
+        f"asked by {by}{approved}: {v['reason']}"
+    )
 
 
 def ask_void(api: Controller, args: argparse.Namespace) -> int:
