@@ -70,23 +70,33 @@ def export_journal(api: Controller, args: argparse.Namespace) -> int:
             params[name] = value
     with output(args.output) as out:
         if args.csv:
-            with api.stream("/v1/journal.csv", params) as chunks:
-                for chunk in chunks:
-                    out.write(chunk)
-            summary = "the CSV export"
+            summary = _export_csv(api, params, out)
         else:
-            count, first, last = 0, None, None
-            for entry in entries(api, params, min(args.page_size, PAGE)):
-                out.write(json.dumps(entry, ensure_ascii=False).encode() + b"\n")
-                count, last = count + 1, entry["seq"]
-                first = last if first is None else first
-            summary = f"{count} entries" + (f", seq {first}..{last}" if count else "")
+            summary = _export_lines(api, params, min(args.page_size, PAGE), out)
     where = args.output or "stdout"
     print(
         f"jackpot journal export: {summary} of {args.pool or 'the house'} to {where}",
         file=sys.stderr,
     )
     return 0
+
+
+def _export_csv(api: Controller, params: dict[str, str | int], out: IO[bytes]) -> str:
+    """The controller's CSV export written as it streams; what was written."""
+    with api.stream("/v1/journal.csv", params) as chunks:
+        for chunk in chunks:
+            out.write(chunk)
+    return "the CSV export"
+
+
+def _export_lines(api: Controller, params: dict[str, str | int], page: int, out: IO[bytes]) -> str:
+    """Every entry as a line of JSON; what was written (how many entries, which seqs)."""
+    count, first, last = 0, None, None
+    for entry in entries(api, params, page):
+        out.write(json.dumps(entry, ensure_ascii=False).encode() + b"\n")
+        count, last = count + 1, entry["seq"]
+        first = last if first is None else first
+    return f"{count} entries" + (f", seq {first}..{last}" if count else "")
 
 
 def entries(
