@@ -195,13 +195,23 @@ def api_key(given: str | None, key_file: Path | None, env: Mapping[str, str]) ->
     if key_file is None:
         if env.get(KEY_VARIABLE, "").strip():
             return env[KEY_VARIABLE].strip()
-        named = env.get(KEY_FILE_VARIABLE, "").strip()
-        if not named:
-            embedded = Settings.from_env(env).data_dir / CONSOLE_KEY_FILE
-            if not embedded.is_file():
-                return None
-            named = str(embedded)
-        key_file = Path(named)
+        key_file = _key_file_of(env)
+        if key_file is None:
+            return None
+    return _read_key(key_file)
+
+
+def _key_file_of(env: Mapping[str, str]) -> Path | None:
+    """$JACKPOT_KEY_FILE, else the demo's console key file if it is there."""
+    named = env.get(KEY_FILE_VARIABLE, "").strip()
+    if named:
+        return Path(named)
+    embedded = Settings.from_env(env).data_dir / CONSOLE_KEY_FILE
+    return embedded if embedded.is_file() else None
+
+
+def _read_key(key_file: Path) -> str:
+    """The key on a key file's first line."""
     try:
         lines = key_file.read_text().splitlines()
     except (OSError, UnicodeDecodeError) as exc:
@@ -329,15 +339,21 @@ def _answer(response: httpx.Response, url: str) -> Any:
         data = response.json()
     except ValueError:
         data = None
-    error = data.get("error") if isinstance(data, dict) else None
     if response.is_success:
         if data is None:
             raise Unreachable(f"{url} answered {response.status_code} without the API's JSON")
         return data
+    raise _failure(response, data)
+
+
+def _failure(response: httpx.Response, data: Any) -> RemoteError:
+    """The RemoteError a failed answer's status and error body make: refused (4xx) or the
+    controller failing."""
+    error = data.get("error") if isinstance(data, dict) else None
     if isinstance(error, dict) and "code" in error:
         code, message, field = str(error["code"]), str(error.get("message", "")), error.get("field")
     else:
         code, message, field = f"http_{response.status_code}", response.reason_phrase, None
     if 400 <= response.status_code < 500:
-        raise Refused(response.status_code, code, message, field and str(field))
-    raise Unreachable(f"the controller failed ({response.status_code}): {code}: {message}")
+        return Refused(response.status_code, code, message, field and str(field))
+    return Unreachable(f"the controller failed ({response.status_code}): {code}: {message}")
