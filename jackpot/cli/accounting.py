@@ -180,6 +180,21 @@ def _report_lines(
     """A closed day's report as printed, line by line: the day, whether it balanced and the
     tables' counts matched, its checkpoint, then each pool, each table, the hits and every
     void."""
+    yield from _head_lines(report, covered, unsigned)
+    for p in report["pools"]:
+        yield from _pool_lines(p)
+    for t in report["tables"]:
+        yield from _table_lines(t)
+    yield f"  {len(report['hits'])} hit(s) in the register"
+    for v in report.get("voids", []):  # layout 5: every void, who asked, approved and why
+        yield _void_line(v)
+
+
+def _head_lines(
+    report: dict[str, Any], covered: dict[str, Any] | None, unsigned: str | None
+) -> Iterator[str]:
+    """The report's head: the day, whether it balanced and the tables' counts matched, and
+    its checkpoint."""
     counts, differ = _table_counts(report)
     yield f"gaming day {report['day']}: {report['start']} to {report['end']}"
     yield (
@@ -193,13 +208,6 @@ def _report_lines(
         yield f"its close is NOT signed by a checkpoint: {unsigned}"
     if counts == "differ":
         yield f"  the tables' own counts differ from the controller's: {differ}"
-    for p in report["pools"]:
-        yield from _pool_lines(p)
-    for t in report["tables"]:
-        yield from _table_lines(t)
-    yield f"  {len(report['hits'])} hit(s) in the register"
-    for v in report.get("voids", []):  # layout 5: every void, who asked, approved and why
-        yield _void_line(v)
 
 
 def _table_counts(report: dict[str, Any]) -> tuple[str, str]:
@@ -266,16 +274,18 @@ def verdict(report: dict[str, object]) -> tuple[int, str]:
     a pool does not balance (whatever the tables' counts), else 4 when a table's own counts
     differ from the controller's; 0 when every pool balances and no table's counts differ."""
     if not report["balanced"]:
-        pools = report["pools"]
-        assert isinstance(pools, list)
-        off = ", ".join(str(p["pool"]) for p in pools if not p["balanced"])
+        off = _failing(report["pools"], "pool", "balanced")
         return POOL_NOT_BALANCED, f"exit {POOL_NOT_BALANCED}: a pool does not balance: {off}"
     if report.get("table_counts_balanced") is False:
-        tables = report["table_counts"]
-        assert isinstance(tables, list)
-        differ = ", ".join(str(c["table"]) for c in tables if not c["matches"])
+        differ = _failing(report["table_counts"], "table", "matches")
         return TABLE_COUNTS_DIFFER, (
             f"exit {TABLE_COUNTS_DIFFER}: every pool balances, but the tables' own counts "
             f"differ from the controller's: {differ}"
         )
     return BALANCED, ""
+
+
+def _failing(rows: object, name: str, check: str) -> str:
+    """The names of the report's rows (pools, tables' counts) that fail `check`."""
+    assert isinstance(rows, list)
+    return ", ".join(str(r[name]) for r in rows if not r[check])
