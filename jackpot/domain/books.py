@@ -136,6 +136,13 @@ class BooksWalk:
         except (KeyError, ValueError) as exc:
             self.problems.append((seq, f"a {kind} entry without its amounts ({exc})"))
             return
+        self._follow(seq, kind, e, expected)
+
+    def _follow(
+        self, seq: int, kind: str, e: Mapping[str, str], expected: tuple[int, int] | None
+    ) -> None:
+        """The balances the entry records, held to those its amounts lead to (`expected`;
+        None: unknown), become the pool's."""
         if "value_units" not in e:
             if kind in MONEY:
                 self.problems.append((seq, f"a {kind} entry without the balances after it"))
