@@ -147,7 +147,7 @@ class Section:
         return line
 
 
-def _column_total(column: Column, rows: list[Mapping[str, Any]]) -> dict[str, Any]:
+def _column_total(column: Column, rows: list[Mapping[str, Any]]) -> Mapping[str, int | None]:
     """A figure's fields in the totals row: summed exactly; none for a figure that does not
     add up."""
     if rows and not any(column.recorded(r) for r in rows):
@@ -157,17 +157,17 @@ def _column_total(column: Column, rows: list[Mapping[str, Any]]) -> dict[str, An
     return add_up(column, rows) if add_up else {}
 
 
-def _whole_total(column: Column, rows: list[Mapping[str, Any]]) -> dict[str, Any]:
+def _whole_total(column: Column, rows: list[Mapping[str, Any]]) -> dict[str, int]:
     return {column.key: sum(int(r.get(column.key) or 0) for r in rows)}
 
 
-def _units_total(column: Column, rows: list[Mapping[str, Any]]) -> dict[str, Any]:
+def _units_total(column: Column, rows: list[Mapping[str, Any]]) -> dict[str, int]:
     cents, rest = divmod(sum(column.units(r) for r in rows), UNITS_PER_CENT)
     return {f"{column.key}_cents": cents, f"{column.key}_subcent_units": rest}
 
 
 # how each kind of figure adds up in the totals row (counts and money: exactly)
-_TOTALS: dict[Kind, Callable[[Column, list[Mapping[str, Any]]], dict[str, Any]]] = {
+_TOTALS: dict[Kind, Callable[[Column, list[Mapping[str, Any]]], dict[str, int]]] = {
     Kind.COUNT: _whole_total,
     Kind.CENTS: _whole_total,
     Kind.UNITS: _units_total,
