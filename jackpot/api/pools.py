@@ -10,8 +10,8 @@ from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body, request_body
 from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role
-from jackpot.domain.config import LevelType
 from jackpot.domain.meter import LinkState, PoolState
+from jackpot.domain.poolanswers import PoolMeters, PublicPool
 from jackpot.domain.requests import CANCEL_STAGED_REQUEST, RESUME_REQUEST, SUSPEND_REQUEST
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ValidationError
@@ -19,74 +19,23 @@ from jackpot.errors import ValidationError
 bp = Blueprint("pools", __name__, url_prefix="/v1/pools")
 
 
-def public(state: PoolState, hits: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """What anyone may read: the visible meter, never the hidden reserve, nor its rate (with
-    the wagers, which /metrics counts, the rate would give the reserve away); a must-hit-by
-    or mystery level's `trigger` commitment, never the trigger, and the smallest wager that
-    can win it (a rule of play, D281); never a mystery level's range."""
-    cfg = state.config
-    out: dict[str, Any] = {
-        "pool": state.pool,
-        "name": state.name or None,  # what patrons are shown (D280); null: the id
-        "value": state.value,
-        "reset": cfg.reset,
-        "cap": cfg.cap,
-        "rate_bp": cfg.rate_bp,
-        "policy": cfg.policy.value,
-        "state": state.link.value,
-        "hits": state.hits,
-        "level": cfg.level.value,
-    }
-    if cfg.level is not LevelType.HAND:
-        out["qualifying_wager"] = cfg.qualifying_wager
-    if state.trigger is not None:  # a hidden trigger's commitment, never the trigger
-        out["trigger"] = state.trigger.to_json()
-    if hits is not None:
-        out["last_hits"] = hits
-    return out
-
-
-def meters(state: PoolState) -> dict[str, Any]:
-    """The regulator's meters (NJ 13:69E-1.39A, NY 5320.8), exact units alongside cents."""
-    return {
-        **public(state),
-        "reserve_rate_bp": state.config.reserve_rate_bp,
-        **{
-            k: v
-            for k, v in state.config.to_json().items()
-            if k in ("trigger_low", "trigger_high", "qualifying_wager")
-        },
-        "value_units": state.value_units,
-        "reserve": state.reserve,
-        "reserve_units": state.reserve_units,
-        "wagered": state.wagered,
-        "bets": state.bets,
-        "contributions_units": state.contributions_units,
-        "overflow_units": state.overflow_units,
-        "won": state.won,
-        "seed_funding_units": state.seed_units,
-        "adjustments_units": state.adjustments_units,
-        "voids_units": state.voids_units,
-        "reset_initial_units": state.reset_initial_units,
-        "journal_seq": state.journal_seq,
-        "invariant_holds": state.invariant_holds(),
-        "staged": state.staged.to_json() if state.staged else None,
-        "staged_refused": state.staged_refused,
-        "public": state.public,
-        "group": services().groups.of_pool(state.pool).name,
-    }
+def meters(state: PoolState, **step: Any) -> dict[str, Any]:
+    """The regulator's meters of a pool, with what a step on it did (`status`, `changed`,
+    `last_hits`)."""
+    group = services().groups.of_pool(state.pool).name
+    return to_json(PoolMeters.of_state(state, group, **step))
 
 
 @bp.get("")
 def list_pools() -> Response:
-    return jsonify({"pools": [public(p) for p in services().pools.all_public()]})
+    return jsonify({"pools": [to_json(PublicPool.of(p)) for p in services().pools.all_public()]})
 
 
 @bp.get("/<pool>")
 def get_pool(pool: str) -> Response:
     parse_identifier(pool, "pool")
     pools = services().groups.pools_of(pool)
-    return jsonify(public(pools.public(pool), pools.last_hits(pool)))
+    return jsonify(to_json(PublicPool.of(pools.public(pool), pools.last_hits(pool))))
 
 
 @bp.put("/<pool>")
@@ -94,7 +43,7 @@ def get_pool(pool: str) -> Response:
 def put_pool(pool: str) -> tuple[Response, int]:
     parse_identifier(pool, "pool")
     status, state = services().placement.put_pool(pool, json_body(), current_key().who)
-    return jsonify({**meters(state), "status": status}), 201 if status == "created" else 200
+    return jsonify(meters(state, status=status)), 201 if status == "created" else 200
 
 
 @bp.get("/<pool>/meters")
@@ -102,7 +51,7 @@ def put_pool(pool: str) -> tuple[Response, int]:
 def get_meters(pool: str) -> Response:
     parse_identifier(pool, "pool")
     pools = services().groups.pools_of(pool)
-    return jsonify({**meters(pools.get(pool)), "last_hits": pools.last_hits(pool)})
+    return jsonify(meters(pools.get(pool), last_hits=pools.last_hits(pool)))
 
 
 @bp.post("/<pool>/adjustments")
@@ -161,12 +110,12 @@ def cancel_staged(pool: str) -> Response:
         raise ValidationError("reason", "a cancellation names its reason", "missing")
     reason = str(CANCEL_STAGED_REQUEST.check(json_body())["reason"])
     changed, now = services().groups.pools_of(pool).cancel_staged(pool, reason, current_key().who)
-    return jsonify({**meters(now), "changed": changed})
+    return jsonify(meters(now, changed=changed))
 
 
 def _link(pool: str, state: LinkState, reason: str) -> Response:
     changed, now = services().groups.pools_of(pool).set_link(pool, state, reason, current_key().who)
-    return jsonify({**meters(now), "changed": changed})
+    return jsonify(meters(now, changed=changed))
 
 
 @bp.get("/<pool>/game")

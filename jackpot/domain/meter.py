@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
+from jackpot.domain.answers import INTEGER, MS, TEXT, answer_field, to_json
 from jackpot.domain.config import Policy, PoolConfig, StagedChange
 
 UNITS_PER_CENT = 10_000  # exact for contributions at basis-point rates: cents × bp = units
@@ -33,12 +34,15 @@ class ArmedTrigger:
     """What anyone may know of a must-hit-by or mystery level's trigger while it is hidden:
     its commitment (jackpot/domain/triggers.py), which draw it is, and when it was armed."""
 
-    commitment: str
-    draw: int
-    armed_at: int  # epoch ms
+    NAME: ClassVar[str] = "ArmedTrigger"
+    DOC: ClassVar[str] = "a hidden trigger's published commitment, never the trigger"
+
+    commitment: str = answer_field(TEXT, "the SHA-256 the trigger's reveal will open")
+    draw: int = answer_field(INTEGER, "which draw of the level it is")
+    armed_at: int = answer_field(MS, "when it was armed")
 
     def to_json(self) -> dict[str, Any]:
-        return {"commitment": self.commitment, "draw": self.draw, "armed_at": self.armed_at}
+        return to_json(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,3 +99,29 @@ def test_a_linked_groups_game_is_answered_as_published_read_and_changed(api: Api
         assert changed.status_code == 200, changed.get_json()
         judge(api, "Game", changed.get_json())
         assert (changed.get_json()["decks"], changed.get_json()["status"]) == (decks, status)
+
+
+def test_a_pools_public_read_and_its_meters_are_answered_as_published(api: Api) -> None:
+    hit(api, "r-pools")  # pool main, a hand level, and a jackpot on it
+    api.put_pool("myst", reset=50, rate_bp=1_000, reserve_rate_bp=0, level="mystery",
+                 trigger_low=1_000, trigger_high=5_000)  # fmt: skip
+    operator = api.keys.header("operator")
+    for pool in api.client.get("/v1/pools").get_json()["pools"]:
+        judge(api, "Pool", pool)
+    myst = api.client.get("/v1/pools/myst").get_json()
+    judge(api, "Pool", myst)
+    assert "trigger" in myst and "trigger_low" not in myst and "last_hits" in myst
+    for pool in api.client.get("/v1/meters", headers=operator).get_json()["pools"]:
+        judge(api, "Meters", pool)
+    meters = api.client.get("/v1/pools/myst/meters", headers=operator).get_json()
+    judge(api, "Meters", meters)
+    assert (meters["trigger_low"], meters["trigger_high"]) == (1_000, 5_000)
+    steps = [
+        ("post", "/v1/pools/main/suspend", {"reason": "count"}),
+        ("post", "/v1/pools/main/resume", {"reason": "counted"}),
+        ("put", "/v1/pools/side-answers", {"reset": 5_000, "rate_bp": 50, "reserve_rate_bp": 0}),
+    ]
+    for method, path, body in steps:
+        r = getattr(api.client, method)(path, json=body, headers=operator)
+        assert r.status_code in (200, 201), r.get_json()
+        judge(api, "Meters", r.get_json())

@@ -6,24 +6,38 @@ from typing import Any
 
 from jackpot.api.openapi.operations import POOL, op, ref
 
+
+def listed(name: str) -> dict[str, Any]:
+    """`{"pools": [...]}` of one answer."""
+    items = {"type": "array", "items": ref(name)}
+    return {"type": "object", "required": ["pools"], "properties": {"pools": items}}
+
+
 PATHS: dict[str, Any] = {
     "/v1/meters": {
-        "get": op("every pool's meters, retired pools included", ["operator", "auditor"])
+        "get": op(
+            "every pool's meters, retired pools included",
+            ["operator", "auditor"],
+            listed("Meters"),
+        )
     },
-    "/v1/pools": {"get": op("every pool's public meter", [])},
+    "/v1/pools": {"get": op("every pool's public meter", [], listed("Pool"))},
     "/v1/pools/{pool}": {
         "get": op("a pool's public meter and its last 25 hits", [], ref("Pool"), params=POOL),
         "put": op(
             "create or update a pool; updating never moves money",
             ["operator"],
-            ref("Pool"),
+            ref("Meters"),
             "PoolConfig",
             POOL,
         ),
     },
     "/v1/pools/{pool}/meters": {
         "get": op(
-            "the regulator's meters, exact units included", ["operator", "auditor"], params=POOL
+            "the regulator's meters, exact units included, and the pool's last 25 hits",
+            ["operator", "auditor"],
+            ref("Meters"),
+            params=POOL,
         ),
     },
     "/v1/pools/{pool}/adjustments": {
@@ -38,6 +52,7 @@ PATHS: dict[str, Any] = {
         "post": op(
             "close the side bet on every linked table (body: {reason}); journaled",
             ["operator"],
+            ref("Meters"),
             body="Suspend",
             params=POOL,
         ),
@@ -46,6 +61,7 @@ PATHS: dict[str, Any] = {
         "post": op(
             "open the side bet again (body optional: {reason}); journaled",
             ["operator"],
+            ref("Meters"),
             body="Resume",
             params=POOL,
             body_required=False,
@@ -55,6 +71,7 @@ PATHS: dict[str, Any] = {
         "post": op(
             "stage a parameter change: at the next suspension, or at effective_at",
             ["operator"],
+            ref("Meters"),
             body="StageChange",
             params=POOL,
         ),
@@ -63,6 +80,7 @@ PATHS: dict[str, Any] = {
         "post": op(
             "drop the staged parameter change (body: {reason})",
             ["operator"],
+            ref("Meters"),
             body="CancelStaged",
             params=POOL,
         ),

@@ -11,9 +11,11 @@ from jackpot.domain.checkpoints import COVERED_SCHEMA as COVERED
 from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
 from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
 from jackpot.domain.game import Game
+from jackpot.domain.meter import ArmedTrigger
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.payoutanswers import PayoutPage, PayoutRecord, PayoutStep, StatusTotal
 from jackpot.domain.people import Person
+from jackpot.domain.poolanswers import PoolMeters, PublicPool
 from jackpot.domain.requests import (
     ADJUSTMENT_REQUEST,
     APPROVE_REQUEST,
@@ -55,41 +57,22 @@ ERROR = {
 }
 
 # the answers declared once, as records (jackpot.domain.answers)
-ANSWERS = (Person, PayoutRecord, PayoutStep, PayoutPage, StatusTotal, Game)
+ANSWERS = (
+    PublicPool,
+    PoolMeters,
+    ArmedTrigger,
+    Person,
+    PayoutRecord,
+    PayoutStep,
+    PayoutPage,
+    StatusTotal,
+    Game,
+)
 
 SCHEMAS: dict[str, Any] = {
     "Error": ERROR,
     "Checkpoint": CHECKPOINT,
     "PoolConfig": POOL_REQUEST.schema(),
-    "Pool": {
-        "type": "object",
-        "required": ["pool", "value", "reset", "cap"],
-        "properties": {
-            "pool": ID,
-            "name": {
-                "oneOf": [{"type": "string"}, {"type": "null"}],
-                "description": "what signs and pages call the pool; null: none, its id is shown",
-            },
-            "value": CENTS,
-            "reset": CENTS,
-            "cap": {"oneOf": [CENTS, {"type": "null"}]},
-            "rate_bp": {"type": "integer"},
-            "level": {"enum": ["hand", "must_hit_by", "mystery"]},
-            "qualifying_wager": {
-                **CENTS,
-                "description": "a must_hit_by or mystery level: the smallest wager that can "
-                "win it, whole cents (0: every wager)",
-            },
-            "reserve_rate_bp": {"type": "integer"},
-            "policy": {"enum": ["sequential", "split"]},
-            "state": {
-                "enum": ["running", "suspended", "retired"],
-                "description": "suspended: every linked table's side bet is closed",
-            },
-            "hits": {"type": "integer"},
-            "last_hits": {"type": "array", "items": {"type": "object"}},
-        },
-    },
     "TableConfig": TABLE_REQUEST.schema(),
     "RoundReport": ROUND_REPORT.schema(),
     "RoundResult": {
