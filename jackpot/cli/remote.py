@@ -36,7 +36,7 @@ from jackpot import __version__
 from jackpot.settings import Settings
 
 # The client's own variables: where the controller is and the key to it. They are not the
-# controller's settings (jackpot/settings.py), so they are read here.
+# controller's settings (jackpot/settings/), so they are read here.
 URL_VARIABLE = "JACKPOT_URL"
 KEY_VARIABLE = "JACKPOT_KEY"
 KEY_FILE_VARIABLE = "JACKPOT_KEY_FILE"
