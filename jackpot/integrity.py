@@ -72,15 +72,23 @@ def _files(root: Path) -> list[str]:
     found = []
     for top, dirs, files in os.walk(root, followlinks=False):
         here = Path(top)
-        links = [d for d in dirs if (here / d).is_symlink()]
-        dirs[:] = [d for d in dirs if d not in links and d != _CACHE_DIR]
-        for name in [*files, *links]:
-            path = here / name
-            if name == MANIFEST and here == root:
-                continue
-            if path.is_symlink() or path.is_file():
-                found.append(path.relative_to(root).as_posix())
+        links = _linked_dirs_pruned(here, dirs)
+        paths = (here / name for name in [*files, *links])
+        found += [path.relative_to(root).as_posix() for path in paths if _sealable(root, path)]
     return sorted(found)
+
+
+def _linked_dirs_pruned(here: Path, dirs: list[str]) -> list[str]:
+    """The links among the walk's `dirs`, which it then leaves, with the caches, unwalked."""
+    links = [d for d in dirs if (here / d).is_symlink()]
+    dirs[:] = [d for d in dirs if d not in links and d != _CACHE_DIR]
+    return links
+
+
+def _sealable(root: Path, path: Path) -> bool:
+    if path.name == MANIFEST and path.parent == root:
+        return False
+    return path.is_symlink() or path.is_file()
 
 
 def _runs_instead(cache: bytes, source: Path, code: bytes) -> bool:
@@ -122,15 +130,27 @@ def _cache_problem(root: Path, name: str) -> str | None:
             continue  # checked before, unchanged since: its source's own byte code
         if not _runs_instead(cache, source, code):
             continue
-        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-        try:
-            cached = marshal.loads(cache[16:])
-        except (EOFError, ValueError, TypeError):
-            return f"{shown} is not byte code, and would be loaded instead of {name}"
-        compiled = compile(code, str(source), "exec", dont_inherit=True, optimize=level)
-        if cached != compiled:  # code objects compare all but their file name
-            return f"{shown} is not what {name} compiles to, and would run instead of it"
+        problem = _not_compiled_from(root, name, code, path, cache, level)
+        if problem:
+            return problem
         _VERDICTS[seen] = True
+    return None
+
+
+def _not_compiled_from(
+    root: Path, name: str, code: bytes, path: Path, cache: bytes, level: int
+) -> str | None:
+    """Why cache `path` (read: `cache`) is not what sealed source `name` (read: `code`)
+    compiles to at optimisation `level`; None when it is."""
+    source = root / name
+    shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+    try:
+        cached = marshal.loads(cache[16:])
+    except (EOFError, ValueError, TypeError):
+        return f"{shown} is not byte code, and would be loaded instead of {name}"
+    compiled = compile(code, str(source), "exec", dont_inherit=True, optimize=level)
+    if cached != compiled:  # code objects compare all but their file name
+        return f"{shown} is not what {name} compiles to, and would run instead of it"
     return None
 
 
@@ -218,8 +238,7 @@ def check(root: Path | None = None, approved: str | None = None) -> SoftwareChec
     root = root or package_root()
     found = measure(root)
     try:
-        sealed = json.loads((root / MANIFEST).read_text())
-        files = {str(k): str(v) for k, v in sealed["files"].items()}
+        files = _sealed(root)
     except FileNotFoundError:
         return SoftwareCheck(
             found.digest,
@@ -234,35 +253,55 @@ def check(root: Path | None = None, approved: str | None = None) -> SoftwareChec
         return SoftwareCheck(
             found.digest, found.crc32, (f"{MANIFEST} in {root} is not a manifest",)
         )
-    problems = []
-    for name in sorted(files):
-        if name not in found.files:
-            problems.append(f"{name} is missing")
-        elif found.files[name] != files[name]:
-            problems.append(f"{name} changed since the build")
-    for name in sorted(set(found.files) - set(files)):
-        problems.append(f"{name} is not part of the build")
+    problems = _differences(files, found.files)
     for name in sorted(found.files):
-        if (root / name).is_symlink():
-            problems.append(
-                f"{name} is a symbolic link: the controller runs only the files sealed in its "
-                "package, never what a link points to"
-            )
-        elif name.endswith(_NOT_SOURCE):
-            problems.append(
-                f"{name} is byte code or an extension module: the controller is pure Python "
-                "and runs only its sealed source"
-            )
-        elif name.endswith(".py") and files.get(name) == found.files[name]:
-            problem = _cache_problem(root, name)
-            if problem:
-                problems.append(problem)
+        problem = _runnable_problem(root, name, files.get(name) == found.files[name])
+        if problem:
+            problems.append(problem)
     if approved and found.digest != approved.lower():
         problems.append(
             f"the software's digest {found.digest} is not the approved "
             f"JACKPOT_APPROVED_DIGEST {approved}"
         )
     return SoftwareCheck(found.digest, found.crc32, tuple(problems))
+
+
+def _sealed(root: Path) -> dict[str, str]:
+    """The files `root`'s manifest seals, by name: the SHA-256 of each."""
+    sealed = json.loads((root / MANIFEST).read_text())
+    return {str(k): str(v) for k, v in sealed["files"].items()}
+
+
+def _differences(sealed: dict[str, str], found: dict[str, str]) -> list[str]:
+    """The files missing or changed since the build, then those the build did not have."""
+    problems = []
+    for name in sorted(sealed):
+        if name not in found:
+            problems.append(f"{name} is missing")
+        elif found[name] != sealed[name]:
+            problems.append(f"{name} changed since the build")
+    for name in sorted(set(found) - set(sealed)):
+        problems.append(f"{name} is not part of the build")
+    return problems
+
+
+def _runnable_problem(root: Path, name: str, as_sealed: bool) -> str | None:
+    """What the interpreter would run from file `name` that is not its sealed source: a link's
+    target, byte code or an extension module, or (for a source `as_sealed`) a cache of
+    other code."""
+    if (root / name).is_symlink():
+        return (
+            f"{name} is a symbolic link: the controller runs only the files sealed in its "
+            "package, never what a link points to"
+        )
+    if name.endswith(_NOT_SOURCE):
+        return (
+            f"{name} is byte code or an extension module: the controller is pure Python "
+            "and runs only its sealed source"
+        )
+    if name.endswith(".py") and as_sealed:
+        return _cache_problem(root, name)
+    return None
 
 
 class Rechecked:
