@@ -184,16 +184,9 @@ def config_dict(settings: Settings) -> dict[str, Any]:
     handlers: dict[str, dict[str, Any]] = {
         "stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", **line},
     }
-    if settings.access_log == "-":
-        handlers["access"] = {"class": "logging.StreamHandler", "stream": "ext://sys.stdout"}
-    elif settings.access_log:
-        # a rotated file (logrotate) is reopened by the next line written
-        handlers["access"] = {
-            "class": "logging.handlers.WatchedFileHandler",
-            "filename": settings.access_log,
-        }
-    if "access" in handlers:
-        handlers["access"].update(line)
+    access = _access_handler(settings.access_log)
+    if access is not None:
+        handlers["access"] = {**access, **line}
     return {
         "version": 1,
         "disable_existing_loggers": False,
@@ -205,22 +198,38 @@ def config_dict(settings: Settings) -> dict[str, Any]:
         "handlers": handlers,
         # libraries (httpx, urllib3, ...) say only what goes wrong
         "root": {"level": quiet, "handlers": ["stderr"]},
-        "loggers": {
-            "jackpot": {"level": level},
-            "rq": {"level": level},
-            # gunicorn makes its loggers stop propagation: they get the handlers themselves
-            "gunicorn.error": {"level": level, "handlers": ["stderr"], "propagate": False},
-            # the access log: gunicorn's line in text, the controller's own fields in json
-            "gunicorn.access": {
-                "level": "INFO",
-                "handlers": ["access"] if "access" in handlers and not json_lines else [],
-                "propagate": False,
-            },
-            "jackpot.access": {
-                "level": "INFO",
-                "handlers": ["access"] if "access" in handlers and json_lines else [],
-                "propagate": False,
-            },
+        "loggers": _loggers(level, access is not None, json_lines),
+    }
+
+
+def _access_handler(access_log: str | None) -> dict[str, str] | None:
+    """Where the access log goes (JACKPOT_ACCESS_LOG): stdout for "-", else a file; none."""
+    if access_log == "-":
+        return {"class": "logging.StreamHandler", "stream": "ext://sys.stdout"}
+    if access_log:
+        # a rotated file (logrotate) is reopened by the next line written
+        return {"class": "logging.handlers.WatchedFileHandler", "filename": access_log}
+    return None
+
+
+def _loggers(level: str, access: bool, json_lines: bool) -> dict[str, dict[str, object]]:
+    """The controller's, its libraries' and gunicorn's loggers; the access log's handler goes
+    to the one that writes the access log in this format."""
+    return {
+        "jackpot": {"level": level},
+        "rq": {"level": level},
+        # gunicorn makes its loggers stop propagation: they get the handlers themselves
+        "gunicorn.error": {"level": level, "handlers": ["stderr"], "propagate": False},
+        # the access log: gunicorn's line in text, the controller's own fields in json
+        "gunicorn.access": {
+            "level": "INFO",
+            "handlers": ["access"] if access and not json_lines else [],
+            "propagate": False,
+        },
+        "jackpot.access": {
+            "level": "INFO",
+            "handlers": ["access"] if access and json_lines else [],
+            "propagate": False,
         },
     }
 
