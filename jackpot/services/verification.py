@@ -20,6 +20,8 @@ from jackpot.domain.gamingday import GamingDays
 from jackpot.domain.journals import house_journal
 from jackpot.services.linkgroups import LinkGroups
 
+ClosedDay = dict[str, Any]  # a closed gaming day's row in the archive (Archive.days)
+
 
 class PeriodNotBegunError(ValueError):
     """verify --since a gaming day that has not begun by the controller clock (D263)."""
@@ -50,16 +52,7 @@ class GroupedVerifier:
         settled it (in whichever group's house journal), every closed day against its
         journaled digest, the day before it, its recorded heads and its figures recomputed."""
         archive = self._groups.main.verifier.archive
-        days = archive.days()
-        start, before = None, None
-        if since is not None:
-            day = since.isoformat()
-            closed = next((d for d in days if d["day"] == day), None)
-            start = int(closed["start_ts"]) if closed else self._days().bounds(since)[0]
-            if start > self._groups.main.verifier.clock():  # no period to check yet
-                raise PeriodNotBegunError(since)
-            before = next((d for d in reversed(days) if d["day"] < day), None)
-            days = [d for d in days if d["day"] >= day]
+        start, before, days = self._period(since, archive.days())
         out = self._merged([g.verifier.run(start) for g in self._groups.all()])
         out.since = None if since is None else since.isoformat()
         houses = [house_journal(name) for name in self._groups.names()]
@@ -67,9 +60,35 @@ class GroupedVerifier:
         out.findings += found
         out.findings += check_repeats(archive, houses)
         out.findings += check_day_heads(archive, days)
-        out.findings += check_closed_days(
-            days, out.closed, before, None if since is None else since.isoformat()
-        )
+        out.findings += check_closed_days(days, out.closed, before, out.since)
+        self._recompute_days(out, days)
+        out.days = len(days)
+        out.findings += self._checkpoints(start)
+        return out
+
+    def _period(
+        self, since: date | None, days: list[ClosedDay]
+    ) -> tuple[int | None, ClosedDay | None, list[ClosedDay]]:
+        """Where a check from gaming day `since` starts (the time), the closed day before it,
+        and the closed `days` from it on; without `since`, all of history."""
+        if since is None:
+            return None, None, days
+        start = self._start(since, days)
+        day = since.isoformat()
+        before = next((d for d in reversed(days) if d["day"] < day), None)
+        return start, before, [d for d in days if d["day"] >= day]
+
+    def _start(self, since: date, days: list[ClosedDay]) -> int:
+        """When gaming day `since` began: as closed, else by the controller's gaming days."""
+        day = since.isoformat()
+        closed = next((d for d in days if d["day"] == day), None)
+        start = int(closed["start_ts"]) if closed else self._days().bounds(since)[0]
+        if start > self._groups.main.verifier.clock():  # no period to check yet
+            raise PeriodNotBegunError(since)
+        return start
+
+    def _recompute_days(self, out: Verification, days: list[ClosedDay]) -> None:
+        """Each closed day's figures again, from the archive: a difference is a finding."""
         for row in days:
             differences = self._recompute(row)
             if differences is None:  # an older report layout: its digest and heads only
@@ -83,9 +102,6 @@ class GroupedVerifier:
                 )
                 for difference in differences
             ]
-        out.days = len(days)
-        out.findings += self._checkpoints(start)
-        return out
 
     def tail(self, count: int = 64) -> Verification:
         return self._merged([g.verifier.tail(count) for g in self._groups.all()])
