@@ -78,49 +78,57 @@ class Health:
 
 def durability_problems(found: Durability, wait_replicas: int) -> list[Problem]:
     """What in the store's settings could lose an acknowledged write."""
-    problems = []
+    checks = (_not_durable, _evicting, _short_of_replicas, _a_replica)
+    return [problem for check in checks if (problem := check(found, wait_replicas)) is not None]
+
+
+def _not_durable(found: Durability, wait_replicas: int) -> Problem | None:
     # with a replica confirming each write the AOF need not be fsynced on every write
     fsynced = found.appendfsync == "always" or wait_replicas > 0
-    if found.appendonly != "yes" or not fsynced:
-        problems.append(
-            Problem(
-                "durability",
-                "store_not_durable",
-                f"the store runs with appendonly={found.appendonly} "
-                f"appendfsync={found.appendfsync}: a crash could lose acknowledged rounds. Set "
-                "appendonly yes and appendfsync always, or have each write confirmed by a "
-                "replica (JACKPOT_REDIS_WAIT_REPLICAS)",
-            )
-        )
-    if found.maxmemory != 0 and found.maxmemory_policy != "noeviction":
-        limit = "unknown" if found.maxmemory is None else str(found.maxmemory)
-        problems.append(
-            Problem(
-                "durability",
-                "store_evicts",
-                f"the store may evict keys (maxmemory {limit}, "
-                f"maxmemory-policy {found.maxmemory_policy}): set maxmemory-policy noeviction",
-            )
-        )
-    if wait_replicas and found.role == "master" and found.replicas < wait_replicas:
-        problems.append(
-            Problem(
-                "durability",
-                "store_replicas",
-                f"the master has {found.replicas} replica(s) connected and each write must "
-                f"be confirmed by {wait_replicas} (JACKPOT_REDIS_WAIT_REPLICAS): no round can "
-                "be acknowledged until a replica links",
-            )
-        )
-    if found.role not in ("master", "unknown"):
-        problems.append(
-            Problem(
-                "durability",
-                "store_is_replica",
-                f"the store is a {found.role}: the controller writes only to a master",
-            )
-        )
-    return problems
+    if found.appendonly == "yes" and fsynced:
+        return None
+    return Problem(
+        "durability",
+        "store_not_durable",
+        f"the store runs with appendonly={found.appendonly} "
+        f"appendfsync={found.appendfsync}: a crash could lose acknowledged rounds. Set "
+        "appendonly yes and appendfsync always, or have each write confirmed by a "
+        "replica (JACKPOT_REDIS_WAIT_REPLICAS)",
+    )
+
+
+def _evicting(found: Durability, wait_replicas: int) -> Problem | None:
+    if found.maxmemory == 0 or found.maxmemory_policy == "noeviction":
+        return None
+    limit = "unknown" if found.maxmemory is None else str(found.maxmemory)
+    return Problem(
+        "durability",
+        "store_evicts",
+        f"the store may evict keys (maxmemory {limit}, "
+        f"maxmemory-policy {found.maxmemory_policy}): set maxmemory-policy noeviction",
+    )
+
+
+def _short_of_replicas(found: Durability, wait_replicas: int) -> Problem | None:
+    if not (wait_replicas and found.role == "master" and found.replicas < wait_replicas):
+        return None
+    return Problem(
+        "durability",
+        "store_replicas",
+        f"the master has {found.replicas} replica(s) connected and each write must "
+        f"be confirmed by {wait_replicas} (JACKPOT_REDIS_WAIT_REPLICAS): no round can "
+        "be acknowledged until a replica links",
+    )
+
+
+def _a_replica(found: Durability, wait_replicas: int) -> Problem | None:
+    if found.role in ("master", "unknown"):
+        return None
+    return Problem(
+        "durability",
+        "store_is_replica",
+        f"the store is a {found.role}: the controller writes only to a master",
+    )
 
 
 class SelfCheck:
@@ -187,25 +195,31 @@ class SelfCheck:
         found = self._store.durability()
         store_problems = durability_problems(found, self._wait_replicas)
         for check in (self._pools, self._journals):
-            try:
-                store_problems += check()
-            except STORE_ERRORS:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a check that cannot run has failed
-                log.exception("self-check: %s could not be checked", check.__name__[1:])
-                store_problems.append(
-                    Problem(check.__name__[1:], "check_failed", f"could not be checked: {exc!r}")
-                )
+            store_problems += self._run_check(check)
         health = Health(software, tuple(problems + store_problems))
-        first = self._latest is None
-        failed = self._latest is not None and not self._latest.software.authentic
+        # the software's state is recorded once a process, while it fails, and when it no
+        # longer does
+        tell_software = (
+            bool(problems) or self._latest is None or not self._latest.software.authentic
+        )
         self._latest, self._checked_at = health, time.monotonic()  # acted on, recorded or not
         if found.role != "slave":
             self._record("store", store_problems, began)
-            # once a process, while it fails, and when it no longer does
-            if problems or first or failed:
+            if tell_software:
                 self._record(f"software@{self._host}", problems, began)
         return health
+
+    @staticmethod
+    def _run_check(check: Callable[[], list[Problem]]) -> list[Problem]:
+        """The problems `check` finds; one that cannot run (the store's not answering aside)
+        has failed, a problem itself."""
+        try:
+            return check()
+        except STORE_ERRORS:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a check that cannot run has failed
+            log.exception("self-check: %s could not be checked", check.__name__[1:])
+            return [Problem(check.__name__[1:], "check_failed", f"could not be checked: {exc!r}")]
 
     def _record(self, scope: str, problems: list[Problem], began: int) -> None:
         """Record (and journal a change of) the state; a store that cannot take it now gets
