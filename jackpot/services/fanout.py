@@ -290,15 +290,19 @@ class GroupedArchiver:
 
     def status(self) -> ArchiveStatus:
         found = [g.archiver.status() for g in self._groups.all()]
-        runs = [s.last_run for s in found]
-        successes = [s.last_success for s in found]
         return ArchiveStatus(
-            last_run=None if None in runs else min(r for r in runs if r is not None),
-            last_success=None if None in successes else min(s for s in successes if s),
+            last_run=_oldest([s.last_run for s in found]),
+            last_success=_oldest([s.last_success for s in found]),
             last_problems=sum(s.last_problems for s in found),
             journals={j: v for s in found for j, v in s.journals.items()},
             repeats=sum(s.repeats for s in found),
         )
+
+
+def _oldest(times: list[int | None]) -> int | None:
+    """The earliest of the groups' times: how far behind the slowest group is; None while a
+    group has none."""
+    return None if None in times else min(t for t in times if t is not None)
 
 
 class GroupedActivity:
