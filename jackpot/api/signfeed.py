@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jackpot.api.signlimits import Places
-from jackpot.services.signboard import SignBoard
+from jackpot.services.signboard import Meters, SignBoard
 
 log = logging.getLogger("jackpot.signs")
 
@@ -193,32 +193,49 @@ class Fanout:
         meters = self._board.meters(pools)
         hit = any(meters.hits.get(p, 0) != self._hits.get(p, 0) for p in pools if p in self._hits)
         self._hits.update(meters.hits)
+        self._send_values(meters)
+        return hit
+
+    def _send_values(self, meters: Meters) -> None:
+        """Each sign whose shown pools' values changed: its `meters` event."""
         for sign, shown in self._pools.items():
             values = {p: meters.values[p] for p in shown if p in meters.values}
             if values != self._values.get(sign):
                 self._values[sign] = values
                 self._send(sign, "meters", json.dumps({"t": meters.time, "values": values}))
-        return hit
 
     def _read_states(self) -> None:
         signs = self._board.definitions()
         states = self._board.states(signs)
+        self._forget_deleted(states)
+        for sign, state in states.items():
+            self._send_state(sign, state)
+        for sign in self._unknown_watched(states):
+            self._send(sign, "state", json.dumps({"sign": None}))
+
+    def _forget_deleted(self, states: dict[str, dict[str, Any]]) -> None:
+        """The signs no longer in `states` are deleted: their screens show closed."""
         for sign in list(self._pools):
-            if sign not in states:  # deleted: its screens show closed
+            if sign not in states:
                 self._shown.pop(sign, None)
                 self._pools.pop(sign)
                 self._values.pop(sign, None)
                 self._send(sign, "state", json.dumps({"sign": None}))
-        for sign, state in states.items():
-            self._pools[sign] = [lv["pool"] for lv in state["levels"]]
-            # a state is sent when what it shows changed, not its clock or its meters (the
-            # `meters` events carry those); a screen connecting gets it with the newest values
-            shown = {**state, "time": 0, "levels": [{**lv, "value": 0} for lv in state["levels"]]}
-            key = json.dumps(shown)
-            if key != self._shown.get(sign):
-                self._shown[sign] = key
-                self._values[sign] = {lv["pool"]: lv["value"] for lv in state["levels"]}
-                self._send(sign, "state", json.dumps(state))
+
+    def _send_state(self, sign: str, state: dict[str, Any]) -> None:
+        self._pools[sign] = [lv["pool"] for lv in state["levels"]]
+        # a state is sent when what it shows changed, not its clock or its meters (the
+        # `meters` events carry those); a screen connecting gets it with the newest values
+        shown = {**state, "time": 0, "levels": [{**lv, "value": 0} for lv in state["levels"]]}
+        key = json.dumps(shown)
+        if key != self._shown.get(sign):
+            self._shown[sign] = key
+            self._values[sign] = {lv["pool"]: lv["value"] for lv in state["levels"]}
+            self._send(sign, "state", json.dumps(state))
+
+    def _unknown_watched(self, states: dict[str, dict[str, Any]]) -> list[str]:
+        """The watched signs not in `states` whose screens were not yet told; the channels of
+        those watched by no one are forgotten."""
         with self._lock:
             # a screen watching a sign the controller does not know is told so once (its
             # screen then says so to whoever installs it, not that the progressive is closed)
@@ -231,8 +248,7 @@ class Fanout:
             for sign in [s for s, c in self._channels.items() if not c.screens]:
                 if sign not in states:
                     del self._channels[sign]
-        for sign in unknown:
-            self._send(sign, "state", json.dumps({"sign": None}))
+        return unknown
 
     def _send(self, sign: str, kind: str, data: str) -> None:
         with self._lock:
