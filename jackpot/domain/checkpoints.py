@@ -151,6 +151,12 @@ def well_formed(head: Any) -> bool:
 
 def problem(checkpoint: Any, key: Ed25519PublicKey) -> str | None:
     """Why `checkpoint` is not one `key` signed as it is (None: it is)."""
+    return _shape_problem(checkpoint) or _signature_problem(checkpoint, key)
+
+
+def _shape_problem(checkpoint: Any) -> str | None:
+    """Why `checkpoint` is not a checkpoint at all: not an object, a field missing, its heads
+    malformed."""
     if not isinstance(checkpoint, dict):
         return "is not a JSON object"
     missing = [n for n in ("id", "ts", "heads", "key", "hash", "signature") if n not in checkpoint]
@@ -165,6 +171,12 @@ def problem(checkpoint: Any, key: Ed25519PublicKey) -> str | None:
             f"signs a malformed head of {', '.join(map(str, bad))}: {heads[bad[0]]!r} (a head "
             "is [seq >= 1, 40 hex] or, for a journal without entries, [0, ''])"
         )
+    return None
+
+
+def _signature_problem(checkpoint: dict[str, Any], key: Ed25519PublicKey) -> str | None:
+    """Why a well-formed `checkpoint` is not what `key` signed: another key's, changed or
+    forged, or its hash not of what was signed."""
     mine = fingerprint(key)
     if checkpoint["key"] != mine:
         return f"is signed by another key (fingerprint {checkpoint['key']}, not {mine})"
