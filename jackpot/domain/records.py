@@ -40,12 +40,22 @@ def record_problem(
         return None
     if entry.get("type") != "round":
         return "the entry it names did not settle a round"
+    return _parts_problem(entry, static, dynamic) or _time_problem(entry, ts)
+
+
+def _parts_problem(entry: Mapping[str, str], static: str, dynamic: str) -> str | None:
+    """Which of the record's parts does not hash to what its entry commits (a part the
+    entry commits nothing for is not checked)."""
     committed = entry.get("result") or ""
     if committed and result_digest(static) != committed:
         return "its result (pays and outcomes) does not hash to the one its entry commits"
     committed = entry.get("dynamic") or ""
     if committed and dynamic_digest(dynamic) != committed:
         return "its jackpots and meters do not hash to the ones its entry commits"
+    return None
+
+
+def _time_problem(entry: Mapping[str, str], ts: int) -> str | None:
     stamp = entry.get("ts")
     if stamp is not None and int(stamp) != ts:
         return f"its time ({ts}) is not its entry's ({stamp}): it would count in another day"
