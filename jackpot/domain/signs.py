@@ -26,7 +26,7 @@ from jackpot.domain.fields import (
 )
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.outcomes import WINNING_OUTCOMES, Outcome
-from jackpot.domain.paytable import PROPORTIONAL, Paytable
+from jackpot.domain.paytable import PROPORTIONAL, PayLine, Paytable
 
 MAX_LEVELS = 8  # levels one screen can show legibly
 MAX_TITLE = 60
@@ -240,35 +240,44 @@ def paytable_words(
         line = resolved.line(outcome)
         if line is None:
             continue
-        pays = []
-        qualifying = ""
-        if line.meter_bp:
-            pool = line.pool or first_pool
-            pays.append(f"{_percent(line.meter_bp)} of the {names.get(pool, f'{pool} jackpot')}")
-            bet = _dollars(line.qualifying_wager)
-            if smallest_bet >= line.qualifying_wager:  # no table takes a smaller bet
-                qualifying = f"Jackpot pays are for a {bet} bet or more"
-            elif line.below_qualifying == PROPORTIONAL:
-                qualifying = f"Jackpot pays are for a {bet} bet; a smaller bet wins its part"
-            else:
-                qualifying = f"Jackpot pays are for a {bet} bet or more; a smaller bet wins none"
-        if line.odds:
-            pays.append(f"{_whole(line.odds)} to 1")
+        pays = _pays_words(line, first_pool, names)
         if not pays:
             continue
-        envy = ""
-        if line.envy is not None:
-            envy = (
-                f"every other player wins {_dollars(line.envy.amount)}"
-                if line.envy.amount
-                else f"every other player wins {_whole(line.envy.multiple)} × their bet"
-            )
         out.append(
             {
                 "outcome": OUTCOME_WORDS[outcome],
                 "pays": " + ".join(pays),
-                "envy": envy,
-                "qualifying": qualifying,
+                "envy": _envy_words(line),
+                "qualifying": _qualifying_words(line, smallest_bet) if line.meter_bp else "",
             }
         )
     return out
+
+
+def _pays_words(line: PayLine, first_pool: str, names: Mapping[str, str]) -> list[str]:
+    """A line's pays in words: its share of a jackpot, its odds."""
+    pays = []
+    if line.meter_bp:
+        pool = line.pool or first_pool
+        pays.append(f"{_percent(line.meter_bp)} of the {names.get(pool, f'{pool} jackpot')}")
+    if line.odds:
+        pays.append(f"{_whole(line.odds)} to 1")
+    return pays
+
+
+def _qualifying_words(line: PayLine, smallest_bet: int) -> str:
+    """The bet a line's jackpot pay is for, and what a smaller bet wins."""
+    bet = _dollars(line.qualifying_wager)
+    if smallest_bet >= line.qualifying_wager:  # no table takes a smaller bet
+        return f"Jackpot pays are for a {bet} bet or more"
+    if line.below_qualifying == PROPORTIONAL:
+        return f"Jackpot pays are for a {bet} bet; a smaller bet wins its part"
+    return f"Jackpot pays are for a {bet} bet or more; a smaller bet wins none"
+
+
+def _envy_words(line: PayLine) -> str:
+    if line.envy is None:
+        return ""
+    if line.envy.amount:
+        return f"every other player wins {_dollars(line.envy.amount)}"
+    return f"every other player wins {_whole(line.envy.multiple)} × their bet"
