@@ -39,38 +39,50 @@ class ApiWorker(GeventWorker):  # type: ignore[misc]
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
         if req.body is not None:
-            reader = req.body.reader
-            if isinstance(reader, LengthReader) and reader.length > MAX_BODY_BYTES:
-                # the app answers 413 from the header alone; the body stays unread, so the
-                # connection cannot carry another request
-                req.must_close = True
-                req.body = io.BytesIO()
-            else:
-                if req._expected_100_continue:
-                    # the client waits for this before it sends the body; gunicorn would send
-                    # it only once the app starts, after the body it is waiting for
-                    sock.sendall(CONTINUE)
-                    req._expected_100_continue = False
-                try:
-                    if _buffered(reader):  # arrived with the head: read with no wait
-                        data = req.body.read(MAX_BODY_BYTES + 1)
-                    else:
-                        with gevent.Timeout(self.cfg.keepalive):
-                            data = req.body.read(MAX_BODY_BYTES + 1)
-                except gevent.Timeout:
-                    sock.sendall(LATE_BODY)
-                    raise StopIteration() from None  # gunicorn closes the connection
-                except UNREADABLE as exc:
-                    # a malformed chunk, a connection cut short: the app answers it (400
-                    # unreadable_body) as it would have on reading it, and the rest of the
-                    # connection cannot be trusted
-                    req.must_close = True
-                    req.body = Unreadable(exc)
-                else:
-                    if len(data) > MAX_BODY_BYTES:
-                        req.must_close = True  # a chunked body over the limit: the rest unread
-                    req.body = io.BytesIO(data)
+            self._take_body(req, sock)
         return super().handle_request(listener_name, req, sock, addr)
+
+    def _take_body(self, req: Any, sock: Any) -> None:
+        """Read `req`'s body whole before the app runs, under the client deadline, and
+        hand the app what was read (or, for one too large, nothing)."""
+        reader = req.body.reader
+        if isinstance(reader, LengthReader) and reader.length > MAX_BODY_BYTES:
+            # the app answers 413 from the header alone; the body stays unread, so the
+            # connection cannot carry another request
+            req.must_close = True
+            req.body = io.BytesIO()
+            return
+        if req._expected_100_continue:
+            # the client waits for this before it sends the body; gunicorn would send
+            # it only once the app starts, after the body it is waiting for
+            sock.sendall(CONTINUE)
+            req._expected_100_continue = False
+        try:
+            data = self._read_body(req.body, reader)
+        except gevent.Timeout:
+            sock.sendall(LATE_BODY)
+            raise StopIteration() from None  # gunicorn closes the connection
+        except UNREADABLE as exc:
+            # a malformed chunk, a connection cut short: the app answers it (400
+            # unreadable_body) as it would have on reading it, and the rest of the
+            # connection cannot be trusted
+            req.must_close = True
+            req.body = Unreadable(exc)
+        else:
+            if len(data) > MAX_BODY_BYTES:
+                req.must_close = True  # a chunked body over the limit: the rest unread
+            req.body = io.BytesIO(data)
+
+    def _read_body(self, body: Any, reader: Any) -> bytes:
+        """Up to one byte past the limit: at once when it arrived with the head, else
+        within the client deadline (gevent.Timeout past it)."""
+        data: bytes
+        if _buffered(reader):  # arrived with the head: read with no wait
+            data = body.read(MAX_BODY_BYTES + 1)
+        else:
+            with gevent.Timeout(self.cfg.keepalive):
+                data = body.read(MAX_BODY_BYTES + 1)
+        return data
 
 
 def _buffered(reader: Any) -> bool:
