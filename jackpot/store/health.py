@@ -46,7 +46,6 @@ class HealthStore:
 
     def durability(self) -> Durability:
         """CONFIG GET where the store allows it (a managed store may not: then INFO)."""
-        config: dict[str, Any] = {}
         names = ("appendonly", "appendfsync", "maxmemory", "maxmemory-policy")
         with self._r.pipeline(transaction=False) as pipe:  # one round trip
             # a key first: on a cluster, a node the meters' slot has left answers MOVED and
@@ -60,17 +59,7 @@ class HealthStore:
         if isinstance(replication, Exception):
             raise replication
         used = None if isinstance(memory, Exception) else memory.get("used_memory")
-        if any(isinstance(f, ResponseError) for f in found):
-            # CONFIG renamed or not permitted (a managed store): what INFO says
-            persistence, memory = self._r.info("persistence"), self._r.info("memory")
-            config = {
-                "appendonly": "yes" if persistence.get("aof_enabled") else "no",
-                "maxmemory": memory.get("maxmemory"),
-                "maxmemory-policy": memory.get("maxmemory_policy", "unknown"),
-            }
-        else:
-            for pairs in found:
-                config.update(pairs)
+        config = self._persistence(found)
         limit = config.get("maxmemory")
         return Durability(
             appendonly=str(config.get("appendonly", "unknown")),
@@ -81,6 +70,18 @@ class HealthStore:
             replicas=int(replication.get("connected_slaves", 0)),
             used_memory=None if used is None else int(used),
         )
+
+    def _persistence(self, found: list[Any]) -> dict[str, Any]:
+        """The persistence settings as CONFIG GET `found` them."""
+        if not any(isinstance(f, ResponseError) for f in found):
+            return {name: value for pairs in found for name, value in pairs.items()}
+        # CONFIG renamed or not permitted (a managed store): what INFO says
+        persistence, memory = self._r.info("persistence"), self._r.info("memory")
+        return {
+            "appendonly": "yes" if persistence.get("aof_enabled") else "no",
+            "maxmemory": memory.get("maxmemory"),
+            "maxmemory-policy": memory.get("maxmemory_policy", "unknown"),
+        }
 
     def clock(self) -> int:
         """The controller clock now, ms (clock.lua's: the store's TIME, never earlier than a
