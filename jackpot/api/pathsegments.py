@@ -28,29 +28,44 @@ _DOTS = (".", "..")
 
 def path_fault(environ: Mapping[str, Any]) -> ValidationError | None:
     """What is wrong with the request's path (a 400 naming its segment), or None."""
-    raw = environ.get("RAW_URI") or environ.get("REQUEST_URI")
-    if raw:
-        written = raw.split("?", 1)[0]
-        if not written.startswith("/"):  # the absolute form: http://host/path
-            written = urlsplit(written).path or "/"
-    else:
-        written = str(environ.get("PATH_INFO") or "/")
-    if written == "/" or not (
-        "%" in written or "//" in written or "/." in written or written.endswith("/")
-    ):
-        return None  # nearly every request: plain names, seen at a glance
+    written = _written_path(environ)
+    if _plainly_names(written):
+        return None  # nearly every request
     for number, segment in enumerate(written.split("/")[1:], start=1):
-        name = unquote(segment) if "%" in segment else segment
-        if "/" in name:
-            what = f"{segment!r} holds a slash once decoded: no name in a path may"
-        elif name == "":
-            what = "is empty (a doubled or trailing slash)"
-        elif name in _DOTS:
-            decoded = "" if name == segment else f" ({name!r} once decoded)"
-            what = f"{segment!r}{decoded} is not a name"
-        else:
-            continue
-        return ValidationError("path", f"path segment {number} {what}", "invalid_path")
+        what = _segment_fault(segment)
+        if what is not None:
+            return ValidationError("path", f"path segment {number} {what}", "invalid_path")
+    return None
+
+
+def _plainly_names(written: str) -> bool:
+    """A path of plain names, seen at a glance: nothing encoded, no empty or dot segment."""
+    return written == "/" or not (
+        "%" in written or "//" in written or "/." in written or written.endswith("/")
+    )
+
+
+def _written_path(environ: Mapping[str, Any]) -> str:
+    """The path as the client wrote it where the server gives it, else as decoded."""
+    raw = environ.get("RAW_URI") or environ.get("REQUEST_URI")
+    if not raw:
+        return str(environ.get("PATH_INFO") or "/")
+    written: str = raw.split("?", 1)[0]
+    if not written.startswith("/"):  # the absolute form: http://host/path
+        written = urlsplit(written).path or "/"
+    return written
+
+
+def _segment_fault(segment: str) -> str | None:
+    """Why a path's segment is not a name, or None."""
+    name = unquote(segment) if "%" in segment else segment
+    if "/" in name:
+        return f"{segment!r} holds a slash once decoded: no name in a path may"
+    if name == "":
+        return "is empty (a doubled or trailing slash)"
+    if name in _DOTS:
+        decoded = "" if name == segment else f" ({name!r} once decoded)"
+        return f"{segment!r}{decoded} is not a name"
     return None
 
 
