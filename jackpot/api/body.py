@@ -146,6 +146,10 @@ class _Pairs(list[tuple[str, Any]]):
     """A JSON object as written: its pairs in order, repeats included."""
 
 
+# a value in the body, the field path it is at, and its depth
+_Node = tuple[Any, str | None, int]
+
+
 def _inspect(text: str) -> None:
     """Walk the body as written, in order; raise for the first repeated key, lone surrogate
     or container nested beyond MAX_DEPTH."""
@@ -153,41 +157,47 @@ def _inspect(text: str) -> None:
         root = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_no_constant)
     except RecursionError:
         raise _too_deep(None) from None
-    stack: list[tuple[Any, str | None, int]] = [(root, None, 0)]
+    stack: list[_Node] = [(root, None, 0)]
     while stack:
         node, path, depth = stack.pop()
         if isinstance(node, str):
-            if _SURROGATE.search(node):
-                raise ValidationError(
-                    path,
-                    "holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not a character",
-                    "invalid_unicode",
-                )
-            continue
-        if not isinstance(node, list):
-            continue
-        if depth >= MAX_DEPTH:
-            raise _too_deep(path)
-        children: list[tuple[Any, str | None, int]] = []
-        if isinstance(node, _Pairs):
-            seen: set[str] = set()
-            for key, child in node:
-                field = _join(path, _printable(key))
-                if _SURROGATE.search(key):
-                    raise ValidationError(
-                        field,
-                        "this key holds a lone UTF-16 surrogate, which is not a character",
-                        "invalid_unicode",
-                    )
-                if key in seen:
-                    raise ValidationError(
-                        field, "is given twice: a repeated key is ambiguous", "duplicate_key"
-                    )
-                seen.add(key)
-                children.append((child, field, depth + 1))
-        else:
-            children = [(child, f"{path or ''}[{i}]", depth + 1) for i, child in enumerate(node)]
-        stack.extend(reversed(children))
+            _check_text(node, path)
+        elif isinstance(node, list):
+            if depth >= MAX_DEPTH:
+                raise _too_deep(path)
+            stack.extend(reversed(_children(node, path, depth)))
+
+
+def _check_text(text: str, path: str | None) -> None:
+    if _SURROGATE.search(text):
+        raise ValidationError(
+            path,
+            "holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not a character",
+            "invalid_unicode",
+        )
+
+
+def _children(node: list[Any], path: str | None, depth: int) -> list[_Node]:
+    """A list's items, or an object's values (raising for a key repeated or not text)."""
+    if not isinstance(node, _Pairs):
+        return [(child, f"{path or ''}[{i}]", depth + 1) for i, child in enumerate(node)]
+    children: list[_Node] = []
+    seen: set[str] = set()
+    for key, child in node:
+        field = _join(path, _printable(key))
+        if _SURROGATE.search(key):
+            raise ValidationError(
+                field,
+                "this key holds a lone UTF-16 surrogate, which is not a character",
+                "invalid_unicode",
+            )
+        if key in seen:
+            raise ValidationError(
+                field, "is given twice: a repeated key is ambiguous", "duplicate_key"
+            )
+        seen.add(key)
+        children.append((child, field, depth + 1))
+    return children
 
 
 def _too_deep(path: str | None) -> ValidationError:
