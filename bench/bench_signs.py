@@ -256,7 +256,7 @@ def main() -> int:
                "JACKPOT_SIGNS_MAX_CONNECTIONS": str(args.signs + 100),
                # every screen here comes from one address: it is not one client's share
                "JACKPOT_SIGNS_MAX_PER_CLIENT": str(args.signs + 100)}  # fmt: skip
-        log = open(run_dir / "signs.log", "wb")  # noqa: SIM115 - open for the process's life
+        log = open(run_dir / "signs.log", "wb")  # open for the process's life
         signs_proc = subprocess.Popen(gunicorn_command(), env=env, stdout=log, stderr=log,
                                       start_new_session=True)  # fmt: skip
         wait_http(f"http://127.0.0.1:{port}/healthz", timeout=60)

@@ -165,7 +165,7 @@ class Fanout:
                     self._read_states()
                     last_full = started
                 self.up = True
-            except Exception:  # noqa: BLE001 - the store is away: the signs go closed, we retry
+            except Exception:  # the store is away: the signs go closed, we retry
                 if self.up:
                     log.warning(
                         "signs: the store does not answer; signs show closed", exc_info=True

@@ -109,7 +109,7 @@ def local_controller(
 def sign_process(settings: Settings, store: str, log: Path | None = None) -> Iterator[str]:
     """The sign process (`jackpot signs`' gunicorn) on `settings.signs_bind` over `store`;
     yields its base URL once it answers, stops it on leaving."""
-    from jackpot.cli.signs import gunicorn_command as signs_command  # noqa: PLC0415
+    from jackpot.cli.signs import gunicorn_command as signs_command
 
     env = {**os.environ, **settings.to_env(), "JACKPOT_REDIS_URL": store}
     base = f"http://{settings.signs_bind}"

@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
     args = parser(given).parse_args(given)
     exit_on_sigterm()
-    from jackpot.store.embedded import EmbeddedStoreError  # noqa: PLC0415 - see the docstring
+    from jackpot.store.embedded import EmbeddedStoreError  # see the docstring
 
     try:
         logs.configure(Settings.from_env())

@@ -217,7 +217,7 @@ class SelfCheck:
             return check()
         except STORE_ERRORS:
             raise
-        except Exception as exc:  # noqa: BLE001 - a check that cannot run has failed
+        except Exception as exc:  # a check that cannot run has failed
             log.exception("self-check: %s could not be checked", check.__name__[1:])
             return [Problem(check.__name__[1:], "check_failed", f"could not be checked: {exc!r}")]
 
@@ -268,7 +268,7 @@ class SelfCheck:
     def _background(self) -> None:
         try:
             self.run()
-        except Exception:  # noqa: BLE001 - the store is down: the next request tries again
+        except Exception:  # the store is down: the next request tries again
             log.warning("self-check could not run", exc_info=True)
         finally:
             self._running = False

@@ -149,7 +149,7 @@ def attach_or_start(data_dir: Path, binary: str | None = None) -> EmbeddedRedis:
     redis_server_binary)."""
     data_dir = _private_dir(data_dir)
     with _locked(data_dir):
-        users = open(data_dir / "redis.users", "w")  # noqa: SIM115 - held for the process's use
+        users = open(data_dir / "redis.users", "w")  # held for the process's use
         try:
             fcntl.flock(users, fcntl.LOCK_SH)
             url = _running(data_dir) or _start(data_dir, binary)

@@ -108,7 +108,7 @@ def prometheus(service: Service, tmp_path: Path) -> Iterator[str]:
     }
     (tmp_path / "prometheus.yml").write_text(json.dumps(config))  # JSON is YAML
     port = free_port()
-    log = open(tmp_path / "prometheus.log", "wb")  # noqa: SIM115 - for the server's life
+    log = open(tmp_path / "prometheus.log", "wb")  # for the server's life
     server = subprocess.Popen(
         [PROMETHEUS, f"--config.file={tmp_path / 'prometheus.yml'}",
          f"--storage.tsdb.path={tmp_path / 'tsdb'}", f"--web.listen-address=127.0.0.1:{port}",

@@ -72,7 +72,7 @@ class Chromium:
 def chromium() -> Iterator[Chromium]:
     """A headless Chromium for the length of a test; at its end (if the test passed), no page
     broke its policy and every answer carried the security headers."""
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - only where pages are
+    from playwright.sync_api import sync_playwright  # only where pages are
 
     assert CHROMIUM is not None, "CI must install chromium"
     with sync_playwright() as p:

@@ -74,7 +74,7 @@ class PostgresServer:
     def start(self) -> None:
         # a commit is written before it is answered, so a killed server keeps it; a test
         # server never fsyncs (the machine crashing is not what the tests are about)
-        log = open(self.data_dir.parent / "postgres.log", "ab")  # noqa: SIM115 - the server's
+        log = open(self.data_dir.parent / "postgres.log", "ab")  # the server's
         args = ["-D", str(self.data_dir), "-p", str(self.port), "-h", "127.0.0.1"]
         args += ["-k", str(self.data_dir), "-c", "max_connections=200"]
         if not self.durable:

@@ -67,7 +67,7 @@ def rechain(
     place), then hash it and every later entry again, in the archive and in Redis's
     `stream`, and set the recorded head (`head`: the hash and field holding it) to the new
     last hash, so that every link and every stored hash agrees with the forgery."""
-    from jackpot.domain.chain import entry_hash  # noqa: PLC0415 - a test helper's own need
+    from jackpot.domain.chain import entry_hash  # a test helper's own need
 
     rows = []
     with superuser(engine) as db:
@@ -116,8 +116,8 @@ def rechain(
 def refold_payout(engine: Engine, payout: str) -> None:
     """Make the payouts' index agree with a payout's rewritten entries: its row folded again
     from them, as the archiver would have (the consistent forger's last step)."""
-    from jackpot.archive.payoutindex import row_of  # noqa: PLC0415 - a test helper's own need
-    from jackpot.domain.payoutrecord import fold  # noqa: PLC0415
+    from jackpot.archive.payoutindex import row_of  # a test helper's own need
+    from jackpot.domain.payoutrecord import fold
 
     with superuser(engine) as db:
         journal, steps = db.execute(
