@@ -60,12 +60,8 @@ class Table:
         if not IDENTIFIER.fullmatch(name):
             raise ValueError("a table id is 1-128 characters of A-Z a-z 0-9 . _ : -")
         self.name = name
-        self.profile = PROFILES[profile] if isinstance(profile, str) else profile
-        if decks not in self.profile.decks:
-            raise ValueError(f"{self.profile.name} deals from {self.profile.decks} decks")
-        self.spots = self.profile.hands or spots
-        if not 1 <= self.spots <= MAX_SPOTS:
-            raise ValueError(f"a table has 1..{MAX_SPOTS} spots")
+        self.profile = _dealing_from(profile, decks)
+        self.spots = _spot_count(self.profile, spots)
         self.decision_timer_ms = (
             self.profile.decision_timer_ms if decision_timer_ms is None else decision_timer_ms
         )
@@ -193,15 +189,12 @@ class Table:
 
     def _check_card_mishap(self, mishap: Mishap, bets: Sequence[Bet]) -> None:
         """Raise ValueError for an error at a card that this round's wagers cannot have."""
-        kind = mishap.kind
         spots = {b.spot for b in bets}
         if mishap.spot is not None and mishap.spot not in spots and not self.profile.stadium:
             raise ValueError(f"spot {mishap.spot} has no wager: no card is dealt to it")
-        later = {s for s in spots if mishap.spot is None or s >= mishap.spot}
-        if not set(mishap.let_out) <= later:
+        if not set(mishap.let_out) <= _not_yet_dealt(spots, mishap.spot):
             raise ValueError("only players not yet dealt when the card went astray are let out")
-        out = set(mishap.let_out) | ({mishap.spot} if kind is Irregular.NOT_DEALT else set())
-        if spots and spots <= out:
+        if spots and spots <= _out_of_round(mishap):
             raise ValueError("the mishap leaves no wager in the round")
 
     def _cut(self, reason: Reason, placed: Sequence[Bet], at: int | None) -> Cut:
@@ -238,20 +231,9 @@ class Table:
     def _deal(self, round_id: str, placed: tuple[Bet, ...], mishap: Mishap | None) -> Round:
         shoe = self.shoe
         spots = self._spots_dealt(placed)
-        cards, dealer, out = original_deal(shoe, spots, mishap)
-        if mishap is not None and mishap.kind is Irregular.MALFUNCTION:
-            # the rule voids the pays and plays; it calls for no reshuffle: the shoe deals on
-            shoe.void_round(Irregularity(Irregular.MALFUNCTION), reshuffle=False)
+        cards, dealer, out = self._original_deal(spots, mishap)
         bets = _by_spot(tuple(b for b in placed if b.spot not in out))
-        decisions = [self._decide(bet, cards[bet.spot], dealer) for bet in bets]
-        war_cards, dealer_war = war_deal(shoe, self.profile, _at_war(bets, decisions))
-        results = [
-            self._result(bet, decided, cards[bet.spot], dealer, war_cards.get(bet.spot), dealer_war)
-            for bet, decided in zip(bets, decisions, strict=True)
-        ]
-        if self.profile.settle_order is SettleOrder.FROM_RIGHT:
-            # 205 CMR §8(a), (g): from the dealer's right; a spot's bets keep their order.
-            results.sort(key=lambda r: -r.bet.spot)
+        results, war_cards, dealer_war = self._played_out(bets, cards, dealer)
         return Round(
             table=self.name,
             round_id=round_id,
@@ -265,6 +247,33 @@ class Table:
             irregularities=shoe.round_irregularities,
             returned=tuple(b for b in placed if b.spot in out),
         )
+
+    def _original_deal(
+        self, spots: list[int], mishap: Mishap | None
+    ) -> tuple[dict[int, Card], Card, set[int]]:
+        """The original deal with `mishap` going wrong in it: the spots' cards, the dealer's,
+        the spots out of the round."""
+        dealt = original_deal(self.shoe, spots, mishap)
+        if mishap is not None and mishap.kind is Irregular.MALFUNCTION:
+            # the rule voids the pays and plays; it calls for no reshuffle: the shoe deals on
+            self.shoe.void_round(Irregularity(Irregular.MALFUNCTION), reshuffle=False)
+        return dealt
+
+    def _played_out(
+        self, bets: list[Bet], cards: dict[int, Card], dealer: Card
+    ) -> tuple[list[BetResult], dict[int, Card], Card | None]:
+        """The ties decided, the war dealt and every bet settled, in the order the rules
+        settle them; with the war cards dealt (spot's and dealer's)."""
+        decisions = [self._decide(bet, cards[bet.spot], dealer) for bet in bets]
+        war_cards, dealer_war = war_deal(self.shoe, self.profile, _at_war(bets, decisions))
+        results = [
+            self._result(bet, decided, cards[bet.spot], dealer, war_cards.get(bet.spot), dealer_war)
+            for bet, decided in zip(bets, decisions, strict=True)
+        ]
+        if self.profile.settle_order is SettleOrder.FROM_RIGHT:
+            # 205 CMR §8(a), (g): from the dealer's right; a spot's bets keep their order.
+            results.sort(key=lambda r: -r.bet.spot)
+        return results, war_cards, dealer_war
 
     def _spots_dealt(self, placed: tuple[Bet, ...]) -> list[int]:
         """The spots dealt a hand, in order: a Stadium table deals every spot, a live table
@@ -308,6 +317,34 @@ class Table:
             else:
                 own = decision
         return own, on_dealer, timed_out
+
+
+def _dealing_from(profile: Profile | str, decks: int) -> Profile:
+    """The table's profile (by name, or itself); raise ValueError if it does not deal from
+    `decks` decks."""
+    dealing = PROFILES[profile] if isinstance(profile, str) else profile
+    if decks not in dealing.decks:
+        raise ValueError(f"{dealing.name} deals from {dealing.decks} decks")
+    return dealing
+
+
+def _spot_count(profile: Profile, spots: int) -> int:
+    """The table's spots: the profile's hands, else `spots`; raise ValueError outside 1..7."""
+    count = profile.hands or spots
+    if not 1 <= count <= MAX_SPOTS:
+        raise ValueError(f"a table has 1..{MAX_SPOTS} spots")
+    return count
+
+
+def _not_yet_dealt(spots: set[int], astray: int | None) -> set[int]:
+    """The wagered spots not yet dealt when the card at `astray` went wrong (all: none named)."""
+    return {s for s in spots if astray is None or s >= astray}
+
+
+def _out_of_round(mishap: Mishap) -> set[int | None]:
+    """The spots a mishap at a card takes out of the round: those let out, and the spot
+    not dealt."""
+    return set(mishap.let_out) | ({mishap.spot} if mishap.kind is Irregular.NOT_DEALT else set())
 
 
 def _at_war(bets: list[Bet], decisions: list[Decided]) -> list[int]:
