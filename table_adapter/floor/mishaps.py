@@ -56,19 +56,31 @@ class Mishaps:
         if not self.rate or not self.kinds or self.rng.random() >= self.rate:
             return Plan()
         spots = sorted({b.spot for b in bets})
-        # a spot not dealt voids its wagers: a round with one spot keeps it dealt
-        kinds = [k for k in self.kinds if k is not Irregular.NOT_DEALT or len(spots) > 1]
-        kind = self.rng.choice(kinds)
+        kind = self.rng.choice(self._possible(spots))
         if kind is Irregular.MALFUNCTION:
             return Plan(Mishap(kind), after_report=self.rng.random() < 0.5)
         if kind not in AT_A_CARD:
             return Plan(Mishap(kind))
+        return Plan(self._at_a_card(kind, spots))
+
+    def _possible(self, spots: list[int]) -> list[Irregular]:
+        """The kinds a round dealt to `spots` can have."""
+        # a spot not dealt voids its wagers: a round with one spot keeps it dealt
+        return [k for k in self.kinds if k is not Irregular.NOT_DEALT or len(spots) > 1]
+
+    def _at_a_card(self, kind: Irregular, spots: list[int]) -> Mishap:
+        """An error at one spot's card: which spot, and for a misdelivered card how it is
+        handled and which players are let out."""
         spot = self.rng.choice(spots)
         if kind is not Irregular.MISDELIVERED:
-            return Plan(Mishap(kind, spot=spot))
+            return Mishap(kind, spot=spot)
         handling = self.rng.choice(list(Handling))
+        return Mishap(kind, spot=spot, handling=handling, let_out=self._let_out(spot, spots))
+
+    def _let_out(self, spot: int, spots: list[int]) -> tuple[int, ...]:
+        """The players not yet dealt at `spot` let out of the hand, each with even odds."""
         later = [s for s in spots if s >= spot]
         let_out = tuple(s for s in later if self.rng.random() < 0.5)
         if len(let_out) == len(spots):  # never every wager of the round
             let_out = let_out[1:]
-        return Plan(Mishap(kind, spot=spot, handling=handling, let_out=let_out))
+        return let_out
