@@ -16,9 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from table_adapter.floor.mishaps import MALFUNCTION_VOID, Mishaps
+from table_adapter.floor.mishaps import MALFUNCTION_VOID, Mishaps, Plan
 from table_adapter.floor.plan import FloorPlan
 from table_adapter.floor.tally import FloorResult, Tally
+from table_adapter.game.bets import Bet
 from table_adapter.game.engine import Table
 from table_adapter.game.irregularities import Irregular, Irregularity
 from table_adapter.game.players import Players
@@ -139,8 +140,29 @@ class Floor:
     def _deal(self, adapter: Adapter, index: int) -> None:
         assert adapter.table is not None
         plan, table = self.plan, adapter.table
+        players, mishaps = self._players(table, index), self._mishaps(table, index)
+        dealt = 0
+        next_at = time.monotonic()
+        while (plan.rounds is None or dealt < plan.rounds) and not self.stop_event.is_set():
+            side_open = adapter.side_bets_open()
+            bets = players.bets(side_open)
+            going = mishaps.next(bets)
+            played = self._play(adapter, bets, going)
+            if played is None:  # the journal failed: this table stops dealing
+                return
+            if isinstance(played, VoidRound):
+                self.tally.void(played)
+                continue
+            dealt += 1
+            self._count(played, side_open, going)
+            self._between_rounds(adapter, table, dealt)
+            next_at = self._pace(next_at)
+
+    def _players(self, table: Table, index: int) -> Players:
+        """The players at the table dealt `index`-th, seeded from the plan's seed."""
+        plan = self.plan
         seed = None if plan.seed is None else f"war-floor/{plan.seed}/{index}/players"
-        players = Players(
+        return Players(
             table.name,
             table.profile,
             table.spots,
@@ -149,40 +171,49 @@ class Floor:
             plan.side_share,
             plan.slow_players,
         )
+
+    def _mishaps(self, table: Table, index: int) -> Mishaps:
+        """What goes wrong at the table dealt `index`-th, seeded from the plan's seed."""
+        plan = self.plan
         seed = None if plan.seed is None else f"war-floor/{plan.seed}/{index}/mishaps"
-        mishaps = Mishaps(
-            table.profile, table.shoe.shuffler, plan.irregularities, random.Random(seed)
-        )
-        dealt = 0
-        next_at = time.monotonic()
-        while (plan.rounds is None or dealt < plan.rounds) and not self.stop_event.is_set():
-            side_open = adapter.side_bets_open()
-            bets = players.bets(side_open)
-            going = mishaps.next(bets)
-            try:
-                played = adapter.play_round(bets, None if going.after_report else going.mishap)
-                if going.after_report and isinstance(played, Round):
-                    # found once the result was reported: void it whole at the controller
-                    adapter.void_round(
-                        played.round_id, MALFUNCTION_VOID, irregularity=MALFUNCTION_FOUND
-                    )
-            except JournalError as exc:
-                self.tally.journal_failed(str(exc))
-                return
-            if isinstance(played, VoidRound):
-                self.tally.void(played)
-                continue
-            dealt += 1
-            self.tally.dealt(played, side_open)
-            if going.after_report:
-                self.tally.void_reported(played, MALFUNCTION_FOUND)
-            if plan.dealer_change_every and dealt % plan.dealer_change_every == 0:
-                table.new_dealer()  # the next round begins with the new dealer's burn
-            if adapter.up:
-                adapter.wait_idle(self.options.link.answer_wait_seconds, only_while_up=True)
-            if plan.rate > 0:
-                next_at = max(next_at + 1 / plan.rate, time.monotonic() - 1)
-                self.stop_event.wait(max(0.0, next_at - time.monotonic()))
+        return Mishaps(table.profile, table.shoe.shuffler, plan.irregularities, random.Random(seed))
+
+    def _play(self, adapter: Adapter, bets: list[Bet], going: Plan) -> Round | VoidRound | None:
+        """Deal and journal one round with its mishap; None when the journal failed (the
+        tally keeps why, and the table stops dealing)."""
+        try:
+            played = adapter.play_round(bets, None if going.after_report else going.mishap)
+            if going.after_report and isinstance(played, Round):
+                # found once the result was reported: void it whole at the controller
+                adapter.void_round(
+                    played.round_id, MALFUNCTION_VOID, irregularity=MALFUNCTION_FOUND
+                )
+        except JournalError as exc:
+            self.tally.journal_failed(str(exc))
+            return None
+        return played
+
+    def _count(self, played: Round, side_open: bool, going: Plan) -> None:
+        """Tally a dealt round, and its void at the controller if a malfunction was found."""
+        self.tally.dealt(played, side_open)
+        if going.after_report:
+            self.tally.void_reported(played, MALFUNCTION_FOUND)
+
+    def _between_rounds(self, adapter: Adapter, table: Table, dealt: int) -> None:
+        """A new dealer when one is due; while the link is up, wait for the answer to the
+        round (a live table pays the side bet first)."""
+        every = self.plan.dealer_change_every
+        if every and dealt % every == 0:
+            table.new_dealer()  # the next round begins with the new dealer's burn
+        if adapter.up:
+            adapter.wait_idle(self.options.link.answer_wait_seconds, only_while_up=True)
+
+    def _pace(self, next_at: float) -> float:
+        """Wait until the next round is due at the plan's rate (none: at once); when it is."""
+        if self.plan.rate > 0:
+            next_at = max(next_at + 1 / self.plan.rate, time.monotonic() - 1)
+            self.stop_event.wait(max(0.0, next_at - time.monotonic()))
+        return next_at
 
     def drain(self, seconds: float) -> None:
         """Give the adapters up to `seconds` to deliver what is journaled."""
