@@ -226,28 +226,35 @@ class FloorResult:
             "replayed": sum(s.replayed for s in links),
             "rejected": sum(s.rejected for s in links),
             "quarantined": sum(s.quarantined for s in links),
-            "quarantined_rounds": [
-                {
-                    "table": e.table,
-                    "round": e.round,
-                    "seq": e.seq,
-                    "status": e.status,
-                    "reason": stored_reason(e.status, e.answer),
-                }
-                for e in t.quarantined
-            ],
+            "quarantined_rounds": self._quarantined_rounds(),
             "pending": sum(s.pending for s in links),
-            # tables the controller refuses as such (a key not theirs, a table disabled)
-            "held": [
-                {"table": s.table, "reason": s.last_error or ""}
-                for s in links
-                if s.state is LinkState.HELD
-            ],
+            "held": self._held(),
             "recovered": t.recovered,
             "closed_rounds": t.closed_rounds,
             "retries": sum(s.retries for s in links),
             "journal_errors": len(t.journal_errors),
         }
+
+    def _quarantined_rounds(self) -> list[dict[str, object]]:
+        """The reports this run saw quarantined, each with why."""
+        return [
+            {
+                "table": e.table,
+                "round": e.round,
+                "seq": e.seq,
+                "status": e.status,
+                "reason": stored_reason(e.status, e.answer),
+            }
+            for e in self.tally.quarantined
+        ]
+
+    def _held(self) -> list[dict[str, str]]:
+        """The tables the controller refuses as such (a key not theirs, a table disabled)."""
+        return [
+            {"table": s.table, "reason": s.last_error or ""}
+            for s in self.links
+            if s.state is LinkState.HELD
+        ]
 
     def _run(self) -> dict[str, object]:
         """The run itself: how long, how fast, what was played against which controller."""
