@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from table_adapter.link.meters import Hit
-from table_adapter.link.status import LinkState
+from table_adapter.link.status import LinkState, LinkStatus
 from table_adapter.screens.board import (
     LINK_NAMES,
     PAYOUT_NAMES,
@@ -33,7 +33,7 @@ from table_adapter.screens.board import (
     snapshot,
 )
 from table_adapter.screens.display import dollars
-from table_adapter.screens.wins import WinFeed
+from table_adapter.screens.wins import Win, WinFeed
 
 if TYPE_CHECKING:
     from table_adapter.floor.simulator import Floor
@@ -50,19 +50,7 @@ def render(s: Snapshot, height: int = 24, width: int = 80) -> RenderableType:
     """The view of `s` in fewer than `height` lines of `width` columns (the last wins take
     what is left)."""
     title = _title(s, width)
-    top: list[RenderableType] = [title[0]]
-    for p in s.pools:
-        count = f"{p.hits:,} hit{'' if p.hits == 1 else 's'}"
-        meter = _meter(p.pool, p.value, f"reset {dollars(p.reset)} · {count}")
-        if s.meters_stale and s.meter_age is not None:
-            meter.append(f"  read {s.meter_age:.0f}s ago", style="bold red")
-        top.append(meter)
-    top += [_meter(pool, None, "not read yet") for pool in s.missing]
-    top.append(_totals(s))
-    if s.total:
-        top.append(_progress(s.rounds, s.total))
-    if s.heading.label:
-        top.append(_line(Text(f"  {s.heading.label}", style="bold red")))
+    top: list[RenderableType] = [title[0], *_meters(s), *_run_lines(s)]
     hits = s.hits[:MAX_HITS]
     # lines besides the table rows and the win rows: a blank and a heading per section
     fixed = len(top) + 2 + (2 + len(hits) if hits else 0) + 2
@@ -72,16 +60,44 @@ def render(s: Snapshot, height: int = 24, width: int = 80) -> RenderableType:
         room -= len(title) - 1
     else:  # a terminal too small for them: the note beside the title, cut
         top[0] = _title(s, 10**6)[0]
-    if len(s.links) + MIN_WINS <= room:
-        shown = len(s.links)
-    else:  # a big floor: some tables, then one line for the rest
-        shown = max(1, room - MIN_WINS - 1)
+    shown = _tables_shown(len(s.links), room)
     more = shown < len(s.links)
     parts: list[RenderableType] = [*top, Text(""), *_tables(s, shown)]
     if hits:
         parts += [Text(""), *_hits(s, hits)]
     parts += [Text(""), *_wins(s, max(1, room - shown - more))]
     return Group(*parts)
+
+
+def _meters(s: Snapshot) -> list[Text]:
+    """A line per pool: its meter (how long ago it was read, when stale), then the pools
+    not read yet."""
+    lines = []
+    for p in s.pools:
+        count = f"{p.hits:,} hit{'' if p.hits == 1 else 's'}"
+        meter = _meter(p.pool, p.value, f"reset {dollars(p.reset)} · {count}")
+        if s.meters_stale and s.meter_age is not None:
+            meter.append(f"  read {s.meter_age:.0f}s ago", style="bold red")
+        lines.append(meter)
+    return lines + [_meter(pool, None, "not read yet") for pool in s.missing]
+
+
+def _run_lines(s: Snapshot) -> list[RenderableType]:
+    """The run's totals, its progress bar when it deals a set number of rounds, and the
+    heading's label."""
+    lines: list[RenderableType] = [_totals(s)]
+    if s.total:
+        lines.append(_progress(s.rounds, s.total))
+    if s.heading.label:
+        lines.append(_line(Text(f"  {s.heading.label}", style="bold red")))
+    return lines
+
+
+def _tables_shown(tables: int, room: int) -> int:
+    """How many table rows fit in `room` lines beside the last wins."""
+    if tables + MIN_WINS <= room:
+        return tables
+    return max(1, room - MIN_WINS - 1)  # a big floor: some tables, then one line for the rest
 
 
 def _line(text: Text) -> Text:
@@ -163,40 +179,51 @@ def _tables(s: Snapshot, shown: int) -> list[Text]:
     rows: list[list[Cell]] = [
         [Text(h, style="bold") for h in ("table", "link", "backlog", "side bets", "answered")]
     ]
-    for link in s.links[:shown]:
-        state = LINK_NAMES[link.state]
-        if link.state is LinkState.DOWN and link.down_seconds is not None:
-            state += f" {link.down_seconds:.0f}s"
-        side = Text("open", "green") if link.side_bets_open else Text("CLOSED", "bold red")
-        row: list[Cell] = [
-            link.table,
-            Text(state, LINK_STYLES.get(link.state, "bold red")),
-            f"{link.pending:,}",
-            side,
-            f"{link.acked:,}",
-        ]
-        rows.append(row)
+    rows += [_table_row(link) for link in s.links[:shown]]
     rest = s.links[shown:]
     if rest:
-        rows.append(
-            [
-                f"+{len(rest)} more",
-                links_summary(rest),
-                f"{sum(link.pending for link in rest):,}",
-                f"{sum(link.side_bets_open for link in rest)} open",
-                f"{sum(link.acked for link in rest):,}",
-            ]
-        )
+        rows.append(_rest_row(rest))
     lines = _rows(rows, right=frozenset({2, 4}))
     for line, link in zip(lines[1:], s.links[:shown], strict=False):
-        if link.quarantined:  # an operator's business first: a round the controller refused
-            line.append(f"  {quarantine_text(link.quarantined)}", style="bold red")
-        elif link.state is not LinkState.UP and link.last_error:  # why, after its row
-            line.append(f"  {_short_error(link.last_error)}", style="dim")
+        _append_why(line, link)
     quarantined = sum(link.quarantined for link in rest)
     if quarantined:
         lines[-1].append(f"  {quarantine_text(quarantined)}", style="bold red")
     return lines
+
+
+def _table_row(link: LinkStatus) -> list[Cell]:
+    """A table's row: its link (down how long), backlog, side bet and answers."""
+    state = LINK_NAMES[link.state]
+    if link.state is LinkState.DOWN and link.down_seconds is not None:
+        state += f" {link.down_seconds:.0f}s"
+    side = Text("open", "green") if link.side_bets_open else Text("CLOSED", "bold red")
+    return [
+        link.table,
+        Text(state, LINK_STYLES.get(link.state, "bold red")),
+        f"{link.pending:,}",
+        side,
+        f"{link.acked:,}",
+    ]
+
+
+def _rest_row(rest: tuple[LinkStatus, ...]) -> list[Cell]:
+    """One row for the tables that do not fit, summed."""
+    return [
+        f"+{len(rest)} more",
+        links_summary(rest),
+        f"{sum(link.pending for link in rest):,}",
+        f"{sum(link.side_bets_open for link in rest)} open",
+        f"{sum(link.acked for link in rest):,}",
+    ]
+
+
+def _append_why(line: Text, link: LinkStatus) -> None:
+    """After a table's row: its quarantined reports, else why its link is not up."""
+    if link.quarantined:  # an operator's business first: a round the controller refused
+        line.append(f"  {quarantine_text(link.quarantined)}", style="bold red")
+    elif link.state is not LinkState.UP and link.last_error:  # why, after its row
+        line.append(f"  {_short_error(link.last_error)}", style="dim")
 
 
 def _hits(s: Snapshot, hits: list[Hit]) -> list[Text]:
@@ -219,26 +246,27 @@ def _hits(s: Snapshot, hits: list[Hit]) -> list[Text]:
 
 
 def _wins(s: Snapshot, shown: int) -> list[Text]:
-    rows: list[list[Cell]] = []
-    for w in s.wins[:shown]:
-        style = "bold yellow" if w.bet.jackpot else ""
-        tags = ["JACKPOT"] if w.bet.jackpot else []
-        if w.bet.envy and w.bet.outcome != "none":
-            tags.append("+ envy")
-        rows.append(
-            [
-                clock(w.at),
-                Text(f"{w.table} spot {w.bet.spot}", style),
-                Text("envy" if w.bet.outcome == "none" else outcome_name(w.bet.outcome), style),
-                Text(dollars(w.bet.won), style),
-                f"on {_short(w.bet.wager)}",
-                Text(" ".join(tags), style or "cyan"),
-            ]
-        )
+    rows = [_win_row(w) for w in s.wins[:shown]]
     head = _line(Text("  last wins (suited tie and better, envy, meter)", "bold"))
     if not rows:
         return [head, _line(Text("  none yet", "dim"))]
     return [head, *_rows(rows, frozenset({3}))]
+
+
+def _win_row(w: Win) -> list[Cell]:
+    """A win's row: when, where, what, how much on what wager; a jackpot stands out."""
+    style = "bold yellow" if w.bet.jackpot else ""
+    tags = ["JACKPOT"] if w.bet.jackpot else []
+    if w.bet.envy and w.bet.outcome != "none":
+        tags.append("+ envy")
+    return [
+        clock(w.at),
+        Text(f"{w.table} spot {w.bet.spot}", style),
+        Text("envy" if w.bet.outcome == "none" else outcome_name(w.bet.outcome), style),
+        Text(dollars(w.bet.won), style),
+        f"on {_short(w.bet.wager)}",
+        Text(" ".join(tags), style or "cyan"),
+    ]
 
 
 def _short_error(error: str) -> str:
