@@ -97,9 +97,7 @@ def snapshot(floor: Floor, feed: WinFeed, heading: Heading | None = None) -> Sna
 def status_line(s: Snapshot) -> str:
     """One line (under 80 columns on a small floor) for logs and plain output."""
     done = f"{s.rounds:,}/{s.total:,}" if s.total else f"{s.rounds:,}"
-    meters = [f"{p.pool} {dollars(p.value)}" for p in s.pools] + [f"{p} ?" for p in s.missing]
-    if s.meters_stale and s.meter_age is not None:
-        meters[-1] += f" ({s.meter_age:.0f}s old)"
+    meters = _meter_parts(s)
     closed = sum(not link.side_bets_open for link in s.links)
     quarantined = sum(link.quarantined for link in s.links)
     parts = [
@@ -112,6 +110,14 @@ def status_line(s: Snapshot) -> str:
     if quarantined:
         parts.append(quarantine_text(quarantined))
     return "  ".join(parts)
+
+
+def _meter_parts(s: Snapshot) -> list[str]:
+    """Each pool's meter (`?` for one not read yet); how old, after the last, when stale."""
+    meters = [f"{p.pool} {dollars(p.value)}" for p in s.pools] + [f"{p} ?" for p in s.missing]
+    if s.meters_stale and s.meter_age is not None:
+        meters[-1] += f" ({s.meter_age:.0f}s old)"
+    return meters
 
 
 def quarantine_text(n: int) -> str:
