@@ -200,15 +200,13 @@ def main(argv: list[str]) -> int:
     if args.controller and not args.key:
         p.error("--controller needs --key: a table key for the floor's tables")
     feed = WinFeed()
-    live = not args.quiet and sys.stderr.isatty()
     options = FloorOptions(
         link=link,
         timeout=args.timeout,
         drain_seconds=args.drain_timeout,
         on_answer=answers_to(feed, verbose=args.verbose),
     )
-    heading = Heading("war-floor", f"{plan.tables} tables, pool {plan.pool_id}")
-    view = LiveView(Console(file=sys.stderr), feed, heading) if live else None
+    view = _live_view(args, plan, feed)
     try:
         result = _run(args, plan, options, view)
     except JournalError as exc:
@@ -220,6 +218,19 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:  # before the floor started: nothing was dealt
         return 130
     report(result, sys.stdout, as_json=args.json)
+    return _exit_status(result)
+
+
+def _live_view(args: argparse.Namespace, plan: FloorPlan, feed: WinFeed) -> LiveView | None:
+    """The live view on a terminal's stderr; none with --quiet or off a terminal."""
+    if args.quiet or not sys.stderr.isatty():
+        return None
+    heading = Heading("war-floor", f"{plan.tables} tables, pool {plan.pool_id}")
+    return LiveView(Console(file=sys.stderr), feed, heading)
+
+
+def _exit_status(result: FloorResult) -> int:
+    """130 for a run stopped by Ctrl-C, else 0 if it went through, 1 if not."""
     if result.interrupted:
         return 130
     return 0 if result.ok else 1
@@ -313,22 +324,13 @@ def readable(s: dict[str, Any]) -> list[str]:
     rate = s["rounds_per_second"]
     paid = s["paid"]
     outcomes = ", ".join(f"{name} {n:,}" for name, n in s["outcomes"].items() if n)
-    base = s["base_game"]
-    voids = ", ".join(f"{n:,} void ({cause})" for cause, n in s["voids"].items()) or "no void"
-    cards = ", ".join(f"{n:,} {pile}" for pile, n in s["cards"].items())
-    irregular = ", ".join(f"{kind} {n:,}" for kind, n in s["irregularities"].items())
-    voided = s["voided_at_controller"]
     lines = [
         f"war-floor: {s['rounds']:,} rounds on {s['tables']} tables in "
         f"{s['elapsed_seconds']:.1f}s ({rate or 0:,.1f} rounds/s); {s['side_bets']:,} side bets,"
         f" handle {dollars(s['handle'])}",
         f"outcomes: {outcomes or 'none yet'}",
-        f"base game: hold {base['hold_percent'] or '-'}% of {dollars(base['initial_wagered'])} "
-        f"in antes (exact edge {base['edge_percent']}% for {s['profile']}, {s['decks']} decks, "
-        f"{s['strategy']}); {voids}; cards {cards}",
-        f"irregularities: {irregular or 'none'}; {s['returned_wagers']:,} spots' wagers "
-        f"returned (not dealt, let out); {voided['rounds']:,} reported rounds voided at the "
-        f"controller ({voided['side_bets']:,} side bets, handle {dollars(voided['handle'])})",
+        _base_game_line(s),
+        _irregularities_line(s),
         f"paid: fixed {dollars(paid['fixed'])}, jackpot {dollars(paid['jackpot'])}, "
         f"envy {dollars(paid['envy'])} ({s['jackpots']} jackpots pending verification)",
         "meters: " + ", ".join(f"{p} {dollars(v['value'])}" for p, v in s["pools"].items()),
@@ -338,6 +340,29 @@ def readable(s: dict[str, Any]) -> list[str]:
         f"bets closed; journal {s['journal']}",
     ]
     return lines + _held_lines(s["held"]) + _quarantined_lines(s["quarantined_rounds"])
+
+
+def _base_game_line(s: dict[str, Any]) -> str:
+    """The base game's hold beside its exact edge, the void rounds and the cards used."""
+    base = s["base_game"]
+    voids = ", ".join(f"{n:,} void ({cause})" for cause, n in s["voids"].items()) or "no void"
+    cards = ", ".join(f"{n:,} {pile}" for pile, n in s["cards"].items())
+    return (
+        f"base game: hold {base['hold_percent'] or '-'}% of {dollars(base['initial_wagered'])} "
+        f"in antes (exact edge {base['edge_percent']}% for {s['profile']}, {s['decks']} decks, "
+        f"{s['strategy']}); {voids}; cards {cards}"
+    )
+
+
+def _irregularities_line(s: dict[str, Any]) -> str:
+    """The irregularities by kind, the wagers they returned, the rounds voided after report."""
+    irregular = ", ".join(f"{kind} {n:,}" for kind, n in s["irregularities"].items())
+    voided = s["voided_at_controller"]
+    return (
+        f"irregularities: {irregular or 'none'}; {s['returned_wagers']:,} spots' wagers "
+        f"returned (not dealt, let out); {voided['rounds']:,} reported rounds voided at the "
+        f"controller ({voided['side_bets']:,} side bets, handle {dollars(voided['handle'])})"
+    )
 
 
 def _held_lines(held: list[dict[str, str]]) -> list[str]:
