@@ -17,7 +17,7 @@ from flask import Flask
 from jackpot.domain.config import PoolConfig, TableConfig
 from jackpot.domain.outcomes import Outcome
 from table_adapter.cli import main
-from table_adapter.cli.run import readable
+from table_adapter.cli.summary import readable
 from table_adapter.floor.mishaps import Mishaps
 from table_adapter.floor.plan import FLOOR_POOL, FloorPlan
 from table_adapter.floor.simulator import Floor, FloorOptions
