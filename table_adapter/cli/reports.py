@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TextIO
 
 from table_adapter.link.answers import stored_reason
-from table_adapter.link.journal import Entry, Journal, JournalError, State, void_key
+from table_adapter.link.journal import Entry, Journal, JournalError, Noted, State, void_key
 from table_adapter.link.sender import wall_ms
 
 
@@ -73,27 +73,35 @@ def main(argv: list[str], out: TextIO = sys.stdout) -> int:
         if args.requeue:
             return _requeue(journal, args.requeue, out)
         if args.irregularities:
-            for noted in journal.irregularities():
-                row = {"table": noted.table, "round": noted.round, "at": noted.created_ms}
-                if args.json:
-                    print(json.dumps({**row, **noted.body}), file=out)
-                    continue
-                stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(noted.created_ms / 1000))
-                where = " ".join(
-                    f"{k} {noted.body[k]}" for k in ("spot", "card") if k in noted.body
-                )
-                print(
-                    f"{stamp} {noted.table} {noted.round} {noted.kind}"
-                    f"{f' ({where})' if where else ''}: {noted.body['consequence']}",
-                    file=out,
-                )
-            return 0
-        state = State(args.state) if args.state else None
-        for entry in journal.entries(state):
-            print(json.dumps(_row(entry)) if args.json else _line(entry), file=out)
-        return 0
+            return _irregularities(journal, args.json, out)
+        return _entries(journal, State(args.state) if args.state else None, args.json, out)
     finally:
         journal.close()
+
+
+def _irregularities(journal: Journal, as_json: bool, out: TextIO) -> int:
+    """List the irregularities journaled, one a line (JSON or for a person)."""
+    for noted in journal.irregularities():
+        row = {"table": noted.table, "round": noted.round, "at": noted.created_ms}
+        print(json.dumps({**row, **noted.body}) if as_json else _noted_line(noted), file=out)
+    return 0
+
+
+def _noted_line(noted: Noted) -> str:
+    """An irregularity for a person: when, where, what, and what the rule made of it."""
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(noted.created_ms / 1000))
+    where = " ".join(f"{k} {noted.body[k]}" for k in ("spot", "card") if k in noted.body)
+    return (
+        f"{stamp} {noted.table} {noted.round} {noted.kind}"
+        f"{f' ({where})' if where else ''}: {noted.body['consequence']}"
+    )
+
+
+def _entries(journal: Journal, state: State | None, as_json: bool, out: TextIO) -> int:
+    """List the journal's reports (those in `state` only, if given)."""
+    for entry in journal.entries(state):
+        print(json.dumps(_row(entry)) if as_json else _line(entry), file=out)
+    return 0
 
 
 def _void(
