@@ -115,9 +115,13 @@ def parse_pool(data: Any) -> PoolReading | None:
     pool, value, reset, hits = (data.get(k) for k in ("pool", "value", "reset", "hits"))
     if not isinstance(pool, str) or not (_cents(value) and _cents(reset) and _cents(hits)):
         return None
-    last = data.get("last_hits", [])
+    return PoolReading(pool, value, reset, hits, _last_hits(data.get("last_hits", [])))
+
+
+def _last_hits(last: Any) -> tuple[Hit, ...]:
+    """The pool's last hits that read as hits (none when `last` is not a list)."""
     parsed = [_hit(h) for h in last] if isinstance(last, list) else []
-    return PoolReading(pool, value, reset, hits, tuple(h for h in parsed if h is not None))
+    return tuple(h for h in parsed if h is not None)
 
 
 def _hit(data: Any) -> Hit | None:
