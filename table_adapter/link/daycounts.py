@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from jackpot.domain.tablecounts import DayCounts
-from table_adapter.link.answers import RoundAnswer
+from table_adapter.link.answers import BetAnswer, RoundAnswer
 from table_adapter.link.client import Delivery, Verdict
 from table_adapter.link.journal import DayCount, Entry
 
@@ -26,18 +26,19 @@ def counted(entry: Entry, delivery: Delivery) -> DayCount | None:
 def _round_counted(answer: RoundAnswer | None) -> DayCount | None:
     if answer is None or answer.gaming_day is None or answer.settled_at is None:
         return None
-    side = [b for b in answer.bets if b.wager > 0]
-    return DayCount(
-        answer.gaming_day,
-        answer.settled_at,
-        DayCounts(
-            rounds=1,
-            side_bets=len(side),
-            handle=sum(b.wager for b in side),
-            fixed=sum(b.pay for b in answer.bets),
-            envy=sum(b.envy for b in answer.bets),
-            jackpot=sum(b.jackpot for b in answer.bets),
-        ),
+    return DayCount(answer.gaming_day, answer.settled_at, _round_counts(answer.bets))
+
+
+def _round_counts(bets: tuple[BetAnswer, ...]) -> DayCounts:
+    """One round's counts: its side bets, their handle and what the controller paid."""
+    side = [b for b in bets if b.wager > 0]
+    return DayCounts(
+        rounds=1,
+        side_bets=len(side),
+        handle=sum(b.wager for b in side),
+        fixed=sum(b.pay for b in bets),
+        envy=sum(b.envy for b in bets),
+        jackpot=sum(b.jackpot for b in bets),
     )
 
 
