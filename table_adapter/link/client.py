@@ -191,10 +191,21 @@ def _refusal(response: httpx.Response) -> Delivery:
             reason=f"HTTP {status}",
             retry_after=retry_after(response.headers.get("Retry-After")),
         )
+    error = _error_answer(status, text)
+    verdict, reason = _refused_as(status, error)
+    return Delivery(verdict, status, text, error=error, reason=reason)
+
+
+def _error_answer(status: int, text: str) -> ErrorAnswer:
+    """The controller's error answer; one made of the status and text when it is not one."""
     try:
-        error = parse_error_answer(json.loads(text))
+        return parse_error_answer(json.loads(text))
     except (ValueError, AnswerFormatError):
-        error = ErrorAnswer(code=f"http_{status}", message=text[:200])
+        return ErrorAnswer(code=f"http_{status}", message=text[:200])
+
+
+def _refused_as(status: int, error: ErrorAnswer) -> tuple[Verdict, str]:
+    """What a refusal makes of the report (held, quarantined or rejected), and why."""
     held = status in HOLD_STATUSES or error.code in HOLD_CODES
     quarantine = quarantine_reason(status, error)
     verdict = Verdict.HELD if held else Verdict.REJECTED
@@ -203,7 +214,7 @@ def _refusal(response: httpx.Response) -> Delivery:
     if quarantine is not None and not held:
         verdict = Verdict.QUARANTINED
         reason = f"{quarantine} ({reason})"
-    return Delivery(verdict, status, text, error=error, reason=reason)
+    return verdict, reason
 
 
 def retry_after(value: str | None) -> float | None:
