@@ -49,9 +49,7 @@ def _check_bet(profile: Profile, spots: int, bet: Bet, where: str) -> tuple[int,
     """Raise BetError if the table does not accept this bet; the place it takes: its spot
     and, at a Stadium table, its player."""
     amounts = _amounts(bet)
-    for name, amount in zip(AMOUNTS, amounts, strict=True):
-        if type(amount) is not int or amount < 0:
-            raise BetError(f"{where}.{name}", "must be a whole number of cents, not negative")
+    _check_amounts(amounts, where)
     if not 1 <= bet.spot <= spots:
         raise BetError(f"{where}.spot", f"must be 1..{spots}")
     if bet.player is not None and not IDENTIFIER.fullmatch(bet.player):
@@ -64,6 +62,13 @@ def _check_bet(profile: Profile, spots: int, bet: Bet, where: str) -> tuple[int,
         return (bet.spot, bet.player)
     _check_live(bet, where)
     return (bet.spot, None)  # a live spot carries one bet, whoever the player is
+
+
+def _check_amounts(amounts: tuple[int, ...], where: str) -> None:
+    """Raise BetError for a wager that is not a whole number of cents, or is negative."""
+    for name, amount in zip(AMOUNTS, amounts, strict=True):
+        if type(amount) is not int or amount < 0:
+            raise BetError(f"{where}.{name}", "must be a whole number of cents, not negative")
 
 
 def _check_war_tie(profile: Profile, bet: Bet, where: str) -> None:
