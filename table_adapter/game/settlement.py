@@ -113,6 +113,11 @@ def _main(
         return -wager, 0, 0
     if decision is not Decision.WAR:
         return -surrender_loss(wager), 0, 0
+    return _at_war(profile, wager, war)
+
+
+def _at_war(profile: Profile, wager: int, war: int | None) -> tuple[int, int, int]:
+    """(initial, war, standoff) for an initial wager taken to war, whose war compared `war`."""
     if war is None:
         raise ValueError("a bet at war needs the war cards")
     if war < 0:
