@@ -12,6 +12,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Collection
+from typing import Any
 
 import httpx
 
@@ -60,16 +61,9 @@ class Supervisor:
 
     def step(self) -> None:
         """Look at the pending payouts once; confirm those that have waited long enough."""
-        try:
-            response = self._http.get("/v1/payouts", params={"status": "pending"})
-            response.raise_for_status()
-            payouts = response.json()["payouts"]
-        except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
-            self._failures += 1
-            if self._failures == FAILURES_LOGGED:  # once per outage, not at every look
-                log.warning("demo supervisor: cannot read the pending payouts: %s", exc)
+        payouts = self._pending_payouts()
+        if payouts is None:
             return
-        self._failures = 0
         now = self._clock()
         pending = {
             p["id"] for p in payouts if p.get("pool") in self.pools and p["id"] not in self._refused
@@ -78,6 +72,21 @@ class Supervisor:
         for pid, since in sorted(self._seen.items(), key=lambda item: item[1]):
             if now - since >= self.delay:
                 self._confirm(pid)
+
+    def _pending_payouts(self) -> list[Any] | None:
+        """The controller's pending payouts; None when they cannot be read (logged once per
+        outage)."""
+        try:
+            response = self._http.get("/v1/payouts", params={"status": "pending"})
+            response.raise_for_status()
+            payouts: list[Any] = response.json()["payouts"]
+        except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
+            self._failures += 1
+            if self._failures == FAILURES_LOGGED:  # once per outage, not at every look
+                log.warning("demo supervisor: cannot read the pending payouts: %s", exc)
+            return None
+        self._failures = 0
+        return payouts
 
     def _confirm(self, payout: str) -> None:
         try:
