@@ -116,7 +116,11 @@ def _meter_parts(s: Snapshot) -> list[str]:
     """Each pool's meter (`?` for one not read yet); how old, after the last, when stale."""
     meters = [f"{p.pool} {dollars(p.value)}" for p in s.pools] + [f"{p} ?" for p in s.missing]
     if s.meters_stale and s.meter_age is not None:
-        meters[-1] += f" ({s.meter_age:.0f}s old)"
+        age = f"({s.meter_age:.0f}s old)"
+        if meters:
+            meters[-1] += f" {age}"
+        else:  # no pool known yet: the floor has not read a meter since it started
+            meters.append(f"meters {age}")
     return meters
 
 

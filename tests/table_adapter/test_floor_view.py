@@ -292,3 +292,25 @@ def test_the_plain_view_says_the_rest_on_stderr_once_its_pipe_reader_is_gone(
         "war-floor demo: 56 rounds, 282 side bets, handle $2,563.00, 0 jackpots",
         "0 reports wait in var/adapter/journal.sqlite for the next start",
     ]
+
+
+def test_the_status_line_says_the_meters_are_old_before_any_pool_was_read() -> None:
+    """A floor whose controller went away before its first meter read knows no pool: the
+    line still says how old the meters are (it raised IndexError)."""
+    shot = Snapshot(
+        heading=Heading(),
+        pools=(),
+        missing=(),
+        links=(),
+        rounds=0,
+        total=None,
+        elapsed=30.0,
+        side_bets=0,
+        handle=0,
+        paid=0,
+        wins=(),
+        now=0.0,
+        meter_age=30.0,
+    )
+    assert "meters (30s old)" in status_line(shot)
+    assert "main ? (30s old)" in status_line(replace(shot, missing=("main",)))
