@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from jackpot.domain.gamingday import GamingDays, parse_day
 from jackpot.domain.payoutids import parse_payout_id, payout_number
@@ -230,16 +230,22 @@ class PayoutQuery:
 
     def matches(self, record: dict[str, Any]) -> bool:
         """Whether a payout's record answers the search (as the archive's query does)."""
-        if self.payout is not None and record["id"] != self.payout:
+        return (
+            self._names_match(record) and self._people_match(record) and self._times_match(record)
+        )
+
+    def _names_match(self, record: dict[str, Any]) -> bool:
+        """The payout, table, pool and status asked for (each not given: any)."""
+        named = ((self.payout, "id"), (self.table, "table"), (self.pool, "pool"))
+        if any(wanted is not None and record[key] != wanted for wanted, key in named):
             return False
-        if self.table is not None and record["table"] != self.table:
-            return False
-        if self.pool is not None and record["pool"] != self.pool:
-            return False
-        if self.statuses and record["status"] not in self.statuses:
-            return False
-        if self.people is not None and not self.people & people(record):
-            return False
+        return not self.statuses or record["status"] in self.statuses
+
+    def _people_match(self, record: dict[str, Any]) -> bool:
+        return self.people is None or bool(self.people & people(record))
+
+    def _times_match(self, record: dict[str, Any]) -> bool:
+        """Older than the page's end, won and last moved within the spans asked for."""
         if self.before is not None and not order(record) < self.before:
             return False
         return _within(int(record["created"]), self.created) and _within(
@@ -267,6 +273,7 @@ HISTORY_PARAMETERS = (
     "limit",
 )
 CURSOR = re.compile(r"([0-9]{1,15})\.([0-9]{1,15})\.(.+)")
+T = TypeVar("T")
 
 
 def history_query(
@@ -276,6 +283,27 @@ def history_query(
     gaming days `from`..`to` (inclusive) the payouts were won in, the instants
     `changed_from`..`changed_to` (excluded) their last step falls in (a shift), statuses
     separated by commas; `holders` is called only for a search by person."""
+    statuses = _wanted_statuses(given)
+    first, last = _won_days(given)
+    changed = _changed_span(given)
+    person = _wanted_person(given)
+    return PayoutQuery(
+        payout=_parsed(given, "payout", parse_payout_id),
+        table=_parsed(given, "table", lambda raw: parse_identifier(raw, "table")),
+        pool=_parsed(given, "pool", lambda raw: parse_identifier(raw, "pool")),
+        people=None if person is None else wanted_people(person, holders()),
+        statuses=statuses,
+        created=(_day_start(days, first), _day_start(days, last, after=True)),
+        changed=changed,
+        before=_parsed(given, "before", parse_cursor),
+    )
+
+
+def _parsed(given: Mapping[str, str], name: str, parse: Callable[[str], T]) -> T | None:
+    return parse(given[name]) if name in given else None
+
+
+def _wanted_statuses(given: Mapping[str, str]) -> frozenset[str]:
     listed = [s.strip() for s in given["status"].split(",")] if "status" in given else []
     if "" in listed:  # `status=paid,` is not `status=paid`, and `status=,` not any status
         raise ValidationError(
@@ -284,27 +312,29 @@ def history_query(
     for status in listed:
         if status not in STATUSES:
             raise ValidationError("status", f"{status!r} is not one of {', '.join(STATUSES)}")
-    statuses = frozenset(listed)
-    first = parse_day(given["from"], "from") if "from" in given else None
-    last = parse_day(given["to"], "to") if "to" in given else None
+    return frozenset(listed)
+
+
+def _won_days(given: Mapping[str, str]) -> tuple[date | None, date | None]:
+    first = _parsed(given, "from", lambda raw: parse_day(raw, "from"))
+    last = _parsed(given, "to", lambda raw: parse_day(raw, "to"))
     if first and last and last < first:
         raise ValidationError("to", "must not be before from", "out_of_range")
+    return first, last
+
+
+def _changed_span(given: Mapping[str, str]) -> tuple[int | None, int | None]:
     changed = (_instant(given, "changed_from"), _instant(given, "changed_to"))
     if None not in changed and changed[1] <= changed[0]:  # type: ignore[operator]
         raise ValidationError("changed_to", "must be after changed_from", "out_of_range")
+    return changed
+
+
+def _wanted_person(given: Mapping[str, str]) -> str | None:
     person = given.get("person")
     if person is not None and not person_of(person):
         raise ValidationError("person", "must name a person", "not_a_person")
-    return PayoutQuery(
-        payout=parse_payout_id(given["payout"]) if "payout" in given else None,
-        table=parse_identifier(given["table"], "table") if "table" in given else None,
-        pool=parse_identifier(given["pool"], "pool") if "pool" in given else None,
-        people=None if person is None else wanted_people(person, holders()),
-        statuses=statuses,
-        created=(_day_start(days, first), _day_start(days, last, after=True)),
-        changed=changed,
-        before=parse_cursor(given["before"]) if "before" in given else None,
-    )
+    return person
 
 
 def _day_start(days: GamingDays, day: date | None, after: bool = False) -> int | None:
