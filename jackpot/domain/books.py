@@ -18,7 +18,7 @@ from jackpot.domain.chain import ChainedEntry
 from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.domain.payoutrecord import STEPS
 from jackpot.domain.poolsteps import BOUND_BY, PoolStep
-from jackpot.domain.triggers import Stretch
+from jackpot.domain.triggersteps import Stretch
 
 #: the kinds of entry a pool journal holds, and nothing else
 MONEY = ("created", "contribution", "hit", "reset", "adjustment", "transfer", "void")

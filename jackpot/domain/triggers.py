@@ -23,12 +23,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from random import Random
 
 from jackpot.domain.meter import UNITS_PER_CENT
+from jackpot.domain.triggersteps import Stretch
 
 COMMITMENT_TAG = "jackpot-trigger-v1"
 SALT_BYTES = 16
@@ -164,49 +165,63 @@ class TriggerAudit:
         if self.armed is not None:
             self._problem(seq, f"draw {draw} armed while draw {self.armed[1]} was never revealed")
         low, high = int(f.get("low") or 0), int(f.get("high") or 0)
-        value = int(f.get("value_units") or 0)
+        self._check_drawn_above(seq, draw, (low, high), int(f.get("value_units") or 0))
+        self.armed, self.span = (str(f.get("commitment")), str(draw), seq), (low, high)
+        self.armed_round = _arming_round(f)
+        self.peak, self.last = -1, None
+
+    def _check_drawn_above(
+        self, seq: int, draw: str | None, span: tuple[int, int], value: int
+    ) -> None:
+        """A draw's range lies wholly above the meter it was armed at, and is not empty."""
+        low, high = span
         if low * UNITS_PER_CENT <= value or low > high:
             self._problem(
                 seq,
                 f"draw {draw} was drawn from {low} to {high} cents, not above the meter it "
                 f"was armed at ({value} units)",
             )
-        self.armed, self.span = (str(f.get("commitment")), str(draw), seq), (low, high)
-        table, round_id = f.get("table"), f.get("round")
-        self.armed_round = (str(table), str(round_id)) if table and round_id else None
-        self.peak, self.last = -1, None
 
     def _contribution(self, seq: int, f: Mapping[str, str]) -> None:
         raw = f.get("steps")
         if raw is None:
-            if self.armed is not None and int(f.get("wagered") or 0) > 0:
-                self._problem(
-                    seq,
-                    "a contribution to a level with a hidden trigger does not name its bets' steps",
-                )
+            self._check_steps_unnamed(seq, f)
             return
         read = _steps_and_marks(str(raw), str(f.get("qualifying") or ""))
         if read is None:
             self._problem(seq, "its bets' steps and qualifying marks are not one a bet")
             return
         steps, marks = read
-        here = (str(f.get("table")), str(f.get("round")))
-        self.stretches.append(
-            Stretch(
-                seq,
-                (*here, str(f.get("ts") or "")),
-                tuple(steps),
-                marks,
-                here == self.armed_round,
-                self.rate_bp,
-                self.qualifying_wager,
-                int(f.get("overflow_units") or 0),
-            )
-        )
+        won_here = (str(f.get("table")), str(f.get("round"))) == self.armed_round
+        self.stretches.append(self._stretch(seq, f, steps, marks, won_here))
         if self.armed is None and self.complete:
             self._problem(seq, "it names bets' steps toward a trigger never armed")
-        self._wagers(seq, f, steps, marks, here == self.armed_round)
-        self._walk_meter(seq, f, steps, marks, here == self.armed_round)
+        self._wagers(seq, f, steps, marks, won_here)
+        self._walk_meter(seq, f, steps, marks, won_here)
+
+    def _check_steps_unnamed(self, seq: int, f: Mapping[str, str]) -> None:
+        """A contribution naming no bets' steps: wrong while a draw is armed and bets fed it."""
+        if self.armed is not None and int(f.get("wagered") or 0) > 0:
+            self._problem(
+                seq,
+                "a contribution to a level with a hidden trigger does not name its bets' steps",
+            )
+
+    def _stretch(
+        self, seq: int, f: Mapping[str, str], steps: list[int], marks: str, won_here: bool
+    ) -> Stretch:
+        """The contribution's bets' steps, kept for their round's record to account for, with
+        the level's terms in force when it was made."""
+        return Stretch(
+            seq,
+            (str(f.get("table")), str(f.get("round")), str(f.get("ts") or "")),
+            tuple(steps),
+            marks,
+            won_here,
+            self.rate_bp,
+            self.qualifying_wager,
+            int(f.get("overflow_units") or 0),
+        )
 
     def _walk_meter(
         self, seq: int, f: Mapping[str, str], steps: list[int], marks: str, won_here: bool
@@ -215,14 +230,19 @@ class TriggerAudit:
         and the contribution's steps adding up to the meter it records."""
         if self.meter is None or self.armed is None:  # a walk begun mid-journal: not yet
             return
-        meter = self.meter
+        meter = self._take_steps(self.meter, steps, marks, won_here)
+        if meter != int(f.get("value_units") or 0):
+            self._problem(seq, "its bets' steps do not add up to the meter it records")
+
+    def _take_steps(self, meter: int, steps: list[int], marks: str, won_here: bool) -> int:
+        """The meter after the bets' steps from `meter`; the newest bet's step is kept, and
+        the one before it counts toward the peak if it could win."""
         for units, mark in zip(steps, marks, strict=True):
             if self.last is not None and self.last.could_win:
                 self.peak = max(self.peak, self.last.meter)
             meter += units
             self.last = Step(units, meter, mark == "1" and not won_here)
-        if meter != int(f.get("value_units") or 0):
-            self._problem(seq, "its bets' steps do not add up to the meter it records")
+        return meter
 
     def _wagers(
         self, seq: int, f: Mapping[str, str], steps: list[int], marks: str, won_here: bool
@@ -231,18 +251,20 @@ class TriggerAudit:
         the qualifying wager, and every bet in the rest of the round that won it, put nothing
         on it. The others' steps are their wagers at the level's rate, each at least a
         qualifying wager's, exactly where the cap took nothing."""
-        if any(m == "0" and u for u, m in zip(steps, marks, strict=True)):
-            self._problem(seq, "it marks a bet that fed the meter as unable to win")
-            return
-        if won_here and any(steps):
-            self._problem(seq, "a bet after the level's win in its round fed the meter")
-            return
+        fed_unable = _fed_unable(steps, marks, won_here)
+        if fed_unable is not None:
+            self._problem(seq, fed_unable)
+        elif self._off_rate(f, steps, marks, won_here):
+            self._problem(seq, "its bets' steps are not their wagers at the level's rate")
+
+    def _off_rate(self, f: Mapping[str, str], steps: list[int], marks: str, won_here: bool) -> bool:
+        """Whether the steps of the bets that could win are not their wagers at the level's
+        rate; not checked while the rate is unknown or the cap took part of them."""
         rate = self.rate_bp
         if not rate or int(f.get("overflow_units") or 0) != 0:
-            return
+            return False
         fed = [u for u, m in zip(steps, marks, strict=True) if m == "1" and not won_here]
-        if not _at_rate(fed, rate, self.qualifying_wager, int(f.get("wagered") or 0)):
-            self._problem(seq, "its bets' steps are not their wagers at the level's rate")
+        return not _at_rate(fed, rate, self.qualifying_wager, int(f.get("wagered") or 0))
 
     def _reveal(self, seq: int, f: Mapping[str, str], won: bool) -> None:
         cents, salt = int(f["trigger_cents"]), str(f.get("salt"))
@@ -324,6 +346,21 @@ def _steps_and_marks(raw: str, marks: str) -> tuple[list[int], str] | None:
     return steps, marks
 
 
+def _fed_unable(steps: list[int], marks: str, won_here: bool) -> str | None:
+    """A bet that put units on the meter though it could not win the level, if any."""
+    if any(m == "0" and u for u, m in zip(steps, marks, strict=True)):
+        return "it marks a bet that fed the meter as unable to win"
+    if won_here and any(steps):
+        return "a bet after the level's win in its round fed the meter"
+    return None
+
+
+def _arming_round(f: Mapping[str, str]) -> tuple[str, str] | None:
+    """The round whose hit armed the draw (None: armed by no round's hit)."""
+    table, round_id = f.get("table"), f.get("round")
+    return (str(table), str(round_id)) if table and round_id else None
+
+
 def _at_rate(fed: list[int], rate: int, qualifying_wager: int, wagered: int) -> bool:
     """Whether the steps of the bets that fed the level are whole wagers at its rate, each at
     least the qualifying wager, together no more than the round's wagers (cents)."""
@@ -349,67 +386,3 @@ def mean_trigger_cents(span: tuple[int, int]) -> Fraction:
     """The expected trigger of a uniform draw over `span` (whole cents), exactly."""
     low, high = span
     return Fraction(low + high, 2)
-
-
-@dataclass(frozen=True, slots=True)
-class Stretch:
-    """One contribution entry of a trigger level: its bets' steps, as verify met it."""
-
-    seq: int
-    key: tuple[str, str, str]  # the round's table, id and stamp
-    steps: tuple[int, ...]  # units each bet put on the meter, in settlement order
-    marks: str  # "1" a bet that could win the level, "0" one below its qualifying wager
-    won_here: bool  # after the level's win in this round: no bet moves its meter
-    rate_bp: int | None  # the level's rate then in force (None: not known to a --since walk)
-    qualifying_wager: int
-    overflow: int  # units the cap diverted: the steps are then not whole wagers at the rate
-
-
-def stretch_problems(wagers: Sequence[int], stretches: Sequence[Stretch]) -> list[tuple[int, str]]:
-    """A round's contributions to a trigger level (its stretches, in journal order) against
-    its record's bets' wagers (cents) in settlement order (D272): one step a bet; a bet could
-    win if its wager is at least the qualifying wager; its step is its wager at the rate then
-    in force if it could win and the level was not won before it in the round, else 0
-    (RULES.md §4 "Levels won by a hidden trigger"). So steps moved between bets are found."""
-    named = sum(len(s.steps) for s in stretches)
-    if not stretches:
-        return []
-    if named != len(wagers):
-        return [
-            (
-                stretches[0].seq,
-                f"its bets' steps name {named} bets, the round's record {len(wagers)}",
-            )
-        ]
-    out: list[tuple[int, str]] = []
-    at = 0
-    for s in stretches:
-        for units, mark, wager in zip(
-            s.steps, s.marks, wagers[at : at + len(s.steps)], strict=True
-        ):
-            at += 1
-            problem = _bet_problem(s, at, units, mark, wager)
-            if problem is not None:
-                out.append((s.seq, problem))
-                break
-    return out
-
-
-def _bet_problem(s: Stretch, at: int, units: int, mark: str, wager: int) -> str | None:
-    """What bet `at` of a stretch shows against its recorded wager: a mark the wager
-    contradicts, or a step that is not the wager at the rate then in force."""
-    can = wager >= s.qualifying_wager
-    if mark != ("1" if can else "0"):
-        return (
-            f"bet {at} is marked {'able' if mark == '1' else 'unable'} to win, "
-            f"and its recorded wager ({wager} cents) says otherwise"
-        )
-    if s.rate_bp is None or s.overflow:
-        return None
-    expected = wager * s.rate_bp if can and not s.won_here else 0
-    if units != expected:
-        return (
-            f"bet {at}'s step ({units} units) is not its recorded wager ({wager} "
-            f"cents) at the level's rate ({expected} units): steps were moved"
-        )
-    return None

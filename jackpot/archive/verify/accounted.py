@@ -18,7 +18,7 @@ from jackpot.domain.books import BooksWalk, HouseRound, round_problems
 from jackpot.domain.journals import house_journal, pool_journal
 from jackpot.domain.poolsteps import PoolStep, step_problems
 from jackpot.domain.records import dynamic_digest, result_digest
-from jackpot.domain.triggers import Stretch, stretch_problems
+from jackpot.domain.triggersteps import Stretch, stretch_problems
 from jackpot.store.keys import Keys
 
 RoundKey = tuple[str, str, str]  # a round's table, id and stamp
