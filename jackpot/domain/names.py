@@ -225,6 +225,11 @@ def _not_printable(cp: int) -> str:
         return f"unassigned in Unicode {UNICODE_VERSION}"
     if category in _NOT_TEXT:
         return _NOT_TEXT[category]
+    return _shows_blank(cp, category)
+
+
+def _shows_blank(cp: int, category: str) -> str:
+    """Why a code point of text shows as nothing or as a blank ("" if it does not)."""
     if icu.Char.hasBinaryProperty(cp, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT):
         return "default-ignorable, it shows as nothing"
     if cp != ord(_SPACE) and (

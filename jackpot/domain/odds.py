@@ -16,7 +16,7 @@ from fractions import Fraction
 from jackpot.domain.cards import DECK_SIZE
 from jackpot.domain.config import LevelType
 from jackpot.domain.outcomes import Outcome
-from jackpot.domain.paytable import FULL_METER_BP, Paytable
+from jackpot.domain.paytable import FULL_METER_BP, PayLine, Paytable
 from jackpot.domain.triggers import mean_trigger_cents
 
 MAX_DECKS = 8
@@ -354,10 +354,18 @@ def _hand_hits(
         pool = line.pool or first
         if pool not in pools:
             raise ValueError(f"the paytable pays a percentage of pool {pool!r}, not fed")
-        scale = line.meter_scale(wager)
-        if scale is not None and not scale[0]:
-            continue  # below the line's qualifying wager, and it pays nothing there
-        hit[pool] += row.probability
-        if line.meter_bp == FULL_METER_BP and scale is None:
+        hits, empties_it = _meter_line_at(line, wager)
+        if hits:
+            hit[pool] += row.probability
+        if empties_it:
             empties[pool] += row.probability
     return hit, empties
+
+
+def _meter_line_at(line: PayLine, wager: int) -> tuple[bool, bool]:
+    """Whether a line paying a percentage of a meter hits it for a bet of `wager`, and
+    whether it empties it (pays all of it, at full scale)."""
+    scale = line.meter_scale(wager)
+    if scale is not None and not scale[0]:
+        return False, False  # below the line's qualifying wager, and it pays nothing there
+    return True, line.meter_bp == FULL_METER_BP and scale is None

@@ -18,7 +18,7 @@ table feeding the pool takes wagers below such a qualifying wager.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -47,13 +47,29 @@ def won_from(
     """Per pool, the qualifying wagers below which a bet feeds it but cannot win (that part
     of) it: a line paying `nothing` below its qualifying wager, a trigger level's own."""
     out: dict[str, set[int]] = {p: set() for p in table_pools}
+    for pool, wager in _lines_paying_nothing_below(paytable, table_pools):
+        out.setdefault(pool, set()).add(wager)
+    for pool, wager in _trigger_levels_qualifying(table_pools, pools):
+        out[pool].add(wager)
+    return out
+
+
+def _lines_paying_nothing_below(
+    paytable: Paytable, table_pools: Sequence[str]
+) -> Iterator[tuple[str, int]]:
+    """Each meter line paying `nothing` below its qualifying wager: its pool and that wager."""
     for _, line in paytable.lines:
         if line.meter_bp and line.below_qualifying == NOTHING:
-            out.setdefault(line.pool or table_pools[0], set()).add(line.qualifying_wager)
+            yield line.pool or table_pools[0], line.qualifying_wager
+
+
+def _trigger_levels_qualifying(
+    table_pools: Sequence[str], pools: Mapping[str, PoolTerms]
+) -> Iterator[tuple[str, int]]:
+    """Each of the table's trigger levels with a qualifying wager: its pool and that wager."""
     for p in table_pools:
         if p in pools and pools[p].trigger is not None and pools[p].qualifying_wager:
-            out[p].add(pools[p].qualifying_wager)
-    return out
+            yield p, pools[p].qualifying_wager
 
 
 def fed_below(
