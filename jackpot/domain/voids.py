@@ -132,19 +132,21 @@ def parse_spots(raw: Any, static: Mapping[str, Any]) -> frozenset[int] | None:
     if not isinstance(raw, list) or not raw:
         raise ValidationError("spots", "must be a non-empty list of spot numbers, or left out")
     held = set(spots_of(static))
-    wanted = set()
-    for i, spot in enumerate(raw):
-        if isinstance(spot, bool) or not isinstance(spot, int):
-            raise ValidationError(f"spots[{i}]", "must be a spot number")
-        if spot not in held:
-            raise ValidationError(
-                f"spots[{i}]",
-                f"spot {spot} holds no side bet in this round "
-                f"(its bets are on spots {', '.join(map(str, sorted(held))) or 'none'})",
-                "unknown_spot",
-            )
-        wanted.add(spot)
-    return frozenset(wanted)
+    return frozenset(_held_spot(f"spots[{i}]", spot, held) for i, spot in enumerate(raw))
+
+
+def _held_spot(name: str, spot: Any, held: set[int]) -> int:
+    """One spot the request names: a spot number, of one of the round's bets."""
+    if isinstance(spot, bool) or not isinstance(spot, int):
+        raise ValidationError(name, "must be a spot number")
+    if spot not in held:
+        raise ValidationError(
+            name,
+            f"spot {spot} holds no side bet in this round "
+            f"(its bets are on spots {', '.join(map(str, sorted(held))) or 'none'})",
+            "unknown_spot",
+        )
+    return spot
 
 
 def plan_void(
@@ -161,8 +163,7 @@ def plan_void(
     new = (every if wanted is None else wanted) - before
     after = before | new
     mine = [b for b in bets if int(b["spot"]) in new]
-    taken = _taken_by_pool(dynamic, bets, before, new)
-    floors: Mapping[str, Any] = dynamic.get("floors") or {}
+    pools = _reversals(dynamic, bets, before, new)
     return VoidPlan(
         table=str(static["table"]),
         round=str(static["round"]),
@@ -173,8 +174,21 @@ def plan_void(
         wagered=_summed(mine, "wager"),
         fixed=_summed(mine, "pay"),
         envy=_summed(mine, "envy"),
-        pools=tuple(taken[pool].reversal(pool, floors.get(pool)) for pool in sorted(taken)),
+        pools=pools,
     )
+
+
+def _reversals(
+    dynamic: Mapping[str, Any],
+    bets: list[Mapping[str, Any]],
+    before: frozenset[int],
+    new: frozenset[int],
+) -> tuple[PoolReversal, ...]:
+    """What the void takes back from each pool, in pool order, with the floor the round
+    recorded for it."""
+    taken = _taken_by_pool(dynamic, bets, before, new)
+    floors: Mapping[str, Any] = dynamic.get("floors") or {}
+    return tuple(taken[pool].reversal(pool, floors.get(pool)) for pool in sorted(taken))
 
 
 def _taken_by_pool(
@@ -260,11 +274,24 @@ def _take_jackpots(
             taken.setdefault(pool, _Taken()).jackpots.append((str(jp["id"]), int(jp["amount"])))
         reset = jp.get("reset")
         if reset:
-            covered = seen[pool][-int(reset[2]) :]
-            if all(s in after for s in covered) and any(s in new for s in covered):
-                t = taken.setdefault(pool, _Taken())
-                t.from_reserve += int(reset[0])
-                t.seed += int(reset[1])
+            _take_reset(taken, pool, reset, seen[pool], after, new)
+
+
+def _take_reset(
+    taken: dict[str, _Taken],
+    pool: str,
+    reset: list[Any],
+    seen: list[int],
+    after: frozenset[int],
+    new: frozenset[int],
+) -> None:
+    """A hit's reset funding (`reset`: [from reserve, seed, n]) back where it came from, once
+    the n hits it followed (the last n `seen`) are all void and one of them is voided now."""
+    covered = seen[-int(reset[2]) :]
+    if all(s in after for s in covered) and any(s in new for s in covered):
+        t = taken.setdefault(pool, _Taken())
+        t.from_reserve += int(reset[0])
+        t.seed += int(reset[1])
 
 
 def _take_hand_pays(
