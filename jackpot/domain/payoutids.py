@@ -39,6 +39,12 @@ def parse_payout_id(raw: str) -> str:
         raise ValidationError(
             "payout", "the main link group's payouts carry no group: P000123, or 123"
         )
+    number = _payout_number_named(rest)
+    return parse_identifier(f"{group}{colon}P{number:06d}", "payout")
+
+
+def _payout_number_named(rest: str) -> int:
+    """The number an id (P000123) or a number (123) names, what follows its group."""
     number = rest[1:] if rest[:1] in ("P", "p") else rest
     digits = number.removeprefix("-")
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 15):
@@ -47,4 +53,4 @@ def parse_payout_id(raw: str) -> str:
         )
     if digits != number or int(digits) < 1:
         raise ValidationError("payout", "must be a payout's number, from 1", "out_of_range")
-    return parse_identifier(f"{group}{colon}P{int(digits):06d}", "payout")
+    return int(digits)

@@ -3,7 +3,7 @@ what they must hold together."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -204,21 +204,11 @@ class PoolConfig:
         data = POOL_REQUEST.check(raw, creating=current is None)
         base = current or cls(0, 0, 0)
         reset = data.get("reset", base.reset)
-        rate = data.get("rate_bp", base.rate_bp)
-        reserve_rate = data.get("reserve_rate_bp", base.reserve_rate_bp)
-        if rate + reserve_rate > MAX_RATE_BP:
-            raise RATES_WITHIN_FULL.error()
-        cap = data["cap"] if "cap" in data else base.cap
-        if cap is not None and cap < reset:
-            raise CAP_FROM_RESET.error()
+        rate, reserve_rate = _rates_within_full(data, base)
+        cap = _cap_from_reset(data, base, reset)
         policy = Policy(data.get("policy", base.policy))
         level = LevelType(data.get("level", base.level))
-        kept = level is base.level
-        low = data.get("trigger_low", base.trigger_low if kept else None)
-        high = data.get("trigger_high", base.trigger_high if kept else None)
-        qualifying = data.get(
-            "qualifying_wager", base.qualifying_wager if level in TRIGGER_LEVELS else 0
-        )
+        low, high, qualifying = _level_fields(data, base, level)
         config = cls(reset, rate, reserve_rate, cap, policy, level, low, high, qualifying)
         config.check_level()
         return config
@@ -278,6 +268,38 @@ class PoolConfig:
             cents("trigger_high"),
             int(raw.get("qualifying_wager") or 0),
         )
+
+
+def _rates_within_full(data: Mapping[str, Any], base: PoolConfig) -> tuple[int, int]:
+    """The meter's and the reserve's rates, together at most the whole wager."""
+    rate = data.get("rate_bp", base.rate_bp)
+    reserve_rate = data.get("reserve_rate_bp", base.reserve_rate_bp)
+    if rate + reserve_rate > MAX_RATE_BP:
+        raise RATES_WITHIN_FULL.error()
+    return rate, reserve_rate
+
+
+def _cap_from_reset(data: Mapping[str, Any], base: PoolConfig, reset: int) -> int | None:
+    """The cap (`"cap": null` removes it), at least the reset."""
+    cap = data["cap"] if "cap" in data else base.cap
+    if cap is not None and cap < reset:
+        raise CAP_FROM_RESET.error()
+    return cap
+
+
+def _level_fields(
+    data: Mapping[str, Any], base: PoolConfig, level: LevelType
+) -> tuple[int | None, int | None, int]:
+    """A mystery level's range and a trigger level's qualifying wager: those left out are
+    kept only while the level keeps its type (its qualifying wager while it is one with a
+    trigger)."""
+    kept = level is base.level
+    low = data.get("trigger_low", base.trigger_low if kept else None)
+    high = data.get("trigger_high", base.trigger_high if kept else None)
+    qualifying = data.get(
+        "qualifying_wager", base.qualifying_wager if level in TRIGGER_LEVELS else 0
+    )
+    return low, high, qualifying
 
 
 def _no_ceiling(c: PoolConfig) -> bool:

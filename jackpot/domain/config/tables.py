@@ -3,7 +3,7 @@ plays the trigger levels of the pools it feeds."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -185,18 +185,26 @@ class TableConfig:
 _PLAIN_FIELDS = ("decks", "spots", "min_wager", "max_wager", "envy_min_wager", "enabled")
 
 
+def _stripped(value: str | None) -> str:
+    return (value or "").strip()
+
+
+# fields whose checked value becomes the attribute: field -> (attribute, from the value)
+_CONVERTED_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "pools": ("pools", tuple),
+    "profile": ("layout", Layout),
+    "paytable": ("paytable", Paytable.from_checked),
+    "asset": ("asset", _stripped),
+    "location": ("location", _stripped),
+}
+
+
 def _requested_changes(data: Mapping[str, Any]) -> dict[str, Any]:
     """The attributes a checked PUT body sets, by name (none for a field it leaves out)."""
     changes = {name: data[name] for name in _PLAIN_FIELDS if name in data}
-    if "pools" in data:
-        changes["pools"] = tuple(data["pools"])
-    if "profile" in data:
-        changes["layout"] = Layout(data["profile"])
-    if "paytable" in data:
-        changes["paytable"] = Paytable.from_checked(data["paytable"])
-    for name in ("asset", "location"):
+    for name, (attribute, convert) in _CONVERTED_FIELDS.items():
         if name in data:
-            changes[name] = (data[name] or "").strip()
+            changes[attribute] = convert(data[name])
     return changes
 
 
@@ -224,6 +232,13 @@ def check_levels(
     hidden in, and a void give it back onto the trigger), and each one's qualifying wager is
     a wager the table takes (else none of its bets could ever win it). 400 naming
     `line_field` or `wager_field`: the table's or the pool's field, whichever is changing."""
+    _check_no_line_pays_trigger_level(table, config, pools, line_field)
+    _check_qualifying_wagers_taken(table, config, pools, wager_field)
+
+
+def _check_no_line_pays_trigger_level(
+    table: str, config: TableConfig, pools: Mapping[str, PoolConfig], line_field: str
+) -> None:
     first = config.pools[0]
     for outcome, line in config.paytable.lines:
         pool = line.pool or first
@@ -235,6 +250,11 @@ def check_levels(
                 f"{level.value} level, which is won by its hidden trigger, not by a hand",
                 "trigger_level",
             )
+
+
+def _check_qualifying_wagers_taken(
+    table: str, config: TableConfig, pools: Mapping[str, PoolConfig], wager_field: str
+) -> None:
     for pool in config.pools:
         if pool in pools and pools[pool].qualifying_wager > config.max_wager:
             raise ValidationError(

@@ -53,18 +53,25 @@ def _row_differences(
     again = {str(r[key]): r for r in recomputed.get(section, [])}
     out = []
     for name in sorted(mine.keys() | again.keys()):
-        a, b = mine.get(name), again.get(name)
-        if a is None:
-            out.append(f"{section} {name}: not recorded, the archive has it")
-        elif b is None:
-            out.append(f"{section} {name}: recorded, the archive has no such {key}")
-        elif a != b:
-            field = next(f for f in sorted(a.keys() | b.keys()) if a.get(f) != b.get(f))
-            out.append(
-                f"{section} {name} {field}: recorded {a.get(field)!r}, "
-                f"the archive gives {b.get(field)!r}"
-            )
+        difference = _row_difference(f"{section} {name}", key, mine.get(name), again.get(name))
+        if difference is not None:
+            out.append(difference)
     return out
+
+
+def _row_difference(
+    row: str, key: str, a: Mapping[str, Any] | None, b: Mapping[str, Any] | None
+) -> str | None:
+    """How one row (`row`: its section and name) differs: one side lacks it, or the first
+    field that differs; None when the two agree."""
+    if a is None:
+        return f"{row}: not recorded, the archive has it"
+    if b is None:
+        return f"{row}: recorded, the archive has no such {key}"
+    if a == b:
+        return None
+    field = next(f for f in sorted(a.keys() | b.keys()) if a.get(f) != b.get(f))
+    return f"{row} {field}: recorded {a.get(field)!r}, the archive gives {b.get(field)!r}"
 
 
 def _event_differences(
