@@ -201,15 +201,19 @@ class ListOf:
     one: str = "an item"
 
     def check(self, raw: Any, field: str) -> list[Any]:
+        self._check_length(raw, field)
+        items = [self.item.check(value, f"{field}[{i}]") for i, value in enumerate(raw)]
+        if self.unique and len(set(map(repr, items))) != len(items):
+            raise ValidationError(field, f"lists {self.one} twice")
+        return items
+
+    def _check_length(self, raw: Any, field: str) -> None:
+        """A list of `min_items` to `max_items` items."""
         if not isinstance(raw, list) or len(raw) < self.min_items:
             kind = "a non-empty list" if self.min_items else "a list"
             raise ValidationError(field, f"must be {kind} of {self.what}")
         if self.max_items is not None and len(raw) > self.max_items:
             raise ValidationError(field, f"must list at most {self.max_items} {self.what}")
-        items = [self.item.check(value, f"{field}[{i}]") for i, value in enumerate(raw)]
-        if self.unique and len(set(map(repr, items))) != len(items):
-            raise ValidationError(field, f"lists {self.one} twice")
-        return items
 
     def schema(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "array", "items": self.item.schema()}
@@ -317,6 +321,11 @@ class Record:
             "additionalProperties": False,
             "properties": {name: f.schema() for name, f in self.fields.items()},
         }
+        return out | self._constraints(on_create)
+
+    def _constraints(self, on_create: list[str]) -> dict[str, Any]:
+        """The schema's keywords for which fields must be given, and the rules across them."""
+        out: dict[str, Any] = {}
         always = self.required(creating=False)
         if always:
             out["required"] = always
