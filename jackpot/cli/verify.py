@@ -107,13 +107,9 @@ def run(args: argparse.Namespace) -> int:
         except PeriodNotBegunError as exc:
             print(f"jackpot verify: --since {exc.day.isoformat()}: {exc}", file=sys.stderr)
             return 2
-    if against is not None:
-        done.findings += against.findings
     skipped = [] if kept is None else kept[0].skipped
-    if args.json:
-        _print_json(done, software, against, skipped, unchecked)
-    else:
-        _print_text(done, software, against, skipped, unchecked)
+    show = _print_json if args.json else _print_text
+    show(done, software, against, skipped, unchecked)
     return 0 if done.intact and software.authentic else 1
 
 
@@ -122,16 +118,19 @@ def _verified(
     since: date | None,
     kept: tuple[Kept, Ed25519PublicKey | None, str] | None,
 ) -> tuple[Verification, CheckpointCheck | None, str | None]:
-    """The history verified (from `since`), the checkpoints kept elsewhere checked against
-    it (None without --checkpoints), and why the archive's own could not be (None: they
-    were, or there are none)."""
+    """The history verified (from `since`), its findings with those of the checkpoints kept
+    elsewhere, checked against it (None without --checkpoints), and why the archive's own
+    could not be (None: they were, or there are none)."""
     done = built.verifier.run(since)
     against = None
     if kept is not None:
         given, key, source = kept
         against = built.checkpoints.check(given.checkpoints, key, source)
         against.findings[:0] = given.unreadable
-    return done, against, built.checkpoints.stored_unchecked()
+    unchecked = built.checkpoints.stored_unchecked()
+    if against is not None:
+        done.findings += against.findings
+    return done, against, unchecked
 
 
 def _print_json(
@@ -158,22 +157,32 @@ def _print_text(
     print(f"software: sha256 {software.digest} crc32 {software.crc32}")
     for problem in software.problems:
         print(f"SOFTWARE: {problem}")
+    _print_checked(done)
+    if unchecked is not None:
+        print(f"the archive's checkpoints were not checked: {unchecked}")
+    if against is not None:
+        _print_kept_elsewhere(against, skipped)
+    for finding in done.findings:
+        print(f"TAMPERED: {finding}")
+    print("intact" if done.intact else f"{len(done.findings)} problem(s) found")
+
+
+def _print_checked(done: Verification) -> None:
+    """How much of the history was walked: the period, each journal's entries, the round
+    records and the closed days."""
     if done.since is not None:
         print(f"from gaming day {done.since} on")
     for journal, n in sorted(done.checked.items()):
         print(f"{journal}: {n} entries checked")
     print(f"round records checked: {done.rounds}")
     print(f"closed gaming days checked: {done.days} ({done.recomputed} recomputed)")
-    if unchecked is not None:
-        print(f"the archive's checkpoints were not checked: {unchecked}")
-    if against is not None:
-        print(
-            f"checkpoints kept elsewhere: {against.checked} verified with "
-            f"{against.key_source}, fingerprint {against.key}; {against.heads} signed "
-            "heads compared with the history"
-        )
-        for note in skipped:
-            print(note)
-    for finding in done.findings:
-        print(f"TAMPERED: {finding}")
-    print("intact" if done.intact else f"{len(done.findings)} problem(s) found")
+
+
+def _print_kept_elsewhere(against: CheckpointCheck, skipped: list[str]) -> None:
+    print(
+        f"checkpoints kept elsewhere: {against.checked} verified with "
+        f"{against.key_source}, fingerprint {against.key}; {against.heads} signed "
+        "heads compared with the history"
+    )
+    for note in skipped:
+        print(note)

@@ -113,21 +113,27 @@ def _pool(text: str) -> tuple[str, PoolTerms]:
     must_hit_by:CEILING or mystery:LOW:HIGH, then optionally :qualifying=CENTS."""
     name, _, terms = text.partition("=")
     parts = terms.split(",")
-    try:
-        reset, rate, reserve = (int(part) for part in parts[:3])
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            "must be NAME=RESET,RATE_BP,RESERVE_RATE_BP[,LEVEL], e.g. main=100000,400,100"
-        ) from None
-    if not name or reset < 0 or rate < 0 or reserve < 0 or rate + reserve > 10_000:
-        raise argparse.ArgumentTypeError(
-            "needs a name, a reset and rates of 0 or more, the rates at most 10000 together"
-        )
+    reset, rate, reserve = _reset_and_rates(name, parts[:3])
     if len(parts) == 3:
         return name, PoolTerms(reset, rate, reserve)
     if len(parts) != 4:
         raise argparse.ArgumentTypeError("takes at most one LEVEL after the rates")
     return name, _level(reset, rate, reserve, parts[3])
+
+
+def _reset_and_rates(name: str, numbers: list[str]) -> tuple[int, int, int]:
+    """A named pool's reset and rates, each 0 or more, the rates at most 10000 together."""
+    try:
+        reset, rate, reserve = (int(part) for part in numbers)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            "must be NAME=RESET,RATE_BP,RESERVE_RATE_BP[,LEVEL], e.g. main=100000,400,100"
+        ) from None
+    if not name or min(reset, rate, reserve) < 0 or rate + reserve > 10_000:
+        raise argparse.ArgumentTypeError(
+            "needs a name, a reset and rates of 0 or more, the rates at most 10000 together"
+        )
+    return reset, rate, reserve
 
 
 def _level(reset: int, rate: int, reserve: int, text: str) -> PoolTerms:

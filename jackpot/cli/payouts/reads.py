@@ -97,17 +97,13 @@ def payout_record(api: Controller, args: argparse.Namespace) -> int:
 def _record(answer: dict[str, Any], zone: ZoneInfo) -> str:
     rows = []
     for s in answer["steps"]:
-        said = [f"{k.replace('_', ' ')} {s[k]}" for k in RECORDED if s.get(k)]
-        if "amount" in s:
-            said.insert(0, money(s["amount"]))
-        if s["step"] == "void_refused":  # another person's refusal, or the asker's withdrawal
-            said.insert(0, "withdrawn by the one who asked" if s.get("withdrawn") else "refused")
+        said = _recorded(s)
         rows.append(
             [
                 when(s["at"], zone),
                 str(s["step"]),
                 cell(s.get("person") or s["who"]),
-                "; ".join(said),
+                said,
                 f"{answer['journal']} #{s['seq']}",
                 cell(s.get("hash") or "not archived yet"),
             ]
@@ -118,6 +114,16 @@ def _record(answer: dict[str, Any], zone: ZoneInfo) -> str:
 
 
 RECORDED = ("paid_by", "witness", "slip", "approver", "from", "requester", "reason", "note")
+
+
+def _recorded(step: dict[str, Any]) -> str:
+    """What a step recorded, in words: its amount, a refusal's kind, then its fields."""
+    said = [f"{k.replace('_', ' ')} {step[k]}" for k in RECORDED if step.get(k)]
+    if "amount" in step:
+        said.insert(0, money(step["amount"]))
+    if step["step"] == "void_refused":  # another person's refusal, or the asker's withdrawal
+        said.insert(0, "withdrawn by the one who asked" if step.get("withdrawn") else "refused")
+    return "; ".join(said)
 
 
 def show_payout(api: Controller, args: argparse.Namespace) -> int:
