@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from jackpot.archive.checkpoints import CheckpointArchive
 from jackpot.archive.verify import Finding
@@ -100,24 +100,31 @@ class Checkpoints:
         if not main.take_lock(token, LOCK_MS):
             return None  # another worker's run is making one
         try:
-            latest = self._archive.latest()
-            heads = self.heads()
-            signed = {h.journal: [h.seq, h.hash] for h in heads}
-            if reason == "interval" and latest is not None and latest["heads"] == signed:
-                return None
-            made = rule.make(
-                key,
-                1 if latest is None else int(latest["id"]) + 1,
-                self._clock(),
-                heads,
-                self._seal(),
-                "" if latest is None else str(latest["hash"]),
-                reason,
-                day,
-            )
-            return made if self._archive.add(made) else None
+            return self._make_holding_lock(key, reason, day)
         finally:
             main.release_lock(token)
+
+    def _make_holding_lock(
+        self, key: Ed25519PrivateKey, reason: str, day: str | None
+    ) -> dict[str, Any] | None:
+        """The checkpoint of the heads now, chained to the latest one and kept (None when,
+        for an "interval" one, no head moved since it, or the archive does not add it)."""
+        latest = self._archive.latest()
+        heads = self.heads()
+        signed = {h.journal: [h.seq, h.hash] for h in heads}
+        if reason == "interval" and latest is not None and latest["heads"] == signed:
+            return None
+        made = rule.make(
+            key,
+            1 if latest is None else int(latest["id"]) + 1,
+            self._clock(),
+            heads,
+            self._seal(),
+            "" if latest is None else str(latest["hash"]),
+            reason,
+            day,
+        )
+        return made if self._archive.add(made) else None
 
     def sign_close(self, day: str) -> dict[str, Any] | None:
         """The checkpoint signed at gaming day `day`'s close, made now unless one names the

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from jackpot.domain.auth import ApiKey, authorize_table
 from jackpot.domain.config import PoolConfig, TableConfig, TableRecord, check_levels
 from jackpot.domain.game import Game, GameChange, check_linked, linked_group
-from jackpot.domain.meter import LinkState
+from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.returns import check_return
 from jackpot.errors import ConflictError, NotFoundError, PoolStateError, UnlinkedPoolError
 from jackpot.store.config import ConfigStore
@@ -109,9 +109,7 @@ class Tables:
         for state in self._config.pools():
             if pools and state.pool in pools:
                 continue
-            choices[state.pool] = [(state.config, "")]
-            if staged and state.staged is not None and state.pool in config.pools:
-                choices[state.pool].append((state.staged.config, state.pool))
+            choices[state.pool] = _in_force_and_staged(state, config.pools, staged)
         for pool, override in (pools or {}).items():
             choices[pool] = [(override, "")]
         return choices
@@ -226,3 +224,14 @@ def _journaled_as(current: TableConfig | None, config: TableConfig) -> str:
     if current is not None and current.enabled != config.enabled:
         return "table_enabled" if config.enabled else "table_disabled"
     return "table_updated"
+
+
+def _in_force_and_staged(
+    state: PoolState, fed: Sequence[str], staged: bool
+) -> list[tuple[PoolConfig, str]]:
+    """A pool's terms in force and, with `staged`, for a pool the table feeds (`fed`), its
+    staged change's (naming the pool)."""
+    out = [(state.config, "")]
+    if staged and state.staged is not None and state.pool in fed:
+        out.append((state.staged.config, state.pool))
+    return out

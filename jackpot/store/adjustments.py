@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from redis import Redis
 
@@ -21,6 +22,12 @@ REFUSALS = {
         "its hidden trigger): adjust its reserve",
         "target",
     ),
+}
+
+# the retire script's refusals of a transfer: (message, field at fault)
+TRANSFER_REFUSALS = {
+    "conflict": ("was already applied with another body", "id"),
+    "over_limit": ("would pass the bound of exact sums", "to"),
 }
 
 
@@ -109,13 +116,20 @@ class AdjustmentStore:
             return None
         if status == "replay":
             return Transfer(replayed=True)
-        if status == "conflict":
-            raise AdjustmentError(transfer, "was already applied with another body", "id")
-        if status == "missing":
-            raise NotFoundError("pool", str(result[1]), "pool" if result[1] == pool else "to")
-        if status == "retired":
-            field = "pool" if result[1] == pool else "to"
-            raise PoolStateError(str(result[1]), "retired", "it was retired before", field)
-        if status == "over_limit":
-            raise AdjustmentError(transfer, "would pass the bound of exact sums", "to")
+        if status in TRANSFER_REFUSALS:
+            message, field = TRANSFER_REFUSALS[status]
+            raise AdjustmentError(transfer, message, field)
+        _refuse_pool_gone(status, result, pool)
         return Transfer(False, int(result[1]), int(result[2]))
+
+
+def _refuse_pool_gone(status: str, result: list[Any], pool: str) -> None:
+    """The retiring pool, or the one its balance goes to (named in `result[1]`), that the
+    script found missing or retired."""
+    if status not in ("missing", "retired"):
+        return
+    named = result[1]
+    field = "pool" if named == pool else "to"
+    if status == "missing":
+        raise NotFoundError("pool", str(named), field)
+    raise PoolStateError(str(named), "retired", "it was retired before", field)

@@ -107,16 +107,16 @@ def sentinel_target(url: str) -> SentinelTarget | None:
     if parts.scheme != SENTINEL_SCHEME:
         return None
     sentinels, username, password = _hosts(url, parts.netloc, "sentinel")
-    path = [p for p in parts.path.split("/") if p]
-    if not path or len(path) > 2 or (len(path) == 2 and not path[1].isdigit()):
+    master, db = _master_and_db(url, parts.path)
+    return SentinelTarget(tuple(sentinels), master, db, username, password)
+
+
+def _master_and_db(url: str, path: str) -> tuple[str, int]:
+    """The master's name and the database a sentinel URL's path names (database 0 if none)."""
+    named = [p for p in path.split("/") if p]
+    if not named or len(named) > 2 or (len(named) == 2 and not named[1].isdigit()):
         raise StoreUrlError(f"{redacted(url)!r}: the path must be /<master name>[/<db>]")
-    return SentinelTarget(
-        tuple(sentinels),
-        unquote(path[0]),
-        int(path[1]) if len(path) == 2 else 0,
-        username,
-        password,
-    )
+    return unquote(named[0]), int(named[1]) if len(named) == 2 else 0
 
 
 def connect(

@@ -38,14 +38,7 @@ def balance_findings(
 ) -> list[Finding]:
     """A pool's live meter and reserve against its journal's newest balances: the snapshot's
     entries', else those at or before them."""
-    last = next(
-        (
-            (e.seq, int(e.get("value_units") or 0), int(e.get("reserve_units") or 0))
-            for e in reversed(snap.entries)
-            if e.get("value_units") is not None
-        ),
-        None,
-    ) or newest_balance(
+    last = _snapshot_balances(snap) or newest_balance(
         client, archive, journal, stream, snap.entries[0].seq - 1 if snap.entries else snap.seq
     )
     if last is None:
@@ -62,6 +55,18 @@ def balance_findings(
             "meter was changed outside the controller",
         )
     ]
+
+
+def _snapshot_balances(snap: Snapshot) -> tuple[int, int, int] | None:
+    """(seq, meter, reserve) of the newest of the snapshot's entries carrying balances."""
+    return next(
+        (
+            (e.seq, int(e.get("value_units") or 0), int(e.get("reserve_units") or 0))
+            for e in reversed(snap.entries)
+            if e.get("value_units") is not None
+        ),
+        None,
+    )
 
 
 def archived_end(archive: Archive, journal: str, upto: int) -> tuple[int, str]:
