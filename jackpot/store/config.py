@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from redis import Redis
 
 from jackpot.domain.config import (
-    LevelType,
     PoolConfig,
     StagedChange,
     TableConfig,
@@ -19,20 +17,14 @@ from jackpot.domain.config import (
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.triggers import draw_trigger
 from jackpot.errors import (
-    CapBelowValueError,
-    ConflictError,
-    JackpotError,
     NotFoundError,
-    PoolNameTakenError,
-    PoolRunningError,
     PoolStateError,
     TableMoveError,
-    TriggerInForceError,
-    TriggerRangeError,
 )
 from jackpot.store.armedtriggers import ArmedTriggers
 from jackpot.store.confighashes import canonical, name_keys, pool_state, table_record
 from jackpot.store.keys import Keys
+from jackpot.store.putpool import PUT_POOL_REFUSALS, level_args, parameter_args
 from jackpot.store.scripts import Scripts
 
 TOUCH = """if redis.call('HEXISTS', KEYS[1], 'config') == 1 then
@@ -94,19 +86,19 @@ class ConfigStore:
             ],
             args=[
                 pool,
-                *_parameter_args(config),
+                *parameter_args(config),
                 who,
                 staged,
                 reason,
                 "" if public is None else ("1" if public else "0"),
-                *_level_args(config),
+                *level_args(config),
                 candidate,
                 "" if span is None else f"{span[0]}:{span[1]}",
                 "" if name is None else f"={name}",
                 name_keys(name or ""),
             ],
         )
-        refused = _PUT_POOL_REFUSALS.get(str(result[0]))
+        refused = PUT_POOL_REFUSALS.get(str(result[0]))
         if refused is not None:
             raise refused(result, pool, config, name)
         return str(result[0])
@@ -366,48 +358,3 @@ def _moving(table: str) -> TableMoveError:
         "move_under_way",
         "it is moving to another link group: repeat the move request to finish it",
     )
-
-
-def _cents_text(cents: int | None) -> str:
-    return "" if cents is None else str(cents)
-
-
-def _parameter_args(config: PoolConfig) -> list[object]:
-    """put_pool.lua's arguments for a pool's meter parameters: reset, rates, cap (-1: none),
-    policy."""
-    cap = -1 if config.cap is None else config.cap
-    return [config.reset, config.rate_bp, config.reserve_rate_bp, cap, config.policy.value]
-
-
-def _level_args(config: PoolConfig) -> list[object]:
-    """put_pool.lua's arguments for what wins the level: its type, trigger range (''
-    for none) and qualifying wager."""
-    return [
-        config.level.value,
-        _cents_text(config.trigger_low),
-        _cents_text(config.trigger_high),
-        config.qualifying_wager,
-    ]
-
-
-# what put_pool.lua refuses a change with, as the error each refusal raises
-_PUT_POOL_REFUSALS: dict[str, Callable[[Any, str, PoolConfig, str | None], JackpotError]] = {
-    "too_narrow": lambda result, _, config, __: TriggerRangeError(
-        int(result[1]), _low_field(config)
-    ),
-    "in_force": lambda result, *_: TriggerInForceError(int(result[1])),
-    "misdrawn": lambda *_: ConflictError(
-        "the trigger offered was not drawn over the level's range"
-    ),
-    "cap_below_value": lambda result, *_: CapBelowValueError(int(result[1])),
-    "running": lambda _, pool, *__: PoolRunningError(pool),
-    "name_taken": lambda result, _, __, name: PoolNameTakenError(
-        name or "", str(result[1]), str(result[2])
-    ),
-}
-
-
-def _low_field(config: PoolConfig) -> str:
-    """The field that sets a trigger level's lowest trigger (a must-hit-by's: a cent above
-    its reset)."""
-    return "trigger_low" if config.level is LevelType.MYSTERY else "reset"
