@@ -22,7 +22,6 @@ from jackpot.api.auth import (
 from jackpot.api.body import json_body, known_query, parse_json, request_body
 from jackpot.bootstrap import Services
 from jackpot.domain.auth import Role, a_tables_key
-from jackpot.domain.dayclose import void_register
 from jackpot.domain.requests import (
     ROUND_VOID_APPROVE_REQUEST,
     ROUND_VOID_REFUSE_REQUEST,
@@ -59,31 +58,7 @@ def applied() -> Response:
         raise ValidationError("from", "is required: when the span begins", "missing")
     audit = services().audit
     span = audit.span(request.args.get("from"), request.args.get("to"), None)
-    entries = [
-        dict(e.fields)
-        for group in services().groups.names()
-        for e in audit.export(None, 0, span, group)
-        if e.fields.get("type") in ("void", "void_approved")
-    ]
-    voids = [e for e in entries if e["type"] == "void"]
-    approvals = [e for e in entries if e["type"] == "void_approved"]
-    # the payouts each void cancelled are the pools' `payout_voided` entries it wrote with it
-    # (the same time, table and round): counted as the day's section counts them
-    cancelled = (
-        [
-            (pool.pool, dict(e.fields))
-            for pool in services().pools.all()
-            for e in audit.export(pool.pool, 0, span)
-            if e.fields.get("type") == "payout_voided"
-        ]
-        if voids
-        else []
-    )
-    rows = [
-        row
-        for row in void_register(voids, cancelled, services().days().iso, {}, approvals)
-        if row["kind"] == "round"  # a payout's own void is in the payouts' history
-    ]
+    rows = audit.applied_round_voids(span)
     return jsonify({"voids": rows, "count": len(rows)})
 
 

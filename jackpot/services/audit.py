@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
+from jackpot.domain.dayclose import void_register
 from jackpot.domain.gamingday import DAY, GamingDays, parse_day
 from jackpot.domain.journals import EVERYTHING, JournalEntry, Span
 from jackpot.domain.linkgroups import MAIN_GROUP
@@ -14,6 +15,7 @@ from jackpot.domain.reconcile import BALANCE, Reconciliation, reconcile
 from jackpot.domain.requests import ReconcileRequest
 from jackpot.domain.validate import parse_identifier, parse_timestamp
 from jackpot.errors import NotFoundError, ValidationError
+from jackpot.services.fanout import every_pool
 from jackpot.store.queue import QueueHealth, ReconciliationJob, ReconciliationQueue
 
 if TYPE_CHECKING:
@@ -63,6 +65,32 @@ class Audit:
         if pool is not None:
             self._groups.pool(pool)
         return self._groups.journal_of(pool, group).scan(pool, after, span=span)
+
+    def applied_round_voids(self, span: Span) -> list[dict[str, Any]]:
+        """Every round's void applied in `span`, of every link group, oldest first, as the
+        day's voids section shows each (who asked, who approved, why, what it took back):
+        read from the house journals, Redis's tail included."""
+        entries = [
+            dict(e.fields)
+            for group in self._groups.names()
+            for e in self.export(None, 0, span, group)
+            if e.fields.get("type") in ("void", "void_approved")
+        ]
+        voids = [e for e in entries if e["type"] == "void"]
+        approvals = [e for e in entries if e["type"] == "void_approved"]
+        cancelled = self._voided_payouts(span) if voids else []
+        rows = void_register(voids, cancelled, self._days().iso, {}, approvals)
+        return [row for row in rows if row["kind"] == "round"]  # a payout's: its history
+
+    def _voided_payouts(self, span: Span) -> list[tuple[str, dict[str, Any]]]:
+        """The payouts voided in `span`, each with its pool: a round's void cancels those its
+        pools' `payout_voided` entries say (the same time, table and round)."""
+        return [
+            (pool.pool, dict(e.fields))
+            for pool in every_pool(self._groups)
+            for e in self.export(pool.pool, 0, span)
+            if e.fields.get("type") == "payout_voided"
+        ]
 
     def _instant(self, raw: str, field: str, end: bool) -> int:
         if DAY.fullmatch(raw):
