@@ -78,12 +78,18 @@ class SignBoard:
         tables = self._config.tables()
         wanted = sorted({pool for s in signs for pool in s.pools})
         closed = set(wanted) if not self._software_authentic() else self._inoperable(wanted)
-        hits = {pool: self._last_hits(pool) for pool in wanted if pool in pools}
-        ids = [str(h["id"]) for shown in hits.values() for h in shown]
-        status = {p["id"]: p["status"] for p in self._payouts.many(ids)}
+        hits, status = self._hits(wanted, pools)
         checkpoint = self._checkpoint()
         floor = _Floor(pools, tables, hits, status, now, closed, self._offline_after_ms)
         return {s.sign: {**_state(s, floor), "checkpoint": checkpoint} for s in signs}
+
+    def _hits(
+        self, wanted: list[str], pools: dict[str, PoolState]
+    ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, str]]:
+        """The shown pools' last hits, and each hit's payout status now, by payout id."""
+        hits = {pool: self._last_hits(pool) for pool in wanted if pool in pools}
+        ids = [str(h["id"]) for shown in hits.values() for h in shown]
+        return hits, {p["id"]: p["status"] for p in self._payouts.many(ids)}
 
 
 @dataclass(frozen=True, slots=True)
