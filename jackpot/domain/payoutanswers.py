@@ -114,10 +114,9 @@ class PayoutStep:
     ) -> PayoutStep:
         """The step an entry (`fields` by name) records, at `seq` of its journal."""
         kind = fields.get("type", "")
-        shown = {key: fields[key] for key in RECORDED if fields.get(key)}
-        if "from" in shown:
-            shown["from_"] = shown.pop("from")
-        refused = kind == "payout_void_refused"
+        shown: dict[str, Any] = {
+            _ATTRIBUTE.get(key, key): fields[key] for key in RECORDED if fields.get(key)
+        }
         return cls(
             step=_name(kind, fields),
             at=int(fields.get("ts") or 0),
@@ -125,11 +124,29 @@ class PayoutStep:
             person=person,
             seq=seq,
             hash=hash,
-            amount=int(fields.get("amount") or 0) if kind in ("hit", "hand_pay") else None,
-            withdrawn=fields.get("withdrawn") == "1" if refused else None,
-            refuser=fields.get("person", "") if refused else None,
+            **_KIND_FIELDS.get(kind, _nothing)(fields),
             **shown,
         )
+
+
+_ATTRIBUTE = {"from": "from_"}  # an entry field whose name is Python's own
+
+
+def _made(fields: dict[str, str]) -> dict[str, Any]:
+    """What a won or held step adds: its amount."""
+    return {"amount": int(fields.get("amount") or 0)}
+
+
+def _refused(fields: dict[str, str]) -> dict[str, Any]:
+    """What a void_refused step adds: withdrawn by its asker, or refused by whom."""
+    return {"withdrawn": fields.get("withdrawn") == "1", "refuser": fields.get("person", "")}
+
+
+def _nothing(fields: dict[str, str]) -> dict[str, Any]:
+    return {}
+
+
+_KIND_FIELDS = {"hit": _made, "hand_pay": _made, "payout_void_refused": _refused}
 
 
 def _name(kind: str, fields: dict[str, str]) -> StepName:
