@@ -142,50 +142,9 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
     # is taken as long as the war cards do not contradict the one community card.
     if expect_bool(data.get("community_war", False), "community_war") and not table.stadium:
         raise ValidationError("community_war", "only stadium tables deal a community war card")
-
-    dealer = expect_object(data["dealer"], "dealer")
-    expect_keys(dealer, "dealer", required={"card"}, optional={"war_card"})
-    dealer_card = _card(dealer["card"], "dealer.card")
-    dealer_war = _card(dealer["war_card"], "dealer.war_card") if "war_card" in dealer else None
-
-    raw_spots = data["spots"]
-    if not isinstance(raw_spots, list):
-        raise ValidationError("spots", "must be a list of spots", "not_a_list")
-    if not raw_spots:
-        raise ValidationError("spots", "must list at least one spot", "empty")
-    if len(raw_spots) > table.spots:
-        raise ValidationError("spots", f"the table has {table.spots} spots")
-    spots = [
-        _plain_spot(s, dealer_card, table) or _spot(s, f"spots[{i}]", dealer_card, table)
-        for i, s in enumerate(raw_spots)
-    ]
-    seen: dict[int, int] = {}
-    for i, spot in enumerate(spots):
-        if spot.spot in seen:
-            raise ValidationError(f"spots[{i}].spot", f"spot {spot.spot} is reported twice")
-        seen[spot.spot] = i
-
-    at_war = [i for i, s in enumerate(spots) if s.war]
-    if at_war and dealer_war is None:
-        raise ValidationError("dealer.war_card", "is required when a spot goes to war", "missing")
-    if not at_war and dealer_war is not None:
-        raise ValidationError("dealer.war_card", "is given but no spot went to war")
-    surrendered = [i for i, s in enumerate(spots) if s.war_card is not None and not s.war]
-    if surrendered and not at_war:
-        raise ValidationError(
-            f"spots[{surrendered[0]}].war_card", "is given but no spot went to war"
-        )
-    community = table.stadium and bool(at_war)
-    if community:
-        first = spots[at_war[0]].war_card
-        for i, s in enumerate(spots):
-            if s.war_card is not None and s.war_card != first:
-                raise ValidationError(
-                    f"spots[{i}].war_card",
-                    "must equal the community war card: a stadium table deals one war card "
-                    "for every spot at war",
-                )
-
+    dealer_card, dealer_war = _dealer(data["dealer"])
+    spots = _spots(data["spots"], dealer_card, table)
+    community = _war(spots, dealer_war, table)
     shown = _shown_cards(dealer_card, dealer_war, spots, community)
     if len(shown) - len({card.index for card in shown}) >= table.decks:
         # a card may show more often than the shoe holds it: count, and name the extra copy
@@ -201,6 +160,64 @@ def parse_report(raw: Any, table: TableConfig) -> RoundReport:
         shoe=shoe,
         position=position,
     )
+
+
+def _dealer(raw: Any) -> tuple[Card, Card | None]:
+    """The dealer's card, and war card if the round went to war."""
+    dealer = expect_object(raw, "dealer")
+    expect_keys(dealer, "dealer", required={"card"}, optional={"war_card"})
+    card = _card(dealer["card"], "dealer.card")
+    return card, _card(dealer["war_card"], "dealer.war_card") if "war_card" in dealer else None
+
+
+def _spots(raw: Any, dealer_card: Card, table: TableConfig) -> list[Spot]:
+    """The report's spots, each checked, none reported twice."""
+    if not isinstance(raw, list):
+        raise ValidationError("spots", "must be a list of spots", "not_a_list")
+    if not raw:
+        raise ValidationError("spots", "must list at least one spot", "empty")
+    if len(raw) > table.spots:
+        raise ValidationError("spots", f"the table has {table.spots} spots")
+    spots = [
+        _plain_spot(s, dealer_card, table) or _spot(s, f"spots[{i}]", dealer_card, table)
+        for i, s in enumerate(raw)
+    ]
+    seen: dict[int, int] = {}
+    for i, spot in enumerate(spots):
+        if spot.spot in seen:
+            raise ValidationError(f"spots[{i}].spot", f"spot {spot.spot} is reported twice")
+        seen[spot.spot] = i
+    return spots
+
+
+def _war(spots: list[Spot], dealer_war: Card | None, table: TableConfig) -> bool:
+    """Whether the round's war was communal (a stadium table's, one war card for every spot
+    at war), once the war cards agree with who went to war."""
+    at_war = [i for i, s in enumerate(spots) if s.war]
+    if at_war and dealer_war is None:
+        raise ValidationError("dealer.war_card", "is required when a spot goes to war", "missing")
+    if not at_war and dealer_war is not None:
+        raise ValidationError("dealer.war_card", "is given but no spot went to war")
+    surrendered = [i for i, s in enumerate(spots) if s.war_card is not None and not s.war]
+    if surrendered and not at_war:
+        raise ValidationError(
+            f"spots[{surrendered[0]}].war_card", "is given but no spot went to war"
+        )
+    community = table.stadium and bool(at_war)
+    if community:
+        _check_community_card(spots, spots[at_war[0]].war_card)
+    return community
+
+
+def _check_community_card(spots: list[Spot], first: Card | None) -> None:
+    """Every war card a stadium round shows is its one community card."""
+    for i, s in enumerate(spots):
+        if s.war_card is not None and s.war_card != first:
+            raise ValidationError(
+                f"spots[{i}].war_card",
+                "must equal the community war card: a stadium table deals one war card "
+                "for every spot at war",
+            )
 
 
 def _shoe(data: dict[str, Any], shown: int, decks: int) -> tuple[str | None, int | None]:
@@ -310,26 +327,35 @@ def _spot(raw: Any, field: str, dealer: Card, table: TableConfig) -> Spot:
         bets = _stadium_bets(data["bets"], f"{field}.bets", tie, table)
         war = any(b.war for b in bets)
     else:
-        war = expect_bool(data.get("war", False), f"{field}.war")
-        if war and not tie:
-            raise ValidationError(
-                f"{field}.war", "war is only possible on a tie", "war_without_tie"
-            )
-        wager = _wager(data.get("wager", 0), f"{field}.wager", table)
-        player = _player(data["player"], f"{field}.player") if "player" in data else None
-        if player is not None and not wager:
-            raise ValidationError(f"{field}.player", "names a player but there is no wager")
-        bets = (Bet(wager, war, player),) if wager else ()
-
-    war_card = None
-    if "war_card" in data:
-        # a tied Stadium hand whose bets all surrendered still shows the community card
-        if not war and not (tie and table.stadium):
-            raise ValidationError(f"{field}.war_card", "is given but the spot did not go to war")
-        war_card = _card(data["war_card"], f"{field}.war_card")
-    elif war:
-        raise ValidationError(f"{field}.war_card", "is required at war", "missing")
+        bets, war = _inline_bet(data, field, tie, table)
+    war_card = _war_card(data, field, war, tie and table.stadium)
     return Spot(number, card, war_card, bets, inline=not stadium_form, war=war)
+
+
+def _inline_bet(
+    data: dict[str, Any], field: str, tie: bool, table: TableConfig
+) -> tuple[tuple[Bet, ...], bool]:
+    """A live-table spot's one bet (none without a wager), and whether it went to war."""
+    war = expect_bool(data.get("war", False), f"{field}.war")
+    if war and not tie:
+        raise ValidationError(f"{field}.war", "war is only possible on a tie", "war_without_tie")
+    wager = _wager(data.get("wager", 0), f"{field}.wager", table)
+    player = _player(data["player"], f"{field}.player") if "player" in data else None
+    if player is not None and not wager:
+        raise ValidationError(f"{field}.player", "names a player but there is no wager")
+    return ((Bet(wager, war, player),) if wager else ()), war
+
+
+def _war_card(data: dict[str, Any], field: str, war: bool, stadium_tie: bool) -> Card | None:
+    """A spot's war card: given exactly when it went to war, or (a tied Stadium hand whose
+    bets all surrendered) when it shows the community card."""
+    if "war_card" in data:
+        if not war and not stadium_tie:
+            raise ValidationError(f"{field}.war_card", "is given but the spot did not go to war")
+        return _card(data["war_card"], f"{field}.war_card")
+    if war:
+        raise ValidationError(f"{field}.war_card", "is required at war", "missing")
+    return None
 
 
 def _stadium_bets(raw: Any, field: str, tie: bool, table: TableConfig) -> tuple[Bet, ...]:
