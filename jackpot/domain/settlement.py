@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from jackpot.domain.config import TableConfig
 from jackpot.domain.outcomes import Outcome, evaluate
-from jackpot.domain.paytable import Envy, Paytable
+from jackpot.domain.paytable import Envy, PayLine, Paytable
 from jackpot.domain.report import Bet, RoundReport, Spot
 
 
@@ -71,35 +71,7 @@ def settle(report: RoundReport, table: TableConfig) -> Settlement:
     placed = report.bets()
     outcomes = [bet_outcome(spot, bet, report) for spot, bet in placed]
     lines = [table.paytable.line(outcome) for outcome in outcomes]
-
-    envy = [0] * len(placed)
-    envies = []
-    hitters_by_spot: dict[int, list[int]] = {}
-    for i, line in enumerate(lines):
-        if line is not None and line.envy is not None:
-            hitters_by_spot.setdefault(placed[i][0].spot, []).append(i)
-    owners = [_owner(bet, i) for i, (_, bet) in enumerate(placed)] if hitters_by_spot else []
-    for spot in report.spots:
-        hitters = hitters_by_spot.get(spot.spot)
-        if not hitters:
-            continue
-        # Several bets on one spot may hit different envy outcomes: the spot's best one counts.
-        best = min((outcomes[i] for i in hitters), key=list(Outcome).index)
-        envy_pay = _envy_line(table.paytable, best)
-        assert envy_pay is not None
-        excluded = {owners[i] for i in hitters}
-        receivers = [
-            i
-            for i, (_, bet) in enumerate(placed)
-            if owners[i] not in excluded and table.qualifies_for_envy(bet.wager)
-        ]
-        total = 0
-        for i in receivers:
-            amount = envy_pay.pay_for(placed[i][1].wager)
-            envy[i] += amount
-            total += amount
-        envies.append(EnvyTrigger(spot.spot, best, len(receivers), total))
-
+    envy, envies = _envy(report, table, placed, outcomes, lines)
     results = []
     hits = []
     wagered = fixed = 0
@@ -120,6 +92,58 @@ def settle(report: RoundReport, table: TableConfig) -> Settlement:
         fixed_paid=fixed,
         envy_paid=sum(envy),
     )
+
+
+def _envy(
+    report: RoundReport,
+    table: TableConfig,
+    placed: list[tuple[Spot, Bet]],
+    outcomes: list[Outcome],
+    lines: list[PayLine | None],
+) -> tuple[list[int], list[EnvyTrigger]]:
+    """Each bet's envy pay, and each spot's envy outcome that paid the others."""
+    envy = [0] * len(placed)
+    envies: list[EnvyTrigger] = []
+    hitters_by_spot: dict[int, list[int]] = {}
+    for i, line in enumerate(lines):
+        if line is not None and line.envy is not None:
+            hitters_by_spot.setdefault(placed[i][0].spot, []).append(i)
+    if not hitters_by_spot:
+        return envy, envies
+    owners = [_owner(bet, i) for i, (_, bet) in enumerate(placed)]
+    for spot in report.spots:
+        hitters = hitters_by_spot.get(spot.spot)
+        if hitters:
+            envies.append(_envy_of_spot(spot, hitters, table, placed, outcomes, owners, envy))
+    return envy, envies
+
+
+def _envy_of_spot(
+    spot: Spot,
+    hitters: list[int],
+    table: TableConfig,
+    placed: list[tuple[Spot, Bet]],
+    outcomes: list[Outcome],
+    owners: list[str],
+    envy: list[int],
+) -> EnvyTrigger:
+    """The envy one spot's hand pays every other player's qualifying bet (added to `envy`)."""
+    # Several bets on one spot may hit different envy outcomes: the spot's best one counts.
+    best = min((outcomes[i] for i in hitters), key=list(Outcome).index)
+    envy_pay = _envy_line(table.paytable, best)
+    assert envy_pay is not None
+    excluded = {owners[i] for i in hitters}
+    receivers = [
+        i
+        for i, (_, bet) in enumerate(placed)
+        if owners[i] not in excluded and table.qualifies_for_envy(bet.wager)
+    ]
+    total = 0
+    for i in receivers:
+        amount = envy_pay.pay_for(placed[i][1].wager)
+        envy[i] += amount
+        total += amount
+    return EnvyTrigger(spot.spot, best, len(receivers), total)
 
 
 def _owner(bet: Bet, index: int) -> str:
