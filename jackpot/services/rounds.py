@@ -107,25 +107,9 @@ class Rounds:
         settled is refused as expired rather than settled late (docs/DECISIONS.md D77).
         """
         report_digest = body_digest(body)
-        dealt = parse_dealt_at(body)
-        now, w = self._clock(), self._window
-        if dealt is not None and dealt > now + w.skew_ms:
-            raise ValidationError(
-                "dealt_at",
-                f"is more than {w.skew_ms // 1000} s ahead of the controller's clock: "
-                "check the table's clock",
-                "in_future",
-            )
-        looked_up = False  # found in neither Redis nor the archive
-        if dealt is None or dealt < now - w.retention_ms + w.skew_ms:
-            earlier = self._earlier(table, round_id, report_digest)
-            if earlier is not None:
-                return earlier, False
-            looked_up = True
-            if dealt is not None and dealt < now - w.retention_ms:
-                # a body that is not a valid report is a 400 naming its field, expired or not
-                parse_report(body, self._tables.cached(table, False).config)
-                raise RoundExpiredError(table, round_id, w.retention_ms // 1000)
+        earlier, looked_up = self._look_back(table, round_id, body, report_digest)
+        if earlier is not None:
+            return earlier, False
         key_digest = digest(secret)
         refresh = False
         for _ in range(MAX_STALE_RETRIES):
@@ -189,6 +173,31 @@ class Rounds:
                 record_round(settlement, stored.dynamic["jackpots"])
             return _response(stored, replayed, self._day_of), True
         raise StoreUnavailableError("the table's configuration kept changing; nothing was applied")
+
+    def _look_back(
+        self, table: str, round_id: str, body: Any, report_digest: str
+    ) -> tuple[dict[str, Any] | None, bool]:
+        """Before settling: (the first answer of a round settled earlier, else None; whether
+        Redis and the archive were asked). A report dealt ahead of the clock is refused; one
+        that may be older than Redis's record is looked up, and one dealt before the window
+        that was never settled is refused as expired."""
+        dealt = parse_dealt_at(body)
+        now, w = self._clock(), self._window
+        if dealt is not None and dealt > now + w.skew_ms:
+            raise ValidationError(
+                "dealt_at",
+                f"is more than {w.skew_ms // 1000} s ahead of the controller's clock: "
+                "check the table's clock",
+                "in_future",
+            )
+        if dealt is not None and dealt >= now - w.retention_ms + w.skew_ms:
+            return None, False  # well inside the window: new exactly when Redis has no record
+        earlier = self._earlier(table, round_id, report_digest)
+        if earlier is None and dealt is not None and dealt < now - w.retention_ms:
+            # a body that is not a valid report is a 400 naming its field, expired or not
+            parse_report(body, self._tables.cached(table, False).config)
+            raise RoundExpiredError(table, round_id, w.retention_ms // 1000)
+        return earlier, True
 
     def stored(self, table: str, round_id: str) -> dict[str, Any] | None:
         """A reported round's first result, from Redis or the archive, or None."""
@@ -331,30 +340,13 @@ def _response(stored: StoredRound, replayed: bool, day_of: Callable[[int], str])
     for jp in dynamic["jackpots"]:
         jackpot_by_bet[int(jp["bet"])] = jackpot_by_bet.get(int(jp["bet"]), 0) + int(jp["amount"])
     spots = [{**bet, "jackpot": jackpot_by_bet.get(i, 0)} for i, bet in enumerate(static["spots"])]
-    jackpots = []
-    for jp in dynamic["jackpots"]:
-        bet = static["spots"][int(jp["bet"])]
-        entry: dict[str, Any] = {"id": jp["id"], "pool": jp["pool"], "spot": bet["spot"]}
-        if "player" in bet:
-            entry["player"] = bet["player"]
-        entry.update({"amount": int(jp["amount"]), "status": "pending"})
-        if jp.get("level"):  # won by reaching a must-hit-by or mystery level's trigger
-            entry["level"] = jp["level"]
-        jackpots.append(entry)
-    hand_pays = []
-    for hp in dynamic.get("hand_pays") or []:
-        bet = static["spots"][int(hp["bet"])]
-        held: dict[str, Any] = {"id": hp["id"], "kind": hp["kind"], "spot": bet["spot"]}
-        if "player" in bet:
-            held["player"] = bet["player"]
-        held.update({"amount": int(hp["amount"]), "status": "pending"})
-        hand_pays.append(held)
+    hand_pays = [_held(hp, static["spots"]) for hp in dynamic.get("hand_pays") or []]
     return {
         "table": static["table"],
         "round": static["round"],
         "replayed": replayed,
         "spots": spots,
-        "jackpots": jackpots,
+        "jackpots": [_won(jp, static["spots"]) for jp in dynamic["jackpots"]],
         "pools": {pool: {"value": int(v)} for pool, v in dynamic["pools"].items()},
         # fixed and envy pays held for verification (JACKPOT_HANDPAY_CENTS): not paid from
         # the rack; confirmed as hand pays like jackpots
@@ -367,3 +359,25 @@ def _response(stored: StoredRound, replayed: bool, day_of: Callable[[int], str])
             else {}
         ),
     }
+
+
+def _won(jp: dict[str, Any], spots: list[dict[str, Any]]) -> dict[str, Any]:
+    """A jackpot the round won, as its answer lists it: pending verification."""
+    bet = spots[int(jp["bet"])]
+    entry: dict[str, Any] = {"id": jp["id"], "pool": jp["pool"], "spot": bet["spot"]}
+    if "player" in bet:
+        entry["player"] = bet["player"]
+    entry.update({"amount": int(jp["amount"]), "status": "pending"})
+    if jp.get("level"):  # won by reaching a must-hit-by or mystery level's trigger
+        entry["level"] = jp["level"]
+    return entry
+
+
+def _held(hp: dict[str, Any], spots: list[dict[str, Any]]) -> dict[str, Any]:
+    """A fixed or envy pay held for verification, as the round's answer lists it."""
+    bet = spots[int(hp["bet"])]
+    held: dict[str, Any] = {"id": hp["id"], "kind": hp["kind"], "spot": bet["spot"]}
+    if "player" in bet:
+        held["player"] = bet["player"]
+    held.update({"amount": int(hp["amount"]), "status": "pending"})
+    return held
