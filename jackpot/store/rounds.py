@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -180,8 +180,6 @@ class RoundStore:
             # a must-hit-by or mystery level this process had not met, or whose range
             # changed: nothing was written; once more with its draws
             self._triggered[str(result[1])] = (int(result[2]), int(result[3]))
-        if status == "conflict":
-            raise RoundConflictError(plan.table, plan.round)
         if status == "ok":
             return StoredRound(SettleStatus.APPLIED, plan.static, parse_dynamic(result[2]))
         if status == "replay":
@@ -192,36 +190,10 @@ class RoundStore:
             )
         if status in ("stale", "revoked", "forgotten"):
             return StoredRound(SettleStatus(status), {}, {})
-        if status == "impossible_cards":
-            card = str(FULL_DECK[int(result[1])])
-            raise ShoeOverdrawnError(card, int(result[2]), plan.decks)
-        if status == "overflow":
-            raise MeterLimitError(str(result[1]))
-        if status == "closed":
-            raise ProgressiveClosedError(str(result[1]), str(result[2]))
-        if status == "inoperable":
-            raise ControllerInoperableError(
-                ["a self-check found the store or the meters not as they must be (/readyz)"]
-            )
-        if status == "tampered" and len(result) > 2:  # a trigger not the one committed
-            raise ControllerInoperableError(
-                [
-                    f"pool {result[1]}: its armed trigger is not the one its commitment and "
-                    "journal name: it was changed outside the controller; nothing was paid"
-                ]
-            )
-        if status == "tampered":
-            raise ControllerInoperableError(
-                [
-                    f"pool {result[1]}: its meter and reserve are not what its reset, "
-                    "contributions, pays, seed and adjustments give: they were changed outside "
-                    "the controller"
-                ]
-            )
-        if status == "draws":  # (never the range in a message: a mystery level's is hidden)
-            raise JackpotError("the round's trigger levels kept changing; nothing was applied")
-        # missing_pool: configuration the service validated has gone wrong
-        raise JackpotError(f"round refused by the meter: {result}")
+        refusal = _REFUSALS.get(status)
+        if refusal is None:  # missing_pool: configuration the service validated has gone wrong
+            raise JackpotError(f"round refused by the meter: {result}")
+        raise refusal(plan, result)
 
     def confirm(self, table: str, round_id: str) -> None:
         """With a replica wait, return only once the replicas have the stored round: mark the
@@ -284,3 +256,39 @@ def parse_dynamic(raw: str) -> dict[str, Any]:
     if data.get("hand_pays"):  # fixed and envy pays held for verification
         out["hand_pays"] = data["hand_pays"]
     return out
+
+
+# The settle script's refusals: each status, the error it raises (never the range of a
+# mystery level in a message: it is hidden).
+def _tampered(plan: MeterPlan, result: list[Any]) -> JackpotError:
+    if len(result) > 2:  # a trigger not the one committed
+        return ControllerInoperableError(
+            [
+                f"pool {result[1]}: its armed trigger is not the one its commitment and "
+                "journal name: it was changed outside the controller; nothing was paid"
+            ]
+        )
+    return ControllerInoperableError(
+        [
+            f"pool {result[1]}: its meter and reserve are not what its reset, "
+            "contributions, pays, seed and adjustments give: they were changed outside "
+            "the controller"
+        ]
+    )
+
+
+_REFUSALS: dict[str, Callable[[MeterPlan, list[Any]], JackpotError]] = {
+    "conflict": lambda plan, result: RoundConflictError(plan.table, plan.round),
+    "impossible_cards": lambda plan, result: ShoeOverdrawnError(
+        str(FULL_DECK[int(result[1])]), int(result[2]), plan.decks
+    ),
+    "overflow": lambda plan, result: MeterLimitError(str(result[1])),
+    "closed": lambda plan, result: ProgressiveClosedError(str(result[1]), str(result[2])),
+    "inoperable": lambda plan, result: ControllerInoperableError(
+        ["a self-check found the store or the meters not as they must be (/readyz)"]
+    ),
+    "tampered": _tampered,
+    "draws": lambda plan, result: JackpotError(
+        "the round's trigger levels kept changing; nothing was applied"
+    ),
+}
