@@ -125,3 +125,20 @@ def test_a_pools_public_read_and_its_meters_are_answered_as_published(api: Api) 
         r = getattr(api.client, method)(path, json=body, headers=operator)
         assert r.status_code in (200, 201), r.get_json()
         judge(api, "Meters", r.get_json())
+
+
+def test_a_creation_answers_201_and_the_document_says_so(api: Api) -> None:
+    """The document lists every status an operation answers with (an examiner found the
+    creations' 201 and the voids' 202 missing)."""
+    operator = api.keys.header("operator")
+    served = api.client.get("/openapi.json").get_json()
+    body = {"reset": 5_000, "rate_bp": 50, "reserve_rate_bp": 0}
+    created = api.client.put("/v1/pools/created-answers", json=body, headers=operator)
+    assert created.status_code == 201, created.get_json()
+    answers = served["paths"]["/v1/pools/{pool}"]["put"]["responses"]
+    schema = answers["201"]["content"]["application/json"]["schema"]
+    assert schema == {"$ref": "#/components/schemas/Meters"}
+    judge(api, "Meters", created.get_json())
+    assert "201" in served["paths"]["/v1/tables/{table}"]["put"]["responses"]
+    for path in ("/v1/rounds/{table}/{round}/void", "/v1/rounds/{table}/{round}/void/approve"):
+        assert "202" in served["paths"][path]["post"]["responses"], path

@@ -19,12 +19,7 @@ def ref(name: str) -> dict[str, Any]:
 def held(*args: Any, **kwargs: Any) -> dict[str, Any]:
     """An operation that answers 202, the payout in its status, while a second person's
     approval is awaited (and 200 otherwise)."""
-    operation = op(*args, **kwargs)
-    operation["responses"]["202"] = {
-        "description": "asked: awaiting another person's approval; nothing else changed",
-        "content": {"application/json": {"schema": ref("Payout")}},
-    }
-    return operation
+    return op(*args, **{**kwargs, "also": AWAITING})
 
 
 def op(
@@ -36,11 +31,16 @@ def op(
     ok_status: str = "200",
     content: str = "application/json",
     body_required: bool = True,
+    also: dict[str, str] | None = None,
 ) -> dict[str, Any]:
+    """An operation: its summary and roles, its answer (`ok`, under `ok_status`, and under
+    each status of `also` with what that status says), its body and parameters."""
+    answer = {content: {"schema": ok or {"type": "object"}}}
     responses: dict[str, Any] = {
-        ok_status: {
-            "description": "success",
-            "content": {content: {"schema": ok or {"type": "object"}}},
+        ok_status: {"description": "success", "content": answer},
+        **{
+            status: {"description": said, "content": answer}
+            for status, said in (also or {}).items()
         },
         "4XX": {
             "description": "bad request, credentials, unknown or conflicting",
@@ -97,3 +97,7 @@ DAY = {
 # an RFC 3339 time, or a gaming day (its start in `from`, its end in `to`)
 WHEN = {"type": "string", "pattern": r"^([0-9]{4}-[0-9]{2}-[0-9]{2})(T.*)?$"}
 SPAN_PARAMS = [query_param("from", WHEN), query_param("to", WHEN), query_param("table", ID)]
+
+# the further answers of an operation that may create, or wait for a second person
+CREATED = {"201": "created (200: updated)"}
+AWAITING = {"202": "asked: awaiting another person's approval; nothing else changed"}

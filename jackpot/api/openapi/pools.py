@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jackpot.api.openapi.operations import POOL, op, ref
+from jackpot.api.openapi.operations import CREATED, POOL, op, ref
 
 
 def listed(name: str) -> dict[str, Any]:
@@ -30,6 +30,7 @@ PATHS: dict[str, Any] = {
             ref("Meters"),
             "PoolConfig",
             POOL,
+            also=CREATED,
         ),
     },
     "/v1/pools/{pool}/meters": {

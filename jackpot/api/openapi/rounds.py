@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jackpot.api.openapi.operations import SPAN_PARAMS, op, path_param, ref
+from jackpot.api.openapi.operations import AWAITING, SPAN_PARAMS, op, path_param, ref
 
 PATHS: dict[str, Any] = {
     "/v1/rounds": {
@@ -27,6 +27,7 @@ PATHS: dict[str, Any] = {
             ["operator", "table"],
             body="RoundVoid",
             params=[path_param("table"), path_param("round")],
+            also=AWAITING,
         ),
     },
     "/v1/rounds/{table}/{round}/void/approve": {
@@ -35,6 +36,7 @@ PATHS: dict[str, Any] = {
             ["operator"],
             body="RoundVoidApprove",
             params=[path_param("table"), path_param("round")],
+            also={"202": "approved by one person: awaiting another's approval"},
             body_required=False,
         ),
     },

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from jackpot.api.openapi.operations import TABLE, op, path_param
+from jackpot.api.openapi.operations import CREATED, TABLE, op, path_param
 
 PATHS: dict[str, Any] = {
     "/v1/tables": {"get": op("every table", ["operator", "auditor"])},
     "/v1/tables/{table}": {
         "get": op("config plus online and last_seen", ["operator", "auditor"], params=TABLE),
-        "put": op("create or update a table", ["operator"], body="TableConfig", params=TABLE),
+        "put": op(
+            "create or update a table",
+            ["operator"],
+            body="TableConfig",
+            params=TABLE,
+            also=CREATED,
+        ),
     },
     "/v1/tables/{table}/move": {
         "post": op(
