@@ -356,7 +356,17 @@ def cursor_text(at: tuple[int, int, str]) -> str:
 
 
 def parse_cursor(raw: str) -> tuple[int, int, str]:
+    """A page's end as `next` gave it: its time, number and payout id, the id as the
+    controller writes it (a cursor edited to another spelling would shift the page)."""
     found = CURSOR.fullmatch(raw)
-    if found is None:
+    if found is None or not _written_id(found[3]):
         raise ValidationError("before", "must be a page's end as `next` gave it")
     return int(found[1]), int(found[2]), found[3]
+
+
+def _written_id(text: str) -> bool:
+    """Whether `text` is a payout id as the controller writes it (P000123, east:P000123)."""
+    try:
+        return parse_payout_id(text) == text
+    except ValidationError:
+        return False

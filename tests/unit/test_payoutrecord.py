@@ -165,3 +165,16 @@ def test_bad_criteria_name_their_field(given: dict[str, str], field: str) -> Non
     with pytest.raises(ValidationError) as caught:
         history_query(given, DAYS, dict)
     assert caught.value.field == field
+
+
+@pytest.mark.parametrize(
+    "edited",
+    ["P000103x", "P000103.extra", "garbage", "p000103", "P0000103", "main:P000103", "P103"],
+)
+def test_a_cursor_with_its_payout_id_edited_is_refused(edited: str) -> None:
+    """An examiner's find: a cursor whose id was edited shifted the page silently."""
+    assert parse_cursor(cursor_text((1795960975730, 103, "P000103")))[2] == "P000103"
+    assert parse_cursor("1795960975730.103.east:P000103")[2] == "east:P000103"
+    with pytest.raises(ValidationError) as refused:
+        parse_cursor(f"1795960975730.103.{edited}")
+    assert refused.value.field == "before"
