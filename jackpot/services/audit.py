@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from jackpot.services.linkgroups import LinkGroups
 
 
+# how far before a span the approvals of its voids are looked for first (then further)
+LOOK_BACK_MS = 3_600_000
+
+
 class Audit:
     def __init__(
         self,
@@ -70,17 +74,49 @@ class Audit:
         """Every round's void applied in `span`, of every link group, oldest first, as the
         day's voids section shows each (who asked, who approved, why, what it took back):
         read from the house journals, Redis's tail included."""
-        entries = [
-            dict(e.fields)
-            for group in self._groups.names()
-            for e in self.export(None, 0, span, group)
-            if e.fields.get("type") in ("void", "void_approved")
-        ]
-        voids = [e for e in entries if e["type"] == "void"]
-        approvals = [e for e in entries if e["type"] == "void_approved"]
+        voids: list[dict[str, Any]] = []
+        approvals: list[dict[str, Any]] = []
+        for group in self._groups.names():
+            entries = self._house_entries(span, group, ("void", "void_approved"))
+            applied = [e for e in entries if e["type"] == "void"]
+            voids += applied
+            given = [e for e in entries if e["type"] == "void_approved"]
+            approvals += self._approvals_of(applied, given, span, group)
         cancelled = self._voided_payouts(span) if voids else []
         rows = void_register(voids, cancelled, self._days().iso, {}, approvals)
         return [row for row in rows if row["kind"] == "round"]  # a payout's: its history
+
+    def _house_entries(
+        self, span: Span, group: str, kinds: tuple[str, ...]
+    ) -> list[dict[str, Any]]:
+        """A link group's house journal entries of these types in `span`, in one read."""
+        return [
+            dict(e.fields)
+            for e in self.export(None, 0, span, group)
+            if e.fields.get("type") in kinds
+        ]
+
+    def _approvals_of(
+        self,
+        voids: list[dict[str, Any]],
+        given: list[dict[str, Any]],
+        span: Span,
+        group: str,
+    ) -> list[dict[str, Any]]:
+        """The `void_approved` entries naming the first approvers of `voids` (`given`: those
+        in the span). An approval comes before the void it helps apply, by as long as the
+        next person took: when one is missing, the approvals are read again from further
+        back, each time sixteen times further, the whole journal at most."""
+        wanted = _first_approvers(voids)
+        reach = LOOK_BACK_MS
+        while span.from_ts is not None and not wanted <= _approvers(given):
+            start = span.from_ts - reach
+            wider = Span(start if start > 0 else None, span.to_ts)
+            given = self._house_entries(wider, group, ("void_approved",))
+            if wider.from_ts is None:
+                break  # the whole journal was read
+            reach *= 16
+        return given
 
     def _voided_payouts(self, span: Span) -> list[tuple[str, dict[str, Any]]]:
         """The payouts voided in `span`, each with its pool: a round's void cancels those its
@@ -125,3 +161,19 @@ class Audit:
 
     def queue_health(self) -> QueueHealth:
         return self._queue.health()
+
+
+def _first_approvers(voids: list[dict[str, Any]]) -> set[tuple[str, str, str]]:
+    """(table, round, key) of each person who approved a void before the one who applied
+    it (the void's `approved_first_by`)."""
+    named = ((v, str(v.get("approved_first_by") or "")) for v in voids)
+    return {
+        (str(v["table"]), str(v["round"]), who)
+        for v, keys in named
+        for who in keys.split(",")
+        if who
+    }
+
+
+def _approvers(approvals: list[dict[str, Any]]) -> set[tuple[str, str, str]]:
+    return {(str(a["table"]), str(a["round"]), str(a["who"])) for a in approvals}

@@ -621,3 +621,35 @@ def test_the_round_voids_of_a_span_are_listed_for_the_shift(api: Api, approval: 
         ).status_code
         == 403
     )
+
+
+def test_a_void_applied_in_the_span_names_an_approver_who_approved_before_it(
+    api: Api, approval: Services
+) -> None:
+    """An examiner's find: a table's void approved by Alice and then Bob, listed from a time
+    between the two approvals, showed Alice's key for her name and lost her note: her
+    approval was read only within the span."""
+    from datetime import UTC, datetime
+
+    api.put_pool()
+    api.put_table()
+    aces = {"spot": 1, "wager": 500, "card": "As", "war": True, "war_card": "As"}
+    api.report(round_body("J3", dealer="As", dealer_war="As", spots=[aces, TWO_SPOTS[1]]))
+    assert (
+        void(api, "J3", {"reason": "card not dealt"}, header=api.keys.header("table")).status_code
+        == 202
+    )
+    alice, bob = operator(approval, "Alice Moreau"), operator(approval, "Bob Lin")
+    first = api.client.post(
+        "/v1/rounds/T1/J3/void/approve", json={"reason": "saw the tape"}, headers=alice
+    )
+    assert first.status_code == 202, first.get_json()
+    assert approve(api, "J3", bob).status_code == 200
+    (given,) = [e for e in house(api) if e["type"] == "void_approved" and e["round"] == "J3"]
+    after_alice = datetime.fromtimestamp((int(given["ts"]) + 1) / 1000, UTC)
+    since = after_alice.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    listed = api.client.get(f"/v1/voids/applied?from={since}", headers=api.keys.header("auditor"))
+    assert listed.status_code == 200, listed.get_json()
+    (row,) = [v for v in listed.get_json()["voids"] if v["round"] == "J3"]
+    assert row["approved_by"] == "Alice Moreau (ALICE-MOREAU), then Bob Lin (BOB-LIN)"
+    assert "saw the tape" in row["approval_note"]
