@@ -24,6 +24,7 @@ from jackpot.api.errors import domain_error, http_error, store_down
 from jackpot.api.rounds import report_round
 from jackpot.api.securityheaders import API_HEADERS
 from jackpot.bootstrap import Services
+from jackpot.domain.answers import to_json
 from jackpot.errors import JackpotError
 from jackpot.metrics import observe_request
 from jackpot.services.faults import STORE_DOWN
@@ -75,7 +76,7 @@ class RoundsHotPath:
                 reply = http_error(RequestEntityTooLarge())
             else:
                 authorization = environ.get("HTTP_AUTHORIZATION")
-                return 200, report_round(self._services, authorization, raw), ()
+                return 200, to_json(report_round(self._services, authorization, raw)), ()
         except JackpotError as exc:
             reply = domain_error(exc)
         except STORE_DOWN as exc:

@@ -21,12 +21,14 @@ from jackpot.api.auth import (
 )
 from jackpot.api.body import json_body, known_query, parse_json, request_body
 from jackpot.bootstrap import Services
+from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role, a_tables_key
 from jackpot.domain.requests import (
     ROUND_VOID_APPROVE_REQUEST,
     ROUND_VOID_REFUSE_REQUEST,
     ROUND_VOID_REQUEST,
 )
+from jackpot.domain.roundanswers import RoundResult
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ForbiddenError, JackpotError, NotFoundError, ValidationError
 
@@ -110,7 +112,7 @@ def named_asker(state: dict[str, Any], holders: dict[str, str]) -> dict[str, Any
 REPORTERS = (Role.TABLE,)
 
 
-def report_round(svc: Services, authorization: str | None, raw: bytes) -> dict[str, Any]:
+def report_round(svc: Services, authorization: str | None, raw: bytes) -> RoundResult:
     """A round report from its Authorization header and raw body: the key first (401, 403),
     then the body (400), then the settlement. Log lines from here on name the round."""
     try:
@@ -134,7 +136,7 @@ def report_round(svc: Services, authorization: str | None, raw: bytes) -> dict[s
 @bp.post("")
 def report() -> Response:
     raw = request_body()
-    return jsonify(report_round(services(), request.headers.get("Authorization"), raw))
+    return jsonify(to_json(report_round(services(), request.headers.get("Authorization"), raw)))
 
 
 @bp.get("/<table>/<round_id>")
@@ -151,7 +153,7 @@ def stored(table: str, round_id: str) -> Response:
     void = services().groups.voids_of(table).state(table, round_id)
     if void is not None:
         void = named_state(void)
-    return jsonify({**found, **({"void": void} if void is not None else {})})
+    return jsonify(to_json(found.with_void(void)))
 
 
 @bp.post("/<table>/<round_id>/void")

@@ -37,6 +37,7 @@ from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.meter import PoolState
 from jackpot.domain.payoutids import payout_group
 from jackpot.domain.report import parse_envelope
+from jackpot.domain.roundanswers import RoundResult
 from jackpot.errors import NotFoundError
 from jackpot.services.payouts import Payouts
 from jackpot.services.pools import Pools
@@ -227,7 +228,7 @@ class LinkGroups:
         """A table's record, read in its group."""
         return self.routed("table", table, lambda g: g.config.table(table))
 
-    def report_round(self, body: Any, key: ApiKey, secret: str) -> dict[str, Any]:
+    def report_round(self, body: Any, key: ApiKey, secret: str) -> RoundResult:
         """Settle a round report in its table's group (one script call there). The envelope
         is read and the key's table authorised here, once for the round, before the registry
         is asked (a key's own tables only); the group's Rounds takes both as given."""
@@ -237,7 +238,7 @@ class LinkGroups:
             "table", table, lambda g: g.rounds.report(table, round_id, body, key, secret)
         )
 
-    def stored_round(self, table: str, round_id: str) -> dict[str, Any] | None:
+    def stored_round(self, table: str, round_id: str) -> RoundResult | None:
         """A reported round's first result, or None: from the table's group, and from the
         group the registry names now when not there (a moved table's rounds are copied to
         its new group before it leaves the old one)."""

@@ -17,6 +17,7 @@ from jackpot.domain.report import (
     parse_dealt_at,
     parse_report,
 )
+from jackpot.domain.roundanswers import RoundResult
 from jackpot.domain.settlement import Settlement, settle
 from jackpot.errors import (
     ControllerInoperableError,
@@ -73,9 +74,7 @@ class Rounds:
         self._window = window
         self._clock = clock
 
-    def report(
-        self, table: str, round_id: str, body: Any, key: ApiKey, secret: str
-    ) -> dict[str, Any]:
+    def report(self, table: str, round_id: str, body: Any, key: ApiKey, secret: str) -> RoundResult:
         """Settle the report of round `round_id` of `table` (`_report`), its envelope read and
         `table` authorised for `key` by the caller (LinkGroups.report_round, once a round).
         The worker's cached key is trusted only where the round script checks it again: any
@@ -95,7 +94,7 @@ class Rounds:
 
     def _report(
         self, table: str, round_id: str, body: Any, key: ApiKey, secret: str
-    ) -> tuple[dict[str, Any], bool]:
+    ) -> tuple[RoundResult, bool]:
         """Settle a round report: one script call, idempotent under (table, round); with
         whether the round script gave the answer (and so checked the key).
 
@@ -176,7 +175,7 @@ class Rounds:
 
     def _look_back(
         self, table: str, round_id: str, body: Any, report_digest: str
-    ) -> tuple[dict[str, Any] | None, bool]:
+    ) -> tuple[RoundResult | None, bool]:
         """Before settling: (the first answer of a round settled earlier, else None; whether
         Redis and the archive were asked). A report dealt ahead of the clock is refused; one
         that may be older than Redis's record is looked up, and one dealt before the window
@@ -199,7 +198,7 @@ class Rounds:
             raise RoundExpiredError(table, round_id, w.retention_ms // 1000)
         return earlier, True
 
-    def stored(self, table: str, round_id: str) -> dict[str, Any] | None:
+    def stored(self, table: str, round_id: str) -> RoundResult | None:
         """A reported round's first result, from Redis or the archive, or None."""
         found = self._find(table, round_id)
         return None if found is None else _response(found[1], False, self._day_of)
@@ -209,13 +208,13 @@ class Rounds:
         found = self._find(table, round_id)
         return None if found is None else found[1]
 
-    def _replay(self, table: str, round_id: str, report_digest: str) -> dict[str, Any] | None:
+    def _replay(self, table: str, round_id: str, report_digest: str) -> RoundResult | None:
         found = self._find(table, round_id, acknowledge=True)
         if found is None or found[0] != report_digest:
             return None
         return _response(found[1], True, self._day_of)
 
-    def _earlier(self, table: str, round_id: str, report_digest: str) -> dict[str, Any] | None:
+    def _earlier(self, table: str, round_id: str, report_digest: str) -> RoundResult | None:
         """The first result of a round reported before, a conflict, or None if it never was."""
         found = self._find(table, round_id, acknowledge=True)
         if found is None:
@@ -334,50 +333,5 @@ def plan_round(
     )
 
 
-def _response(stored: StoredRound, replayed: bool, day_of: Callable[[int], str]) -> dict[str, Any]:
-    static, dynamic = stored.static, stored.dynamic
-    jackpot_by_bet: dict[int, int] = {}
-    for jp in dynamic["jackpots"]:
-        jackpot_by_bet[int(jp["bet"])] = jackpot_by_bet.get(int(jp["bet"]), 0) + int(jp["amount"])
-    spots = [{**bet, "jackpot": jackpot_by_bet.get(i, 0)} for i, bet in enumerate(static["spots"])]
-    hand_pays = [_held(hp, static["spots"]) for hp in dynamic.get("hand_pays") or []]
-    return {
-        "table": static["table"],
-        "round": static["round"],
-        "replayed": replayed,
-        "spots": spots,
-        "jackpots": [_won(jp, static["spots"]) for jp in dynamic["jackpots"]],
-        "pools": {pool: {"value": int(v)} for pool, v in dynamic["pools"].items()},
-        # fixed and envy pays held for verification (JACKPOT_HANDPAY_CENTS): not paid from
-        # the rack; confirmed as hand pays like jackpots
-        **({"hand_pays": hand_pays} if hand_pays else {}),
-        # when the controller settled it, and so in which of its gaming days the round counts
-        # (what a table's own counts of the day are compared by)
-        **(
-            {"settled_at": dynamic["at"], "gaming_day": day_of(dynamic["at"])}
-            if "at" in dynamic
-            else {}
-        ),
-    }
-
-
-def _won(jp: dict[str, Any], spots: list[dict[str, Any]]) -> dict[str, Any]:
-    """A jackpot the round won, as its answer lists it: pending verification."""
-    bet = spots[int(jp["bet"])]
-    entry: dict[str, Any] = {"id": jp["id"], "pool": jp["pool"], "spot": bet["spot"]}
-    if "player" in bet:
-        entry["player"] = bet["player"]
-    entry.update({"amount": int(jp["amount"]), "status": "pending"})
-    if jp.get("level"):  # won by reaching a must-hit-by or mystery level's trigger
-        entry["level"] = jp["level"]
-    return entry
-
-
-def _held(hp: dict[str, Any], spots: list[dict[str, Any]]) -> dict[str, Any]:
-    """A fixed or envy pay held for verification, as the round's answer lists it."""
-    bet = spots[int(hp["bet"])]
-    held: dict[str, Any] = {"id": hp["id"], "kind": hp["kind"], "spot": bet["spot"]}
-    if "player" in bet:
-        held["player"] = bet["player"]
-    held.update({"amount": int(hp["amount"]), "status": "pending"})
-    return held
+def _response(stored: StoredRound, replayed: bool, day_of: Callable[[int], str]) -> RoundResult:
+    return RoundResult.of(stored.static, stored.dynamic, replayed, day_of)

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 
 from jackpot.bootstrap import Services
-from tests.support.api import Api, hit
+from tests.support.api import Api, hit, round_body
 from tests.support.payout_steps import CONFIRM, operators, step, two_person_control
 
 
@@ -142,3 +142,33 @@ def test_a_creation_answers_201_and_the_document_says_so(api: Api) -> None:
     assert "201" in served["paths"]["/v1/tables/{table}"]["put"]["responses"]
     for path in ("/v1/rounds/{table}/{round}/void", "/v1/rounds/{table}/{round}/void/approve"):
         assert "202" in served["paths"][path]["post"]["responses"], path
+
+
+def test_a_rounds_answer_its_replay_and_its_read_with_a_void_are_as_published(api: Api) -> None:
+    payout = hit(api, "r-answer-round")
+    body = round_body(
+        "r-answer-plain",
+        spots=[{"spot": 1, "wager": 500, "card": "4d", "player": "p-881"},
+               {"spot": 2, "wager": 500, "card": "Qd"}],
+    )  # fmt: skip
+    first = api.report(body).get_json()
+    judge(api, "RoundResult", first)
+    assert "player" not in first["spots"][1] and "hand_pays" not in first
+    again = api.report(body).get_json()
+    judge(api, "RoundResult", again)
+    assert again == {**first, "replayed": True}
+    read = api.client.get("/v1/rounds/T1/r-answer-round", headers=api.keys.header("auditor"))
+    judge(api, "RoundResult", read.get_json())
+    assert read.get_json()["jackpots"][0]["id"] == payout
+    voided = api.client.post(
+        "/v1/rounds/T1/r-answer-plain/void",
+        json={"reason": "misdeal"},
+        headers=api.keys.header("operator"),
+    )
+    assert voided.status_code == 200, voided.get_json()
+    read = api.client.get("/v1/rounds/T1/r-answer-plain", headers=api.keys.header("auditor"))
+    judge(api, "RoundResult", read.get_json())
+    assert read.get_json()["void"]["status"] == "void"
+    written = dict(first, surprise=1)
+    with pytest.raises(jsonschema.ValidationError):
+        judge(api, "RoundResult", written)

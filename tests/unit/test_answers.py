@@ -12,6 +12,7 @@ import pytest
 from jackpot.domain.answers import answer_schema, to_json
 from jackpot.domain.payoutanswers import RECORDED, PayoutRecord, PayoutStep, StepName
 from jackpot.domain.payoutrecord import ENTRY_TYPES
+from jackpot.domain.roundanswers import BetResult, HandPayHeld, JackpotWon, PoolValue, RoundResult
 
 COVERED = {"id": 3, "short": "0123456789ab", "hash": "0123456789ab" * 5 + "0123", "ts": 1}
 
@@ -77,3 +78,34 @@ def test_the_schema_refuses_what_the_record_never_writes() -> None:
     ):
         with pytest.raises(jsonschema.ValidationError):
             judge(PayoutStep, broken)
+
+
+def test_a_rounds_result_with_a_level_won_and_hand_pays_is_written_as_published() -> None:
+    answers = (RoundResult, BetResult, JackpotWon, HandPayHeld, PoolValue)
+    components = {a.NAME: answer_schema(a) for a in answers}
+    static = {"table": "T1", "round": "r1", "spots": [
+        {"spot": 1, "player": "p1", "outcome": "suited_four_of_a_kind", "wager": 500,
+         "pay": 500_000, "envy": 0},
+        {"spot": 2, "outcome": "none", "wager": 500, "pay": 0, "envy": 100_000}]}  # fmt: skip
+    dynamic = {
+        "jackpots": [{"id": "P000007", "pool": "mhb", "bet": 0, "amount": 70, "level": "mystery"}],
+        "hand_pays": [{"id": "P000008", "kind": "envy", "bet": 1, "amount": 100_000}],
+        "pools": {"mhb": "20"},
+        "at": 1_795_768_800_123,
+    }
+    result = RoundResult.of(static, dynamic, False, lambda ms: "2026-11-27")
+    written = to_json(result)
+    root = {"$ref": "#/components/schemas/RoundResult", "components": {"schemas": components}}
+    jsonschema.Draft202012Validator(root).validate(written)
+    assert written == {
+        "table": "T1", "round": "r1", "replayed": False,
+        "spots": [{**static["spots"][0], "jackpot": 70}, {**static["spots"][1], "jackpot": 0}],
+        "jackpots": [{"id": "P000007", "pool": "mhb", "spot": 1, "player": "p1", "amount": 70,
+                      "status": "pending", "level": "mystery"}],
+        "pools": {"mhb": {"value": 20}},
+        "hand_pays": [{"id": "P000008", "kind": "envy", "spot": 2, "amount": 100_000,
+                       "status": "pending"}],
+        "settled_at": 1_795_768_800_123, "gaming_day": "2026-11-27",
+    }  # fmt: skip
+    assert list(written["spots"][0]) == ["spot", "player", "outcome", "wager", "pay", "envy",
+                                         "jackpot"]  # fmt: skip

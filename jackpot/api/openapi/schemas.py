@@ -12,7 +12,6 @@ from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
 from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
 from jackpot.domain.game import Game
 from jackpot.domain.meter import ArmedTrigger
-from jackpot.domain.outcomes import Outcome
 from jackpot.domain.payoutanswers import PayoutPage, PayoutRecord, PayoutStep, StatusTotal
 from jackpot.domain.people import Person
 from jackpot.domain.poolanswers import PoolMeters, PublicPool
@@ -37,6 +36,7 @@ from jackpot.domain.requests import (
     VOID_REFUSE_REQUEST,
     VOID_REQUEST,
 )
+from jackpot.domain.roundanswers import BetResult, HandPayHeld, JackpotWon, PoolValue, RoundResult
 from jackpot.domain.signs import SIGN_REQUEST
 from jackpot.domain.tablecounts import ACKNOWLEDGE_REQUEST, COUNTS_REQUEST
 
@@ -67,6 +67,11 @@ ANSWERS = (
     PayoutPage,
     StatusTotal,
     Game,
+    RoundResult,
+    BetResult,
+    JackpotWon,
+    HandPayHeld,
+    PoolValue,
 )
 
 SCHEMAS: dict[str, Any] = {
@@ -75,50 +80,6 @@ SCHEMAS: dict[str, Any] = {
     "PoolConfig": POOL_REQUEST.schema(),
     "TableConfig": TABLE_REQUEST.schema(),
     "RoundReport": ROUND_REPORT.schema(),
-    "RoundResult": {
-        "type": "object",
-        "required": ["table", "round", "replayed", "spots", "jackpots", "pools"],
-        "properties": {
-            "table": ID,
-            "round": ID,
-            "replayed": {"type": "boolean"},
-            "spots": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["spot", "outcome", "wager", "pay", "jackpot", "envy"],
-                    "properties": {
-                        "spot": {"type": "integer"},
-                        "player": ID,
-                        "outcome": {"enum": [o.value for o in Outcome]},
-                        "wager": CENTS,
-                        "pay": CENTS,
-                        "jackpot": CENTS,
-                        "envy": CENTS,
-                    },
-                },
-            },
-            "jackpots": {"type": "array", "items": {"$ref": "#/components/schemas/Payout"}},
-            "pools": {
-                "type": "object",
-                "additionalProperties": {"type": "object", "properties": {"value": CENTS}},
-            },
-            "settled_at": {
-                "type": "integer",
-                "description": "when the controller settled the round, ms since the epoch",
-            },
-            "gaming_day": {
-                "type": "string",
-                "format": "date",
-                "description": "the controller's gaming day the round counts in (a table's "
-                "own counts of its day are compared by it)",
-            },
-            "void": {
-                "type": "object",
-                "description": "GET only: what is void of the round, once anything is",
-            },
-        },
-    },
     "Payout": {
         "type": "object",
         "required": ["id", "pool", "amount", "status"],
