@@ -15,6 +15,8 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from jackpot import logs
+from jackpot.domain.answers import to_json
+from jackpot.domain.errorbody import ErrorBody, ErrorDetail
 from jackpot.errors import ArchiveUnavailableError, JackpotError
 from jackpot.metrics.instruments import count_refusal
 from jackpot.services.faults import unavailable
@@ -36,15 +38,13 @@ def error_reply(
     logs.tag_request(code=code)
     if status < 500:  # faults are logged where they are met, with what went wrong
         log.info("refused %d %s%s", status, code, f" field={field}" if field else "")
-    error: dict[str, str] = {"code": code, "message": message}
-    if field is not None:
-        error["field"] = field
+    body = to_json(ErrorBody(ErrorDetail(code, message, field)))
     headers: tuple[tuple[str, str], ...] = ()
     if status == 401:
         headers = (("WWW-Authenticate", 'Bearer realm="jackpot"'),)
     elif status == 503:
         headers = (("Retry-After", str(retry_after)),)
-    return ErrorReply(status, {"error": error}, headers)
+    return ErrorReply(status, body, headers)
 
 
 def domain_error(exc: JackpotError) -> ErrorReply:

@@ -13,6 +13,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from jackpot.api.signfeed import Channel, Fanout, Screen, chunk
 from jackpot.api.signlimits import TooManySignsError, TooManyStreamsError, client_of
+from jackpot.domain.answers import to_json
+from jackpot.domain.errorbody import ErrorBody, ErrorDetail
 from jackpot.domain.validate import parse_identifier
 
 bp = Blueprint("signpage", __name__)
@@ -161,7 +163,7 @@ class _Stream:
 
 def refusal(status: int, code: str, message: str) -> Response:
     """A stream not opened: the error body, and when to ask again."""
-    response = jsonify({"error": {"code": code, "message": message}})
+    response = jsonify(to_json(ErrorBody(ErrorDetail(code, message))))
     response.status_code = status
     response.headers["Retry-After"] = "5"
     return response

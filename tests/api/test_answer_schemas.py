@@ -172,3 +172,17 @@ def test_a_rounds_answer_its_replay_and_its_read_with_a_void_are_as_published(ap
     written = dict(first, surprise=1)
     with pytest.raises(jsonschema.ValidationError):
         judge(api, "RoundResult", written)
+
+
+def test_a_refusal_is_the_published_error_body(linked: Api) -> None:
+    api = linked
+    bad = api.report(round_body("r-answer-bad", spots=[{"spot": 1, "wager": 500, "card": "1x"}]))
+    unknown = api.client.get("/v1/payouts/P999999", headers=api.keys.header("auditor"))
+    anonymous = api.client.get("/v1/payouts/P999999")
+    for refused, status in ((bad, 400), (unknown, 404), (anonymous, 401)):
+        assert refused.status_code == status, refused.get_json()
+        judge(api, "Error", refused.get_json())
+    assert bad.get_json()["error"]["field"] == "spots[0].card"
+    assert "field" not in anonymous.get_json()["error"]
+    with pytest.raises(jsonschema.ValidationError):
+        judge(api, "Error", {"error": {**bad.get_json()["error"], "hint": "x"}})

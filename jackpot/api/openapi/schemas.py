@@ -10,6 +10,7 @@ from jackpot.domain.answers import answer_schema
 from jackpot.domain.checkpoints import COVERED_SCHEMA as COVERED
 from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
 from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
+from jackpot.domain.errorbody import ErrorBody, ErrorDetail
 from jackpot.domain.game import Game
 from jackpot.domain.meter import ArmedTrigger
 from jackpot.domain.payoutanswers import PayoutPage, PayoutRecord, PayoutStep, StatusTotal
@@ -40,22 +41,6 @@ from jackpot.domain.roundanswers import BetResult, HandPayHeld, JackpotWon, Pool
 from jackpot.domain.signs import SIGN_REQUEST
 from jackpot.domain.tablecounts import ACKNOWLEDGE_REQUEST, COUNTS_REQUEST
 
-ERROR = {
-    "type": "object",
-    "required": ["error"],
-    "properties": {
-        "error": {
-            "type": "object",
-            "required": ["code", "message"],
-            "properties": {
-                "code": {"type": "string"},
-                "message": {"type": "string"},
-                "field": {"type": "string", "description": "path of the field at fault"},
-            },
-        }
-    },
-}
-
 # the answers declared once, as records (jackpot.domain.answers)
 ANSWERS = (
     PublicPool,
@@ -67,6 +52,8 @@ ANSWERS = (
     PayoutPage,
     StatusTotal,
     Game,
+    ErrorBody,
+    ErrorDetail,
     RoundResult,
     BetResult,
     JackpotWon,
@@ -75,7 +62,6 @@ ANSWERS = (
 )
 
 SCHEMAS: dict[str, Any] = {
-    "Error": ERROR,
     "Checkpoint": CHECKPOINT,
     "PoolConfig": POOL_REQUEST.schema(),
     "TableConfig": TABLE_REQUEST.schema(),
