@@ -26,6 +26,7 @@ from datetime import date
 from typing import Any, TypeVar
 
 from jackpot.domain.gamingday import GamingDays, parse_day
+from jackpot.domain.payout import PayoutStatus
 from jackpot.domain.payoutids import parse_payout_id, payout_number
 from jackpot.domain.people import parse_person_id, person_of, shown_parts
 from jackpot.domain.validate import parse_identifier, parse_timestamp
@@ -44,7 +45,7 @@ STEPS = (
 )
 ENTRY_TYPES = MADE + STEPS
 
-STATUSES = ("pending", "awaiting_approval", "paid", "disputed", "void")
+STATUSES = tuple(s.value for s in PayoutStatus)
 # the keys (`who`) of the steps a payout records, each the person behind it
 ACTORS = ("confirmed_by", "approved_by", "disputed_by", "voided_by", "void_requested_by")
 STAMPS = ("created", "confirmed_at", "approved_at", "paid_at", "disputed_at", "voided_at")

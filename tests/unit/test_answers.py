@@ -10,9 +10,11 @@ import jsonschema
 import pytest
 
 from jackpot.domain.answers import answer_schema, to_json
+from jackpot.domain.payout import ComparedNames, Payout, VoidRequest
 from jackpot.domain.payoutanswers import RECORDED, PayoutRecord, PayoutStep, StepName
-from jackpot.domain.payoutrecord import ENTRY_TYPES
+from jackpot.domain.payoutrecord import ENTRY_TYPES, fold
 from jackpot.domain.roundanswers import BetResult, HandPayHeld, JackpotWon, PoolValue, RoundResult
+from tests.support.payouts import a_payout
 
 COVERED = {"id": 3, "short": "0123456789ab", "hash": "0123456789ab" * 5 + "0123", "ts": 1}
 
@@ -109,3 +111,69 @@ def test_a_rounds_result_with_a_level_won_and_hand_pays_is_written_as_published(
     }  # fmt: skip
     assert list(written["spots"][0]) == ["spot", "player", "outcome", "wager", "pay", "envy",
                                          "jackpot"]  # fmt: skip
+
+
+# -- a payout, as the archive folds it and as the scripts wrote it before the register -------
+
+PAYOUT_ANSWERS = (Payout, VoidRequest, ComparedNames)
+
+
+def judge_payout(value: dict[str, Any]) -> None:
+    components = {a.NAME: answer_schema(a) for a in PAYOUT_ANSWERS}
+    root = {"$ref": "#/components/schemas/Payout", "components": {"schemas": components}}
+    jsonschema.Draft202012Validator(root).validate(value)
+
+
+def test_a_payout_folded_through_every_step_is_written_as_its_schema_says() -> None:
+    won = entry("hit", payout="P000007", table="T1", round="r1", spot="2", player="", amount="900",
+                outcome="suited_four_of_a_kind", level="must_hit_by", trigger_cents="4200",
+                salt="ab" * 16, commitment="cd" * 32)  # fmt: skip
+    steps = [
+        entry("payout_disputed", note="camera check"),
+        entry("payout_confirmed", paid_by="Dana (E1)", witness="Lee (E2)", slip="HP-1",
+              paid_by_id="E1", witness_id="E2", person_id="E3"),  # fmt: skip
+        entry("payout_void_requested", person="Kim (E4)", person_id="E4", reason="misread",
+              **{"from": "awaiting_approval"}),  # fmt: skip
+        entry("payout_void_withdrawn", by_step="approve"),
+        entry("payout_paid", approver="Sam (E5)", person_id="E5"),
+        entry("payout_voided", requested_by="operator:k", requester="Kim (E4)",
+              requested_at="1", approver="Sam (E5)", person_id="E5", **{"from": "paid"}),
+    ]  # fmt: skip
+    record = fold(None, "main", won)
+    judge_payout(to_json(Payout.of(record)))
+    for step in steps:
+        record = fold(record, "main", step)
+        written = to_json(Payout.of(record))
+        judge_payout(written)
+        # what the fold left None (no witness, no slip) is left out, as the scripts leave it
+        assert written == {k: v for k, v in record.items() if v is not None or k == "player"}
+    assert written["status"] == "void" and written["trigger"] == 4200
+    assert written["player"] is None, "no player: null, as the scripts write it"
+
+
+def test_a_hand_pay_confirmed_before_the_register_keeps_the_names_compared_then() -> None:
+    stored = {"id": "P000009", "kind": "envy", "pool": "main", "table": "T1", "round": "r1",
+              "spot": 3, "player": "p3", "outcome": "tie", "amount": 100_000,
+              "status": "awaiting_approval", "created": 1, "confirmed_by": "operator:a",
+              "confirmed_at": 2, "confirmer": "Dana", "paid_by": "Dana", "witness": "Lee",
+              "people": {"confirmer": "dana", "paid_by": "dana", "witness": "lee"},
+              "void_request": {"requested_by": "operator:a", "person": "Dana",
+                               "compared": "dana", "reason": "misread", "at": 3,
+                               "from": "awaiting_approval"}}  # fmt: skip
+    written = to_json(Payout.of(stored))
+    judge_payout(written)
+    assert written == stored
+
+
+def test_the_payout_schema_refuses_what_the_record_never_writes() -> None:
+    written = to_json(a_payout())
+    for broken in (
+        {**written, "surprise": 1},
+        {k: v for k, v in written.items() if k != "created"},
+        {**written, "status": "paid_twice"},
+        {**written, "void_request": {"requested_by": "operator:a"}},
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            judge_payout(broken)
+    with pytest.raises(TypeError):
+        Payout.of({**written, "surprise": 1})

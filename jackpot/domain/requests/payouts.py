@@ -19,10 +19,11 @@ from jackpot.domain.fields import (
     Rule,
     Text,
 )
+from jackpot.domain.payout import PayoutStatus
 
 #: The optional body of POST /v1/payouts/{payout}/confirm.
 MAX_SLIP = 64
-PAYOUT_STATUSES = ("pending", "awaiting_approval", "paid", "disputed", "void")
+PAYOUT_STATUSES = tuple(s.value for s in PayoutStatus)
 WITNESS_IS_NOT_THE_PAYER = Rule(
     "witness", "must be another person than the one who paid", "same_person"
 )
