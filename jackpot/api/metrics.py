@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
@@ -15,6 +14,7 @@ from prometheus_client.registry import Collector
 from jackpot.bootstrap import Services
 from jackpot.domain.config import TableRecord
 from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
+from jackpot.domain.payout import Payout
 from jackpot.metrics.audience import PoolsShown, shown_openly
 
 # Each pool's figures: (family, name, help, the figure, None where the pool has none).
@@ -319,7 +319,7 @@ class AccountingCollector(Collector):
         )
         unpaid: dict[str, int] = {}
         for payout in unsettled:
-            unpaid[payout["pool"]] = unpaid.get(payout["pool"], 0) + int(payout["amount"])
+            unpaid[payout.pool] = unpaid.get(payout.pool, 0) + int(payout.amount)
         for p in pools:
             reserve.add_metric([p.pool], p.reserve)
             owed = p.value_units + p.reserve_units + unpaid.get(p.pool, 0) * UNITS_PER_CENT
@@ -375,7 +375,7 @@ def _pool_figures(pools: list[PoolState]) -> Iterator[Metric]:
         yield metric
 
 
-def _waiting_payouts(pools: list[PoolState], unsettled: list[dict[str, Any]]) -> Iterator[Metric]:
+def _waiting_payouts(pools: list[PoolState], unsettled: list[Payout]) -> Iterator[Metric]:
     """The jackpots pending verification, by pool (every pool, 0 for none), and when the
     oldest one still waiting for its hand pay hit."""
     count = GaugeMetricFamily(
@@ -385,10 +385,10 @@ def _waiting_payouts(pools: list[PoolState], unsettled: list[dict[str, Any]]) ->
         "jackpot_payouts_pending_cents", "Amount awaiting verification", labels=["pool"]
     )
     by_pool: dict[str, list[int]] = {p.pool: [0, 0] for p in pools}
-    for payout in (p for p in unsettled if p["status"] == "pending"):
-        slot = by_pool.setdefault(payout["pool"], [0, 0])
+    for payout in (p for p in unsettled if p.status == "pending"):
+        slot = by_pool.setdefault(payout.pool, [0, 0])
         slot[0] += 1
-        slot[1] += int(payout["amount"])
+        slot[1] += int(payout.amount)
     for pool, (n, amount) in sorted(by_pool.items()):
         count.add_metric([pool], n)
         cents.add_metric([pool], amount)
@@ -397,7 +397,7 @@ def _waiting_payouts(pools: list[PoolState], unsettled: list[dict[str, Any]]) ->
     yield _oldest_waiting(unsettled)
 
 
-def _oldest_waiting(unsettled: list[dict[str, Any]]) -> Metric:
+def _oldest_waiting(unsettled: list[Payout]) -> Metric:
     oldest = GaugeMetricFamily(
         "jackpot_payouts_oldest_pending_timestamp_seconds",
         "When the oldest jackpot still waiting for its hand pay (pending, or awaiting "
@@ -406,10 +406,10 @@ def _oldest_waiting(unsettled: list[dict[str, Any]]) -> Metric:
     )
     first: dict[str, int] = {}
     for payout in unsettled:
-        if payout["status"] not in ("pending", "awaiting_approval"):
+        if payout.status not in ("pending", "awaiting_approval"):
             continue  # a disputed hit waits on surveillance, not on the floor
-        created = int(payout["created"])
-        first[payout["pool"]] = min(created, first.get(payout["pool"], created))
+        created = int(payout.created)
+        first[payout.pool] = min(created, first.get(payout.pool, created))
     for pool, created in sorted(first.items()):
         oldest.add_metric([pool], created / 1000)
     return oldest

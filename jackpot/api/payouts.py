@@ -3,8 +3,6 @@ approved, refused)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, jsonify, request
 
 from jackpot.api.auth import current_actor, require, services
@@ -12,6 +10,8 @@ from jackpot.api.body import json_body, known_query, query_int, request_body
 from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role
 from jackpot.domain.fields import Record
+from jackpot.domain.payout import CoveredPayout, PayoutAfterStep
+from jackpot.domain.payoutanswers import PayoutList
 from jackpot.domain.payoutrecord import HISTORY_PARAMETERS, history_query
 from jackpot.domain.requests import (
     APPROVE_REQUEST,
@@ -38,7 +38,7 @@ def list_payouts() -> Response:
     if status is not None and status not in PAYOUT_STATUSES:
         raise ValidationError("status", f"must be one of {', '.join(PAYOUT_STATUSES)}")
     limit = query_int("limit", 100, 1, 10_000)
-    return jsonify({"payouts": services().payouts.list(status, limit)})
+    return jsonify(to_json(PayoutList(tuple(services().payouts.list(status, limit)))))
 
 
 @bp.get("/history")
@@ -74,7 +74,7 @@ def get_payout(payout: str) -> Response:
     found = services().groups.payouts_of(payout).get(payout)
     # the slip's witness: the signed checkpoint covering the payout's newest step (D257)
     covered = services().history.record(payout).checkpoint
-    return jsonify({**found, "checkpoint": covered})
+    return jsonify(to_json(CoveredPayout.from_payout(found, checkpoint=covered)))
 
 
 @bp.post("/<payout>/confirm")
@@ -100,13 +100,13 @@ def confirm(payout: str) -> Response:
 @require(Role.OPERATOR)
 def approve(payout: str) -> Response:
     """Two-person control: another operator approves a confirmed hand pay."""
-    return _step(payout, "approve", APPROVE_REQUEST, reason_required=False)
+    return _answer(_step(payout, "approve", APPROVE_REQUEST, reason_required=False))
 
 
 @bp.post("/<payout>/dispute")
 @require(Role.OPERATOR)
 def dispute(payout: str) -> Response:
-    return _step(payout, "dispute", DISPUTE_REQUEST, reason_required=True)
+    return _answer(_step(payout, "dispute", DISPUTE_REQUEST, reason_required=True))
 
 
 @bp.post("/<payout>/void")
@@ -114,26 +114,25 @@ def dispute(payout: str) -> Response:
 def void(payout: str) -> tuple[Response, int]:
     """Void a jackpot; from the approval threshold up, ask for it (202) until another person
     approves the void (docs/RULES.md §5)."""
-    answer = _step(payout, "void", VOID_REQUEST, reason_required=True)
-    held = answer.get_json()["status"] != "void"
-    return answer, 202 if held else 200
+    after = _step(payout, "void", VOID_REQUEST, reason_required=True)
+    return _answer(after), 202 if after.status != "void" else 200
 
 
 @bp.post("/<payout>/void/approve")
 @require(Role.OPERATOR)
 def approve_void(payout: str) -> Response:
     """Two-person control: another person applies the void asked for."""
-    return _step(payout, "approve_void", VOID_APPROVE_REQUEST, reason_required=False)
+    return _answer(_step(payout, "approve_void", VOID_APPROVE_REQUEST, reason_required=False))
 
 
 @bp.post("/<payout>/void/refuse")
 @require(Role.OPERATOR)
 def refuse_void(payout: str) -> Response:
     """Another person refuses the void asked, or the one who asked withdraws it: dropped."""
-    return _step(payout, "refuse_void", VOID_REFUSE_REQUEST, reason_required=True)
+    return _answer(_step(payout, "refuse_void", VOID_REFUSE_REQUEST, reason_required=True))
 
 
-def _step(payout: str, step: str, record: Record, reason_required: bool) -> Response:
+def _step(payout: str, step: str, record: Record, reason_required: bool) -> PayoutAfterStep:
     """A step whose body is `{"reason", "expect"}` (the reason required or not)."""
     parse_identifier(payout, "payout")
     if request_body():
@@ -143,12 +142,9 @@ def _step(payout: str, step: str, record: Record, reason_required: bool) -> Resp
     else:
         data = {}
     note, expect = str(data.get("reason", "")), str(data.get("expect", ""))
-    return _answer(
-        services().groups.payouts_of(payout).step(payout, step, current_actor(), note, expect)
-    )
+    return services().groups.payouts_of(payout).step(payout, step, current_actor(), note, expect)
 
 
-def _answer(result: tuple[bool, dict[str, Any]]) -> Response:
+def _answer(after: PayoutAfterStep) -> Response:
     """The payout after the step, with `changed` (false: it had been taken already)."""
-    changed, payout = result
-    return jsonify({**payout, "changed": changed})
+    return jsonify(to_json(after))

@@ -23,6 +23,7 @@ from jackpot.api.body import json_body, known_query, parse_json, request_body
 from jackpot.bootstrap import Services
 from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role, a_tables_key
+from jackpot.domain.payout import Payout, VoidRequest
 from jackpot.domain.requests import (
     ROUND_VOID_APPROVE_REQUEST,
     ROUND_VOID_REFUSE_REQUEST,
@@ -44,7 +45,8 @@ def awaiting() -> Response:
     `count` is both."""
     holders = table_labels()
     found = [{"kind": "round", **named_asker(v, holders)} for v in services().voids.awaiting()]
-    payouts = [payout_void(p) for p in services().payouts.awaiting_voids()]
+    asked = services().payouts.awaiting_voids()
+    payouts = [payout_void(p, p.void_request) for p in asked if p.void_request]
     return jsonify({"voids": found, "payouts": payouts, "count": len(found) + len(payouts)})
 
 
@@ -64,21 +66,25 @@ def applied() -> Response:
     return jsonify({"voids": rows, "count": len(rows)})
 
 
-def payout_void(payout: dict[str, Any]) -> dict[str, Any]:
+def payout_void(p: Payout, asked: VoidRequest) -> dict[str, Any]:
     """A payout's void awaiting approval, as the awaiting list shows it: the payout (its id,
-    where it was won, its amount and status) and what its `void_request` says."""
-    asked = payout["void_request"]
+    where it was won, its amount and status) and what its `void_request` (`asked`) says."""
     return {
         "kind": "payout",
-        "payout": payout["id"],
-        **{k: payout.get(k) for k in ("table", "round", "spot", "pool", "amount", "status")},
-        "requested_by": asked["requested_by"],
-        "person": asked.get("person") or asked["requested_by"],
+        "payout": p.id,
+        "table": p.table,
+        "round": p.round,
+        "spot": p.spot,
+        "pool": p.pool,
+        "amount": p.amount,
+        "status": p.status,
+        "requested_by": asked.requested_by,
+        "person": asked.person or asked.requested_by,
         # the register's id of the one who asked, which a person approving must not be (D232)
-        "person_id": asked.get("person_id") or None,
-        "reason": asked.get("reason", ""),
-        "at": int(asked["at"]),
-        "from": asked.get("from") or payout["status"],
+        "person_id": asked.person_id or None,
+        "reason": asked.reason,
+        "at": int(asked.at),
+        "from": asked.from_ or p.status,
     }
 
 

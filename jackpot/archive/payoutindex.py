@@ -18,6 +18,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from jackpot import jsonio
 from jackpot.archive.schema import journal_entries, payout_people, payouts
 from jackpot.domain.chain import ChainedEntry
+from jackpot.domain.payout import Payout
 from jackpot.domain.payoutids import payout_number
 from jackpot.domain.payoutrecord import (
     ENTRY_TYPES,
@@ -93,8 +94,9 @@ def person_key(token: str) -> str:
 
 
 def found_under(record: dict[str, Any]) -> list[str]:
-    """The index's keys of everyone a payout is found under (payoutrecord.people)."""
-    return sorted({person_key(token) for token in people(record)})
+    """The index's keys of everyone a payout (its record as folded) is found under
+    (payoutrecord.people)."""
+    return sorted({person_key(token) for token in people(Payout.of(record))})
 
 
 def row_of(journal: str, record: dict[str, Any], steps: list[int]) -> dict[str, Any]:
@@ -108,7 +110,7 @@ def row_of(journal: str, record: dict[str, Any], steps: list[int]) -> dict[str, 
         "status": record["status"],
         "amount": int(record["amount"]),
         "created": int(record["created"]),
-        "changed": changed_at(record),
+        "changed": changed_at(Payout.of(record)),
         "steps": jsonio.dumps(steps).decode(),
         "record": jsonio.dumps(record).decode(),
     }
@@ -126,9 +128,9 @@ def _upsert(connection: Connection, rows: list[dict[str, Any]]) -> None:
 
 def search(
     connection: Connection, query: PayoutQuery, limit: int, besides: Sequence[str] = ()
-) -> list[dict[str, Any]]:
-    """The records of the payouts the query matches, newest first (order()), at most
-    `limit`, leaving out the payouts `besides` (those the caller reads elsewhere)."""
+) -> list[Payout]:
+    """The payouts the query matches, newest first (order()), at most `limit`, leaving out
+    the payouts `besides` (those the caller reads elsewhere)."""
     c = payouts.c
     # ids in code-point order, as Python orders them (PostgreSQL's collation may not)
     ident = c.id.collate("C") if connection.dialect.name == "postgresql" else c.id
@@ -140,7 +142,7 @@ def search(
     )
     if query.before is not None:
         found = found.where(tuple_(c.created, c.number, ident) < tuple_(*query.before))
-    return [jsonio.loads(r[0]) for r in connection.execute(found)]
+    return [Payout.of(jsonio.loads(r[0])) for r in connection.execute(found)]
 
 
 def totals(
@@ -188,13 +190,13 @@ def _within(column: Any, low: int | None, high: int | None) -> list[Any]:
     return out
 
 
-def records(connection: Connection, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """The indexed records of these payouts (those the index holds)."""
+def records(connection: Connection, ids: Iterable[str]) -> dict[str, Payout]:
+    """These payouts, as the index holds them (those it holds)."""
     wanted = list(ids)
     if not wanted:
         return {}
     found = select(payouts.c.id, payouts.c.record).where(payouts.c.id.in_(wanted))
-    return {str(i): jsonio.loads(r) for i, r in connection.execute(found)}
+    return {str(i): Payout.of(jsonio.loads(r)) for i, r in connection.execute(found)}
 
 
 def entries(connection: Connection, payout: str) -> tuple[str, list[tuple[ChainedEntry, str]]]:

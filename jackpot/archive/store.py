@@ -24,6 +24,7 @@ from jackpot.archive.rows import (
 from jackpot.archive.schema import gaming_days, journal_entries, round_repeats, rounds
 from jackpot.archive.writes import ArchiveWrites
 from jackpot.domain.chain import ChainedEntry
+from jackpot.domain.payout import Payout
 from jackpot.domain.payoutrecord import PayoutQuery
 
 PAGE = 5000  # rows a paged read asks for at a time
@@ -288,9 +289,8 @@ class Archive(ArchiveWrites):
 
     def search_payouts(
         self, query: PayoutQuery, limit: int, besides: Sequence[str] = ()
-    ) -> list[dict[str, Any]]:
-        """The archived records of the payouts a search matches, newest first, but those
-        `besides`."""
+    ) -> list[Payout]:
+        """The archived payouts a search matches, newest first, but those `besides`."""
         return self._read(lambda c: payoutindex.search(c, query, limit, besides))
 
     def payout_totals(
@@ -300,8 +300,8 @@ class Archive(ArchiveWrites):
         `besides`."""
         return self._read(lambda c: payoutindex.totals(c, query, besides))
 
-    def payout_records(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """The archived records of these payouts (those archived)."""
+    def payout_records(self, ids: Sequence[str]) -> dict[str, Payout]:
+        """These payouts as the archive holds them (those archived)."""
         return self._read(lambda c: payoutindex.records(c, ids))
 
     def payout_entries(self, payout: str) -> tuple[str, list[tuple[ChainedEntry, str]]]:

@@ -1,11 +1,12 @@
-"""What the API answers of payouts: a payout's full record, and a page of a search.
+"""What the API answers of payouts: a payout's full record, a page of a search, a list.
 
 `GET /v1/payouts/{payout}/record` (docs/API.md): the payout and every step it took. Each
 step is one entry of the payout's pool journal (jackpot.domain.payoutrecord names the
 kinds): what was done, when, by which key and person, what the step recorded, and its place
 in the journal. `GET /v1/payouts/history`: a page of the payouts a search matched, and the
-totals of every match. Declared once (jackpot.domain.answers) for the JSON and the published
-schema.
+totals of every match. `GET /v1/payouts`: the payouts, newest first. The payout itself is
+jackpot.domain.payout's. Declared once (jackpot.domain.answers) for the JSON and the
+published schema.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from jackpot.domain.answers import (
     answer_field,
 )
 from jackpot.domain.checkpoints import COVERED_SCHEMA
+from jackpot.domain.payout import Payout
 
 
 class StepName(StrEnum):
@@ -155,16 +157,12 @@ def _name(kind: str, fields: dict[str, str]) -> StepName:
     return _NAMES[kind]
 
 
-# a payout as it is now: declared by hand in the document until it is a record of its own
-PAYOUT = Given({"$ref": "#/components/schemas/Payout"})
-
-
 @dataclass(frozen=True, slots=True)
 class PayoutRecord:
     NAME: ClassVar[str] = "PayoutRecord"
     DOC: ClassVar[str] = "a payout as it is now, and every step it took, oldest first"
 
-    payout: dict[str, Any] = answer_field(PAYOUT, "the payout as it is now")
+    payout: Payout = answer_field(Nested(Payout), "the payout as it is now")
     journal: str = answer_field(TEXT, "its pool's journal: every step is one of its entries")
     steps: tuple[PayoutStep, ...] = answer_field(Each(Nested(PayoutStep)), "oldest first")
     checkpoint: dict[str, Any] | None = answer_field(
@@ -186,10 +184,18 @@ class PayoutPage:
     NAME: ClassVar[str] = "PayoutHistory"
     DOC: ClassVar[str] = "a page of the payouts a search matched, newest first"
 
-    payouts: tuple[dict[str, Any], ...] = answer_field(Each(PAYOUT), "newest first")
+    payouts: tuple[Payout, ...] = answer_field(Each(Nested(Payout)), "newest first")
     totals: dict[str, StatusTotal] = answer_field(
         ByName(Nested(StatusTotal)), "every payout matched (not the page's only), by status"
     )
     next: str | None = answer_field(
         OrNull(TEXT), "the page's end when more match: give it back as `before`"
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutList:
+    NAME: ClassVar[str] = "Payouts"
+    DOC: ClassVar[str] = "the payouts of every link group, newest first"
+
+    payouts: tuple[Payout, ...] = answer_field(Each(Nested(Payout)), "newest first")

@@ -26,7 +26,7 @@ from datetime import date
 from typing import Any, TypeVar
 
 from jackpot.domain.gamingday import GamingDays, parse_day
-from jackpot.domain.payout import PayoutStatus
+from jackpot.domain.payout import Payout, PayoutStatus
 from jackpot.domain.payoutids import parse_payout_id, payout_number
 from jackpot.domain.people import parse_person_id, person_of, shown_parts
 from jackpot.domain.validate import parse_identifier, parse_timestamp
@@ -46,9 +46,6 @@ STEPS = (
 ENTRY_TYPES = MADE + STEPS
 
 STATUSES = tuple(s.value for s in PayoutStatus)
-# the keys (`who`) of the steps a payout records, each the person behind it
-ACTORS = ("confirmed_by", "approved_by", "disputed_by", "voided_by", "void_requested_by")
-STAMPS = ("created", "confirmed_at", "approved_at", "paid_at", "disputed_at", "voided_at")
 
 
 def fold(record: dict[str, Any] | None, pool: str, fields: dict[str, str]) -> dict[str, Any]:
@@ -170,26 +167,30 @@ _STEPS: dict[str, Callable[[dict[str, Any], dict[str, str], str, int], None]] = 
 assert set(_STEPS) == set(STEPS)
 
 
-def changed_at(record: dict[str, Any]) -> int:
+def changed_at(payout: Payout) -> int:
     """When the payout last changed: its newest step's stamp (its making's, if none)."""
-    return max(int(record[s]) for s in STAMPS if record.get(s) is not None)
+    p = payout
+    stamps = (p.created, p.confirmed_at, p.approved_at, p.paid_at, p.disputed_at, p.voided_at)
+    return max(int(s) for s in stamps if s is not None)
 
 
 # a person's id as a search term: a space, which no name as compared (person_of) holds
 ID_TERM = "id "
 
 
-def people(record: dict[str, Any]) -> frozenset[str]:
+def people(payout: Payout) -> frozenset[str]:
     """What the payout is found under: its payer and witness by id and by name, and the keys
     of everyone who took one of its steps."""
+    p = payout
     terms = set()
-    for role in ("paid_by", "witness"):
-        name, ident = shown_parts(str(record.get(role) or ""))
-        ident = str(record.get(f"{role}_id") or ident)
+    for person, kept_id in ((p.paid_by, p.paid_by_id), (p.witness, p.witness_id)):
+        name, ident = shown_parts(person or "")
+        ident = kept_id or ident
         terms.add(person_of(name))
         if ident:
             terms.add(ID_TERM + ident)
-    terms |= {str(record.get(k) or "") for k in ACTORS}
+    keys = (p.confirmed_by, p.approved_by, p.disputed_by, p.voided_by, p.void_requested_by)
+    terms |= {key or "" for key in keys}
     return frozenset(terms - {""})
 
 
@@ -210,10 +211,10 @@ def wanted_people(name: str, holders: dict[str, str]) -> frozenset[str]:
     return frozenset({person, ID_TERM + ident if ident else "", *keys} - {""})
 
 
-def order(record: dict[str, Any]) -> tuple[int, int, str]:
+def order(payout: Payout) -> tuple[int, int, str]:
     """Newest first when reversed: by the making's stamp, then number, then id (two link
     groups' payouts of one millisecond)."""
-    return int(record["created"]), payout_number(str(record["id"])), str(record["id"])
+    return int(payout.created), payout_number(payout.id), payout.id
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,28 +230,28 @@ class PayoutQuery:
     changed: tuple[int | None, int | None] = (None, None)  # [from, to): the last step
     before: tuple[int, int, str] | None = None  # a page's end: only payouts older (order())
 
-    def matches(self, record: dict[str, Any]) -> bool:
-        """Whether a payout's record answers the search (as the archive's query does)."""
+    def matches(self, payout: Payout) -> bool:
+        """Whether a payout answers the search (as the archive's query does)."""
         return (
-            self._names_match(record) and self._people_match(record) and self._times_match(record)
+            self._names_match(payout) and self._people_match(payout) and self._times_match(payout)
         )
 
-    def _names_match(self, record: dict[str, Any]) -> bool:
+    def _names_match(self, payout: Payout) -> bool:
         """The payout, table, pool and status asked for (each not given: any)."""
-        named = ((self.payout, "id"), (self.table, "table"), (self.pool, "pool"))
-        if any(wanted is not None and record[key] != wanted for wanted, key in named):
+        named = ((self.payout, payout.id), (self.table, payout.table), (self.pool, payout.pool))
+        if any(wanted is not None and found != wanted for wanted, found in named):
             return False
-        return not self.statuses or record["status"] in self.statuses
+        return not self.statuses or payout.status in self.statuses
 
-    def _people_match(self, record: dict[str, Any]) -> bool:
-        return self.people is None or bool(self.people & people(record))
+    def _people_match(self, payout: Payout) -> bool:
+        return self.people is None or bool(self.people & people(payout))
 
-    def _times_match(self, record: dict[str, Any]) -> bool:
+    def _times_match(self, payout: Payout) -> bool:
         """Older than the page's end, won and last moved within the spans asked for."""
-        if self.before is not None and not order(record) < self.before:
+        if self.before is not None and not order(payout) < self.before:
             return False
-        return _within(int(record["created"]), self.created) and _within(
-            changed_at(record), self.changed
+        return _within(int(payout.created), self.created) and _within(
+            changed_at(payout), self.changed
         )
 
 

@@ -16,12 +16,13 @@ from jackpot.archive.runreports import ArchiveRun, ArchiveStatus
 from jackpot.domain.config import TableRecord
 from jackpot.domain.linkgroups import MAIN_GROUP
 from jackpot.domain.meter import PoolState
+from jackpot.domain.payout import Payout
 from jackpot.domain.payoutids import payout_group
 from jackpot.integrity import SoftwareCheck
 from jackpot.services.linkgroups import LinkGroups
 from jackpot.services.selfcheck import Health
 from jackpot.store.health import Durability
-from jackpot.store.payouts import payout_order
+from jackpot.store.payouts import payout_order, void_order
 
 
 class GroupedPools:
@@ -125,25 +126,25 @@ class GroupedPayouts:
     def __init__(self, groups: LinkGroups) -> None:
         self._groups = groups
 
-    def list(self, status: str | None, limit: int) -> builtins.list[dict[str, Any]]:
+    def list(self, status: str | None, limit: int) -> builtins.list[Payout]:
         found = [g.payouts.list(status, limit) for g in self._groups.all()]
         if len(found) == 1:
             return found[0]
         merged = heapq.merge(*found, key=payout_order, reverse=True)
         return [p for _, p in zip(range(limit), merged, strict=False)]
 
-    def unsettled(self) -> builtins.list[dict[str, Any]]:
+    def unsettled(self) -> builtins.list[Payout]:
         return [p for g in self._groups.all() for p in g.payouts.unsettled()]
 
-    def live(self) -> builtins.list[dict[str, Any]]:
+    def live(self) -> builtins.list[Payout]:
         return [p for g in self._groups.all() for p in g.payouts.live()]
 
-    def awaiting_voids(self) -> builtins.list[dict[str, Any]]:
+    def awaiting_voids(self) -> builtins.list[Payout]:
         """Every payout void awaiting a second person, of every link group, oldest first."""
         found = [p for g in self._groups.all() for p in g.payouts.awaiting_voids()]
-        return sorted(found, key=lambda p: (int(p["void_request"]["at"]), payout_order(p)))
+        return sorted(found, key=void_order)
 
-    def many(self, ids: builtins.list[str]) -> builtins.list[dict[str, Any]]:
+    def many(self, ids: builtins.list[str]) -> builtins.list[Payout]:
         """The payouts with these ids that exist (for the signs' last hits)."""
         by_group: dict[str, builtins.list[str]] = {}
         for payout in ids:

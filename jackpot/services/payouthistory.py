@@ -16,6 +16,7 @@ from typing import Any
 from jackpot.archive.store import Archive
 from jackpot.domain.auth import ApiKey
 from jackpot.domain.journals import pool_journal
+from jackpot.domain.payout import Payout
 from jackpot.domain.payoutanswers import PayoutPage, PayoutRecord, PayoutStep, StatusTotal
 from jackpot.domain.payoutrecord import ENTRY_TYPES, PayoutQuery, cursor_text, order
 from jackpot.errors import NotFoundError
@@ -49,7 +50,7 @@ class PayoutHistory:
     def search(self, query: PayoutQuery, limit: int) -> PayoutPage:
         """A page of the payouts `query` matches, newest first (at most `limit`), with the
         totals of every match by status."""
-        live = {p["id"]: p for p in self._payouts.live()}
+        live = {p.id: p for p in self._payouts.live()}
         # each payout counted once, by whichever side holds it as it is now: the live ones
         # from Redis, the archive asked for the others (so a run that commits meanwhile
         # changes nothing here)
@@ -77,7 +78,7 @@ class PayoutHistory:
         current = live[0] if live else self._archive.payout_records([payout]).get(payout)
         if current is None:
             raise NotFoundError("payout", payout)
-        pool = str(current["pool"])
+        pool = current.pool
         journal = pool_journal(pool)
         holders = self.holders()
         steps = tuple(
@@ -88,7 +89,7 @@ class PayoutHistory:
         return PayoutRecord(self._named(current, holders), journal, steps, covered)
 
     def _entries(
-        self, payout: str, pool: str, current: dict[str, Any]
+        self, payout: str, pool: str, current: Payout
     ) -> dict[int, tuple[dict[str, str], str]]:
         """The payout's entries by seq, each with its stored hash ('' for those in Redis)."""
         tip, _ = self._archive.tip(pool_journal(pool))  # before the index: a run between overlaps
@@ -96,24 +97,26 @@ class PayoutHistory:
         steps = {e.seq: (e.by_name(), hash_) for e, hash_ in archived}
         # the steps the archive has not taken yet: the journal's tail past its tip, from the
         # payout's making on (in Redis; the making found by the tail's time index)
-        after = max(tip, self._journal(pool).seq_at(pool, int(current["created"])) - 1)
+        after = max(tip, self._journal(pool).seq_at(pool, int(current.created)) - 1)
         for entry in self._journal(pool).scan(pool, after):
             if entry.fields.get("payout") == payout and entry.fields.get("type") in ENTRY_TYPES:
                 steps.setdefault(entry.seq, ({k: str(v) for k, v in entry.fields.items()}, ""))
         return steps
 
     @staticmethod
-    def _named(record: dict[str, Any], holders: dict[str, str]) -> dict[str, Any]:
-        """The record as the API shows it: the holders of the keys that confirmed, disputed
-        and voided it named (`confirmer`, `disputer`, `voider`: the archive's entries name the
-        keys), the people as compared left out."""
-        out = {k: v for k, v in record.items() if k != "people"}
-        for key, person in NAMED:
-            if out.get(key) and not out.get(person):
-                out[person] = holders.get(out[key]) or out[key]
-        return out
+    def _named(payout: Payout, holders: dict[str, str]) -> Payout:
+        """The payout as the history shows it: the holders of the keys that confirmed,
+        disputed and voided it named (`confirmer`, `disputer`, `voider`: the archive's entries
+        name the keys), the people as compared left out."""
+        named: dict[str, Any] = {}
+        for step_key, holder in NAMED:
+            key = getattr(payout, step_key)
+            if key and not getattr(payout, holder):
+                named[holder] = holders.get(key) or key
+        return replace(payout, people=None, **named)
 
 
-def _count(totals: dict[str, tuple[int, int]], record: dict[str, Any]) -> None:
-    n, cents = totals.get(record["status"], (0, 0))
-    totals[record["status"]] = (n + 1, cents + int(record["amount"]))
+def _count(totals: dict[str, tuple[int, int]], payout: Payout) -> None:
+    status = str(payout.status)
+    n, cents = totals.get(status, (0, 0))
+    totals[status] = (n + 1, cents + int(payout.amount))

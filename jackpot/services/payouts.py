@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass
-from typing import Any
 
+from jackpot.domain.payout import Payout, PayoutAfterStep
 from jackpot.domain.people import Person
 from jackpot.store.payouts import PayoutStore
 
@@ -57,22 +57,22 @@ class Payouts:
         self._store = store
         self._threshold = threshold
 
-    def list(self, status: str | None, limit: int) -> list[dict[str, Any]]:
+    def list(self, status: str | None, limit: int) -> list[Payout]:
         """Payouts, newest first, optionally of one status."""
         return self._store.list(status, limit)
 
-    def get(self, payout: str) -> dict[str, Any]:
+    def get(self, payout: str) -> Payout:
         return self._store.get(payout)
 
-    def unsettled(self) -> builtins.list[dict[str, Any]]:
+    def unsettled(self) -> builtins.list[Payout]:
         """Jackpots won and not yet paid or voided."""
         return self._store.unsettled()
 
-    def awaiting_voids(self) -> builtins.list[dict[str, Any]]:
+    def awaiting_voids(self) -> builtins.list[Payout]:
         """Payouts with a void asked, awaiting a second person's approval (or refusal)."""
         return self._store.awaiting_voids()
 
-    def live(self) -> builtins.list[dict[str, Any]]:
+    def live(self) -> builtins.list[Payout]:
         """The payouts the archive may not hold as they are now (PayoutStore.live)."""
         return self._store.live()
 
@@ -82,7 +82,7 @@ class Payouts:
         actor: Actor,
         hand_pay: HandPay,
         expect: str = "",
-    ) -> tuple[bool, dict[str, Any]]:
+    ) -> PayoutAfterStep:
         """Record the hand pay: paid, or awaiting approval from the threshold up."""
         return self._store.step(
             payout,
@@ -104,7 +104,7 @@ class Payouts:
         actor: Actor,
         note: str,
         expect: str = "",
-    ) -> tuple[bool, dict[str, Any]]:
+    ) -> PayoutAfterStep:
         """A step that takes a note or reason: `approve` (a second operator's approval of a
         confirmed hand pay: now it is paid), `dispute` (hold a pending or awaiting jackpot
         back), `void` (cancel a confirmed, awaiting or disputed one for good; from the

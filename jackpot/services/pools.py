@@ -236,7 +236,7 @@ class Pools:
     def last_hits(self, pool: str) -> list[dict[str, Any]]:
         """The pool's last hits as a sign may show them, each with its payout's status."""
         hits = self._config.last_hits(pool)
-        statuses = {p["id"]: p["status"] for p in self._payouts.many([str(h["id"]) for h in hits])}
+        statuses = {p.id: p.status for p in self._payouts.many([str(h["id"]) for h in hits])}
         return [
             {
                 **{k: h[k] for k in PUBLIC_HIT_FIELDS if k in h},

@@ -89,7 +89,7 @@ class SignBoard:
         """The shown pools' last hits, and each hit's payout status now, by payout id."""
         hits = {pool: self._last_hits(pool) for pool in wanted if pool in pools}
         ids = [str(h["id"]) for shown in hits.values() for h in shown]
-        return hits, {p["id"]: p["status"] for p in self._payouts.many(ids)}
+        return hits, {p.id: p.status for p in self._payouts.many(ids)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from typing import Any
 
 from redis import Redis
 
+from jackpot.domain.payout import Payout, PayoutAfterStep
 from jackpot.domain.payoutids import payout_number
 from jackpot.domain.payoutrecord import changed_at
 from jackpot.domain.people import person_of
@@ -30,9 +31,20 @@ from jackpot.store.scripts import Scripts
 SETTLED = ("paid", "void")  # a payout in these owes nothing more
 
 
-def payout_order(payout: dict[str, Any]) -> tuple[int, int]:
+def payout_order(payout: Payout) -> tuple[int, int]:
     """Newest first when reversed: by creation, then by number (P000123, east:P000123)."""
-    return int(payout.get("created", 0)), payout_number(payout["id"])
+    return int(payout.created), payout_number(payout.id)
+
+
+def void_order(payout: Payout) -> tuple[int, int, int]:
+    """Oldest void request first, then by creation and number."""
+    asked = payout.void_request
+    return (int(asked.at) if asked else 0, *payout_order(payout))
+
+
+def _read(raw: str | bytes) -> Payout:
+    """A payout as the scripts write it."""
+    return Payout.of(json.loads(raw))
 
 
 class PayoutStore:
@@ -41,18 +53,18 @@ class PayoutStore:
         self._k = keys
         self._s = scripts
 
-    def get(self, payout: str) -> dict[str, Any]:
+    def get(self, payout: str) -> Payout:
         raw = self._r.hget(self._k.payouts, payout)
         if raw is None:
             raise NotFoundError("payout", payout)
-        return dict(json.loads(raw))
+        return _read(raw)
 
-    def many(self, ids: list[str]) -> list[dict[str, Any]]:
+    def many(self, ids: list[str]) -> list[Payout]:
         """The payouts with these ids that exist, in one read."""
         raws = self._r.hmget(self._k.payouts, ids) if ids else []
-        return [json.loads(r) for r in raws if r]
+        return [_read(r) for r in raws if r]
 
-    def list(self, status: str | None, limit: int) -> list[dict[str, Any]]:
+    def list(self, status: str | None, limit: int) -> list[Payout]:
         """Payouts, newest first. Those still owing come from their indexes (the console
         reads them every few seconds: never a scan of the history); paid and void ones, and
         all of them, from a scan."""
@@ -61,18 +73,18 @@ class PayoutStore:
         if status in ("awaiting_approval", "disputed"):  # the open index: no scan
             self._build_open()
             found = self.many(self._r.zrange(self._k.payouts_open, 0, -1))
-            out = [p for p in found if p["status"] == status]
+            out = [p for p in found if p.status == status]
             out.sort(key=payout_order, reverse=True)
             return out[:limit]
         out = []
         for _, raw in self._r.hscan_iter(self._k.payouts, count=1000):
-            payout = json.loads(raw)
-            if status is None or payout["status"] == status:
+            payout = _read(raw)
+            if status is None or payout.status == status:
                 out.append(payout)
         out.sort(key=payout_order, reverse=True)
         return out[:limit]
 
-    def unsettled(self) -> builtins.list[dict[str, Any]]:
+    def unsettled(self) -> builtins.list[Payout]:
         """Every jackpot won and not yet paid or voided (pending, awaiting approval,
         disputed): what the floor still owes, read from the pending and open indexes (the
         live floor's payouts, never the history's)."""
@@ -82,18 +94,17 @@ class PayoutStore:
             pipe.zrange(self._k.payouts_open, 0, -1)
             pending, still_open = pipe.execute()
         ids = list(dict.fromkeys([*pending, *still_open]))
-        return [p for p in self.many(ids) if p["status"] not in SETTLED]
+        return [p for p in self.many(ids) if p.status not in SETTLED]
 
-    def awaiting_voids(self) -> builtins.list[dict[str, Any]]:
+    def awaiting_voids(self) -> builtins.list[Payout]:
         """Every payout with a void asked and awaiting a second person's approval, whatever
         its status (paid, awaiting approval, disputed), oldest request first: read from the
         open index, which holds a paid payout too while a void of it is asked (D286)."""
         self._build_open()
         found = self.many(self._r.zrange(self._k.payouts_open, 0, -1))
-        asked = [p for p in found if p.get("void_request")]
-        return sorted(asked, key=lambda p: (int(p["void_request"]["at"]), payout_order(p)))
+        return sorted((p for p in found if p.void_request), key=void_order)
 
-    def live(self) -> builtins.list[dict[str, Any]]:
+    def live(self) -> builtins.list[Payout]:
         """Every payout the archive may not hold as it is now: those still owed (pending,
         awaiting approval, disputed) and those paid or voided since an archive run last took
         their entries (the settled index); read from the indexes, never a scan."""
@@ -112,7 +123,7 @@ class PayoutStore:
         self._build_index(
             self._k.payouts_settled,
             self._k.payouts_settled_built,
-            lambda p: changed_at(p) if p["status"] in SETTLED else None,
+            lambda p: changed_at(p) if p.status in SETTLED else None,
         )
 
     def _build_open(self) -> None:
@@ -124,21 +135,19 @@ class PayoutStore:
             self._k.payouts_open_built,
             lambda p: (
                 payout_order(p)[1]
-                if p["status"] not in (*SETTLED, "pending") or p.get("void_request")
+                if p.status not in (*SETTLED, "pending") or p.void_request
                 else None
             ),
         )
 
-    def _build_index(
-        self, index: str, built: str, score: Callable[[dict[str, Any]], int | None]
-    ) -> None:
+    def _build_index(self, index: str, built: str, score: Callable[[Payout], int | None]) -> None:
         """Once per store: every payout `score` gives a score into the zset `index` (a scan of
         the payouts, the last one), then `built` set so that it is never scanned again."""
         if self._r.exists(built):
             return
         found = {}
         for payout_id, raw in self._r.hscan_iter(self._k.payouts, count=1000):
-            at = score(json.loads(raw))
+            at = score(_read(raw))
             if at is not None:
                 found[payout_id] = at
         with self._r.pipeline(transaction=True) as pipe:
@@ -174,9 +183,10 @@ class PayoutStore:
         threshold: int = 0,
         ids: tuple[str, str, str] = ("", "", ""),
         old_name: str = "",
-    ) -> tuple[bool, dict[str, Any]]:
-        """One step (payout_status.lua): (changed, the payout after it). A void held for a
-        second person's approval comes back in its status, not void (changed: newly asked).
+    ) -> PayoutAfterStep:
+        """One step (payout_status.lua): the payout after it, and whether it changed. A void
+        held for a second person's approval comes back in its status, not void (changed:
+        newly asked).
 
         `who` is the key, `person` the one acting as shown (name and number); `hand_pay` is a
         confirmation's (paid_by, witness, slip) as shown; `ids` the register's ids of the one
@@ -188,7 +198,7 @@ class PayoutStore:
         """
         current = self.get(payout)
         result = self._s.payout_status(
-            keys=self._step_keys(current["pool"]),
+            keys=self._step_keys(current.pool),
             args=[
                 payout, step, who, note, *hand_pay, expect, threshold, person, *ids,
                 person_of(old_name),
@@ -197,11 +207,11 @@ class PayoutStore:
         verdict = result[0]
         if verdict == "missing":
             raise NotFoundError("payout", payout)
-        after = dict(json.loads(result[1]))
+        after = _read(result[1])
         refused = _STEP_REFUSALS.get(verdict)
         if refused is not None:
             raise refused(_Answer(payout, step, expect, after, result))
-        return verdict in ("changed", "asked"), after
+        return PayoutAfterStep.from_payout(after, changed=verdict in ("changed", "asked"))
 
 
 PAST = {
@@ -221,7 +231,7 @@ class _Answer:
     payout: str
     step: str
     expect: str
-    after: dict[str, Any]
+    after: Payout
     result: list[Any]
 
 
@@ -231,8 +241,8 @@ def _void_held(a: _Answer) -> RoundVoidHeldError:
     held = json.loads(a.result[2])
     return RoundVoidHeldError(
         a.payout,
-        a.after["table"],
-        a.after["round"],
+        a.after.table,
+        a.after.round,
         covers(held.get("plan") or {}),
         str(held.get("label") or held.get("who") or "someone"),
         str(held.get("reason") or ""),
@@ -241,11 +251,11 @@ def _void_held(a: _Answer) -> RoundVoidHeldError:
 
 # what payout_status.lua refuses a step with, as the error each refusal raises
 _STEP_REFUSALS: dict[str, Callable[[_Answer], JackpotError]] = {
-    "stale": lambda a: PayoutChangedError(a.payout, a.after["status"], a.expect),
-    "refused": lambda a: PayoutStateError(a.payout, a.after["status"], PAST[a.step]),
+    "stale": lambda a: PayoutChangedError(a.payout, a.after.status, a.expect),
+    "refused": lambda a: PayoutStateError(a.payout, a.after.status, PAST[a.step]),
     "same_person": lambda a: SecondPersonError(a.payout, a.step),
     "witness_paid": lambda _: WITNESS_IS_NOT_THE_PAYER.error(),
     "witness_confirms": lambda _: WITNESS_IS_NOT_THE_CONFIRMER.error(),
-    "nothing": lambda a: NoVoidAwaitingError(a.payout, a.after["status"]),
+    "nothing": lambda a: NoVoidAwaitingError(a.payout, a.after.status),
     "void_held": _void_held,
 }

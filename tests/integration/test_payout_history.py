@@ -18,6 +18,7 @@ from jackpot.archive.payoutindex import person_key
 from jackpot.archive.rows import entry_row
 from jackpot.archive.schema import journal_entries, payout_people, payouts
 from jackpot.archive.store import Archive
+from jackpot.domain.payout import Payout
 from jackpot.domain.payoutrecord import PayoutQuery, fold
 from tests.support.api import round_body
 from tests.support.archive_world import ARCHIVES, World, world_on
@@ -270,7 +271,7 @@ def test_the_index_is_built_for_an_archive_from_before_it(tmp_path: Path) -> Non
             [dict(zip([c.name for c in journal_entries.c], r, strict=True)) for r in rows],
         )
     archive.ensure()  # to the newest revision: the index, built
-    want = fold(fold(None, "main", made), "main", paid)
+    want = Payout.of(fold(fold(None, "main", made), "main", paid))
     assert archive.search_payouts(PayoutQuery(), 10) == [want]
     with archive.engine.connect() as connection:
         people = set(connection.execute(select(payout_people.c.person)).scalars())

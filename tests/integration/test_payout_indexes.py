@@ -34,7 +34,7 @@ def step(w: World, payout: str, name: str, body: dict[str, Any] | None = None) -
 
 
 def owed(w: World) -> set[str]:
-    return {p["id"] for p in w.services.payouts.unsettled()}
+    return {p.id for p in w.services.payouts.unsettled()}
 
 
 def listed(w: World, status: str) -> set[str]:

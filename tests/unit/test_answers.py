@@ -63,7 +63,7 @@ def test_a_record_nests_its_steps_and_writes_null_where_nothing_covers_it() -> N
         PayoutStep.of(entry("payout_voided", **{"from": "pending"}), 2, None, None),
     )
     for checkpoint in (None, COVERED):
-        written = to_json(PayoutRecord({"id": "p-1"}, "pool:main", steps, checkpoint))
+        written = to_json(PayoutRecord(a_payout(id="p-1"), "pool:main", steps, checkpoint))
         judge(PayoutRecord, written)
         assert written["checkpoint"] == checkpoint
         assert [s["step"] for s in written["steps"]] == ["won", "voided"]

@@ -13,6 +13,7 @@ from jackpot.services.fanout import GroupedHealth
 from jackpot.services.selfcheck import Health, Problem
 from jackpot.store.keys import Keys
 from jackpot.store.payouts import payout_order
+from tests.support.payouts import a_payout
 
 
 def test_the_main_group_keeps_the_tag_every_key_had_and_another_group_has_its_own() -> None:
@@ -46,8 +47,8 @@ def test_payout_ids_and_house_journals_name_their_group() -> None:
     assert payout_id(MAIN_GROUP, 123) == "P000123" and payout_id("east", 7) == "east:P000007"
     assert payout_number("P000123") == 123 == payout_number("east:P000123")
     assert house_journal(MAIN_GROUP) == "house" and house_journal("east") == "house@east"
-    older = {"id": "east:P000009", "created": 10}
-    newer = {"id": "P000002", "created": 11}
+    older = a_payout(id="east:P000009", created=10)
+    newer = a_payout(id="P000002", created=11)
     assert sorted([newer, older], key=payout_order) == [older, newer]
 
 

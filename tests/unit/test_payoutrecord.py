@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from jackpot.domain.gamingday import GamingDays
+from jackpot.domain.payout import Payout
 from jackpot.domain.payoutanswers import PayoutStep
 from jackpot.domain.payoutrecord import (
     PayoutQuery,
@@ -61,8 +62,8 @@ def test_a_hand_pay_confirmed_then_approved_folds_to_the_live_record() -> None:
     )
     assert approved["confirmed_by"] == "operator:a1" and approved["confirmed_at"] == 2000
     assert made["status"] == "pending", "the record before is never changed"
-    assert changed_at(approved) == 3000
-    assert people(approved) == {"dana", "lee", "operator:a1", "operator:b2"}
+    assert changed_at(Payout.of(approved)) == 3000
+    assert people(Payout.of(approved)) == {"dana", "lee", "operator:a1", "operator:b2"}
 
 
 def test_a_dispute_and_a_void_keep_their_reason_and_where_the_payout_was() -> None:
@@ -104,7 +105,7 @@ def test_a_person_is_looked_for_by_name_and_by_every_key_they_hold() -> None:
 
 
 def test_a_query_matches_as_the_archive_filters() -> None:
-    record = fold(None, "main", MADE)
+    record = Payout.of(fold(None, "main", MADE))
     assert PayoutQuery().matches(record)
     assert PayoutQuery(table="T1", pool="main", statuses=frozenset({"pending"})).matches(record)
     assert not PayoutQuery(table="T2").matches(record)
