@@ -1,10 +1,12 @@
 """The answers the API gives are the ones its document publishes (jackpot.domain.answers):
 a payout's full record, taken through every kind of step, validates against the served
 schema, whose fields are the record's own (a field the API writes and the document does not
-name fails here)."""
+name fails here). A payout in every status, read every way and answered by every step, is
+the published `Payout` and holds what the scripts stored, key for key."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,8 +14,10 @@ import jsonschema
 import pytest
 
 from jackpot.bootstrap import Services
+from jackpot.domain.linkgroups import MAIN_GROUP
 from tests.support.api import Api, hit, round_body
 from tests.support.payout_steps import CONFIRM, operators, step, two_person_control
+from tests.support.stores import Store
 
 
 @pytest.fixture
@@ -186,3 +190,127 @@ def test_a_refusal_is_the_published_error_body(linked: Api) -> None:
     assert "field" not in anonymous.get_json()["error"]
     with pytest.raises(jsonschema.ValidationError):
         judge(api, "Error", {"error": {**bad.get_json()["error"], "hint": "x"}})
+
+
+# -- a payout, in every status ----------------------------------------------------------------
+
+
+def stored(services: Services, payout: str) -> dict[str, Any]:
+    """The payout as the scripts wrote it into its group's hash of payouts."""
+    group = services.groups.of_payout(payout)
+    return dict(json.loads(group.client.hget(group.keys.payouts, payout)))
+
+
+def read_every_way(api: Api, services: Services, payout: str) -> dict[str, Any]:
+    """The payout as each read answers it, each its published answer; one payout's read
+    answers what the store holds, key for key, and the signed checkpoint covering it."""
+    auditor = api.keys.header("auditor")
+    one = api.client.get(f"/v1/payouts/{payout}", headers=auditor).get_json()
+    judge(api, "CoveredPayout", one)
+    assert {k: v for k, v in one.items() if k != "checkpoint"} == stored(services, payout)
+    listed = api.client.get("/v1/payouts?limit=10000", headers=auditor).get_json()
+    judge(api, "Payouts", listed)
+    assert [p for p in listed["payouts"] if p["id"] == payout] == [stored(services, payout)]
+    found = api.client.get("/v1/payouts/history", query_string={"payout": payout},
+                           headers=auditor)  # fmt: skip
+    assert found.status_code == 200, found.get_json()
+    judge(api, "PayoutHistory", found.get_json())
+    judge(api, "PayoutRecord", record(api, payout))
+    return dict(one)
+
+
+def taken(api: Api, services: Services, payout: str, name: str, body: Any,
+          header: dict[str, str]) -> dict[str, Any]:  # fmt: skip
+    """A step's answer: the published one, the payout as stored after it and `changed`."""
+    r = step(api, payout, name, body, header)
+    assert r.status_code in (200, 202), (name, r.get_json())
+    judge(api, "PayoutAfterStep", r.get_json())
+    after = {k: v for k, v in r.get_json().items() if k != "changed"}
+    assert after == stored(services, payout), name
+    return read_every_way(api, services, payout)
+
+
+def test_a_payout_paid_and_voided_without_a_second_person_is_answered_as_published(
+    api: Api, services: Services
+) -> None:
+    dana = operators(services)["dana"]
+    payout = hit(api, "r-payout-plain")
+    assert read_every_way(api, services, payout)["status"] == "pending"
+    disputed = taken(api, services, payout, "dispute", {"reason": "camera check"}, dana)
+    assert (disputed["status"], disputed["note"]) == ("disputed", "camera check")
+    paid = taken(api, services, payout, "confirm", CONFIRM, dana)
+    assert paid["status"] == "paid" and (paid["paid_by_id"], paid["witness_id"]) == (
+        "SAM-OKAFOR", "ANA-RUIZ")  # fmt: skip
+    voided = taken(api, services, payout, "void", {"reason": "misdeal on review"}, dana)
+    assert (voided["status"], voided["voided_from"]) == ("void", "paid")
+
+
+def test_a_payout_under_two_person_control_is_answered_as_published(
+    api: Api, approval: Services
+) -> None:
+    people = operators(approval)
+    dana, lee, kim = people["dana"], people["lee"], people["kim"]
+    payout = hit(api, "r-payout-two")
+    awaiting = taken(api, approval, payout, "confirm", CONFIRM, dana)
+    assert awaiting["status"] == "awaiting_approval" and awaiting["confirmer_id"]
+    asked = taken(api, approval, payout, "void", {"reason": "slip misread"}, dana)
+    assert asked["void_request"]["from"] == "awaiting_approval"
+    refused = taken(api, approval, payout, "void/refuse", {"reason": "checked"}, kim)
+    assert "void_request" not in refused
+    approved = taken(api, approval, payout, "approve", None, lee)
+    assert approved["status"] == "paid" and approved["approver_id"]
+    asked = taken(api, approval, payout, "void", {"reason": "misdeal on review"}, dana)
+    assert (asked["status"], asked["void_request"]["from"]) == ("paid", "paid")
+    voided = taken(api, approval, payout, "void/approve", {"reason": "seen"}, lee)
+    assert voided["status"] == "void" and voided["void_requester_id"] and voided["void_approver"]
+
+
+LOSSES = ("2c", "3d", "4h")  # under the dealer's queen: no meter line
+
+
+def test_a_trigger_levels_hit_is_answered_as_published_with_its_reveal(
+    api: Api, services: Services
+) -> None:
+    api.put_pool()
+    api.put_pool("mhb-answers", reset=20, rate_bp=1_000, reserve_rate_bp=0, cap=70,
+                 level="must_hit_by")  # fmt: skip
+    api.put_table(pools=["main", "mhb-answers"])
+    losses = [{"spot": i + 1, "wager": 100, "card": card} for i, card in enumerate(LOSSES)]
+    for n in range(1, 40):  # 10 cents a bet: the 50-cent range in at most 5 rounds
+        won = api.report(round_body(f"r-mhb-{n}", spots=losses)).get_json()["jackpots"]
+        if won:
+            break
+    [jackpot] = won
+    payout = read_every_way(api, services, jackpot["id"])
+    assert payout["level"] == "must_hit_by" and 21 <= payout["trigger"] <= 70
+    assert payout["salt"] and len(payout["commitment"]) == 64
+    dana = operators(services)["dana"]
+    assert taken(api, services, jackpot["id"], "confirm", CONFIRM, dana)["status"] == "paid"
+
+
+def test_hand_pays_are_answered_as_published_with_their_kind(
+    api: Api, services: Services, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fixed and envy pays from $1,000.00 held as hand pays (JACKPOT_HANDPAY_CENTS), then
+    voided with their round."""
+    for group in {MAIN_GROUP, store.group or MAIN_GROUP}:
+        monkeypatch.setattr(services.groups.of(group).rounds, "_handpay_cents", 100_000)
+    api.put_pool()
+    api.put_table()
+    aces = {"card": "As", "war": True, "war_card": "As"}
+    spots = [{"spot": 1, "wager": 500, "player": "p1", **aces},
+             {"spot": 2, "wager": 500, "card": "4d", "player": "p2"}]  # fmt: skip
+    answer = api.report(round_body("r-held", dealer="As", dealer_war="As", spots=spots))
+    assert answer.status_code == 200, answer.get_json()
+    held = {h["kind"]: h["id"] for h in answer.get_json()["hand_pays"]}
+    for kind, payout in held.items():
+        shown = read_every_way(api, services, payout)
+        player = {"fixed": "p1", "envy": "p2"}[kind]
+        assert (shown["kind"], shown["status"], shown["player"]) == (kind, "pending", player)
+    operator = api.keys.header("operator")
+    voided = api.client.post("/v1/rounds/T1/r-held/void", json={"reason": "malfunction"},
+                             headers=operator)  # fmt: skip
+    assert voided.status_code == 200, voided.get_json()
+    for payout in [*held.values(), answer.get_json()["jackpots"][0]["id"]]:
+        shown = read_every_way(api, services, payout)
+        assert (shown["status"], shown["voided_from"]) == ("void", "pending")

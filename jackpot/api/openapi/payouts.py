@@ -12,6 +12,7 @@ PATHS: dict[str, Any] = {
         "get": op(
             "jackpot payouts, newest first",
             ["operator", "auditor"],
+            ref("Payouts"),
             params=[
                 query_param("status", {"enum": list(PAYOUT_STATUSES)}),
                 query_param("limit", {"type": "integer", "minimum": 1}),
@@ -45,7 +46,12 @@ PATHS: dict[str, Any] = {
         ),
     },
     "/v1/payouts/{payout}": {
-        "get": op("one payout", ["operator", "auditor"], ref("Payout"), params=PAYOUT),
+        "get": op(
+            "one payout, and the signed checkpoint covering its newest step",
+            ["operator", "auditor"],
+            ref("CoveredPayout"),
+            params=PAYOUT,
+        ),
     },
     "/v1/payouts/{payout}/record": {
         "get": op(
@@ -59,7 +65,7 @@ PATHS: dict[str, Any] = {
         "post": op(
             "record a jackpot's hand pay (paid, or awaiting approval from the threshold)",
             ["operator"],
-            ref("Payout"),
+            ref("PayoutAfterStep"),
             "PayoutConfirm",
             PAYOUT,
             body_required=False,
@@ -69,7 +75,7 @@ PATHS: dict[str, Any] = {
         "post": op(
             "dispute a jackpot (body: {reason})",
             ["operator"],
-            ref("Payout"),
+            ref("PayoutAfterStep"),
             "PayoutDispute",
             PAYOUT,
         ),
@@ -78,7 +84,7 @@ PATHS: dict[str, Any] = {
         "post": op(
             "a second operator approves a confirmed hand pay",
             ["operator"],
-            ref("Payout"),
+            ref("PayoutAfterStep"),
             "PayoutApprove",
             PAYOUT,
             body_required=False,
@@ -89,7 +95,7 @@ PATHS: dict[str, Any] = {
             "void a confirmed, awaiting or disputed jackpot (body: {reason}); from the "
             "approval threshold up, 202: asked, until another person approves it",
             ["operator"],
-            ref("Payout"),
+            ref("PayoutAfterStep"),
             "PayoutVoid",
             PAYOUT,
         ),
@@ -98,7 +104,7 @@ PATHS: dict[str, Any] = {
         "post": op(
             "another person applies the void asked of a jackpot (body: {reason}, optional)",
             ["operator"],
-            ref("Payout"),
+            ref("PayoutAfterStep"),
             "PayoutVoidApprove",
             PAYOUT,
             body_required=False,
@@ -110,7 +116,7 @@ PATHS: dict[str, Any] = {
             "withdraws it (body: {reason}): the request is dropped, nothing else changes; "
             "none waiting is 409 no_void_awaiting",
             ["operator"],
-            ref("Payout"),
+            ref("PayoutAfterStep"),
             "PayoutVoidRefuse",
             PAYOUT,
         ),

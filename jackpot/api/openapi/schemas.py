@@ -5,15 +5,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from jackpot.api.openapi.operations import CENTS, ID
 from jackpot.domain.answers import answer_schema
-from jackpot.domain.checkpoints import COVERED_SCHEMA as COVERED
 from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
 from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
 from jackpot.domain.errorbody import ErrorBody, ErrorDetail
 from jackpot.domain.game import Game
 from jackpot.domain.meter import ArmedTrigger
-from jackpot.domain.payoutanswers import PayoutPage, PayoutRecord, PayoutStep, StatusTotal
+from jackpot.domain.payout import (
+    ComparedNames,
+    CoveredPayout,
+    Payout,
+    PayoutAfterStep,
+    VoidRequest,
+)
+from jackpot.domain.payoutanswers import (
+    PayoutList,
+    PayoutPage,
+    PayoutRecord,
+    PayoutStep,
+    StatusTotal,
+)
 from jackpot.domain.people import Person
 from jackpot.domain.poolanswers import PoolMeters, PublicPool
 from jackpot.domain.requests import (
@@ -24,7 +35,6 @@ from jackpot.domain.requests import (
     DISPUTE_REQUEST,
     GAME_CHANGE_REQUEST,
     MOVE_REQUEST,
-    PAYOUT_STATUSES,
     RECONCILE_REQUEST,
     RESUME_REQUEST,
     RETIRE_REQUEST,
@@ -47,6 +57,12 @@ ANSWERS = (
     PoolMeters,
     ArmedTrigger,
     Person,
+    Payout,
+    VoidRequest,
+    ComparedNames,
+    PayoutAfterStep,
+    CoveredPayout,
+    PayoutList,
     PayoutRecord,
     PayoutStep,
     PayoutPage,
@@ -66,39 +82,6 @@ SCHEMAS: dict[str, Any] = {
     "PoolConfig": POOL_REQUEST.schema(),
     "TableConfig": TABLE_REQUEST.schema(),
     "RoundReport": ROUND_REPORT.schema(),
-    "Payout": {
-        "type": "object",
-        "required": ["id", "pool", "amount", "status"],
-        "properties": {
-            "checkpoint": {
-                **COVERED,
-                "description": "GET /v1/payouts/{payout}: the signed checkpoint covering its "
-                "newest step (null: not yet covered)",
-            },
-            "id": {"type": "string"},
-            "pool": ID,
-            "table": ID,
-            "round": ID,
-            "spot": {"type": "integer"},
-            "player": {"oneOf": [ID, {"type": "null"}]},
-            "amount": CENTS,
-            "status": {"enum": list(PAYOUT_STATUSES)},
-            "changed": {"type": "boolean"},
-            "void_request": {
-                "type": "object",
-                "description": "a void asked from the approval threshold up, awaiting "
-                "another person's approval: who asked (`requested_by`, `person`), why "
-                "(`reason`), when (`at`, ms) and the status it was asked from (`from`)",
-                "properties": {
-                    "requested_by": {"type": "string"},
-                    "person": {"type": "string"},
-                    "reason": {"type": "string"},
-                    "at": {"type": "integer"},
-                    "from": {"enum": list(PAYOUT_STATUSES)},
-                },
-            },
-        },
-    },
     **{answer.NAME: answer_schema(answer) for answer in ANSWERS},
     "ReconcileRequest": RECONCILE_REQUEST.schema(),
     "Adjustment": ADJUSTMENT_REQUEST.schema(),
