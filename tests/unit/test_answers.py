@@ -175,5 +175,5 @@ def test_the_payout_schema_refuses_what_the_record_never_writes() -> None:
     ):
         with pytest.raises(jsonschema.ValidationError):
             judge_payout(broken)
-    with pytest.raises(TypeError):
-        Payout.of({**written, "surprise": 1})
+    # a key no field declares (a later version's, read after a rollback) is left out
+    assert Payout.of({**written, "surprise": 1}) == Payout.of(written)
