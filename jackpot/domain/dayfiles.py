@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from jackpot.conflicts import SectionNotRecordedError
 from jackpot.domain.csvcells import csv_text
 from jackpot.domain.dayclose import (
     HAND_PAY_STEMS,
@@ -37,7 +38,6 @@ from jackpot.domain.dayclose import (
 from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.domain.outcomes import Outcome
 from jackpot.domain.tablecounts import FIGURES as COUNT_FIGURES
-from jackpot.errors import SectionNotRecordedError
 
 TOTAL = "TOTAL"
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from jackpot.conflicts import LinkedTableError
 from jackpot.domain.answers import INTEGER, TEXT, Each, Given, OneOf, answer_field
 from jackpot.domain.config import TableConfig, TableRecord
 from jackpot.domain.paytable import PAYTABLE, Paytable
 from jackpot.domain.requests import GAME_CHANGE_REQUEST, GAME_POOLS_FED, GAME_SETS_SOMETHING
-from jackpot.errors import LinkedTableError
 
 
 @dataclass(frozen=True, slots=True)

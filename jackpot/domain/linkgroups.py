@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from jackpot.conflicts import LinkGroupError
 from jackpot.domain.validate import parse_group
-from jackpot.errors import LinkGroupError, NotFoundError, ValidationError
+from jackpot.errors import NotFoundError, ValidationError
 
 # the link group every pool and table is in unless it was put in another
 MAIN_GROUP = "main"

@@ -14,9 +14,10 @@ from functools import partial
 
 from jackpot.archive.rows import ArchivedRound
 from jackpot.archive.store import Archive
+from jackpot.conflicts import RoundRecordError
 from jackpot.domain.journals import house_journal
 from jackpot.domain.records import record_problem
-from jackpot.errors import ArchiveUnavailableError, RoundRecordError, StoreUnavailableError
+from jackpot.errors import ArchiveUnavailableError, StoreUnavailableError
 from jackpot.services.rounds import ArchivedRounds
 
 log = logging.getLogger(__name__)

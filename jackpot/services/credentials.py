@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 
+from jackpot.conflicts import PersonError
 from jackpot.domain.auth import PEOPLES_ROLES, ApiKey, Role, digest, new_secret
 from jackpot.domain.people import parse_person_id
-from jackpot.errors import NotFoundError, PersonError, UnauthenticatedError, ValidationError
+from jackpot.errors import NotFoundError, UnauthenticatedError, ValidationError
 from jackpot.store.apikeys import KeyStore
 
 MAX_CACHED_KEYS = 10_000

@@ -16,19 +16,19 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
 from jackpot.archive.store import Archive
-from jackpot.domain.dayclose import LAYOUT_VERSION, LAYOUTS, closed_day_digest, figure_differences
-from jackpot.domain.dayreport import meter_series, pool_corrections, void_corrections
-from jackpot.domain.gamingday import EPOCH, MILLISECOND, GamingDays
-from jackpot.domain.journals import HOUSE, pool_journal
-from jackpot.domain.meter import UNITS_PER_CENT
-from jackpot.errors import (
+from jackpot.conflicts import (
     BrokenChainError,
     DayBoundsError,
     DayNotClosedError,
     DayNotJournaledError,
     DayNotOverError,
-    NotFoundError,
 )
+from jackpot.domain.dayclose import LAYOUT_VERSION, LAYOUTS, closed_day_digest, figure_differences
+from jackpot.domain.dayreport import meter_series, pool_corrections, void_corrections
+from jackpot.domain.gamingday import EPOCH, MILLISECOND, GamingDays
+from jackpot.domain.journals import HOUSE, pool_journal
+from jackpot.domain.meter import UNITS_PER_CENT
+from jackpot.errors import NotFoundError
 from jackpot.services.daystatement import DayStatements
 
 if TYPE_CHECKING:

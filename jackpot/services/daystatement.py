@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from jackpot import jsonio
 from jackpot.archive.store import Archive
 from jackpot.archive.verify import check_rounds
+from jackpot.conflicts import BrokenChainError
 from jackpot.domain.dayclose import (
     HAND_PAYS_OWED,
     LAYOUT_VERSION,
@@ -31,7 +32,6 @@ from jackpot.domain.gamingday import GamingDays
 from jackpot.domain.journals import HOUSE, Span, pool_journal
 from jackpot.domain.people import shown
 from jackpot.domain.reconcile import BALANCE
-from jackpot.errors import BrokenChainError
 
 if TYPE_CHECKING:
     from jackpot.store.journal import JournalStore

@@ -13,8 +13,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from jackpot.conflicts import GamingDayClosedError
 from jackpot.domain.gamingday import GamingDays
-from jackpot.errors import GamingDayClosedError
 from jackpot.settings import Settings, SettingsError
 from jackpot.store.gamingday import GamingDayStore
 

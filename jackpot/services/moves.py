@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from jackpot.conflicts import LinkGroupError, TableMoveError
 from jackpot.domain.config import TableConfig, TableRecord
 from jackpot.domain.linkgroups import pools_group
 from jackpot.domain.requests import MOVE_REQUEST
@@ -39,10 +40,8 @@ from jackpot.errors import (
     ArchiveUnavailableError,
     ConflictError,
     JackpotError,
-    LinkGroupError,
     NotFoundError,
     StoreUnavailableError,
-    TableMoveError,
 )
 from jackpot.services.linkgroups import Group, LinkGroups
 from jackpot.services.placement import Placement

@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from jackpot.conflicts import PersonError
 from jackpot.domain.auth import ApiKey
 from jackpot.domain.fields import MAX_REASON
 from jackpot.domain.names import check_display_name, skeletons
 from jackpot.domain.people import Person, parse_person_id
-from jackpot.errors import NotFoundError, PersonError, ValidationError
+from jackpot.errors import NotFoundError, ValidationError
 from jackpot.services.credentials import Credentials
 from jackpot.store.people import PeopleStore, person_from_json
 

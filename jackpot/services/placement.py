@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from jackpot.conflicts import LinkGroupError
 from jackpot.domain.config import PoolConfig, TableConfig, TableRecord
 from jackpot.domain.linkgroups import MAIN_GROUP, pool_placement, table_placement
 from jackpot.domain.meter import PoolState
 from jackpot.domain.requests import RETIRE_REQUEST
-from jackpot.errors import LinkGroupError, NotFoundError
+from jackpot.errors import NotFoundError
 from jackpot.services.linkgroups import LinkGroups
 from jackpot.services.pools import Retired
 

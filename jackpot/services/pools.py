@@ -8,18 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from jackpot.conflicts import PoolInUseError, PoolStateError, StagedRefusedError
 from jackpot.domain.adjustment import Adjustment
 from jackpot.domain.config import IN_THE_FUTURE, PoolConfig, StagedChange, requested_name
 from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
 from jackpot.domain.requests import RETIRE_REQUEST
-from jackpot.errors import (
-    ConflictError,
-    NotFoundError,
-    PoolInUseError,
-    PoolStateError,
-    StagedRefusedError,
-    ValidationError,
-)
+from jackpot.errors import ConflictError, NotFoundError, ValidationError
 from jackpot.services.tables import MAX_STALE_RETRIES, Tables
 from jackpot.store.adjustments import AdjustmentStore
 from jackpot.store.config import ConfigStore

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from jackpot import jsonio
+from jackpot.conflicts import RoundConflictError, TableDisabledError
 from jackpot.domain.auth import ApiKey, digest
 from jackpot.domain.config import TableRecord
 from jackpot.domain.report import (
@@ -22,11 +23,9 @@ from jackpot.domain.settlement import Settlement, settle
 from jackpot.errors import (
     ControllerInoperableError,
     JackpotError,
-    RoundConflictError,
     RoundExpiredError,
     ShoeOverdrawnError,
     StoreUnavailableError,
-    TableDisabledError,
     UnauthenticatedError,
     ValidationError,
 )

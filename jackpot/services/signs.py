@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from jackpot.conflicts import PoolStateError
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.signs import Sign
-from jackpot.errors import NotFoundError, PoolStateError
+from jackpot.errors import NotFoundError
 from jackpot.store.signs import SignStore
 
 

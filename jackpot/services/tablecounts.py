@@ -22,10 +22,11 @@ from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 from typing import Any
 
+from jackpot.conflicts import TableCountsAckError
 from jackpot.domain.gamingday import GamingDays
 from jackpot.domain.journals import Span
 from jackpot.domain.tablecounts import DayCounts, acknowledges, count_journal, differences, in_sight
-from jackpot.errors import ArchiveUnavailableError, NotFoundError, TableCountsAckError
+from jackpot.errors import ArchiveUnavailableError, NotFoundError
 from jackpot.store.journal import JournalStore
 from jackpot.store.tablecounts import TableCountStore
 

@@ -7,12 +7,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from jackpot.conflicts import PoolStateError, UnlinkedPoolError
 from jackpot.domain.auth import ApiKey, authorize_table
 from jackpot.domain.config import PoolConfig, TableConfig, TableRecord, check_levels
 from jackpot.domain.game import Game, GameChange, check_linked, linked_group
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.returns import check_return
-from jackpot.errors import ConflictError, NotFoundError, PoolStateError, UnlinkedPoolError
+from jackpot.errors import ConflictError, NotFoundError
 from jackpot.store.config import ConfigStore
 
 # a configuration write checks the linked tables against a config version; when another

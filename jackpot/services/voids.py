@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from jackpot.conflicts import MeterLimitError, RoundVoidError
 from jackpot.domain.auth import a_tables_key
 from jackpot.domain.voids import (
     VoidUnsupportedError,
@@ -14,13 +15,7 @@ from jackpot.domain.voids import (
     plan_void,
     trigger_won,
 )
-from jackpot.errors import (
-    ControllerInoperableError,
-    JackpotError,
-    MeterLimitError,
-    NotFoundError,
-    RoundVoidError,
-)
+from jackpot.errors import ControllerInoperableError, JackpotError, NotFoundError
 from jackpot.services.payouts import Actor, ApprovalThreshold
 from jackpot.services.rounds import Rounds
 from jackpot.store.rounds import StoredRound

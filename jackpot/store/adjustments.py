@@ -7,8 +7,9 @@ from typing import Any
 
 from redis import Redis
 
+from jackpot.conflicts import AdjustmentError, PoolStateError
 from jackpot.domain.adjustment import Adjustment
-from jackpot.errors import AdjustmentError, NotFoundError, PoolStateError
+from jackpot.errors import NotFoundError
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from redis import Redis
 
+from jackpot.conflicts import PoolStateError, TableMoveError
 from jackpot.domain.config import (
     PoolConfig,
     StagedChange,
@@ -16,11 +17,7 @@ from jackpot.domain.config import (
 )
 from jackpot.domain.meter import LinkState, PoolState
 from jackpot.domain.triggers import draw_trigger
-from jackpot.errors import (
-    NotFoundError,
-    PoolStateError,
-    TableMoveError,
-)
+from jackpot.errors import NotFoundError
 from jackpot.store.armedtriggers import ArmedTriggers
 from jackpot.store.confighashes import canonical, name_keys, pool_state, table_record
 from jackpot.store.keys import Keys

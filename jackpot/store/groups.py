@@ -17,8 +17,8 @@ from typing import Any
 from redis import Redis
 from redis.exceptions import WatchError
 
+from jackpot.conflicts import LinkGroupError
 from jackpot.domain.linkgroups import MAIN_GROUP
-from jackpot.errors import LinkGroupError
 from jackpot.store.keys import Keys
 
 

@@ -10,21 +10,20 @@ from typing import Any
 
 from redis import Redis
 
-from jackpot.domain.payout import Payout, PayoutAfterStep
-from jackpot.domain.payoutids import payout_number
-from jackpot.domain.payoutrecord import changed_at
-from jackpot.domain.people import person_of
-from jackpot.domain.requests import WITNESS_IS_NOT_THE_CONFIRMER, WITNESS_IS_NOT_THE_PAYER
-from jackpot.domain.voids import covers
-from jackpot.errors import (
-    JackpotError,
-    NotFoundError,
+from jackpot.conflicts import (
     NoVoidAwaitingError,
     PayoutChangedError,
     PayoutStateError,
     RoundVoidHeldError,
     SecondPersonError,
 )
+from jackpot.domain.payout import Payout, PayoutAfterStep
+from jackpot.domain.payoutids import payout_number
+from jackpot.domain.payoutrecord import changed_at
+from jackpot.domain.people import person_of
+from jackpot.domain.requests import WITNESS_IS_NOT_THE_CONFIRMER, WITNESS_IS_NOT_THE_PAYER
+from jackpot.domain.voids import covers
+from jackpot.errors import JackpotError, NotFoundError
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts
 

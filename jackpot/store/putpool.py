@@ -6,16 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from jackpot.domain.config import LevelType, PoolConfig
-from jackpot.errors import (
+from jackpot.conflicts import (
     CapBelowValueError,
-    ConflictError,
-    JackpotError,
     PoolNameTakenError,
     PoolRunningError,
     TriggerInForceError,
     TriggerRangeError,
 )
+from jackpot.domain.config import LevelType, PoolConfig
+from jackpot.errors import ConflictError, JackpotError
 
 
 def _cents_text(cents: int | None) -> str:

@@ -11,19 +11,17 @@ from typing import Any
 from redis import Redis
 
 from jackpot import jsonio
-from jackpot.domain.cards import FULL_DECK
-from jackpot.domain.payoutids import payout_prefix
-from jackpot.domain.records import record_problem, result_digest
-from jackpot.domain.triggers import draw_trigger
-from jackpot.errors import (
-    ControllerInoperableError,
-    JackpotError,
+from jackpot.conflicts import (
     MeterLimitError,
     ProgressiveClosedError,
     RoundConflictError,
     RoundRecordError,
-    ShoeOverdrawnError,
 )
+from jackpot.domain.cards import FULL_DECK
+from jackpot.domain.payoutids import payout_prefix
+from jackpot.domain.records import record_problem, result_digest
+from jackpot.domain.triggers import draw_trigger
+from jackpot.errors import ControllerInoperableError, JackpotError, ShoeOverdrawnError
 from jackpot.store.forgotten import probes
 from jackpot.store.keys import Keys
 from jackpot.store.scripts import Scripts

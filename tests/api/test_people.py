@@ -11,8 +11,9 @@ import pytest
 import redis as redis_lib
 
 from jackpot.bootstrap import Services
+from jackpot.conflicts import PersonError
 from jackpot.domain.auth import Role, digest, key_id_of
-from jackpot.errors import NotFoundError, PersonError, ValidationError
+from jackpot.errors import NotFoundError, ValidationError
 from tests.support.api import Api, hit, round_body
 from tests.support.checks import HAND_PAY, assert_error, snapshot
 

@@ -17,10 +17,10 @@ import pytest
 import sqlalchemy
 
 from jackpot.bootstrap import bootstrap
+from jackpot.conflicts import BrokenChainError, DayBoundsError
 from jackpot.domain.dayfiles import FILES, TOTAL, Kind, dollars, numbers
 from jackpot.domain.meter import UNITS_PER_CENT
 from jackpot.domain.triggers import commitment
-from jackpot.errors import BrokenChainError, DayBoundsError
 from jackpot.services.dayclose import SECTIONS
 from jackpot.settings import Settings
 from jackpot.store.keys import Keys as StoreKeys

@@ -12,7 +12,7 @@ import pytest
 import redis as redis_lib
 
 from jackpot.bootstrap import Services, bootstrap
-from jackpot.errors import GamingDayClosedError
+from jackpot.conflicts import GamingDayClosedError
 from jackpot.services.gamingday import (
     GamingDayMismatchError,
     change_gaming_day,

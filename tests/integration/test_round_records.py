@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy
 
 from jackpot.archive.rows import ArchivedRound
-from jackpot.errors import BrokenChainError
+from jackpot.conflicts import BrokenChainError
 from tests.support.api import round_body
 from tests.support.archive_world import ARCHIVES, World, dealt, world_on
 from tests.support.tamper import edit_round, set_round, superuser

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from jackpot.conflicts import PersonError
 from jackpot.domain.auth import PEOPLES_ROLES, Role
 from jackpot.domain.people import Person
-from jackpot.errors import PersonError
 
 # the names the tests confirm hand pays with
 CAST = (

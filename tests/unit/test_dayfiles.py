@@ -92,9 +92,9 @@ def test_a_day_closed_before_voids_apart_keeps_its_figures_under_todays_columns(
     """A layout-4 day: its voided rounds' jackpots back on the meter are today's
     `returned_jackpots`; what it never recorded (owed at open, paid, voided) is an empty
     cell, never a made-up zero; it has no voids file (409 naming the section)."""
+    from jackpot.conflicts import SectionNotRecordedError
     from jackpot.domain.dayclose import PoolDay
     from jackpot.domain.dayfiles import section_rows
-    from jackpot.errors import SectionNotRecordedError
 
     day = PoolDay("main", returned_jackpots=1, returned_jackpots_cents=12_345)
     old = {"day": "2026-11-01", "layout_version": 4, "pools": [day.row(4)]}

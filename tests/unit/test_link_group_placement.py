@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from jackpot.conflicts import LinkGroupError
 from jackpot.domain.linkgroups import MAIN_GROUP, pool_placement, pools_group, table_placement
-from jackpot.errors import LinkGroupError, NotFoundError, ValidationError
+from jackpot.errors import NotFoundError, ValidationError
 
 
 def test_a_new_pool_goes_where_its_request_says_or_to_the_main_group() -> None:
