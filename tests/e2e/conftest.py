@@ -17,7 +17,7 @@ def service(tmp_path: Path, redis_server: object, redis: object) -> Iterator[Ser
     """`jackpot serve` over the session's redis-server (flushed by the `redis` fixture)."""
     svc = start_service(tmp_path, {"JACKPOT_REDIS_URL": redis_server.url})  # type: ignore[attr-defined]
     yield svc
-    svc.stop()
+    svc.halt()
 
 
 @pytest.fixture

@@ -517,7 +517,7 @@ def approving(tmp_path: Path, redis_server: object, redis: object) -> Iterator[S
         {"JACKPOT_REDIS_URL": redis_server.url, "JACKPOT_HANDPAY_APPROVAL_CENTS": "50000"},  # type: ignore[attr-defined]
     )
     yield svc
-    svc.stop()
+    svc.halt()
 
 
 def test_a_large_hand_pay_waits_for_a_second_operators_approval(approving: Service) -> None:

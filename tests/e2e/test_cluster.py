@@ -141,8 +141,8 @@ def test_the_service_and_its_worker_run_on_a_redis_cluster(
         assert verified.returncode == 0, verified.stdout + verified.stderr
     finally:
         if signs is not None:
-            signs.stop()
-        service.stop()
+            signs.halt()
+        service.halt()
 
 
 def test_a_cluster_that_answers_clusterdown_gets_503_and_nothing_half_applied(
@@ -185,7 +185,7 @@ def test_a_cluster_that_answers_clusterdown_gets_503_and_nothing_half_applied(
         assert meters.json()["bets"] == 2
         store.close()
     finally:
-        service.stop()
+        service.halt()
 
 
 def test_killing_the_master_of_the_meters_under_load_loses_no_acknowledged_round(
@@ -231,7 +231,7 @@ def test_killing_the_master_of_the_meters_under_load_loses_no_acknowledged_round
         assert new is not old and old.admin.execute_command("ROLE")[0] == "slave"
         table.assert_settled_once_each(new.admin, operator)
     finally:
-        service.stop()
+        service.halt()
 
 
 def migrate_slot(cluster: RedisCluster, slot: int, source: ClusterNodeProcess,
@@ -280,7 +280,7 @@ def test_the_meters_moved_to_another_shard_under_load_lose_nothing_and_pay_nothi
         verified = jackpot("verify", cwd=tmp_path, env=service.env)
         assert verified.returncode == 0, verified.stdout + verified.stderr
     finally:
-        service.stop()
+        service.halt()
 
 
 def test_a_replica_of_the_meters_master_that_falls_behind_gets_no_round_acknowledged(
@@ -312,7 +312,7 @@ def test_a_replica_of_the_meters_master_that_falls_behind_gets_no_round_acknowle
         meters = requests.get(f"{service.base}/v1/pools/main/meters", headers=auth(operator))
         assert meters.json()["bets"] == 2
     finally:
-        service.stop()
+        service.halt()
 
 
 def test_a_cluster_whose_master_keeps_no_aof_is_inoperable(
@@ -334,7 +334,7 @@ def test_a_cluster_whose_master_keeps_no_aof_is_inoperable(
             assert time.monotonic() < deadline
             time.sleep(0.2)
     finally:
-        service.stop()
+        service.halt()
 
 
 def test_link_groups_on_their_own_masters_settle_apart_and_a_lost_master_stops_only_its_own(
@@ -414,4 +414,4 @@ def test_link_groups_on_their_own_masters_settle_apart_and_a_lost_master_stops_o
         verified = jackpot("verify", cwd=tmp_path, env=service.env)
         assert verified.returncode == 0, verified.stdout + verified.stderr
     finally:
-        service.stop()
+        service.halt()

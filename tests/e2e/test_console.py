@@ -50,7 +50,7 @@ def casino(tmp_path: Path, redis_server: Any, approval_cents: int) -> Iterator[S
         },
     )
     yield svc
-    svc.stop()
+    svc.halt()
 
 
 @pytest.fixture

@@ -193,7 +193,7 @@ def test_the_floor_rides_out_a_controller_outage_with_nothing_lost_or_doubled(
         value = requests.get(f"{service.base}/v1/pools/outage").json()["value"]
         assert summary["pools"] == {"outage": {"value": value}}
     finally:
-        service.stop()
+        service.halt()
 
 
 def war_floor(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -295,7 +295,7 @@ def test_a_killed_war_floor_replays_its_journal_exactly_once(
         assert len(entries) == _journaled(path)
         assert_controller_equals_the_model(service.base, auditor, plan, entries)
     finally:
-        service.stop()
+        service.halt()
 
 
 def _journaled(path: Path) -> int:
@@ -430,4 +430,4 @@ def test_war_floor_with_irregularities_keeps_a_live_controllers_books_to_the_cen
         ).json()["entries"]
         assert_house_equals_tally(house, summary)
     finally:
-        service.stop()
+        service.halt()

@@ -44,7 +44,7 @@ def proxied(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
         with nginx(tmp_path / "nginx", api, sign_process) as front:
             yield {"base": front, "table": table, "operator": operator}
     finally:
-        signs.stop()
+        signs.halt()
 
 
 def report(base: str, table: str, round_id: str) -> requests.Response:

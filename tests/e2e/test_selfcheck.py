@@ -199,7 +199,7 @@ def test_a_tampered_script_file_makes_the_controller_inoperable(
         auditor = key(service, "auditor")
         assert [e["type"] for e in journal_types(service, auditor)][-1] == "controller_operable"
     finally:
-        service.stop()
+        service.halt()
 
 
 def test_a_store_without_its_append_only_file_makes_the_controller_inoperable(
@@ -231,7 +231,7 @@ def test_a_store_without_its_append_only_file_makes_the_controller_inoperable(
         kinds = [(e["type"], e["scope"]) for e in journal_types(service, auditor)]
         assert kinds == [("controller_inoperable", "store"), ("controller_operable", "store")]
     finally:
-        service.stop()
+        service.halt()
         process.terminate()
         process.wait(timeout=20)
 
@@ -244,7 +244,7 @@ def test_a_meter_edited_behind_the_controllers_back_makes_it_inoperable(
     try:
         edited_meter(tmp_path, store, env, signs)
     finally:
-        signs.stop()
+        signs.halt()
 
 
 def edited_meter(tmp_path: Path, store: RedisServer, env: dict[str, str], signs: Service) -> None:
@@ -299,7 +299,7 @@ def edited_meter(tmp_path: Path, store: RedisServer, env: dict[str, str], signs:
         kinds = [e["type"] for e in journal_types(service, auditor)]
         assert kinds == ["controller_inoperable", "controller_operable"]
     finally:
-        service.stop()
+        service.halt()
         r.close()
 
 
@@ -337,4 +337,4 @@ def test_a_file_planted_while_it_runs_makes_every_process_inoperable(
             assert time.monotonic() < deadline, "still inoperable once the file is gone"
             time.sleep(0.5)
     finally:
-        service.stop()
+        service.halt()

@@ -95,7 +95,7 @@ def test_killing_the_master_under_load_loses_no_acknowledged_round(
         table.assert_settled_once_each(master, operator)
         master.close()
     finally:
-        service.stop()
+        service.halt()
 
 
 def test_a_replica_that_falls_behind_gets_no_round_acknowledged(
@@ -130,7 +130,7 @@ def test_a_replica_that_falls_behind_gets_no_round_acknowledged(
         meters = requests.get(f"{service.base}/v1/pools/main/meters", headers=auth(operator))
         assert meters.json()["bets"] == 2
     finally:
-        service.stop()
+        service.halt()
 
 
 def test_sentinels_that_name_no_reachable_master_make_every_round_a_503(
@@ -146,7 +146,7 @@ def test_sentinels_that_name_no_reachable_master_make_every_round_a_503(
         assert r.status_code == 503
         assert r.json()["error"]["code"] == "store_unavailable"
     finally:
-        service.stop()
+        service.halt()
 
 
 def test_the_old_master_coming_back_is_made_a_replica_and_loses_nothing(
@@ -177,7 +177,7 @@ def test_the_old_master_coming_back_is_made_a_replica_and_loses_nothing(
             time.sleep(0.1)
         client.close()
     finally:
-        service.stop()
+        service.halt()
 
 
 def test_the_worker_stops_cleanly_on_sigterm_after_a_failover(
@@ -294,7 +294,7 @@ def test_acknowledged_rounds_a_failover_lost_are_found_by_the_tables_counts(
         journal.close()
         worker.send_signal(signal.SIGTERM)
         worker.wait(timeout=30)
-        service.stop()
+        service.halt()
 
 
 def counts_check(

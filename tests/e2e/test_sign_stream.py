@@ -46,7 +46,7 @@ def sign_floor(service: Service, tmp_path: Path, **settings: str) -> dict[str, A
 def floor(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
     built = sign_floor(service, tmp_path, JACKPOT_SIGNS_MAX_CONNECTIONS=str(CAP))
     yield built
-    built["signs"].stop()
+    built["signs"].halt()
 
 
 @pytest.fixture
@@ -60,7 +60,7 @@ def shares(service: Service, tmp_path: Path) -> Iterator[Service]:
         JACKPOT_SIGNS_TRUSTED_PROXIES=PROXY,
     )
     yield built["signs"]
-    built["signs"].stop()
+    built["signs"].halt()
 
 
 def play(floor: dict[str, Any], round_id: str, **spot: Any) -> Any:

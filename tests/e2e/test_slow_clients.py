@@ -30,7 +30,7 @@ def direct(tmp_path: Path, redis_server: Any, redis: Any) -> Iterator[Service]:
     try:
         yield service
     finally:
-        service.stop()
+        service.halt()
 
 
 def round_body(round_id: str) -> bytes:

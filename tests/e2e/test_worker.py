@@ -182,7 +182,7 @@ def test_the_queue_may_live_on_a_redis_of_its_own(tmp_path: Path) -> None:
         on_store.close()
         on_queue.close()
     finally:
-        service.stop()
+        service.halt()
         store.stop()
         queue.stop()
 

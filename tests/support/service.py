@@ -43,13 +43,37 @@ class Service:
         return int(self.base.rsplit(":", 1)[1])
 
     def stop(self) -> int:
+        """Stop the service as a service manager does (SIGTERM: gunicorn's graceful stop,
+        each worker finishing its requests), for a test that looks at how it stopped or
+        at what it left; its exit status."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
                 return self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                self._kill()
         return self.process.wait()
+
+    def halt(self) -> None:
+        """Dispose of the service at a test's end, at once: SIGKILL to its process group (the
+        command, gunicorn's master and its workers; start_service gave it one of its own).
+        For a service nothing is checked of after: the store is the test's own, and a
+        graceful stop costs a second or two a service (each gevent worker notices it at its
+        next idle poll, then the processes wind down). A service on the embedded store is
+        stopped instead: its store is a daemon of its own that the command shuts down as it
+        leaves."""
+        if not Settings.from_env(self.env).store:
+            self.stop()
+            return
+        if self.process.returncode is None:  # not reaped: its pid still names its group
+            self._kill()
+        self.process.wait()
+
+    def _kill(self) -> None:
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass  # gone already, with every process of its group
 
 
 def jackpot(
@@ -93,6 +117,9 @@ def start_service(
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
+            # a process group of its own, for halt() to end at once: gunicorn's master and
+            # workers included (Ctrl-C reaches it through the tests' teardown)
+            start_new_session=True,
         )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -150,7 +177,7 @@ def archiving_service(cwd: Path, redis_url: str, archive_url: str) -> Iterator[S
         with running_worker(cwd, redis_url, svc.env):
             yield svc
     finally:
-        svc.stop()
+        svc.halt()
 
 
 def archived(service: Service, who: str, payout: str) -> None:
