@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import chromium
+from tests.support.browser import Chromium, chromium
 from tests.support.service import Service, start_service
 
 
@@ -20,8 +20,17 @@ def service(tmp_path: Path, redis_server: object, redis: object) -> Iterator[Ser
     svc.halt()
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """A headless Chromium (Debian's, driven by Playwright) for a page's test."""
+@pytest.fixture(scope="module")
+def module_chromium() -> Iterator[Chromium]:
+    """A headless Chromium (Debian's, driven by Playwright) the page tests of a module share:
+    Playwright's driver and the browser take seconds to start, a context of its own none."""
     with chromium() as launched:
         yield launched
+
+
+@pytest.fixture
+def browser(module_chromium: Chromium) -> Iterator[Any]:
+    """A headless Chromium for a page's test: the module's, the test's contexts (each as
+    fresh as a new browser's) closed at its end, when what its pages met is checked."""
+    yield module_chromium
+    module_chromium.test_done()

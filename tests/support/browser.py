@@ -67,11 +67,24 @@ class Chromium:
         assert not refused, f"a page's Content-Security-Policy refused:\n{refused}"
         assert not unprotected, f"answers without their security headers:\n{unprotected}"
 
+    def test_done(self) -> None:
+        """A test's end on a Chromium the tests of a module share: every context the test
+        opened closed (its pages, cookies, storage and service workers with it), and what its
+        pages met checked, as at the end of a Chromium of its own; the next test starts with
+        no context and nothing recorded."""
+        for context in self._launched.contexts:
+            context.close()
+        try:
+            self.assert_obeyed()
+        finally:
+            self.refused, self.unprotected = [], []
+
 
 @contextmanager
 def chromium() -> Iterator[Chromium]:
-    """A headless Chromium for the length of a test; at its end (if the test passed), no page
-    broke its policy and every answer carried the security headers."""
+    """A headless Chromium for the length of the block (a test, or a module's tests, each
+    ended by Chromium.test_done); at its end (if the block passed), no page broke its policy
+    and every answer carried the security headers."""
     from playwright.sync_api import sync_playwright  # only where pages are
 
     assert CHROMIUM is not None, "CI must install chromium"
