@@ -13,9 +13,18 @@ from tests.support.service import Service, start_service
 
 
 @pytest.fixture
-def service(tmp_path: Path, redis_server: object, redis: object) -> Iterator[Service]:
+def workers() -> int:
+    """The `service` fixture's JACKPOT_WORKERS: two, so that a change one worker makes is
+    read by the other, which cached what it read before. A module whose tests check each
+    request's own handling overrides it with one: a worker is a second of CPU to start."""
+    return 2
+
+
+@pytest.fixture
+def service(tmp_path: Path, redis_server: object, redis: object, workers: int) -> Iterator[Service]:
     """`jackpot serve` over the session's redis-server (flushed by the `redis` fixture)."""
-    svc = start_service(tmp_path, {"JACKPOT_REDIS_URL": redis_server.url})  # type: ignore[attr-defined]
+    url = redis_server.url  # type: ignore[attr-defined]
+    svc = start_service(tmp_path, {"JACKPOT_REDIS_URL": url, "JACKPOT_WORKERS": str(workers)})
     yield svc
     svc.halt()
 

@@ -9,7 +9,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.support.service import Service, jackpot, running_worker, start_service
+
+
+@pytest.fixture
+def workers() -> int:
+    """One worker serves the service: what is checked is that it answers, then that it does
+    not."""
+    return 1
 
 
 def check(kind: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:

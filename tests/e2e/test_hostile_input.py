@@ -10,11 +10,18 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 import redis as redis_lib
 import requests
 
 from tests.support.checks import snapshot
 from tests.support.service import Service, auth, key
+
+
+@pytest.fixture
+def workers() -> int:
+    """One worker serves the service: each request's own handling is what is checked here."""
+    return 1
 
 
 def send(service: Service, method: str, path: str, secret: str, wire: bytes) -> tuple[int, Any]:

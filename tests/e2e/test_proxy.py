@@ -28,6 +28,12 @@ pytestmark = needs_nginx
 
 
 @pytest.fixture
+def workers() -> int:
+    """One worker serves the service: what nginx holds and answers is under test."""
+    return 1
+
+
+@pytest.fixture
 def proxied(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
     operator = key(service, "operator", label="Dana Reyes")
     table = key(service, "table", "T1")

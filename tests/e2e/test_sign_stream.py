@@ -24,6 +24,13 @@ SHARE = 2  # JACKPOT_SIGNS_MAX_PER_CLIENT of the one under test for shares
 PROXY = "127.0.0.1"  # the proxy it trusts; screens connect from other loopback addresses
 
 
+@pytest.fixture
+def workers() -> int:
+    """One worker serves the service: the sign process is under test, the service only takes
+    its configuration and the rounds."""
+    return 1
+
+
 def sign_floor(service: Service, tmp_path: Path, **settings: str) -> dict[str, Any]:
     """Pool `main` fed by T1 (heard from), sign `lobby` showing it, and a sign process with
     `settings` over the service's store."""
