@@ -8,32 +8,139 @@ Screenshots are kept in build/test-artefacts/signs/ at 1920x1080, 1080x1920 and 
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
 
-from tests.support.browser import artefacts, needs_chromium
+from jackpot.archive.store import Archive
+from tests.support.browser import Chromium, artefacts, chromium, needs_chromium
 from tests.support.checks import HAND_PAY
+from tests.support.redis_server import RedisServer
 from tests.support.screen import Screen
 from tests.support.service import Service, auth, key, start_service
 
 ARTEFACTS = artefacts("signs")
 SCREENS = {"1080p": (1920, 1080), "portrait": (1080, 1920), "4k": (3840, 2160)}
+# the signs every test's floor defines: before it does, the sign process has forgotten them
+FLOOR_SIGNS = ("lobby", "tower")
 
 pytestmark = needs_chromium
 
 
+@dataclass
+class Stack:
+    """What the module's tests share: a folder for the processes' logs and the controller's
+    data dir (the archive its checkpoints go to, which the signs read), the sign process
+    over the session's store, and a Chromium. Each test has a `jackpot serve` of its own
+    over the store emptied (the API's processes keep what they read of it)."""
+
+    folder: Path
+    env: dict[str, str]  # the store and the data dir, for every process of the controller
+    signs: Service
+    browser: Chromium
+    new_archive: bytes  # what each test's archive starts as
+
+
+@pytest.fixture(scope="module")
+def stack(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    folder = tmp_path_factory.mktemp("signs")
+    env = {"JACKPOT_REDIS_URL": redis_server.url, "JACKPOT_DATA_DIR": str(folder / "var")}
+    signs = start_service(folder, env, command="signs")
+    try:
+        with chromium() as launched:
+            image = new_archive(tmp_path_factory.mktemp("archive"))
+            shared = Stack(folder, env, signs, launched, image)
+            try:
+                yield shared
+            finally:
+                signs = shared.signs  # (a test may have restarted it)
+    finally:
+        signs.stop()
+
+
 @pytest.fixture
-def floor(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
+def browser(stack: Stack) -> Iterator[Chromium]:
+    """The module's Chromium; the test's pages closed, and checked, at its end."""
+    with stack.browser.watching() as watched:
+        yield watched
+
+
+def new_archive(folder: Path) -> bytes:
+    """A new archive's database (its schema, no row), made as a controller makes it in
+    `folder`, as bytes to start each test's archive from."""
+    made = Archive(f"sqlite:///{folder / 'archive.sqlite3'}")
+    made.ensure()
+    made.close()
+    with closing(sqlite3.connect(folder / "archive.sqlite3")) as source:
+        with closing(sqlite3.connect(":memory:")) as copy:
+            source.backup(copy)
+            image = bytearray(copy.serialize())
+    image[18:20] = b"\x01\x01"  # not WAL: an image read from memory (tests/support/stores.py)
+    return bytes(image)
+
+
+def renew_data(stack: Stack) -> None:
+    """The controller's data dir as new: no checkpoint key, and the archive the processes
+    read put back as new (append-only: no row can be deleted) through SQLite's backup, which
+    their open connections see as a change of the database."""
+    data = Path(stack.env["JACKPOT_DATA_DIR"])
+    (data / "checkpoint_key.pem").unlink(missing_ok=True)
+    if not (data / "archive.sqlite3").exists():
+        return  # the first test's serve makes it
+    with closing(sqlite3.connect(":memory:")) as copy:
+        copy.deserialize(stack.new_archive)
+        with closing(sqlite3.connect(data / "archive.sqlite3", timeout=30)) as target:
+            copy.backup(target)
+
+
+def told(signs: Service, sign: str, defined: bool) -> None:
+    """Wait until the sign process tells `sign`'s screens that it is defined, or that it is
+    not: it has read the store as it is now."""
+    screen = Screen(signs, sign)
+    try:
+        screen.until(
+            lambda kind, data: kind == "state" and (data["sign"] is not None) == defined, 10
+        )
+    finally:
+        screen.close()
+
+
+@pytest.fixture
+def floor(stack: Stack, redis: object) -> Iterator[dict[str, Any]]:
     """Pools grand (shown first), main, and internal (never shown); tables T1 and T2 with
     their asset numbers and locations; the signs `lobby` (landscape) and `tower` (portrait,
-    the same levels); the sign process."""
+    the same levels); the sign process. Over the store emptied (the `redis` fixture) and a
+    new data dir, served by a `jackpot serve` of the test's own."""
+    if stack.signs.process.poll() is not None:  # a test before stopped it, and failed
+        stack.signs = start_service(stack.folder, stack.env, command="signs")
+    renew_data(stack)
+    with ThreadPoolExecutor(1) as meanwhile:
+        # while the service starts: no screen is shown what a test before defined
+        forgotten = meanwhile.submit(lambda: [told(stack.signs, s, False) for s in FLOOR_SIGNS])
+        service = start_service(stack.folder, stack.env)
+    world = {"signs": stack.signs}
+    try:
+        forgotten.result()
+        world = {**define_floor(service, stack.signs), "env": stack.env}
+        for sign in FLOOR_SIGNS:
+            told(stack.signs, sign, defined=True)
+        yield world
+    finally:
+        stack.signs = world["signs"]  # (a test may have restarted it)
+        service.stop()
+
+
+def define_floor(service: Service, signs: Service) -> dict[str, Any]:
     base = service.base
     operator = key(service, "operator", label="Dana Reyes")
     table = key(service, "table", "T1", "T2")
@@ -57,12 +164,7 @@ def floor(service: Service, tmp_path: Path) -> Iterator[dict[str, Any]]:
             "branding": "Only at the Riverside",
             "orientation": orientation,
         })  # fmt: skip
-    signs = start_service(
-        tmp_path, {"JACKPOT_REDIS_URL": service.env["JACKPOT_REDIS_URL"]}, command="signs"
-    )
-    world = {"base": base, "signs": signs, "operator": operator, "table": table, "service": service}
-    yield world
-    world["signs"].stop()  # (a test may have restarted it)
+    return {"base": base, "signs": signs, "operator": operator, "table": table, "service": service}
 
 
 def screen(browser: Any, size: str) -> Any:
@@ -215,12 +317,7 @@ def test_a_sign_shows_the_progressive_closed_when_it_cannot_be_played(
         other.wait_for_selector("body.offline", timeout=10000)
         assert other.is_visible("#closed-banner")
         shot(other, f"05-boot-in-outage-{size}")
-    restarted = start_service(
-        tmp_path,
-        {"JACKPOT_REDIS_URL": floor["signs"].env["JACKPOT_REDIS_URL"]},
-        command="signs",
-        port=int(port),
-    )
+    restarted = start_service(tmp_path, floor["env"], command="signs", port=int(port))
     floor["signs"] = restarted
     page.wait_for_selector("body:not(.offline)", timeout=15000)
 

@@ -79,6 +79,14 @@ class Chromium:
         finally:
             self.refused, self.unprotected = [], []
 
+    @contextmanager
+    def watching(self) -> Iterator[Chromium]:
+        """One test of several sharing this browser, as a block: `test_done` at its end."""
+        try:
+            yield self
+        finally:
+            self.test_done()
+
 
 @contextmanager
 def chromium() -> Iterator[Chromium]:
