@@ -33,6 +33,10 @@ ARTEFACTS = artefacts("signs")
 SCREENS = {"1080p": (1920, 1080), "portrait": (1080, 1920), "4k": (3840, 2160)}
 # the signs every test's floor defines: before it does, the sign process has forgotten them
 FLOOR_SIGNS = ("lobby", "tower")
+# how long a page's clock is moved on, not waited out: past a hit's celebration (9 s), past
+# the silence or the lack of a state a screen shows closed after (6 s, 3 s), and past the
+# wait before a refused stream is asked for again (5 to 10 s) (jackpot/api/static/signs)
+TAKEOVER_MS = SILENT_MS = REFUSED_MS = 10_000
 
 pytestmark = needs_chromium
 
@@ -189,6 +193,30 @@ def wait_meter(page: Any, pool: str, text: str, seconds: float = 10.0) -> None:
         time.sleep(0.05)
 
 
+def after(page: Any, ms: int, selector: str, timeout: float = 10_000) -> None:
+    """Wait for `selector` once `ms` have passed on the page's clock (installed before it
+    loaded), moved on at once: the page's timers due by then fire."""
+    page.clock.fast_forward(ms)
+    page.wait_for_selector(selector, timeout=timeout)
+
+
+def celebrated(page: Any) -> None:
+    """Wait for a takeover's end. The jump past it is also a silence to the page, which shows
+    the progressive closed until the sign process's next word: waited for too."""
+    after(page, TAKEOVER_MS, "body:not(.takeover):not(.offline)", timeout=15_000)
+
+
+def released(signs: Service, page: Any) -> None:
+    """Wait until the sign process has given a closed stream's place back (it holds none), or
+    the page, asking again meanwhile, has it already."""
+    deadline = time.monotonic() + 20
+    while requests.get(f"{signs.base}/healthz").json()["signs"]:
+        if page.query_selector("body:not(.booting):not(.offline)"):
+            return
+        assert time.monotonic() < deadline, "a closed stream still holds its place"
+        time.sleep(0.05)
+
+
 def report(floor: dict[str, Any], body: dict[str, Any]) -> Any:
     r = requests.post(f"{floor['base']}/v1/rounds", json=body, headers=auth(floor["table"]))
     r.raise_for_status()
@@ -215,6 +243,7 @@ def test_a_sign_shows_its_pools_follows_the_meter_and_celebrates_a_hit(
 ) -> None:
     url = f"{floor['signs'].base}/signs/lobby"
     pages = {size: screen(browser, size) for size in SCREENS}
+    pages["1080p"].clock.install()
     for size, page in pages.items():
         page.goto(url.replace("lobby", "tower") if size == "portrait" else url)
         assert not page.evaluate("document.body.classList.contains('rotated')")
@@ -252,7 +281,7 @@ def test_a_sign_shows_its_pools_follows_the_meter_and_celebrates_a_hit(
     text = page.inner_text("#takeover")
     assert "JACKPOT" in text and "WAR-0043" in text and "High Limit" in text
     shot(page, "02-takeover-1080p")
-    page.wait_for_selector("body:not(.takeover)", timeout=15000)
+    celebrated(page)
     assert meter(page, "main") == "$5,000.00"
     winner = page.inner_text(f"#winners li[data-payout={payout['id']}]")
     assert "awaiting verification" in winner
@@ -288,6 +317,7 @@ def test_a_sign_shows_the_progressive_closed_when_it_cannot_be_played(
 ) -> None:
     url = f"{floor['signs'].base}/signs/lobby"
     page = screen(browser, "1080p")
+    page.clock.install()  # (for the screens in its context too)
     page.goto(url)
     page.wait_for_selector("body:not(.booting):not(.offline)")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
@@ -309,12 +339,12 @@ def test_a_sign_shows_the_progressive_closed_when_it_cannot_be_played(
     signs: Service = floor["signs"]
     port = signs.base.rsplit(":", 1)[1]
     signs.stop()
-    page.wait_for_selector("body.offline", timeout=10000)
+    after(page, SILENT_MS, "body.offline")
     for size, (width, height) in SCREENS.items():
         other = page.context.new_page()  # the same screen, rebooted during the outage
         other.set_viewport_size({"width": width, "height": height})
         other.goto(url)  # its service worker's copy of the page, saying closed
-        other.wait_for_selector("body.offline", timeout=10000)
+        after(other, SILENT_MS, "body.offline")
         assert other.is_visible("#closed-banner")
         shot(other, f"05-boot-in-outage-{size}")
     restarted = start_service(tmp_path, floor["env"], command="signs", port=int(port))
@@ -337,6 +367,7 @@ def test_a_must_hit_by_level_shows_its_ceiling_and_its_sealed_trigger_and_is_cel
         "title": "Casino War Progressive"}).raise_for_status()  # fmt: skip
     published = requests.get(f"{base}/v1/pools/mhb").json()["trigger"]
     page = screen(browser, "1080p")
+    page.clock.install()
     page.goto(f"{floor['signs'].base}/signs/hitby")
     page.wait_for_selector("body:not(.booting):not(.offline)")
     card = ".level[data-pool=mhb]"
@@ -372,7 +403,7 @@ def test_a_must_hit_by_level_shows_its_ceiling_and_its_sealed_trigger_and_is_cel
     text = page.inner_text("#takeover")
     assert "MUST-HIT-BY JACKPOT" in text.upper() and "WAR-0042" in text
     shot(page, "08-must-hit-by-takeover-1080p")
-    page.wait_for_selector("body:not(.takeover)", timeout=15000)
+    celebrated(page)
     assert "#2" in page.inner_text(f"{card} .seal"), "the next draw, sealed"
     assert "Must-Hit-By Jackpot" in page.inner_text(f"#winners li[data-payout={won['id']}]")
 
@@ -445,12 +476,14 @@ def test_a_screen_refused_its_stream_asks_again_and_shows_the_sign(
     try:
         assert holder.next()[0] == "state"
         page = screen(browser, "1080p")
+        page.clock.install()
         refused = lambda r: r.url.endswith("/signs/lobby/stream") and r.status == 429  # noqa: E731
         with page.expect_response(refused):
             page.goto(f"{signs.base}/signs/lobby")
-        page.wait_for_selector("body.offline", timeout=10000)  # no state: shown closed
+        after(page, SILENT_MS, "body.offline")  # no state: shown closed
         holder.close()
-        page.wait_for_selector("body:not(.booting):not(.offline)", timeout=30000)
+        released(signs, page)
+        after(page, REFUSED_MS, "body:not(.booting):not(.offline)", timeout=30000)
         assert meter(page, "main") != ""
     finally:
         holder.close()
