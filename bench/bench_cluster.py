@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from harness import Cluster, cluster_binary, start_cluster
+from harness import Cluster, cluster_binary, start_cluster, stop_all
 from loadgen import PhaseResult
 from redis.crc import key_slot
 from service import (
@@ -152,8 +152,7 @@ def main() -> int:
                 together = statistics.median(a for _, a in stack.loads)
                 print(f"  {stack.name:28s} busiest master {busiest:4.0%}, all {together:4.0%}")
         finally:
-            for stack in stacks:
-                stack.stop()
+            stop_all(stack.stop for stack in stacks)
     return 0
 
 

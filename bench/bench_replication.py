@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import redis
+from harness import stop_all
 from service import (
     RedisServer,
     Service,
@@ -96,8 +97,7 @@ def main() -> int:
                 wait = redis.Redis.from_url(stack.master.url).execute_command("WAIT", 1, 1000)
                 print(f"{stack.name}: replica at offset {seen} of {lag}; WAIT 1 -> {wait}")
         finally:
-            for stack in stacks:
-                stack.stop()
+            stop_all(stack.stop for stack in stacks)
     return 0
 
 

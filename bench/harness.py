@@ -9,7 +9,8 @@ tests/support, which a bench never imports):
 * `start_cluster(dir, masters)`: a Redis Cluster of `masters` redis-servers 7.0+ (AOF with
   appendfsync always), slots split evenly, formed by hand and waited for;
 * `chromium()`: Debian's chromium, headless, driven by Playwright;
-* `nginx(dir, api, signs)`: Debian's nginx with the project's config template in front.
+* `nginx(dir, api, signs)`: Debian's nginx with the project's config template in front;
+* `stop_all(stops)`: a bench's stacks stopped side by side.
 
 Each one that needs a tool the machine may lack raises `Missing` saying which and how to get
 it (Debian's packages, as `./dev test` installs them).
@@ -26,7 +27,8 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import count
@@ -382,3 +384,19 @@ http {{
             process.wait()
         if process.stderr is not None:
             process.stderr.close()
+
+
+# --- stopping ------------------------------------------------------------------------------
+
+
+def stop_all(stops: Iterable[Callable[[], object]]) -> None:
+    """Call every stop at once: a stack's graceful shutdown is mostly waiting (gunicorn's
+    workers take a second or more), so stacks stopped side by side take one stop's time, not
+    one each. Every stop is called; the first failure is raised once all have returned."""
+    calls = list(stops)
+    if not calls:
+        return
+    with ThreadPoolExecutor(len(calls)) as pool:
+        done = [pool.submit(stop) for stop in calls]
+    for future in done:
+        future.result()
