@@ -10,7 +10,7 @@
   D. one redis-server with the same six link groups (what the groups cost on one server).
 
     python bench/bench_cluster.py [--seconds 10] [--pairs 3] [--concurrency 16]
-    python bench/bench_cluster.py --quick     # a smoke run: one turn of 1 s phases
+    python bench/bench_cluster.py --quick     # a smoke run: one turn of 0.5 s phases
 
 Each phase's line also shows the Redis masters' CPU (user + system, from INFO) while it ran,
 as a share of one core: the busiest master's, and all masters' together. The service and the

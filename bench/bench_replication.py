@@ -7,7 +7,7 @@
      instead of an fsync per write.
 
     python bench/bench_replication.py [--seconds 10] [--pairs 3] [--concurrency 16]
-    python bench/bench_replication.py --quick     # a smoke run: one turn of 1 s phases
+    python bench/bench_replication.py --quick     # a smoke run: one turn of 0.5 s phases
 
 The three stacks run side by side (each its own redis-servers and gunicorn) and are measured
 in turn, A B C A B C ..., so whatever else loads the machine weighs on all of them alike; the

@@ -4,10 +4,10 @@ alternating, each with signs against the two around it), and the sign process's 
 CPU per connected sign. Real streaming clients (raw HTTP/1.1 event streams, asyncio).
 
     python bench/bench_signs.py [--signs 1000] [--seconds 20] [--pairs 5] [--probes 30]
-    python bench/bench_signs.py --quick   # a smoke run: 20 signs, one pair of 1 s phases
+    python bench/bench_signs.py --quick   # a smoke run: 20 signs, one pair of 0.5 s phases
 
 `--quick` also shortens the waits for the streams to open and close (2 s: 0.5 s) and the
-warm-up of each phase (2 s: 0.5 s).
+warm-up of each phase (2 s: 0.2 s).
 
 Everything runs as production runs it: redis-server with the embedded store's arguments,
 `jackpot serve`'s gunicorn, `jackpot signs`' gunicorn (gevent), provisioning through the API.
@@ -231,13 +231,13 @@ def main() -> int:
     parser.add_argument("--probes", type=int, default=30, help="rounds timed to the signs")
     parser.add_argument("--concurrency", type=int, default=16, help="round-path clients")
     parser.add_argument(
-        "--quick", action="store_true", help="a smoke run: 20 signs, one pair of 1 s phases"
+        "--quick", action="store_true", help="a smoke run: 20 signs, one pair of 0.5 s phases"
     )
     args = parser.parse_args()
     settle, warmup = 2.0, 2.0  # the streams opened or closed; a phase's warm-up
     if args.quick:
-        args.signs, args.seconds, args.pairs, args.probes = 20, 1.0, 1, 3
-        args.concurrency, settle, warmup = 4, 0.5, 0.5
+        args.signs, args.seconds, args.pairs, args.probes = 20, 0.5, 1, 3
+        args.concurrency, settle, warmup = 4, 0.5, 0.2
 
     run_dir = Path(tempfile.mkdtemp(prefix="bench-signs-"))
     redis_server = start_redis(run_dir / "redis")

@@ -5,10 +5,10 @@ again at once) against the controller, with and without the recommended nginx in
 are held, and the round path's rounds/s with and without them.
 
     python bench/bench_slow_clients.py [--idle 500] [--slow 100] [--seconds 10]
-    python bench/bench_slow_clients.py --quick   # a smoke run: 20 idle, 5 slow, one pair
+    python bench/bench_slow_clients.py --quick   # a smoke run: 20 idle, 5 slow, one pair of 0.5 s
 
 `--quick` also shortens the wait for the attackers to settle (2 s: 0.5 s) and the warm-up of
-each phase (2 s: 0.5 s).
+each phase (2 s: 0.2 s).
 
 Everything as production runs it: redis-server with the embedded store's arguments,
 `jackpot serve`'s gunicorn (gevent, jackpot/entrypoints/gunicorn_worker.py), Debian's nginx; the
@@ -182,13 +182,13 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=16, help="round-path clients")
     parser.add_argument("--direct", action="store_true", help="also attack gunicorn directly")
     parser.add_argument(
-        "--quick", action="store_true", help="a smoke run: 20 idle, 5 slow, one pair of 1 s"
+        "--quick", action="store_true", help="a smoke run: 20 idle, 5 slow, one pair of 0.5 s"
     )
     args = parser.parse_args()
     args.settle = args.warmup = 2.0
     if args.quick:
-        args.idle, args.slow, args.seconds, args.probes, args.pairs = 20, 5, 1.0, 3, 1
-        args.concurrency, args.settle, args.warmup = 4, 0.5, 0.5
+        args.idle, args.slow, args.seconds, args.probes, args.pairs = 20, 5, 0.5, 3, 1
+        args.concurrency, args.settle, args.warmup = 4, 0.5, 0.2
 
     run_dir = Path(tempfile.mkdtemp(prefix="bench-slow-"))
     redis_server = start_redis(run_dir / "redis")

@@ -21,7 +21,7 @@ Same client (bench/loadgen.py), same concurrency, same server for (a) and (b). E
 is bounded in time and runs on 127.0.0.1 only.
 
 `--quick` runs the same steps at the smallest size (production's configuration alone unless
-`--fsync` says otherwise, one slice of 1 s a phase, 0.5 s of warm-up, a MONITOR sample of 50
+`--fsync` says otherwise, one slice of 0.5 s a phase, 0.2 s of warm-up, a MONITOR sample of 50
 rounds): a smoke run of a few seconds, its figures too short to quote. With `--client wrk`
 and no wrk installed, it says so and drives the load with bench/loadgen.py instead.
 """
@@ -107,7 +107,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     args = p.parse_args(argv)
     if args.quick:
-        args.seconds, args.warmup, args.slices, args.monitor_rounds = 1.0, 0.5, 1, 50
+        args.seconds, args.warmup, args.slices, args.monitor_rounds = 0.5, 0.2, 1, 50
         if args.fsync == p.get_default("fsync"):
             args.fsync = "always"  # production's configuration alone
         if args.client == "wrk" and shutil.which("wrk") is None:

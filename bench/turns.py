@@ -23,16 +23,18 @@ from service import Service
 
 def arguments(doc: str, turns: str) -> argparse.Namespace:
     """--seconds, --pairs and --concurrency, as every benchmark of stacks in turn takes them,
-    and --quick: one turn of 1 s phases after 0.3 s of warm-up, 4 connections (a smoke run)."""
+    and --quick: one turn of 0.5 s phases after 0.2 s of warm-up, 4 connections (a smoke run)."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="each measured phase")
     parser.add_argument("--pairs", type=int, default=3, help=f"turns of {turns}")
     parser.add_argument("--concurrency", type=int, default=16)
-    parser.add_argument("--quick", action="store_true", help="a smoke run: one turn of 1 s phases")
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: one turn of 0.5 s phases"
+    )
     args = parser.parse_args()
     args.warmup = 1.0
     if args.quick:
-        args.seconds, args.pairs, args.concurrency, args.warmup = 1.0, 1, 4, 0.3
+        args.seconds, args.pairs, args.concurrency, args.warmup = 0.5, 1, 4, 0.2
     return args
 
 
