@@ -244,8 +244,8 @@ def main() -> int:
     service = start_service(run_dir, redis_server.url)
     signs_proc = clients = None
     try:
-        secret = provision(service, redis_server.url, run_dir, TABLES)
-        operator = create_key(redis_server.url, run_dir, "operator", [])
+        operator = create_key(redis_server.url, run_dir, "operator", [])  # pool, tables, sign
+        secret = provision(service, redis_server.url, run_dir, TABLES, operator=operator)
         status, body = service.call(
             "PUT", "/v1/signs/bench", {"levels": [{"pool": POOL}]}, operator
         )

@@ -271,11 +271,12 @@ def provision(
     run_dir: Path,
     tables: list[str],
     groups: list[str] | None = None,
+    operator: str | None = None,
 ) -> str:
-    """Pools and tables through the API with an operator key; returns a table key. Without
-    `groups`, one pool all tables feed; with them, a pool per link group, the tables dealt
-    over the groups in turn."""
-    operator = create_key(redis_url, run_dir, "operator", [])
+    """Pools and tables through the API with an operator key (`operator`, else a new one);
+    returns a table key. Without `groups`, one pool all tables feed; with them, a pool per
+    link group, the tables dealt over the groups in turn."""
+    operator = operator or create_key(redis_url, run_dir, "operator", [])
     pools = [(POOL, None)] if not groups else [(f"{POOL}-{g}", g) for g in groups]
     for pool, group in pools:
         body = POOL_CONFIG if group is None else {**POOL_CONFIG, "group": group}
