@@ -45,27 +45,35 @@ def _servers(client: redis_lib.Redis) -> list[redis_lib.Redis]:
 
 
 def _read_all(r: redis_lib.Redis, state: dict[bytes, tuple[bytes, Any]]) -> None:
-    for key in r.scan_iter(count=1000):
-        kind = r.type(key)
-        content: Any
+    # two pipelined rounds (every key's type, then every key's content) rather than two
+    # round trips a key: a snapshot of a test's world (~60 keys) took ~30 ms, now ~5 ms
+    names = list(r.scan_iter(count=1000))
+    pipe = r.pipeline(transaction=False)
+    for key in names:
+        pipe.type(key)
+    kinds = pipe.execute()
+    for key, kind in zip(names, kinds, strict=True):
         if kind == b"string":
-            content = r.get(key)
+            pipe.get(key)
         elif kind == b"hash":
-            content = r.hgetall(key)
-            if key.endswith(b"/controller"):
-                # when each scope was last checked: any process's self-check writes it, at
-                # any moment, whatever the request under test did
-                content = {f: v for f, v in content.items() if not f.endswith(b":checked")}
+            pipe.hgetall(key)
         elif kind == b"list":
-            content = r.lrange(key, 0, -1)
+            pipe.lrange(key, 0, -1)
         elif kind == b"set":
-            content = sorted(r.smembers(key))
+            pipe.smembers(key)
         elif kind == b"zset":
-            content = r.zrange(key, 0, -1, withscores=True)
+            pipe.zrange(key, 0, -1, withscores=True)
         elif kind == b"stream":
-            content = r.xrange(key)
+            pipe.xrange(key)
         else:  # pragma: no cover - the controller uses no other type
-            content = r.dump(key)
+            pipe.dump(key)
+    for key, kind, content in zip(names, kinds, pipe.execute(), strict=True):
+        if kind == b"hash" and key.endswith(b"/controller"):
+            # when each scope was last checked: any process's self-check writes it, at
+            # any moment, whatever the request under test did
+            content = {f: v for f, v in content.items() if not f.endswith(b":checked")}
+        elif kind == b"set":
+            content = sorted(content)
         state[key] = (kind, content)
 
 
