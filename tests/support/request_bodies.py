@@ -17,6 +17,7 @@ import copy
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import jsonschema
@@ -151,18 +152,24 @@ def _with(body: Any, path: tuple[Any, ...], change: Callable[[Any], Any]) -> Any
 def mutations(schema: dict[str, Any], body: Any) -> list[Any]:
     """Every change of `body` in one place: each value to each edge value, each member of an
     object dropped, an unknown one added, each optional one absent given each edge value."""
-    out: list[Any] = []
+    return [make() for make in _mutations(schema, body)]
+
+
+def _mutations(schema: dict[str, Any], body: Any) -> list[Callable[[], Any]]:
+    """mutations(), each made only when called: a generated body needs one of its hundreds,
+    and making them all (each a deep copy of the body) was most of drawing a body."""
+    out: list[Callable[[], Any]] = []
     for path, where in _sites(schema, body):
         node = _at(body, path)
-        out += [_with(body, path, lambda _, v=v: v) for v in _edge_values(where, node)]
+        out += [partial(_with, body, path, lambda _, v=v: v) for v in _edge_values(where, node)]
         if not isinstance(node, dict):
             continue
-        out += [_with(body, path, lambda d, k=key: _without(d, k)) for key in node]
-        out.append(_with(body, path, lambda d: {**d, UNKNOWN_KEY: 1}))
+        out += [partial(_with, body, path, lambda d, k=key: _without(d, k)) for key in node]
+        out.append(partial(_with, body, path, lambda d: {**d, UNKNOWN_KEY: 1}))
         for key, member in where.get("properties", {}).items():
             if key not in node:
                 out += [
-                    _with(body, path, lambda d, k=key, v=v: {**d, k: v})
+                    partial(_with, body, path, lambda d, k=key, v=v: {**d, k: v})
                     for v in _edge_values(member, None)
                 ]
     return out
@@ -209,7 +216,7 @@ def bodies(
         body = prepare(body)
     if draw(st.booleans()):
         return body
-    return draw(st.sampled_from(mutations(schema, body)))
+    return draw(st.sampled_from(_mutations(schema, body)))()
 
 
 # -- the verdict -------------------------------------------------------------------------------
