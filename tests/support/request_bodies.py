@@ -17,7 +17,7 @@ import copy
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import jsonschema
@@ -196,6 +196,14 @@ def _json_body(case: Any) -> bool:
     return isinstance(case.body, _JSON)
 
 
+@cache
+def _cases(operation: tuple[str, str], mode: GenerationMode) -> st.SearchStrategy[Any]:
+    """schemathesis's cases of `operation` with a JSON body, built once: a new strategy each
+    draw made Hypothesis validate it and work out its properties again, every example."""
+    path, method = operation
+    return _GENERATED[path][method].as_strategy(generation_mode=mode).filter(_json_body)
+
+
 @st.composite
 def bodies(
     draw: st.DrawFn,
@@ -204,10 +212,8 @@ def bodies(
 ) -> Any:
     """A JSON body for `operation` (path, METHOD) as schemathesis generates it, `prepare`d (an
     existing table named, say), then often broken in one more place."""
-    path_, method = operation
-    generated = _GENERATED[path_][method]
     mode = draw(st.sampled_from([GenerationMode.POSITIVE] * 2 + [GenerationMode.NEGATIVE]))
-    case = draw(generated.as_strategy(generation_mode=mode).filter(_json_body))
+    case = draw(_cases(operation, mode))
     body = case.body
     if mode is GenerationMode.POSITIVE:
         body = _integers_as_integers(body)
