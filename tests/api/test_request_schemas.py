@@ -27,6 +27,7 @@ from tests.support.request_bodies import (
     request_schema,
     schema_valid,
 )
+from tests.support.stores import SharedApp
 
 OPERATIONS = request_bodies()
 EXAMPLES = settings(
@@ -40,7 +41,12 @@ WIDE = {"decks": 8, "min_wager": 1, "max_wager": MAX_WAGER}
 
 
 @pytest.fixture
-def world(api: Api) -> dict[str, Any]:
+def world(api: Api, shared: SharedApp) -> dict[str, Any]:
+    """Built once per store layout, restored for each test."""
+    return shared.world("request-schemas", lambda: build_world(api))
+
+
+def build_world(api: Api) -> dict[str, Any]:
     """Pool `main` fed by live table T1, pool `arena` by stadium table T2 (the table key may
     report for both), and a pending jackpot payout."""
     api.put_pool()
