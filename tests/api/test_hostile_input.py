@@ -28,10 +28,16 @@ from tests.support.checks import (
     send_raw,
     snapshot,
 )
+from tests.support.stores import SharedApp
 
 
 @pytest.fixture
-def floor(api: Api) -> dict[str, Any]:
+def floor(api: Api, shared: SharedApp) -> dict[str, Any]:
+    """Built once per store layout, restored for each test."""
+    return shared.world("hostile-input", lambda: build_floor(api))
+
+
+def build_floor(api: Api) -> dict[str, Any]:
     """Pool `main`, a 5-spot table T1 and a jackpot awaiting verification."""
     api.put_pool()
     api.put_table("T1", spots=5)
