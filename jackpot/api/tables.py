@@ -8,8 +8,18 @@ from flask import Blueprint, Response, jsonify
 
 from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body
+from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role
 from jackpot.domain.config import TableRecord
+from jackpot.domain.tableanswers import (
+    AckStatus,
+    CountsAcknowledged,
+    CountsAnswer,
+    Heartbeat,
+    TableAnswer,
+    TableList,
+    Written,
+)
 from jackpot.domain.tablecounts import ACKNOWLEDGE_REQUEST, COUNTS_REQUEST
 from jackpot.domain.validate import parse_identifier
 from jackpot.errors import ForbiddenError
@@ -17,29 +27,23 @@ from jackpot.errors import ForbiddenError
 bp = Blueprint("tables", __name__, url_prefix="/v1/tables")
 
 
-def serialise(record: TableRecord, check: dict[str, Any] | None = None) -> dict[str, Any]:
+def serialise(
+    record: TableRecord, check: dict[str, Any] | None = None, status: Written | None = None
+) -> TableAnswer:
     """A table as read: with `counts_check`, the controller's comparison of the table's own
     counts of the earliest day whose difference is still in sight, else of the latest day it
     reported (None: none reported)."""
-    return {
-        "table": record.table,
-        **record.config.to_json(),
-        "online": services().groups.main.tables.online(record),
-        "last_seen": record.last_seen,
-        "rounds": record.rounds,
-        "version": record.version,
-        "group": services().groups.of_table(record.table).name,
-        "counts_check": check,
-    }
+    online = services().groups.main.tables.online(record)
+    group = services().groups.of_table(record.table).name
+    return TableAnswer.of(record, online, group, check, status)
 
 
 @bp.get("")
 @require(Role.OPERATOR, Role.AUDITOR)
 def list_tables() -> Response:
     checks = services().table_counts.shown()
-    return jsonify(
-        {"tables": [serialise(t, checks.get(t.table)) for t in services().config.tables()]}
-    )
+    tables = [serialise(t, checks.get(t.table)) for t in services().config.tables()]
+    return jsonify(to_json(TableList(tables)))
 
 
 @bp.get("/<table>")
@@ -47,7 +51,7 @@ def list_tables() -> Response:
 def get_table(table: str) -> Response:
     parse_identifier(table, "table")
     record = services().groups.tables_of(table).get(table)
-    return jsonify(serialise(record, services().table_counts.shown().get(table)))
+    return jsonify(to_json(serialise(record, services().table_counts.shown().get(table))))
 
 
 @bp.put("/<table>")
@@ -55,7 +59,8 @@ def get_table(table: str) -> Response:
 def put_table(table: str) -> tuple[Response, int]:
     parse_identifier(table, "table")
     status, record = services().placement.put_table(table, json_body(), current_key().who)
-    return jsonify({**serialise(record), "status": status}), 201 if status == "created" else 200
+    answer = serialise(record, status=Written(status))
+    return jsonify(to_json(answer)), 201 if status == "created" else 200
 
 
 @bp.post("/<table>/move")
@@ -65,7 +70,7 @@ def move_table(table: str) -> Response:
     both groups' house journals)."""
     parse_identifier(table, "table")
     moved = services().moves.move(table, json_body(), current_key().who)
-    return jsonify({**moved.to_json(), "config": serialise(moved.record)})
+    return jsonify(to_json(moved.answer(serialise(moved.record))))
 
 
 @bp.post("/<table>/counts")
@@ -79,7 +84,8 @@ def counts(table: str) -> Response:
         raise ForbiddenError(f"this key may not report for table {table!r}")
     days = COUNTS_REQUEST.check(json_body())["days"]
     services().groups.tables_of(table).get(table)  # 404 for a table the controller does not know
-    return jsonify({"table": table, "days": services().groups.counts_of(table).report(table, days)})
+    checked = services().groups.counts_of(table).report(table, days)
+    return jsonify(to_json(CountsAnswer(table, checked)))
 
 
 @bp.post("/<table>/counts/acknowledge")
@@ -96,7 +102,7 @@ def acknowledge_counts(table: str) -> Response:
     status, ack = counts.acknowledge(
         table, body["day"], body.get("checked_at"), who, body["reason"]
     )
-    return jsonify({"status": status, "acknowledgement": ack})
+    return jsonify(to_json(CountsAcknowledged(AckStatus(status), ack)))
 
 
 @bp.post("/<table>/heartbeat")
@@ -105,18 +111,7 @@ def heartbeat(table: str) -> Response:
     parse_identifier(table, "table")
     record = services().groups.tables_of(table).heartbeat(table, current_key())
     # the link state of each pool the table feeds: its side bet is open only while all run
-    links = {p: services().groups.pools_of(p).get(p).link.value for p in record.config.pools}
+    links = {p: services().groups.pools_of(p).get(p).link for p in record.config.pools}
     # an inoperable controller settles nothing: the side bet closes until it operates again
     operable = services().health.settles(table)
-    return jsonify(
-        {
-            "table": table,
-            "enabled": record.config.enabled,
-            "online": True,
-            "pools": links,
-            "controller": "operable" if operable else "inoperable",
-            "side_bet_open": operable
-            and record.config.enabled
-            and all(state == "running" for state in links.values()),
-        }
-    )
+    return jsonify(to_json(Heartbeat.of(table, record.config.enabled, links, operable)))

@@ -36,6 +36,7 @@ from jackpot.conflicts import LinkGroupError, TableMoveError
 from jackpot.domain.config import TableConfig, TableRecord
 from jackpot.domain.linkgroups import pools_group
 from jackpot.domain.requests import MOVE_REQUEST
+from jackpot.domain.tableanswers import MoveStatus, TableAnswer, TableMoved
 from jackpot.errors import (
     ArchiveUnavailableError,
     ConflictError,
@@ -65,15 +66,17 @@ class Moved:
     record: TableRecord
     move: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "table": self.table,
-            "from": self.source,
-            "to": self.target,
-            "status": self.status,
-            "move": self.move,
-            "rounds_copied": self.rounds_copied,
-        }
+    def answer(self, config: TableAnswer) -> TableMoved:
+        """What the API answers of it, with the table as it is now."""
+        return TableMoved(
+            table=self.table,
+            source=self.source,
+            to=self.target,
+            status=MoveStatus(self.status),
+            move=self.move,
+            rounds_copied=self.rounds_copied,
+            config=config,
+        )
 
 
 def _under_way(table: str, underway: dict[str, Any], pools: tuple[str, ...], who: str) -> TableMove:

@@ -25,6 +25,7 @@ from typing import Any
 from jackpot.conflicts import TableCountsAckError
 from jackpot.domain.gamingday import GamingDays
 from jackpot.domain.journals import Span
+from jackpot.domain.tableanswers import DayCheck
 from jackpot.domain.tablecounts import DayCounts, acknowledges, count_journal, differences, in_sight
 from jackpot.errors import ArchiveUnavailableError, NotFoundError
 from jackpot.store.journal import JournalStore
@@ -60,7 +61,7 @@ class TableCounts:
         self._days = days
         self._clock = clock
 
-    def report(self, table: str, reported: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def report(self, table: str, reported: list[dict[str, Any]]) -> list[DayCheck]:
         """Record a table's counts (each day's replaces the one before) and answer the
         controller's latest comparison of each day (`matches` None: not compared yet)."""
         now = self._clock()
@@ -77,18 +78,7 @@ class TableCounts:
                 },
             )
         checks = {(c["table"], c["day"]): c for c in self._store.checks()}
-        out = []
-        for d in reported:
-            check = checks.get((table, d["day"]))
-            out.append(
-                {
-                    "day": d["day"],
-                    "matches": None if check is None else not check["differences"],
-                    "differences": {} if check is None else check["differences"],
-                    "checked_at": None if check is None else check["checked_at"],
-                }
-            )
-        return out
+        return [DayCheck.of(d["day"], checks.get((table, d["day"]))) for d in reported]
 
     def compare(self) -> list[dict[str, Any]]:
         """Compare every table's counts received since their last comparison with the

@@ -314,3 +314,90 @@ def test_hand_pays_are_answered_as_published_with_their_kind(
     for payout in [*held.values(), answer.get_json()["jackpots"][0]["id"]]:
         shown = read_every_way(api, services, payout)
         assert (shown["status"], shown["voided_from"]) == ("void", "pending")
+
+
+# -- a table ----------------------------------------------------------------------------------
+
+
+def test_a_table_written_read_listed_and_beating_is_answered_as_published(
+    api: Api, services: Services
+) -> None:
+    api.put_pool()
+    operator = api.keys.header("operator")
+    created = api.client.put("/v1/tables/T1", json={"pools": ["main"]}, headers=operator)
+    assert created.status_code == 201 and created.get_json()["status"] == "created"
+    judge(api, "Table", created.get_json())
+    for body, status in (
+        ({"asset": "A-7", "location": "Pit 3"}, "updated"),
+        ({"enabled": False, "reason": "felt change"}, "updated"),
+        ({"enabled": False}, "unchanged"),
+        ({"enabled": True, "reason": "felt changed"}, "updated"),
+    ):
+        written = api.client.put("/v1/tables/T1", json=body, headers=operator)
+        assert written.status_code == 200 and written.get_json()["status"] == status
+        judge(api, "Table", written.get_json())
+    beat = api.client.post("/v1/tables/T1/heartbeat", headers=api.keys.header("table"))
+    assert beat.status_code == 200 and beat.get_json()["pools"] == {"main": "running"}
+    judge(api, "Heartbeat", beat.get_json())
+    assert beat.get_json()["side_bet_open"] is True
+    api.client.post("/v1/pools/main/suspend", json={"reason": "count"}, headers=operator)
+    beat = api.client.post("/v1/tables/T1/heartbeat", headers=api.keys.header("table"))
+    judge(api, "Heartbeat", beat.get_json())
+    assert beat.get_json()["side_bet_open"] is False
+    read = api.client.get("/v1/tables/T1", headers=operator).get_json()
+    judge(api, "Table", read)
+    assert read["online"] is True and read["asset"] == "A-7" and "status" not in read
+    judge(api, "Tables", api.client.get("/v1/tables", headers=operator).get_json())
+    with pytest.raises(jsonschema.ValidationError):
+        judge(api, "Table", {**read, "surprise": 1})
+
+
+def test_a_tables_counts_and_their_acknowledgement_are_answered_as_published(
+    linked: Api, services: Services
+) -> None:
+    api = linked
+    day = api.report(round_body("r-counts")).get_json()["gaming_day"]
+    counts = {"day": day, "rounds": 3, "side_bets": 1, "handle": 500, "fixed": 0, "envy": 0,
+              "jackpot": 0, "voids": 0}  # fmt: skip
+    table = api.keys.header("table")
+    sent = api.client.post("/v1/tables/T1/counts", json={"days": [counts]}, headers=table)
+    assert sent.status_code == 200 and sent.get_json()["days"][0]["matches"] is None
+    judge(api, "TableCountsChecked", sent.get_json())
+    services.groups.counts_of("T1").compare()
+    sent = api.client.post("/v1/tables/T1/counts", json={"days": [counts]}, headers=table)
+    judge(api, "TableCountsChecked", sent.get_json())
+    [checked] = sent.get_json()["days"]
+    assert checked["matches"] is False and checked["differences"]["rounds"]["table"] == 3
+    services.groups.counts_of("T1").compare()
+    operator = api.keys.header("operator")
+    shown = api.client.get("/v1/tables/T1", headers=operator).get_json()
+    assert shown["counts_check"]["in_sight"] is True
+    judge(api, "Table", shown)
+    body = {"day": day, "reason": "two rounds reentered by hand"}
+    for status in ("acknowledged", "unchanged"):
+        ack = api.client.post("/v1/tables/T1/counts/acknowledge", json=body, headers=operator)
+        assert ack.status_code == 200 and ack.get_json()["status"] == status, ack.get_json()
+        judge(api, "TableCountsAcknowledged", ack.get_json())
+    shown = api.client.get("/v1/tables/T1", headers=operator).get_json()
+    assert shown["counts_check"]["acknowledged"]["reason"] == body["reason"]
+    judge(api, "Table", shown)
+    judge(api, "Tables", api.client.get("/v1/tables", headers=operator).get_json())
+    with pytest.raises(jsonschema.ValidationError):
+        judge(api, "TableCountsChecked", {**sent.get_json(), "surprise": 1})
+
+
+@pytest.mark.main_group
+def test_a_tables_move_is_answered_as_published(api: Api, store: Store) -> None:
+    a, b = store.groups_apart(2)
+    api.put_pool("east", group=a)
+    api.put_pool("west", group=b)
+    api.put_table("T1", pools=["east"], enabled=False, reason="closing east")
+    body = {"pools": ["west"], "reason": "east link closed for the night"}
+    operator = api.keys.header("operator")
+    for status in ("moved", "unchanged"):
+        r = api.client.post("/v1/tables/T1/move", json=body, headers=operator)
+        assert r.status_code == 200 and r.get_json()["status"] == status, r.get_json()
+        judge(api, "TableMoved", r.get_json())
+        assert (r.get_json()["to"], r.get_json()["config"]["group"]) == (b, b)
+    with pytest.raises(jsonschema.ValidationError):
+        judge(api, "TableMoved", {**r.get_json(), "surprise": 1})

@@ -49,6 +49,15 @@ from jackpot.domain.requests import (
 )
 from jackpot.domain.roundanswers import BetResult, HandPayHeld, JackpotWon, PoolValue, RoundResult
 from jackpot.domain.signs import SIGN_REQUEST
+from jackpot.domain.tableanswers import (
+    CountsAcknowledged,
+    CountsAnswer,
+    DayCheck,
+    Heartbeat,
+    TableAnswer,
+    TableList,
+    TableMoved,
+)
 from jackpot.domain.tablecounts import ACKNOWLEDGE_REQUEST, COUNTS_REQUEST
 
 # the answers declared once, as records (jackpot.domain.answers)
@@ -75,6 +84,13 @@ ANSWERS = (
     JackpotWon,
     HandPayHeld,
     PoolValue,
+    TableAnswer,
+    TableList,
+    TableMoved,
+    CountsAnswer,
+    DayCheck,
+    CountsAcknowledged,
+    Heartbeat,
 )
 
 SCHEMAS: dict[str, Any] = {
