@@ -401,3 +401,37 @@ def test_a_tables_move_is_answered_as_published(api: Api, store: Store) -> None:
         assert (r.get_json()["to"], r.get_json()["config"]["group"]) == (b, b)
     with pytest.raises(jsonschema.ValidationError):
         judge(api, "TableMoved", {**r.get_json(), "surprise": 1})
+
+
+# -- a sign ----------------------------------------------------------------------------------
+
+
+def test_a_signs_definition_written_read_listed_and_deleted_is_answered_as_published(
+    api: Api,
+) -> None:
+    api.put_pool()
+    operator = api.keys.header("operator")
+    plain = {"levels": [{"pool": "main"}]}
+    named = {"levels": [{"pool": "main", "name": "Grand"}], "title": "War!",
+             "branding": "Pit 3", "orientation": "portrait", "currency": "EUR",
+             "locale": "de-DE"}  # fmt: skip
+    for body, status, code in ((plain, "created", 201), (named, "updated", 200),
+                               (named, "unchanged", 200)):  # fmt: skip
+        written = api.client.put("/v1/signs/lobby", json=body, headers=operator)
+        assert (written.status_code, written.get_json()["status"]) == (code, status)
+        judge(api, "SignDefinition", written.get_json())
+    read = api.client.get("/v1/signs/lobby").get_json()
+    judge(api, "SignDefinition", read)
+    assert read["levels"] == [{"pool": "main", "name": "Grand"}] and "status" not in read
+    api.client.put("/v1/signs/bar", json=plain, headers=operator)
+    listed = api.client.get("/v1/signs", headers=operator).get_json()
+    judge(api, "Signs", listed)
+    assert [s["levels"][0]["name"] for s in listed["signs"]] in ([None, "Grand"], ["Grand", None])
+    deleted = api.client.delete("/v1/signs/lobby", headers=operator)
+    assert deleted.status_code == 200, deleted.get_json()
+    judge(api, "SignDeleted", deleted.get_json())
+    gone = api.client.get("/v1/signs/lobby")
+    assert gone.status_code == 404
+    judge(api, "Error", gone.get_json())
+    with pytest.raises(jsonschema.ValidationError):
+        judge(api, "SignDefinition", {**read, "surprise": 1})

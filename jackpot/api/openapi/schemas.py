@@ -48,6 +48,7 @@ from jackpot.domain.requests import (
     VOID_REQUEST,
 )
 from jackpot.domain.roundanswers import BetResult, HandPayHeld, JackpotWon, PoolValue, RoundResult
+from jackpot.domain.signanswers import SignAnswer, SignDeleted, SignLevel, SignList
 from jackpot.domain.signs import SIGN_REQUEST
 from jackpot.domain.tableanswers import (
     CountsAcknowledged,
@@ -91,6 +92,10 @@ ANSWERS = (
     DayCheck,
     CountsAcknowledged,
     Heartbeat,
+    SignAnswer,
+    SignLevel,
+    SignList,
+    SignDeleted,
 )
 
 SCHEMAS: dict[str, Any] = {
