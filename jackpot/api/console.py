@@ -16,8 +16,10 @@ from flask import Blueprint, Response, current_app, jsonify
 from jackpot.api.auth import current_actor, current_key, require, services
 from jackpot.api.body import known_query, query_int
 from jackpot.api.pools import meters
+from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role
 from jackpot.domain.dayfiles import FILES
+from jackpot.domain.sessionanswers import Session
 from jackpot.settings import Settings
 
 bp = Blueprint("console", __name__)
@@ -50,21 +52,20 @@ def session() -> Response:
     actor = current_actor()
     settings: Settings = current_app.config["JACKPOT_SETTINGS"]
     days = current_app.extensions["jackpot"].days()  # the controller's, not this process's env
-    return jsonify(
-        {
-            "key": key.key_id,
-            "who": key.who,
-            "role": key.role.value,
-            "person": actor.name,
-            "person_id": actor.person_id,
-            "shown": actor.person,
-            "time_zone": days.zone.key,
-            "gaming_day_start": days.start.strftime("%H:%M"),
-            "handpay_approval_cents": settings.handpay_approval_cents,
-            "offline_after_seconds": settings.offline_after_seconds,
-            "day_files": list(FILES),
-        }
+    answer = Session(
+        key=key.key_id,
+        who=key.who,
+        role=key.role,
+        person=actor.name,
+        person_id=actor.person_id,
+        shown=actor.person,
+        time_zone=days.zone.key,
+        gaming_day_start=days.start.strftime("%H:%M"),
+        handpay_approval_cents=settings.handpay_approval_cents,
+        offline_after_seconds=settings.offline_after_seconds,
+        day_files=tuple(FILES),
     )
+    return jsonify(to_json(answer))
 
 
 @bp.get("/v1/meters")

@@ -7,7 +7,9 @@ from flask import Blueprint, Response, current_app, jsonify
 from jackpot.api.auth import key_if_sent, require, services
 from jackpot.api.metrics import accounting_exposition, exposition
 from jackpot.api.openapi import document
+from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role
+from jackpot.domain.healthanswers import Alive, Liveness, Ready
 from jackpot.errors import StoreUnavailableError
 from jackpot.services.faults import STORE_DOWN
 
@@ -16,7 +18,7 @@ bp = Blueprint("health", __name__)
 
 @bp.get("/healthz")
 def healthz() -> Response:
-    return jsonify({"status": "ok"})
+    return jsonify(to_json(Liveness(Alive.OK)))
 
 
 @bp.get("/readyz")
@@ -24,16 +26,13 @@ def readyz() -> tuple[Response, int]:
     """Ready: the store answers and the self-check passed; else 503 and why."""
     built = services()
     if not built.ready():
-        return jsonify({"status": "unavailable", "store": "down"}), 503
+        return jsonify(to_json(Ready.store_down())), 503
     try:
         # what rounds are settled by: another process's finding included (never a stale 200)
         health = built.health.current()
     except (*STORE_DOWN, StoreUnavailableError):
-        return jsonify({"status": "unavailable", "store": "down"}), 503
-    status = "ready" if health.operable else "inoperable"
-    return jsonify({"status": status, "store": "up", **health.to_json()}), (
-        200 if health.operable else 503
-    )
+        return jsonify(to_json(Ready.store_down())), 503
+    return jsonify(to_json(health.answer())), 200 if health.operable else 503
 
 
 @bp.get("/metrics")

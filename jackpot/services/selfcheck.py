@@ -29,6 +29,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from jackpot.archive.verify import Verifier
+from jackpot.domain.healthanswers import (
+    Operability,
+    ProblemFound,
+    Readiness,
+    Ready,
+    SoftwareFound,
+    StoreState,
+)
 from jackpot.errors import ArchiveUnavailableError, StoreUnavailableError
 from jackpot.integrity import SoftwareCheck
 from jackpot.store.config import ConfigStore
@@ -63,17 +71,19 @@ class Health:
     def operable(self) -> bool:
         return not self.problems
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "state": "operable" if self.operable else "inoperable",
-            "problems": [p.to_json() for p in self.problems],
-            "checked": round(self.checked, 3),
-            "software": {
-                "digest": self.software.digest,
-                "crc32": self.software.crc32,
-                "authentic": self.software.authentic,
-            },
-        }
+    def answer(self) -> Ready:
+        """What /readyz answers of it (the store answered)."""
+        operable = self.operable
+        return Ready(
+            status=Readiness.READY if operable else Readiness.INOPERABLE,
+            store=StoreState.UP,
+            state=Operability.OPERABLE if operable else Operability.INOPERABLE,
+            problems=[ProblemFound(p.check, p.code, p.message) for p in self.problems],
+            checked=round(self.checked, 3),
+            software=SoftwareFound(
+                self.software.digest, self.software.crc32, self.software.authentic
+            ),
+        )
 
 
 def durability_problems(found: Durability, wait_replicas: int) -> list[Problem]:

@@ -15,6 +15,7 @@ import pytest
 
 from jackpot.bootstrap import Services
 from jackpot.domain.linkgroups import MAIN_GROUP
+from jackpot.store.keys import Keys as StoreKeys
 from tests.support.api import Api, hit, round_body
 from tests.support.payout_steps import CONFIRM, operators, step, two_person_control
 from tests.support.stores import Store
@@ -435,3 +436,45 @@ def test_a_signs_definition_written_read_listed_and_deleted_is_answered_as_publi
     judge(api, "Error", gone.get_json())
     with pytest.raises(jsonschema.ValidationError):
         judge(api, "SignDefinition", {**read, "surprise": 1})
+
+
+# -- the probes and the session --------------------------------------------------------------
+
+
+@pytest.mark.main_group
+def test_the_probes_are_answered_as_published_healthy_inoperable_and_store_down(
+    api: Api, services: Services, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alive = api.client.get("/healthz")
+    assert alive.status_code == 200
+    judge(api, "Liveness", alive.get_json())
+    ready = api.client.get("/readyz")
+    assert ready.status_code == 200 and ready.get_json()["problems"] == [], ready.get_json()
+    judge(api, "Readiness", ready.get_json())
+    api.put_pool()
+    with store.client() as main:
+        main.hincrby(StoreKeys("jackpot").pool("main"), "value", 10_000)  # behind its back
+    assert not services.health.run().operable
+    inoperable = api.client.get("/readyz")
+    assert inoperable.status_code == 503 and inoperable.get_json()["state"] == "inoperable"
+    judge(api, "Readiness", inoperable.get_json())
+    monkeypatch.setattr(Services, "ready", lambda self: False)  # the store does not answer
+    down = api.client.get("/readyz")
+    assert down.status_code == 503
+    assert down.get_json() == {"status": "unavailable", "store": "down"}
+    judge(api, "Readiness", down.get_json())
+    with pytest.raises(jsonschema.ValidationError):
+        judge(api, "Readiness", {**ready.get_json(), "surprise": 1})
+
+
+def test_the_session_is_answered_as_published_for_a_person_and_a_bare_key(
+    api: Api, services: Services
+) -> None:
+    dana = operators(services)["dana"]
+    for header in (dana, api.keys.header("auditor")):
+        session = api.client.get("/v1/session", headers=header)
+        assert session.status_code == 200, session.get_json()
+        judge(api, "Session", session.get_json())
+    assert session.get_json()["role"] == "auditor"
+    with pytest.raises(jsonschema.ValidationError):
+        judge(api, "Session", {**session.get_json(), "surprise": 1})

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from jackpot.api.openapi.operations import op, query_param
+from jackpot.api.openapi.operations import op, query_param, ref
 
 PATHS: dict[str, Any] = {
-    "/healthz": {"get": op("200 while the process is up", [])},
-    "/readyz": {"get": op("200 only while the store answers", [])},
+    "/healthz": {"get": op("200 while the process is up", [], ref("Liveness"))},
+    "/readyz": {
+        "get": op(
+            "200 only while the store answers and the controller's self-check passed; else "
+            "503 with the same answer, saying why",
+            [],
+            ref("Readiness"),
+        )
+    },
     "/metrics": {
         "get": op(
             "Prometheus text exposition of the public pools; of every pool with an "

@@ -8,7 +8,11 @@ from jackpot.api.openapi.operations import op, query_param, ref
 
 PATHS: dict[str, Any] = {
     "/v1/session": {
-        "get": op("the key's role and person, the casino's time zone", ["operator", "auditor"])
+        "get": op(
+            "the key's role and person, the casino's time zone",
+            ["operator", "auditor"],
+            ref("Session"),
+        )
     },
     "/v1/activity": {
         "get": op(

@@ -10,6 +10,7 @@ from jackpot.domain.checkpoints import SCHEMA as CHECKPOINT
 from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
 from jackpot.domain.errorbody import ErrorBody, ErrorDetail
 from jackpot.domain.game import Game
+from jackpot.domain.healthanswers import Liveness, ProblemFound, Ready, SoftwareFound
 from jackpot.domain.meter import ArmedTrigger
 from jackpot.domain.payout import (
     ComparedNames,
@@ -48,6 +49,7 @@ from jackpot.domain.requests import (
     VOID_REQUEST,
 )
 from jackpot.domain.roundanswers import BetResult, HandPayHeld, JackpotWon, PoolValue, RoundResult
+from jackpot.domain.sessionanswers import Session
 from jackpot.domain.signanswers import SignAnswer, SignDeleted, SignLevel, SignList
 from jackpot.domain.signs import SIGN_REQUEST
 from jackpot.domain.tableanswers import (
@@ -96,6 +98,11 @@ ANSWERS = (
     SignLevel,
     SignList,
     SignDeleted,
+    Liveness,
+    Ready,
+    ProblemFound,
+    SoftwareFound,
+    Session,
 )
 
 SCHEMAS: dict[str, Any] = {
