@@ -58,9 +58,8 @@ def get_meters(pool: str) -> Response:
 @require(Role.OPERATOR)
 def adjust(pool: str) -> Response:
     parse_identifier(pool, "pool")
-    return jsonify(
-        services().groups.pools_of(pool).adjust(pool, json_body(), current_key().who).to_json()
-    )
+    adjusted = services().groups.pools_of(pool).adjust(pool, json_body(), current_key().who)
+    return jsonify(to_json(adjusted))
 
 
 @bp.post("/<pool>/suspend")
@@ -88,7 +87,8 @@ def resume(pool: str) -> Response:
 def retire(pool: str) -> Response:
     """Retire the pool and move its whole balance to another pool, in one journaled step."""
     parse_identifier(pool, "pool")
-    return jsonify(services().placement.retire_pool(pool, json_body(), current_key().who).to_json())
+    retired = services().placement.retire_pool(pool, json_body(), current_key().who)
+    return jsonify(to_json(retired))
 
 
 @bp.post("/<pool>/staged")

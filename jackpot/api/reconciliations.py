@@ -7,6 +7,7 @@ from flask import Blueprint, Response, jsonify
 
 from jackpot.api.auth import current_key, require, services
 from jackpot.api.body import json_body
+from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role
 
 bp = Blueprint("reconciliations", __name__, url_prefix="/v1/reports")
@@ -15,12 +16,11 @@ bp = Blueprint("reconciliations", __name__, url_prefix="/v1/reports")
 @bp.post("/reconcile")
 @require(Role.AUDITOR)
 def reconcile() -> tuple[Response, int]:
-    return jsonify(
-        services().audit.request_reconciliation(json_body(), current_key().who).to_json()
-    ), 202
+    queued = services().audit.request_reconciliation(json_body(), current_key().who)
+    return jsonify(to_json(queued.answer())), 202
 
 
 @bp.get("/<report_id>")
 @require(Role.AUDITOR)
 def get_reconciliation(report_id: str) -> Response:
-    return jsonify(services().audit.reconciliation(report_id).to_json())
+    return jsonify(to_json(services().audit.reconciliation(report_id).answer()))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from jackpot.domain.adjustment import Adjustment, Target
 from jackpot.domain.answers import (
     BOOLEAN,
     CENTS,
@@ -161,4 +162,83 @@ class PoolMeters(PublicPool):
             public=state.public,
             group=group,
             **step,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PoolAdjusted:
+    NAME: ClassVar[str] = "Adjusted"
+    DOC: ClassVar[str] = "an audited manual movement of a pool's money, applied once per id"
+
+    id: str = answer_field(TEXT, "the adjustment's id: applied once per id")
+    pool: str = answer_field(TEXT)
+    replayed: bool = answer_field(BOOLEAN, "applied before under this id: nothing moved now")
+    value: int = answer_field(CENTS, "the visible meter now")
+    target: Target = answer_field(OneOf(Target), "which balance it moved")
+    amount: int = answer_field(CENTS, "what it moved, signed")
+    units: int = answer_field(UNITS, "and the part of a cent, signed")
+
+    @classmethod
+    def of(cls, adjustment: Adjustment, replayed: bool, state: PoolState) -> PoolAdjusted:
+        return cls(
+            id=adjustment.adjustment,
+            pool=adjustment.pool,
+            replayed=replayed,
+            value=state.value,
+            target=adjustment.target,
+            amount=adjustment.amount,
+            units=adjustment.units,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PoolRetired:
+    NAME: ClassVar[str] = "Retired"
+    DOC: ClassVar[str] = "a pool retired, its whole balance moved to another, once per id"
+
+    id: str = answer_field(TEXT, "the transfer's id: done once per id")
+    pool: str = answer_field(TEXT, "the pool retired")
+    state: LinkState = answer_field(Given({"const": LinkState.RETIRED.value}))
+    to: str = answer_field(TEXT, "the pool its balance went to")
+    reason: str = answer_field(TEXT, "why, as journaled")
+    replayed: bool = answer_field(BOOLEAN, "done before under this id: nothing moved now")
+    moved_value_units: int | None = answer_field(
+        UNITS, "its visible meter moved (left out of a replay)", omitted=True
+    )
+    moved_reserve_units: int | None = answer_field(
+        UNITS, "its hidden reserve moved (left out of a replay)", omitted=True
+    )
+    moved: int | None = answer_field(
+        CENTS, "meter and reserve moved, rounded down (left out of a replay)", omitted=True
+    )
+    moved_units: int | None = answer_field(
+        UNITS, "meter and reserve moved (left out of a replay)", omitted=True
+    )
+    to_value: int = answer_field(CENTS, "the receiving pool's visible meter now")
+
+    @classmethod
+    def of(
+        cls,
+        names: tuple[str, str, str, str],
+        replayed: bool,
+        moved: tuple[int, int] | None,
+        receiving: PoolState,
+    ) -> PoolRetired:
+        """`names`: the transfer's id, the pool retired, the pool receiving, the reason;
+        `moved`: its meter and reserve moved, exact units (None: a replay's)."""
+        transfer, pool, to, reason = names
+        value, reserve = moved or (None, None)
+        total = None if moved is None else sum(moved)
+        return cls(
+            id=transfer,
+            pool=pool,
+            state=LinkState.RETIRED,
+            to=to,
+            reason=reason,
+            replayed=replayed,
+            moved_value_units=value,
+            moved_reserve_units=reserve,
+            moved=None if total is None else total // UNITS_PER_CENT,
+            moved_units=total,
+            to_value=receiving.value,
         )

@@ -5,31 +5,66 @@ A voided round's entry counts against the movements it takes back (docs/RULES.md
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
+from jackpot.domain.answers import (
+    BOOLEAN,
+    CENTS,
+    INTEGER,
+    MS,
+    TEXT,
+    Derived,
+    OrNull,
+    Plain,
+    answer_field,
+)
+from jackpot.domain.answers import to_json as write
 from jackpot.domain.meter import UNITS_PER_CENT
 
 BALANCE = "value_units"  # an entry with it carries the pool's balances after it
+# the balances and movements also answered in whole cents, in this order
+CENTS_OF = ("opening", "closing", "contributions", "pays", "seed", "adjustments")
+
+
+UNITS = Plain("integer", f"exact units, {UNITS_PER_CENT:,} to the cent")
+SEQ = OrNull(Plain("integer", "a journal entry's seq"))
+
+
+def _cents(name: str) -> Derived:
+    return Derived(name, CENTS, f"{name}_units in whole cents, rounded down")
 
 
 @dataclass(frozen=True, slots=True)
 class Reconciliation:
-    """A period's movements in exact units; `balanced` when the books close."""
+    """A period's movements in exact units; `balanced` when the books close. Declared as an
+    answer (jackpot.domain.answers): the worker stores its JSON, GET /v1/reports/{id}
+    answers it."""
 
-    pool: str
-    from_ts: int
-    to_ts: int
-    first_seq: int | None
-    last_seq: int | None
-    opening_units: int
-    contributions_units: int
-    pays_units: int
-    seed_units: int
-    adjustments_units: int
-    closing_units: int
-    rounds: int
-    hits: int
+    NAME: ClassVar[str] = "Reconciliation"
+    DOC: ClassVar[str] = (
+        "a pool's books over [from_ts, to_ts): opening + contributions - pays + seed "
+        "+ adjustments = closing"
+    )
+    DERIVED: ClassVar[tuple[Derived, ...]] = (
+        Derived("expected_closing_units", UNITS, "what the movements make of the opening"),
+        Derived("balanced", BOOLEAN, "the closing balance is the expected one"),
+        *(_cents(name) for name in CENTS_OF),
+    )
+
+    pool: str = answer_field(TEXT)
+    from_ts: int = answer_field(MS, "the period's start, included")
+    to_ts: int = answer_field(MS, "the period's end, left out")
+    first_seq: int | None = answer_field(SEQ, "its first entry; null: none in it")
+    last_seq: int | None = answer_field(SEQ, "its last entry; null: none in it")
+    opening_units: int = answer_field(UNITS, "the balance before it")
+    contributions_units: int = answer_field(UNITS, "what wagers put in")
+    pays_units: int = answer_field(UNITS, "what was paid out")
+    seed_units: int = answer_field(UNITS, "the house's funding of resets")
+    adjustments_units: int = answer_field(UNITS, "audited manual movements, net")
+    closing_units: int = answer_field(UNITS, "the balance its last entry recorded")
+    rounds: int = answer_field(INTEGER, "rounds in it")
+    hits: int = answer_field(INTEGER, "hits in it")
 
     @property
     def expected_closing_units(self) -> int:
@@ -45,13 +80,32 @@ class Reconciliation:
     def balanced(self) -> bool:
         return self.expected_closing_units == self.closing_units
 
+    @property
+    def opening(self) -> int:
+        return self.opening_units // UNITS_PER_CENT
+
+    @property
+    def closing(self) -> int:
+        return self.closing_units // UNITS_PER_CENT
+
+    @property
+    def contributions(self) -> int:
+        return self.contributions_units // UNITS_PER_CENT
+
+    @property
+    def pays(self) -> int:
+        return self.pays_units // UNITS_PER_CENT
+
+    @property
+    def seed(self) -> int:
+        return self.seed_units // UNITS_PER_CENT
+
+    @property
+    def adjustments(self) -> int:
+        return self.adjustments_units // UNITS_PER_CENT
+
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["expected_closing_units"] = self.expected_closing_units
-        out["balanced"] = self.balanced
-        for name in ("opening", "closing", "contributions", "pays", "seed", "adjustments"):
-            out[name] = out[f"{name}_units"] // UNITS_PER_CENT  # whole cents, rounded down
-        return out
+        return write(self)
 
 
 def reconcile(

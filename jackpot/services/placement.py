@@ -14,10 +14,10 @@ from jackpot.conflicts import LinkGroupError
 from jackpot.domain.config import PoolConfig, TableConfig, TableRecord
 from jackpot.domain.linkgroups import MAIN_GROUP, pool_placement, table_placement
 from jackpot.domain.meter import PoolState
+from jackpot.domain.poolanswers import PoolRetired
 from jackpot.domain.requests import RETIRE_REQUEST
 from jackpot.errors import NotFoundError
 from jackpot.services.linkgroups import LinkGroups
-from jackpot.services.pools import Retired
 
 
 class Placement:
@@ -55,7 +55,7 @@ class Placement:
     def _has_pool(self, group: str, pool: str) -> bool:
         return self._pool(group, pool) is not None
 
-    def retire_pool(self, pool: str, body: Any, who: str) -> Retired:
+    def retire_pool(self, pool: str, body: Any, who: str) -> PoolRetired:
         """Retire a pool into another of its own link group (one script, one slot)."""
         group = self._groups.of_pool(pool)
         to = body.get("to") if isinstance(body, dict) else None

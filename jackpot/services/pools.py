@@ -5,13 +5,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from jackpot.conflicts import PoolInUseError, PoolStateError, StagedRefusedError
 from jackpot.domain.adjustment import Adjustment
 from jackpot.domain.config import IN_THE_FUTURE, PoolConfig, StagedChange, requested_name
-from jackpot.domain.meter import UNITS_PER_CENT, LinkState, PoolState
+from jackpot.domain.meter import LinkState, PoolState
+from jackpot.domain.poolanswers import PoolAdjusted, PoolRetired
 from jackpot.domain.requests import RETIRE_REQUEST
 from jackpot.errors import ConflictError, NotFoundError, ValidationError
 from jackpot.services.tables import MAX_STALE_RETRIES, Tables
@@ -23,54 +23,6 @@ from jackpot.store.payouts import PayoutStore
 # (a trigger level's hit: its reveal, public once the level is won, for anyone to check)
 PUBLIC_HIT_FIELDS = ("id", "pool", "table", "spot", "outcome", "amount", "created", "level",
                      "trigger", "salt", "commitment")  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class Retired:
-    transfer: str
-    pool: str
-    to: str
-    reason: str
-    replayed: bool
-    moved_value_units: int | None
-    moved_reserve_units: int | None
-    receiving: PoolState
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "id": self.transfer,
-            "pool": self.pool,
-            "state": LinkState.RETIRED.value,
-            "to": self.to,
-            "reason": self.reason,
-            "replayed": self.replayed,
-        }
-        if self.moved_value_units is not None and self.moved_reserve_units is not None:
-            out["moved_value_units"] = self.moved_value_units
-            out["moved_reserve_units"] = self.moved_reserve_units
-            total = self.moved_value_units + self.moved_reserve_units
-            out["moved"] = total // UNITS_PER_CENT
-            out["moved_units"] = total
-        out["to_value"] = self.receiving.value
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Adjusted:
-    adjustment: Adjustment
-    replayed: bool
-    state: PoolState
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.adjustment.adjustment,
-            "pool": self.adjustment.pool,
-            "replayed": self.replayed,
-            "value": self.state.value,
-            "target": self.adjustment.target.value,
-            "amount": self.adjustment.amount,
-            "units": self.adjustment.units,
-        }
 
 
 class Pools:
@@ -180,7 +132,7 @@ class Pools:
                 done[state.pool] = status
         return done
 
-    def retire(self, pool: str, body: Any, who: str) -> Retired:
+    def retire(self, pool: str, body: Any, who: str) -> PoolRetired:
         """Retire `pool` and move its whole balance, meter and reserve, to another pool in
         one atomic, journaled step, once per transfer id. No table may feed it."""
         request = RETIRE_REQUEST.check(body)
@@ -198,16 +150,10 @@ class Pools:
                 raise PoolInUseError(pool, feeding)
             done = self._adjustments.retire(transfer, digest, pool, to, seen, reason, who)
             if done is not None:
-                return Retired(
-                    transfer,
-                    pool,
-                    to,
-                    reason,
-                    done.replayed,
-                    done.moved_value_units,
-                    done.moved_reserve_units,
-                    self._config.pool(to),
-                )
+                value, reserve = done.moved_value_units, done.moved_reserve_units
+                moved = None if value is None or reserve is None else (value, reserve)
+                names = (transfer, pool, to, reason)
+                return PoolRetired.of(names, done.replayed, moved, self._config.pool(to))
         raise ConflictError("table configuration kept changing; try again")
 
     def get(self, pool: str) -> PoolState:
@@ -239,9 +185,9 @@ class Pools:
             for h in hits
         ]
 
-    def adjust(self, pool: str, body: Any, who: str) -> Adjusted:
+    def adjust(self, pool: str, body: Any, who: str) -> PoolAdjusted:
         """An audited manual movement of a pool's money, applied once per adjustment id."""
         adjustment = Adjustment.from_json(pool, body)
         self._config.pool(pool)  # 404 before anything else
         applied = self._adjustments.apply(adjustment, who)
-        return Adjusted(adjustment, applied.replayed, self._config.pool(pool))
+        return PoolAdjusted.of(adjustment, applied.replayed, self._config.pool(pool))

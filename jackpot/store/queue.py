@@ -11,6 +11,8 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job
 from rq.registry import FailedJobRegistry
 
+from jackpot.domain.reportanswers import Report
+
 RECONCILE_JOB = "jackpot.jobs.reconcile.reconcile_pool"
 KEEP_SECONDS = 30 * 24 * 3600  # results and failures stay a month for accounting
 
@@ -25,18 +27,17 @@ class ReconciliationJob:
     to_ts: int
     result: Any = None  # once finished
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "id": self.id,
-            "kind": self.kind,
-            "status": self.status,
-            "pool": self.pool,
-            "from": self.from_ts,
-            "to": self.to_ts,
-        }
-        if self.status == "finished":
-            out["result"] = self.result
-        return out
+    def answer(self) -> Report:
+        """What the API answers of it: the result once finished."""
+        return Report(
+            id=self.id,
+            kind=self.kind,
+            status=self.status,
+            pool=self.pool,
+            from_ts=self.from_ts,
+            to_ts=self.to_ts,
+            result=self.result if self.status == "finished" else None,
+        )
 
 
 # A reconciliation reads its period's entries only (about 50,000 a day on a busy link, read

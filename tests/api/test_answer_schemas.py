@@ -12,6 +12,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from rq import Queue, SimpleWorker
 
 from jackpot.bootstrap import Services
 from jackpot.domain.linkgroups import MAIN_GROUP
@@ -478,3 +479,56 @@ def test_the_session_is_answered_as_published_for_a_person_and_a_bare_key(
     assert session.get_json()["role"] == "auditor"
     with pytest.raises(jsonschema.ValidationError):
         judge(api, "Session", {**session.get_json(), "surprise": 1})
+
+
+# -- a pool's adjustment and retirement, a reconciliation -------------------------------------
+
+
+def test_an_adjustment_and_a_retirement_are_answered_as_published(linked: Api) -> None:
+    api = linked
+    operator = api.keys.header("operator")
+    adjustments = (
+        {"id": "adj-1", "amount": 150, "reason": "count"},
+        {"id": "adj-2", "amount": 25, "units": 3, "target": "reserve", "reason": "count"},
+        {"id": "adj-3", "amount": -25, "units": -3, "reason": "count"},
+    )
+    for body in adjustments:
+        for replayed in (False, True):
+            r = api.client.post("/v1/pools/main/adjustments", json=body, headers=operator)
+            assert r.status_code == 200 and r.get_json()["replayed"] is replayed, r.get_json()
+            judge(api, "Adjusted", r.get_json())
+    api.put_pool("old")
+    body = {"id": "t-1", "to": "main", "reason": "re-themed"}
+    first = api.client.post("/v1/pools/old/retire", json=body, headers=operator)
+    assert first.status_code == 200 and "moved" in first.get_json(), first.get_json()
+    judge(api, "Retired", first.get_json())
+    again = api.client.post("/v1/pools/old/retire", json=body, headers=operator)
+    assert again.status_code == 200 and again.get_json()["replayed"] is True, again.get_json()
+    judge(api, "Retired", again.get_json())
+    with pytest.raises(jsonschema.ValidationError):
+        judge(api, "Retired", {**first.get_json(), "surprise": 1})
+
+
+def test_a_reconciliation_queued_and_finished_is_answered_as_published(
+    linked: Api, services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api = linked
+    assert api.report(round_body("r-reconcile")).status_code == 200
+    auditor = api.keys.header("auditor")
+    queued = api.client.post("/v1/reports/reconcile", json={"pool": "main"}, headers=auditor)
+    assert queued.status_code == 202 and queued.get_json()["status"] == "queued"
+    judge(api, "Report", queued.get_json())
+    path = f"/v1/reports/{queued.get_json()['id']}"
+    assert api.client.get(path, headers=auditor).get_json() == queued.get_json()
+    # the worker's job, run here with these services
+    monkeypatch.setattr("jackpot.jobs.reconcile.services", lambda: services)
+    queue = services.audit._queue  # the queue's own client: RQ keeps bytes
+    connection = queue._r
+    SimpleWorker([Queue(queue._name, connection=connection)], connection=connection).work(
+        burst=True
+    )
+    finished = api.client.get(path, headers=auditor).get_json()
+    assert finished["status"] == "finished" and finished["result"]["balanced"], finished
+    judge(api, "Report", finished)
+    with pytest.raises(jsonschema.ValidationError):
+        judge(api, "Report", {**finished, "result": {**finished["result"], "surprise": 1}})

@@ -54,6 +54,7 @@ PATHS: dict[str, Any] = {
         "post": op(
             "queue a pool's reconciliation over [from, to) ms for the worker",
             ["auditor"],
+            ref("Report"),
             body="ReconcileRequest",
             ok_status="202",
         ),
@@ -130,6 +131,7 @@ PATHS: dict[str, Any] = {
         "get": op(
             "a queued report: status, and the result when finished",
             ["auditor"],
+            ref("Report"),
             params=[
                 {
                     "name": "report_id",

@@ -45,6 +45,7 @@ PATHS: dict[str, Any] = {
         "post": op(
             "an audited manual movement of money, once per id",
             ["operator"],
+            ref("Adjusted"),
             body="Adjustment",
             params=POOL,
         ),
@@ -90,6 +91,7 @@ PATHS: dict[str, Any] = {
         "post": op(
             "retire the pool and move its meter and reserve to another pool, once per id",
             ["operator"],
+            ref("Retired"),
             body="Retire",
             params=POOL,
         ),

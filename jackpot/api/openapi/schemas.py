@@ -27,7 +27,9 @@ from jackpot.domain.payoutanswers import (
     StatusTotal,
 )
 from jackpot.domain.people import Person
-from jackpot.domain.poolanswers import PoolMeters, PublicPool
+from jackpot.domain.poolanswers import PoolAdjusted, PoolMeters, PoolRetired, PublicPool
+from jackpot.domain.reconcile import Reconciliation
+from jackpot.domain.reportanswers import Report
 from jackpot.domain.requests import (
     ADJUSTMENT_REQUEST,
     APPROVE_REQUEST,
@@ -103,6 +105,10 @@ ANSWERS = (
     ProblemFound,
     SoftwareFound,
     Session,
+    PoolAdjusted,
+    PoolRetired,
+    Report,
+    Reconciliation,
 )
 
 SCHEMAS: dict[str, Any] = {
