@@ -19,6 +19,7 @@ from jackpot.api.pools import meters
 from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role
 from jackpot.domain.dayfiles import FILES
+from jackpot.domain.journalanswers import ActivityList
 from jackpot.domain.sessionanswers import Session
 from jackpot.settings import Settings
 
@@ -82,4 +83,4 @@ def activity() -> Response:
     transfers, payout steps and key events, as their journal entries say them."""
     known_query("limit")
     limit = query_int("limit", 50, 1, 500)
-    return jsonify({"activity": services().activity.recent(limit)})
+    return jsonify(to_json(ActivityList(services().activity.recent(limit))))

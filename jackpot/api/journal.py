@@ -11,8 +11,10 @@ from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from jackpot.api.auth import require, services
 from jackpot.api.body import known_query, query_int
+from jackpot.domain.answers import to_json
 from jackpot.domain.auth import Role
 from jackpot.domain.csvcells import csv_text
+from jackpot.domain.journalanswers import JournalPage
 from jackpot.domain.journals import Span, house_journal
 from jackpot.domain.linkgroups import MAIN_GROUP, group_name
 from jackpot.domain.validate import parse_identifier
@@ -60,10 +62,9 @@ def journal() -> Response:
     after = query_int("after", 0, 0, 2**62)
     limit = query_int("limit", 100, 1, 5000)
     entries = services().audit.journal(pool, after, limit, _span(), group)
-    answer: dict[str, object] = {"pool": pool}
-    if pool is None and group != MAIN_GROUP:
-        answer["group"] = group
-    return jsonify({**answer, "entries": [e.to_json() for e in entries]})
+    named = group if pool is None and group != MAIN_GROUP else None  # a house journal's
+    answer = JournalPage(pool=pool, group=named, entries=[e.to_json() for e in entries])
+    return jsonify(to_json(answer))
 
 
 @bp.get("/journal.csv")

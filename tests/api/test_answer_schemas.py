@@ -532,3 +532,27 @@ def test_a_reconciliation_queued_and_finished_is_answered_as_published(
     judge(api, "Report", finished)
     with pytest.raises(jsonschema.ValidationError):
         judge(api, "Report", {**finished, "result": {**finished["result"], "surprise": 1}})
+
+
+# -- the journals and the operators' activity -------------------------------------------------
+
+
+def test_the_journals_and_the_activity_are_answered_as_published(linked: Api) -> None:
+    api = linked
+    assert api.report(round_body("r-journal")).status_code == 200
+    operator, auditor = api.keys.header("operator"), api.keys.header("auditor")
+    body = {"id": "adj-journal", "amount": 100, "reason": "count"}
+    assert (
+        api.client.post("/v1/pools/main/adjustments", json=body, headers=operator).status_code
+        == 200
+    )
+    for query in ("pool=main", "", "limit=1", "table=T1&from=2000-01-01"):
+        r = api.client.get(f"/v1/journal?{query}", headers=auditor)
+        assert r.status_code == 200, r.get_json()
+        judge(api, "Journal", r.get_json())
+    assert api.client.get("/v1/journal?pool=main", headers=auditor).get_json()["entries"]
+    activity = api.client.get("/v1/activity", headers=operator).get_json()
+    assert activity["activity"], activity
+    judge(api, "Activity", activity)
+    with pytest.raises(jsonschema.ValidationError):
+        judge(api, "Journal", {"pool": None, "entries": [], "surprise": 1})

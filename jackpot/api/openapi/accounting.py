@@ -38,6 +38,7 @@ PATHS: dict[str, Any] = {
             "the archive and the live tail as one sequence; `from`/`to` bound the entries' "
             "times, `table` keeps one table's",
             ["auditor"],
+            ref("Journal"),
             params=JOURNAL_PARAMS + SPAN_PARAMS,
         ),
     },

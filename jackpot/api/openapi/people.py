@@ -18,6 +18,7 @@ PATHS: dict[str, Any] = {
         "get": op(
             "the recent operators' steps, newest first",
             ["operator", "auditor"],
+            ref("Activity"),
             params=[query_param("limit", {"type": "integer", "minimum": 1, "maximum": 500})],
         )
     },

@@ -11,6 +11,7 @@ from jackpot.domain.config import POOL_REQUEST, STAGE_REQUEST, TABLE_REQUEST
 from jackpot.domain.errorbody import ErrorBody, ErrorDetail
 from jackpot.domain.game import Game
 from jackpot.domain.healthanswers import Liveness, ProblemFound, Ready, SoftwareFound
+from jackpot.domain.journalanswers import ActivityList, JournalPage
 from jackpot.domain.meter import ArmedTrigger
 from jackpot.domain.payout import (
     ComparedNames,
@@ -109,6 +110,8 @@ ANSWERS = (
     PoolRetired,
     Report,
     Reconciliation,
+    JournalPage,
+    ActivityList,
 )
 
 SCHEMAS: dict[str, Any] = {
