@@ -92,13 +92,14 @@ def store(
 
 
 @pytest.fixture(scope="session")
-def shared(store: Store, tmp_path_factory: pytest.TempPathFactory) -> SharedApp:
+def shared(store: Store, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedApp]:
     """The app of a store layout, shared by its tests and reset before each (SharedApp)."""
     made = shared_app(store, tmp_path_factory.mktemp("app") / "var")
     if store.group:
         client = type("GroupingClient", (GroupingClient,), {"group": store.group})
         made.app.test_client_class = client
-    return made
+    yield made
+    made.close()
 
 
 @pytest.fixture

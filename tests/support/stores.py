@@ -119,6 +119,9 @@ class SharedApp:
     keys: ApiKeys | None = None  # a key of every role, in the baseline
     baseline: State | None = None  # what each test starts from: the keys, nothing else
     worlds: dict[str, tuple[State, Any]] = field(default_factory=dict)
+    # a client of each server, kept: a new one each reset cost a connection and its
+    # handshake (~1 ms of CPU, more on a loaded machine), per server, twice a test or more
+    kept: dict[str, redis_lib.Redis] = field(default_factory=dict)
 
     @property
     def services(self) -> Services:
@@ -143,36 +146,46 @@ class SharedApp:
         """Every key of every server of the store (with its time to live) and the archive."""
         keys: dict[str, list[tuple[bytes, int, bytes]]] = {}
         for url in self.store.servers():
-            with redis_lib.Redis.from_url(url) as r:
-                names = list(r.scan_iter(count=1000))
-                if not names:
-                    continue
-                pipe = r.pipeline(transaction=False)
-                for name in names:
-                    pipe.pttl(name)
-                    pipe.dump(name)
-                answers = pipe.execute()
-                keys[url] = [
-                    (name, max(int(ttl), 0), dump)
-                    for name, ttl, dump in zip(names, answers[::2], answers[1::2], strict=True)
-                    if dump is not None
-                ]
+            r = self.server(url)
+            names = list(r.scan_iter(count=1000))
+            if not names:
+                continue
+            pipe = r.pipeline(transaction=False)
+            for name in names:
+                pipe.pttl(name)
+                pipe.dump(name)
+            answers = pipe.execute()
+            keys[url] = [
+                (name, max(int(ttl), 0), dump)
+                for name, ttl, dump in zip(names, answers[::2], answers[1::2], strict=True)
+                if dump is not None
+            ]
         return State(keys, self._read_archive())
 
     def restore(self, state: State) -> None:
         services = self.services
         for url in self.store.servers():
-            with redis_lib.Redis.from_url(url) as r:
-                pipe = r.pipeline(transaction=False)
-                pipe.flushall()
-                for name, ttl, dump in state.keys.get(url, []):
-                    pipe.restore(name, ttl, dump)
-                pipe.execute()
+            pipe = self.server(url).pipeline(transaction=False)
+            pipe.flushall()
+            for name, ttl, dump in state.keys.get(url, []):
+                pipe.restore(name, ttl, dump)
+            pipe.execute()
         self._write_archive(state.archive)
         services.forget()
         # a knob a test may turn on the shared app (two-person control's threshold)
         services.approval.cents = self.settings.handpay_approval_cents
         services.health.run()
+
+    def server(self, url: str) -> redis_lib.Redis:
+        """The kept client of the store's server at `url` (it reconnects if dropped)."""
+        if url not in self.kept:
+            self.kept[url] = redis_lib.Redis.from_url(url)
+        return self.kept[url]
+
+    def close(self) -> None:
+        for client in self.kept.values():
+            client.close()
+        self.kept.clear()
 
     # The archive (SQLite) is read and written through SQLite's backup, which every other
     # connection to the file (this app's, a second app's in the same test) sees as a change
