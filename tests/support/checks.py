@@ -21,10 +21,7 @@ def snapshot(client: redis_lib.Redis) -> dict[bytes, tuple[bytes, Any]]:
     Cluster, every master's keys."""
     state: dict[bytes, tuple[bytes, Any]] = {}
     for r in _servers(client):
-        try:
-            _read_all(r, state)
-        finally:
-            r.close()
+        _read_all(r, state)
     return state
 
 
@@ -33,15 +30,23 @@ def _servers(client: redis_lib.Redis) -> list[redis_lib.Redis]:
     pool = client.connection_pool
     where = pool.connection_kwargs
     if pool.connection_class is not SlotConnection:
-        return [redis_lib.Redis(host=where["host"], port=where["port"], db=where.get("db", 0))]
+        return [_server(where["host"], where["port"], where.get("db", 0))]
     route: SlotRoute = where["route"]
     route.owner()  # the route has asked the cluster for its map: it knows every node
-    servers = [redis_lib.Redis(host=host, port=port) for host, port in route.nodes()]
-    masters = [r for r in servers if r.execute_command("ROLE")[0] == b"master"]
-    for r in servers:
-        if r not in masters:
-            r.close()
-    return masters
+    servers = [_server(host, port) for host, port in route.nodes()]
+    return [r for r in servers if r.execute_command("ROLE")[0] == b"master"]
+
+
+# A plain client of each server snapshots have read, kept for the session (one reconnects if
+# its server went away): a new one each snapshot cost a connection and its handshake, ~1 ms
+# of CPU, and a refusal takes two snapshots.
+_KEPT: dict[tuple[str, int, int], redis_lib.Redis] = {}
+
+
+def _server(host: str, port: int, db: int = 0) -> redis_lib.Redis:
+    if (host, port, db) not in _KEPT:
+        _KEPT[host, port, db] = redis_lib.Redis(host=host, port=port, db=db)
+    return _KEPT[host, port, db]
 
 
 def _read_all(r: redis_lib.Redis, state: dict[bytes, tuple[bytes, Any]]) -> None:
